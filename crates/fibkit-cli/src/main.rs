@@ -1,0 +1,186 @@
+//! `fib`: an iproute2-compatible front end to the fibkit routing engine.
+//!
+//! ```text
+//! fib [-4|-6] [-j] [-d] OBJECT COMMAND ...     one command on a fresh namespace
+//! fib [-force] -batch FILE                      commands from FILE ('-' = stdin), one namespace
+//! fib scenario [--check] FILE...                run oracle scenarios, print normalized answers
+//! ```
+
+#![forbid(unsafe_code)]
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use fibkit_iproute::exec::{run_ip, GetAnswer, Outcome};
+use fibkit_iproute::scenario::{compare, run_scenario, shell_split};
+
+mod text;
+
+fn usage() -> ExitCode {
+    eprintln!(
+        "Usage: fib [ OPTIONS ] OBJECT {{ COMMAND | help }}\n       fib [ -force ] -batch filename\n       fib scenario [--check] FILE...\nwhere  OBJECT := {{ link | address | route | rule | neighbor }}\n       OPTIONS := {{ -4 | -6 | -j[son] | -d[etails] | -o[neline] }}"
+    );
+    ExitCode::from(255)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(first) = args.first() else {
+        return usage();
+    };
+    match first.as_str() {
+        "scenario" => scenario(&args[1..]),
+        "help" | "-h" | "--help" | "-help" => {
+            usage();
+            ExitCode::SUCCESS
+        }
+        _ => ip_main(&args),
+    }
+}
+
+fn scenario(args: &[String]) -> ExitCode {
+    let check = args.iter().any(|a| a == "--check");
+    let files: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    if files.is_empty() {
+        eprintln!("fib scenario: no scenario file given");
+        return ExitCode::from(2);
+    }
+    let mut failed = 0;
+    for f in files {
+        let text = if f == "-" {
+            let mut s = String::new();
+            if std::io::stdin().read_to_string(&mut s).is_err() {
+                eprintln!("fib scenario: cannot read stdin");
+                return ExitCode::from(2);
+            }
+            s
+        } else {
+            match std::fs::read_to_string(f) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("fib scenario: {f}: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        };
+        let out = run_scenario(&text);
+        if !check {
+            print!("{out}");
+            continue;
+        }
+        let exp_path = format!("{f}.expected");
+        let Ok(exp) = std::fs::read_to_string(&exp_path) else {
+            println!("MISSING {exp_path}");
+            failed += 1;
+            continue;
+        };
+        let d = compare(&exp, &out);
+        if d.is_empty() {
+            println!("PASS {f}");
+        } else {
+            failed += 1;
+            println!("FAIL {f} ({} lines differ)", d.len());
+            for (n, e, g) in d.iter().take(40) {
+                println!("  line {n}\n    kernel: {e}\n    fibkit: {g}");
+            }
+        }
+    }
+    if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn ip_main(args: &[String]) -> ExitCode {
+    let mut force = false;
+    let mut batch: Option<String> = None;
+    let mut rest: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "-force" => force = true,
+            "-batch" | "-b" => {
+                i += 1;
+                match args.get(i) {
+                    Some(f) => batch = Some(f.clone()),
+                    None => return usage(),
+                }
+            }
+            _ => rest.push(args[i].clone()),
+        }
+        i += 1;
+    }
+    let mut ns = fibkit::Netns::new();
+    if let Some(file) = batch {
+        let text = if file == "-" {
+            let mut s = String::new();
+            if std::io::stdin().read_to_string(&mut s).is_err() {
+                return ExitCode::from(1);
+            }
+            s
+        } else {
+            match std::fs::read_to_string(&file) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("Cannot open file \"{file}\" for batch mode: {e}");
+                    return ExitCode::from(255);
+                }
+            }
+        };
+        let mut status = 0u8;
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("");
+            let Ok(mut words) = shell_split(line) else {
+                eprintln!("Command failed {file}:{}", n + 1);
+                status = 1;
+                if !force {
+                    break;
+                }
+                continue;
+            };
+            if words.first().is_some_and(|w| w == "ip") {
+                words.remove(0);
+            }
+            if words.is_empty() {
+                continue;
+            }
+            let mut all = rest.clone();
+            all.extend(words);
+            let code = one(&mut ns, &all);
+            if code != 0 {
+                eprintln!("Command failed {file}:{}", n + 1);
+                status = 1;
+                if !force {
+                    break;
+                }
+            }
+        }
+        return ExitCode::from(status);
+    }
+    ExitCode::from(one(&mut ns, &rest))
+}
+
+/// Run one `ip`-style command, printing as `ip` does; returns the exit status.
+fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
+    let json = args.iter().take_while(|a| a.starts_with('-')).any(|a| a == "-j" || a == "-json");
+    match run_ip(ns, args) {
+        Ok(Outcome::Ok(s)) => {
+            print!("{s}");
+            let _ = std::io::stdout().flush();
+            0
+        }
+        Ok(Outcome::Get(g)) => {
+            let s = match &g {
+                GetAnswer::V4(r, fm) => text::get4(ns, r, *fm, json),
+                GetAnswer::V6(r, fm) => text::get6(ns, r, *fm, json),
+            };
+            print!("{s}");
+            0
+        }
+        Err(f) => {
+            eprint!("{}", f.stderr);
+            u8::try_from(f.status & 0xff).unwrap_or(1)
+        }
+    }
+}

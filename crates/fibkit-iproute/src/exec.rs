@@ -1,0 +1,1588 @@
+//! Executing `ip` command lines against a [`Netns`]: the parsers of iproute2's `ip route`,
+//! `ip rule`, `ip addr`, `ip link`, `ip neigh` and `sysctl`, with iproute2's error texts.
+
+use fibkit::addr::{ifa, Addr4, Addr6};
+use fibkit::fib4::{NhCfg, Route4Cfg, RouteOp};
+use fibkit::fib6::{Flow6, Route6Cfg};
+use fibkit::link::LinkKind;
+use fibkit::lookup::{Flow4, RouteGet4};
+use fibkit::lookup6::RouteGet6;
+use fibkit::netns::{LinkAdd, Neighbour, NudState};
+use fibkit::prefix::{Family, Prefix4, Prefix6};
+use fibkit::route::{nhflags, rtax, scope, table as tid, Gateway, Metrics, Pref, RouteType};
+use fibkit::rule::{Range, RuleAction, RulePrefix, RuleSpec};
+use fibkit::{Errno, Netns};
+
+use crate::names::*;
+
+/// Global options of one `ip` invocation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Opts {
+    /// `-4` / `-6`.
+    pub family: Option<Family>,
+    /// `-j`.
+    pub json: bool,
+    /// `-d`.
+    pub details: bool,
+    /// `-o`.
+    pub oneline: bool,
+    /// `-p`.
+    pub pretty: bool,
+}
+
+/// A failed command, as `ip` reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The kernel's errno, when the kernel refused the request (`None`: iproute2 itself
+    /// refused it before talking to the kernel).
+    pub errno: Option<Errno>,
+    /// What `ip` prints on stderr.
+    pub stderr: String,
+    /// `ip`'s exit status.
+    pub status: i32,
+}
+
+impl Failure {
+    fn kernel(e: fibkit::Error) -> Failure {
+        Failure {
+            errno: Some(e.errno),
+            stderr: format!("{}\n", e.iproute_text()),
+            status: 2,
+        }
+    }
+    fn errno(e: Errno) -> Failure {
+        Failure::kernel(fibkit::Error::new(e))
+    }
+    fn parse(msg: impl Into<String>, status: i32) -> Failure {
+        Failure {
+            errno: None,
+            stderr: msg.into(),
+            status,
+        }
+    }
+}
+
+/// The answer of one command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Success, with what `ip` prints on stdout.
+    Ok(String),
+    /// An `ip route get` answer.
+    Get(GetAnswer),
+}
+
+/// The answer of `ip route get`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GetAnswer {
+    /// IPv4.
+    V4(RouteGet4, bool),
+    /// IPv6.
+    V6(RouteGet6, bool),
+}
+
+type Res<T> = Result<T, Failure>;
+
+fn invarg(msg: &str, arg: &str) -> Failure {
+    Failure::parse(format!("Error: argument \"{arg}\" is wrong: {msg}\n"), 255)
+}
+
+fn incomplete() -> Failure {
+    Failure::parse("Command line is not complete. Try option \"help\"\n", 255)
+}
+
+fn nodev(d: &str) -> Failure {
+    Failure::parse(format!("Cannot find device \"{d}\"\n"), 1)
+}
+
+fn bad_prefix(s: &str, fam: Option<Family>) -> Failure {
+    Failure::parse(
+        format!(
+            "Error: {} prefix is expected rather than \"{s}\".\n",
+            family_word(fam)
+        ),
+        1,
+    )
+}
+
+fn bad_addr(s: &str, fam: Option<Family>) -> Failure {
+    Failure::parse(
+        format!(
+            "Error: {} address is expected rather than \"{s}\".\n",
+            family_word(fam)
+        ),
+        1,
+    )
+}
+
+/// Argument cursor.
+struct Args<'a> {
+    v: &'a [String],
+    i: usize,
+}
+
+impl<'a> Args<'a> {
+    fn new(v: &'a [String]) -> Self {
+        Args { v, i: 0 }
+    }
+    fn peek(&self) -> Option<&'a str> {
+        self.v.get(self.i).map(String::as_str)
+    }
+    fn next(&mut self) -> Option<&'a str> {
+        let r = self.peek();
+        if r.is_some() {
+            self.i += 1;
+        }
+        r
+    }
+    /// The value after a keyword (iproute2's NEXT_ARG).
+    fn val(&mut self) -> Res<&'a str> {
+        self.next().ok_or_else(incomplete)
+    }
+}
+
+fn ifindex(ns: &Netns, name: &str) -> Res<u32> {
+    ns.link_index(name).ok_or_else(|| nodev(name))
+}
+
+fn get_u32(s: &str, msg: &str) -> Res<u32> {
+    parse_u32(s).ok_or_else(|| invarg(msg, s))
+}
+
+/// Execute one `ip` command (arguments after `ip`), returning what it printed.
+pub fn run_ip(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
+    let mut opts = Opts::default();
+    let mut i = 0;
+    while i < argv.len() && argv[i].starts_with('-') && argv[i].len() > 1 {
+        let o = argv[i].as_str();
+        match o {
+            "-4" => opts.family = Some(Family::V4),
+            "-6" => opts.family = Some(Family::V6),
+            "-j" | "-json" => opts.json = true,
+            "-d" | "-details" => opts.details = true,
+            "-o" | "-oneline" => opts.oneline = true,
+            "-p" | "-pretty" => opts.pretty = true,
+            "-s" | "-stats" | "-statistics" | "-r" | "-resolve" | "-h" | "-human" | "-br"
+            | "-brief" | "-N" | "-Numeric" | "-iec" | "-t" | "-timestamp" | "-ts" | "-tshort" | "-echo" | "-0" => {}
+            "-f" | "-family" => {
+                i += 1;
+                match argv.get(i).map(String::as_str) {
+                    Some("inet") => opts.family = Some(Family::V4),
+                    Some("inet6") => opts.family = Some(Family::V6),
+                    Some(x) => {
+                        return Err(Failure::parse(format!("Error: argument \"{x}\" is wrong: invalid protocol family\n"), 255))
+                    }
+                    None => return Err(incomplete()),
+                }
+            }
+            _ => {
+                return Err(Failure::parse(
+                    format!("Option \"{o}\" is unknown, try \"ip -help\".\n"),
+                    255,
+                ))
+            }
+        }
+        i += 1;
+    }
+    let Some(obj) = argv.get(i) else {
+        return Err(Failure::parse("Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }\n", 255));
+    };
+    let rest = &argv[i + 1..];
+    let o = obj.as_str();
+    if matches(o, "route") || o == "r" || o == "ro" {
+        return route_cmd(ns, &opts, rest);
+    }
+    if matches(o, "rule") || o == "ru" {
+        return rule_cmd(ns, &opts, rest);
+    }
+    if matches(o, "address") || o == "a" {
+        return addr_cmd(ns, &opts, rest);
+    }
+    if matches(o, "link") || o == "l" {
+        return link_cmd(ns, &opts, rest);
+    }
+    if matches(o, "neighbour") || matches(o, "neighbor") || o == "n" {
+        return neigh_cmd(ns, &opts, rest);
+    }
+    Err(Failure::parse(
+        format!("Object \"{o}\" is unknown, try \"ip help\".\n"),
+        1,
+    ))
+}
+
+fn show_opts(opts: &Opts) -> crate::show::ShowOpts {
+    crate::show::ShowOpts {
+        json: opts.json,
+        details: opts.details,
+        family: opts.family,
+        oneline: opts.oneline,
+        pretty: opts.pretty,
+    }
+}
+
+fn show_err(e: crate::show::ShowError) -> Failure {
+    Failure {
+        errno: e.errno,
+        stderr: e.text,
+        status: e.status,
+    }
+}
+
+// ------------------------------------------------------------------ route
+
+fn route_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    let Some(cmd) = a.first().map(String::as_str) else {
+        return show(ns, opts, &[], crate::show::route_show);
+    };
+    let rest = &a[1..];
+    let op = if matches(cmd, "add") {
+        Some(RouteOp::Add)
+    } else if matches(cmd, "change") || cmd == "chg" {
+        Some(RouteOp::Change)
+    } else if matches(cmd, "replace") {
+        Some(RouteOp::Replace)
+    } else if matches(cmd, "prepend") {
+        Some(RouteOp::Prepend)
+    } else if matches(cmd, "append") {
+        Some(RouteOp::Append)
+    } else if matches(cmd, "delete") {
+        Some(RouteOp::Delete)
+    } else {
+        None
+    };
+    if let Some(op) = op {
+        return route_modify(ns, opts, op, rest).map(|()| Outcome::Ok(String::new()));
+    }
+    if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
+        return show(ns, opts, rest, crate::show::route_show);
+    }
+    if matches(cmd, "get") {
+        return route_get(ns, opts, rest).map(Outcome::Get);
+    }
+    if matches(cmd, "flush") {
+        return route_flush(ns, opts, rest);
+    }
+    Err(Failure::parse(
+        format!("Command \"{cmd}\" is unknown, try \"ip route help\".\n"),
+        255,
+    ))
+}
+
+fn show(
+    ns: &Netns,
+    opts: &Opts,
+    args: &[String],
+    f: fn(&Netns, &crate::show::ShowOpts, &[String]) -> Result<String, crate::show::ShowError>,
+) -> Res<Outcome> {
+    f(ns, &show_opts(opts), args).map(Outcome::Ok).map_err(show_err)
+}
+
+fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
+    if args.first().is_some_and(|x| x == "cache") {
+        return Ok(Outcome::Ok(String::new()));
+    }
+    let sel = crate::show::route_select(ns, &show_opts(opts), args).map_err(show_err)?;
+    for r in sel {
+        match r {
+            crate::show::Selected::V4(r) => {
+                let cfg = Route4Cfg {
+                    table: r.table,
+                    dst: r.dst.addr,
+                    dst_len: r.dst.len,
+                    tos: r.tos,
+                    rtype: r.rtype,
+                    proto: r.info.proto,
+                    scope: r.info.scope,
+                    priority: r.info.priority,
+                    prefsrc: r.info.prefsrc,
+                    nh: NhCfg {
+                        gw: r.info.nhs.first().and_then(|n| n.gw),
+                        dev: r.info.nhs.first().map_or(0, |n| n.dev),
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                };
+                let _ = ns.route4_modify(RouteOp::Delete, &cfg);
+            }
+            crate::show::Selected::V6(r) => {
+                let cfg = Route6Cfg {
+                    table: r.table,
+                    dst: r.dst,
+                    src: r.src,
+                    rtype: r.rtype,
+                    proto: r.proto,
+                    metric: r.metric,
+                    nh: NhCfg {
+                        gw: r.nh.gw.map(Gateway::V6),
+                        dev: r.nh.dev,
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                };
+                let _ = ns.route6_modify(RouteOp::Delete, &cfg);
+            }
+        }
+    }
+    Ok(Outcome::Ok(String::new()))
+}
+
+fn metric_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<()> {
+    let mut v = a.val()?;
+    if v == "lock" {
+        m.locks |= 1 << id;
+        v = a.val()?;
+    }
+    let n = parse_u32(v).ok_or_else(|| invarg(&format!("\"{name}\" value is invalid"), v))?;
+    m.set(id, n);
+    Ok(())
+}
+
+fn time_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<()> {
+    let mut v = a.val()?;
+    if v == "lock" {
+        m.locks |= 1 << id;
+        v = a.val()?;
+    }
+    // TIME := NUMBER[s|ms]; stored in ms
+    let n = if let Some(x) = v.strip_suffix("ms").or_else(|| v.strip_suffix("msec")) {
+        parse_u32(x)
+    } else if let Some(x) = v.strip_suffix('s').or_else(|| v.strip_suffix("sec")) {
+        parse_u32(x).map(|s| s.saturating_mul(1000))
+    } else {
+        parse_u32(v)
+    };
+    let n = n.ok_or_else(|| invarg(&format!("\"{name}\" value is invalid"), v))?;
+    m.set(id, n);
+    Ok(())
+}
+
+/// One `nexthop` or the single-path part of a route request.
+fn parse_nh(ns: &Netns, a: &mut Args<'_>, fam: &mut Option<Family>, nh: &mut NhCfg, single: bool) -> Res<bool> {
+    let Some(k) = a.peek() else { return Ok(false) };
+    match k {
+        "via" => {
+            a.next();
+            let mut v = a.val()?;
+            let mut gf = *fam;
+            if v == "inet" || v == "inet6" {
+                gf = Some(if v == "inet" { Family::V4 } else { Family::V6 });
+                v = a.val()?;
+            }
+            let addr = parse_addr(v, gf).ok_or_else(|| bad_addr(v, gf))?;
+            nh.gw = Some(match addr {
+                Addr::V4(x) => Gateway::V4(x),
+                Addr::V6(x) => Gateway::V6(x),
+            });
+            if fam.is_none() {
+                *fam = Some(addr.family());
+            }
+        }
+        "dev" | "oif" => {
+            a.next();
+            let d = a.val()?;
+            nh.dev = ifindex(ns, d)?;
+        }
+        "weight" if !single => {
+            a.next();
+            let v = a.val()?;
+            let w = parse_u32(v).filter(|w| (1..=256).contains(w)).ok_or_else(|| invarg("\"weight\" is invalid", v))?;
+            nh.weight = w;
+        }
+        "onlink" => {
+            a.next();
+            nh.flags |= nhflags::ONLINK;
+        }
+        "pervasive" => {
+            a.next();
+            nh.flags |= nhflags::PERVASIVE;
+        }
+        "realms" if !single => {
+            a.next();
+            let v = a.val()?;
+            nh.realm = parse_u32(v).ok_or_else(|| invarg("\"realm\" value is invalid", v))?;
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// The parsed form of `ip route add|del|...`.
+struct RouteReq {
+    fam: Option<Family>,
+    dst: Option<Pfx>,
+    src: Option<Pfx>,
+    rtype: Option<RouteType>,
+    table: Option<u32>,
+    proto: Option<u8>,
+    scope: Option<u8>,
+    metric: Option<u32>,
+    tos: u8,
+    prefsrc: Option<Addr>,
+    nh: NhCfg,
+    multipath: Vec<NhCfg>,
+    metrics: Metrics,
+    pref: Option<Pref>,
+    expires: Option<u64>,
+    nhid: u32,
+}
+
+fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
+    let mut r = RouteReq {
+        fam: opts.family,
+        dst: None,
+        src: None,
+        rtype: None,
+        table: None,
+        proto: None,
+        scope: None,
+        metric: None,
+        tos: 0,
+        prefsrc: None,
+        nh: NhCfg::default(),
+        multipath: Vec::new(),
+        metrics: Metrics::default(),
+        pref: None,
+        expires: None,
+        nhid: 0,
+    };
+    let mut a = Args::new(args);
+    while let Some(k) = a.peek() {
+        if parse_nh(ns, &mut a, &mut r.fam, &mut r.nh, true)? {
+            continue;
+        }
+        a.next();
+        match k {
+            "src" => {
+                let v = a.val()?;
+                let x = parse_addr(v, r.fam).ok_or_else(|| bad_addr(v, r.fam))?;
+                if r.fam.is_none() {
+                    r.fam = Some(x.family());
+                }
+                r.prefsrc = Some(x);
+            }
+            "from" => {
+                let v = a.val()?;
+                let p = parse_prefix(v, r.fam).ok_or_else(|| bad_prefix(v, r.fam))?;
+                r.src = Some(p);
+            }
+            "tos" | "dsfield" => {
+                let v = a.val()?;
+                r.tos = dsfield_a2n(v).ok_or_else(|| invarg("\"tos\" value is invalid", v))?;
+            }
+            "expires" => {
+                let v = a.val()?;
+                r.expires = Some(u64::from(get_u32(v, "\"expires\" value is invalid")?));
+            }
+            "metric" | "priority" | "preference" => {
+                let v = a.val()?;
+                r.metric = Some(get_u32(v, "\"metric\" value is invalid")?);
+            }
+            "scope" => {
+                let v = a.val()?;
+                r.scope = Some(scope_a2n(v).ok_or_else(|| invarg("invalid \"scope\" value", v))?);
+            }
+            "mtu" => metric_value(&mut a, "mtu", &mut r.metrics, rtax::MTU)?,
+            "hoplimit" => {
+                metric_value(&mut a, "hoplimit", &mut r.metrics, rtax::HOPLIMIT)?;
+                if r.metrics.get(rtax::HOPLIMIT).unwrap_or(0) > 255 {
+                    let v = args[a.i - 1].clone();
+                    return Err(invarg("\"hoplimit\" value is invalid", &v));
+                }
+            }
+            "advmss" => metric_value(&mut a, "mss", &mut r.metrics, rtax::ADVMSS)?,
+            "reordering" => metric_value(&mut a, "reordering", &mut r.metrics, rtax::REORDERING)?,
+            "window" => metric_value(&mut a, "window", &mut r.metrics, rtax::WINDOW)?,
+            "cwnd" => metric_value(&mut a, "cwnd", &mut r.metrics, rtax::CWND)?,
+            "initcwnd" => metric_value(&mut a, "initcwnd", &mut r.metrics, rtax::INITCWND)?,
+            "initrwnd" => metric_value(&mut a, "initrwnd", &mut r.metrics, rtax::INITRWND)?,
+            "ssthresh" => metric_value(&mut a, "ssthresh", &mut r.metrics, rtax::SSTHRESH)?,
+            "rtt" => time_value(&mut a, "rtt", &mut r.metrics, rtax::RTT)?,
+            "rttvar" => time_value(&mut a, "rttvar", &mut r.metrics, rtax::RTTVAR)?,
+            "rto_min" => time_value(&mut a, "rto_min", &mut r.metrics, rtax::RTO_MIN)?,
+            "features" => {
+                let v = a.val()?;
+                if v != "ecn" {
+                    return Err(invarg("\"features\" value not valid", v));
+                }
+                r.metrics.set(rtax::FEATURES, 1);
+            }
+            "quickack" | "fastopen_no_cookie" => {
+                let v = a.val()?;
+                let n = parse_u32(v).ok_or_else(|| invarg(&format!("\"{k}\" value is invalid"), v))?;
+                if n > 1 {
+                    return Err(invarg(&format!("\"{k}\" value should be 0 or 1"), v));
+                }
+                let id = if k == "quickack" { rtax::QUICKACK } else { rtax::FASTOPEN_NO_COOKIE };
+                r.metrics.set(id, n);
+            }
+            "congctl" => {
+                let mut v = a.val()?;
+                if v == "lock" {
+                    r.metrics.locks |= 1 << rtax::CC_ALGO;
+                    v = a.val()?;
+                }
+                r.metrics.congctl = Some(v.to_string());
+            }
+            "realms" => {
+                let v = a.val()?;
+                r.nh.realm = parse_u32(v).ok_or_else(|| invarg("\"realm\" value is invalid", v))?;
+            }
+            "nexthop" => {
+                // the rest of the line is a list of nexthops
+                loop {
+                    let mut nh = NhCfg {
+                        weight: 1,
+                        ..Default::default()
+                    };
+                    while parse_nh(ns, &mut a, &mut r.fam, &mut nh, false)? {}
+                    r.multipath.push(nh);
+                    match a.peek() {
+                        Some("nexthop") => {
+                            a.next();
+                        }
+                        Some(x) => {
+                            return Err(Failure::parse(format!("Error: \"nexthop\" or end of line is expected instead of \"{x}\"\n"), 255))
+                        }
+                        None => break,
+                    }
+                }
+            }
+            "nhid" => {
+                let v = a.val()?;
+                r.nhid = get_u32(v, "\"id\" value is invalid")?;
+            }
+            "protocol" | "proto" => {
+                let v = a.val()?;
+                r.proto = Some(proto_a2n(v).ok_or_else(|| invarg("\"protocol\" value is invalid", v))?);
+            }
+            "table" => {
+                let v = a.val()?;
+                r.table = Some(table_a2n(v).ok_or_else(|| invarg("\"table\" value is invalid", v))?);
+            }
+            "pref" => {
+                let v = a.val()?;
+                r.pref = Some(match v {
+                    "low" => Pref::Low,
+                    "medium" => Pref::Medium,
+                    "high" => Pref::High,
+                    _ => match parse_u32(v) {
+                        Some(0) => Pref::Medium,
+                        Some(1) => Pref::High,
+                        Some(3) => Pref::Low,
+                        _ => return Err(invarg("\"pref\" value is invalid", v)),
+                    },
+                });
+            }
+            _ => {
+                let mut v = k;
+                if v == "to" {
+                    v = a.val()?;
+                }
+                if let Some(t) = RouteType::from_name(v) {
+                    if r.rtype.is_none() || r.dst.is_none() {
+                        r.rtype = Some(t);
+                        v = a.val()?;
+                    }
+                }
+                if r.dst.is_some() {
+                    return Err(Failure::parse(
+                        format!("Error: either \"to\" is duplicate, or \"{v}\" is a garbage.\n"),
+                        255,
+                    ));
+                }
+                let p = parse_prefix(v, r.fam).ok_or_else(|| bad_prefix(v, r.fam))?;
+                if r.fam.is_none() {
+                    r.fam = Some(p.addr.family());
+                }
+                r.dst = Some(p);
+            }
+        }
+    }
+    Ok(r)
+}
+
+fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Res<()> {
+    let r = parse_route_req(ns, opts, args)?;
+    let Some(dst) = r.dst else {
+        return Err(Failure::parse(route_usage(), 255));
+    };
+    let fam = r.fam.unwrap_or(Family::V4);
+    let delete = op == RouteOp::Delete;
+    let rtype = r.rtype.unwrap_or(if delete {
+        RouteType::Unspec
+    } else {
+        RouteType::Unicast
+    });
+    let has_gw = r.nh.gw.is_some();
+    let has_nh = !r.multipath.is_empty();
+    let scope = r.scope.unwrap_or(match rtype {
+        RouteType::Local | RouteType::Nat => scope::HOST,
+        RouteType::Broadcast | RouteType::Multicast | RouteType::Anycast => scope::LINK,
+        RouteType::Unicast | RouteType::Unspec => {
+            if delete {
+                scope::NOWHERE
+            } else if !has_gw && !has_nh && r.nhid == 0 {
+                scope::LINK
+            } else {
+                scope::UNIVERSE
+            }
+        }
+        _ => scope::UNIVERSE,
+    });
+    let table = r.table.unwrap_or(
+        if !delete && matches!(rtype, RouteType::Local | RouteType::Broadcast | RouteType::Nat | RouteType::Anycast) {
+            tid::LOCAL
+        } else {
+            tid::MAIN
+        },
+    );
+    let proto = r.proto.unwrap_or(if delete { 0 } else { fibkit::route::proto::BOOT });
+    match fam {
+        Family::V4 => {
+            let Addr::V4(d) = dst.addr else {
+                return Err(bad_prefix(&args.join(" "), Some(Family::V4)));
+            };
+            if let Some(p) = r.src {
+                // IPv4 ignores a source prefix (RTA_SRC is not part of fib_config)
+                let _ = p;
+            }
+            let prefsrc = match r.prefsrc {
+                Some(Addr::V4(x)) => x,
+                Some(Addr::V6(_)) => return Err(Failure::kernel(fibkit::Error::new(Errno::EINVAL))),
+                None => 0,
+            };
+            let cfg = Route4Cfg {
+                table,
+                dst: d,
+                dst_len: dst.len,
+                tos: r.tos,
+                rtype,
+                proto,
+                scope,
+                priority: r.metric.unwrap_or(0),
+                prefsrc,
+                nh: r.nh,
+                multipath: r.multipath,
+                nh_id: r.nhid,
+                metrics: r.metrics,
+            };
+            ns.route4_modify(op, &cfg).map_err(Failure::kernel)
+        }
+        Family::V6 => {
+            let Addr::V6(d) = dst.addr else {
+                return Err(Failure::kernel(fibkit::Error::new(Errno::EINVAL)));
+            };
+            let src = match r.src {
+                Some(Pfx { addr: Addr::V6(s), len, .. }) => Prefix6 { addr: s, len },
+                Some(_) => return Err(Failure::kernel(fibkit::Error::new(Errno::EINVAL))),
+                None => Prefix6::default(),
+            };
+            let prefsrc = match r.prefsrc {
+                Some(Addr::V6(x)) => Some(x),
+                Some(Addr::V4(_)) => return Err(Failure::kernel(fibkit::Error::new(Errno::EINVAL))),
+                None => None,
+            };
+            let cfg = Route6Cfg {
+                table,
+                dst: Prefix6 { addr: d, len: dst.len },
+                src,
+                rtype,
+                proto,
+                metric: r.metric.unwrap_or(0),
+                pref: r.pref.unwrap_or(Pref::Medium),
+                prefsrc,
+                nh: r.nh,
+                multipath: r.multipath,
+                metrics: r.metrics,
+                expires: r.expires,
+                tos: r.tos,
+                flags: 0,
+                nh_id: r.nhid,
+            };
+            ns.route6_modify(op, &cfg).map_err(Failure::kernel)
+        }
+    }
+}
+
+fn route_usage() -> String {
+    "Usage: ip route { list | flush } SELECTOR\n".to_string()
+}
+
+fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
+    let mut a = Args::new(args);
+    let mut fam = opts.family;
+    let mut dst: Option<Pfx> = None;
+    let mut src: Option<Pfx> = None;
+    let mut iif: Option<&str> = None;
+    let mut oif: Option<&str> = None;
+    let mut mark = 0u32;
+    let mut tos = 0u8;
+    let mut uid: Option<u32> = None;
+    let mut fibmatch = false;
+    let mut ipproto: Option<u8> = None;
+    let mut sport = 0u16;
+    let mut dport = 0u16;
+    while let Some(k) = a.next() {
+        match k {
+            "tos" | "dsfield" => {
+                let v = a.val()?;
+                tos = dsfield_a2n(v).ok_or_else(|| invarg("TOS value is invalid", v))?;
+            }
+            "from" => {
+                let v = a.val()?;
+                let p = parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?;
+                if fam.is_none() {
+                    fam = Some(p.addr.family());
+                }
+                src = Some(p);
+            }
+            "iif" => iif = Some(a.val()?),
+            "oif" | "dev" => oif = Some(a.val()?),
+            "mark" => {
+                let v = a.val()?;
+                mark = get_u32(v, "invalid mark value")?;
+            }
+            "uid" => {
+                let v = a.val()?;
+                uid = Some(get_u32(v, "invalid UID")?);
+            }
+            "fibmatch" => fibmatch = true,
+            "notify" | "connected" => {}
+            "vrf" => {
+                let v = a.val()?;
+                return Err(nodev(v));
+            }
+            "sport" => {
+                let v = a.val()?;
+                sport = parse_u32(v).and_then(|x| u16::try_from(x).ok()).ok_or_else(|| invarg("invalid sport", v))?;
+            }
+            "dport" => {
+                let v = a.val()?;
+                dport = parse_u32(v).and_then(|x| u16::try_from(x).ok()).ok_or_else(|| invarg("invalid dport", v))?;
+            }
+            "ipproto" => {
+                let v = a.val()?;
+                ipproto = Some(ipproto_a2n(v).ok_or_else(|| invarg("Invalid \"ipproto\" value", v))?);
+            }
+            _ => {
+                let mut v = k;
+                if v == "to" {
+                    v = a.val()?;
+                }
+                let p = parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?;
+                fam = Some(p.addr.family());
+                dst = Some(p);
+            }
+        }
+    }
+    let Some(dst) = dst else {
+        return Err(Failure::parse("need at least a destination address\n", 1));
+    };
+    let iif_idx = match iif {
+        Some(d) => ifindex(ns, d)?,
+        None => 0,
+    };
+    let oif_idx = match oif {
+        Some(d) => ifindex(ns, d)?,
+        None => 0,
+    };
+    match dst.addr {
+        Addr::V4(d) => {
+            let s = match src.map(|p| p.addr) {
+                Some(Addr::V4(s)) => s,
+                Some(Addr::V6(_)) => return Err(Failure::errno(Errno::EINVAL)),
+                None => 0,
+            };
+            let proto = ipproto.unwrap_or(17);
+            if !matches!(proto, 1 | 6 | 17) {
+                return Err(Failure::errno(Errno::EOPNOTSUPP));
+            }
+            let fl = Flow4 {
+                dst: d,
+                src: s,
+                oif: oif_idx,
+                iif: iif_idx,
+                mark,
+                tos,
+                proto,
+                sport,
+                dport,
+                uid: uid.unwrap_or(0),
+                scope: scope::UNIVERSE,
+            };
+            let r = ns.route_get4(&fl).map_err(Failure::errno)?;
+            if fibmatch && r.fib.is_none() {
+                return Err(Failure::errno(Errno::EHOSTUNREACH));
+            }
+            Ok(GetAnswer::V4(r, fibmatch))
+        }
+        Addr::V6(d) => {
+            let s = match src.map(|p| p.addr) {
+                Some(Addr::V6(s)) => s,
+                Some(Addr::V4(_)) => return Err(Failure::errno(Errno::EINVAL)),
+                None => 0,
+            };
+            let proto = ipproto.unwrap_or(0);
+            if ipproto.is_some() && !matches!(proto, 6 | 17 | 58) {
+                return Err(Failure::errno(Errno::EOPNOTSUPP));
+            }
+            let fl = Flow6 {
+                dst: d,
+                src: s,
+                oif: oif_idx,
+                iif: iif_idx,
+                mark,
+                uid: uid.unwrap_or(if iif_idx != 0 { u32::MAX } else { 0 }),
+                tos,
+                flowlabel: 0,
+                proto,
+                sport,
+                dport,
+            };
+            let r = ns.route_get6(&fl).map_err(Failure::errno)?;
+            Ok(GetAnswer::V6(r, fibmatch))
+        }
+    }
+}
+
+// ------------------------------------------------------------------- rule
+
+fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    let Some(cmd) = a.first().map(String::as_str) else {
+        return show(ns, opts, &[], crate::show::rule_show);
+    };
+    let rest = &a[1..];
+    let v6 = opts.family == Some(Family::V6);
+    if matches(cmd, "add") {
+        let spec = parse_rule(opts, rest, true)?;
+        let v6 = spec_family(opts, &spec) == Family::V6;
+        return ns.rule_add(v6, &spec).map(|()| Outcome::Ok(String::new())).map_err(Failure::kernel);
+    }
+    if matches(cmd, "delete") {
+        let spec = parse_rule(opts, rest, false)?;
+        let v6 = spec_family(opts, &spec) == Family::V6;
+        return ns.rule_del(v6, &spec).map(|()| Outcome::Ok(String::new())).map_err(Failure::kernel);
+    }
+    if matches(cmd, "flush") {
+        if opts.family.is_none() {
+            ns.rule_flush(false).map_err(Failure::kernel)?;
+            ns.rule_flush(true).map_err(Failure::kernel)?;
+        } else {
+            ns.rule_flush(v6).map_err(Failure::kernel)?;
+        }
+        return Ok(Outcome::Ok(String::new()));
+    }
+    if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
+        return show(ns, opts, rest, crate::show::rule_show);
+    }
+    Err(Failure::parse(
+        format!("Command \"{cmd}\" is unknown, try \"ip rule help\".\n"),
+        255,
+    ))
+}
+
+fn spec_family(opts: &Opts, spec: &RuleSpec) -> Family {
+    if let Some(f) = opts.family {
+        return f;
+    }
+    // iproute2 takes the family from the first address; else AF_INET
+    for p in [spec.src, spec.dst].into_iter().flatten() {
+        if let RulePrefix::V6(_) = p {
+            return Family::V6;
+        }
+        if let RulePrefix::V4(_) = p {
+            return Family::V4;
+        }
+    }
+    Family::V4
+}
+
+fn rule_prefix(v: &str, fam: Option<Family>) -> Res<RulePrefix> {
+    let p = parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?;
+    Ok(match p.addr {
+        Addr::V4(a) => RulePrefix::V4(Prefix4 { addr: a, len: p.len }),
+        Addr::V6(a) => RulePrefix::V6(Prefix6 { addr: a, len: p.len }),
+    })
+}
+
+fn parse_range(v: &str, msg: &str) -> Res<Range> {
+    let (s, e) = match v.split_once('-') {
+        Some((s, e)) => (s, e),
+        None => (v, v),
+    };
+    let s = s.parse::<u32>().map_err(|_| invarg(msg, v))?;
+    let e = e.parse::<u32>().map_err(|_| invarg(msg, v))?;
+    Ok(Range { start: s, end: e })
+}
+
+fn parse_port_range(v: &str, msg: &str) -> Res<Range> {
+    let r = parse_range(v, msg)?;
+    if r.start > 0xffff || r.end > 0xffff {
+        return Err(invarg(msg, v));
+    }
+    Ok(r)
+}
+
+fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
+    let mut s = RuleSpec::default();
+    let mut fam = opts.family;
+    if add {
+        s.action = Some(RuleAction::Lookup(0));
+    }
+    let mut table_ok = false;
+    let mut a = Args::new(args);
+    while let Some(k) = a.next() {
+        match k {
+            "not" => s.invert = true,
+            "from" => {
+                let v = a.val()?;
+                let p = rule_prefix(v, fam)?;
+                if fam.is_none() {
+                    fam = Some(if matches!(p, RulePrefix::V6(_)) { Family::V6 } else { Family::V4 });
+                }
+                s.src = Some(p);
+            }
+            "to" => {
+                let v = a.val()?;
+                let p = rule_prefix(v, fam)?;
+                if fam.is_none() {
+                    fam = Some(if matches!(p, RulePrefix::V6(_)) { Family::V6 } else { Family::V4 });
+                }
+                s.dst = Some(p);
+            }
+            "preference" | "order" | "priority" | "pref" | "prio" => {
+                let v = a.val()?;
+                s.pref = Some(get_u32(v, "preference value is invalid")?);
+            }
+            "tos" | "dsfield" => {
+                let v = a.val()?;
+                s.tos = Some(dsfield_a2n(v).ok_or_else(|| invarg("TOS value is invalid", v))?);
+            }
+            "fwmark" => {
+                let v = a.val()?;
+                let (m, mask) = match v.split_once('/') {
+                    Some((m, k)) => (m, Some(k)),
+                    None => (v, None),
+                };
+                s.mark = Some(parse_u32(m).ok_or_else(|| invarg("fwmark value is invalid", m))?);
+                if let Some(k) = mask {
+                    s.mask = Some(parse_u32(k).ok_or_else(|| invarg("fwmask value is invalid", k))?);
+                }
+            }
+            "realms" => {
+                let v = a.val()?;
+                let r = match v.split_once('/') {
+                    Some((x, y)) => (parse_u32(x).unwrap_or(0) << 16) | parse_u32(y).unwrap_or(0),
+                    None => parse_u32(v).ok_or_else(|| invarg("invalid realms", v))?,
+                };
+                s.realms = Some(r);
+            }
+            "protocol" => {
+                let v = a.val()?;
+                s.protocol = Some(proto_a2n(v).ok_or_else(|| invarg("\"protocol\" value is invalid", v))?);
+            }
+            "table" | "lookup" => {
+                let v = a.val()?;
+                let t = table_a2n(v).ok_or_else(|| invarg("invalid table ID", v))?;
+                s.table = Some(t);
+                s.action = Some(RuleAction::Lookup(t));
+                table_ok = true;
+            }
+            "suppress_prefixlength" => {
+                let v = a.val()?;
+                let n: i32 = v
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|n| *n >= 0)
+                    .ok_or_else(|| invarg("suppress_prefixlength value is invalid", v))?;
+                s.suppress_prefixlen = Some(n);
+            }
+            "suppress_ifgroup" => {
+                let v = a.val()?;
+                let g = if v == "default" {
+                    0
+                } else {
+                    parse_u32(v).ok_or_else(|| invarg("Invalid \"suppress_ifgroup\" value", v))?
+                };
+                s.suppress_ifgroup = Some(g as i32);
+            }
+            "dev" | "iif" => s.iif = Some(a.val()?.to_string()),
+            "oif" => s.oif = Some(a.val()?.to_string()),
+            "l3mdev" => s.l3mdev = true,
+            "uidrange" => {
+                let v = a.val()?;
+                let (x, y) = v.split_once('-').ok_or_else(|| invarg("invalid UID range", v))?;
+                let x = x.parse::<u32>().map_err(|_| invarg("invalid UID range", v))?;
+                let y = y.parse::<u32>().map_err(|_| invarg("invalid UID range", v))?;
+                s.uid = Some(Range { start: x, end: y });
+            }
+            "ipproto" => {
+                let v = a.val()?;
+                s.ipproto = Some(ipproto_a2n(v).ok_or_else(|| invarg("Invalid \"ipproto\" value", v))?);
+            }
+            "sport" => {
+                let v = a.val()?;
+                s.sport = Some(parse_port_range(v, "invalid sport")?);
+            }
+            "dport" => {
+                let v = a.val()?;
+                s.dport = Some(parse_port_range(v, "invalid dport")?);
+            }
+            "goto" => {
+                let v = a.val()?;
+                let t = get_u32(v, "invalid target")?;
+                s.goto = Some(t);
+                s.action = Some(RuleAction::Goto(t));
+            }
+            "nop" => s.action = Some(RuleAction::Nop),
+            _ => {
+                let mut v = k;
+                if v == "type" {
+                    v = a.val()?;
+                }
+                let t = RouteType::from_name(v).ok_or_else(|| invarg("Failed to parse rule type", v))?;
+                s.action = Some(match t {
+                    RouteType::Unicast => RuleAction::Lookup(s.table.unwrap_or(0)),
+                    RouteType::Local => RuleAction::Goto(u32::MAX),
+                    RouteType::Broadcast => RuleAction::Nop,
+                    RouteType::Blackhole => RuleAction::Blackhole,
+                    RouteType::Unreachable => RuleAction::Unreachable,
+                    RouteType::Prohibit => RuleAction::Prohibit,
+                    x => RuleAction::Other(x as u8),
+                });
+                if t == RouteType::Local {
+                    return Err(Failure::kernel(fibkit::Error::msg(
+                        Errno::EINVAL,
+                        "Missing goto target for action goto",
+                    )));
+                }
+            }
+        }
+    }
+    if s.l3mdev && table_ok {
+        return Err(Failure::parse("table can not be specified for l3mdev rules\n", 255));
+    }
+    if add {
+        if let Some(RuleAction::Lookup(0)) = s.action {
+            if !table_ok {
+                s.action = Some(RuleAction::Lookup(tid::MAIN));
+                s.table = Some(tid::MAIN);
+            }
+        }
+    }
+    Ok(s)
+}
+
+// ------------------------------------------------------------------- addr
+
+fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    let Some(cmd) = a.first().map(String::as_str) else {
+        return show(ns, opts, &[], crate::show::addr_show);
+    };
+    let rest = &a[1..];
+    if matches(cmd, "add") || matches(cmd, "replace") {
+        return addr_modify(ns, opts, rest, true, cmd.starts_with('r')).map(|()| Outcome::Ok(String::new()));
+    }
+    if matches(cmd, "delete") {
+        return addr_modify(ns, opts, rest, false, false).map(|()| Outcome::Ok(String::new()));
+    }
+    if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
+        return show(ns, opts, rest, crate::show::addr_show);
+    }
+    if matches(cmd, "flush") {
+        let mut it = Args::new(rest);
+        let mut dev = None;
+        while let Some(k) = it.next() {
+            if k == "dev" {
+                dev = Some(it.val()?);
+            } else {
+                dev = Some(k);
+            }
+        }
+        let Some(d) = dev else {
+            return Err(Failure::parse("Flush requires arguments.\n", 255));
+        };
+        let idx = ifindex(ns, d)?;
+        if opts.family != Some(Family::V6) {
+            let v: Vec<_> = ns.addrs4(idx).iter().filter(|x| !x.secondary()).map(|x| (x.local, x.plen)).collect();
+            for (l, p) in v {
+                let _ = ns.addr4_del(idx, l, Some(p), None);
+            }
+        }
+        if opts.family != Some(Family::V4) {
+            let v: Vec<_> = ns.addrs6(idx).iter().map(|x| (x.addr, x.plen)).collect();
+            for (l, p) in v {
+                let _ = ns.addr6_del(idx, l, Some(p));
+            }
+        }
+        return Ok(Outcome::Ok(String::new()));
+    }
+    Err(Failure::parse(
+        format!("Command \"{cmd}\" is unknown, try \"ip address help\".\n"),
+        255,
+    ))
+}
+
+fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, _replace: bool) -> Res<()> {
+    let mut a = Args::new(args);
+    let mut fam = opts.family;
+    let mut local: Option<Pfx> = None;
+    let mut peer: Option<Pfx> = None;
+    let mut dev: Option<&str> = None;
+    let mut brd: Option<&str> = None;
+    let mut sc: Option<u8> = None;
+    let mut metric = 0u32;
+    let mut flags = 0u32;
+    let mut label: Option<String> = None;
+    while let Some(k) = a.next() {
+        match k {
+            "peer" | "remote" => {
+                let v = a.val()?;
+                peer = Some(parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?);
+            }
+            "broadcast" | "brd" => brd = Some(a.val()?),
+            "anycast" => {
+                a.val()?;
+            }
+            "scope" => {
+                let v = a.val()?;
+                sc = Some(scope_a2n(v).ok_or_else(|| invarg("invalid scope value.", v))?);
+            }
+            "dev" => dev = Some(a.val()?),
+            "label" => label = Some(a.val()?.to_string()),
+            "metric" | "priority" | "preference" => {
+                let v = a.val()?;
+                metric = get_u32(v, "\"metric\" value is invalid")?;
+            }
+            "valid_lft" | "preferred_lft" => {
+                a.val()?;
+            }
+            "home" => flags |= ifa::HOMEADDRESS,
+            "nodad" => flags |= ifa::NODAD,
+            "optimistic" => flags |= ifa::OPTIMISTIC,
+            "mngtmpaddr" => flags |= ifa::MANAGETEMPADDR,
+            "noprefixroute" => flags |= ifa::NOPREFIXROUTE,
+            "autojoin" => {}
+            _ => {
+                let mut v = k;
+                if v == "local" {
+                    v = a.val()?;
+                }
+                if local.is_some() {
+                    return Err(Failure::parse(format!("Error: either \"local\" is duplicate, or \"{v}\" is a garbage.\n"), 255));
+                }
+                let p = parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?;
+                if fam.is_none() {
+                    fam = Some(p.addr.family());
+                }
+                local = Some(p);
+            }
+        }
+    }
+    let Some(d) = dev else {
+        return Err(Failure::parse(
+            "Not enough information: \"dev\" argument is required.\n",
+            255,
+        ));
+    };
+    let Some(local) = local else {
+        return Err(Failure::parse(
+            "Not enough information: \"local\" argument is required.\n",
+            255,
+        ));
+    };
+    let idx = ifindex(ns, d)?;
+    match local.addr {
+        Addr::V4(l) => {
+            let plen = local.len;
+            let address = match peer {
+                Some(Pfx { addr: Addr::V4(p), .. }) => p,
+                _ => l,
+            };
+            let plen = match peer {
+                Some(p) if p.explicit_len => p.len,
+                _ => plen,
+            };
+            if !add {
+                let pl = if local.explicit_len { Some(plen) } else { None };
+                return ns
+                    .addr4_del(idx, l, pl, peer.map(|_| address))
+                    .map_err(Failure::kernel);
+            }
+            let mask = fibkit::prefix::mask4(plen);
+            let broadcast = match brd {
+                None => 0,
+                Some("+") => {
+                    if plen < 31 {
+                        address | !mask
+                    } else {
+                        0
+                    }
+                }
+                Some("-") => {
+                    if plen < 31 {
+                        address & mask
+                    } else {
+                        0
+                    }
+                }
+                Some(x) => parse_v4(x).ok_or_else(|| bad_addr(x, Some(Family::V4)))?,
+            };
+            let scope = sc.unwrap_or(if fibkit::prefix::v4::is_loopback(l) {
+                scope::HOST
+            } else {
+                scope::UNIVERSE
+            });
+            let a4 = Addr4 {
+                local: l,
+                address,
+                plen,
+                broadcast,
+                scope,
+                flags: flags | ifa::PERMANENT,
+                metric,
+                label: label.unwrap_or_else(|| d.to_string()),
+            };
+            ns.addr4_add(idx, a4).map_err(Failure::kernel)
+        }
+        Addr::V6(l) => {
+            if !add {
+                let pl = if local.explicit_len { Some(local.len) } else { None };
+                return ns.addr6_del(idx, l, pl).map_err(Failure::kernel);
+            }
+            let t = fibkit::prefix::v6::addr_type(l);
+            let scope = sc.unwrap_or(if t & fibkit::prefix::v6::LOOPBACK != 0 {
+                scope::HOST
+            } else if t & fibkit::prefix::v6::LINKLOCAL != 0 {
+                scope::LINK
+            } else {
+                scope::UNIVERSE
+            });
+            let a6 = Addr6 {
+                addr: l,
+                plen: local.len,
+                flags,
+                metric,
+                scope,
+            };
+            ns.addr6_add(idx, a6).map_err(Failure::kernel)
+        }
+    }
+}
+
+// ------------------------------------------------------------------- link
+
+fn parse_mac(s: &str) -> Option<[u8; 6]> {
+    let parts: Vec<&str> = s.split(':').collect();
+    if parts.len() != 6 {
+        return None;
+    }
+    let mut m = [0u8; 6];
+    for (i, p) in parts.iter().enumerate() {
+        m[i] = u8::from_str_radix(p, 16).ok()?;
+    }
+    Some(m)
+}
+
+fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    let Some(cmd) = a.first().map(String::as_str) else {
+        return show(ns, opts, &[], crate::show::link_show);
+    };
+    let rest = &a[1..];
+    if matches(cmd, "add") {
+        let mut it = Args::new(rest);
+        let mut req = LinkAdd::default();
+        let mut kind: Option<&str> = None;
+        let mut peer = None;
+        while let Some(k) = it.next() {
+            match k {
+                "name" | "dev" => req.name = it.val()?.to_string(),
+                "address" => {
+                    let v = it.val()?;
+                    req.mac = Some(parse_mac(v).ok_or_else(|| invarg("invalid link address", v))?);
+                }
+                "mtu" => {
+                    let v = it.val()?;
+                    req.mtu = Some(get_u32(v, "Invalid \"mtu\" value")?);
+                }
+                "group" => {
+                    let v = it.val()?;
+                    req.group = Some(get_u32(v, "Invalid \"group\" value")?);
+                }
+                "up" => req.up = true,
+                "type" => {
+                    kind = Some(it.val()?);
+                    if kind == Some("veth") {
+                        while let Some(x) = it.next() {
+                            if x == "peer" {
+                                continue;
+                            }
+                            if x == "name" {
+                                peer = Some(it.val()?.to_string());
+                            } else {
+                                peer = Some(x.to_string());
+                            }
+                        }
+                    }
+                }
+                x => req.name = x.to_string(),
+            }
+        }
+        if req.name.is_empty() {
+            return Err(Failure::parse("Not enough information: \"dev\" argument is required.\n", 255));
+        }
+        req.kind = Some(match kind {
+            Some("dummy") | Some("ifb") => LinkKind::Dummy,
+            Some("veth") => LinkKind::Veth { peer: 0 },
+            Some(x) => {
+                return Err(Failure::parse(format!("Error: Unknown device type.\n{x}"), 2));
+            }
+            None => {
+                return Err(Failure::parse("Not enough information: \"type\" argument is required\n", 255));
+            }
+        });
+        req.peer = peer;
+        return ns.link_add(&req).map(|_| Outcome::Ok(String::new())).map_err(Failure::kernel);
+    }
+    if matches(cmd, "set") || cmd == "change" {
+        let mut it = Args::new(rest);
+        let mut dev: Option<&str> = None;
+        let mut actions: Vec<(&str, &str)> = Vec::new();
+        while let Some(k) = it.next() {
+            match k {
+                "up" | "down" => actions.push((k, "")),
+                "group" | "mtu" | "address" | "name" => actions.push((k, it.val()?)),
+                "dev" => dev = Some(it.val()?),
+                "carrier" | "arp" | "multicast" | "promisc" | "txqueuelen" | "qlen" => {
+                    it.val()?;
+                }
+                x => dev = Some(x),
+            }
+        }
+        let Some(d) = dev else {
+            return Err(Failure::parse("Not enough information: \"dev\" argument is required.\n", 255));
+        };
+        let idx = ns.link_index(d).ok_or_else(|| Failure::parse(format!("Cannot find device \"{d}\"\n"), 1))?;
+        for (k, v) in actions {
+            let r = match k {
+                "up" => ns.link_set_up(idx, true),
+                "down" => ns.link_set_up(idx, false),
+                "group" => {
+                    let g = if v == "default" { Some(0) } else { parse_u32(v) };
+                    let g = g.ok_or_else(|| invarg("Invalid \"group\" value", v))?;
+                    ns.link_set_group(idx, g)
+                }
+                "mtu" => {
+                    let m = get_u32(v, "Invalid \"mtu\" value")?;
+                    ns.link_set_mtu(idx, m)
+                }
+                "address" => {
+                    let m = parse_mac(v).ok_or_else(|| invarg("invalid link address", v))?;
+                    ns.link_set_mac(idx, m)
+                }
+                "name" => ns.link_set_name(idx, v),
+                _ => Ok(()),
+            };
+            r.map_err(Failure::kernel)?;
+        }
+        return Ok(Outcome::Ok(String::new()));
+    }
+    if matches(cmd, "delete") {
+        let mut it = Args::new(rest);
+        let mut dev = None;
+        while let Some(k) = it.next() {
+            if k == "dev" {
+                dev = Some(it.val()?);
+            } else if k != "type" {
+                dev = Some(k);
+            } else {
+                it.val()?;
+            }
+        }
+        let Some(d) = dev else {
+            return Err(Failure::parse("Not enough information: \"dev\" argument is required.\n", 255));
+        };
+        let idx = ns.link_index(d).ok_or_else(|| Failure::parse(format!("Cannot find device \"{d}\"\n"), 1))?;
+        return ns.link_del(idx).map(|()| Outcome::Ok(String::new())).map_err(Failure::kernel);
+    }
+    if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
+        return show(ns, opts, rest, crate::show::link_show);
+    }
+    Err(Failure::parse(
+        format!("Command \"{cmd}\" is unknown, try \"ip link help\".\n"),
+        255,
+    ))
+}
+
+// ------------------------------------------------------------------ neigh
+
+fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    let Some(cmd) = a.first().map(String::as_str) else {
+        return show(ns, opts, &[], crate::show::neigh_show);
+    };
+    let rest = &a[1..];
+    let add = matches(cmd, "add");
+    let replace = matches(cmd, "replace") || matches(cmd, "change");
+    let del = matches(cmd, "delete");
+    if add || replace || del {
+        let mut it = Args::new(rest);
+        let mut dst: Option<Addr> = None;
+        let mut dev = None;
+        let mut state = NudState::Permanent;
+        let mut lladdr = None;
+        while let Some(k) = it.next() {
+            match k {
+                "dev" => dev = Some(it.val()?),
+                "nud" => {
+                    let v = it.val()?;
+                    state = match v {
+                        "permanent" => NudState::Permanent,
+                        "reachable" => NudState::Reachable,
+                        "stale" => NudState::Stale,
+                        "delay" => NudState::Delay,
+                        "probe" => NudState::Probe,
+                        "failed" => NudState::Failed,
+                        "incomplete" => NudState::Incomplete,
+                        "noarp" => NudState::Noarp,
+                        "none" => NudState::None,
+                        _ => return Err(invarg("nud state is bad", v)),
+                    };
+                }
+                "lladdr" => lladdr = parse_mac(it.val()?),
+                "router" | "extern_learn" | "proxy" => {}
+                x => {
+                    let v = if x == "to" { it.val()? } else { x };
+                    dst = Some(parse_addr(v, opts.family).ok_or_else(|| bad_addr(v, opts.family))?);
+                }
+            }
+        }
+        let Some(d) = dev else {
+            return Err(Failure::parse("Device and destination are required arguments.\n", 255));
+        };
+        let Some(dst) = dst else {
+            return Err(Failure::parse("Device and destination are required arguments.\n", 255));
+        };
+        let idx = ifindex(ns, d)?;
+        let (addr, v6) = match dst {
+            Addr::V4(x) => (u128::from(x), false),
+            Addr::V6(x) => (x, true),
+        };
+        if del {
+            return ns.neigh_del(idx, addr, v6).map(|()| Outcome::Ok(String::new())).map_err(Failure::kernel);
+        }
+        let n = Neighbour {
+            dev: idx,
+            addr,
+            v6,
+            state,
+            lladdr,
+        };
+        return ns.neigh_set(n, replace).map(|()| Outcome::Ok(String::new())).map_err(Failure::kernel);
+    }
+    if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
+        return show(ns, opts, rest, crate::show::neigh_show);
+    }
+    Err(Failure::parse(
+        format!("Command \"{cmd}\" is unknown, try \"ip neigh help\".\n"),
+        255,
+    ))
+}
+
+// ----------------------------------------------------------------- sysctl
+
+/// Apply `sysctl KEY=VALUE`; the error text is what `sysctl -w` prints.
+pub fn run_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
+    let (key, val) = assignment
+        .split_once('=')
+        .ok_or_else(|| format!("sysctl: \"{assignment}\" must be of the form name=value"))?;
+    let key = key.trim();
+    let val = val.trim();
+    let path = format!("/proc/sys/{}", key.replace('.', "/"));
+    let nostat = || format!("sysctl: cannot stat {path}: No such file or directory");
+    let num = |v: &str| -> Result<i64, String> { v.parse::<i64>().map_err(|_| format!("sysctl: setting key \"{key}\": Invalid argument")) };
+    let parts: Vec<&str> = key.split('.').collect();
+    match parts.as_slice() {
+        ["net", "ipv4", "ip_forward"] | ["net", "ipv4", "conf", "all", "forwarding"] => {
+            let v = u32::from(num(val)? != 0);
+            let s = &mut ns.sysctl;
+            s.v4_all.forwarding = v;
+            s.v4_default.forwarding = v;
+            for c in s.v4_dev.values_mut() {
+                c.forwarding = v;
+            }
+        }
+        ["net", "ipv4", "fib_multipath_hash_policy"] => ns.sysctl.fib_multipath_hash_policy = num(val)? as u32,
+        ["net", "ipv4", "fib_multipath_hash_fields"] => ns.sysctl.fib_multipath_hash_fields = parse_u32(val).ok_or_else(nostat)?,
+        ["net", "ipv4", "fib_multipath_hash_seed"] => ns.sysctl.fib_multipath_hash_seed = num(val)? as u32,
+        ["net", "ipv4", "fib_multipath_use_neigh"] => ns.sysctl.fib_multipath_use_neigh = num(val)? as u32,
+        ["net", "ipv6", "fib_multipath_hash_policy"] => ns.sysctl.fib6_multipath_hash_policy = num(val)? as u32,
+        ["net", "ipv6", "fib_multipath_hash_fields"] => ns.sysctl.fib6_multipath_hash_fields = parse_u32(val).ok_or_else(nostat)?,
+        ["net", "ipv4", "conf", dev, knob] => {
+            let v = num(val)?;
+            let conf = match *dev {
+                "all" => &mut ns.sysctl.v4_all,
+                "default" => &mut ns.sysctl.v4_default,
+                d => {
+                    let idx = ns.link_index(d).ok_or_else(nostat)?;
+                    ns.sysctl.v4_dev.get_mut(&idx).ok_or_else(nostat)?
+                }
+            };
+            let v = v as u32;
+            match *knob {
+                "rp_filter" => conf.rp_filter = v,
+                "accept_local" => conf.accept_local = v,
+                "route_localnet" => conf.route_localnet = v,
+                "ignore_routes_with_linkdown" => conf.ignore_routes_with_linkdown = v,
+                "promote_secondaries" => conf.promote_secondaries = v,
+                "src_valid_mark" => conf.src_valid_mark = v,
+                "forwarding" => conf.forwarding = u32::from(v != 0),
+                _ => {
+                    ns.sysctl.other.insert(key.to_string(), val.to_string());
+                }
+            }
+        }
+        ["net", "ipv6", "conf", dev, knob] => {
+            let v = num(val)?;
+            let idx = match *dev {
+                "all" | "default" => None,
+                d => Some(ns.link_index(d).ok_or_else(nostat)?),
+            };
+            if *knob == "forwarding" {
+                let on = v != 0;
+                match *dev {
+                    "all" => {
+                        ns.sysctl.v6_all.forwarding = u32::from(on);
+                        ns.sysctl.v6_default.forwarding = u32::from(on);
+                        let devs: Vec<u32> = ns.sysctl.v6_dev.keys().copied().collect();
+                        for d in devs {
+                            ns.set_forwarding6(d, on);
+                        }
+                    }
+                    "default" => ns.sysctl.v6_default.forwarding = u32::from(on),
+                    _ => ns.set_forwarding6(idx.unwrap_or(0), on),
+                }
+                return Ok(());
+            }
+            let conf = match *dev {
+                "all" => &mut ns.sysctl.v6_all,
+                "default" => &mut ns.sysctl.v6_default,
+                _ => ns.sysctl.v6_dev.get_mut(&idx.unwrap_or(0)).ok_or_else(nostat)?,
+            };
+            match *knob {
+                "ignore_routes_with_linkdown" => conf.ignore_routes_with_linkdown = v as u32,
+                "keep_addr_on_down" => conf.keep_addr_on_down = v as i32,
+                "accept_dad" => conf.accept_dad = v as u32,
+                "disable_ipv6" => conf.disable_ipv6 = v as u32,
+                "router_solicitations" => conf.router_solicitations = v as i32,
+                "use_oif_addrs_only" => conf.use_oif_addrs_only = v as u32,
+                _ => {
+                    ns.sysctl.other.insert(key.to_string(), val.to_string());
+                }
+            }
+        }
+        ["net", "ipv4" | "ipv6" | "core", ..] => {
+            ns.sysctl.other.insert(key.to_string(), val.to_string());
+        }
+        _ => return Err(nostat()),
+    }
+    Ok(())
+}

@@ -1,0 +1,356 @@
+//! iproute2's name tables and number parsers (`rt_tables`, `rt_protos`, `rt_scopes`,
+//! `rt_dsfield`, protocol names) and its address and prefix syntax.
+
+use std::net::{Ipv4Addr, Ipv6Addr};
+
+use fibkit::prefix::Family;
+
+/// An address parsed from the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Addr {
+    /// IPv4.
+    V4(u32),
+    /// IPv6.
+    V6(u128),
+}
+
+impl Addr {
+    /// The family of the address.
+    pub fn family(self) -> Family {
+        match self {
+            Addr::V4(_) => Family::V4,
+            Addr::V6(_) => Family::V6,
+        }
+    }
+}
+
+/// A prefix parsed from the command line (address as written, host bits kept).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pfx {
+    /// The address.
+    pub addr: Addr,
+    /// The prefix length.
+    pub len: u8,
+    /// Whether the length was given explicitly.
+    pub explicit_len: bool,
+}
+
+/// Parse an address of `fam` (None: either).
+pub fn parse_addr(s: &str, fam: Option<Family>) -> Option<Addr> {
+    if fam != Some(Family::V6) {
+        if let Some(a) = parse_v4(s) {
+            return Some(Addr::V4(a));
+        }
+    }
+    if fam != Some(Family::V4) && s.contains(':') {
+        if let Ok(a) = s.parse::<Ipv6Addr>() {
+            return Some(Addr::V6(u128::from(a)));
+        }
+    }
+    None
+}
+
+/// iproute2's IPv4 parser (`get_addr_ipv4`: dotted quad, 1–4 parts, no leading junk).
+pub fn parse_v4(s: &str) -> Option<u32> {
+    if s.is_empty() || s.contains(':') {
+        return None;
+    }
+    if let Ok(a) = s.parse::<Ipv4Addr>() {
+        return Some(u32::from(a));
+    }
+    // inet_aton-like short forms "10", "10.1" are not accepted by get_addr_ipv4 unless 4 parts
+    let parts: Vec<&str> = s.split('.').collect();
+    if parts.len() > 4 || parts.is_empty() {
+        return None;
+    }
+    let mut v: u32 = 0;
+    for (i, p) in parts.iter().enumerate() {
+        let n: u32 = p.parse().ok()?;
+        if n > 255 {
+            return None;
+        }
+        v |= n << (24 - 8 * i);
+    }
+    Some(v)
+}
+
+/// Parse a prefix (`default`, `any`, `all`, `ADDR`, `ADDR/LEN`).
+pub fn parse_prefix(s: &str, fam: Option<Family>) -> Option<Pfx> {
+    if s == "default" || s == "any" || s == "all" {
+        let addr = match fam {
+            Some(Family::V6) => Addr::V6(0),
+            _ => Addr::V4(0),
+        };
+        return Some(Pfx {
+            addr,
+            len: 0,
+            explicit_len: true,
+        });
+    }
+    let (a, l) = match s.split_once('/') {
+        Some((a, l)) => (a, Some(l)),
+        None => (s, None),
+    };
+    let addr = parse_addr(a, fam)?;
+    let max = match addr {
+        Addr::V4(_) => 32,
+        Addr::V6(_) => 128,
+    };
+    let len = match l {
+        Some(l) => {
+            let n: u32 = l.parse().ok()?;
+            if n > max {
+                return None;
+            }
+            n as u8
+        }
+        None => max as u8,
+    };
+    Some(Pfx {
+        addr,
+        len,
+        explicit_len: l.is_some(),
+    })
+}
+
+/// The family word iproute2 uses in "... prefix is expected" messages.
+pub fn family_word(fam: Option<Family>) -> &'static str {
+    match fam {
+        Some(Family::V4) => "inet",
+        Some(Family::V6) => "inet6",
+        None => "any valid",
+    }
+}
+
+/// `rtnl_rttable_a2n`.
+pub fn table_a2n(s: &str) -> Option<u32> {
+    match s {
+        "local" => Some(255),
+        "main" => Some(254),
+        "default" => Some(253),
+        "unspec" => Some(0),
+        _ => parse_u32(s),
+    }
+}
+
+/// `rtnl_rttable_n2a`.
+pub fn table_n2a(t: u32) -> String {
+    match t {
+        255 => "local".into(),
+        254 => "main".into(),
+        253 => "default".into(),
+        0 => "unspec".into(),
+        n => n.to_string(),
+    }
+}
+
+/// Routing protocol names (`/etc/iproute2/rt_protos` defaults of iproute2 6.1).
+const PROTOS: &[(u8, &str)] = &[
+    (0, "unspec"),
+    (1, "redirect"),
+    (2, "kernel"),
+    (3, "boot"),
+    (4, "static"),
+    (8, "gated"),
+    (9, "ra"),
+    (10, "mrt"),
+    (11, "zebra"),
+    (12, "bird"),
+    (13, "dnrouted"),
+    (14, "xorp"),
+    (15, "ntk"),
+    (16, "dhcp"),
+    (17, "keepalived"),
+    (18, "babel"),
+    (42, "openr"),
+    (99, "eigrp"),
+    (186, "bgp"),
+    (187, "isis"),
+    (188, "ospf"),
+    (189, "rip"),
+];
+
+/// `rtnl_rtprot_a2n`.
+pub fn proto_a2n(s: &str) -> Option<u8> {
+    if let Some((n, _)) = PROTOS.iter().find(|(_, nm)| *nm == s) {
+        return Some(*n);
+    }
+    let v = parse_u32(s)?;
+    u8::try_from(v).ok()
+}
+
+/// `rtnl_rtprot_n2a`.
+pub fn proto_n2a(p: u8) -> String {
+    PROTOS
+        .iter()
+        .find(|(n, _)| *n == p)
+        .map_or_else(|| p.to_string(), |(_, s)| (*s).to_string())
+}
+
+/// `rtnl_rtscope_a2n`.
+pub fn scope_a2n(s: &str) -> Option<u8> {
+    match s {
+        "global" | "universe" => Some(0),
+        "nowhere" => Some(255),
+        "host" => Some(254),
+        "link" => Some(253),
+        "site" => Some(200),
+        _ => u8::try_from(parse_u32(s)?).ok(),
+    }
+}
+
+/// `rtnl_rtscope_n2a`.
+pub fn scope_n2a(s: u8) -> String {
+    match s {
+        0 => "global".into(),
+        255 => "nowhere".into(),
+        254 => "host".into(),
+        253 => "link".into(),
+        200 => "site".into(),
+        n => n.to_string(),
+    }
+}
+
+/// DS field names (`rt_dsfield`).
+const DSFIELD: &[(u8, &str)] = &[
+    (0x00, "default"),
+    (0x20, "CS1"),
+    (0x40, "CS2"),
+    (0x60, "CS3"),
+    (0x80, "CS4"),
+    (0xa0, "CS5"),
+    (0xc0, "CS6"),
+    (0xe0, "CS7"),
+    (0x28, "AF11"),
+    (0x30, "AF12"),
+    (0x38, "AF13"),
+    (0x48, "AF21"),
+    (0x50, "AF22"),
+    (0x58, "AF23"),
+    (0x68, "AF31"),
+    (0x70, "AF32"),
+    (0x78, "AF33"),
+    (0x88, "AF41"),
+    (0x90, "AF42"),
+    (0x98, "AF43"),
+    (0xb8, "EF"),
+];
+
+/// `rtnl_dsfield_a2n`.
+pub fn dsfield_a2n(s: &str) -> Option<u8> {
+    if let Some((n, _)) = DSFIELD.iter().find(|(_, nm)| *nm == s) {
+        return Some(*n);
+    }
+    let v = parse_u32_hexdefault(s)?;
+    u8::try_from(v).ok()
+}
+
+/// `rtnl_dsfield_n2a`.
+pub fn dsfield_n2a(v: u8) -> String {
+    DSFIELD
+        .iter()
+        .find(|(n, _)| *n == v)
+        .map_or_else(|| format!("0x{v:02x}"), |(_, s)| (*s).to_string())
+}
+
+/// IP protocol names as `inet_proto_a2n` accepts them.
+pub fn ipproto_a2n(s: &str) -> Option<u8> {
+    Some(match s {
+        "ip" | "hopopt" => 0,
+        "icmp" => 1,
+        "igmp" => 2,
+        "tcp" => 6,
+        "egp" => 8,
+        "pup" => 12,
+        "udp" => 17,
+        "idp" => 22,
+        "tp" => 29,
+        "dccp" => 33,
+        "ipv6" => 41,
+        "ipv6-route" => 43,
+        "ipv6-frag" => 44,
+        "rsvp" => 46,
+        "gre" => 47,
+        "esp" => 50,
+        "ah" => 51,
+        "ipv6-icmp" => 58,
+        "ipv6-nonxt" => 59,
+        "ipv6-opts" => 60,
+        "mtp" => 92,
+        "encap" => 98,
+        "pim" => 103,
+        "comp" => 108,
+        "sctp" => 132,
+        "udplite" => 136,
+        "mpls" => 137,
+        "ethernet" => 143,
+        "raw" => 255,
+        "mptcp" => 262u16 as u8,
+        _ => {
+            let v = parse_u32(s)?;
+            return u8::try_from(v).ok();
+        }
+    })
+}
+
+/// `inet_proto_n2a`.
+pub fn ipproto_n2a(p: u8) -> String {
+    match p {
+        1 => "icmp".into(),
+        2 => "igmp".into(),
+        6 => "tcp".into(),
+        17 => "udp".into(),
+        33 => "dccp".into(),
+        41 => "ipv6".into(),
+        47 => "gre".into(),
+        50 => "esp".into(),
+        51 => "ah".into(),
+        58 => "ipv6-icmp".into(),
+        132 => "sctp".into(),
+        136 => "udplite".into(),
+        n => format!("ipproto-{n}"),
+    }
+}
+
+/// `get_u32` with base 0 (decimal, `0x` hex, leading-0 octal).
+pub fn parse_u32(s: &str) -> Option<u32> {
+    parse_u64(s).and_then(|v| u32::try_from(v).ok())
+}
+
+/// `strtoull(s, 0)` with full-string check.
+pub fn parse_u64(s: &str) -> Option<u64> {
+    if s.is_empty() || s.starts_with('-') || s.starts_with('+') {
+        return None;
+    }
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        return u64::from_str_radix(h, 16).ok();
+    }
+    if s.len() > 1 && s.starts_with('0') {
+        return u64::from_str_radix(&s[1..], 8).ok();
+    }
+    s.parse().ok()
+}
+
+/// Base-16 by default (for `tos`, as `rtnl_dsfield_a2n` uses `strtoul(arg, 16)`).
+pub fn parse_u32_hexdefault(s: &str) -> Option<u32> {
+    let h = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).unwrap_or(s);
+    if h.is_empty() {
+        return None;
+    }
+    u32::from_str_radix(h, 16).ok()
+}
+
+/// iproute2's `matches(arg, keyword)`: `arg` is a non-empty prefix of `keyword`.
+pub fn matches(arg: &str, kw: &str) -> bool {
+    !arg.is_empty() && kw.starts_with(arg)
+}
+
+/// Format an IPv6 address as iproute2 prints it.
+pub fn fmt6(a: u128) -> String {
+    Ipv6Addr::from(a).to_string()
+}
+
+/// Format an IPv4 address.
+pub fn fmt4(a: u32) -> String {
+    Ipv4Addr::from(a).to_string()
+}

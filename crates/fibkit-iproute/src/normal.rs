@@ -1,0 +1,333 @@
+//! The oracle's normalized one-line format for `ip route get` answers and FIB entries
+//! (the format of `../shared/oracle/linux-oracle`'s QUERY and DUMP lines).
+
+use fibkit::lookup::RouteGet4;
+use fibkit::lookup6::RouteGet6;
+use fibkit::route::{nhflags, rtax, Gateway, Metrics, Route4, Route6, RouteType};
+use fibkit::Netns;
+
+use crate::names::{fmt4, fmt6, proto_n2a, scope_n2a, table_n2a};
+
+fn table_word(t: u32) -> String {
+    if t == 0 {
+        "main".into()
+    } else {
+        table_n2a(t)
+    }
+}
+
+fn gw_word(g: &Gateway, route_v6: bool) -> String {
+    match (g, route_v6) {
+        (Gateway::V4(a), false) => format!("via {}", fmt4(*a)),
+        (Gateway::V6(a), true) => format!("via {}", fmt6(*a)),
+        (Gateway::V6(a), false) => format!("via inet6 {}", fmt6(*a)),
+        (Gateway::V4(a), true) => format!("via inet {}", fmt4(*a)),
+    }
+}
+
+/// The metrics words (`mtu 1400`, `mtu lock 1400`, ...), in RTAX order.
+pub fn metrics_words(m: &Metrics) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut ids: Vec<u8> = m.vals.iter().map(|(k, _)| *k).collect();
+    if m.congctl.is_some() {
+        ids.push(rtax::CC_ALGO);
+    }
+    ids.sort_unstable();
+    for id in ids {
+        let name = rtax::name(id);
+        let val = if id == rtax::CC_ALGO {
+            m.congctl.clone().unwrap_or_default()
+        } else {
+            let v = m.get(id).unwrap_or(0);
+            if id == rtax::FEATURES {
+                // iproute2 prints feature names; the oracle shows the JSON value
+                "ecn".to_string()
+            } else {
+                v.to_string()
+            }
+        };
+        if m.locks & (1 << id) != 0 {
+            out.push(format!("{name} lock {val}"));
+        } else {
+            out.push(format!("{name} {val}"));
+        }
+    }
+    out
+}
+
+/// iproute2's flag words for `RTNH_F_*` bits, in its print order.
+pub fn flag_words(flags: u32) -> Vec<&'static str> {
+    let mut v = Vec::new();
+    if flags & nhflags::DEAD != 0 {
+        v.push("dead");
+    }
+    if flags & nhflags::ONLINK != 0 {
+        v.push("onlink");
+    }
+    if flags & nhflags::PERVASIVE != 0 {
+        v.push("pervasive");
+    }
+    if flags & nhflags::OFFLOAD != 0 {
+        v.push("offload");
+    }
+    if flags & nhflags::LINKDOWN != 0 {
+        v.push("linkdown");
+    }
+    v
+}
+
+/// The flags of a nexthop as the kernel reports them (`fib_nexthop_info`): a linkdown
+/// nexthop on a device that ignores linkdown routes is also reported dead.
+fn nh_report_flags(flags: u32, ignore_linkdown: bool) -> u32 {
+    let mut f = flags & (nhflags::DEAD | nhflags::ONLINK | nhflags::LINKDOWN | nhflags::PERVASIVE);
+    if f & nhflags::LINKDOWN != 0 && ignore_linkdown {
+        f |= nhflags::DEAD;
+    }
+    f
+}
+
+fn dst4(r: &Route4) -> String {
+    if r.dst.len == 0 {
+        "default".into()
+    } else if r.dst.len == 32 {
+        fmt4(r.dst.addr)
+    } else {
+        format!("{}/{}", fmt4(r.dst.addr), r.dst.len)
+    }
+}
+
+fn dst6(p: fibkit::prefix::Prefix6) -> String {
+    if p.len == 0 {
+        "default".into()
+    } else if p.len == 128 {
+        fmt6(p.addr)
+    } else {
+        format!("{}/{}", fmt6(p.addr), p.len)
+    }
+}
+
+/// An IPv4 FIB entry in the normalized `fib` form (dump lines and fibmatch answers).
+pub fn fib4_line(ns: &Netns, r: &Route4, rtype: RouteType) -> String {
+    let mut p: Vec<String> = vec![rtype.name().into(), dst4(r)];
+    if r.tos != 0 {
+        p.push(format!("tos 0x{:02x}", r.tos));
+    }
+    let info = &r.info;
+    let single = info.nhs.len() == 1;
+    let mut flags = info.flags & (nhflags::DEAD | nhflags::LINKDOWN);
+    if single {
+        let nh = &info.nhs[0];
+        if let Some(g) = &nh.gw {
+            p.push(gw_word(g, false));
+        }
+        if nh.dev != 0 {
+            p.push(format!("dev {}", ns.link_name(nh.dev)));
+        }
+        flags |= nh_report_flags(nh.flags, ns_ignore4(ns, nh.dev));
+    }
+    p.push(format!("table {}", table_word(r.table)));
+    p.push(format!("proto {}", proto_n2a(info.proto)));
+    p.push(format!("scope {}", scope_n2a(info.scope)));
+    if info.prefsrc != 0 {
+        p.push(format!("src {}", fmt4(info.prefsrc)));
+    }
+    if info.priority != 0 {
+        p.push(format!("metric {}", info.priority));
+    }
+    p.extend(metrics_words(&info.metrics));
+    let fw = flag_words(flags);
+    if !fw.is_empty() {
+        p.push(format!("flags {}", fw.join(",")));
+    }
+    if !single {
+        for nh in &info.nhs {
+            let mut q = Vec::new();
+            if let Some(g) = &nh.gw {
+                q.push(gw_word(g, false));
+            }
+            if nh.dev != 0 {
+                q.push(format!("dev {}", ns.link_name(nh.dev)));
+            }
+            q.push(format!("weight {}", nh.weight));
+            let fw = flag_words(nh_report_flags(nh.flags, ns_ignore4(ns, nh.dev)));
+            if !fw.is_empty() {
+                q.push(format!("flags {}", fw.join(",")));
+            }
+            p.push(format!("nexthop({})", q.join(" ")));
+        }
+    }
+    p.join(" ")
+}
+
+fn ns_ignore4(ns: &Netns, dev: u32) -> bool {
+    ns.sysctl.v4_all.ignore_routes_with_linkdown != 0
+        || ns
+            .sysctl
+            .v4_dev
+            .get(&dev)
+            .is_some_and(|c| c.ignore_routes_with_linkdown != 0)
+}
+
+fn ns_ignore6(ns: &Netns, dev: u32) -> bool {
+    ns.sysctl.v6_all.ignore_routes_with_linkdown != 0
+        || ns
+            .sysctl
+            .v6_dev
+            .get(&dev)
+            .is_some_and(|c| c.ignore_routes_with_linkdown != 0)
+}
+
+/// An IPv6 FIB entry (with its ECMP siblings, first leg first) in the normalized form.
+pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
+    let r = legs[0];
+    let mut p: Vec<String> = vec![r.rtype.name().into(), dst6(r.dst)];
+    if r.src.len != 0 {
+        p.push(format!("from {}", dst6(r.src)));
+    }
+    let single = legs.len() == 1;
+    let mut flags = 0;
+    if single {
+        if let Some(g) = r.nh.gw {
+            p.push(format!("via {}", fmt6(g)));
+        }
+        if r.nh.dev != 0 {
+            p.push(format!("dev {}", ns.link_name(r.nh.dev)));
+        }
+        flags |= nh_report_flags(r.nh.flags, ns_ignore6(ns, r.nh.dev));
+    }
+    p.push(format!("table {}", table_word(r.table)));
+    p.push(format!("proto {}", proto_n2a(r.proto)));
+    p.push("scope global".into());
+    if let Some(s) = r.prefsrc {
+        p.push(format!("src {}", fmt6(s)));
+    }
+    p.push(format!("metric {}", r.metric));
+    p.push(format!("pref {}", r.pref.name()));
+    p.extend(metrics_words(&r.metrics));
+    if r.expires.is_some() {
+        p.push("expires".into());
+    }
+    let fw = flag_words(flags);
+    if !fw.is_empty() {
+        p.push(format!("flags {}", fw.join(",")));
+    }
+    if !single {
+        for l in legs {
+            let mut q = Vec::new();
+            if let Some(g) = l.nh.gw {
+                q.push(format!("via {}", fmt6(g)));
+            }
+            q.push(format!("dev {}", ns.link_name(l.nh.dev)));
+            q.push(format!("weight {}", l.nh.weight));
+            let fw = flag_words(nh_report_flags(l.nh.flags, ns_ignore6(ns, l.nh.dev)));
+            if !fw.is_empty() {
+                q.push(format!("flags {}", fw.join(",")));
+            }
+            p.push(format!("nexthop({})", q.join(" ")));
+        }
+    }
+    p.join(" ")
+}
+
+/// A normalized IPv4 `ip route get` answer.
+pub fn get4_line(ns: &Netns, r: &RouteGet4, fibmatch: bool) -> String {
+    if fibmatch {
+        if let Some((route, _)) = &r.fib {
+            return fib4_line(ns, route, r.rtype);
+        }
+    }
+    let mut p: Vec<String> = vec![r.rtype.name().into()];
+    if let Some(g) = &r.gateway {
+        p.push(gw_word(g, false));
+    }
+    p.push(format!("dev {}", ns.link_name(r.dev)));
+    if let Some(s) = r.prefsrc {
+        if !r.input && s != r.requested_src {
+            p.push(format!("src {}", fmt4(s)));
+        }
+    }
+    p.push(format!("table {}", table_word(r.table)));
+    p.extend(metrics_words(&r.metrics));
+    p.join(" ")
+}
+
+/// A normalized IPv6 `ip -6 route get` answer.
+pub fn get6_line(ns: &Netns, r: &RouteGet6, fibmatch: bool) -> String {
+    if fibmatch {
+        let legs: Vec<&Route6> = r.fib.iter().collect();
+        if !legs.is_empty() {
+            return fib6_line(ns, &legs);
+        }
+    }
+    let mut p: Vec<String> = vec![r.rtype.name().into()];
+    if let Some(g) = r.gateway {
+        p.push(format!("via {}", fmt6(g)));
+    }
+    p.push(format!("dev {}", ns.link_name(r.dev)));
+    if let Some(s) = r.prefsrc {
+        p.push(format!("src {}", fmt6(s)));
+    }
+    p.push(format!("table {}", table_word(r.table)));
+    p.push(format!("metric {}", r.metric));
+    p.push(format!("pref {}", r.pref.name()));
+    p.extend(metrics_words(&r.metrics));
+    if r.expires {
+        p.push("expires".into());
+    }
+    p.join(" ")
+}
+
+/// IPv4 tables in the kernel's dump order (`fib_table_hash`: bucket = id & 255,
+/// newest table first within a bucket).
+pub fn tables4_order(ns: &Netns) -> Vec<u32> {
+    let mut ids: Vec<(u32, u64, u32)> = ns
+        .tables4()
+        .map(|t| (t.id & 255, u64::MAX - ns.table4_created(t.id), t.id))
+        .collect();
+    ids.sort();
+    ids.into_iter().map(|(_, _, id)| id).collect()
+}
+
+/// IPv6 tables in the kernel's dump order.
+pub fn tables6_order(ns: &Netns) -> Vec<u32> {
+    let mut ids: Vec<(u32, u64, u32)> = ns
+        .tables6()
+        .map(|t| (t.id & 255, u64::MAX - ns.table6_created(t.id), t.id))
+        .collect();
+    ids.sort();
+    ids.into_iter().map(|(_, _, id)| id).collect()
+}
+
+/// All routes of both families as the oracle's `DUMP` lines.
+pub fn dump_routes(ns: &Netns) -> Vec<String> {
+    let mut out = Vec::new();
+    for id in tables4_order(ns) {
+        if let Some(t) = ns.table4(id) {
+            for r in t.iter() {
+                out.push(format!("route4 {}", fib4_line(ns, r, r.rtype)));
+            }
+        }
+    }
+    for id in tables6_order(ns) {
+        if let Some(t) = ns.table6(id) {
+            let all = t.dump_order();
+            let mut i = 0;
+            while i < all.len() {
+                let r = all[i];
+                if r.sibling_group != 0 {
+                    let legs: Vec<&Route6> = all[i..]
+                        .iter()
+                        .take_while(|x| x.sibling_group == r.sibling_group)
+                        .copied()
+                        .collect();
+                    i += legs.len();
+                    out.push(format!("route6 {}", fib6_line(ns, &legs)));
+                } else {
+                    i += 1;
+                    out.push(format!("route6 {}", fib6_line(ns, &[r])));
+                }
+            }
+        }
+    }
+    out
+}

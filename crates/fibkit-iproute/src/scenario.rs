@@ -1,0 +1,402 @@
+//! The scenario runner: reads the oracle's scenario format and prints the oracle's
+//! normalized output, answering from a fibkit [`Netns`] instead of the kernel.
+
+use fibkit::Netns;
+
+use crate::exec::{run_ip, run_sysctl, GetAnswer, Outcome};
+use crate::normal;
+
+/// One statement of a scenario file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stmt {
+    /// A `## comment` echoed to the output.
+    Comment(String),
+    /// A statement to execute (continuation lines joined, trailing ` #` comment removed).
+    Line(String),
+}
+
+/// Split a scenario into statements, as the oracle's `read_statements` does.
+pub fn read_statements(text: &str) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    let mut buf = String::new();
+    for raw in text.lines() {
+        let stripped = raw.trim();
+        if buf.is_empty() && (stripped.is_empty() || stripped.starts_with('#')) {
+            if stripped.starts_with("##") {
+                out.push(Stmt::Comment(stripped.to_string()));
+            }
+            continue;
+        }
+        let t = raw.trim_end();
+        if let Some(x) = t.strip_suffix('\\') {
+            buf.push_str(x);
+            buf.push(' ');
+            continue;
+        }
+        buf.push_str(raw);
+        let stmt = strip_trailing_comment(&buf).trim().to_string();
+        buf.clear();
+        if !stmt.is_empty() {
+            out.push(Stmt::Line(stmt));
+        }
+    }
+    if !buf.trim().is_empty() {
+        out.push(Stmt::Line(buf.trim().to_string()));
+    }
+    out
+}
+
+fn strip_trailing_comment(s: &str) -> &str {
+    // re.sub(r"\s+#.*$", "", buf): the first whitespace-then-# sequence starts a comment
+    let b = s.as_bytes();
+    for i in 1..b.len() {
+        if b[i] == b'#' && b[i - 1].is_ascii_whitespace() {
+            let mut j = i - 1;
+            while j > 0 && b[j - 1].is_ascii_whitespace() {
+                j -= 1;
+            }
+            return &s[..j];
+        }
+    }
+    s
+}
+
+/// A minimal shell-word splitter (`shlex.split` without comments).
+pub fn shell_split(s: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut have = false;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                have = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(x) => cur.push(x),
+                        None => return Err("No closing quotation".into()),
+                    }
+                }
+            }
+            '"' => {
+                have = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => {
+                            if let Some(x) = chars.next() {
+                                cur.push(x);
+                            }
+                        }
+                        Some(x) => cur.push(x),
+                        None => return Err("No closing quotation".into()),
+                    }
+                }
+            }
+            '\\' => {
+                have = true;
+                if let Some(x) = chars.next() {
+                    cur.push(x);
+                }
+            }
+            c if c.is_whitespace() => {
+                if have {
+                    out.push(std::mem::take(&mut cur));
+                    have = false;
+                }
+            }
+            c => {
+                have = true;
+                cur.push(c);
+            }
+        }
+    }
+    if have {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+/// The oracle's `normalize_text_line`.
+pub fn normalize_text_line(line: &str) -> String {
+    let collapsed: Vec<&str> = line.split_whitespace().collect();
+    let mut words: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < collapsed.len() {
+        let w = collapsed[i];
+        if w == "expires" && i + 1 < collapsed.len() && is_secs(collapsed[i + 1]) {
+            words.push("expires".into());
+            i += 2;
+            continue;
+        }
+        if w == "age" && i + 1 < collapsed.len() && is_secs(collapsed[i + 1]) && !words.is_empty() {
+            i += 2;
+            continue;
+        }
+        if w == "used" && i + 1 < collapsed.len() && collapsed[i + 1].chars().all(|c| c.is_ascii_digit()) {
+            i += 2;
+            continue;
+        }
+        words.push(w.to_string());
+        i += 1;
+    }
+    words.join(" ")
+}
+
+fn is_secs(s: &str) -> bool {
+    let t = s.strip_prefix('-').unwrap_or(s);
+    t.strip_suffix("sec")
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// The oracle's `clean_msg`: lines stripped, joined with ` / `, `"` replaced by `'`.
+pub fn clean_msg(text: &str) -> String {
+    let lines: Vec<&str> = text
+        .trim()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    lines.join(" / ").replace('"', "'")
+}
+
+fn is_route_get(args: &[String]) -> bool {
+    let mut i = 0;
+    while i < args.len() && args[i].starts_with('-') {
+        if args[i] == "-f" || args[i] == "-family" {
+            i += 1;
+        }
+        i += 1;
+    }
+    if i + 1 >= args.len() {
+        return false;
+    }
+    let obj = &args[i];
+    let cmd = &args[i + 1];
+    !obj.is_empty() && "route".starts_with(obj.as_str()) && !cmd.is_empty() && "get".starts_with(cmd.as_str())
+}
+
+/// Runs scenarios against one namespace and collects the output lines.
+pub struct Runner {
+    /// The namespace.
+    pub ns: Netns,
+    /// Output lines so far.
+    pub out: Vec<String>,
+}
+
+impl Default for Runner {
+    fn default() -> Self {
+        Runner::new()
+    }
+}
+
+impl Runner {
+    /// A runner with a fresh namespace.
+    pub fn new() -> Runner {
+        Runner {
+            ns: Netns::new(),
+            out: Vec::new(),
+        }
+    }
+
+    /// The header line fibkit prints instead of the kernel's.
+    pub fn header() -> String {
+        format!(
+            "# fibkit {} | iproute2-6.1.0 syntax | dummy-model ifb | mp-seed 1",
+            env!("CARGO_PKG_VERSION")
+        )
+    }
+
+    /// Run a whole scenario text.
+    pub fn run_text(&mut self, text: &str) {
+        for st in read_statements(text) {
+            match st {
+                Stmt::Comment(c) => self.out.push(c),
+                Stmt::Line(l) => self.statement(&l),
+            }
+        }
+    }
+
+    /// Execute one statement.
+    pub fn statement(&mut self, text: &str) {
+        let toks = match shell_split(text) {
+            Ok(t) => t,
+            Err(e) => {
+                self.out.push(format!("BADLINE {text} => {e}"));
+                return;
+            }
+        };
+        let Some(head) = toks.first() else { return };
+        match head.as_str() {
+            "ip" => self.do_ip(text, &toks[1..]),
+            "sysctl" => {
+                let rest: String = toks[1..]
+                    .iter()
+                    .filter(|t| *t != "-w" && *t != "-q")
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .concat();
+                let key = rest.split('=').next().unwrap_or("");
+                let ok_key = rest.contains('=')
+                    && (key.starts_with("net.ipv4.") || key.starts_with("net.ipv6.") || key.starts_with("net.core."));
+                if !ok_key {
+                    self.out.push(format!("REFUSED {text} => only net.ipv4.*, net.ipv6.*, net.core.* assignments KEY=VALUE are allowed"));
+                    return;
+                }
+                match run_sysctl(&mut self.ns, &rest) {
+                    Ok(()) => self.out.push(format!("CMD {text} => ok")),
+                    Err(e) => self.out.push(format!("CMD {text} => error \"{}\"", clean_msg(&e))),
+                }
+            }
+            "dump" => {
+                let mut what: Vec<String> = toks[1..].to_vec();
+                if what.is_empty() {
+                    what = vec!["routes".into(), "rules".into(), "nexthops".into()];
+                }
+                if what == ["all"] {
+                    what = ["links", "addrs", "routes", "rules", "nexthops", "neigh"]
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect();
+                }
+                self.dump(&what);
+            }
+            "sleep" => {
+                let secs = toks.get(1).and_then(|s| s.parse::<f64>().ok()).unwrap_or(1.0).min(30.0);
+                let now = self.ns.now();
+                self.ns.set_now(now + secs as u64);
+            }
+            "echo" => self.out.push(format!("# {}", toks[1..].join(" "))),
+            _ => self.out.push(format!(
+                "BADLINE {text} => unknown statement (use ip/sysctl/dump/sleep/echo)"
+            )),
+        }
+    }
+
+    fn do_ip(&mut self, text: &str, args: &[String]) {
+        if is_route_get(args) {
+            let r = run_ip(&mut self.ns, args);
+            let line = match r {
+                Ok(Outcome::Get(GetAnswer::V4(g, fm))) => normal::get4_line(&self.ns, &g, fm),
+                Ok(Outcome::Get(GetAnswer::V6(g, fm))) => normal::get6_line(&self.ns, &g, fm),
+                Ok(Outcome::Ok(_)) => "empty".to_string(),
+                Err(f) => match f.errno {
+                    Some(e) => format!("error {}", e.name()),
+                    None => format!("error ? \"{}\"", clean_msg(&f.stderr)),
+                },
+            };
+            self.out.push(format!("QUERY {text} => {line}"));
+            return;
+        }
+        match run_ip(&mut self.ns, args) {
+            Ok(Outcome::Ok(stdout)) => {
+                self.out.push(format!("CMD {text} => ok"));
+                for l in stdout.trim().lines() {
+                    if !l.trim().is_empty() {
+                        self.out.push(format!("  | {}", normalize_text_line(l)));
+                    }
+                }
+            }
+            Ok(Outcome::Get(_)) => self.out.push(format!("CMD {text} => ok")),
+            Err(f) => {
+                let e = f.errno.map_or("?", |e| e.name());
+                self.out.push(format!("CMD {text} => error {e} \"{}\"", clean_msg(&f.stderr)));
+            }
+        }
+    }
+
+    /// The oracle's `dump`.
+    pub fn dump(&mut self, what: &[String]) {
+        self.out.push("DUMP begin".into());
+        let has = |w: &str| what.iter().any(|x| x == w);
+        let so = crate::show::ShowOpts::default();
+        if has("links") {
+            for l in self.ns.links() {
+                let flags = l.flag_words().join(",");
+                self.out.push(format!("link {} {} {}", l.name, l.operstate(), flags));
+            }
+        }
+        if has("addrs") {
+            let mut o = so;
+            o.oneline = true;
+            if let Ok(text) = crate::show::addr_show(&self.ns, &o, &[]) {
+                for line in text.lines() {
+                    let mut l = normalize_text_line(line);
+                    if let Some(p) = l.find(": ") {
+                        if l[..p].chars().all(|c| c.is_ascii_digit()) {
+                            l = l[p + 2..].to_string();
+                        }
+                    }
+                    if let Some(p) = l.find("\\ valid_lft") {
+                        l.truncate(p);
+                    }
+                    self.out.push(format!("addr {}", l.trim()));
+                }
+            }
+        }
+        if has("routes") {
+            for l in normal::dump_routes(&self.ns) {
+                self.out.push(l);
+            }
+        }
+        if has("rules") {
+            for (fam, name) in [(fibkit::prefix::Family::V4, "rule4"), (fibkit::prefix::Family::V6, "rule6")] {
+                let mut o = so;
+                o.family = Some(fam);
+                if let Ok(text) = crate::show::rule_show(&self.ns, &o, &[]) {
+                    for line in text.lines() {
+                        if !line.trim().is_empty() {
+                            self.out.push(format!("{name} {}", normalize_text_line(line)));
+                        }
+                    }
+                }
+            }
+        }
+        if has("nexthops") {
+            // nexthop objects are not modelled yet: the dump is empty
+        }
+        if has("neigh") {
+            if let Ok(text) = crate::show::neigh_show(&self.ns, &so, &["nud".into(), "all".into()]) {
+                for line in text.lines() {
+                    if !line.trim().is_empty() {
+                        self.out.push(format!("neigh {}", normalize_text_line(line)));
+                    }
+                }
+            }
+        }
+        self.out.push("DUMP end".into());
+    }
+}
+
+/// Run a scenario text and return the output (header first).
+pub fn run_scenario(text: &str) -> String {
+    let mut r = Runner::new();
+    r.out.push(Runner::header());
+    r.run_text(text);
+    let mut s = r.out.join("\n");
+    s.push('\n');
+    s
+}
+
+/// Compare an output with a recorded `.expected` text, ignoring the header line.
+/// Returns the differing lines as `(line number, expected, got)`.
+pub fn compare(expected: &str, got: &str) -> Vec<(usize, String, String)> {
+    let body = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.starts_with("# kernel ") && !l.starts_with("# fibkit "))
+            .map(str::to_string)
+            .collect()
+    };
+    let e = body(expected);
+    let g = body(got);
+    let mut diffs = Vec::new();
+    for i in 0..e.len().max(g.len()) {
+        let a = e.get(i).cloned().unwrap_or_default();
+        let b = g.get(i).cloned().unwrap_or_default();
+        if a != b {
+            diffs.push((i + 1, a, b));
+        }
+    }
+    diffs
+}

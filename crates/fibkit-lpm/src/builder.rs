@@ -1,0 +1,884 @@
+//! The mutable side: the control trie holding the prefix set, and the
+//! incremental compiler that turns it into [`Lpm`] snapshots.
+
+use std::collections::BTreeMap;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use crate::key::Key;
+use crate::lpm::{Inner, Lpm};
+use crate::{
+    depth_of_len, DepthStats, Leaves, Node, Nodes, PrefixError, Top, NODE_FLAG, NO_MATCH,
+    STRIDE,
+};
+
+/// Arena size (in u32 words) above which a snapshot recompiles from scratch
+/// instead of appending, relative to the size right after the last full
+/// compile: `size > GROWTH * base + SLACK`.
+const GROWTH: usize = 2;
+const SLACK: usize = 1 << 16;
+
+/// A node of the control trie. It mirrors one compiled poptrie node: it
+/// covers [`STRIDE`] bits starting at some bit `start`, owns the prefixes
+/// whose length is in `start + 1 ..= start + 6`, and has a child per slot
+/// holding a longer prefix.
+#[derive(Clone)]
+struct CNode {
+    /// Own prefixes: key `(rel_len << 8) | rel_bits`, sorted by key (so by
+    /// length first), with their values.
+    pfx: Vec<(u16, u32)>,
+    /// Bit `s` set when slot `s` has a child.
+    child_bits: u64,
+    /// Children in slot order (index = popcount of lower `child_bits`).
+    children: Vec<CNode>,
+    /// The compiled node as last written to the arena.
+    compiled: Node,
+    /// The inherited value the compiled node was built with.
+    compiled_default: u32,
+    /// Own prefixes or the set of children changed since the last compile.
+    own_dirty: bool,
+    /// This node or a descendant changed since the last compile.
+    dirty: bool,
+}
+
+impl CNode {
+    fn new() -> Self {
+        CNode {
+            pfx: Vec::new(),
+            child_bits: 0,
+            children: Vec::new(),
+            compiled: Node::default(),
+            compiled_default: NO_MATCH,
+            own_dirty: true,
+            dirty: true,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.pfx.is_empty() && self.child_bits == 0
+    }
+
+    #[inline]
+    fn child_pos(&self, slot: u32) -> usize {
+        (self.child_bits & ((1u64 << slot) - 1)).count_ones() as usize
+    }
+
+    #[inline]
+    fn has_child(&self, slot: u32) -> bool {
+        self.child_bits & (1u64 << slot) != 0
+    }
+}
+
+/// `n` bits of the left-aligned `a` starting at bit `start` (1 <= n <= 32).
+#[inline]
+fn bits_at(a: u128, start: u32, n: u32) -> u32 {
+    ((a << start) >> (128 - n)) as u32
+}
+
+/// The 6-bit slot of left-aligned `a` at bit `start`, zero-padded.
+#[inline]
+fn slot_of(a: u128, start: u32) -> u32 {
+    ((a << start) >> (128 - STRIDE)) as u32
+}
+
+#[inline]
+fn pfx_key(a: u128, start: u32, len: u32) -> u16 {
+    let r = len - start;
+    ((r << 8) | bits_at(a, start, r)) as u16
+}
+
+/// The compiled arrays (everything but the top level).
+struct Arenas {
+    nodes: Nodes,
+    leaves: Leaves,
+}
+
+impl Arenas {
+    fn new() -> Self {
+        let mut leaves = Leaves::new();
+        // Leaf 0 is NO_MATCH forever: top entries without a match point at it,
+        // so pages of unmatched top entries are identical and shared.
+        leaves.push(NO_MATCH);
+        Arenas {
+            nodes: Nodes::new(),
+            leaves,
+        }
+    }
+
+    fn words(&self) -> usize {
+        self.nodes.len() * (core::mem::size_of::<Node>() / 4) + self.leaves.len()
+    }
+}
+
+/// Recompiles `node` (and, as needed, its descendants) for the inherited
+/// value `default`, appending new blocks to the arenas. Returns whether the
+/// node's compiled form changed. With `force`, everything is rebuilt and
+/// nothing of the previous compiled state is read (fresh arenas).
+fn sync(node: &mut CNode, default: u32, force: bool, ar: &mut Arenas) -> bool {
+    let default_changed = force || default != node.compiled_default;
+    if !node.dirty && !default_changed {
+        return false;
+    }
+    // Leaf pushing: the value of every slot (longest own prefix, else the
+    // inherited value).
+    let mut slots = [default; 64];
+    for &(key, v) in &node.pfx {
+        let r = u32::from(key >> 8);
+        let b = usize::from(key & 0xff);
+        let w = 1usize << (STRIDE - r);
+        slots[b * w..(b + 1) * w].fill(v);
+    }
+    let old = node.compiled;
+    let mut new = old;
+
+    let mut children_changed = force || node.child_bits != old.vec;
+    let mut bits = node.child_bits;
+    let mut k = 0;
+    while bits != 0 {
+        let s = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        children_changed |= sync(&mut node.children[k], slots[s], force, ar);
+        k += 1;
+    }
+    if children_changed {
+        new.vec = node.child_bits;
+        new.child = if node.children.is_empty() {
+            0
+        } else {
+            let mut buf = [Node::default(); 64];
+            for (dst, c) in buf.iter_mut().zip(&node.children) {
+                *dst = c.compiled;
+            }
+            ar.nodes.push_slice(&buf[..node.children.len()]) as u32
+        };
+    }
+
+    if force || node.own_dirty || default_changed {
+        let mut buf = [0u32; 64];
+        let mut n = 0usize;
+        let mut lv = 0u64;
+        let mut prev: Option<u32> = None;
+        for (s, &v) in slots.iter().enumerate() {
+            if node.child_bits & (1u64 << s) != 0 {
+                continue;
+            }
+            if prev != Some(v) {
+                lv |= 1u64 << s;
+                buf[n] = v;
+                n += 1;
+                prev = Some(v);
+            }
+        }
+        let same = !force
+            && lv == old.leafvec
+            && (0..n).all(|i| ar.leaves.get(old.leaf as usize + i) == buf[i]);
+        if !same {
+            new.leafvec = lv;
+            new.leaf = if n == 0 {
+                0
+            } else {
+                ar.leaves.push_slice(&buf[..n]) as u32
+            };
+        }
+    }
+
+    node.own_dirty = false;
+    node.dirty = false;
+    node.compiled_default = default;
+    node.compiled = new;
+    new != old
+}
+
+/// Mutable side of the index: holds the full prefix set and produces
+/// immutable [`Lpm`] snapshots.
+///
+/// Updates ([`insert`](Self::insert), [`remove`](Self::remove)) only touch
+/// the control trie and record what changed; [`snapshot`](Self::snapshot)
+/// recompiles the changed nodes (plus the paths to them) into new arena
+/// blocks and shares everything else with the previous snapshot.
+///
+/// Inputs are never rejected by a panic: host bits are masked and lengths
+/// above [`Key::BITS`] are clamped (see [`try_insert`](Self::try_insert) for
+/// the checking variant).
+pub struct LpmBuilder<K: Key> {
+    /// Prefixes of length `<= TOP_BITS`: `(first top index, len) -> value`.
+    top_pfx: BTreeMap<(u32, u8), u32>,
+    /// Best value among `top_pfx` for each top entry (NO_MATCH if none).
+    top_val: Vec<u32>,
+    /// Subtrees for prefixes longer than `TOP_BITS`, per top entry.
+    top_child: Vec<Option<Box<CNode>>>,
+    /// Number of stored prefixes per length.
+    hist: [u64; 129],
+    count: usize,
+
+    top: Top,
+    arenas: Arenas,
+    /// Top ranges `(first index, len)` whose short prefixes changed.
+    dirty_ranges: Vec<(u32, u8)>,
+    /// Top entries to recompile (deduplicated through `dirty_bits`).
+    dirty_list: Vec<u32>,
+    dirty_bits: Vec<u64>,
+    /// The next snapshot recompiles everything into fresh arenas.
+    needs_full: bool,
+    /// Arena words right after the last full compile.
+    base_words: usize,
+    _k: PhantomData<K>,
+}
+
+impl<K: Key> Default for LpmBuilder<K> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<K: Key> Clone for LpmBuilder<K> {
+    /// Clones the prefix set and the compiled state (the arrays are shared
+    /// copy-on-write, like a snapshot's).
+    fn clone(&self) -> Self {
+        LpmBuilder {
+            top_pfx: self.top_pfx.clone(),
+            top_val: self.top_val.clone(),
+            top_child: self.top_child.clone(),
+            hist: self.hist,
+            count: self.count,
+            top: self.top.clone(),
+            arenas: Arenas {
+                nodes: self.arenas.nodes.clone(),
+                leaves: self.arenas.leaves.clone(),
+            },
+            dirty_ranges: self.dirty_ranges.clone(),
+            dirty_list: self.dirty_list.clone(),
+            dirty_bits: self.dirty_bits.clone(),
+            needs_full: self.needs_full,
+            base_words: self.base_words,
+            _k: PhantomData,
+        }
+    }
+}
+
+impl<K: Key> core::fmt::Debug for LpmBuilder<K> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("LpmBuilder")
+            .field("len", &self.count)
+            .field("pending_top_entries", &self.dirty_list.len())
+            .field("needs_full", &self.needs_full)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<K: Key> FromIterator<(K, u8, u32)> for LpmBuilder<K> {
+    /// Bulk constructor: inserts everything (later duplicates overwrite
+    /// earlier ones) and defers all compilation to the first
+    /// [`snapshot`](LpmBuilder::snapshot), which builds in one pass.
+    fn from_iter<I: IntoIterator<Item = (K, u8, u32)>>(items: I) -> Self {
+        let mut b = Self::new();
+        b.extend(items);
+        b
+    }
+}
+
+impl<K: Key> Extend<(K, u8, u32)> for LpmBuilder<K> {
+    /// Inserts every `(addr, len, value)`, as [`LpmBuilder::insert`].
+    fn extend<I: IntoIterator<Item = (K, u8, u32)>>(&mut self, items: I) {
+        for (a, l, v) in items {
+            self.insert(a, l, v);
+        }
+    }
+}
+
+impl<K: Key> LpmBuilder<K> {
+    const TOP: u32 = K::TOP_BITS;
+
+    /// An empty builder.
+    ///
+    /// It allocates the top-level bookkeeping up front (2^[`Key::TOP_BITS`]
+    /// entries: about 3 MiB for IPv4, 12 MiB for IPv6).
+    pub fn new() -> Self {
+        let n = 1usize << Self::TOP;
+        LpmBuilder {
+            top_pfx: BTreeMap::new(),
+            top_val: vec![NO_MATCH; n],
+            top_child: (0..n).map(|_| None).collect(),
+            hist: [0; 129],
+            count: 0,
+            top: Top::new(),
+            arenas: Arenas::new(),
+            dirty_ranges: Vec::new(),
+            dirty_list: Vec::new(),
+            dirty_bits: vec![0; n.div_ceil(64)],
+            needs_full: true,
+            base_words: 0,
+            _k: PhantomData,
+        }
+    }
+
+    /// Number of stored prefixes.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether no prefix is stored.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Left-aligned, masked bits of `addr` and the clamped length.
+    #[inline]
+    fn norm(addr: K, len: u8) -> (u128, u32) {
+        let len = u32::from(len).min(K::BITS);
+        let a = addr.mask(len as u8).to_u128() << (128 - K::BITS);
+        (a, len)
+    }
+
+    #[inline]
+    fn top_start(a: u128) -> u32 {
+        (a >> (128 - Self::TOP)) as u32
+    }
+
+    fn mark_entry(&mut self, ti: usize) {
+        if self.needs_full {
+            return;
+        }
+        let w = &mut self.dirty_bits[ti / 64];
+        let bit = 1u64 << (ti % 64);
+        if *w & bit == 0 {
+            *w |= bit;
+            self.dirty_list.push(ti as u32);
+        }
+    }
+
+    /// Inserts `addr/len -> value`, or overwrites the value of an existing
+    /// prefix, returning the previous value.
+    ///
+    /// Bits of `addr` past `len` are ignored (masked), and `len` above
+    /// [`Key::BITS`] is clamped to it. `value` should not be [`NO_MATCH`]
+    /// (it would be indistinguishable from "no match" in lookups).
+    pub fn insert(&mut self, addr: K, len: u8, value: u32) -> Option<u32> {
+        let (a, len) = Self::norm(addr, len);
+        let old = if len <= Self::TOP {
+            let start = Self::top_start(a);
+            let old = self.top_pfx.insert((start, len as u8), value);
+            if old != Some(value) && !self.needs_full {
+                self.dirty_ranges.push((start, len as u8));
+            }
+            old
+        } else {
+            self.insert_deep(a, len, value)
+        };
+        if old.is_none() {
+            self.hist[len as usize] += 1;
+            self.count += 1;
+        }
+        old
+    }
+
+    /// Like [`insert`](Self::insert), but rejects a length above
+    /// [`Key::BITS`] or an address with host bits set instead of fixing them.
+    pub fn try_insert(&mut self, addr: K, len: u8, value: u32) -> Result<Option<u32>, PrefixError> {
+        if u32::from(len) > K::BITS {
+            return Err(PrefixError::LengthTooLong { len, max: K::BITS });
+        }
+        if addr.mask(len) != addr {
+            return Err(PrefixError::HostBitsSet);
+        }
+        Ok(self.insert(addr, len, value))
+    }
+
+    fn insert_deep(&mut self, a: u128, len: u32, value: u32) -> Option<u32> {
+        let ti = Self::top_start(a) as usize;
+        self.mark_entry(ti);
+        let mut node: &mut CNode = self.top_child[ti].get_or_insert_with(|| Box::new(CNode::new()));
+        let mut start = Self::TOP;
+        loop {
+            node.dirty = true;
+            if len <= start + STRIDE {
+                let key = pfx_key(a, start, len);
+                return match node.pfx.binary_search_by_key(&key, |e| e.0) {
+                    Ok(i) => {
+                        let old = node.pfx[i].1;
+                        if old != value {
+                            node.pfx[i].1 = value;
+                            node.own_dirty = true;
+                        }
+                        Some(old)
+                    }
+                    Err(i) => {
+                        node.pfx.insert(i, (key, value));
+                        node.own_dirty = true;
+                        None
+                    }
+                };
+            }
+            let slot = slot_of(a, start);
+            let pos = node.child_pos(slot);
+            if !node.has_child(slot) {
+                node.children.insert(pos, CNode::new());
+                node.child_bits |= 1u64 << slot;
+                node.own_dirty = true;
+            }
+            node = &mut node.children[pos];
+            start += STRIDE;
+        }
+    }
+
+    /// Removes the prefix `addr/len`, returning its value. Host bits are
+    /// masked and `len` is clamped, as in [`insert`](Self::insert).
+    pub fn remove(&mut self, addr: K, len: u8) -> Option<u32> {
+        let (a, len) = Self::norm(addr, len);
+        let old = if len <= Self::TOP {
+            let start = Self::top_start(a);
+            let old = self.top_pfx.remove(&(start, len as u8));
+            if old.is_some() && !self.needs_full {
+                self.dirty_ranges.push((start, len as u8));
+            }
+            old
+        } else {
+            let ti = Self::top_start(a) as usize;
+            let node = self.top_child[ti].as_deref_mut()?;
+            let old = remove_rec(node, a, len, Self::TOP)?;
+            if node.is_empty() {
+                self.top_child[ti] = None;
+            }
+            self.mark_entry(ti);
+            Some(old)
+        };
+        if old.is_some() {
+            self.hist[len as usize] -= 1;
+            self.count -= 1;
+        }
+        old
+    }
+
+    /// The value stored for exactly `addr/len`, if any (host bits masked,
+    /// `len` clamped, as in [`insert`](Self::insert)).
+    pub fn get(&self, addr: K, len: u8) -> Option<u32> {
+        let (a, len) = Self::norm(addr, len);
+        if len <= Self::TOP {
+            return self.top_pfx.get(&(Self::top_start(a), len as u8)).copied();
+        }
+        let mut node: &CNode = self.top_child[Self::top_start(a) as usize].as_deref()?;
+        let mut start = Self::TOP;
+        loop {
+            if len <= start + STRIDE {
+                let key = pfx_key(a, start, len);
+                return node
+                    .pfx
+                    .binary_search_by_key(&key, |e| e.0)
+                    .ok()
+                    .map(|i| node.pfx[i].1);
+            }
+            let slot = slot_of(a, start);
+            if !node.has_child(slot) {
+                return None;
+            }
+            node = &node.children[node.child_pos(slot)];
+            start += STRIDE;
+        }
+    }
+
+    /// All stored prefixes as `(addr, len, value)`, sorted by address then
+    /// length.
+    pub fn prefixes(&self) -> Vec<(K, u8, u32)> {
+        let mut out = Vec::with_capacity(self.count);
+        let top = Self::TOP;
+        for (&(s, l), &v) in &self.top_pfx {
+            let a = if top == 0 { 0 } else { u128::from(s) << (128 - top) };
+            out.push((a, l, v));
+        }
+        for (ti, c) in self.top_child.iter().enumerate() {
+            if let Some(c) = c {
+                collect_rec(c, (ti as u128) << (128 - top), top, &mut out);
+            }
+        }
+        let mut out: Vec<(K, u8, u32)> = out
+            .into_iter()
+            .map(|(a, l, v)| (K::from_u128(a >> (128 - K::BITS)), l, v))
+            .collect();
+        out.sort_unstable_by_key(|&(a, l, _)| (a, l));
+        out
+    }
+
+    /// Makes the next [`snapshot`](Self::snapshot) rebuild the whole index
+    /// into fresh, garbage-free arrays (it otherwise happens automatically
+    /// when superseded blocks have doubled the arena size).
+    pub fn compact(&mut self) {
+        self.needs_full = true;
+    }
+
+    /// Builds (or refreshes) the immutable index.
+    ///
+    /// Only the nodes under top-level entries touched since the last
+    /// snapshot are recompiled, and among those only the ones whose prefixes,
+    /// children or inherited value changed (plus the path to them); their new
+    /// blocks are appended to the arena, whose pages are shared copy-on-write
+    /// with earlier snapshots. Earlier snapshots are unaffected.
+    pub fn snapshot(&mut self) -> Lpm<K> {
+        let limit = GROWTH * self.base_words + SLACK;
+        if self.needs_full || self.arenas.words() > limit {
+            self.full_compile();
+        } else {
+            self.incremental();
+        }
+        let mut stats = DepthStats::default();
+        for (l, &c) in self.hist.iter().enumerate() {
+            if c > 0 {
+                let d = depth_of_len(l as u32, Self::TOP);
+                stats.sum += c * u64::from(d);
+                stats.count += c;
+                stats.max = stats.max.max(d);
+            }
+        }
+        Lpm::from_inner(Arc::new(Inner {
+            top: self.top.clone(),
+            nodes: self.arenas.nodes.clone(),
+            leaves: self.arenas.leaves.clone(),
+            stats,
+            len: self.count,
+        }))
+    }
+
+    /// Paints the best short-prefix value of each top entry in
+    /// `[start, start + 2^(TOP - len))` into `buf`.
+    fn paint_top_range(&self, start: u32, len: u8, buf: &mut Vec<u32>) {
+        let top = Self::TOP;
+        let span = 1usize << (top - u32::from(len));
+        let mut base = NO_MATCH;
+        for al in 0..len {
+            let mask = !((1u64 << (top - u32::from(al))) - 1) as u32;
+            if let Some(&v) = self.top_pfx.get(&(start & mask, al)) {
+                base = v;
+            }
+        }
+        buf.clear();
+        buf.resize(span, base);
+        let end = u64::from(start) + span as u64;
+        let mut inner: Vec<(u8, u32, u32)> = if end > u64::from(u32::MAX) {
+            self.top_pfx
+                .range((start, len)..)
+                .map(|(&(s, l), &v)| (l, s, v))
+                .collect()
+        } else {
+            self.top_pfx
+                .range((start, len)..(end as u32, 0))
+                .map(|(&(s, l), &v)| (l, s, v))
+                .collect()
+        };
+        inner.sort_by_key(|e| e.0);
+        for (l, s, v) in inner {
+            let off = (s - start) as usize;
+            let w = 1usize << (top - u32::from(l));
+            buf[off..off + w].fill(v);
+        }
+    }
+
+    fn incremental(&mut self) {
+        // 1. Short prefixes: repaint the affected top ranges.
+        let mut ranges = core::mem::take(&mut self.dirty_ranges);
+        ranges.sort_unstable();
+        let mut covered_end = 0u64;
+        let mut buf = Vec::new();
+        for &(s, l) in &ranges {
+            if u64::from(s) < covered_end {
+                continue; // nested in an already repainted range
+            }
+            covered_end = u64::from(s) + (1u64 << (Self::TOP - u32::from(l)));
+            self.paint_top_range(s, l, &mut buf);
+            for (j, &v) in buf.iter().enumerate() {
+                let ti = s as usize + j;
+                if self.top_val[ti] != v {
+                    self.top_val[ti] = v;
+                    self.mark_entry(ti);
+                }
+            }
+        }
+
+        // 2. Recompile the dirty top entries.
+        let mut list = core::mem::take(&mut self.dirty_list);
+        list.sort_unstable();
+        let mut last_leaf: Option<(usize, u32, u32)> = None;
+        for &ti in &list {
+            let ti = ti as usize;
+            self.dirty_bits[ti / 64] &= !(1u64 << (ti % 64));
+            let v = self.top_val[ti];
+            let cur = self.top.get(ti);
+            match self.top_child[ti].as_deref_mut() {
+                Some(node) => {
+                    let changed = sync(node, v, false, &mut self.arenas);
+                    if changed || cur & NODE_FLAG == 0 {
+                        let idx = self.arenas.nodes.push(node.compiled) as u32;
+                        self.top.set(ti, NODE_FLAG | idx);
+                    }
+                }
+                None => {
+                    if cur & NODE_FLAG == 0 && self.arenas.leaves.get(cur as usize) == v {
+                        last_leaf = Some((ti, v, cur));
+                        continue;
+                    }
+                    let leaf = match last_leaf {
+                        _ if v == NO_MATCH => 0,
+                        Some((pti, pv, pidx)) if pti + 1 == ti && pv == v => pidx,
+                        _ => self.arenas.leaves.push(v) as u32,
+                    };
+                    self.top.set(ti, leaf);
+                    last_leaf = Some((ti, v, leaf));
+                }
+            }
+        }
+        list.clear();
+        self.dirty_list = list;
+        ranges.clear();
+        self.dirty_ranges = ranges;
+    }
+
+    fn full_compile(&mut self) {
+        let top = Self::TOP;
+        let n = 1usize << top;
+        // Best short-prefix value per top entry.
+        self.top_val.fill(NO_MATCH);
+        let mut short: Vec<(u8, u32, u32)> =
+            self.top_pfx.iter().map(|(&(s, l), &v)| (l, s, v)).collect();
+        short.sort_by_key(|e| e.0);
+        for (l, s, v) in short {
+            let w = 1usize << (top - u32::from(l));
+            self.top_val[s as usize..s as usize + w].fill(v);
+        }
+
+        let mut ar = Arenas::new();
+        let mut entries = vec![0u32; n];
+        let mut run: Option<(u32, u32)> = None;
+        for (ti, e) in entries.iter_mut().enumerate() {
+            let v = self.top_val[ti];
+            if let Some(node) = self.top_child[ti].as_deref_mut() {
+                sync(node, v, true, &mut ar);
+                *e = NODE_FLAG | ar.nodes.push(node.compiled) as u32;
+                run = None;
+            } else if v == NO_MATCH {
+                *e = 0;
+            } else {
+                *e = match run {
+                    Some((rv, idx)) if rv == v => idx,
+                    _ => {
+                        let idx = ar.leaves.push(v) as u32;
+                        run = Some((v, idx));
+                        idx
+                    }
+                };
+            }
+        }
+        self.top = Top::from_slice(&entries);
+        self.arenas = ar;
+        self.dirty_ranges.clear();
+        self.dirty_list.clear();
+        self.dirty_bits.fill(0);
+        self.needs_full = false;
+        self.base_words = self.arenas.words();
+    }
+}
+
+fn remove_rec(node: &mut CNode, a: u128, len: u32, start: u32) -> Option<u32> {
+    if len <= start + STRIDE {
+        let key = pfx_key(a, start, len);
+        let i = node.pfx.binary_search_by_key(&key, |e| e.0).ok()?;
+        let (_, v) = node.pfx.remove(i);
+        node.own_dirty = true;
+        node.dirty = true;
+        return Some(v);
+    }
+    let slot = slot_of(a, start);
+    if !node.has_child(slot) {
+        return None;
+    }
+    let pos = node.child_pos(slot);
+    let v = remove_rec(&mut node.children[pos], a, len, start + STRIDE)?;
+    node.dirty = true;
+    if node.children[pos].is_empty() {
+        node.children.remove(pos);
+        node.child_bits &= !(1u64 << slot);
+        node.own_dirty = true;
+    }
+    Some(v)
+}
+
+fn collect_rec(node: &CNode, base: u128, start: u32, out: &mut Vec<(u128, u8, u32)>) {
+    for &(key, v) in &node.pfx {
+        let r = u32::from(key >> 8);
+        let b = u128::from(key & 0xff);
+        let a = base | (b << (128 - start - r));
+        out.push((a, (start + r) as u8, v));
+    }
+    let mut bits = node.child_bits;
+    let mut k = 0;
+    while bits != 0 {
+        let s = bits.trailing_zeros();
+        bits &= bits - 1;
+        let shift = 128 - start - STRIDE;
+        let a = base | (u128::from(s) << shift);
+        collect_rec(&node.children[k], a, start + STRIDE, out);
+        k += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive(set: &[(u32, u8, u32)], a: u32) -> u32 {
+        let mut best: Option<(u8, u32)> = None;
+        for &(p, l, v) in set {
+            if a.mask(l) == p && best.is_none_or(|(bl, _)| l > bl) {
+                best = Some((l, v));
+            }
+        }
+        best.map_or(NO_MATCH, |b| b.1)
+    }
+
+    fn check(b: &mut LpmBuilder<u32>, probes: &[u32]) -> Lpm<u32> {
+        let lpm = b.snapshot();
+        let set = b.prefixes();
+        assert_eq!(set.len(), b.len());
+        for &a in probes {
+            assert_eq!(lpm.lookup(a), naive(&set, a), "addr {a:#010x}");
+        }
+        lpm
+    }
+
+    #[test]
+    fn empty_and_default() {
+        let mut b = LpmBuilder::<u32>::new();
+        assert!(b.is_empty());
+        let lpm = b.snapshot();
+        assert_eq!(lpm.lookup(0), NO_MATCH);
+        assert_eq!(lpm.lookup(u32::MAX), NO_MATCH);
+        let e = Lpm::<u128>::default();
+        assert_eq!(e.lookup(12345), NO_MATCH);
+        assert!(e.is_empty());
+        assert_eq!(e.depth_stats(), DepthStats::default());
+    }
+
+    #[test]
+    fn every_depth_v4() {
+        let mut b = LpmBuilder::<u32>::new();
+        let base = 0xc0a8_1234u32;
+        for len in 0..=32u8 {
+            b.insert(base, len, u32::from(len));
+        }
+        let mut probes = vec![0, u32::MAX, base, base ^ 1, base ^ 2, base ^ 0x100];
+        for bit in 0..32 {
+            probes.push(base ^ (1 << bit));
+        }
+        let lpm = check(&mut b, &probes);
+        assert_eq!(lpm.lookup(base), 32);
+        let st = lpm.depth_stats();
+        assert_eq!(st.count, 33);
+        assert_eq!(st.max, 3);
+        // 19..=24 -> 1, 25..=30 -> 2, 31, 32 -> 3
+        assert_eq!(st.sum, 6 + 12 + 6);
+        // Remove from the longest down, checking at each step.
+        for len in (0..=32u8).rev() {
+            assert_eq!(b.remove(base, len), Some(u32::from(len)));
+            check(&mut b, &probes);
+        }
+        assert!(b.is_empty());
+    }
+
+    #[test]
+    fn short_prefix_changes_propagate_below() {
+        let mut b = LpmBuilder::<u32>::new();
+        b.insert(0x0a01_0200, 24, 24);
+        b.insert(0x0a01_0280, 25, 25);
+        let probes = [0x0a01_0201, 0x0a01_0281, 0x0a01_0301, 0x0a00_0000, 0x0aff_ffff];
+        let old = check(&mut b, &probes);
+        b.insert(0x0a00_0000, 8, 8);
+        let mid = check(&mut b, &probes);
+        assert_eq!(mid.lookup(0x0a01_0301), 8);
+        assert_eq!(mid.lookup(0x0a01_0201), 24);
+        b.insert(0x0a01_0000, 16, 16);
+        check(&mut b, &probes);
+        b.remove(0x0a00_0000, 8);
+        b.insert(0, 0, 0);
+        let last = check(&mut b, &probes);
+        assert_eq!(last.lookup(0x0b00_0000), 0);
+        // Persistence.
+        assert_eq!(old.lookup(0x0a01_0301), NO_MATCH);
+        assert_eq!(mid.lookup(0x0a01_0301), 8);
+        assert_eq!(old.lookup(0x0a01_0281), 25);
+    }
+
+    #[test]
+    fn get_try_insert_and_masking() {
+        let mut b = LpmBuilder::<u32>::new();
+        assert_eq!(b.insert(0x0a01_02ff, 24, 1), None);
+        assert_eq!(b.get(0x0a01_0200, 24), Some(1));
+        assert_eq!(b.get(0x0a01_0277, 24), Some(1));
+        assert_eq!(b.insert(0x0a01_0200, 24, 2), Some(1));
+        assert_eq!(b.len(), 1);
+        assert_eq!(
+            b.try_insert(0x0a01_0201, 24, 3),
+            Err(PrefixError::HostBitsSet)
+        );
+        assert_eq!(
+            b.try_insert(0x0a01_0200, 33, 3),
+            Err(PrefixError::LengthTooLong { len: 33, max: 32 })
+        );
+        assert_eq!(b.try_insert(0x0a01_0200, 23, 3), Ok(None));
+        // Clamped length.
+        assert_eq!(b.insert(0x0102_0304, 200, 9), None);
+        assert_eq!(b.get(0x0102_0304, 32), Some(9));
+        assert_eq!(b.get(0x0102_0304, 255), Some(9));
+        assert_eq!(b.remove(0x0102_0304, 99), Some(9));
+        assert_eq!(b.remove(0x0102_0304, 32), None);
+        let lpm = b.snapshot();
+        assert_eq!(lpm.lookup(0x0a01_0203), 2);
+        assert_eq!(lpm.lookup(0x0a01_0303), 3);
+        assert_eq!(lpm.len(), 2);
+    }
+
+    #[test]
+    fn automatic_compaction_keeps_answers() {
+        let mut b = LpmBuilder::<u32>::new();
+        for i in 0..64u32 {
+            b.insert(0x0a00_0000 | (i << 8), 24, i);
+        }
+        let first = b.snapshot();
+        let base = b.arenas.words();
+        let mut compactions = 0;
+        let mut prev = b.arenas.words();
+        for round in 0..3000u32 {
+            let i = round % 64;
+            b.insert(0x0a00_0000 | (i << 8), 24, 1000 + round);
+            b.insert(0x0a00_0080 | (i << 8), 25, 5000 + round);
+            let lpm = b.snapshot();
+            assert_eq!(lpm.lookup(0x0a00_0001 | (i << 8)), 1000 + round);
+            assert_eq!(lpm.lookup(0x0a00_0081 | (i << 8)), 5000 + round);
+            if b.arenas.words() < prev {
+                compactions += 1;
+            }
+            prev = b.arenas.words();
+        }
+        assert!(compactions >= 1, "base {base}, now {prev}");
+        assert_eq!(first.lookup(0x0a00_0501), 5);
+        assert_eq!(first.lookup(0x0a00_0581), 5);
+    }
+
+    #[test]
+    fn v6_extremes() {
+        let mut b = LpmBuilder::<u128>::new();
+        let a: u128 = 0x2001_0db8_0000_0000_0000_0000_0000_0001;
+        for len in [0u8, 1, 16, 19, 20, 21, 32, 48, 64, 126, 127, 128] {
+            b.insert(a, len, u32::from(len));
+        }
+        let lpm = b.snapshot();
+        assert_eq!(lpm.lookup(a), 128);
+        assert_eq!(lpm.lookup(a ^ 1), 127);
+        assert_eq!(lpm.lookup(a ^ 2), 126);
+        assert_eq!(lpm.lookup(a ^ 4), 64);
+        assert_eq!(lpm.lookup(a ^ (1 << 100)), 21);
+        assert_eq!(lpm.lookup(a ^ (1 << 107)), 20);
+        assert_eq!(lpm.lookup(a ^ (1 << 108)), 19);
+        assert_eq!(lpm.lookup(!a), 0);
+        assert_eq!(lpm.depth_stats().max, 18);
+        let mut out = [0u32; 3];
+        lpm.lookup_batch(&[a, a ^ 1, !a], &mut out);
+        assert_eq!(out, [128, 127, 0]);
+    }
+}

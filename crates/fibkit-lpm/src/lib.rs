@@ -1,0 +1,192 @@
+//! A compiled longest-prefix-match index for IPv4 (`u32`) and IPv6 (`u128`)
+//! keys, mapping an address to the `u32` value of its longest matching
+//! prefix (or [`NO_MATCH`]).
+//!
+//! ```
+//! use fibkit_lpm::{LpmBuilder, NO_MATCH};
+//!
+//! let mut b = LpmBuilder::<u32>::new();
+//! b.insert(0x0a00_0000, 8, 1); // 10.0.0.0/8 -> 1
+//! b.insert(0x0a01_0000, 16, 2); // 10.1.0.0/16 -> 2
+//! let lpm = b.snapshot();
+//! assert_eq!(lpm.lookup(0x0a01_0203), 2);
+//! assert_eq!(lpm.lookup(0x0a02_0000), 1);
+//! assert_eq!(lpm.lookup(0x0b00_0000), NO_MATCH);
+//! ```
+//!
+//! # Structure
+//!
+//! A [Poptrie](https://doi.org/10.1145/2785956.2787474)-style multibit trie:
+//!
+//! * **Top level**: a direct-indexed array of 2^T `u32` entries, indexed by
+//!   the first T bits of the address (T = [`Key::TOP_BITS`]: 18 for IPv4,
+//!   20 for IPv6). An entry is either a leaf index (the value of the longest
+//!   prefix of length <= T covering it) or, with bit 31 set, the index of a
+//!   node.
+//! * **Nodes**: 24 bytes each, covering the next 6 bits (a *stride*; past
+//!   the end of the key the slot index is zero-padded). `vec: u64` has bit
+//!   `s` set when slot `s` has a child node; children are contiguous in the
+//!   node array from `child`, so child `s` is at
+//!   `child + popcount(vec & below(s))`. The other slots are leaves, with
+//!   leaf pushing (a slot holds the value of the longest prefix covering it,
+//!   own or inherited) and run compression: `leafvec` has a bit set where
+//!   the leaf value changes, so slot `s`'s value is at
+//!   `leaf + popcount(leafvec & upto(s)) - 1` in the leaf array.
+//! * **Leaves**: the `u32` values, in their own array.
+//!
+//! A lookup is one top-level load, then per node one node load (one or two
+//! cache lines) and a popcount, then one leaf load: a plain array walk,
+//! without locks, allocation or reference counting.
+//!
+//! # Depth and steps
+//!
+//! A prefix of length `len` is held at the top level when `len <= T`, else
+//! in the leaves of the node covering bits `(T + 6(d-1), T + 6d]`, with
+//! `d = ceil((len - T) / 6)`. A *step* is one move from the top level or a
+//! node to a child node, i.e. one dependent node fetch; [`DepthStats`] gives,
+//! over the stored prefixes, the number of steps from the top level (depth
+//! 0) to the node holding each. A lookup ending at depth `d` reads `d`
+//! nodes. For IPv4 (T = 18), /0–/18 are at depth 0, /19–/24 at 1, /25–/30
+//! at 2 and /31–/32 at 3; for IPv6 (T = 20), /21–/26 are at 1, /27–/32 at
+//! 2, ..., /45–/50 at 5 and /123–/128 at 18.
+//!
+//! # Memory layout and the update model
+//!
+//! The three arrays are [`Arc`](std::sync::Arc)-paged: each is a small
+//! table of pointers to fixed-size pages (4 KiB top-level pages, 12 KiB
+//! node pages, 16 KiB leaf pages). The page tables are small enough to
+//! stay in L1/L2, so the paging costs one cache-hot load per array access.
+//!
+//! [`LpmBuilder`] keeps the prefix set in a *control trie* with the same
+//! shape as the compiled one (each control node owns the prefixes its
+//! compiled node holds). Updates only mark the touched control nodes and
+//! top-level entries dirty. [`LpmBuilder::snapshot`] then recompiles, in
+//! units of one node (its leaf block, and its children block when a child
+//! changed), only:
+//!
+//! * the nodes whose prefixes or children changed, and the path from them
+//!   up to their top-level entry (a node's parent points at its block);
+//! * for a changed prefix of length <= T, which covers up to 2^T top-level
+//!   entries: the entries whose best short prefix changed, and below each,
+//!   the nodes whose inherited (leaf-pushed) value changed.
+//!
+//! New blocks are appended to the arrays; everything else is shared with the
+//! previous snapshot: the snapshot clones the page tables (one `Arc` per
+//! page), and writing a top-level entry copies its 4 KiB page once per
+//! snapshot. Superseded blocks stay in place (older snapshots may still read
+//! them) until the arrays reach twice their size after the last full build;
+//! the next snapshot then rebuilds everything into fresh arrays (amortized,
+//! like a vector's growth). Old snapshots are never modified, so they keep
+//! answering for their own state.
+//!
+//! # Input handling
+//!
+//! Nothing panics on bad input: host bits past the prefix length are
+//! masked and lengths above [`Key::BITS`] are clamped
+//! ([`LpmBuilder::try_insert`] reports them instead).
+#![deny(unsafe_code)]
+
+mod builder;
+mod key;
+mod lpm;
+mod paged;
+mod prefetch;
+
+pub use builder::LpmBuilder;
+pub use key::Key;
+pub use lpm::Lpm;
+
+/// Returned by lookups when no prefix matches. Callers never use this as a
+/// value.
+pub const NO_MATCH: u32 = u32::MAX;
+
+/// Bits resolved per node.
+pub(crate) const STRIDE: u32 = 6;
+/// Top-level entry flag: the entry is a node index (else a leaf index).
+pub(crate) const NODE_FLAG: u32 = 1 << 31;
+
+const TOP_PAGE: usize = 1024;
+const NODE_PAGE: usize = 512;
+const LEAF_PAGE: usize = 4096;
+
+pub(crate) type Top = paged::Paged<u32, TOP_PAGE>;
+pub(crate) type Nodes = paged::Paged<Node, NODE_PAGE>;
+pub(crate) type Leaves = paged::Paged<u32, LEAF_PAGE>;
+
+/// A compiled trie node (24 bytes).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub(crate) struct Node {
+    /// Bit `s` set: slot `s` has a child node.
+    pub(crate) vec: u64,
+    /// Bit `s` set: slot `s` is a leaf whose value differs from the
+    /// previous leaf slot's (start of a run).
+    pub(crate) leafvec: u64,
+    /// Index of the first child in the node array.
+    pub(crate) child: u32,
+    /// Index of the first leaf of this node in the leaf array.
+    pub(crate) leaf: u32,
+}
+
+/// The depth (number of node steps from the top level) of the node holding
+/// a prefix of length `len` when the top level resolves `top` bits.
+pub(crate) fn depth_of_len(len: u32, top: u32) -> u32 {
+    if len <= top {
+        0
+    } else {
+        (len - top).div_ceil(STRIDE)
+    }
+}
+
+/// How deep the stored prefixes sit in the trie.
+///
+/// For each stored prefix, its depth is the number of *steps* (node fetches
+/// after the top-level array) from the top level to the node whose leaves
+/// hold it; prefixes resolved by the top level have depth 0. See the crate
+/// documentation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DepthStats {
+    /// Sum of the depths of all prefixes.
+    pub sum: u64,
+    /// Number of prefixes.
+    pub count: u64,
+    /// Largest depth (0 when there is no prefix).
+    pub max: u32,
+}
+
+impl DepthStats {
+    /// Mean depth (0.0 when there is no prefix).
+    pub fn mean(&self) -> f64 {
+        if self.count == 0 {
+            0.0
+        } else {
+            self.sum as f64 / self.count as f64
+        }
+    }
+}
+
+/// A prefix rejected by [`LpmBuilder::try_insert`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrefixError {
+    /// The length exceeds the key width.
+    LengthTooLong {
+        /// The length given.
+        len: u8,
+        /// The key width ([`Key::BITS`]).
+        max: u32,
+    },
+    /// The address has bits set past the prefix length.
+    HostBitsSet,
+}
+
+impl core::fmt::Display for PrefixError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            PrefixError::LengthTooLong { len, max } => {
+                write!(f, "prefix length {len} exceeds {max}")
+            }
+            PrefixError::HostBitsSet => f.write_str("address has host bits set"),
+        }
+    }
+}
+
+impl std::error::Error for PrefixError {}

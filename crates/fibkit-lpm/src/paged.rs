@@ -1,0 +1,157 @@
+//! A persistent, copy-on-write array split into fixed-size `Arc` pages.
+//!
+//! Cloning a [`Paged`] clones one `Arc` per page (no element is copied);
+//! writing through a clone copies only the page written to, and only the
+//! first time (while it is shared). Reads are a page-table load (the table
+//! is small and stays in L1/L2) plus the element load.
+
+use std::sync::Arc;
+
+/// A growable array of `T` stored as `Arc<[T; P]>` pages. `P` is a power of two.
+#[derive(Clone)]
+pub(crate) struct Paged<T: Copy + Default + 'static, const P: usize> {
+    pages: Vec<Arc<[T; P]>>,
+    len: usize,
+}
+
+impl<T: Copy + Default + PartialEq + 'static, const P: usize> Paged<T, P> {
+    const SHIFT: u32 = P.trailing_zeros();
+    const MASK: usize = P - 1;
+
+    /// An empty array.
+    pub(crate) fn new() -> Self {
+        debug_assert!(P.is_power_of_two());
+        Paged {
+            pages: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// Builds from a slice; pages whose content equals the previous page's
+    /// share that page's allocation.
+    pub(crate) fn from_slice(items: &[T]) -> Self {
+        let mut pages: Vec<Arc<[T; P]>> = Vec::with_capacity(items.len().div_ceil(P));
+        for chunk in items.chunks(P) {
+            if let Some(prev) = pages.last() {
+                if chunk.len() == P && prev[..] == *chunk {
+                    let shared = Arc::clone(prev);
+                    pages.push(shared);
+                    continue;
+                }
+            }
+            let mut page = Arc::new([T::default(); P]);
+            if let Some(p) = Arc::get_mut(&mut page) {
+                p[..chunk.len()].copy_from_slice(chunk);
+            }
+            pages.push(page);
+        }
+        Paged {
+            pages,
+            len: items.len(),
+        }
+    }
+
+    /// An array of `len` copies of `v`, all pages sharing one allocation.
+    pub(crate) fn filled(len: usize, v: T) -> Self {
+        let page = Arc::new([v; P]);
+        Paged {
+            pages: (0..len.div_ceil(P)).map(|_| Arc::clone(&page)).collect(),
+            len,
+        }
+    }
+
+    /// Number of elements.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Element `i`. Panics if `i` is beyond the allocated pages (a bug).
+    #[inline(always)]
+    pub(crate) fn get(&self, i: usize) -> T {
+        self.pages[i >> Self::SHIFT][i & Self::MASK]
+    }
+
+    /// Reference to element `i` (used for prefetching).
+    #[inline(always)]
+    pub(crate) fn get_ref(&self, i: usize) -> &T {
+        &self.pages[i >> Self::SHIFT][i & Self::MASK]
+    }
+
+    /// Overwrites element `i` (copying its page first if it is shared).
+    pub(crate) fn set(&mut self, i: usize, v: T) {
+        let page = Arc::make_mut(&mut self.pages[i >> Self::SHIFT]);
+        page[i & Self::MASK] = v;
+    }
+
+    /// Appends `items` (bump allocation) and returns the index of the first.
+    pub(crate) fn push_slice(&mut self, items: &[T]) -> usize {
+        let start = self.len;
+        let mut done = 0;
+        while done < items.len() {
+            let pos = self.len;
+            let pi = pos >> Self::SHIFT;
+            let off = pos & Self::MASK;
+            if pi == self.pages.len() {
+                self.pages.push(Arc::new([T::default(); P]));
+            }
+            let n = (P - off).min(items.len() - done);
+            let page = Arc::make_mut(&mut self.pages[pi]);
+            page[off..off + n].copy_from_slice(&items[done..done + n]);
+            done += n;
+            self.len += n;
+        }
+        start
+    }
+
+    /// Appends one element and returns its index.
+    pub(crate) fn push(&mut self, v: T) -> usize {
+        self.push_slice(core::slice::from_ref(&v))
+    }
+
+    /// Bytes of distinct pages plus the page table.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        let mut ptrs: Vec<*const [T; P]> = self.pages.iter().map(Arc::as_ptr).collect();
+        ptrs.sort_unstable();
+        ptrs.dedup();
+        ptrs.len() * core::mem::size_of::<[T; P]>()
+            + self.pages.len() * core::mem::size_of::<Arc<[T; P]>>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn push_get_set_cow() {
+        let mut a: Paged<u32, 4> = Paged::new();
+        let s = a.push_slice(&[1, 2, 3]);
+        assert_eq!(s, 0);
+        let s = a.push_slice(&[4, 5, 6, 7, 8, 9]);
+        assert_eq!(s, 3);
+        assert_eq!(a.len(), 9);
+        assert_eq!((0..9).map(|i| a.get(i)).collect::<Vec<_>>(), (1..=9).collect::<Vec<_>>());
+        let snap = a.clone();
+        a.set(4, 50);
+        assert_eq!(a.push(10), 9);
+        assert_eq!(a.get(4), 50);
+        assert_eq!(snap.get(4), 5);
+        assert_eq!(snap.len(), 9);
+        assert_eq!(*a.get_ref(9), 10);
+    }
+
+    #[test]
+    fn from_slice_shares_equal_pages() {
+        let v = vec![0u32; 16];
+        let a: Paged<u32, 4> = Paged::from_slice(&v);
+        assert_eq!(a.len(), 16);
+        // Four table entries, one distinct page.
+        assert_eq!(a.memory_bytes(), 16 + 4 * 8);
+        let mut b = a.clone();
+        b.set(5, 1);
+        assert_eq!(b.get(5), 1);
+        assert_eq!(a.get(5), 0);
+        assert_eq!(b.get(1), 0);
+    }
+}

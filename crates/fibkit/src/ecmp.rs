@@ -1,0 +1,78 @@
+//! Multipath path selection: the kernel's upper bounds and hash (see [`crate::flowhash`]).
+
+use crate::fib4::FibResult4;
+use crate::fib6::Flow6;
+use crate::lookup::Flow4;
+use crate::netns::Netns;
+use crate::route::{nhflags, Gateway};
+
+/// IPv4 multipath hash of a flow (`fib_multipath_hash`), as compared with upper bounds.
+pub fn multipath_hash4(ns: &Netns, fl: &Flow4) -> u32 {
+    let k = crate::flowhash::HashInput4 {
+        src: fl.src,
+        dst: fl.dst,
+        proto: fl.proto,
+        sport: fl.sport,
+        dport: fl.dport,
+    };
+    crate::flowhash::multipath_hash4(
+        ns.sysctl.fib_multipath_hash_seed,
+        ns.sysctl.fib_multipath_hash_policy,
+        ns.sysctl.fib_multipath_hash_fields,
+        &k,
+    )
+}
+
+/// IPv6 multipath hash of a flow (`rt6_multipath_hash`).
+pub fn multipath_hash6(ns: &Netns, fl: &Flow6) -> u32 {
+    let k = crate::flowhash::HashInput6 {
+        src: fl.src,
+        dst: fl.dst,
+        flowlabel: fl.flowlabel,
+        proto: fl.proto,
+        sport: fl.sport,
+        dport: fl.dport,
+    };
+    crate::flowhash::multipath_hash6(
+        ns.sysctl.fib_multipath_hash_seed,
+        ns.sysctl.fib6_multipath_hash_policy,
+        ns.sysctl.fib6_multipath_hash_fields,
+        &k,
+    )
+}
+
+/// IPv6 upper bounds (`rt6_multipath_rebalance`).
+pub fn upper_bounds6(weights: &[u32], alive: &[bool]) -> Vec<i32> {
+    crate::flowhash::upper_bounds6(weights, alive)
+}
+
+/// `fib_select_multipath`: choose the leg for `hash` (6.18: a leg whose source matches the
+/// flow's source is preferred).
+pub fn select_multipath4(ns: &Netns, res: &mut FibResult4, hash: u32, fl: &Flow4) {
+    let nhs = &res.route.info.nhs;
+    let alive: Vec<bool> = nhs
+        .iter()
+        .map(|n| {
+            n.flags & nhflags::DEAD == 0
+                && !(n.flags & nhflags::LINKDOWN != 0 && ns.ignore_linkdown4(n.dev))
+        })
+        .collect();
+    let weights: Vec<u32> = nhs.iter().map(|n| n.weight).collect();
+    let bounds = crate::flowhash::upper_bounds(&weights, &alive);
+    let saddr_match: Vec<bool> = nhs
+        .iter()
+        .map(|nh| {
+            if fl.src == 0 {
+                return false;
+            }
+            let gw = match nh.gw {
+                Some(Gateway::V4(g)) => g,
+                _ => 0,
+            };
+            ns.inet_select_addr(nh.dev, gw, res.route.info.scope) == fl.src
+        })
+        .collect();
+    if let Some(i) = crate::flowhash::select_leg_saddr(&bounds, hash, &saddr_match) {
+        res.nh_sel = i;
+    }
+}

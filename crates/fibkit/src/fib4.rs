@@ -1,0 +1,1148 @@
+//! IPv4 FIB changes: `fib_table_insert`, `fib_table_delete`, the routes derived from
+//! addresses (`fib_add_ifaddr`, `fib_del_ifaddr`) and the device events.
+
+use crate::addr::{ifa, Addr4};
+use crate::error::{Errno, Error, Result};
+use crate::netns::Netns;
+use crate::prefix::{mask4, v4, Prefix4};
+use crate::route::{
+    nhflags, scope, table as tid, Fib4Info, Gateway, Metrics, Nh4, Route4, RouteType,
+};
+
+/// Netlink flags of a route request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct NlFlags {
+    /// NLM_F_CREATE
+    pub create: bool,
+    /// NLM_F_EXCL
+    pub excl: bool,
+    /// NLM_F_REPLACE
+    pub replace: bool,
+    /// NLM_F_APPEND
+    pub append: bool,
+}
+
+/// How a route request combines with existing routes (iproute2's verbs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RouteOp {
+    /// `add`: create, fail if it exists.
+    Add,
+    /// `change`: replace an existing route.
+    Change,
+    /// `replace`: replace or create.
+    Replace,
+    /// `prepend`: create, before equal routes.
+    Prepend,
+    /// `append`: create, after equal routes.
+    Append,
+    /// `del`.
+    Delete,
+}
+
+impl RouteOp {
+    /// The netlink flags iproute2 sends for the verb.
+    pub fn flags(self) -> NlFlags {
+        match self {
+            RouteOp::Add => NlFlags {
+                create: true,
+                excl: true,
+                ..Default::default()
+            },
+            RouteOp::Change => NlFlags {
+                replace: true,
+                ..Default::default()
+            },
+            RouteOp::Replace => NlFlags {
+                create: true,
+                replace: true,
+                ..Default::default()
+            },
+            RouteOp::Prepend => NlFlags {
+                create: true,
+                ..Default::default()
+            },
+            RouteOp::Append => NlFlags {
+                create: true,
+                append: true,
+                ..Default::default()
+            },
+            RouteOp::Delete => NlFlags::default(),
+        }
+    }
+}
+
+/// One nexthop of a request.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NhCfg {
+    /// Gateway.
+    pub gw: Option<Gateway>,
+    /// Device index (0: none).
+    pub dev: u32,
+    /// Weight (1..=256).
+    pub weight: u32,
+    /// `RTNH_F_ONLINK` etc.
+    pub flags: u32,
+    /// Realm.
+    pub realm: u32,
+}
+
+/// An IPv4 route request (`struct fib_config`, as iproute2 fills it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route4Cfg {
+    /// Table (0 = main).
+    pub table: u32,
+    /// Destination address as given (host bits may be set: that is an error).
+    pub dst: u32,
+    /// Prefix length.
+    pub dst_len: u8,
+    /// TOS.
+    pub tos: u8,
+    /// Type (`Unspec` in deletes: any).
+    pub rtype: RouteType,
+    /// Protocol (0 in deletes: any).
+    pub proto: u8,
+    /// Scope (`NOWHERE` in deletes: any).
+    pub scope: u8,
+    /// Priority (0 in deletes: any).
+    pub priority: u32,
+    /// Preferred source (0: none).
+    pub prefsrc: u32,
+    /// Single-path nexthop (gateway/device/flags).
+    pub nh: NhCfg,
+    /// Multipath nexthops (`nexthop ...` list), if given.
+    pub multipath: Vec<NhCfg>,
+    /// Nexthop object id.
+    pub nh_id: u32,
+    /// Metrics.
+    pub metrics: Metrics,
+}
+
+impl Default for Route4Cfg {
+    fn default() -> Self {
+        Route4Cfg {
+            table: tid::MAIN,
+            dst: 0,
+            dst_len: 0,
+            tos: 0,
+            rtype: RouteType::Unicast,
+            proto: crate::route::proto::BOOT,
+            scope: scope::UNIVERSE,
+            priority: 0,
+            prefsrc: 0,
+            nh: NhCfg::default(),
+            multipath: Vec::new(),
+            nh_id: 0,
+            metrics: Metrics::default(),
+        }
+    }
+}
+
+/// The result of an IPv4 table lookup (`struct fib_result`).
+#[derive(Clone, Debug)]
+pub struct FibResult4 {
+    /// The matched prefix.
+    pub prefix: Prefix4,
+    /// The matched entry.
+    pub route: Route4,
+    /// Index of the selected nexthop.
+    pub nh_sel: usize,
+    /// The table the lookup ran in (main for merged local+main).
+    pub table: u32,
+}
+
+impl Netns {
+    /// The IPv4 tables.
+    pub fn tables4(&self) -> impl Iterator<Item = &crate::table::Table4> {
+        self.tables4.values()
+    }
+
+    /// An IPv4 table.
+    pub fn table4(&self, id: u32) -> Option<&crate::table::Table4> {
+        self.tables4.get(&id)
+    }
+
+    /// The IPv4 addresses of a device, in the kernel's list order.
+    pub fn addrs4(&self, dev: u32) -> &[Addr4] {
+        self.addrs4.get(&dev).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// All devices' IPv4 addresses.
+    pub fn all_addrs4(&self) -> impl Iterator<Item = (u32, &Addr4)> {
+        self.addrs4
+            .iter()
+            .flat_map(|(d, v)| v.iter().map(move |a| (*d, a)))
+    }
+
+    pub(crate) fn new_table4(&mut self, id: u32) {
+        if !self.tables4.contains_key(&id) {
+            self.table_seq += 1;
+            let mut t = crate::table::Table4::new(id);
+            t.created = self.table_seq;
+            self.tables4.insert(id, t);
+        }
+    }
+
+    /// Creation sequence number of an IPv4 table (0 if absent).
+    pub fn table4_created(&self, id: u32) -> u64 {
+        self.tables4.get(&id).map_or(0, |t| t.created)
+    }
+
+    /// `__ip_dev_find`: the device holding a local IPv4 address.
+    pub fn dev_of_local4(&self, a: u32) -> Option<u32> {
+        // The kernel consults the local table (inet_lookup_ifaddr hash of ifa_local).
+        self.addrs4
+            .iter()
+            .find(|(_, v)| v.iter().any(|x| x.local == a))
+            .map(|(d, _)| *d)
+    }
+
+    // ------------------------------------------------------------- lookups
+
+    /// `fib_table_lookup` of one table (with the merged local+main trie when `merged`).
+    pub(crate) fn fib4_table_lookup(
+        &self,
+        table: u32,
+        dst: u32,
+        tos: u8,
+        fscope: u8,
+        oif: u32,
+        ignore_linkstate: bool,
+    ) -> std::result::Result<FibResult4, Errno> {
+        let merged = !self.custom_rules4 && table == tid::MAIN;
+        let main = self.tables4.get(&table);
+        let local = if merged {
+            self.tables4.get(&tid::LOCAL)
+        } else {
+            None
+        };
+        if main.is_none() && local.is_none() {
+            return Err(Errno::EAGAIN);
+        }
+        for len in (0..=32u8).rev() {
+            let key = (dst & mask4(len), 32 - len);
+            let lists = [local.and_then(|t| t.routes.get(&key)), main.and_then(|t| t.routes.get(&key))];
+            for list in lists.into_iter().flatten() {
+                for r in list {
+                    if r.tos != 0 && r.tos != (tos & 0x1c) {
+                        continue;
+                    }
+                    if r.info.flags & nhflags::DEAD != 0 {
+                        continue;
+                    }
+                    if r.info.scope < fscope {
+                        continue;
+                    }
+                    if let Some(e) = r.rtype.reject_error() {
+                        return Err(e);
+                    }
+                    for (i, nh) in r.info.nhs.iter().enumerate() {
+                        if nh.flags & nhflags::DEAD != 0 {
+                            continue;
+                        }
+                        if !ignore_linkstate
+                            && nh.flags & nhflags::LINKDOWN != 0
+                            && self.ignore_linkdown4(nh.dev)
+                        {
+                            continue;
+                        }
+                        if oif != 0 && oif != nh.dev {
+                            continue;
+                        }
+                        return Ok(FibResult4 {
+                            prefix: Prefix4::new(dst, len),
+                            route: r.clone(),
+                            nh_sel: i,
+                            table,
+                        });
+                    }
+                }
+            }
+        }
+        Err(Errno::EAGAIN)
+    }
+
+    pub(crate) fn ignore_linkdown4(&self, dev: u32) -> bool {
+        self.sysctl.v4_all.ignore_routes_with_linkdown != 0
+            || self
+                .sysctl
+                .v4_dev
+                .get(&dev)
+                .is_some_and(|c| c.ignore_routes_with_linkdown != 0)
+    }
+
+    /// `inet_addr_type_table`: the type of the route `a` resolves to in `table`.
+    pub(crate) fn addr_type4_table(&self, a: u32, table: u32) -> RouteType {
+        if v4::is_zeronet(a) || v4::is_lbcast(a) {
+            return RouteType::Broadcast;
+        }
+        if v4::is_multicast(a) {
+            return RouteType::Multicast;
+        }
+        match self.fib4_table_lookup(table, a, 0, scope::UNIVERSE, 0, true) {
+            Ok(r) => r.route.rtype,
+            Err(_) => RouteType::Unicast,
+        }
+    }
+
+    /// `inet_addr_type_dev_table`: like [`Self::addr_type4_table`] in the local table.
+    pub(crate) fn addr_type4_dev(&self, a: u32) -> RouteType {
+        self.addr_type4_table(a, tid::LOCAL)
+    }
+
+    // --------------------------------------------------------- route changes
+
+    /// `ip route add|change|replace|prepend|append|del` for IPv4.
+    pub fn route4_modify(&mut self, op: RouteOp, cfg: &Route4Cfg) -> Result<()> {
+        let table = if cfg.table == 0 { tid::MAIN } else { cfg.table };
+        let mut cfg = cfg.clone();
+        cfg.table = table;
+        if cfg.tos & 0x03 != 0 {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Invalid dsfield (tos): ECN bits must be 0",
+            ));
+        }
+        if op == RouteOp::Delete {
+            let r = self.fib4_delete(&cfg);
+            if r.is_ok() {
+                self.bump();
+            }
+            return r;
+        }
+        let r = self.fib4_insert(&cfg, op.flags());
+        if r.is_ok() && cfg.rtype == RouteType::Local {
+            self.custom_local_routes4 = true;
+        }
+        self.bump();
+        r
+    }
+
+    fn check_key(dst: u32, len: u8) -> Result<()> {
+        if len > 32 {
+            return Err(Error::msg(Errno::EINVAL, "Invalid prefix length"));
+        }
+        if len < 32 && dst & !mask4(len) != 0 {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Invalid prefix for given prefix length",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `fib_create_info`: validate a request and build its fib_info.
+    fn fib4_create_info(&self, cfg: &Route4Cfg) -> Result<Fib4Info> {
+        let einval = |m| Error::msg(Errno::EINVAL, m);
+        if cfg.rtype.min_scope() > cfg.scope {
+            return Err(einval("Invalid scope"));
+        }
+        if cfg.nh_id != 0 {
+            return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
+        }
+        let mut nhs: Vec<Nh4> = Vec::new();
+        if !cfg.multipath.is_empty() {
+            for n in &cfg.multipath {
+                if cfg.nh.dev != 0 && n.dev != 0 && n.dev != cfg.nh.dev {
+                    return Err(einval("Nexthop device index does not match RTA_OIF"));
+                }
+                nhs.push(Nh4 {
+                    gw: n.gw,
+                    dev: n.dev,
+                    weight: n.weight.max(1),
+                    flags: n.flags,
+                    scope: scope::UNIVERSE,
+                    realm: n.realm,
+                });
+            }
+        } else {
+            nhs.push(Nh4 {
+                gw: cfg.nh.gw,
+                dev: cfg.nh.dev,
+                weight: 1,
+                flags: cfg.nh.flags,
+                scope: scope::UNIVERSE,
+                realm: cfg.nh.realm,
+            });
+        }
+        if let Some(h) = cfg.metrics.get(crate::route::rtax::HOPLIMIT) {
+            if h > 255 {
+                return Err(einval("Invalid hoplimit"));
+            }
+        }
+        let mut info = Fib4Info {
+            proto: cfg.proto,
+            scope: cfg.scope,
+            priority: cfg.priority,
+            prefsrc: cfg.prefsrc,
+            rtype: cfg.rtype,
+            flags: 0,
+            metrics: cfg.metrics.clone(),
+            nh_id: 0,
+            nhs,
+        };
+        if cfg.rtype.reject_error().is_some() {
+            if cfg.nh.gw.is_some() || cfg.nh.dev != 0 || !cfg.multipath.is_empty() {
+                return Err(einval(
+                    "Gateway, device and multipath can not be specified for this route type",
+                ));
+            }
+            if matches!(cfg.rtype, RouteType::Nat | RouteType::Xresolve) {
+                return Err(einval("Invalid route type"));
+            }
+            return Ok(info);
+        }
+        if cfg.scope > scope::HOST {
+            return Err(einval("Invalid scope"));
+        }
+        if cfg.scope == scope::HOST {
+            if info.nhs.len() != 1 {
+                return Err(einval(
+                    "Route with host scope can not have multiple nexthops",
+                ));
+            }
+            let nh = &mut info.nhs[0];
+            if nh.gw.is_some() {
+                return Err(einval("Route with host scope can not have a gateway"));
+            }
+            if nh.dev == 0 || !self.links.contains_key(&nh.dev) {
+                return Err(Error::new(Errno::ENODEV));
+            }
+            nh.scope = scope::NOWHERE;
+        } else {
+            let mut linkdown = 0;
+            let n = info.nhs.len();
+            for nh in info.nhs.iter_mut() {
+                self.fib4_check_nh(nh, cfg.table, cfg.scope)?;
+                if nh.flags & nhflags::LINKDOWN != 0 {
+                    linkdown += 1;
+                }
+            }
+            if linkdown == n {
+                info.flags |= nhflags::LINKDOWN;
+            }
+        }
+        if info.prefsrc != 0 && !self.fib4_valid_prefsrc(cfg, info.prefsrc) {
+            return Err(einval("Invalid prefsrc address"));
+        }
+        Ok(info)
+    }
+
+    fn fib4_valid_prefsrc(&self, cfg: &Route4Cfg, prefsrc: u32) -> bool {
+        if cfg.rtype != RouteType::Local || cfg.dst == 0 || prefsrc != cfg.dst {
+            let mut t = cfg.table;
+            if t == tid::MAIN {
+                t = tid::LOCAL;
+            }
+            let mut rc = self.addr_type4_table(prefsrc, t);
+            if rc != RouteType::Local && t != tid::LOCAL {
+                rc = self.addr_type4_table(prefsrc, tid::LOCAL);
+            }
+            if rc != RouteType::Local {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `fib_check_nh`.
+    fn fib4_check_nh(&self, nh: &mut Nh4, table: u32, rscope: u8) -> Result<()> {
+        match nh.gw {
+            Some(Gateway::V4(gw)) => {
+                if nh.flags & nhflags::ONLINK != 0 {
+                    if rscope >= scope::LINK {
+                        return Err(Error::msg(Errno::EINVAL, "Nexthop has invalid scope"));
+                    }
+                    let dev = self.links.get(&nh.dev).ok_or(Error::msg(
+                        Errno::ENODEV,
+                        "Nexthop device required for onlink",
+                    ))?;
+                    if !dev.up {
+                        return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
+                    }
+                    if self.addr_type4_dev(gw) != RouteType::Unicast {
+                        return Err(Error::msg(Errno::EINVAL, "Nexthop has invalid gateway"));
+                    }
+                    if !dev.carrier {
+                        nh.flags |= nhflags::LINKDOWN;
+                    }
+                    nh.scope = scope::LINK;
+                    return Ok(());
+                }
+                let fscope = (rscope.saturating_add(1)).max(scope::LINK);
+                let mut res = None;
+                if table != 0 && table != tid::MAIN && self.tables4.contains_key(&table) {
+                    res = self.fib4_table_lookup(table, gw, 0, fscope, nh.dev, true).ok();
+                }
+                let res = match res {
+                    Some(r) => r,
+                    None => {
+                        let flow = crate::lookup::Flow4 {
+                            dst: gw,
+                            oif: nh.dev,
+                            iif: 1,
+                            scope: fscope,
+                            ..Default::default()
+                        };
+                        self.fib4_lookup(&flow, true).map_err(|_| {
+                            Error::msg(Errno::ENETUNREACH, "Nexthop has invalid gateway")
+                        })?
+                    }
+                };
+                if res.route.rtype != RouteType::Unicast && res.route.rtype != RouteType::Local {
+                    return Err(Error::msg(Errno::EINVAL, "Nexthop has invalid gateway"));
+                }
+                nh.scope = res.route.info.scope;
+                let rnh = &res.route.info.nhs[res.nh_sel];
+                nh.dev = rnh.dev;
+                let dev = self.links.get(&nh.dev).ok_or(Error::msg(
+                    Errno::EINVAL,
+                    "No egress device for nexthop gateway",
+                ))?;
+                if !dev.carrier {
+                    nh.flags |= nhflags::LINKDOWN;
+                }
+                if !dev.up {
+                    return Err(Error::new(Errno::ENETDOWN));
+                }
+                Ok(())
+            }
+            Some(Gateway::V6(_)) => {
+                let dev = self.links.get(&nh.dev).ok_or(Error::msg(
+                    Errno::EINVAL,
+                    "IPv6 gateway requires an egress device",
+                ))?;
+                if !dev.up {
+                    return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
+                }
+                nh.scope = scope::LINK;
+                if !dev.carrier {
+                    nh.flags |= nhflags::LINKDOWN;
+                }
+                Ok(())
+            }
+            None => {
+                if nh.flags & (nhflags::PERVASIVE | nhflags::ONLINK) != 0 {
+                    return Err(Error::msg(
+                        Errno::EINVAL,
+                        "Invalid flags for nexthop - PERVASIVE and ONLINK can not be set",
+                    ));
+                }
+                let dev = self.links.get(&nh.dev).ok_or(Error::new(Errno::ENODEV))?;
+                if !dev.up {
+                    return Err(Error::msg(Errno::ENETDOWN, "Device for nexthop is not up"));
+                }
+                nh.scope = scope::HOST;
+                if !dev.carrier {
+                    nh.flags |= nhflags::LINKDOWN;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// `fib_table_insert`.
+    pub(crate) fn fib4_insert(&mut self, cfg: &Route4Cfg, fl: NlFlags) -> Result<()> {
+        Self::check_key(cfg.dst, cfg.dst_len)?;
+        self.new_table4(cfg.table);
+        let info = self.fib4_create_info(cfg)?;
+        let p = Prefix4::new(cfg.dst, cfg.dst_len);
+        let new = Route4 {
+            dst: p,
+            tos: cfg.tos,
+            rtype: cfg.rtype,
+            table: cfg.table,
+            info,
+        };
+        let t = self.tables4.get_mut(&cfg.table).expect("table created");
+        let list = t.entry(p);
+        // fib_find_alias: first alias with tos <= new tos and priority >= new priority
+        let pos = list
+            .iter()
+            .position(|a| a.tos < new.tos || (a.tos == new.tos && a.info.priority >= new.info.priority));
+        let mut insert_at = pos.unwrap_or(list.len());
+        if let Some(first) = pos {
+            let a = &list[first];
+            if a.tos == new.tos && a.info.priority == new.info.priority {
+                if fl.excl {
+                    t.prune();
+                    return Err(Error::new(Errno::EEXIST));
+                }
+                let mut end = first;
+                let mut matched = None;
+                while end < list.len()
+                    && list[end].tos == new.tos
+                    && list[end].info.priority == new.info.priority
+                {
+                    if list[end].rtype == new.rtype && list[end].info == new.info {
+                        matched = Some(end);
+                        break;
+                    }
+                    end += 1;
+                }
+                if fl.replace {
+                    if let Some(m) = matched {
+                        if m == first {
+                            return Ok(());
+                        }
+                        return Err(Error::new(Errno::EEXIST));
+                    }
+                    list[first] = new;
+                    return Ok(());
+                }
+                if matched.is_some() {
+                    return Err(Error::new(Errno::EEXIST));
+                }
+                if fl.append {
+                    while end < list.len()
+                        && list[end].tos == new.tos
+                        && list[end].info.priority == new.info.priority
+                    {
+                        end += 1;
+                    }
+                    insert_at = end;
+                } else {
+                    insert_at = first;
+                }
+            }
+        }
+        if !fl.create {
+            t.prune();
+            return Err(Error::new(Errno::ENOENT));
+        }
+        list.insert(insert_at, new);
+        Ok(())
+    }
+
+    /// `fib_nh_match`: whether the request's nexthop part selects `info` (for deletes).
+    fn fib4_nh_match(cfg: &Route4Cfg, info: &Fib4Info) -> bool {
+        if cfg.priority != 0 && cfg.priority != info.priority {
+            return false;
+        }
+        if cfg.nh.dev != 0 || cfg.nh.gw.is_some() {
+            let nh = &info.nhs[0];
+            if cfg.nh.dev != 0 && cfg.nh.dev != nh.dev {
+                return false;
+            }
+            if let Some(g) = cfg.nh.gw {
+                if nh.gw != Some(g) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if cfg.multipath.is_empty() {
+            return true;
+        }
+        if cfg.multipath.len() != info.nhs.len() {
+            return false;
+        }
+        cfg.multipath.iter().zip(info.nhs.iter()).all(|(c, n)| {
+            (c.dev == 0 || c.dev == n.dev) && (c.gw.is_none() || c.gw == n.gw)
+        })
+    }
+
+    /// `fib_table_delete`.
+    pub(crate) fn fib4_delete(&mut self, cfg: &Route4Cfg) -> Result<()> {
+        Self::check_key(cfg.dst, cfg.dst_len)?;
+        let p = Prefix4::new(cfg.dst, cfg.dst_len);
+        let t = self
+            .tables4
+            .get_mut(&cfg.table)
+            .ok_or(Error::new(Errno::ESRCH))?;
+        let Some(list) = t.routes.get_mut(&(p.addr, 32 - p.len)) else {
+            return Err(Error::new(Errno::ESRCH));
+        };
+        let Some(start) = list.iter().position(|a| a.tos <= cfg.tos) else {
+            return Err(Error::new(Errno::ESRCH));
+        };
+        let mut victim = None;
+        for (i, a) in list.iter().enumerate().skip(start) {
+            if a.tos != cfg.tos {
+                break;
+            }
+            let type_ok = cfg.rtype == RouteType::Unspec || a.rtype == cfg.rtype;
+            let scope_ok = cfg.scope == scope::NOWHERE || a.info.scope == cfg.scope;
+            let src_ok = cfg.prefsrc == 0 || a.info.prefsrc == cfg.prefsrc;
+            let proto_ok = cfg.proto == 0 || a.info.proto == cfg.proto;
+            let metrics_ok = cfg.metrics.is_empty() || cfg.metrics == a.info.metrics;
+            if type_ok
+                && scope_ok
+                && src_ok
+                && proto_ok
+                && metrics_ok
+                && Self::fib4_nh_match(cfg, &a.info)
+            {
+                victim = Some(i);
+                break;
+            }
+        }
+        let Some(i) = victim else {
+            return Err(Error::new(Errno::ESRCH));
+        };
+        list.remove(i);
+        t.prune();
+        Ok(())
+    }
+
+    // ------------------------------------------------- kernel-derived routes
+
+    fn fib_magic(&mut self, add: bool, rtype: RouteType, dst: u32, len: u8, prim: &Addr4, dev: u32, prio: u32) {
+        let table = if rtype == RouteType::Unicast {
+            tid::MAIN
+        } else {
+            tid::LOCAL
+        };
+        self.new_table4(table);
+        let cfg = Route4Cfg {
+            table,
+            dst,
+            dst_len: len,
+            tos: 0,
+            rtype,
+            proto: crate::route::proto::KERNEL,
+            scope: if rtype != RouteType::Local {
+                scope::LINK
+            } else {
+                scope::HOST
+            },
+            priority: prio,
+            prefsrc: prim.local,
+            nh: NhCfg {
+                dev,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        if add {
+            let _ = self.fib4_insert(
+                &cfg,
+                NlFlags {
+                    create: true,
+                    append: true,
+                    ..Default::default()
+                },
+            );
+        } else {
+            let _ = self.fib4_delete(&cfg);
+        }
+    }
+
+    fn prim_of(&self, dev: u32, a: &Addr4) -> Option<Addr4> {
+        if !a.secondary() {
+            return Some(a.clone());
+        }
+        self.addrs4
+            .get(&dev)?
+            .iter()
+            .find(|x| !x.secondary() && x.plen == a.plen && x.matches(a.address))
+            .cloned()
+    }
+
+    /// `fib_add_ifaddr` for the address at `idx` in the device's list.
+    pub(crate) fn fib_add_ifaddr(&mut self, dev: u32, idx: usize) {
+        let Some(a) = self.addrs4.get(&dev).and_then(|v| v.get(idx)).cloned() else {
+            return;
+        };
+        let Some(prim) = self.prim_of(dev, &a) else {
+            return;
+        };
+        let (up, lo) = {
+            let l = &self.links[&dev];
+            (l.up, l.is_loopback())
+        };
+        self.fib_magic(true, RouteType::Local, a.local, 32, &prim, dev, 0);
+        if !up {
+            return;
+        }
+        if a.broadcast != 0 && a.broadcast != u32::MAX {
+            self.fib_magic(true, RouteType::Broadcast, a.broadcast, 32, &prim, dev, 0);
+        }
+        let mask = a.mask();
+        let prefix = a.address & mask;
+        if !v4::is_zeronet(prefix) && !a.secondary() && (prefix != a.local || a.plen < 32) {
+            if a.flags & ifa::NOPREFIXROUTE == 0 {
+                let t = if lo {
+                    RouteType::Local
+                } else {
+                    RouteType::Unicast
+                };
+                self.fib_magic(true, t, prefix, a.plen, &prim, dev, a.metric);
+            }
+            if a.plen < 31 {
+                self.fib_magic(true, RouteType::Broadcast, prefix | !mask, 32, &prim, dev, 0);
+            }
+        }
+    }
+
+    /// `fib_del_ifaddr` for an address already removed from the device's list
+    /// (`iprim`: the primary being deleted when this is one of its secondaries).
+    pub(crate) fn fib_del_ifaddr(&mut self, dev: u32, a: &Addr4, iprim: Option<&Addr4>) {
+        const LOCAL_OK: u32 = 1;
+        const BRD_OK: u32 = 2;
+        const BRD0_OK: u32 = 4;
+        const BRD1_OK: u32 = 8;
+        let brd = a.address | !a.mask();
+        let any = a.address & a.mask();
+        let mut ok = 0u32;
+        let mut subnet = false;
+        let mut gone = true;
+        let mut same_prefsrc = false;
+        let lo = self.links.get(&dev).is_some_and(|l| l.is_loopback());
+        let prim = if a.secondary() {
+            match iprim
+                .cloned()
+                .or_else(|| self.prim_of(dev, a))
+            {
+                Some(p) => p,
+                None => return,
+            }
+        } else {
+            if !v4::is_zeronet(any) && (any != a.local || a.plen < 32) {
+                if a.flags & ifa::NOPREFIXROUTE == 0 {
+                    let t = if lo {
+                        RouteType::Local
+                    } else {
+                        RouteType::Unicast
+                    };
+                    self.fib_magic(false, t, any, a.plen, a, dev, 0);
+                }
+                subnet = true;
+            }
+            a.clone()
+        };
+        let list = self.addrs4.get(&dev).cloned().unwrap_or_default();
+        let mut prim1: Option<Addr4> = None;
+        for a1 in &list {
+            if a1 == a {
+                gone = false;
+                continue;
+            }
+            if let Some(ip) = iprim {
+                if a1.plen == ip.plen && ip.matches(a1.address) {
+                    continue;
+                }
+            }
+            if a1.secondary() {
+                if a1.plen == prim.plen && prim.matches(a1.address) {
+                    prim1 = Some(prim.clone());
+                } else {
+                    if !same_prefsrc {
+                        continue;
+                    }
+                    let need = match &prim1 {
+                        Some(p1) => a1.plen != p1.plen || !p1.matches(a1.address),
+                        None => true,
+                    };
+                    if need {
+                        prim1 = list
+                            .iter()
+                            .find(|x| !x.secondary() && x.plen == a1.plen && x.matches(a1.address))
+                            .cloned();
+                    }
+                    match &prim1 {
+                        Some(p1) if p1.local == prim.local => {}
+                        _ => continue,
+                    }
+                }
+            } else {
+                if prim.local != a1.local {
+                    continue;
+                }
+                prim1 = Some(a1.clone());
+                if prim != *a1 {
+                    same_prefsrc = true;
+                }
+            }
+            if a.local == a1.local {
+                ok |= LOCAL_OK;
+            }
+            if a.broadcast == a1.broadcast {
+                ok |= BRD_OK;
+            }
+            if brd == a1.broadcast {
+                ok |= BRD1_OK;
+            }
+            if any == a1.broadcast {
+                ok |= BRD0_OK;
+            }
+            if prim1.as_ref() == Some(a1) && a1.plen < 31 {
+                let brd1 = a1.address | !a1.mask();
+                let any1 = a1.address & a1.mask();
+                if !v4::is_zeronet(any1) {
+                    if a.broadcast == brd1 || a.broadcast == any1 {
+                        ok |= BRD_OK;
+                    }
+                    if brd == brd1 || brd == any1 {
+                        ok |= BRD1_OK;
+                    }
+                    if any == brd1 || any == any1 {
+                        ok |= BRD0_OK;
+                    }
+                }
+            }
+        }
+        if ok & BRD_OK == 0 {
+            self.fib_magic(false, RouteType::Broadcast, a.broadcast, 32, &prim, dev, 0);
+        }
+        if subnet && a.plen < 31 {
+            if ok & BRD1_OK == 0 {
+                self.fib_magic(false, RouteType::Broadcast, brd, 32, &prim, dev, 0);
+            }
+            if ok & BRD0_OK == 0 {
+                self.fib_magic(false, RouteType::Broadcast, any, 32, &prim, dev, 0);
+            }
+        }
+        if ok & LOCAL_OK == 0 {
+            self.fib_magic(false, RouteType::Local, a.local, 32, &prim, dev, 0);
+            if gone && self.addr_type4_dev(a.local) != RouteType::Local {
+                self.fib_sync_down_addr(a.local);
+            }
+        }
+    }
+
+    /// `fib_sync_down_addr` + flush: routes whose preferred source disappeared die.
+    fn fib_sync_down_addr(&mut self, local: u32) {
+        for t in self.tables4.values_mut() {
+            for list in t.routes.values_mut() {
+                list.retain(|r| r.info.prefsrc != local);
+            }
+            t.prune();
+        }
+    }
+
+    /// `ip addr add` (IPv4).
+    pub fn addr4_add(&mut self, dev: u32, mut a: Addr4) -> Result<()> {
+        let l = self.links.get(&dev).ok_or(Error::new(Errno::ENODEV))?;
+        if a.label.is_empty() {
+            a.label = l.name.clone();
+        }
+        if a.plen > 32 {
+            return Err(Error::new(Errno::EINVAL));
+        }
+        a.flags &= !ifa::SECONDARY;
+        let list = self.addrs4.entry(dev).or_default();
+        let mut last_primary = 0usize;
+        for (i, x) in list.iter().enumerate() {
+            if !x.secondary() && a.scope <= x.scope {
+                last_primary = i + 1;
+            }
+            if x.plen == a.plen && ((x.address ^ a.address) & a.mask()) == 0 {
+                if x.local == a.local {
+                    return Err(Error::new(Errno::EEXIST));
+                }
+                if x.scope != a.scope {
+                    return Err(Error::msg(Errno::EINVAL, "ipv4: Invalid scope value"));
+                }
+                a.flags |= ifa::SECONDARY;
+            }
+        }
+        let pos = if a.secondary() { list.len() } else { last_primary };
+        list.insert(pos, a);
+        // fib_inetaddr_event(NETDEV_UP)
+        self.fib_add_ifaddr(dev, pos);
+        self.fib_sync_up(dev, nhflags::DEAD);
+        self.bump();
+        Ok(())
+    }
+
+    /// `ip addr del` (IPv4). `plen` of `None` matches any length (iproute2 sends the one given).
+    pub fn addr4_del(&mut self, dev: u32, local: u32, plen: Option<u8>, peer: Option<u32>) -> Result<()> {
+        if !self.links.contains_key(&dev) {
+            return Err(Error::new(Errno::ENODEV));
+        }
+        let list = self.addrs4.get(&dev).cloned().unwrap_or_default();
+        let Some(i) = list.iter().position(|x| {
+            x.local == local
+                && plen.is_none_or(|p| p == x.plen)
+                && peer.is_none_or(|p| (p ^ x.address) & x.mask() == 0)
+        }) else {
+            return Err(Error::msg(Errno::EADDRNOTAVAIL, "ipv4: Address not found"));
+        };
+        self.inet_del_ifa(dev, i);
+        self.bump();
+        Ok(())
+    }
+
+    /// `__inet_del_ifa` without secondary promotion unless `promote_secondaries`.
+    fn inet_del_ifa(&mut self, dev: u32, i: usize) {
+        let list = self.addrs4.get(&dev).cloned().unwrap_or_default();
+        let a1 = list[i].clone();
+        let promote = self.sysctl.v4_all.promote_secondaries != 0
+            || self
+                .sysctl
+                .v4_dev
+                .get(&dev)
+                .is_some_and(|c| c.promote_secondaries != 0);
+        if !a1.secondary() {
+            // secondaries of this primary
+            let secs: Vec<Addr4> = list
+                .iter()
+                .filter(|x| x.secondary() && x.plen == a1.plen && a1.matches(x.address))
+                .cloned()
+                .collect();
+            if !promote {
+                for s in secs {
+                    if let Some(v) = self.addrs4.get_mut(&dev) {
+                        v.retain(|x| *x != s);
+                    }
+                    self.fib_del_ifaddr(dev, &s, Some(&a1));
+                }
+            } else if let Some(first) = secs.first() {
+                if let Some(v) = self.addrs4.get_mut(&dev) {
+                    for x in v.iter_mut() {
+                        if x == first {
+                            x.flags &= !ifa::SECONDARY;
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(v) = self.addrs4.get_mut(&dev) {
+            v.retain(|x| *x != a1);
+        }
+        self.fib_del_ifaddr(dev, &a1, None);
+        if promote && !a1.secondary() {
+            // re-add routes of the promoted address
+            let list = self.addrs4.get(&dev).cloned().unwrap_or_default();
+            for (j, x) in list.iter().enumerate() {
+                if x.plen == a1.plen && a1.matches(x.address) && !x.secondary() {
+                    self.fib_add_ifaddr(dev, j);
+                }
+            }
+        }
+        if self.addrs4.get(&dev).is_none_or(|v| v.is_empty()) {
+            self.fib_disable_ip(dev, true, false);
+        }
+    }
+
+    // ------------------------------------------------------- device events
+
+    /// `fib_sync_down_dev` + `fib_flush`.
+    fn fib_disable_ip(&mut self, dev: u32, force: bool, unregister: bool) {
+        for t in self.tables4.values_mut() {
+            for list in t.routes.values_mut() {
+                for r in list.iter_mut() {
+                    if !r.info.nhs.iter().any(|n| n.dev == dev) {
+                        continue;
+                    }
+                    if unregister {
+                        r.info.flags |= nhflags::DEAD;
+                        continue;
+                    }
+                    let mut dead = 0;
+                    let n = r.info.nhs.len();
+                    for nh in r.info.nhs.iter_mut() {
+                        if nh.flags & nhflags::DEAD != 0 {
+                            dead += 1;
+                        } else if nh.dev == dev && (force || nh.scope != scope::NOWHERE) {
+                            nh.flags |= nhflags::DEAD | nhflags::LINKDOWN;
+                            dead += 1;
+                        }
+                    }
+                    if dead == n {
+                        r.info.flags |= nhflags::DEAD | nhflags::LINKDOWN;
+                    }
+                }
+                list.retain(|r| r.info.flags & nhflags::DEAD == 0);
+            }
+            t.prune();
+        }
+    }
+
+    fn fib_sync_down_change(&mut self, dev: u32) {
+        for t in self.tables4.values_mut() {
+            for r in t.routes.values_mut().flatten() {
+                if !r.info.nhs.iter().any(|n| n.dev == dev) {
+                    continue;
+                }
+                let mut dead = 0;
+                let n = r.info.nhs.len();
+                for nh in r.info.nhs.iter_mut() {
+                    if nh.flags & nhflags::DEAD != 0 {
+                        dead += 1;
+                    } else if nh.dev == dev && nh.scope != scope::NOWHERE {
+                        nh.flags |= nhflags::LINKDOWN;
+                        dead += 1;
+                    }
+                }
+                if dead == n {
+                    r.info.flags |= nhflags::LINKDOWN;
+                }
+            }
+        }
+    }
+
+    /// `fib_sync_up`.
+    pub(crate) fn fib_sync_up(&mut self, dev: u32, flags: u32) {
+        let Some(l) = self.links.get(&dev) else {
+            return;
+        };
+        if !l.up {
+            return;
+        }
+        let mut nh_flags = flags;
+        if flags & nhflags::DEAD != 0 && l.carrier {
+            nh_flags |= nhflags::LINKDOWN;
+        }
+        let ups: std::collections::BTreeMap<u32, bool> =
+            self.links.values().map(|l| (l.index, l.up)).collect();
+        for t in self.tables4.values_mut() {
+            for r in t.routes.values_mut().flatten() {
+                if !r.info.nhs.iter().any(|n| n.dev == dev) {
+                    continue;
+                }
+                let mut alive = 0;
+                for nh in r.info.nhs.iter_mut() {
+                    if nh.flags & nh_flags == 0 {
+                        alive += 1;
+                        continue;
+                    }
+                    if !ups.get(&nh.dev).copied().unwrap_or(false) {
+                        continue;
+                    }
+                    if nh.dev != dev {
+                        continue;
+                    }
+                    alive += 1;
+                    nh.flags &= !nh_flags;
+                }
+                if alive > 0 {
+                    r.info.flags &= !nh_flags;
+                }
+            }
+        }
+    }
+
+    pub(crate) fn ipv4_netdev_up(&mut self, dev: u32) {
+        let n = self.addrs4.get(&dev).map_or(0, Vec::len);
+        for i in 0..n {
+            self.fib_add_ifaddr(dev, i);
+        }
+        self.fib_sync_up(dev, nhflags::DEAD);
+    }
+
+    pub(crate) fn ipv4_netdev_down(&mut self, dev: u32, _unregister: bool) {
+        self.fib_disable_ip(dev, false, false);
+    }
+
+    pub(crate) fn ipv4_netdev_change(&mut self, dev: u32, carrier: bool) {
+        if carrier {
+            self.fib_sync_up(dev, nhflags::LINKDOWN);
+        } else {
+            self.fib_sync_down_change(dev);
+        }
+    }
+
+    pub(crate) fn ipv4_netdev_unregister(&mut self, dev: u32) {
+        // inetdev_destroy: addresses go (each with its routes), then everything via dev.
+        while let Some(n) = self.addrs4.get(&dev).map(Vec::len) {
+            if n == 0 {
+                break;
+            }
+            let a = self.addrs4.get_mut(&dev).expect("exists").remove(0);
+            self.fib_del_ifaddr(dev, &a, None);
+        }
+        self.addrs4.remove(&dev);
+        self.fib_disable_ip(dev, true, true);
+    }
+}

@@ -1,0 +1,1373 @@
+//! IPv6 FIB: `ip6_route_add`/`ip6_route_del`, address configuration (`addrconf`), and the
+//! `ip6_pol_route` lookup with `rt6_select`, backtracking and source-specific routes.
+
+use crate::addr::{ifa, Addr6};
+use crate::error::{Errno, Error, Result};
+use crate::fib4::{NhCfg, NlFlags, RouteOp};
+use crate::netns::{NudState, Netns};
+use crate::prefix::{v6, Prefix6};
+use crate::route::{nhflags, proto, rtf, table as tid, Gateway, Metrics, Nh6, Pref, Route6, RouteType};
+
+/// Metric of address-derived routes (`IP6_RT_PRIO_ADDRCONF`).
+pub const PRIO_ADDRCONF: u32 = 256;
+/// Default metric of user routes (`IP6_RT_PRIO_USER`).
+pub const PRIO_USER: u32 = 1024;
+
+/// An IPv6 route request (`struct fib6_config`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route6Cfg {
+    /// Table (0 = main).
+    pub table: u32,
+    /// Destination prefix (host bits are masked).
+    pub dst: Prefix6,
+    /// Source prefix (`from`).
+    pub src: Prefix6,
+    /// Type.
+    pub rtype: RouteType,
+    /// Protocol (0: boot on add, any on delete).
+    pub proto: u8,
+    /// Metric (0: default 1024 on add, any on delete).
+    pub metric: u32,
+    /// Router preference.
+    pub pref: Pref,
+    /// Preferred source.
+    pub prefsrc: Option<u128>,
+    /// Single nexthop.
+    pub nh: NhCfg,
+    /// Multipath nexthops.
+    pub multipath: Vec<NhCfg>,
+    /// Metrics.
+    pub metrics: Metrics,
+    /// Expires in seconds from now.
+    pub expires: Option<u64>,
+    /// TOS given (IPv6 rejects it).
+    pub tos: u8,
+    /// Extra `RTF_*` flags (kernel-internal callers).
+    pub flags: u32,
+    /// Nexthop object id.
+    pub nh_id: u32,
+}
+
+impl Default for Route6Cfg {
+    fn default() -> Self {
+        Route6Cfg {
+            table: tid::MAIN,
+            dst: Prefix6::default(),
+            src: Prefix6::default(),
+            rtype: RouteType::Unicast,
+            proto: proto::BOOT,
+            metric: 0,
+            pref: Pref::Medium,
+            prefsrc: None,
+            nh: NhCfg::default(),
+            multipath: Vec::new(),
+            metrics: Metrics::default(),
+            expires: None,
+            tos: 0,
+            flags: 0,
+            nh_id: 0,
+        }
+    }
+}
+
+/// The result of an IPv6 table lookup: the chosen entry.
+#[derive(Clone, Debug)]
+pub struct FibResult6 {
+    /// The selected entry (the chosen ECMP leg).
+    pub route: Route6,
+    /// The first entry of the route (for ECMP: the leg listed first).
+    pub first: Route6,
+    /// Table id.
+    pub table: u32,
+}
+
+/// Lookup strictness flags (`RT6_LOOKUP_F_*`).
+pub(crate) mod strict {
+    pub const IFACE: u32 = 0x1;
+    pub const REACHABLE: u32 = 0x2;
+    pub const HAS_SADDR: u32 = 0x8;
+    pub const IGNORE_LINKSTATE: u32 = 0x40;
+}
+
+const NUD_FAIL_HARD: i32 = -3;
+const NUD_FAIL_PROBE: i32 = -2;
+
+fn qualify_for_ecmp(r: &Route6) -> bool {
+    r.flags & rtf::ADDRCONF == 0 && r.nh_id == 0 && r.nh.gw.is_some()
+}
+
+impl Netns {
+    /// The IPv6 tables.
+    pub fn tables6(&self) -> impl Iterator<Item = &crate::table::Table6> {
+        self.tables6.values()
+    }
+
+    /// An IPv6 table.
+    pub fn table6(&self, id: u32) -> Option<&crate::table::Table6> {
+        self.tables6.get(&id)
+    }
+
+    /// The IPv6 addresses of a device in the kernel's list order (global scope first).
+    pub fn addrs6(&self, dev: u32) -> &[Addr6] {
+        self.addrs6.get(&dev).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    pub(crate) fn new_table6(&mut self, id: u32) {
+        if !self.tables6.contains_key(&id) {
+            self.table_seq += 1;
+            let mut t = crate::table::Table6::new(id);
+            t.created = self.table_seq;
+            self.tables6.insert(id, t);
+        }
+    }
+
+    /// Creation sequence number of an IPv6 table (0 if absent).
+    pub fn table6_created(&self, id: u32) -> u64 {
+        self.tables6.get(&id).map_or(0, |t| t.created)
+    }
+
+    pub(crate) fn ignore_linkdown6(&self, dev: u32) -> bool {
+        self.sysctl.v6_all.ignore_routes_with_linkdown != 0
+            || self
+                .sysctl
+                .v6_dev
+                .get(&dev)
+                .is_some_and(|c| c.ignore_routes_with_linkdown != 0)
+    }
+
+    fn forwarding6(&self) -> bool {
+        self.sysctl.v6_all.forwarding != 0
+    }
+
+    /// Whether `a` is assigned to `dev` (or to any device when `dev` is `None`).
+    pub(crate) fn chk_addr6(&self, a: u128, dev: Option<u32>) -> bool {
+        self.addrs6
+            .iter()
+            .filter(|(d, _)| dev.is_none_or(|x| x == **d))
+            .any(|(_, v)| v.iter().any(|x| x.addr == a))
+    }
+
+    // ----------------------------------------------------------- changes
+
+    /// `ip -6 route add|change|replace|prepend|append|del`.
+    pub fn route6_modify(&mut self, op: RouteOp, cfg: &Route6Cfg) -> Result<()> {
+        let mut cfg = cfg.clone();
+        if cfg.table == 0 {
+            cfg.table = tid::MAIN;
+        }
+        if cfg.tos != 0 {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Invalid dsfield (tos): option not available for IPv6",
+            ));
+        }
+        if cfg.dst.len > 128 {
+            return Err(Error::msg(Errno::EINVAL, "Invalid prefix length"));
+        }
+        cfg.dst = Prefix6::new(cfg.dst.addr, cfg.dst.len);
+        cfg.src = Prefix6::new(cfg.src.addr, cfg.src.len);
+        if op == RouteOp::Delete {
+            let r = self.ip6_route_del(&cfg);
+            if r.is_ok() {
+                self.bump();
+            }
+            return r;
+        }
+        if cfg.metric == 0 {
+            cfg.metric = PRIO_USER;
+        }
+        if cfg.proto == 0 {
+            cfg.proto = proto::BOOT;
+        }
+        let r = if cfg.multipath.is_empty() {
+            self.ip6_route_add(&cfg, op.flags())
+        } else {
+            self.ip6_route_multipath_add(&cfg, op.flags())
+        };
+        self.bump();
+        r
+    }
+
+    /// `ip6_route_info_create`: validate and build one fib6_info.
+    fn ip6_route_info_create(&mut self, cfg: &Route6Cfg, nh: &NhCfg) -> Result<Route6> {
+        if cfg.nh_id != 0 {
+            return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
+        }
+        self.new_table6(cfg.table);
+        let mut flags = cfg.flags;
+        let reject = cfg.rtype.reject_error().is_some();
+        if reject {
+            flags |= rtf::REJECT;
+        }
+        if cfg.rtype == RouteType::Local {
+            flags |= rtf::LOCAL;
+        }
+        if cfg.rtype == RouteType::Anycast {
+            flags |= rtf::ANYCAST;
+        }
+        if cfg.expires.is_some() {
+            flags |= rtf::EXPIRES;
+        }
+        let mut rt = Route6 {
+            dst: cfg.dst,
+            src: cfg.src,
+            rtype: cfg.rtype,
+            table: cfg.table,
+            proto: cfg.proto,
+            metric: cfg.metric,
+            pref: cfg.pref,
+            prefsrc: None,
+            flags,
+            metrics: cfg.metrics.clone(),
+            expires: cfg.expires.map(|e| self.now + e),
+            nh: Nh6 {
+                gw: None,
+                dev: 0,
+                weight: nh.weight.max(1),
+                flags: 0,
+            },
+            nh_id: 0,
+            sibling_group: 0,
+        };
+        // fib6_nh_init
+        let mut dev = if nh.dev != 0 {
+            if !self.links.contains_key(&nh.dev) {
+                return Err(Error::new(Errno::ENODEV));
+            }
+            Some(nh.dev)
+        } else {
+            None
+        };
+        if nh.flags & nhflags::ONLINK != 0 {
+            let Some(d) = dev else {
+                return Err(Error::msg(Errno::ENODEV, "Nexthop device required for onlink"));
+            };
+            if !self.links[&d].up {
+                return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
+            }
+            rt.nh.flags |= nhflags::ONLINK;
+        }
+        let dst_type = v6::addr_type(cfg.dst.addr);
+        let is_lo = |d: Option<u32>| d == Some(1);
+        if flags & rtf::REJECT != 0
+            || (is_lo(dev)
+                && dst_type & v6::LOOPBACK == 0
+                && flags & (rtf::ANYCAST | rtf::LOCAL) == 0)
+        {
+            rt.flags |= rtf::REJECT | rtf::NONEXTHOP;
+            rt.nh.dev = 1;
+        } else {
+            if let Some(Gateway::V6(gw)) = nh.gw {
+                self.ip6_validate_gw(cfg, nh, gw, &mut dev)?;
+                rt.nh.gw = Some(gw);
+                rt.flags |= rtf::GATEWAY;
+            } else if nh.gw.is_some() {
+                return Err(Error::msg(Errno::EINVAL, "Invalid gateway address"));
+            }
+            let Some(d) = dev else {
+                return Err(Error::new(Errno::ENODEV));
+            };
+            let l = &self.links[&d];
+            let ignore_down = flags & (rtf::LOCAL | rtf::ANYCAST) != 0 || cfg.rtype == RouteType::Multicast && cfg.proto == proto::KERNEL;
+            if !l.up && !ignore_down {
+                return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
+            }
+            if flags & (rtf::LOCAL | rtf::ANYCAST) == 0 && !l.carrier {
+                rt.nh.flags |= nhflags::LINKDOWN;
+            }
+            rt.nh.dev = d;
+        }
+        if let Some(ps) = cfg.prefsrc {
+            if ps != 0 {
+                if !self.chk_addr6(ps, Some(rt.nh.dev)) && !self.chk_addr6_any_strict(ps, rt.nh.dev) {
+                    return Err(Error::msg(Errno::EINVAL, "Invalid source address"));
+                }
+                rt.prefsrc = Some(ps);
+            }
+        }
+        Ok(rt)
+    }
+
+    fn chk_addr6_any_strict(&self, a: u128, dev: u32) -> bool {
+        // ipv6_chk_addr(net, addr, dev, 0): any device unless the address is link-local
+        if v6::addr_type(a) & v6::LINKLOCAL != 0 {
+            return self.chk_addr6(a, Some(dev));
+        }
+        self.chk_addr6(a, None)
+    }
+
+    fn ip6_validate_gw(&self, cfg: &Route6Cfg, nh: &NhCfg, gw: u128, dev: &mut Option<u32>) -> Result<()> {
+        let gwa_type = v6::addr_type(gw);
+        let skip_dev = gwa_type & v6::LINKLOCAL == 0;
+        let need_addr_check = dev.is_none();
+        let local_gw = |d: u32| {
+            if skip_dev {
+                self.chk_addr6(gw, None)
+            } else {
+                self.chk_addr6(gw, Some(d))
+            }
+        };
+        if let Some(d) = *dev {
+            if local_gw(d) {
+                return Err(Error::msg(Errno::EINVAL, "Gateway can not be a local address"));
+            }
+        }
+        if gwa_type != (v6::LINKLOCAL | v6::UNICAST) {
+            if gwa_type & (v6::UNICAST | v6::MAPPED) == 0 {
+                return Err(Error::msg(Errno::EINVAL, "Invalid gateway address"));
+            }
+            if nh.flags & nhflags::ONLINK != 0 {
+                // ip6_route_check_nh_onlink: a non-default, non-reject match must be a
+                // unicast route through the same device
+                if let Some(d) = *dev {
+                    let fl = Flow6 {
+                        dst: gw,
+                        oif: d,
+                        ..Default::default()
+                    };
+                    if let Ok(res) = self.fib6_table_lookup(tid::MAIN, d, &fl, 0) {
+                        if res.route.flags & rtf::REJECT == 0
+                            && res.route.dst.addr != 0
+                            && (res.route.rtype != RouteType::Unicast || res.route.nh.dev != d)
+                        {
+                            return Err(Error::msg(
+                                Errno::EINVAL,
+                                "Nexthop has invalid gateway or device mismatch",
+                            ));
+                        }
+                    }
+                }
+            } else {
+                self.ip6_route_check_nh(cfg, gw, dev)?;
+            }
+        }
+        let Some(d) = *dev else {
+            return Err(Error::msg(Errno::EINVAL, "Egress device not specified"));
+        };
+        if d == 1 {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Egress device can not be loopback device for this route",
+            ));
+        }
+        if need_addr_check && local_gw(d) {
+            return Err(Error::msg(Errno::EINVAL, "Gateway can not be a local address"));
+        }
+        Ok(())
+    }
+
+    fn fib6_table_lookup_dst(&self, table: u32, dst: u128, oif: u32) -> std::result::Result<FibResult6, Errno> {
+        let fl = Flow6 {
+            dst,
+            oif,
+            ..Default::default()
+        };
+        self.fib6_table_lookup(table, oif, &fl, strict::IFACE | strict::IGNORE_LINKSTATE)
+    }
+
+    fn ip6_route_check_nh(&self, cfg: &Route6Cfg, gw: u128, dev: &mut Option<u32>) -> Result<()> {
+        let oif = dev.unwrap_or(0);
+        let mut found: Option<FibResult6> = None;
+        if cfg.table != 0 {
+            if let Ok(res) = self.fib6_table_lookup(
+                cfg.table,
+                oif,
+                &Flow6 {
+                    dst: gw,
+                    oif,
+                    ..Default::default()
+                },
+                strict::IFACE | strict::IGNORE_LINKSTATE,
+            ) {
+                let bad = res.route.flags & rtf::REJECT != 0
+                    || res.route.nh.gw.is_some()
+                    || dev.is_some_and(|d| d != res.route.nh.dev);
+                if !bad {
+                    found = Some(res);
+                }
+            }
+        }
+        let res = match found {
+            Some(r) => r,
+            None => {
+                let fl = Flow6 {
+                    dst: gw,
+                    oif,
+                    ..Default::default()
+                };
+                let res = self
+                    .fib6_lookup(&fl, strict::IFACE)
+                    .map_err(|_| Error::new(Errno::EHOSTUNREACH))?;
+                if res.route.flags & rtf::REJECT != 0 || res.route.nh.gw.is_some() {
+                    return Err(Error::new(Errno::EHOSTUNREACH));
+                }
+                res
+            }
+        };
+        match *dev {
+            Some(d) => {
+                if d != res.route.nh.dev {
+                    return Err(Error::new(Errno::EHOSTUNREACH));
+                }
+            }
+            None => *dev = Some(res.route.nh.dev),
+        }
+        Ok(())
+    }
+
+    fn ip6_route_add(&mut self, cfg: &Route6Cfg, fl: NlFlags) -> Result<()> {
+        let rt = self.ip6_route_info_create(cfg, &cfg.nh)?;
+        self.fib6_add(rt, fl)
+    }
+
+    fn ip6_route_multipath_add(&mut self, cfg: &Route6Cfg, fl: NlFlags) -> Result<()> {
+        let mut rts = Vec::new();
+        for nh in &cfg.multipath {
+            let mut n = nh.clone();
+            if n.dev == 0 {
+                n.dev = cfg.nh.dev;
+            }
+            rts.push(self.ip6_route_info_create(cfg, &n)?);
+        }
+        // duplicate legs in one request
+        for i in 0..rts.len() {
+            for j in 0..i {
+                if rts[i].nh.dev == rts[j].nh.dev && rts[i].nh.gw == rts[j].nh.gw {
+                    return Err(Error::new(Errno::EEXIST));
+                }
+            }
+        }
+        let saved = self.tables6.clone();
+        let mut flags = fl;
+        for rt in rts {
+            if let Err(e) = self.fib6_add(rt, flags) {
+                self.tables6 = saved;
+                return Err(e);
+            }
+            flags.excl = false;
+            flags.replace = false;
+            flags.create = true;
+        }
+        Ok(())
+    }
+
+    /// `fib6_add` / `fib6_add_rt2node`.
+    pub(crate) fn fib6_add(&mut self, mut rt: Route6, fl: NlFlags) -> Result<()> {
+        let can_ecmp = qualify_for_ecmp(&rt);
+        let seq = {
+            self.sibling_seq += 1;
+            self.sibling_seq
+        };
+        let t = self.tables6.get_mut(&rt.table).expect("table created");
+        let list = t.nodes.entry((rt.dst, rt.src)).or_default();
+        let mut ins = 0usize;
+        let mut found: Option<usize> = None;
+        let mut fallback: Option<usize> = None;
+        let mut sibling_of: Option<u64> = None;
+        let mut i = 0;
+        while i < list.len() {
+            let it = &list[i];
+            if it.metric == rt.metric {
+                if fl.excl {
+                    t.prune();
+                    return Err(Error::new(Errno::EEXIST));
+                }
+                if fl.replace {
+                    if can_ecmp == qualify_for_ecmp(it) {
+                        found = Some(i);
+                        break;
+                    }
+                    if fallback.is_none() {
+                        fallback = Some(i);
+                    }
+                    i += 1;
+                    ins = i;
+                    continue;
+                }
+                if it.nh.dev == rt.nh.dev && it.nh.gw == rt.nh.gw && it.nh_id == rt.nh_id {
+                    if it.flags & rtf::EXPIRES == 0 {
+                        return Err(Error::new(Errno::EEXIST));
+                    }
+                    let e = rt.expires;
+                    let it = &mut list[i];
+                    it.expires = e;
+                    if e.is_none() {
+                        it.flags &= !rtf::EXPIRES;
+                    }
+                    return Err(Error::new(Errno::EEXIST));
+                }
+                if can_ecmp && qualify_for_ecmp(it) && sibling_of.is_none() {
+                    sibling_of = Some(if it.sibling_group != 0 {
+                        it.sibling_group
+                    } else {
+                        0
+                    });
+                }
+            }
+            if it.metric > rt.metric {
+                break;
+            }
+            i += 1;
+            ins = i;
+        }
+        if fallback.is_some() && found.is_none() {
+            found = fallback;
+        }
+        if !fl.replace {
+            if let Some(g) = sibling_of {
+                // join (or create) the sibling group of the first ECMP-able route of this metric
+                let g = if g == 0 { seq } else { g };
+                for it in list.iter_mut() {
+                    if it.metric == rt.metric && qualify_for_ecmp(it) && it.sibling_group == 0 {
+                        it.sibling_group = g;
+                        break;
+                    }
+                }
+                rt.sibling_group = g;
+            }
+            if !fl.create {
+                // the kernel warns and adds anyway
+            }
+            list.insert(ins, rt);
+            return Ok(());
+        }
+        let Some(pos) = found else {
+            if fl.create {
+                list.insert(ins, rt);
+                return Ok(());
+            }
+            t.prune();
+            return Err(Error::msg(
+                Errno::ENOENT,
+                "Can not replace route - no match found",
+            ));
+        };
+        let old_group = list[pos].sibling_group;
+        list[pos] = rt;
+        if old_group != 0 {
+            let mut k = 0;
+            list.retain(|r| {
+                k += 1;
+                !(r.sibling_group == old_group && k - 1 != pos)
+            });
+        }
+        Ok(())
+    }
+
+    /// `ip6_route_del`.
+    fn ip6_route_del(&mut self, cfg: &Route6Cfg) -> Result<()> {
+        let t = self.tables6.get_mut(&cfg.table).ok_or(Error::msg(
+            Errno::ESRCH,
+            "FIB table does not exist",
+        ))?;
+        let Some(list) = t.nodes.get_mut(&(cfg.dst, cfg.src)) else {
+            return Err(Error::new(Errno::ESRCH));
+        };
+        let nh = if cfg.multipath.is_empty() {
+            cfg.nh.clone()
+        } else {
+            cfg.multipath[0].clone()
+        };
+        let gw = match nh.gw {
+            Some(Gateway::V6(g)) => Some(g),
+            _ => None,
+        };
+        for i in 0..list.len() {
+            let r = &list[i];
+            if cfg.metric != 0 && cfg.metric != r.metric {
+                continue;
+            }
+            if cfg.proto != 0 && cfg.proto != r.proto {
+                continue;
+            }
+            if nh.dev != 0 && nh.dev != r.nh.dev {
+                continue;
+            }
+            if let Some(g) = gw {
+                if r.nh.gw != Some(g) {
+                    continue;
+                }
+            }
+            if gw.is_some() || r.sibling_group == 0 {
+                let g = list[i].sibling_group;
+                list.remove(i);
+                if g != 0 {
+                    let n = list.iter().filter(|x| x.sibling_group == g).count();
+                    if n == 1 {
+                        for x in list.iter_mut() {
+                            if x.sibling_group == g {
+                                x.sibling_group = 0;
+                            }
+                        }
+                    }
+                }
+            } else {
+                let g = r.sibling_group;
+                list.retain(|x| x.sibling_group != g);
+            }
+            t.prune();
+            return Ok(());
+        }
+        Err(Error::new(Errno::ESRCH))
+    }
+
+    /// Remove routes matching `pred` from every IPv6 table.
+    pub(crate) fn fib6_remove_where(&mut self, pred: impl Fn(&Route6) -> bool) {
+        for t in self.tables6.values_mut() {
+            for list in t.nodes.values_mut() {
+                let mut groups = Vec::new();
+                list.retain(|r| {
+                    let kill = pred(r);
+                    if kill && r.sibling_group != 0 {
+                        groups.push(r.sibling_group);
+                    }
+                    !kill
+                });
+                for g in groups {
+                    if list.iter().filter(|x| x.sibling_group == g).count() == 1 {
+                        for x in list.iter_mut() {
+                            if x.sibling_group == g {
+                                x.sibling_group = 0;
+                            }
+                        }
+                    }
+                }
+            }
+            t.prune();
+        }
+    }
+
+    // ---------------------------------------------------------- addrconf
+
+    fn kernel_route6(&mut self, rtype: RouteType, table: u32, dst: Prefix6, dev: u32, metric: u32, extra_flags: u32) -> Result<()> {
+        let cfg = Route6Cfg {
+            table,
+            dst,
+            rtype,
+            proto: proto::KERNEL,
+            metric,
+            nh: NhCfg {
+                dev,
+                ..Default::default()
+            },
+            flags: extra_flags,
+            ..Default::default()
+        };
+        self.new_table6(table);
+        let mut rt = self.ip6_route_info_create(&cfg, &cfg.nh)?;
+        rt.flags |= extra_flags;
+        self.fib6_add(
+            rt,
+            NlFlags {
+                create: true,
+                ..Default::default()
+            },
+        )
+    }
+
+    fn addrconf_add_mroute(&mut self, dev: u32) {
+        let _ = self.kernel_route6(
+            RouteType::Multicast,
+            tid::LOCAL,
+            Prefix6::new(0xff00u128 << 112, 8),
+            dev,
+            PRIO_ADDRCONF,
+            0,
+        );
+    }
+
+    fn addrconf_prefix_route(&mut self, addr: u128, plen: u8, metric: u32, dev: u32) {
+        let m = if metric == 0 { PRIO_ADDRCONF } else { metric };
+        let _ = self.kernel_route6(
+            RouteType::Unicast,
+            tid::MAIN,
+            Prefix6::new(addr, plen),
+            dev,
+            m,
+            0,
+        );
+    }
+
+    fn local_route6(&mut self, addr: u128, dev: u32, anycast: bool) {
+        let (t, f) = if anycast {
+            (RouteType::Anycast, rtf::ANYCAST)
+        } else {
+            (RouteType::Local, rtf::LOCAL)
+        };
+        let cfg = Route6Cfg {
+            table: tid::LOCAL,
+            dst: Prefix6::new(addr, 128),
+            rtype: t,
+            proto: proto::KERNEL,
+            metric: 0,
+            nh: NhCfg {
+                dev,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        if let Ok(mut rt) = self.ip6_route_info_create(&cfg, &cfg.nh) {
+            rt.flags |= f | rtf::NONEXTHOP;
+            rt.metric = 0;
+            let _ = self.fib6_add(
+                rt,
+                NlFlags {
+                    create: true,
+                    ..Default::default()
+                },
+            );
+        }
+    }
+
+    fn del_local_route6(&mut self, addr: u128, dev: u32, anycast: bool) {
+        let t = if anycast {
+            RouteType::Anycast
+        } else {
+            RouteType::Local
+        };
+        let p = Prefix6::new(addr, 128);
+        if let Some(tb) = self.tables6.get_mut(&tid::LOCAL) {
+            if let Some(list) = tb.nodes.get_mut(&(p, Prefix6::default())) {
+                if let Some(i) = list
+                    .iter()
+                    .position(|r| r.rtype == t && r.nh.dev == dev && r.proto == proto::KERNEL)
+                {
+                    list.remove(i);
+                }
+            }
+            tb.prune();
+        }
+    }
+
+    fn dev_forwarding6(&self, dev: u32) -> bool {
+        self.sysctl
+            .v6_dev
+            .get(&dev)
+            .is_some_and(|c| c.forwarding != 0)
+    }
+
+    fn join_anycast(&mut self, dev: u32, a: &Addr6) {
+        if a.plen >= 127 {
+            return;
+        }
+        let p = Prefix6::new(a.addr, a.plen).addr;
+        if p == 0 {
+            return;
+        }
+        let list = self.anycast6.entry(dev).or_default();
+        let first = !list.contains(&p);
+        list.push(p);
+        if first {
+            self.local_route6(p, dev, true);
+        }
+    }
+
+    fn leave_anycast(&mut self, dev: u32, a: &Addr6) {
+        if a.plen >= 127 {
+            return;
+        }
+        let p = Prefix6::new(a.addr, a.plen).addr;
+        let Some(list) = self.anycast6.get_mut(&dev) else {
+            return;
+        };
+        if let Some(i) = list.iter().position(|x| *x == p) {
+            list.remove(i);
+            if !list.contains(&p) {
+                self.del_local_route6(p, dev, true);
+            }
+        }
+    }
+
+    /// Insert into the device list ordered by scope (global before link-local, newest
+    /// first within a scope), as `ipv6_link_dev_addr` does.
+    fn link_dev_addr6(&mut self, dev: u32, a: Addr6) {
+        let list = self.addrs6.entry(dev).or_default();
+        let sc = v6::src_scope(a.addr);
+        let pos = list
+            .iter()
+            .position(|x| sc >= v6::src_scope(x.addr))
+            .unwrap_or(list.len());
+        list.insert(pos, a);
+    }
+
+    /// The address became usable (DAD completed): local route, anycast.
+    fn ifa_notify_new6(&mut self, dev: u32, a: &Addr6) {
+        self.local_route6(a.addr, dev, false);
+        if self.dev_forwarding6(dev) {
+            self.join_anycast(dev, a);
+        }
+    }
+
+    fn ifa_notify_del6(&mut self, dev: u32, a: &Addr6) {
+        self.del_local_route6(a.addr, dev, false);
+        if self.dev_forwarding6(dev) {
+            self.leave_anycast(dev, a);
+        }
+    }
+
+    /// `ip -6 addr add`.
+    pub fn addr6_add(&mut self, dev: u32, a: Addr6) -> Result<()> {
+        if a.plen > 128 {
+            return Err(Error::msg(Errno::EINVAL, "Invalid prefix length"));
+        }
+        let l = self.links.get(&dev).ok_or(Error::new(Errno::ENODEV))?.clone();
+        let t = v6::addr_type(a.addr);
+        if t == v6::ANY {
+            return Err(Error::msg(Errno::EADDRNOTAVAIL, "Invalid address"));
+        }
+        if t & v6::MULTICAST != 0 {
+            return Err(Error::msg(
+                Errno::EADDRNOTAVAIL,
+                "Cannot assign multicast address without \"autojoin\" flag",
+            ));
+        }
+        if !l.is_loopback() && t & v6::LOOPBACK != 0 {
+            return Err(Error::msg(
+                Errno::EADDRNOTAVAIL,
+                "Cannot assign loopback address on this device",
+            ));
+        }
+        if self.addrs6(dev).iter().any(|x| x.addr == a.addr) {
+            return Err(Error::new(Errno::EEXIST));
+        }
+        if !l.is_loopback() {
+            self.addrconf_add_mroute(dev);
+        }
+        let mut a = a;
+        a.flags |= ifa::PERMANENT;
+        self.link_dev_addr6(dev, a.clone());
+        if a.flags & ifa::NOPREFIXROUTE == 0 {
+            self.addrconf_prefix_route(a.addr, a.plen, a.metric, dev);
+        }
+        self.ifa_notify_new6(dev, &a);
+        self.bump();
+        Ok(())
+    }
+
+    /// `ip -6 addr del`.
+    pub fn addr6_del(&mut self, dev: u32, addr: u128, plen: Option<u8>) -> Result<()> {
+        if !self.links.contains_key(&dev) {
+            return Err(Error::new(Errno::ENODEV));
+        }
+        let list = self.addrs6.get(&dev).cloned().unwrap_or_default();
+        let Some(i) = list
+            .iter()
+            .position(|x| x.addr == addr && plen.is_none_or(|p| p == x.plen))
+        else {
+            return Err(Error::new(Errno::EADDRNOTAVAIL));
+        };
+        let a = list[i].clone();
+        self.addrs6.get_mut(&dev).expect("exists").remove(i);
+        // check_cleanup_prefix_route: another permanent address with the prefix keeps it
+        let keep_prefix = a.flags & ifa::NOPREFIXROUTE != 0
+            || self.addrs6(dev).iter().any(|x| {
+                x.plen == a.plen
+                    && Prefix6::new(x.addr, x.plen) == Prefix6::new(a.addr, a.plen)
+                    && x.flags & ifa::PERMANENT != 0
+                    && x.flags & ifa::NOPREFIXROUTE == 0
+            });
+        self.ifa_notify_del6(dev, &a);
+        if !keep_prefix {
+            let p = Prefix6::new(a.addr, a.plen);
+            if let Some(tb) = self.tables6.get_mut(&tid::MAIN) {
+                if let Some(l) = tb.nodes.get_mut(&(p, Prefix6::default())) {
+                    if let Some(j) = l
+                        .iter()
+                        .position(|r| r.nh.dev == dev && r.nh.gw.is_none() && r.flags & rtf::DEFAULT == 0)
+                    {
+                        l.remove(j);
+                    }
+                }
+                tb.prune();
+            }
+        }
+        // rt6_remove_prefsrc
+        for t in self.tables6.values_mut() {
+            for r in t.nodes.values_mut().flatten() {
+                if r.prefsrc == Some(a.addr) {
+                    r.prefsrc = None;
+                }
+            }
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// Generate the EUI-64 link-local address and derived routes (`addrconf_dev_config`).
+    fn addrconf_dev_config(&mut self, dev: u32) {
+        let l = self.links[&dev].clone();
+        if l.is_loopback() {
+            if !self.addrs6(1).iter().any(|a| a.addr == 1) {
+                let a = Addr6 {
+                    addr: 1,
+                    plen: 128,
+                    flags: ifa::PERMANENT,
+                    metric: 0,
+                    scope: crate::route::scope::HOST,
+                };
+                self.link_dev_addr6(1, a.clone());
+                self.ifa_notify_new6(1, &a);
+            }
+            return;
+        }
+        self.addrconf_add_mroute(dev);
+        let ll = (0xfe80u128 << 112) | u128::from(l.eui64());
+        if self.addrs6(dev).iter().any(|a| a.addr == ll) {
+            return;
+        }
+        let a = Addr6 {
+            addr: ll,
+            plen: 64,
+            flags: ifa::PERMANENT,
+            metric: 0,
+            scope: crate::route::scope::LINK,
+        };
+        self.link_dev_addr6(dev, a.clone());
+        self.addrconf_prefix_route(ll, 64, 0, dev);
+        self.ifa_notify_new6(dev, &a);
+    }
+
+    /// Restore routes of addresses kept over a down (`addrconf_permanent_addr`).
+    fn addrconf_permanent_addr(&mut self, dev: u32) {
+        let list = self.addrs6(dev).to_vec();
+        for a in list {
+            if a.flags & ifa::NOPREFIXROUTE == 0 {
+                self.addrconf_prefix_route(a.addr, a.plen, a.metric, dev);
+            }
+            self.ifa_notify_new6(dev, &a);
+        }
+    }
+
+    pub(crate) fn ipv6_netdev_up(&mut self, dev: u32) {
+        self.addrconf_permanent_addr(dev);
+        let l = &self.links[&dev];
+        if !l.oper_up() {
+            return;
+        }
+        self.v6_ready.insert(dev);
+        self.addrconf_dev_config(dev);
+        self.rt6_sync_up(dev, nhflags::DEAD);
+    }
+
+    pub(crate) fn ipv6_netdev_change(&mut self, dev: u32, carrier: bool) {
+        if !carrier {
+            // rt6_sync_down_dev(NETDEV_CHANGE): non-local routes via dev get LINKDOWN
+            for t in self.tables6.values_mut() {
+                for r in t.nodes.values_mut().flatten() {
+                    if r.nh.dev == dev && r.flags & (rtf::LOCAL | rtf::ANYCAST) == 0 {
+                        r.nh.flags |= nhflags::LINKDOWN;
+                    }
+                }
+            }
+            return;
+        }
+        if self.v6_ready.contains(&dev) {
+            self.rt6_sync_up(dev, nhflags::LINKDOWN);
+            return;
+        }
+        self.v6_ready.insert(dev);
+        self.addrconf_dev_config(dev);
+        self.rt6_sync_up(dev, nhflags::DEAD);
+    }
+
+    fn rt6_sync_up(&mut self, dev: u32, flags: u32) {
+        let mut f = flags;
+        if flags & nhflags::DEAD != 0 && self.links.get(&dev).is_some_and(|l| l.carrier) {
+            f |= nhflags::LINKDOWN;
+        }
+        for t in self.tables6.values_mut() {
+            for r in t.nodes.values_mut().flatten() {
+                if r.nh.dev == dev {
+                    r.nh.flags &= !f;
+                }
+            }
+        }
+    }
+
+    /// `addrconf_ifdown` + `rt6_disable_ip`.
+    pub(crate) fn ipv6_netdev_down(&mut self, dev: u32, unregister: bool) {
+        // routes via dev: deleted; multipath legs marked dead unless all legs die
+        let mut dead_groups: Vec<u64> = Vec::new();
+        for t in self.tables6.values() {
+            for list in t.nodes.values() {
+                let mut groups: std::collections::BTreeMap<u64, (usize, usize)> = Default::default();
+                for r in list {
+                    if r.sibling_group != 0 {
+                        let e = groups.entry(r.sibling_group).or_default();
+                        e.0 += 1;
+                        if r.nh.dev == dev || r.nh.flags & nhflags::DEAD != 0 {
+                            e.1 += 1;
+                        }
+                    }
+                }
+                for (g, (n, d)) in groups {
+                    if n == d {
+                        dead_groups.push(g);
+                    }
+                }
+            }
+        }
+        if unregister {
+            self.fib6_remove_where(|r| r.nh.dev == dev);
+        } else {
+            self.fib6_remove_where(|r| {
+                (r.sibling_group == 0 && r.nh.dev == dev) || dead_groups.contains(&r.sibling_group) && r.sibling_group != 0
+            });
+            for t in self.tables6.values_mut() {
+                for r in t.nodes.values_mut().flatten() {
+                    if r.sibling_group != 0 && r.nh.dev == dev {
+                        r.nh.flags |= nhflags::DEAD | nhflags::LINKDOWN;
+                    }
+                }
+            }
+        }
+        self.v6_ready.remove(&dev);
+        let keep_conf = {
+            let all = self.sysctl.v6_all.keep_addr_on_down;
+            let d = self.sysctl.v6_dev.get(&dev).map_or(0, |c| c.keep_addr_on_down);
+            let k = if all != 0 { all } else { d };
+            k > 0 && !unregister
+        };
+        let list = self.addrs6(dev).to_vec();
+        let fwd = self.dev_forwarding6(dev);
+        let mut kept = Vec::new();
+        for a in list {
+            let local = v6::addr_type(a.addr) & (v6::LINKLOCAL | v6::LOOPBACK) != 0;
+            let keep = keep_conf && a.flags & ifa::PERMANENT != 0 && !local;
+            self.del_local_route6(a.addr, dev, false);
+            if fwd {
+                self.leave_anycast(dev, &a);
+            }
+            if keep {
+                kept.push(a);
+            }
+        }
+        if kept.is_empty() {
+            self.addrs6.remove(&dev);
+        } else {
+            self.addrs6.insert(dev, kept);
+        }
+        if unregister {
+            self.addrs6.remove(&dev);
+            self.anycast6.remove(&dev);
+        }
+    }
+
+    /// `net.ipv6.conf.{all,DEV}.forwarding` changed: join or leave subnet-router anycast.
+    pub(crate) fn ipv6_forward_change(&mut self, dev: u32, on: bool) {
+        let was = self.dev_forwarding6(dev);
+        if let Some(c) = self.sysctl.v6_dev.get_mut(&dev) {
+            c.forwarding = u32::from(on);
+        }
+        if was == on {
+            return;
+        }
+        let list = self.addrs6(dev).to_vec();
+        for a in list {
+            if on {
+                self.join_anycast(dev, &a);
+            } else {
+                self.leave_anycast(dev, &a);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ lookups
+
+    fn rt6_check_neigh(&self, r: &Route6) -> i32 {
+        let Some(gw) = r.nh.gw else {
+            return 1;
+        };
+        match self.neigh_state(r.nh.dev, gw, true) {
+            Some(s) if s.valid() => 1,
+            Some(NudState::Failed) => NUD_FAIL_PROBE,
+            Some(_) => 1,
+            None => 1,
+        }
+    }
+
+    fn rt6_score_route(&self, r: &Route6, oif: u32, strict: u32) -> i32 {
+        let mut m = 0;
+        if oif == 0 || r.nh.dev == oif {
+            m = 2;
+        }
+        if m == 0 && strict & self::strict::IFACE != 0 {
+            return NUD_FAIL_HARD;
+        }
+        m |= r.pref.score() << 2;
+        if strict & self::strict::REACHABLE != 0 && r.flags & rtf::NONEXTHOP == 0 && r.nh.gw.is_some() {
+            let n = self.rt6_check_neigh(r);
+            if n < 0 {
+                return n;
+            }
+        }
+        m
+    }
+
+    fn route_expired(&self, r: &Route6) -> bool {
+        r.expires.is_some_and(|e| e <= self.now)
+    }
+
+    /// `rt6_select` over one node's list: the best entry, or `None`.
+    fn rt6_select<'a>(&self, list: &'a [Route6], oif: u32, strict: u32) -> Option<&'a Route6> {
+        if list.is_empty() {
+            return None;
+        }
+        let metric = list[0].metric;
+        let mut best: Option<&Route6> = None;
+        let mut mpri = -1;
+        let mut cont = None;
+        let mut consider = |r: &'a Route6, best: &mut Option<&'a Route6>, mpri: &mut i32| {
+            if self.route_expired(r) {
+                return;
+            }
+            if r.nh.flags & nhflags::DEAD != 0 {
+                return;
+            }
+            if strict & self::strict::IGNORE_LINKSTATE == 0
+                && r.nh.flags & nhflags::LINKDOWN != 0
+                && self.ignore_linkdown6(r.nh.dev)
+            {
+                return;
+            }
+            let m = self.rt6_score_route(r, oif, strict);
+            if m == NUD_FAIL_HARD {
+                return;
+            }
+            if m > *mpri {
+                *mpri = m;
+                *best = Some(r);
+            }
+        };
+        for (i, r) in list.iter().enumerate() {
+            if r.metric != metric {
+                cont = Some(i);
+                break;
+            }
+            consider(r, &mut best, &mut mpri);
+        }
+        if best.is_some() {
+            return best;
+        }
+        let c = cont?;
+        for r in &list[c..] {
+            consider(r, &mut best, &mut mpri);
+        }
+        best
+    }
+
+    /// Candidate nodes of a table for `dst`/`src`, in lookup-then-backtrack order.
+    fn fib6_candidates<'a>(&self, t: &'a crate::table::Table6, dst: u128, src: u128) -> Vec<&'a [Route6]> {
+        let mut out = Vec::new();
+        for len in (0..=128u8).rev() {
+            let d = Prefix6::new(dst, len);
+            if t.has_subtree(d) {
+                // source-specific subtree: longest matching source prefix
+                for sl in (1..=128u8).rev() {
+                    let s = Prefix6::new(src, sl);
+                    if let Some(l) = t.nodes.get(&(d, s)) {
+                        if !l.is_empty() {
+                            out.push(l.as_slice());
+                        }
+                    }
+                }
+                continue;
+            }
+            if let Some(l) = t.nodes.get(&(d, Prefix6::default())) {
+                if !l.is_empty() {
+                    out.push(l.as_slice());
+                }
+            }
+        }
+        out
+    }
+
+    /// `fib6_table_lookup`.
+    pub(crate) fn fib6_table_lookup(&self, table: u32, oif: u32, fl: &Flow6, strict: u32) -> std::result::Result<FibResult6, Errno> {
+        let Some(t) = self.tables6.get(&table) else {
+            return Err(Errno::EAGAIN);
+        };
+        let cands = self.fib6_candidates(t, fl.dst, fl.src);
+        let mut s = strict;
+        loop {
+            for list in &cands {
+                if let Some(r) = self.rt6_select(list, oif, s) {
+                    let first = list
+                        .iter()
+                        .find(|x| r.sibling_group != 0 && x.sibling_group == r.sibling_group)
+                        .unwrap_or(r);
+                    return Ok(FibResult6 {
+                        route: r.clone(),
+                        first: first.clone(),
+                        table,
+                    });
+                }
+            }
+            if s & self::strict::REACHABLE != 0 {
+                s &= !self::strict::REACHABLE;
+                continue;
+            }
+            return Err(Errno::EAGAIN);
+        }
+    }
+
+    /// `fib6_select_path`: ECMP among siblings.
+    fn fib6_select_path(&self, res: &mut FibResult6, fl: &Flow6, oif: u32, strict: u32) {
+        if res.route.sibling_group == 0 {
+            return;
+        }
+        let Some(t) = self.tables6.get(&res.table) else {
+            return;
+        };
+        let Some(list) = t.nodes.get(&(res.route.dst, res.route.src)) else {
+            return;
+        };
+        let legs: Vec<&Route6> = list
+            .iter()
+            .filter(|r| r.sibling_group == res.route.sibling_group)
+            .collect();
+        let alive: Vec<bool> = legs
+            .iter()
+            .map(|r| {
+                r.nh.flags & nhflags::DEAD == 0
+                    && !(r.nh.flags & nhflags::LINKDOWN != 0 && self.ignore_linkdown6(r.nh.dev))
+            })
+            .collect();
+        let weights: Vec<u32> = legs.iter().map(|r| r.nh.weight).collect();
+        let bounds = crate::ecmp::upper_bounds6(&weights, &alive);
+        let h = crate::ecmp::multipath_hash6(self, fl) as i64;
+        let Some(mi) = legs.iter().position(|r| **r == res.route) else {
+            return;
+        };
+        if h <= i64::from(bounds[mi]) {
+            return;
+        }
+        let n = legs.len();
+        for k in 1..n {
+            let j = (mi + k) % n;
+            if h > i64::from(bounds[j]) {
+                continue;
+            }
+            if self.rt6_score_route(legs[j], oif, strict) < 0 {
+                break;
+            }
+            res.route = legs[j].clone();
+            break;
+        }
+    }
+
+    /// `ip6_pol_route` in one table: `Ok` with a route (whose type may be a reject type),
+    /// `Err(EAGAIN)` when nothing matched.
+    pub(crate) fn ip6_pol_route(&self, table: u32, oif: u32, fl: &Flow6, flags: u32) -> std::result::Result<FibResult6, Errno> {
+        let mut strict = flags & (strict::IFACE | strict::IGNORE_LINKSTATE);
+        if !self.forwarding6() {
+            strict |= strict::REACHABLE;
+        }
+        let mut res = self.fib6_table_lookup(table, oif, fl, strict)?;
+        self.fib6_select_path(&mut res, fl, oif, strict);
+        Ok(res)
+    }
+
+    /// `fib6_lookup` (control-plane lookups: rules or local then main).
+    pub(crate) fn fib6_lookup(&self, fl: &Flow6, flags: u32) -> std::result::Result<FibResult6, Errno> {
+        if self.custom_rules6 {
+            return self.fib6_rule_lookup(fl, flags, fl.oif, |t, f, fl| self.fib6_table_lookup(t, fl.oif, fl, f));
+        }
+        match self.fib6_table_lookup(tid::LOCAL, fl.oif, fl, flags) {
+            Ok(r) => Ok(r),
+            Err(_) => self.fib6_table_lookup(tid::MAIN, fl.oif, fl, flags),
+        }
+    }
+
+    /// `fib6_rule_lookup` with a table lookup function.
+    pub(crate) fn fib6_rule_lookup(
+        &self,
+        fl: &Flow6,
+        flags: u32,
+        _oif: u32,
+        lookup: impl Fn(u32, u32, &Flow6) -> std::result::Result<FibResult6, Errno>,
+    ) -> std::result::Result<FibResult6, Errno> {
+        let rf = crate::rule::RuleFlow {
+            iif: fl.iif,
+            oif: fl.oif,
+            mark: fl.mark,
+            uid: fl.uid,
+            src: fl.src,
+            dst: fl.dst,
+            tos: fl.tos,
+            proto: fl.proto,
+            sport: fl.sport,
+            dport: fl.dport,
+        };
+        let r = Self::rules_walk(
+            &self.rules6,
+            &rf,
+            true,
+            |t| {
+                if !self.tables6.contains_key(&t) {
+                    return Err(Errno::EAGAIN);
+                }
+                let res = lookup(t, flags, fl)?;
+                match res.route.rtype.reject_error() {
+                    Some(Errno::EAGAIN) => Err(Errno::EAGAIN),
+                    _ => Ok(res),
+                }
+            },
+            |rule, res: &FibResult6| {
+                if res.route.rtype.reject_error().is_some() {
+                    return false;
+                }
+                if i32::from(res.route.dst.len) <= rule.suppress_prefixlen {
+                    return true;
+                }
+                if rule.suppress_ifgroup != -1 {
+                    if let Some(l) = self.links.get(&res.route.nh.dev) {
+                        if l.group as i32 == rule.suppress_ifgroup {
+                            return true;
+                        }
+                    }
+                }
+                false
+            },
+        );
+        match r {
+            Err(Errno::ESRCH) => Err(Errno::ENETUNREACH),
+            x => x,
+        }
+    }
+}
+
+/// An IPv6 flow (`struct flowi6` as `ip -6 route get` fills it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Flow6 {
+    /// Destination.
+    pub dst: u128,
+    /// Source (0: any).
+    pub src: u128,
+    /// Output interface.
+    pub oif: u32,
+    /// Input interface (0: output lookup).
+    pub iif: u32,
+    /// Mark.
+    pub mark: u32,
+    /// uid (`u32::MAX`: invalid uid, as input lookups without `uid`).
+    pub uid: u32,
+    /// Traffic class.
+    pub tos: u8,
+    /// Flow label.
+    pub flowlabel: u32,
+    /// Next header.
+    pub proto: u8,
+    /// Source port.
+    pub sport: u16,
+    /// Destination port.
+    pub dport: u16,
+}
+
+impl Netns {
+    /// Set `net.ipv6.conf.DEV.forwarding` (joining or leaving subnet-router anycast).
+    pub fn set_forwarding6(&mut self, dev: u32, on: bool) {
+        self.ipv6_forward_change(dev, on);
+        self.bump();
+    }
+}

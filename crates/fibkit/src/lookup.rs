@@ -1,0 +1,610 @@
+//! Route lookups: the rule walk, IPv4 output (`ip_route_output_key_hash_rcu`) and input
+//! (`ip_route_input_slow`) routes, as `ip route get` reports them.
+
+use crate::error::Errno;
+use crate::fib4::FibResult4;
+use crate::netns::Netns;
+use crate::prefix::v4;
+use crate::route::{nhflags, scope, table as tid, Gateway, Metrics, Route4, RouteType};
+use crate::rule::{Rule, RuleAction, RuleFlow};
+
+/// An IPv4 flow (`struct flowi4` as `ip route get` fills it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Flow4 {
+    /// Destination.
+    pub dst: u32,
+    /// Source (0: none).
+    pub src: u32,
+    /// Output interface (0: none).
+    pub oif: u32,
+    /// Input interface (0: output lookup).
+    pub iif: u32,
+    /// Firewall mark.
+    pub mark: u32,
+    /// TOS (ECN bits are stripped by `ip route get`).
+    pub tos: u8,
+    /// IP protocol.
+    pub proto: u8,
+    /// Source port.
+    pub sport: u16,
+    /// Destination port.
+    pub dport: u16,
+    /// uid.
+    pub uid: u32,
+    /// Lookup scope (`flowi4_scope`).
+    pub scope: u8,
+}
+
+/// The answer of an IPv4 `ip route get`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouteGet4 {
+    /// `rt_type`.
+    pub rtype: RouteType,
+    /// Gateway, when the route uses one.
+    pub gateway: Option<Gateway>,
+    /// Output device.
+    pub dev: u32,
+    /// Preferred source chosen (output lookups).
+    pub prefsrc: Option<u32>,
+    /// Table id (0 when no table was involved).
+    pub table: u32,
+    /// Metrics of the route.
+    pub metrics: Metrics,
+    /// Whether this is an input route.
+    pub input: bool,
+    /// The FIB entry that matched, with its prefix (for `fibmatch`).
+    pub fib: Option<(Route4, crate::prefix::Prefix4)>,
+    /// The flow as finally used (saddr filled in).
+    pub flow: Flow4,
+    /// The source the query asked for (0: none); `src` is reported only when the chosen
+    /// source differs from it.
+    pub requested_src: u32,
+}
+
+/// What a rule action step produced.
+enum Step<T> {
+    /// A result: stop.
+    Done(Result<T, Errno>),
+    /// Continue with the next rule.
+    Next,
+}
+
+impl Netns {
+    /// `fib_rules_lookup`: walk `rules` and call `lookup(table)` for lookup actions.
+    /// `suppress(result)` says whether a successful result is dropped by the rule.
+    pub(crate) fn rules_walk<T>(
+        rules: &[Rule],
+        fl: &RuleFlow,
+        v6: bool,
+        mut lookup: impl FnMut(u32) -> Result<T, Errno>,
+        mut suppress: impl FnMut(&Rule, &T) -> bool,
+    ) -> Result<T, Errno> {
+        let mut i = 0;
+        while i < rules.len() {
+            let r = &rules[i];
+            i += 1;
+            if !r.matches(fl, v6) {
+                continue;
+            }
+            let step = match r.action {
+                RuleAction::Goto(t) => {
+                    if let Some(j) = rules.iter().position(|x| x.pref == t) {
+                        // jump: the target rule is evaluated normally
+                        i = j;
+                    }
+                    Step::Next
+                }
+                RuleAction::Nop => Step::Next,
+                RuleAction::Unreachable => Step::Done(Err(Errno::ENETUNREACH)),
+                RuleAction::Prohibit => Step::Done(Err(Errno::EACCES)),
+                RuleAction::Blackhole | RuleAction::Other(_) => Step::Done(Err(Errno::EINVAL)),
+                RuleAction::Lookup(t) => match lookup(t) {
+                    Ok(res) => {
+                        if suppress(r, &res) {
+                            Step::Next
+                        } else {
+                            Step::Done(Ok(res))
+                        }
+                    }
+                    Err(Errno::EAGAIN) => Step::Next,
+                    Err(e) => Step::Done(Err(e)),
+                },
+            };
+            if let Step::Done(r) = step {
+                return r;
+            }
+        }
+        Err(Errno::ESRCH)
+    }
+
+    /// `fib_lookup`: the IPv4 policy lookup (fast path while only the default rules ever
+    /// existed: merged local+main, then default).
+    pub(crate) fn fib4_lookup(
+        &self,
+        fl: &Flow4,
+        ignore_linkstate: bool,
+    ) -> Result<FibResult4, Errno> {
+        if !self.custom_rules4 {
+            let mut r = self.fib4_table_lookup(
+                tid::MAIN,
+                fl.dst,
+                fl.tos,
+                fl.scope,
+                fl.oif,
+                ignore_linkstate,
+            );
+            if matches!(r, Err(Errno::EAGAIN)) {
+                if self.tables4.contains_key(&tid::DEFAULT) {
+                    r = self.fib4_table_lookup(
+                        tid::DEFAULT,
+                        fl.dst,
+                        fl.tos,
+                        fl.scope,
+                        fl.oif,
+                        ignore_linkstate,
+                    );
+                }
+            }
+            return match r {
+                Err(Errno::EAGAIN) => Err(Errno::ENETUNREACH),
+                x => x,
+            };
+        }
+        let rf = RuleFlow {
+            iif: fl.iif,
+            oif: fl.oif,
+            mark: fl.mark,
+            uid: fl.uid,
+            src: u128::from(fl.src),
+            dst: u128::from(fl.dst),
+            tos: fl.tos,
+            proto: fl.proto,
+            sport: fl.sport,
+            dport: fl.dport,
+        };
+        let r = Self::rules_walk(
+            &self.rules4,
+            &rf,
+            false,
+            |t| {
+                if !self.tables4.contains_key(&t) {
+                    return Err(Errno::EAGAIN);
+                }
+                self.fib4_table_lookup(t, fl.dst, fl.tos, fl.scope, fl.oif, ignore_linkstate)
+            },
+            |rule, res: &FibResult4| {
+                if i32::from(res.prefix.len) <= rule.suppress_prefixlen {
+                    return true;
+                }
+                if rule.suppress_ifgroup != -1 {
+                    let dev = res.route.info.nhs.first().map_or(0, |n| n.dev);
+                    if let Some(l) = self.links.get(&dev) {
+                        if l.group as i32 == rule.suppress_ifgroup {
+                            return true;
+                        }
+                    }
+                }
+                false
+            },
+        );
+        match r {
+            Err(Errno::ESRCH) | Err(Errno::EAGAIN) => Err(Errno::ENETUNREACH),
+            x => x,
+        }
+    }
+
+    /// `inet_select_addr`.
+    pub(crate) fn inet_select_addr(&self, dev: u32, dst: u32, sc: u8) -> u32 {
+        let localnet = self.route_localnet(dev);
+        let localnet_scope = if localnet { scope::LINK } else { scope::HOST };
+        let mut addr = 0;
+        for a in self.addrs4(dev) {
+            if a.secondary() {
+                continue;
+            }
+            if a.scope.min(localnet_scope) > sc {
+                continue;
+            }
+            if dst == 0 || a.matches(dst) {
+                addr = a.local;
+                break;
+            }
+            if addr == 0 {
+                addr = a.local;
+            }
+        }
+        if addr != 0 {
+            return addr;
+        }
+        for l in self.links.values() {
+            for a in self.addrs4(l.index) {
+                if a.secondary() {
+                    continue;
+                }
+                if a.scope != scope::LINK && a.scope <= sc {
+                    return a.local;
+                }
+            }
+        }
+        0
+    }
+
+    fn route_localnet(&self, dev: u32) -> bool {
+        self.sysctl.v4_all.route_localnet != 0
+            || self
+                .sysctl
+                .v4_dev
+                .get(&dev)
+                .is_some_and(|c| c.route_localnet != 0)
+    }
+
+    /// `fib_result_prefsrc`.
+    fn fib_result_prefsrc(&self, res: &FibResult4) -> u32 {
+        if res.route.info.prefsrc != 0 {
+            return res.route.info.prefsrc;
+        }
+        let nh = &res.route.info.nhs[res.nh_sel];
+        let gw = match nh.gw {
+            Some(Gateway::V4(g)) => g,
+            _ => 0,
+        };
+        self.inet_select_addr(nh.dev, gw, res.route.info.scope)
+    }
+
+    /// `fib_select_path` (multipath and default-route selection, then the source).
+    fn fib_select_path(&self, res: &mut FibResult4, fl: &mut Flow4) {
+        if fl.oif == 0 && res.route.info.nhs.len() > 1 {
+            let h = crate::ecmp::multipath_hash4(self, fl);
+            crate::ecmp::select_multipath4(self, res, h, fl);
+        }
+        if fl.src == 0 {
+            fl.src = self.fib_result_prefsrc(res);
+        }
+    }
+
+    /// IPv4 output route: `ip route get DST [from S] [oif D] ...` without `iif`.
+    pub fn route_output4(&self, flow: &Flow4) -> Result<RouteGet4, Errno> {
+        let mut fl = *flow;
+        fl.iif = 1;
+        let orig_oif = fl.oif;
+        let mut dev_out = 0u32;
+        if fl.src != 0 {
+            if v4::is_multicast(fl.src) || v4::is_lbcast(fl.src) || v4::is_zeronet(fl.src) {
+                return Err(Errno::EINVAL);
+            }
+            if fl.oif == 0 && (v4::is_multicast(fl.dst) || v4::is_lbcast(fl.dst)) {
+                let d = self.dev_of_local4(fl.src).ok_or(Errno::ENETUNREACH)?;
+                fl.oif = d;
+                return self.mkroute_output(None, RouteType::Unicast, &fl, orig_oif, d, 0);
+            }
+            if self.dev_of_local4(fl.src).is_none() {
+                return Err(Errno::ENETUNREACH);
+            }
+        }
+        if fl.oif != 0 {
+            let l = self.links.get(&fl.oif).ok_or(Errno::ENODEV)?;
+            if !l.up {
+                return Err(Errno::ENETUNREACH);
+            }
+            dev_out = fl.oif;
+            if v4::is_local_multicast(fl.dst) || v4::is_lbcast(fl.dst) || fl.proto == 2 {
+                if fl.src == 0 {
+                    fl.src = self.inet_select_addr(dev_out, 0, scope::LINK);
+                }
+                return self.mkroute_output(None, RouteType::Unicast, &fl, orig_oif, dev_out, 0);
+            }
+            if fl.src == 0 {
+                if v4::is_multicast(fl.dst) {
+                    fl.src = self.inet_select_addr(dev_out, 0, fl.scope);
+                } else if fl.dst == 0 {
+                    fl.src = self.inet_select_addr(dev_out, 0, scope::HOST);
+                }
+            }
+        }
+        if fl.dst == 0 {
+            fl.dst = fl.src;
+            if fl.dst == 0 {
+                fl.dst = 0x7f00_0001;
+                fl.src = 0x7f00_0001;
+            }
+            fl.oif = 1;
+            return self.mkroute_output(None, RouteType::Local, &fl, orig_oif, 1, RTCF_LOCAL);
+        }
+        let mut res = match self.fib4_lookup(&fl, false) {
+            Ok(r) => r,
+            Err(e) => {
+                if fl.oif != 0 {
+                    if fl.src == 0 {
+                        fl.src = self.inet_select_addr(dev_out, 0, scope::LINK);
+                    }
+                    return self.mkroute_output(None, RouteType::Unicast, &fl, orig_oif, dev_out, 0);
+                }
+                return Err(e);
+            }
+        };
+        if res.route.rtype == RouteType::Local {
+            if fl.src == 0 {
+                fl.src = if res.route.info.prefsrc != 0 {
+                    res.route.info.prefsrc
+                } else {
+                    fl.dst
+                };
+            }
+            let oo = res.route.info.nhs[res.nh_sel].dev;
+            fl.oif = 1;
+            let rt = res.route.rtype;
+            return self.mkroute_output(Some(res), rt, &fl, oo, 1, RTCF_LOCAL);
+        }
+        self.fib_select_path(&mut res, &mut fl);
+        let dev = res.route.info.nhs[res.nh_sel].dev;
+        let rt = res.route.rtype;
+        self.mkroute_output(Some(res), rt, &fl, orig_oif, dev, 0)
+    }
+
+    /// `__mkroute_output`.
+    fn mkroute_output(
+        &self,
+        res: Option<FibResult4>,
+        rtype: RouteType,
+        fl: &Flow4,
+        _orig_oif: u32,
+        dev_out: u32,
+        _flags: u32,
+    ) -> Result<RouteGet4, Errno> {
+        let mut rtype = rtype;
+        let mut use_fi = res.is_some();
+        if v4::is_loopback(fl.src) && !self.route_localnet(dev_out) && dev_out != 1 {
+            return Err(Errno::EINVAL);
+        }
+        if v4::is_lbcast(fl.dst) {
+            rtype = RouteType::Broadcast;
+        } else if v4::is_multicast(fl.dst) {
+            rtype = RouteType::Multicast;
+        } else if v4::is_zeronet(fl.dst) {
+            return Err(Errno::EINVAL);
+        }
+        if rtype == RouteType::Broadcast {
+            use_fi = false;
+        } else if rtype == RouteType::Multicast {
+            if let Some(r) = &res {
+                if r.prefix.len < 4 {
+                    use_fi = false;
+                }
+            }
+        }
+        let mut gateway = None;
+        let mut metrics = Metrics::default();
+        if use_fi {
+            if let Some(r) = &res {
+                let nh = &r.route.info.nhs[r.nh_sel];
+                if nh.gw.is_some() && nh.scope == scope::LINK {
+                    gateway = nh.gw;
+                }
+                metrics = r.route.info.metrics.clone();
+            }
+        }
+        Ok(RouteGet4 {
+            rtype,
+            gateway,
+            dev: dev_out,
+            prefsrc: Some(fl.src),
+            table: res.as_ref().map_or(0, |r| r.table),
+            metrics,
+            input: false,
+            fib: res.map(|r| (r.route, r.prefix)),
+            flow: *fl,
+            requested_src: 0,
+        })
+    }
+
+    fn rpfilter(&self, dev: u32) -> u32 {
+        let d = self.sysctl.v4_dev.get(&dev).map_or(0, |c| c.rp_filter);
+        self.sysctl.v4_all.rp_filter.max(d)
+    }
+
+    fn accept_local(&self, dev: u32) -> bool {
+        self.sysctl.v4_all.accept_local != 0
+            || self
+                .sysctl
+                .v4_dev
+                .get(&dev)
+                .is_some_and(|c| c.accept_local != 0)
+    }
+
+    fn forwarding4(&self, dev: u32) -> bool {
+        self.sysctl
+            .v4_dev
+            .get(&dev)
+            .is_some_and(|c| c.forwarding != 0)
+    }
+
+    /// `fib_validate_source`: `Err(EINVAL)` for a martian or rp_filter failure.
+    fn fib_validate_source(&self, fl_in: &Flow4, src: u32, dst: u32, oif: u32, dev: u32) -> Result<(), Errno> {
+        let r = self.rpfilter(dev);
+        // send_redirects defaults to 1
+        if r == 0 && dev != oif {
+            if self.accept_local(dev) {
+                return Ok(());
+            }
+            if !(self.custom_local_routes4 || self.custom_rules4) {
+                if self.dev_of_local4(src).is_some() {
+                    return Err(Errno::EINVAL);
+                }
+                return Ok(());
+            }
+        }
+        // __fib_validate_source
+        let mut fl = Flow4 {
+            dst: src,
+            src: dst,
+            oif: 0,
+            iif: if oif != 0 { oif } else { 1 },
+            mark: 0,
+            tos: fl_in.tos,
+            proto: fl_in.proto,
+            sport: fl_in.dport,
+            dport: fl_in.sport,
+            uid: 0,
+            scope: scope::UNIVERSE,
+        };
+        let no_addr = self.addrs4(dev).is_empty();
+        let last_resort = |r: u32| if r != 0 { Err(Errno::EINVAL) } else { Ok(()) };
+        let res = match self.fib4_lookup(&fl, false) {
+            Ok(res) => res,
+            Err(_) => return last_resort(r),
+        };
+        if res.route.rtype != RouteType::Unicast
+            && (res.route.rtype != RouteType::Local || !self.accept_local(dev))
+        {
+            return Err(Errno::EINVAL);
+        }
+        let dev_match = res.route.info.nhs.iter().any(|n| n.dev == dev)
+            || (res.route.rtype == RouteType::Local && dev == 1);
+        if dev_match {
+            return Ok(());
+        }
+        if no_addr {
+            return last_resort(r);
+        }
+        if r == 1 {
+            return Err(Errno::EINVAL);
+        }
+        fl.oif = dev;
+        let _ = self.fib4_lookup(&fl, true);
+        Ok(())
+    }
+
+    /// IPv4 input route: `ip route get DST from S iif D`.
+    pub fn route_input4(&self, flow: &Flow4) -> Result<RouteGet4, Errno> {
+        let dev = flow.iif;
+        let l = self.links.get(&dev).ok_or(Errno::ENODEV)?;
+        let _ = l;
+        let (saddr, daddr) = (flow.src, flow.dst);
+        let mut fl = *flow;
+        fl.oif = 0;
+        fl.uid = 0;
+        fl.scope = scope::UNIVERSE;
+        let localnet = self.route_localnet(dev);
+        if v4::is_multicast(saddr) || v4::is_lbcast(saddr) {
+            return Err(Errno::EINVAL);
+        }
+        let brd = |this: &Self| -> Result<RouteGet4, Errno> {
+            if !v4::is_zeronet(saddr) {
+                this.fib_validate_source(&fl, saddr, 0, 0, dev)?;
+            }
+            Ok(RouteGet4 {
+                rtype: RouteType::Broadcast,
+                gateway: None,
+                dev: 1,
+                prefsrc: None,
+                table: 0,
+                metrics: Metrics::default(),
+                input: true,
+                fib: None,
+                flow: fl,
+                requested_src: 0,
+            })
+        };
+        if v4::is_multicast(daddr) {
+            // ip_route_input_mc needs a joined group; a route get has none
+            if !self.dev_has_mc(dev, daddr) {
+                return Err(Errno::EINVAL);
+            }
+        }
+        if v4::is_lbcast(daddr) || (saddr == 0 && daddr == 0) {
+            return brd(self);
+        }
+        if v4::is_zeronet(saddr) {
+            return Err(Errno::EINVAL);
+        }
+        if v4::is_zeronet(daddr) {
+            return Err(Errno::EINVAL);
+        }
+        if v4::is_loopback(daddr) {
+            if !localnet {
+                return Err(Errno::EINVAL);
+            }
+        } else if v4::is_loopback(saddr) && !localnet {
+            return Err(Errno::EINVAL);
+        }
+        let no_route = |err: Errno| -> Result<RouteGet4, Errno> { Err(err) };
+        let res = match self.fib4_lookup(&fl, false) {
+            Ok(r) => r,
+            Err(e) => {
+                if !self.forwarding4(dev) {
+                    return no_route(Errno::EHOSTUNREACH);
+                }
+                return no_route(e);
+            }
+        };
+        if res.route.rtype == RouteType::Broadcast {
+            return brd(self);
+        }
+        if res.route.rtype == RouteType::Local {
+            self.fib_validate_source(&fl, saddr, daddr, 0, dev)?;
+            return Ok(RouteGet4 {
+                rtype: RouteType::Local,
+                gateway: None,
+                dev: 1,
+                prefsrc: None,
+                table: res.table,
+                metrics: res.route.info.metrics.clone(),
+                input: true,
+                fib: Some((res.route.clone(), res.prefix)),
+                flow: fl,
+                requested_src: 0,
+            });
+        }
+        if !self.forwarding4(dev) {
+            return no_route(Errno::EHOSTUNREACH);
+        }
+        if res.route.rtype != RouteType::Unicast {
+            return Err(Errno::EINVAL);
+        }
+        let mut res = res;
+        if res.route.info.nhs.len() > 1 {
+            let h = crate::ecmp::multipath_hash4(self, &fl);
+            crate::ecmp::select_multipath4(self, &mut res, h, &fl);
+        }
+        let nh = res.route.info.nhs[res.nh_sel].clone();
+        self.fib_validate_source(&fl, saddr, daddr, nh.dev, dev)?;
+        let gateway = if nh.gw.is_some() && nh.scope == scope::LINK {
+            nh.gw
+        } else {
+            None
+        };
+        let _ = nhflags::DEAD;
+        Ok(RouteGet4 {
+            rtype: res.route.rtype,
+            gateway,
+            dev: nh.dev,
+            prefsrc: None,
+            table: res.table,
+            metrics: res.route.info.metrics.clone(),
+            input: true,
+            fib: Some((res.route.clone(), res.prefix)),
+            flow: fl,
+            requested_src: 0,
+        })
+    }
+
+    fn dev_has_mc(&self, _dev: u32, _group: u32) -> bool {
+        false
+    }
+
+    /// `ip route get` for IPv4 (output, or input when `flow.iif != 0`).
+    pub fn route_get4(&self, flow: &Flow4) -> Result<RouteGet4, Errno> {
+        let mut fl = *flow;
+        fl.tos &= 0xfc;
+        let mut r = if fl.iif != 0 {
+            self.route_input4(&fl)
+        } else {
+            self.route_output4(&fl)
+        }?;
+        r.requested_src = flow.src;
+        Ok(r)
+    }
+}
+
+/// `RTCF_LOCAL`.
+const RTCF_LOCAL: u32 = 0x8000_0000;

@@ -1,0 +1,254 @@
+//! IPv6 `ip -6 route get`: output (`ip6_route_output_flags`) and input
+//! (`ip6_route_input_lookup`) lookups, and source address selection (RFC 6724 as
+//! `ipv6_dev_get_saddr` implements it).
+
+use crate::error::Errno;
+use crate::fib6::{strict, FibResult6, Flow6};
+use crate::netns::Netns;
+use crate::prefix::{v6, Prefix6};
+use crate::route::{rtf, table as tid, Metrics, Pref, Route6, RouteType};
+
+/// The answer of an IPv6 `ip -6 route get`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouteGet6 {
+    /// Route type.
+    pub rtype: RouteType,
+    /// Gateway.
+    pub gateway: Option<u128>,
+    /// Device of the result (lo for local and anycast routes).
+    pub dev: u32,
+    /// Preferred source (output lookups).
+    pub prefsrc: Option<u128>,
+    /// Table.
+    pub table: u32,
+    /// Metric.
+    pub metric: u32,
+    /// Router preference (of the route's first leg).
+    pub pref: Pref,
+    /// Metrics.
+    pub metrics: Metrics,
+    /// Whether the route expires.
+    pub expires: bool,
+    /// The chosen FIB entry (fibmatch), and its ECMP siblings starting with it.
+    pub fib: Vec<Route6>,
+    /// Whether this is an input route.
+    pub input: bool,
+}
+
+/// The default address label table (`ipv6_addr_label_init_default`).
+fn addr_label(a: u128) -> u32 {
+    const T: &[(u128, u8, u32)] = &[
+        (1, 128, 0),
+        (0xffffu128 << 32, 96, 4),
+        (0, 96, 3),
+        (0x2001_0010u128 << 96, 28, 7),
+        (0x2001_0000u128 << 96, 32, 6),
+        (0x2002u128 << 112, 16, 2),
+        (0x3ffeu128 << 112, 16, 12),
+        (0xfec0u128 << 112, 10, 11),
+        (0xfc00u128 << 112, 7, 5),
+        (0, 0, 1),
+    ];
+    T.iter()
+        .filter(|(p, l, _)| Prefix6::new(*p, *l).contains(a))
+        .max_by_key(|(_, l, _)| *l)
+        .map_or(1, |(_, _, lab)| *lab)
+}
+
+impl Netns {
+    /// `ipv6_dev_get_saddr`: the source address for `daddr` leaving through `dst_dev`.
+    pub fn ipv6_dev_get_saddr(&self, dst_dev: u32, daddr: u128) -> Option<u128> {
+        let dtype = v6::addr_type(daddr);
+        let dscope = v6::src_scope(daddr);
+        let dlabel = addr_label(daddr);
+        let only_dev = dst_dev != 0
+            && (dtype & v6::MULTICAST != 0
+                || dscope <= v6::SCOPE_LINKLOCAL
+                || self
+                    .sysctl
+                    .v6_dev
+                    .get(&dst_dev)
+                    .is_some_and(|c| c.use_oif_addrs_only != 0));
+        let devs: Vec<u32> = if only_dev {
+            vec![dst_dev]
+        } else {
+            self.links.keys().copied().collect()
+        };
+        let mut best: Option<(u128, [i32; 11])> = None;
+        for d in devs {
+            for a in self.addrs6(d) {
+                if a.flags & crate::addr::ifa::TENTATIVE != 0 {
+                    continue;
+                }
+                let at = v6::addr_type(a.addr);
+                if at == v6::ANY || at & v6::MULTICAST != 0 {
+                    continue;
+                }
+                let sc = v6::src_scope(a.addr);
+                let scopedist = if sc >= dscope { -sc } else { sc - 128 };
+                let matchlen = {
+                    let x = (a.addr ^ daddr).leading_zeros() as i32;
+                    x.min(i32::from(a.plen))
+                };
+                let score = [
+                    1,
+                    i32::from(a.addr == daddr),
+                    scopedist,
+                    i32::from(a.flags & crate::addr::ifa::DEPRECATED == 0),
+                    0,
+                    i32::from(dst_dev == 0 || dst_dev == d),
+                    i32::from(addr_label(a.addr) == dlabel),
+                    1,
+                    1,
+                    matchlen,
+                    1,
+                ];
+                match &best {
+                    None => best = Some((a.addr, score)),
+                    Some((_, hs)) => {
+                        for i in 0..score.len() {
+                            if hs[i] > score[i] {
+                                break;
+                            }
+                            if hs[i] < score[i] {
+                                best = Some((a.addr, score));
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        best.map(|(a, _)| a)
+    }
+
+    fn route6_result(&self, res: &FibResult6, daddr: u128, input: bool) -> Result<RouteGet6, Errno> {
+        let r = &res.route;
+        if r.flags & rtf::REJECT != 0 || r.rtype.reject_error().is_some() {
+            return Err(match r.rtype {
+                RouteType::Blackhole => Errno::EINVAL,
+                RouteType::Prohibit => Errno::EACCES,
+                RouteType::Throw => Errno::EAGAIN,
+                _ => Errno::EHOSTUNREACH,
+            });
+        }
+        let dev = if r.flags & (rtf::LOCAL | rtf::ANYCAST) != 0 {
+            1
+        } else {
+            r.nh.dev
+        };
+        let prefsrc = if input {
+            None
+        } else if let Some(p) = r.prefsrc {
+            Some(p)
+        } else {
+            self.ipv6_dev_get_saddr(r.nh.dev, daddr)
+        };
+        let mut fib = vec![r.clone()];
+        if r.sibling_group != 0 {
+            if let Some(list) = self
+                .tables6
+                .get(&res.table)
+                .and_then(|t| t.nodes.get(&(r.dst, r.src)))
+            {
+                let legs: Vec<&Route6> = list
+                    .iter()
+                    .filter(|x| x.sibling_group == r.sibling_group)
+                    .collect();
+                if let Some(i) = legs.iter().position(|x| *x == r) {
+                    for k in 1..legs.len() {
+                        fib.push(legs[(i + k) % legs.len()].clone());
+                    }
+                }
+            }
+        }
+        Ok(RouteGet6 {
+            rtype: r.rtype,
+            gateway: r.nh.gw,
+            dev,
+            prefsrc,
+            table: res.table,
+            metric: r.metric,
+            pref: res.first.pref,
+            metrics: r.metrics.clone(),
+            expires: r.expires.is_some(),
+            fib,
+            input,
+        })
+    }
+
+    /// `fib6_rule_lookup` with `ip6_pol_route`: the route of a flow.
+    fn ip6_route_lookup(&self, fl: &Flow6, flags: u32) -> Result<FibResult6, Errno> {
+        let oif = if fl.iif != 0 { fl.iif } else { fl.oif };
+        if !self.custom_rules6 {
+            match self.ip6_pol_route(tid::LOCAL, oif, fl, flags) {
+                Ok(r) if r.route.rtype != RouteType::Throw => return Ok(r),
+                _ => {}
+            }
+            return match self.ip6_pol_route(tid::MAIN, oif, fl, flags) {
+                Ok(r) if r.route.rtype != RouteType::Throw => Ok(r),
+                _ => Err(Errno::ENETUNREACH),
+            };
+        }
+        self.fib6_rule_lookup(fl, flags, oif, |t, f, fl| self.ip6_pol_route(t, oif, fl, f))
+    }
+
+    /// IPv6 `ip -6 route get` (output, or input when `flow.iif != 0`).
+    pub fn route_get6(&self, flow: &Flow6) -> Result<RouteGet6, Errno> {
+        let mut fl = *flow;
+        let need_strict = v6::addr_type(fl.dst) & (v6::MULTICAST | v6::LINKLOCAL | v6::LOOPBACK) != 0;
+        let mut flags = 0;
+        if fl.iif != 0 {
+            if !self.links.contains_key(&fl.iif) {
+                return Err(Errno::ENODEV);
+            }
+            if fl.src != 0 {
+                flags |= strict::HAS_SADDR;
+            }
+            if need_strict {
+                flags |= strict::IFACE;
+            }
+            if v6::is_multicast(fl.dst) {
+                return Err(Errno::EMSGSIZE);
+            }
+            let res = self.ip6_route_lookup(&fl, flags)?;
+            return self.route6_result(&res, fl.dst, true);
+        }
+        if fl.oif != 0 && !self.links.contains_key(&fl.oif) {
+            return Err(Errno::ENODEV);
+        }
+        fl.iif = 0;
+        let any_src = fl.src == 0;
+        if need_strict || (fl.oif != 0 && any_src) {
+            flags |= strict::IFACE;
+        }
+        if !any_src {
+            flags |= strict::HAS_SADDR;
+        }
+        let mut lf = fl;
+        lf.iif = 0;
+        let res = {
+            // output lookups carry iif = lo for the rules
+            let mut rf = lf;
+            rf.iif = 1;
+            let oif = lf.oif;
+            if !self.custom_rules6 {
+                let local = self.ip6_pol_route(tid::LOCAL, oif, &lf, flags);
+                match local {
+                    Ok(r) if r.route.rtype != RouteType::Throw => Ok(r),
+                    _ => match self.ip6_pol_route(tid::MAIN, oif, &lf, flags) {
+                        Ok(r) if r.route.rtype != RouteType::Throw => Ok(r),
+                        _ => Err(Errno::ENETUNREACH),
+                    },
+                }
+            } else {
+                self.fib6_rule_lookup(&rf, flags, oif, |t, f, fl| {
+                    let mut x = *fl;
+                    x.iif = 0;
+                    self.ip6_pol_route(t, oif, &x, f)
+                })
+            }
+        }?;
+        self.route6_result(&res, fl.dst, false)
+    }
+}

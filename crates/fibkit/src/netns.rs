@@ -1,0 +1,621 @@
+//! The control plane of one network namespace: links, addresses, tables, rules, sysctls.
+//!
+//! Every mutating method validates its request the way the kernel does and either applies
+//! it completely or returns the kernel's errno and extack message with nothing changed.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::addr::{Addr4, Addr6};
+use crate::error::{Errno, Error, Result};
+use crate::link::{Link, LinkKind};
+use crate::route::table as tid;
+use crate::rule::{Rule, RuleAction};
+use crate::sysctl::Sysctls;
+use crate::table::{Table4, Table6};
+
+/// Neighbour states (`NUD_*`) that matter for route selection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NudState {
+    /// NUD_INCOMPLETE
+    Incomplete,
+    /// NUD_REACHABLE
+    Reachable,
+    /// NUD_STALE
+    Stale,
+    /// NUD_DELAY
+    Delay,
+    /// NUD_PROBE
+    Probe,
+    /// NUD_FAILED
+    Failed,
+    /// NUD_NOARP
+    Noarp,
+    /// NUD_PERMANENT
+    Permanent,
+    /// NUD_NONE
+    None,
+}
+
+impl NudState {
+    /// Whether the state is in `NUD_VALID`.
+    pub fn valid(self) -> bool {
+        matches!(
+            self,
+            NudState::Reachable
+                | NudState::Stale
+                | NudState::Delay
+                | NudState::Probe
+                | NudState::Noarp
+                | NudState::Permanent
+        )
+    }
+}
+
+/// A neighbour entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Neighbour {
+    /// Device.
+    pub dev: u32,
+    /// Address (IPv4 in the low 32 bits).
+    pub addr: u128,
+    /// Whether the address is IPv6.
+    pub v6: bool,
+    /// State.
+    pub state: NudState,
+    /// Link-layer address, if given.
+    pub lladdr: Option<[u8; 6]>,
+}
+
+/// One Linux network namespace's routing state.
+#[derive(Clone, Debug)]
+pub struct Netns {
+    pub(crate) links: BTreeMap<u32, Link>,
+    pub(crate) last_ifindex: u32,
+    pub(crate) mac_counter: u32,
+    pub(crate) addrs4: BTreeMap<u32, Vec<Addr4>>,
+    pub(crate) addrs6: BTreeMap<u32, Vec<Addr6>>,
+    /// IPv6 `IF_READY` devices.
+    pub(crate) v6_ready: BTreeSet<u32>,
+    /// IPv6 anycast addresses joined (subnet-router anycast), per device.
+    pub(crate) anycast6: BTreeMap<u32, Vec<u128>>,
+    pub(crate) tables4: BTreeMap<u32, Table4>,
+    pub(crate) tables6: BTreeMap<u32, Table6>,
+    pub(crate) rules4: Vec<Rule>,
+    pub(crate) rules6: Vec<Rule>,
+    pub(crate) custom_rules4: bool,
+    pub(crate) custom_rules6: bool,
+    /// A `local` route was added by a user (`fib_has_custom_local_routes`).
+    pub(crate) custom_local_routes4: bool,
+    pub(crate) neigh: Vec<Neighbour>,
+    pub(crate) sibling_seq: u64,
+    pub(crate) table_seq: u64,
+    /// Current time in seconds (passed in by the caller; used for `expires`).
+    pub(crate) now: u64,
+    /// Generation counter, bumped by every change.
+    pub(crate) generation: u64,
+    /// Sysctls.
+    pub sysctl: Sysctls,
+}
+
+impl Default for Netns {
+    fn default() -> Self {
+        Netns::new()
+    }
+}
+
+/// Options of a new link.
+#[derive(Clone, Debug, Default)]
+pub struct LinkAdd {
+    /// Name.
+    pub name: String,
+    /// Kind (`Dummy` or `Veth`).
+    pub kind: Option<LinkKind>,
+    /// Peer name for veth.
+    pub peer: Option<String>,
+    /// Explicit MAC address.
+    pub mac: Option<[u8; 6]>,
+    /// Explicit MTU.
+    pub mtu: Option<u32>,
+    /// Explicit group.
+    pub group: Option<u32>,
+    /// Bring up at creation (`up`).
+    pub up: bool,
+}
+
+impl Netns {
+    /// A new namespace as the kernel creates it: `lo` (index 1) up with 127.0.0.1/8 and
+    /// ::1, the default rules, empty tables local and main, and the oracle's sysctls.
+    pub fn new() -> Netns {
+        let mut ns = Netns {
+            links: BTreeMap::new(),
+            last_ifindex: 1,
+            mac_counter: 0,
+            addrs4: BTreeMap::new(),
+            addrs6: BTreeMap::new(),
+            v6_ready: BTreeSet::new(),
+            anycast6: BTreeMap::new(),
+            tables4: BTreeMap::new(),
+            tables6: BTreeMap::new(),
+            rules4: [(0, tid::LOCAL), (32766, tid::MAIN), (32767, tid::DEFAULT)]
+                .iter()
+                .map(|&(p, t)| Rule::kernel_default(p, t))
+                .collect(),
+            rules6: [(0, tid::LOCAL), (32766, tid::MAIN)]
+                .iter()
+                .map(|&(p, t)| Rule::kernel_default(p, t))
+                .collect(),
+            custom_rules4: false,
+            custom_rules6: false,
+            custom_local_routes4: false,
+            neigh: Vec::new(),
+            sibling_seq: 0,
+            table_seq: 0,
+            now: 0,
+            generation: 0,
+            sysctl: Sysctls::oracle_defaults(),
+        };
+        ns.new_table6(tid::MAIN);
+        ns.new_table6(tid::LOCAL);
+        ns.new_table4(tid::LOCAL);
+        ns.new_table4(tid::MAIN);
+        ns.links.insert(
+            1,
+            Link {
+                index: 1,
+                name: "lo".into(),
+                kind: LinkKind::Loopback,
+                mac: [0; 6],
+                up: false,
+                carrier: true,
+                group: 0,
+                mtu: 65536,
+            },
+        );
+        ns.sysctl.v4_dev.insert(1, ns.sysctl.v4_default.clone());
+        ns.sysctl.v6_dev.insert(1, ns.sysctl.v6_default.clone());
+        // lo gets 127.0.0.1/8 (scope host) when it comes up, as inetdev does.
+        ns.addrs4.insert(
+            1,
+            vec![Addr4 {
+                local: 0x7f00_0001,
+                address: 0x7f00_0001,
+                plen: 8,
+                broadcast: 0,
+                scope: crate::route::scope::HOST,
+                flags: crate::addr::ifa::PERMANENT,
+                metric: 0,
+                label: "lo".into(),
+            }],
+        );
+        ns.fib_add_ifaddr(1, 0);
+        let _ = ns.link_set_up(1, true);
+        ns.generation = 0;
+        ns
+    }
+
+    /// The current time, in seconds, as last passed to [`Netns::set_now`].
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// Advance the engine's clock (seconds); routes whose `expires` passed disappear.
+    pub fn set_now(&mut self, now: u64) {
+        self.now = now;
+        let mut changed = false;
+        for t in self.tables6.values_mut() {
+            for v in t.nodes.values_mut() {
+                let before = v.len();
+                v.retain(|r| r.expires.is_none_or(|e| e > now));
+                changed |= v.len() != before;
+            }
+            t.prune();
+        }
+        if changed {
+            self.bump();
+        }
+    }
+
+    pub(crate) fn bump(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    /// Generation number, changed by every state change.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    // ----------------------------------------------------------------- links
+
+    /// All links by index.
+    pub fn links(&self) -> impl Iterator<Item = &Link> {
+        self.links.values()
+    }
+
+    /// A link by index.
+    pub fn link(&self, index: u32) -> Option<&Link> {
+        self.links.get(&index)
+    }
+
+    /// A link index by name.
+    pub fn link_index(&self, name: &str) -> Option<u32> {
+        self.links.values().find(|l| l.name == name).map(|l| l.index)
+    }
+
+    /// Name of a link (empty if unknown).
+    pub fn link_name(&self, index: u32) -> &str {
+        self.links.get(&index).map(|l| l.name.as_str()).unwrap_or("")
+    }
+
+    fn alloc_ifindex(&mut self) -> u32 {
+        let mut i = self.last_ifindex + 1;
+        while self.links.contains_key(&i) {
+            i += 1;
+        }
+        self.last_ifindex = i;
+        i
+    }
+
+    fn new_link(&mut self, name: &str, kind: LinkKind, mac: [u8; 6], mtu: u32) -> u32 {
+        let index = self.alloc_ifindex();
+        self.links.insert(
+            index,
+            Link {
+                index,
+                name: name.to_string(),
+                kind: kind.clone(),
+                mac,
+                up: false,
+                carrier: !matches!(kind, LinkKind::Veth { .. }),
+                group: 0,
+                mtu,
+            },
+        );
+        self.sysctl
+            .v4_dev
+            .insert(index, self.sysctl.v4_default.clone());
+        self.sysctl
+            .v6_dev
+            .insert(index, self.sysctl.v6_default.clone());
+        self.rules_attach(name, index);
+        index
+    }
+
+    /// `ip link add`. MACs not given are assigned like the oracle does: the n-th link add
+    /// without `address` gets `02:00:00:00:00:nn`; a veth peer gets `02:00:00:00:1h:ll`
+    /// from its index.
+    pub fn link_add(&mut self, req: &LinkAdd) -> Result<u32> {
+        let mac = match req.mac {
+            Some(m) => m,
+            None => {
+                self.mac_counter += 1;
+                [0x02, 0, 0, 0, 0, (self.mac_counter & 0xff) as u8]
+            }
+        };
+        let kind = req.kind.clone().unwrap_or(LinkKind::Dummy);
+        if req.name.is_empty() || req.name.len() > 15 || req.name.contains('/') {
+            return Err(Error::new(Errno::EINVAL));
+        }
+        if self.link_index(&req.name).is_some() {
+            return Err(Error::new(Errno::EEXIST));
+        }
+        let mtu = req.mtu.unwrap_or(1500);
+        let idx = match kind {
+            LinkKind::Loopback => return Err(Error::new(Errno::EOPNOTSUPP)),
+            LinkKind::Dummy => self.new_link(&req.name, LinkKind::Dummy, mac, mtu),
+            LinkKind::Veth { .. } => {
+                let peer_name = match &req.peer {
+                    Some(p) => p.clone(),
+                    None => {
+                        let mut n = 0;
+                        loop {
+                            let cand = format!("veth{n}");
+                            if self.link_index(&cand).is_none() && cand != req.name {
+                                break cand;
+                            }
+                            n += 1;
+                        }
+                    }
+                };
+                if peer_name == req.name || self.link_index(&peer_name).is_some() {
+                    return Err(Error::new(Errno::EEXIST));
+                }
+                let peer = self.new_link(&peer_name, LinkKind::Veth { peer: 0 }, [0; 6], mtu);
+                let pmac = [
+                    0x02,
+                    0,
+                    0,
+                    0,
+                    0x10 + (((peer >> 8) & 0xef) as u8),
+                    (peer & 0xff) as u8,
+                ];
+                if let Some(l) = self.links.get_mut(&peer) {
+                    l.mac = pmac;
+                }
+                let me = self.new_link(&req.name, LinkKind::Veth { peer }, mac, mtu);
+                if let Some(l) = self.links.get_mut(&peer) {
+                    l.kind = LinkKind::Veth { peer: me };
+                }
+                me
+            }
+        };
+        if let Some(g) = req.group {
+            if let Some(l) = self.links.get_mut(&idx) {
+                l.group = g;
+            }
+        }
+        self.bump();
+        if req.up {
+            self.link_set_up(idx, true)?;
+        }
+        Ok(idx)
+    }
+
+    /// Recompute carriers after an admin state change; returns devices whose carrier changed.
+    fn update_carriers(&mut self) -> Vec<u32> {
+        let mut changed = Vec::new();
+        let snapshot: Vec<(u32, LinkKind, bool)> = self
+            .links
+            .values()
+            .map(|l| (l.index, l.kind.clone(), l.up))
+            .collect();
+        for (idx, kind, up) in snapshot {
+            if let LinkKind::Veth { peer } = kind {
+                let peer_up = self.links.get(&peer).is_some_and(|p| p.up);
+                let c = up && peer_up;
+                let l = self.links.get_mut(&idx).expect("link exists");
+                if l.carrier != c {
+                    l.carrier = c;
+                    changed.push(idx);
+                }
+            }
+        }
+        changed
+    }
+
+    /// `ip link set DEV up|down`.
+    pub fn link_set_up(&mut self, index: u32, up: bool) -> Result<()> {
+        let l = self
+            .links
+            .get(&index)
+            .ok_or(Error::new(Errno::ENODEV))?
+            .clone();
+        if l.up == up {
+            return Ok(());
+        }
+        self.links.get_mut(&index).expect("exists").up = up;
+        let changed = self.update_carriers();
+        if up {
+            self.ipv4_netdev_up(index);
+            self.ipv6_netdev_up(index);
+        } else {
+            self.ipv4_netdev_down(index, false);
+            self.ipv6_netdev_down(index, false);
+        }
+        for d in changed {
+            let dl = &self.links[&d];
+            if !dl.up {
+                continue;
+            }
+            let carrier = dl.carrier;
+            self.ipv4_netdev_change(d, carrier);
+            self.ipv6_netdev_change(d, carrier);
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// `ip link set DEV group N`.
+    pub fn link_set_group(&mut self, index: u32, group: u32) -> Result<()> {
+        let l = self
+            .links
+            .get_mut(&index)
+            .ok_or(Error::new(Errno::ENODEV))?;
+        l.group = group;
+        self.bump();
+        Ok(())
+    }
+
+    /// `ip link set DEV mtu N`.
+    pub fn link_set_mtu(&mut self, index: u32, mtu: u32) -> Result<()> {
+        if mtu < 68 {
+            return Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"));
+        }
+        let l = self
+            .links
+            .get_mut(&index)
+            .ok_or(Error::new(Errno::ENODEV))?;
+        l.mtu = mtu;
+        self.bump();
+        Ok(())
+    }
+
+    /// `ip link set DEV address MAC`.
+    pub fn link_set_mac(&mut self, index: u32, mac: [u8; 6]) -> Result<()> {
+        let l = self
+            .links
+            .get_mut(&index)
+            .ok_or(Error::new(Errno::ENODEV))?;
+        if l.is_loopback() {
+            return Err(Error::new(Errno::EOPNOTSUPP));
+        }
+        l.mac = mac;
+        self.bump();
+        Ok(())
+    }
+
+    /// `ip link set DEV name NEW`.
+    pub fn link_set_name(&mut self, index: u32, name: &str) -> Result<()> {
+        if self.link_index(name).is_some_and(|i| i != index) {
+            return Err(Error::new(Errno::EEXIST));
+        }
+        let l = self.links.get(&index).ok_or(Error::new(Errno::ENODEV))?;
+        if l.up {
+            return Err(Error::new(Errno::EBUSY));
+        }
+        let old = l.name.clone();
+        self.links.get_mut(&index).expect("exists").name = name.to_string();
+        self.rules_detach(&old);
+        self.rules_attach(name, index);
+        self.bump();
+        Ok(())
+    }
+
+    /// `ip link del DEV` (a veth takes its peer with it).
+    pub fn link_del(&mut self, index: u32) -> Result<()> {
+        let l = self
+            .links
+            .get(&index)
+            .ok_or(Error::new(Errno::ENODEV))?
+            .clone();
+        if l.is_loopback() {
+            return Err(Error::new(Errno::EOPNOTSUPP));
+        }
+        let mut victims = vec![index];
+        if let LinkKind::Veth { peer } = l.kind {
+            if peer != 0 && self.links.contains_key(&peer) {
+                victims.push(peer);
+            }
+        }
+        for &v in &victims {
+            if self.links[&v].up {
+                self.links.get_mut(&v).expect("exists").up = false;
+                let changed = self.update_carriers();
+                self.ipv4_netdev_down(v, false);
+                self.ipv6_netdev_down(v, false);
+                for d in changed {
+                    if victims.contains(&d) || !self.links[&d].up {
+                        continue;
+                    }
+                    let c = self.links[&d].carrier;
+                    self.ipv4_netdev_change(d, c);
+                    self.ipv6_netdev_change(d, c);
+                }
+            }
+        }
+        for &v in &victims {
+            self.ipv4_netdev_unregister(v);
+            self.ipv6_netdev_down(v, true);
+            self.neigh.retain(|n| n.dev != v);
+            let name = self.links[&v].name.clone();
+            self.links.remove(&v);
+            self.sysctl.v4_dev.remove(&v);
+            self.sysctl.v6_dev.remove(&v);
+            self.rules_detach(&name);
+        }
+        self.bump();
+        Ok(())
+    }
+
+    fn rules_attach(&mut self, name: &str, index: u32) {
+        for r in self.rules4.iter_mut().chain(self.rules6.iter_mut()) {
+            if r.iif.as_deref() == Some(name) {
+                r.iif_index = index;
+            }
+            if r.oif.as_deref() == Some(name) {
+                r.oif_index = index;
+            }
+        }
+    }
+
+    fn rules_detach(&mut self, name: &str) {
+        for r in self.rules4.iter_mut().chain(self.rules6.iter_mut()) {
+            if r.iif.as_deref() == Some(name) {
+                r.iif_index = crate::rule::DETACHED;
+            }
+            if r.oif.as_deref() == Some(name) {
+                r.oif_index = crate::rule::DETACHED;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------- neighbours
+
+    /// `ip neigh add|replace`.
+    pub fn neigh_set(&mut self, n: Neighbour, replace: bool) -> Result<()> {
+        if !self.links.contains_key(&n.dev) {
+            return Err(Error::new(Errno::ENODEV));
+        }
+        if let Some(e) = self
+            .neigh
+            .iter_mut()
+            .find(|e| e.dev == n.dev && e.addr == n.addr && e.v6 == n.v6)
+        {
+            if !replace {
+                return Err(Error::new(Errno::EEXIST));
+            }
+            *e = n;
+        } else {
+            self.neigh.push(n);
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// `ip neigh del`.
+    pub fn neigh_del(&mut self, dev: u32, addr: u128, v6: bool) -> Result<()> {
+        let before = self.neigh.len();
+        self.neigh
+            .retain(|e| !(e.dev == dev && e.addr == addr && e.v6 == v6));
+        if self.neigh.len() == before {
+            return Err(Error::new(Errno::ENOENT));
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// Neighbour entries.
+    pub fn neighbours(&self) -> &[Neighbour] {
+        &self.neigh
+    }
+
+    pub(crate) fn neigh_state(&self, dev: u32, addr: u128, v6: bool) -> Option<NudState> {
+        self.neigh
+            .iter()
+            .find(|e| e.dev == dev && e.addr == addr && e.v6 == v6)
+            .map(|e| e.state)
+    }
+
+    // ------------------------------------------------------------------ rules
+
+    /// The rules of a family, in priority order.
+    pub fn rules(&self, v6: bool) -> &[Rule] {
+        if v6 {
+            &self.rules6
+        } else {
+            &self.rules4
+        }
+    }
+
+    /// Whether the family's rule list was ever changed (the kernel's
+    /// `fib_has_custom_rules`): while false, lookups skip the rules.
+    pub fn has_custom_rules(&self, v6: bool) -> bool {
+        if v6 {
+            self.custom_rules6
+        } else {
+            self.custom_rules4
+        }
+    }
+
+    pub(crate) fn rule_action_table_exists(&self, v6: bool, t: u32) -> bool {
+        if v6 {
+            self.tables6.contains_key(&t)
+        } else {
+            self.tables4.contains_key(&t)
+        }
+    }
+
+    /// Recompute which gotos resolve.
+    pub(crate) fn rules_resolve(&mut self, v6: bool) {
+        let rules = if v6 {
+            &mut self.rules6
+        } else {
+            &mut self.rules4
+        };
+        let prefs: BTreeSet<u32> = rules.iter().map(|r| r.pref).collect();
+        for r in rules.iter_mut() {
+            if let RuleAction::Goto(t) = r.action {
+                r.goto_resolved = prefs.contains(&t);
+            }
+        }
+    }
+}

@@ -1,0 +1,439 @@
+//! Route entries as the kernel stores them: IPv4 aliases with their fib_info, IPv6 fib6_info.
+
+use crate::prefix::{Prefix4, Prefix6};
+
+/// Route types (`RTN_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum RouteType {
+    /// RTN_UNSPEC (only in requests: "any type").
+    Unspec = 0,
+    /// A gateway or direct route.
+    Unicast = 1,
+    /// Accept locally.
+    Local = 2,
+    /// Accept locally as broadcast, send as broadcast.
+    Broadcast = 3,
+    /// Accept locally as broadcast, send as unicast.
+    Anycast = 4,
+    /// Multicast route.
+    Multicast = 5,
+    /// Drop silently (EINVAL).
+    Blackhole = 6,
+    /// Destination unreachable (EHOSTUNREACH).
+    Unreachable = 7,
+    /// Administratively prohibited (EACCES).
+    Prohibit = 8,
+    /// Not in this table: continue with the next rule.
+    Throw = 9,
+    /// Network address translation (obsolete).
+    Nat = 10,
+    /// External resolver.
+    Xresolve = 11,
+}
+
+impl RouteType {
+    /// The iproute2 name of the type.
+    pub fn name(self) -> &'static str {
+        match self {
+            RouteType::Unspec => "none",
+            RouteType::Unicast => "unicast",
+            RouteType::Local => "local",
+            RouteType::Broadcast => "broadcast",
+            RouteType::Anycast => "anycast",
+            RouteType::Multicast => "multicast",
+            RouteType::Blackhole => "blackhole",
+            RouteType::Unreachable => "unreachable",
+            RouteType::Prohibit => "prohibit",
+            RouteType::Throw => "throw",
+            RouteType::Nat => "nat",
+            RouteType::Xresolve => "xresolve",
+        }
+    }
+
+    /// Parse an iproute2 type name.
+    pub fn from_name(s: &str) -> Option<RouteType> {
+        Some(match s {
+            "unicast" => RouteType::Unicast,
+            "local" => RouteType::Local,
+            "broadcast" => RouteType::Broadcast,
+            "anycast" => RouteType::Anycast,
+            "multicast" => RouteType::Multicast,
+            "blackhole" => RouteType::Blackhole,
+            "unreachable" => RouteType::Unreachable,
+            "prohibit" => RouteType::Prohibit,
+            "throw" => RouteType::Throw,
+            "nat" => RouteType::Nat,
+            "xresolve" => RouteType::Xresolve,
+            _ => return None,
+        })
+    }
+
+    /// From the numeric `RTN_*` value.
+    pub fn from_u8(v: u8) -> Option<RouteType> {
+        Some(match v {
+            0 => RouteType::Unspec,
+            1 => RouteType::Unicast,
+            2 => RouteType::Local,
+            3 => RouteType::Broadcast,
+            4 => RouteType::Anycast,
+            5 => RouteType::Multicast,
+            6 => RouteType::Blackhole,
+            7 => RouteType::Unreachable,
+            8 => RouteType::Prohibit,
+            9 => RouteType::Throw,
+            10 => RouteType::Nat,
+            11 => RouteType::Xresolve,
+            _ => return None,
+        })
+    }
+
+    /// `fib_props[type].scope`: the widest scope a route of this type may have.
+    pub fn min_scope(self) -> u8 {
+        match self {
+            RouteType::Local => scope::HOST,
+            RouteType::Broadcast | RouteType::Anycast => scope::LINK,
+            RouteType::Nat => scope::HOST,
+            RouteType::Xresolve => scope::NOWHERE,
+            _ => scope::UNIVERSE,
+        }
+    }
+
+    /// `fib_props[type].error`: the lookup error of a reject type.
+    pub fn reject_error(self) -> Option<crate::Errno> {
+        use crate::Errno::*;
+        match self {
+            RouteType::Blackhole => Some(EINVAL),
+            RouteType::Unreachable => Some(EHOSTUNREACH),
+            RouteType::Prohibit => Some(EACCES),
+            RouteType::Throw => Some(EAGAIN),
+            RouteType::Nat => Some(EINVAL),
+            RouteType::Xresolve => Some(EINVAL),
+            _ => None,
+        }
+    }
+}
+
+/// Route scopes (`RT_SCOPE_*`).
+pub mod scope {
+    /// Global.
+    pub const UNIVERSE: u8 = 0;
+    /// Site (obsolete).
+    pub const SITE: u8 = 200;
+    /// On the link.
+    pub const LINK: u8 = 253;
+    /// This host.
+    pub const HOST: u8 = 254;
+    /// Nowhere.
+    pub const NOWHERE: u8 = 255;
+}
+
+/// Routing protocol ids (`RTPROT_*`).
+pub mod proto {
+    /// Unspecified.
+    pub const UNSPEC: u8 = 0;
+    /// Redirect.
+    pub const REDIRECT: u8 = 1;
+    /// Kernel.
+    pub const KERNEL: u8 = 2;
+    /// Boot (iproute2's default).
+    pub const BOOT: u8 = 3;
+    /// Static.
+    pub const STATIC: u8 = 4;
+    /// Router advertisement.
+    pub const RA: u8 = 9;
+}
+
+/// Well-known table ids.
+pub mod table {
+    /// RT_TABLE_UNSPEC
+    pub const UNSPEC: u32 = 0;
+    /// RT_TABLE_COMPAT
+    pub const COMPAT: u32 = 252;
+    /// RT_TABLE_DEFAULT
+    pub const DEFAULT: u32 = 253;
+    /// RT_TABLE_MAIN
+    pub const MAIN: u32 = 254;
+    /// RT_TABLE_LOCAL
+    pub const LOCAL: u32 = 255;
+}
+
+/// Nexthop flags (`RTNH_F_*`).
+pub mod nhflags {
+    /// Nexthop is dead.
+    pub const DEAD: u32 = 1;
+    /// Pervasive (unused).
+    pub const PERVASIVE: u32 = 2;
+    /// Gateway is on link.
+    pub const ONLINK: u32 = 4;
+    /// Offloaded.
+    pub const OFFLOAD: u32 = 8;
+    /// Carrier down.
+    pub const LINKDOWN: u32 = 16;
+}
+
+/// Route metrics (`RTAX_*`), kept in attribute order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Metrics {
+    /// `(RTAX id, value)` sorted by id; `RTAX_CC_ALGO` is not here.
+    pub vals: Vec<(u8, u32)>,
+    /// `RTAX_LOCK` bit mask (bit n = metric n locked).
+    pub locks: u32,
+    /// Congestion control algorithm name (`congctl`).
+    pub congctl: Option<String>,
+}
+
+/// RTAX ids.
+pub mod rtax {
+    /// Lock mask.
+    pub const LOCK: u8 = 1;
+    /// Path MTU.
+    pub const MTU: u8 = 2;
+    /// Window.
+    pub const WINDOW: u8 = 3;
+    /// RTT.
+    pub const RTT: u8 = 4;
+    /// RTT variance.
+    pub const RTTVAR: u8 = 5;
+    /// Slow start threshold.
+    pub const SSTHRESH: u8 = 6;
+    /// Congestion window.
+    pub const CWND: u8 = 7;
+    /// Advertised MSS.
+    pub const ADVMSS: u8 = 8;
+    /// Reordering.
+    pub const REORDERING: u8 = 9;
+    /// Hop limit.
+    pub const HOPLIMIT: u8 = 10;
+    /// Initial cwnd.
+    pub const INITCWND: u8 = 11;
+    /// Features.
+    pub const FEATURES: u8 = 12;
+    /// Minimal RTO.
+    pub const RTO_MIN: u8 = 13;
+    /// Initial rwnd.
+    pub const INITRWND: u8 = 14;
+    /// Quick ack.
+    pub const QUICKACK: u8 = 15;
+    /// Congestion control.
+    pub const CC_ALGO: u8 = 16;
+    /// TFO without cookie.
+    pub const FASTOPEN_NO_COOKIE: u8 = 17;
+
+    /// iproute2's name for a metric id.
+    pub fn name(id: u8) -> &'static str {
+        match id {
+            MTU => "mtu",
+            WINDOW => "window",
+            RTT => "rtt",
+            RTTVAR => "rttvar",
+            SSTHRESH => "ssthresh",
+            CWND => "cwnd",
+            ADVMSS => "advmss",
+            REORDERING => "reordering",
+            HOPLIMIT => "hoplimit",
+            INITCWND => "initcwnd",
+            FEATURES => "features",
+            RTO_MIN => "rto_min",
+            INITRWND => "initrwnd",
+            QUICKACK => "quickack",
+            CC_ALGO => "congctl",
+            FASTOPEN_NO_COOKIE => "fastopen_no_cookie",
+            _ => "lock",
+        }
+    }
+}
+
+impl Metrics {
+    /// The value of one metric.
+    pub fn get(&self, id: u8) -> Option<u32> {
+        self.vals.iter().find(|(k, _)| *k == id).map(|(_, v)| *v)
+    }
+    /// Set one metric, keeping the list sorted.
+    pub fn set(&mut self, id: u8, v: u32) {
+        match self.vals.binary_search_by_key(&id, |(k, _)| *k) {
+            Ok(i) => self.vals[i].1 = v,
+            Err(i) => self.vals.insert(i, (id, v)),
+        }
+    }
+    /// Whether no metric is set.
+    pub fn is_empty(&self) -> bool {
+        self.vals.is_empty() && self.locks == 0 && self.congctl.is_none()
+    }
+}
+
+/// A gateway address of either family (IPv4 routes may use an IPv6 gateway).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Gateway {
+    /// IPv4 gateway.
+    V4(u32),
+    /// IPv6 gateway.
+    V6(u128),
+}
+
+/// One IPv4 nexthop (`struct fib_nh`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Nh4 {
+    /// Gateway, if any.
+    pub gw: Option<Gateway>,
+    /// Output device (0: none).
+    pub dev: u32,
+    /// Weight, 1..=256.
+    pub weight: u32,
+    /// `RTNH_F_*` flags.
+    pub flags: u32,
+    /// Nexthop scope (`fib_nh_scope`).
+    pub scope: u8,
+    /// Realm (`nh_tclassid`), kept for matching only.
+    pub realm: u32,
+}
+
+/// The shared part of an IPv4 route (`struct fib_info`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fib4Info {
+    /// Protocol (`RTPROT_*`).
+    pub proto: u8,
+    /// Route scope.
+    pub scope: u8,
+    /// Priority (metric).
+    pub priority: u32,
+    /// Preferred source (0: none).
+    pub prefsrc: u32,
+    /// Route type the info was created for.
+    pub rtype: RouteType,
+    /// `RTNH_F_DEAD`/`RTNH_F_LINKDOWN` summary flags and the request's `RTNH_F_ONLINK`.
+    pub flags: u32,
+    /// Metrics.
+    pub metrics: Metrics,
+    /// Nexthop object id (0: classic nexthops).
+    pub nh_id: u32,
+    /// Classic nexthops (one unless multipath; none for reject routes has one empty).
+    pub nhs: Vec<Nh4>,
+}
+
+/// One IPv4 route entry (`struct fib_alias` with its info).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route4 {
+    /// Destination prefix.
+    pub dst: Prefix4,
+    /// TOS (dsfield) the route matches; 0 = any.
+    pub tos: u8,
+    /// Route type.
+    pub rtype: RouteType,
+    /// Table id.
+    pub table: u32,
+    /// The fib_info.
+    pub info: Fib4Info,
+}
+
+/// The IPv6 route `RTF_*` flags fibkit keeps.
+pub mod rtf {
+    /// Route uses a gateway.
+    pub const GATEWAY: u32 = 0x0002;
+    /// Host route.
+    pub const HOST: u32 = 0x0004;
+    /// Dynamic (redirect).
+    pub const DYNAMIC: u32 = 0x0010;
+    /// Modified.
+    pub const MODIFIED: u32 = 0x0020;
+    /// Reject route.
+    pub const REJECT: u32 = 0x0200;
+    /// Default route from RA.
+    pub const DEFAULT: u32 = 0x0001_0000;
+    /// Added by address autoconfiguration.
+    pub const ADDRCONF: u32 = 0x0004_0000;
+    /// Prefix route.
+    pub const PREFIX_RT: u32 = 0x0008_0000;
+    /// Anycast route.
+    pub const ANYCAST: u32 = 0x0010_0000;
+    /// No nexthop (connected).
+    pub const NONEXTHOP: u32 = 0x0020_0000;
+    /// Expires.
+    pub const EXPIRES: u32 = 0x0040_0000;
+    /// Route info.
+    pub const ROUTEINFO: u32 = 0x0080_0000;
+    /// Cached (exception) route.
+    pub const CACHE: u32 = 0x0100_0000;
+    /// Flow.
+    pub const FLOW: u32 = 0x0200_0000;
+    /// Policy.
+    pub const POLICY: u32 = 0x0400_0000;
+    /// Local route.
+    pub const LOCAL: u32 = 0x8000_0000;
+}
+
+/// IPv6 router preference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pref {
+    /// low (ICMPV6_ROUTER_PREF_LOW = 3)
+    Low,
+    /// medium (0)
+    Medium,
+    /// high (1)
+    High,
+}
+
+impl Pref {
+    /// The score rt6_score_route gives the preference (low 1, medium 2, high 3).
+    pub fn score(self) -> i32 {
+        match self {
+            Pref::Low => 1,
+            Pref::Medium => 2,
+            Pref::High => 3,
+        }
+    }
+    /// iproute2's word.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pref::Low => "low",
+            Pref::Medium => "medium",
+            Pref::High => "high",
+        }
+    }
+}
+
+/// One IPv6 nexthop (`struct fib6_nh`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Nh6 {
+    /// Gateway, if any.
+    pub gw: Option<u128>,
+    /// Device (for reject routes: lo).
+    pub dev: u32,
+    /// Weight, 1..=256.
+    pub weight: u32,
+    /// `RTNH_F_*` flags.
+    pub flags: u32,
+}
+
+/// One IPv6 route (`struct fib6_info`); ECMP legs are separate entries linked as siblings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route6 {
+    /// Destination prefix.
+    pub dst: Prefix6,
+    /// Source prefix (source-specific routing), `::/0` if none.
+    pub src: Prefix6,
+    /// Route type.
+    pub rtype: RouteType,
+    /// Table id.
+    pub table: u32,
+    /// Protocol.
+    pub proto: u8,
+    /// Metric (priority).
+    pub metric: u32,
+    /// Router preference.
+    pub pref: Pref,
+    /// Preferred source, if set.
+    pub prefsrc: Option<u128>,
+    /// `RTF_*` flags.
+    pub flags: u32,
+    /// Metrics.
+    pub metrics: Metrics,
+    /// Expiry time (absolute seconds on the engine's clock), if any.
+    pub expires: Option<u64>,
+    /// The nexthop.
+    pub nh: Nh6,
+    /// Nexthop object id (0: none).
+    pub nh_id: u32,
+    /// Sibling group id: entries with the same non-zero id form one ECMP route.
+    pub sibling_group: u64,
+}

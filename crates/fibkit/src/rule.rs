@@ -1,0 +1,317 @@
+//! Policy routing rules (`ip rule`), as `net/core/fib_rules.c` keeps and walks them.
+
+use crate::prefix::{Prefix4, Prefix6};
+
+/// The interface index of a rule whose `iif`/`oif` names no existing device: it never
+/// matches (the kernel keeps -1 there).
+pub const DETACHED: u32 = u32::MAX;
+
+/// A rule's action (`FR_ACT_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleAction {
+    /// Look up a table.
+    Lookup(u32),
+    /// Jump to the first rule with this priority.
+    Goto(u32),
+    /// Continue with the next rule.
+    Nop,
+    /// Drop silently (EINVAL).
+    Blackhole,
+    /// ENETUNREACH.
+    Unreachable,
+    /// EACCES.
+    Prohibit,
+    /// Another `FR_ACT_*` value (iproute2 sends route type numbers as actions); lookups
+    /// that reach it fail with EINVAL.
+    Other(u8),
+}
+
+/// A rule's address selector of either family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RulePrefix {
+    /// IPv4 prefix (address kept as written, host bits included).
+    V4(Prefix4),
+    /// IPv6 prefix (address kept as written).
+    V6(Prefix6),
+}
+
+impl RulePrefix {
+    /// The prefix length.
+    pub fn len(&self) -> u8 {
+        match self {
+            RulePrefix::V4(p) => p.len,
+            RulePrefix::V6(p) => p.len,
+        }
+    }
+}
+
+/// A port or uid range, inclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Range {
+    /// Start.
+    pub start: u32,
+    /// End.
+    pub end: u32,
+}
+
+/// One policy rule (`struct fib_rule` with its family part).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rule {
+    /// Priority.
+    pub pref: u32,
+    /// Source selector (`from`); `None` = all.
+    pub src: Option<RulePrefix>,
+    /// Destination selector (`to`).
+    pub dst: Option<RulePrefix>,
+    /// Input interface name (`iif`).
+    pub iif: Option<String>,
+    /// Output interface name (`oif`).
+    pub oif: Option<String>,
+    /// Resolved iif index (0 = detached or none).
+    pub iif_index: u32,
+    /// Resolved oif index.
+    pub oif_index: u32,
+    /// DS field / TOS.
+    pub tos: u8,
+    /// Firewall mark.
+    pub mark: u32,
+    /// Mark mask; 0 = no mask given.
+    pub mark_mask: u32,
+    /// Whether a mask attribute was given.
+    pub has_mask: bool,
+    /// uid range.
+    pub uid: Option<Range>,
+    /// IP protocol.
+    pub ipproto: u8,
+    /// Source port range.
+    pub sport: Option<Range>,
+    /// Destination port range.
+    pub dport: Option<Range>,
+    /// `not`.
+    pub invert: bool,
+    /// The action.
+    pub action: RuleAction,
+    /// `suppress_prefixlength` (-1 = unset).
+    pub suppress_prefixlen: i32,
+    /// `suppress_ifgroup` (-1 = unset).
+    pub suppress_ifgroup: i32,
+    /// Rule protocol (`protocol`).
+    pub protocol: u8,
+    /// Whether the goto target currently resolves (a rule with `pref == target` exists).
+    pub goto_resolved: bool,
+    /// Realms (IPv4 only; kept for printing).
+    pub realms: u32,
+    /// `l3mdev`: look up the table of the flow's L3 master device.
+    pub l3mdev: bool,
+}
+
+impl Rule {
+    /// A rule that looks up `table` for every flow.
+    pub fn lookup(pref: u32, table: u32) -> Rule {
+        Rule {
+            pref,
+            src: None,
+            dst: None,
+            iif: None,
+            oif: None,
+            iif_index: 0,
+            oif_index: 0,
+            tos: 0,
+            mark: 0,
+            mark_mask: 0,
+            has_mask: false,
+            uid: None,
+            ipproto: 0,
+            sport: None,
+            dport: None,
+            invert: false,
+            action: RuleAction::Lookup(table),
+            suppress_prefixlen: -1,
+            suppress_ifgroup: -1,
+            protocol: 0,
+            goto_resolved: false,
+            realms: 0,
+            l3mdev: false,
+        }
+    }
+
+    /// A default rule as the kernel installs it (`proto kernel`).
+    pub fn kernel_default(pref: u32, table: u32) -> Rule {
+        let mut r = Rule::lookup(pref, table);
+        r.protocol = 2;
+        r
+    }
+
+    /// The kernel's equality used for EEXIST (`rule_exists`) and delete matching, given
+    /// that `self` is the request. Unset request fields match anything when `for_delete`.
+    pub fn same_as(&self, other: &Rule) -> bool {
+        self.pref == other.pref
+            && self.src == other.src
+            && self.dst == other.dst
+            && self.iif == other.iif
+            && self.oif == other.oif
+            && self.tos == other.tos
+            && self.mark == other.mark
+            && self.mark_mask == other.mark_mask
+            && self.uid == other.uid
+            && self.ipproto == other.ipproto
+            && self.sport == other.sport
+            && self.dport == other.dport
+            && self.invert == other.invert
+            && self.action == other.action
+            && self.suppress_prefixlen == other.suppress_prefixlen
+            && self.suppress_ifgroup == other.suppress_ifgroup
+            && self.protocol == other.protocol
+            && self.realms == other.realms
+            && self.l3mdev == other.l3mdev
+    }
+}
+
+/// What a rule request specified, for `ip rule del` matching (unset fields match any rule).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleSpec {
+    /// Priority given.
+    pub pref: Option<u32>,
+    /// Source given.
+    pub src: Option<RulePrefix>,
+    /// Destination given.
+    pub dst: Option<RulePrefix>,
+    /// iif given.
+    pub iif: Option<String>,
+    /// oif given.
+    pub oif: Option<String>,
+    /// tos given (non-zero).
+    pub tos: Option<u8>,
+    /// mark given.
+    pub mark: Option<u32>,
+    /// mask given.
+    pub mask: Option<u32>,
+    /// uid range given.
+    pub uid: Option<Range>,
+    /// ipproto given.
+    pub ipproto: Option<u8>,
+    /// sport given.
+    pub sport: Option<Range>,
+    /// dport given.
+    pub dport: Option<Range>,
+    /// `not` given.
+    pub invert: bool,
+    /// Action given (`None`: unspecified).
+    pub action: Option<RuleAction>,
+    /// The table was given as a number `>= 256` or a name (`FRA_TABLE`), or in the header.
+    pub table: Option<u32>,
+    /// suppress_prefixlength given.
+    pub suppress_prefixlen: Option<i32>,
+    /// suppress_ifgroup given.
+    pub suppress_ifgroup: Option<i32>,
+    /// protocol given.
+    pub protocol: Option<u8>,
+    /// goto target given.
+    pub goto: Option<u32>,
+    /// `l3mdev` given.
+    pub l3mdev: bool,
+    /// realms given.
+    pub realms: Option<u32>,
+}
+
+/// The flow fields rules match on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuleFlow {
+    /// Input interface (lo for locally generated).
+    pub iif: u32,
+    /// Output interface.
+    pub oif: u32,
+    /// Mark.
+    pub mark: u32,
+    /// uid.
+    pub uid: u32,
+    /// Source address (IPv4 in the low 32 bits).
+    pub src: u128,
+    /// Destination address.
+    pub dst: u128,
+    /// TOS / traffic class.
+    pub tos: u8,
+    /// IP protocol.
+    pub proto: u8,
+    /// Source port.
+    pub sport: u16,
+    /// Destination port.
+    pub dport: u16,
+}
+
+impl Rule {
+    /// `fib_rule_match` with the family match: whether the rule selects the flow.
+    pub fn matches(&self, fl: &RuleFlow, v6: bool) -> bool {
+        let m = self.matches_inner(fl, v6);
+        m ^ self.invert
+    }
+
+    fn matches_inner(&self, fl: &RuleFlow, v6: bool) -> bool {
+        if self.l3mdev {
+            return false;
+        }
+        if self.iif.is_some() && self.iif_index != fl.iif {
+            return false;
+        }
+        if self.oif.is_some() && self.oif_index != fl.oif {
+            return false;
+        }
+        if (self.mark ^ fl.mark) & self.mark_mask != 0 {
+            return false;
+        }
+        if let Some(u) = self.uid {
+            if fl.uid < u.start || fl.uid > u.end {
+                return false;
+            }
+        }
+        // family part (fib4_rule_match / fib6_rule_match)
+        match self.src {
+            Some(RulePrefix::V4(p)) if p.len > 0 => {
+                if (fl.src as u32 ^ p.addr) & crate::prefix::mask4(p.len) != 0 {
+                    return false;
+                }
+            }
+            Some(RulePrefix::V6(p)) if p.len > 0 => {
+                if (fl.src ^ p.addr) & crate::prefix::mask6(p.len) != 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+        match self.dst {
+            Some(RulePrefix::V4(p)) if p.len > 0 => {
+                if (fl.dst as u32 ^ p.addr) & crate::prefix::mask4(p.len) != 0 {
+                    return false;
+                }
+            }
+            Some(RulePrefix::V6(p)) if p.len > 0 => {
+                if (fl.dst ^ p.addr) & crate::prefix::mask6(p.len) != 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+        if self.tos != 0 {
+            let ft = if v6 { fl.tos & 0xfc } else { fl.tos & 0x1c };
+            if self.tos != ft {
+                return false;
+            }
+        }
+        if self.ipproto != 0 && self.ipproto != fl.proto {
+            return false;
+        }
+        if let Some(r) = self.sport {
+            let p = u32::from(fl.sport);
+            if p < r.start || p > r.end {
+                return false;
+            }
+        }
+        if let Some(r) = self.dport {
+            let p = u32::from(fl.dport);
+            if p < r.start || p > r.end {
+                return false;
+            }
+        }
+        true
+    }
+}

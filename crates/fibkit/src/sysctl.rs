@@ -1,0 +1,114 @@
+//! The per-namespace sysctls that change routing answers.
+
+use std::collections::BTreeMap;
+
+/// Per-device IPv4 configuration (`net.ipv4.conf.DEV.*`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DevConf4 {
+    /// `forwarding`
+    pub forwarding: u32,
+    /// `rp_filter`
+    pub rp_filter: u32,
+    /// `accept_local`
+    pub accept_local: u32,
+    /// `route_localnet`
+    pub route_localnet: u32,
+    /// `ignore_routes_with_linkdown`
+    pub ignore_routes_with_linkdown: u32,
+    /// `promote_secondaries`
+    pub promote_secondaries: u32,
+    /// `src_valid_mark`
+    pub src_valid_mark: u32,
+}
+
+impl Default for DevConf4 {
+    fn default() -> Self {
+        DevConf4 {
+            forwarding: 0,
+            rp_filter: 0,
+            accept_local: 0,
+            route_localnet: 0,
+            ignore_routes_with_linkdown: 0,
+            promote_secondaries: 0,
+            src_valid_mark: 0,
+        }
+    }
+}
+
+/// Per-device IPv6 configuration (`net.ipv6.conf.DEV.*`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DevConf6 {
+    /// `forwarding`
+    pub forwarding: u32,
+    /// `ignore_routes_with_linkdown`
+    pub ignore_routes_with_linkdown: u32,
+    /// `keep_addr_on_down` (-1, 0, 1)
+    pub keep_addr_on_down: i32,
+    /// `accept_dad`
+    pub accept_dad: u32,
+    /// `disable_ipv6`
+    pub disable_ipv6: u32,
+    /// `router_solicitations`
+    pub router_solicitations: i32,
+    /// `use_oif_addrs_only`
+    pub use_oif_addrs_only: u32,
+}
+
+impl Default for DevConf6 {
+    fn default() -> Self {
+        DevConf6 {
+            forwarding: 0,
+            ignore_routes_with_linkdown: 0,
+            keep_addr_on_down: 0,
+            accept_dad: 0,
+            disable_ipv6: 0,
+            router_solicitations: 0,
+            use_oif_addrs_only: 0,
+        }
+    }
+}
+
+/// All routing-relevant sysctls of one namespace.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sysctls {
+    /// `net.ipv4.conf.all.*`
+    pub v4_all: DevConf4,
+    /// `net.ipv4.conf.default.*`
+    pub v4_default: DevConf4,
+    /// `net.ipv4.conf.DEV.*`
+    pub v4_dev: BTreeMap<u32, DevConf4>,
+    /// `net.ipv6.conf.all.*`
+    pub v6_all: DevConf6,
+    /// `net.ipv6.conf.default.*`
+    pub v6_default: DevConf6,
+    /// `net.ipv6.conf.DEV.*`
+    pub v6_dev: BTreeMap<u32, DevConf6>,
+    /// `net.ipv4.fib_multipath_hash_policy`
+    pub fib_multipath_hash_policy: u32,
+    /// `net.ipv4.fib_multipath_hash_fields`
+    pub fib_multipath_hash_fields: u32,
+    /// `net.ipv4.fib_multipath_hash_seed` (0: random per boot)
+    pub fib_multipath_hash_seed: u32,
+    /// `net.ipv6.fib_multipath_hash_policy`
+    pub fib6_multipath_hash_policy: u32,
+    /// `net.ipv6.fib_multipath_hash_fields`
+    pub fib6_multipath_hash_fields: u32,
+    /// `net.ipv4.fib_multipath_use_neigh`
+    pub fib_multipath_use_neigh: u32,
+    /// Other accepted keys, stored as written.
+    pub other: BTreeMap<String, String>,
+}
+
+impl Sysctls {
+    /// The state of a new namespace as the oracle prepares it (DAD and router
+    /// solicitations off, multipath hash seed 1).
+    pub fn oracle_defaults() -> Self {
+        let mut s = Sysctls::default();
+        s.v6_all.router_solicitations = 0;
+        s.v6_default.router_solicitations = 0;
+        s.fib_multipath_hash_seed = 1;
+        s.fib_multipath_hash_fields = 0x0007;
+        s.fib6_multipath_hash_fields = 0x0007;
+        s
+    }
+}
