@@ -163,7 +163,10 @@ fn ip_main(args: &[String]) -> ExitCode {
 
 /// Run one `ip`-style command, printing as `ip` does; returns the exit status.
 fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
-    let json = args.iter().take_while(|a| a.starts_with('-')).any(|a| a == "-j" || a == "-json");
+    let json = args
+        .iter()
+        .take_while(|a| a.starts_with('-'))
+        .any(|a| a == "-j" || a == "-json");
     match run_ip(ns, args) {
         Ok(Outcome::Ok(s)) => {
             print!("{s}");

@@ -91,7 +91,12 @@ fn incomplete() -> Failure {
 }
 
 fn nodev(d: &str) -> Failure {
-    Failure::parse(format!("Cannot find device \"{d}\"\n"), 1)
+    // iproute2 resolves the name with RTM_GETLINK, which the kernel answers with ENODEV
+    Failure {
+        errno: Some(Errno::ENODEV),
+        stderr: format!("Cannot find device \"{d}\"\n"),
+        status: 1,
+    }
 }
 
 fn bad_prefix(s: &str, fam: Option<Family>) -> Failure {
@@ -162,14 +167,18 @@ pub fn run_ip(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
             "-o" | "-oneline" => opts.oneline = true,
             "-p" | "-pretty" => opts.pretty = true,
             "-s" | "-stats" | "-statistics" | "-r" | "-resolve" | "-h" | "-human" | "-br"
-            | "-brief" | "-N" | "-Numeric" | "-iec" | "-t" | "-timestamp" | "-ts" | "-tshort" | "-echo" | "-0" => {}
+            | "-brief" | "-N" | "-Numeric" | "-iec" | "-t" | "-timestamp" | "-ts" | "-tshort"
+            | "-echo" | "-0" => {}
             "-f" | "-family" => {
                 i += 1;
                 match argv.get(i).map(String::as_str) {
                     Some("inet") => opts.family = Some(Family::V4),
                     Some("inet6") => opts.family = Some(Family::V6),
                     Some(x) => {
-                        return Err(Failure::parse(format!("Error: argument \"{x}\" is wrong: invalid protocol family\n"), 255))
+                        return Err(Failure::parse(
+                            format!("Error: argument \"{x}\" is wrong: invalid protocol family\n"),
+                            255,
+                        ))
                     }
                     None => return Err(incomplete()),
                 }
@@ -184,7 +193,10 @@ pub fn run_ip(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
         i += 1;
     }
     let Some(obj) = argv.get(i) else {
-        return Err(Failure::parse("Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }\n", 255));
+        return Err(Failure::parse(
+            "Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }\n",
+            255,
+        ));
     };
     let rest = &argv[i + 1..];
     let o = obj.as_str();
@@ -273,7 +285,9 @@ fn show(
     args: &[String],
     f: fn(&Netns, &crate::show::ShowOpts, &[String]) -> Result<String, crate::show::ShowError>,
 ) -> Res<Outcome> {
-    f(ns, &show_opts(opts), args).map(Outcome::Ok).map_err(show_err)
+    f(ns, &show_opts(opts), args)
+        .map(Outcome::Ok)
+        .map_err(show_err)
 }
 
 fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
@@ -356,7 +370,13 @@ fn time_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<()> 
 }
 
 /// One `nexthop` or the single-path part of a route request.
-fn parse_nh(ns: &Netns, a: &mut Args<'_>, fam: &mut Option<Family>, nh: &mut NhCfg, single: bool) -> Res<bool> {
+fn parse_nh(
+    ns: &Netns,
+    a: &mut Args<'_>,
+    fam: &mut Option<Family>,
+    nh: &mut NhCfg,
+    single: bool,
+) -> Res<bool> {
     let Some(k) = a.peek() else { return Ok(false) };
     match k {
         "via" => {
@@ -368,10 +388,11 @@ fn parse_nh(ns: &Netns, a: &mut Args<'_>, fam: &mut Option<Family>, nh: &mut NhC
                 v = a.val()?;
             }
             let addr = parse_addr(v, gf).ok_or_else(|| bad_addr(v, gf))?;
-            nh.gw = Some(match addr {
-                Addr::V4(x) => Gateway::V4(x),
-                Addr::V6(x) => Gateway::V6(x),
-            });
+            nh.gw = match addr {
+                Addr::V4(0) => None,
+                Addr::V4(x) => Some(Gateway::V4(x)),
+                Addr::V6(x) => Some(Gateway::V6(x)),
+            };
             if fam.is_none() {
                 *fam = Some(addr.family());
             }
@@ -384,7 +405,9 @@ fn parse_nh(ns: &Netns, a: &mut Args<'_>, fam: &mut Option<Family>, nh: &mut NhC
         "weight" if !single => {
             a.next();
             let v = a.val()?;
-            let w = parse_u32(v).filter(|w| (1..=256).contains(w)).ok_or_else(|| invarg("\"weight\" is invalid", v))?;
+            let w = parse_u32(v)
+                .filter(|w| (1..=256).contains(w))
+                .ok_or_else(|| invarg("\"weight\" is invalid", v))?;
             nh.weight = w;
         }
         "onlink" => {
@@ -507,11 +530,16 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             }
             "quickack" | "fastopen_no_cookie" => {
                 let v = a.val()?;
-                let n = parse_u32(v).ok_or_else(|| invarg(&format!("\"{k}\" value is invalid"), v))?;
+                let n =
+                    parse_u32(v).ok_or_else(|| invarg(&format!("\"{k}\" value is invalid"), v))?;
                 if n > 1 {
                     return Err(invarg(&format!("\"{k}\" value should be 0 or 1"), v));
                 }
-                let id = if k == "quickack" { rtax::QUICKACK } else { rtax::FASTOPEN_NO_COOKIE };
+                let id = if k == "quickack" {
+                    rtax::QUICKACK
+                } else {
+                    rtax::FASTOPEN_NO_COOKIE
+                };
                 r.metrics.set(id, n);
             }
             "congctl" => {
@@ -533,7 +561,18 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                         weight: 1,
                         ..Default::default()
                     };
-                    while parse_nh(ns, &mut a, &mut r.fam, &mut nh, false)? {}
+                    loop {
+                        match parse_nh(ns, &mut a, &mut r.fam, &mut nh, false) {
+                            Ok(true) => {}
+                            Ok(false) => break,
+                            Err(mut f) => {
+                                if f.errno == Some(Errno::ENODEV) {
+                                    f.stderr.push_str("Error: cannot parse nexthop\n");
+                                }
+                                return Err(f);
+                            }
+                        }
+                    }
                     r.multipath.push(nh);
                     match a.peek() {
                         Some("nexthop") => {
@@ -552,11 +591,13 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             }
             "protocol" | "proto" => {
                 let v = a.val()?;
-                r.proto = Some(proto_a2n(v).ok_or_else(|| invarg("\"protocol\" value is invalid", v))?);
+                r.proto =
+                    Some(proto_a2n(v).ok_or_else(|| invarg("\"protocol\" value is invalid", v))?);
             }
             "table" => {
                 let v = a.val()?;
-                r.table = Some(table_a2n(v).ok_or_else(|| invarg("\"table\" value is invalid", v))?);
+                r.table =
+                    Some(table_a2n(v).ok_or_else(|| invarg("\"table\" value is invalid", v))?);
             }
             "pref" => {
                 let v = a.val()?;
@@ -564,11 +605,11 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                     "low" => Pref::Low,
                     "medium" => Pref::Medium,
                     "high" => Pref::High,
-                    _ => match parse_u32(v) {
-                        Some(0) => Pref::Medium,
+                    _ => match parse_u32(v).filter(|x| *x <= 255) {
                         Some(1) => Pref::High,
                         Some(3) => Pref::Low,
-                        _ => return Err(invarg("\"pref\" value is invalid", v)),
+                        Some(_) => Pref::Medium,
+                        None => return Err(invarg("\"pref\" value is invalid", v)),
                     },
                 });
             }
@@ -629,13 +670,22 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
         _ => scope::UNIVERSE,
     });
     let table = r.table.unwrap_or(
-        if !delete && matches!(rtype, RouteType::Local | RouteType::Broadcast | RouteType::Nat | RouteType::Anycast) {
+        if !delete
+            && matches!(
+                rtype,
+                RouteType::Local | RouteType::Broadcast | RouteType::Nat | RouteType::Anycast
+            )
+        {
             tid::LOCAL
         } else {
             tid::MAIN
         },
     );
-    let proto = r.proto.unwrap_or(if delete { 0 } else { fibkit::route::proto::BOOT });
+    let proto = r.proto.unwrap_or(if delete {
+        0
+    } else {
+        fibkit::route::proto::BOOT
+    });
     match fam {
         Family::V4 => {
             let Addr::V4(d) = dst.addr else {
@@ -647,7 +697,9 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
             }
             let prefsrc = match r.prefsrc {
                 Some(Addr::V4(x)) => x,
-                Some(Addr::V6(_)) => return Err(Failure::kernel(fibkit::Error::new(Errno::EINVAL))),
+                Some(Addr::V6(_)) => {
+                    return Err(Failure::kernel(fibkit::Error::new(Errno::EINVAL)))
+                }
                 None => 0,
             };
             let cfg = Route4Cfg {
@@ -672,18 +724,27 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
                 return Err(Failure::kernel(fibkit::Error::new(Errno::EINVAL)));
             };
             let src = match r.src {
-                Some(Pfx { addr: Addr::V6(s), len, .. }) => Prefix6 { addr: s, len },
+                Some(Pfx {
+                    addr: Addr::V6(s),
+                    len,
+                    ..
+                }) => Prefix6 { addr: s, len },
                 Some(_) => return Err(Failure::kernel(fibkit::Error::new(Errno::EINVAL))),
                 None => Prefix6::default(),
             };
             let prefsrc = match r.prefsrc {
                 Some(Addr::V6(x)) => Some(x),
-                Some(Addr::V4(_)) => return Err(Failure::kernel(fibkit::Error::new(Errno::EINVAL))),
+                Some(Addr::V4(_)) => {
+                    return Err(Failure::kernel(fibkit::Error::new(Errno::EINVAL)))
+                }
                 None => None,
             };
             let cfg = Route6Cfg {
                 table,
-                dst: Prefix6 { addr: d, len: dst.len },
+                dst: Prefix6 {
+                    addr: d,
+                    len: dst.len,
+                },
                 src,
                 rtype,
                 proto,
@@ -753,15 +814,20 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
             }
             "sport" => {
                 let v = a.val()?;
-                sport = parse_u32(v).and_then(|x| u16::try_from(x).ok()).ok_or_else(|| invarg("invalid sport", v))?;
+                sport = parse_u32(v)
+                    .and_then(|x| u16::try_from(x).ok())
+                    .ok_or_else(|| invarg("invalid sport", v))?;
             }
             "dport" => {
                 let v = a.val()?;
-                dport = parse_u32(v).and_then(|x| u16::try_from(x).ok()).ok_or_else(|| invarg("invalid dport", v))?;
+                dport = parse_u32(v)
+                    .and_then(|x| u16::try_from(x).ok())
+                    .ok_or_else(|| invarg("invalid dport", v))?;
             }
             "ipproto" => {
                 let v = a.val()?;
-                ipproto = Some(ipproto_a2n(v).ok_or_else(|| invarg("Invalid \"ipproto\" value", v))?);
+                ipproto =
+                    Some(ipproto_a2n(v).ok_or_else(|| invarg("Invalid \"ipproto\" value", v))?);
             }
             _ => {
                 let mut v = k;
@@ -855,20 +921,21 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     if matches(cmd, "add") {
         let spec = parse_rule(opts, rest, true)?;
         let v6 = spec_family(opts, &spec) == Family::V6;
-        return ns.rule_add(v6, &spec).map(|()| Outcome::Ok(String::new())).map_err(Failure::kernel);
+        return ns
+            .rule_add(v6, &spec)
+            .map(|()| Outcome::Ok(String::new()))
+            .map_err(Failure::kernel);
     }
     if matches(cmd, "delete") {
         let spec = parse_rule(opts, rest, false)?;
         let v6 = spec_family(opts, &spec) == Family::V6;
-        return ns.rule_del(v6, &spec).map(|()| Outcome::Ok(String::new())).map_err(Failure::kernel);
+        return ns
+            .rule_del(v6, &spec)
+            .map(|()| Outcome::Ok(String::new()))
+            .map_err(Failure::kernel);
     }
     if matches(cmd, "flush") {
-        if opts.family.is_none() {
-            ns.rule_flush(false).map_err(Failure::kernel)?;
-            ns.rule_flush(true).map_err(Failure::kernel)?;
-        } else {
-            ns.rule_flush(v6).map_err(Failure::kernel)?;
-        }
+        ns.rule_flush(v6).map_err(Failure::kernel)?;
         return Ok(Outcome::Ok(String::new()));
     }
     if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
@@ -880,27 +947,24 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     ))
 }
 
-fn spec_family(opts: &Opts, spec: &RuleSpec) -> Family {
-    if let Some(f) = opts.family {
-        return f;
-    }
-    // iproute2 takes the family from the first address; else AF_INET
-    for p in [spec.src, spec.dst].into_iter().flatten() {
-        if let RulePrefix::V6(_) = p {
-            return Family::V6;
-        }
-        if let RulePrefix::V4(_) = p {
-            return Family::V4;
-        }
-    }
-    Family::V4
+/// iproute2 sends rules of an unspecified family as AF_INET (even with IPv6 selectors,
+/// which the kernel then refuses).
+fn spec_family(opts: &Opts, _spec: &RuleSpec) -> Family {
+    opts.family.unwrap_or(Family::V4)
 }
 
 fn rule_prefix(v: &str, fam: Option<Family>) -> Res<RulePrefix> {
     let p = parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?;
+    // a zero-length selector is no selector (the kernel ignores the address)
     Ok(match p.addr {
-        Addr::V4(a) => RulePrefix::V4(Prefix4 { addr: a, len: p.len }),
-        Addr::V6(a) => RulePrefix::V6(Prefix6 { addr: a, len: p.len }),
+        Addr::V4(a) => RulePrefix::V4(Prefix4 {
+            addr: a,
+            len: p.len,
+        }),
+        Addr::V6(a) => RulePrefix::V6(Prefix6 {
+            addr: a,
+            len: p.len,
+        }),
     })
 }
 
@@ -914,12 +978,26 @@ fn parse_range(v: &str, msg: &str) -> Res<Range> {
     Ok(Range { start: s, end: e })
 }
 
-fn parse_port_range(v: &str, msg: &str) -> Res<Range> {
-    let r = parse_range(v, msg)?;
-    if r.start > 0xffff || r.end > 0xffff {
-        return Err(invarg(msg, v));
-    }
-    Ok(r)
+/// `sscanf("%hu-%hu")`: numbers wrap modulo 65536, a single number is a one-port range.
+fn parse_port_range(v: &str, _msg: &str) -> Res<Range> {
+    let bad = || invarg("invalid port range", v);
+    let num = |s: &str| -> Option<u32> {
+        let d: String = s.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if d.is_empty() {
+            return None;
+        }
+        d.parse::<u64>().ok().map(|n| (n & 0xffff) as u32)
+    };
+    let (a, b) = match v.split_once('-') {
+        Some((a, b)) => (a, Some(b)),
+        None => (v, None),
+    };
+    let s = num(a).ok_or_else(bad)?;
+    let e = match b {
+        Some(b) => num(b).unwrap_or(s),
+        None => s,
+    };
+    Ok(Range { start: s, end: e })
 }
 
 fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
@@ -937,7 +1015,11 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                 let v = a.val()?;
                 let p = rule_prefix(v, fam)?;
                 if fam.is_none() {
-                    fam = Some(if matches!(p, RulePrefix::V6(_)) { Family::V6 } else { Family::V4 });
+                    fam = Some(if matches!(p, RulePrefix::V6(_)) {
+                        Family::V6
+                    } else {
+                        Family::V4
+                    });
                 }
                 s.src = Some(p);
             }
@@ -945,7 +1027,11 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                 let v = a.val()?;
                 let p = rule_prefix(v, fam)?;
                 if fam.is_none() {
-                    fam = Some(if matches!(p, RulePrefix::V6(_)) { Family::V6 } else { Family::V4 });
+                    fam = Some(if matches!(p, RulePrefix::V6(_)) {
+                        Family::V6
+                    } else {
+                        Family::V4
+                    });
                 }
                 s.dst = Some(p);
             }
@@ -965,7 +1051,8 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                 };
                 s.mark = Some(parse_u32(m).ok_or_else(|| invarg("fwmark value is invalid", m))?);
                 if let Some(k) = mask {
-                    s.mask = Some(parse_u32(k).ok_or_else(|| invarg("fwmask value is invalid", k))?);
+                    s.mask =
+                        Some(parse_u32(k).ok_or_else(|| invarg("fwmask value is invalid", k))?);
                 }
             }
             "realms" => {
@@ -978,13 +1065,13 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             }
             "protocol" => {
                 let v = a.val()?;
-                s.protocol = Some(proto_a2n(v).ok_or_else(|| invarg("\"protocol\" value is invalid", v))?);
+                s.protocol =
+                    Some(proto_a2n(v).ok_or_else(|| invarg("\"protocol\" value is invalid", v))?);
             }
             "table" | "lookup" => {
                 let v = a.val()?;
                 let t = table_a2n(v).ok_or_else(|| invarg("invalid table ID", v))?;
                 s.table = Some(t);
-                s.action = Some(RuleAction::Lookup(t));
                 table_ok = true;
             }
             "suppress_prefixlength" => {
@@ -1010,14 +1097,21 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             "l3mdev" => s.l3mdev = true,
             "uidrange" => {
                 let v = a.val()?;
-                let (x, y) = v.split_once('-').ok_or_else(|| invarg("invalid UID range", v))?;
-                let x = x.parse::<u32>().map_err(|_| invarg("invalid UID range", v))?;
-                let y = y.parse::<u32>().map_err(|_| invarg("invalid UID range", v))?;
+                let (x, y) = v
+                    .split_once('-')
+                    .ok_or_else(|| invarg("invalid UID range", v))?;
+                let x = x
+                    .parse::<u32>()
+                    .map_err(|_| invarg("invalid UID range", v))?;
+                let y = y
+                    .parse::<u32>()
+                    .map_err(|_| invarg("invalid UID range", v))?;
                 s.uid = Some(Range { start: x, end: y });
             }
             "ipproto" => {
                 let v = a.val()?;
-                s.ipproto = Some(ipproto_a2n(v).ok_or_else(|| invarg("Invalid \"ipproto\" value", v))?);
+                s.ipproto =
+                    Some(ipproto_a2n(v).ok_or_else(|| invarg("Invalid \"ipproto\" value", v))?);
             }
             "sport" => {
                 let v = a.val()?;
@@ -1034,14 +1128,24 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                 s.action = Some(RuleAction::Goto(t));
             }
             "nop" => s.action = Some(RuleAction::Nop),
+            "tun_id" => {
+                let v = a.val()?;
+                s.tun_id = Some(parse_u64(v).ok_or_else(|| invarg("invalid tun_id", v))?);
+            }
+            "nat" | "map-to" => {
+                let v = a.val()?;
+                parse_v4(v).ok_or_else(|| bad_addr(v, Some(Family::V4)))?;
+                s.action = Some(RuleAction::Other(10));
+            }
             _ => {
                 let mut v = k;
                 if v == "type" {
                     v = a.val()?;
                 }
-                let t = RouteType::from_name(v).ok_or_else(|| invarg("Failed to parse rule type", v))?;
+                let t = RouteType::from_name(v)
+                    .ok_or_else(|| invarg("Failed to parse rule type", v))?;
                 s.action = Some(match t {
-                    RouteType::Unicast => RuleAction::Lookup(s.table.unwrap_or(0)),
+                    RouteType::Unicast => RuleAction::Lookup(0),
                     RouteType::Local => RuleAction::Goto(u32::MAX),
                     RouteType::Broadcast => RuleAction::Nop,
                     RouteType::Blackhole => RuleAction::Blackhole,
@@ -1059,15 +1163,24 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
         }
     }
     if s.l3mdev && table_ok {
-        return Err(Failure::parse("table can not be specified for l3mdev rules\n", 255));
+        return Err(Failure::parse(
+            "table can not be specified for l3mdev rules\n",
+            255,
+        ));
     }
     if add {
-        if let Some(RuleAction::Lookup(0)) = s.action {
-            if !table_ok {
-                s.action = Some(RuleAction::Lookup(tid::MAIN));
-                s.table = Some(tid::MAIN);
-            }
+        if let Some(RuleAction::Lookup(_)) = s.action {
+            let t = if table_ok {
+                s.table.unwrap_or(0)
+            } else {
+                tid::MAIN
+            };
+            s.action = Some(RuleAction::Lookup(t));
+            s.table = Some(t);
         }
+    } else if let (Some(t), None) = (s.table, s.action) {
+        // a delete naming a table selects lookup rules of that table
+        s.table = Some(t);
     }
     Ok(s)
 }
@@ -1080,7 +1193,8 @@ fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     };
     let rest = &a[1..];
     if matches(cmd, "add") || matches(cmd, "replace") {
-        return addr_modify(ns, opts, rest, true, cmd.starts_with('r')).map(|()| Outcome::Ok(String::new()));
+        return addr_modify(ns, opts, rest, true, cmd.starts_with('r'))
+            .map(|()| Outcome::Ok(String::new()));
     }
     if matches(cmd, "delete") {
         return addr_modify(ns, opts, rest, false, false).map(|()| Outcome::Ok(String::new()));
@@ -1103,7 +1217,12 @@ fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         };
         let idx = ifindex(ns, d)?;
         if opts.family != Some(Family::V6) {
-            let v: Vec<_> = ns.addrs4(idx).iter().filter(|x| !x.secondary()).map(|x| (x.local, x.plen)).collect();
+            let v: Vec<_> = ns
+                .addrs4(idx)
+                .iter()
+                .filter(|x| !x.secondary())
+                .map(|x| (x.local, x.plen))
+                .collect();
             for (l, p) in v {
                 let _ = ns.addr4_del(idx, l, Some(p), None);
             }
@@ -1168,7 +1287,10 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, _replace
                     v = a.val()?;
                 }
                 if local.is_some() {
-                    return Err(Failure::parse(format!("Error: either \"local\" is duplicate, or \"{v}\" is a garbage.\n"), 255));
+                    return Err(Failure::parse(
+                        format!("Error: either \"local\" is duplicate, or \"{v}\" is a garbage.\n"),
+                        255,
+                    ));
                 }
                 let p = parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?;
                 if fam.is_none() {
@@ -1195,7 +1317,9 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, _replace
         Addr::V4(l) => {
             let plen = local.len;
             let address = match peer {
-                Some(Pfx { addr: Addr::V4(p), .. }) => p,
+                Some(Pfx {
+                    addr: Addr::V4(p), ..
+                }) => p,
                 _ => l,
             };
             let plen = match peer {
@@ -1246,7 +1370,11 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, _replace
         }
         Addr::V6(l) => {
             if !add {
-                let pl = if local.explicit_len { Some(local.len) } else { None };
+                let pl = if local.explicit_len {
+                    Some(local.len)
+                } else {
+                    None
+                };
                 return ns.addr6_del(idx, l, pl).map_err(Failure::kernel);
             }
             let t = fibkit::prefix::v6::addr_type(l);
@@ -1328,20 +1456,32 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             }
         }
         if req.name.is_empty() {
-            return Err(Failure::parse("Not enough information: \"dev\" argument is required.\n", 255));
+            return Err(Failure::parse(
+                "Not enough information: \"dev\" argument is required.\n",
+                255,
+            ));
         }
         req.kind = Some(match kind {
             Some("dummy") | Some("ifb") => LinkKind::Dummy,
             Some("veth") => LinkKind::Veth { peer: 0 },
             Some(x) => {
-                return Err(Failure::parse(format!("Error: Unknown device type.\n{x}"), 2));
+                return Err(Failure::parse(
+                    format!("Error: Unknown device type.\n{x}"),
+                    2,
+                ));
             }
             None => {
-                return Err(Failure::parse("Not enough information: \"type\" argument is required\n", 255));
+                return Err(Failure::parse(
+                    "Not enough information: \"type\" argument is required\n",
+                    255,
+                ));
             }
         });
         req.peer = peer;
-        return ns.link_add(&req).map(|_| Outcome::Ok(String::new())).map_err(Failure::kernel);
+        return ns
+            .link_add(&req)
+            .map(|_| Outcome::Ok(String::new()))
+            .map_err(Failure::kernel);
     }
     if matches(cmd, "set") || cmd == "change" {
         let mut it = Args::new(rest);
@@ -1359,15 +1499,22 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             }
         }
         let Some(d) = dev else {
-            return Err(Failure::parse("Not enough information: \"dev\" argument is required.\n", 255));
+            return Err(Failure::parse(
+                "Not enough information: \"dev\" argument is required.\n",
+                255,
+            ));
         };
-        let idx = ns.link_index(d).ok_or_else(|| Failure::parse(format!("Cannot find device \"{d}\"\n"), 1))?;
+        let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
         for (k, v) in actions {
             let r = match k {
                 "up" => ns.link_set_up(idx, true),
                 "down" => ns.link_set_up(idx, false),
                 "group" => {
-                    let g = if v == "default" { Some(0) } else { parse_u32(v) };
+                    let g = if v == "default" {
+                        Some(0)
+                    } else {
+                        parse_u32(v)
+                    };
                     let g = g.ok_or_else(|| invarg("Invalid \"group\" value", v))?;
                     ns.link_set_group(idx, g)
                 }
@@ -1399,10 +1546,16 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             }
         }
         let Some(d) = dev else {
-            return Err(Failure::parse("Not enough information: \"dev\" argument is required.\n", 255));
+            return Err(Failure::parse(
+                "Not enough information: \"dev\" argument is required.\n",
+                255,
+            ));
         };
-        let idx = ns.link_index(d).ok_or_else(|| Failure::parse(format!("Cannot find device \"{d}\"\n"), 1))?;
-        return ns.link_del(idx).map(|()| Outcome::Ok(String::new())).map_err(Failure::kernel);
+        let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
+        return ns
+            .link_del(idx)
+            .map(|()| Outcome::Ok(String::new()))
+            .map_err(Failure::kernel);
     }
     if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
         return show(ns, opts, rest, crate::show::link_show);
@@ -1456,10 +1609,16 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             }
         }
         let Some(d) = dev else {
-            return Err(Failure::parse("Device and destination are required arguments.\n", 255));
+            return Err(Failure::parse(
+                "Device and destination are required arguments.\n",
+                255,
+            ));
         };
         let Some(dst) = dst else {
-            return Err(Failure::parse("Device and destination are required arguments.\n", 255));
+            return Err(Failure::parse(
+                "Device and destination are required arguments.\n",
+                255,
+            ));
         };
         let idx = ifindex(ns, d)?;
         let (addr, v6) = match dst {
@@ -1467,7 +1626,10 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             Addr::V6(x) => (x, true),
         };
         if del {
-            return ns.neigh_del(idx, addr, v6).map(|()| Outcome::Ok(String::new())).map_err(Failure::kernel);
+            return ns
+                .neigh_del(idx, addr, v6)
+                .map(|()| Outcome::Ok(String::new()))
+                .map_err(Failure::kernel);
         }
         let n = Neighbour {
             dev: idx,
@@ -1476,7 +1638,10 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             state,
             lladdr,
         };
-        return ns.neigh_set(n, replace).map(|()| Outcome::Ok(String::new())).map_err(Failure::kernel);
+        return ns
+            .neigh_set(n, replace)
+            .map(|()| Outcome::Ok(String::new()))
+            .map_err(Failure::kernel);
     }
     if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
         return show(ns, opts, rest, crate::show::neigh_show);
@@ -1498,7 +1663,10 @@ pub fn run_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
     let val = val.trim();
     let path = format!("/proc/sys/{}", key.replace('.', "/"));
     let nostat = || format!("sysctl: cannot stat {path}: No such file or directory");
-    let num = |v: &str| -> Result<i64, String> { v.parse::<i64>().map_err(|_| format!("sysctl: setting key \"{key}\": Invalid argument")) };
+    let num = |v: &str| -> Result<i64, String> {
+        v.parse::<i64>()
+            .map_err(|_| format!("sysctl: setting key \"{key}\": Invalid argument"))
+    };
     let parts: Vec<&str> = key.split('.').collect();
     match parts.as_slice() {
         ["net", "ipv4", "ip_forward"] | ["net", "ipv4", "conf", "all", "forwarding"] => {
@@ -1510,12 +1678,24 @@ pub fn run_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 c.forwarding = v;
             }
         }
-        ["net", "ipv4", "fib_multipath_hash_policy"] => ns.sysctl.fib_multipath_hash_policy = num(val)? as u32,
-        ["net", "ipv4", "fib_multipath_hash_fields"] => ns.sysctl.fib_multipath_hash_fields = parse_u32(val).ok_or_else(nostat)?,
-        ["net", "ipv4", "fib_multipath_hash_seed"] => ns.sysctl.fib_multipath_hash_seed = num(val)? as u32,
-        ["net", "ipv4", "fib_multipath_use_neigh"] => ns.sysctl.fib_multipath_use_neigh = num(val)? as u32,
-        ["net", "ipv6", "fib_multipath_hash_policy"] => ns.sysctl.fib6_multipath_hash_policy = num(val)? as u32,
-        ["net", "ipv6", "fib_multipath_hash_fields"] => ns.sysctl.fib6_multipath_hash_fields = parse_u32(val).ok_or_else(nostat)?,
+        ["net", "ipv4", "fib_multipath_hash_policy"] => {
+            ns.sysctl.fib_multipath_hash_policy = num(val)? as u32
+        }
+        ["net", "ipv4", "fib_multipath_hash_fields"] => {
+            ns.sysctl.fib_multipath_hash_fields = parse_u32(val).ok_or_else(nostat)?
+        }
+        ["net", "ipv4", "fib_multipath_hash_seed"] => {
+            ns.sysctl.fib_multipath_hash_seed = num(val)? as u32
+        }
+        ["net", "ipv4", "fib_multipath_use_neigh"] => {
+            ns.sysctl.fib_multipath_use_neigh = num(val)? as u32
+        }
+        ["net", "ipv6", "fib_multipath_hash_policy"] => {
+            ns.sysctl.fib6_multipath_hash_policy = num(val)? as u32
+        }
+        ["net", "ipv6", "fib_multipath_hash_fields"] => {
+            ns.sysctl.fib6_multipath_hash_fields = parse_u32(val).ok_or_else(nostat)?
+        }
         ["net", "ipv4", "conf", dev, knob] => {
             let v = num(val)?;
             let conf = match *dev {
@@ -1565,7 +1745,11 @@ pub fn run_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             let conf = match *dev {
                 "all" => &mut ns.sysctl.v6_all,
                 "default" => &mut ns.sysctl.v6_default,
-                _ => ns.sysctl.v6_dev.get_mut(&idx.unwrap_or(0)).ok_or_else(nostat)?,
+                _ => ns
+                    .sysctl
+                    .v6_dev
+                    .get_mut(&idx.unwrap_or(0))
+                    .ok_or_else(nostat)?,
             };
             match *knob {
                 "ignore_routes_with_linkdown" => conf.ignore_routes_with_linkdown = v as u32,

@@ -160,14 +160,14 @@ const PROTOS: &[(u8, &str)] = &[
     (14, "xorp"),
     (15, "ntk"),
     (16, "dhcp"),
-    (17, "keepalived"),
-    (18, "babel"),
-    (42, "openr"),
-    (99, "eigrp"),
+    (18, "keepalived"),
+    (42, "babel"),
+    (99, "openr"),
     (186, "bgp"),
     (187, "isis"),
     (188, "ospf"),
     (189, "rip"),
+    (192, "eigrp"),
 ];
 
 /// `rtnl_rtprot_a2n`.
@@ -333,7 +333,10 @@ pub fn parse_u64(s: &str) -> Option<u64> {
 
 /// Base-16 by default (for `tos`, as `rtnl_dsfield_a2n` uses `strtoul(arg, 16)`).
 pub fn parse_u32_hexdefault(s: &str) -> Option<u32> {
-    let h = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).unwrap_or(s);
+    let h = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .unwrap_or(s);
     if h.is_empty() {
         return None;
     }

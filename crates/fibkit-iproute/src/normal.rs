@@ -46,11 +46,8 @@ pub fn metrics_words(m: &Metrics) -> Vec<String> {
                 v.to_string()
             }
         };
-        if m.locks & (1 << id) != 0 {
-            out.push(format!("{name} lock {val}"));
-        } else {
-            out.push(format!("{name} {val}"));
-        }
+        // iproute2's JSON reports a locked metric by its value alone
+        out.push(format!("{name} {val}"));
     }
     out
 }
@@ -108,6 +105,12 @@ fn dst6(p: fibkit::prefix::Prefix6) -> String {
 
 /// An IPv4 FIB entry in the normalized `fib` form (dump lines and fibmatch answers).
 pub fn fib4_line(ns: &Netns, r: &Route4, rtype: RouteType) -> String {
+    fib4_line_in(ns, r, rtype, r.table)
+}
+
+/// Like [`fib4_line`], reporting `table` (a fibmatch answer names the table the lookup
+/// ran in: main for local routes while local and main are merged).
+pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> String {
     let mut p: Vec<String> = vec![rtype.name().into(), dst4(r)];
     if r.tos != 0 {
         p.push(format!("tos 0x{:02x}", r.tos));
@@ -125,7 +128,7 @@ pub fn fib4_line(ns: &Netns, r: &Route4, rtype: RouteType) -> String {
         }
         flags |= nh_report_flags(nh.flags, ns_ignore4(ns, nh.dev));
     }
-    p.push(format!("table {}", table_word(r.table)));
+    p.push(format!("table {}", table_word(table)));
     p.push(format!("proto {}", proto_n2a(info.proto)));
     p.push(format!("scope {}", scope_n2a(info.scope)));
     if info.prefsrc != 0 {
@@ -233,7 +236,7 @@ pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
 pub fn get4_line(ns: &Netns, r: &RouteGet4, fibmatch: bool) -> String {
     if fibmatch {
         if let Some((route, _)) = &r.fib {
-            return fib4_line(ns, route, r.rtype);
+            return fib4_line_in(ns, route, r.rtype, r.table);
         }
     }
     let mut p: Vec<String> = vec![r.rtype.name().into()];

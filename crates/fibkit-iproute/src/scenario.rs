@@ -134,7 +134,10 @@ pub fn normalize_text_line(line: &str) -> String {
             i += 2;
             continue;
         }
-        if w == "used" && i + 1 < collapsed.len() && collapsed[i + 1].chars().all(|c| c.is_ascii_digit()) {
+        if w == "used"
+            && i + 1 < collapsed.len()
+            && collapsed[i + 1].chars().all(|c| c.is_ascii_digit())
+        {
             i += 2;
             continue;
         }
@@ -174,7 +177,10 @@ fn is_route_get(args: &[String]) -> bool {
     }
     let obj = &args[i];
     let cmd = &args[i + 1];
-    !obj.is_empty() && "route".starts_with(obj.as_str()) && !cmd.is_empty() && "get".starts_with(cmd.as_str())
+    !obj.is_empty()
+        && "route".starts_with(obj.as_str())
+        && !cmd.is_empty()
+        && "get".starts_with(cmd.as_str())
 }
 
 /// Runs scenarios against one namespace and collects the output lines.
@@ -239,14 +245,18 @@ impl Runner {
                     .concat();
                 let key = rest.split('=').next().unwrap_or("");
                 let ok_key = rest.contains('=')
-                    && (key.starts_with("net.ipv4.") || key.starts_with("net.ipv6.") || key.starts_with("net.core."));
+                    && (key.starts_with("net.ipv4.")
+                        || key.starts_with("net.ipv6.")
+                        || key.starts_with("net.core."));
                 if !ok_key {
                     self.out.push(format!("REFUSED {text} => only net.ipv4.*, net.ipv6.*, net.core.* assignments KEY=VALUE are allowed"));
                     return;
                 }
                 match run_sysctl(&mut self.ns, &rest) {
                     Ok(()) => self.out.push(format!("CMD {text} => ok")),
-                    Err(e) => self.out.push(format!("CMD {text} => error \"{}\"", clean_msg(&e))),
+                    Err(e) => self
+                        .out
+                        .push(format!("CMD {text} => error \"{}\"", clean_msg(&e))),
                 }
             }
             "dump" => {
@@ -263,7 +273,11 @@ impl Runner {
                 self.dump(&what);
             }
             "sleep" => {
-                let secs = toks.get(1).and_then(|s| s.parse::<f64>().ok()).unwrap_or(1.0).min(30.0);
+                let secs = toks
+                    .get(1)
+                    .and_then(|s| s.parse::<f64>().ok())
+                    .unwrap_or(1.0)
+                    .min(30.0);
                 let now = self.ns.now();
                 self.ns.set_now(now + secs as u64);
             }
@@ -301,7 +315,10 @@ impl Runner {
             Ok(Outcome::Get(_)) => self.out.push(format!("CMD {text} => ok")),
             Err(f) => {
                 let e = f.errno.map_or("?", |e| e.name());
-                self.out.push(format!("CMD {text} => error {e} \"{}\"", clean_msg(&f.stderr)));
+                self.out.push(format!(
+                    "CMD {text} => error {e} \"{}\"",
+                    clean_msg(&f.stderr)
+                ));
             }
         }
     }
@@ -314,7 +331,8 @@ impl Runner {
         if has("links") {
             for l in self.ns.links() {
                 let flags = l.flag_words().join(",");
-                self.out.push(format!("link {} {} {}", l.name, l.operstate(), flags));
+                self.out
+                    .push(format!("link {} {} {}", l.name, l.operstate(), flags));
             }
         }
         if has("addrs") {
@@ -341,13 +359,17 @@ impl Runner {
             }
         }
         if has("rules") {
-            for (fam, name) in [(fibkit::prefix::Family::V4, "rule4"), (fibkit::prefix::Family::V6, "rule6")] {
+            for (fam, name) in [
+                (fibkit::prefix::Family::V4, "rule4"),
+                (fibkit::prefix::Family::V6, "rule6"),
+            ] {
                 let mut o = so;
                 o.family = Some(fam);
                 if let Ok(text) = crate::show::rule_show(&self.ns, &o, &[]) {
                     for line in text.lines() {
                         if !line.trim().is_empty() {
-                            self.out.push(format!("{name} {}", normalize_text_line(line)));
+                            self.out
+                                .push(format!("{name} {}", normalize_text_line(line)));
                         }
                     }
                 }
@@ -357,10 +379,12 @@ impl Runner {
             // nexthop objects are not modelled yet: the dump is empty
         }
         if has("neigh") {
-            if let Ok(text) = crate::show::neigh_show(&self.ns, &so, &["nud".into(), "all".into()]) {
+            if let Ok(text) = crate::show::neigh_show(&self.ns, &so, &["nud".into(), "all".into()])
+            {
                 for line in text.lines() {
                     if !line.trim().is_empty() {
-                        self.out.push(format!("neigh {}", normalize_text_line(line)));
+                        self.out
+                            .push(format!("neigh {}", normalize_text_line(line)));
                     }
                 }
             }

@@ -115,7 +115,10 @@ fn bench_lookups<K: Key>(lpm: &Lpm<K>, addrs: &[K], want: &dyn Fn(&str) -> bool)
         }
     }
     black_box(acc);
-    println!("  lookup (independent):   {}", rate(reps * addrs.len(), t.elapsed()));
+    println!(
+        "  lookup (independent):   {}",
+        rate(reps * addrs.len(), t.elapsed())
+    );
 
     // Latency: each address depends on the previous result.
     let t = Instant::now();
@@ -127,21 +130,30 @@ fn bench_lookups<K: Key>(lpm: &Lpm<K>, addrs: &[K], want: &dyn Fn(&str) -> bool)
         }
     }
     black_box(dep);
-    println!("  lookup (dependent):     {}", rate(reps * addrs.len(), t.elapsed()));
+    println!(
+        "  lookup (dependent):     {}",
+        rate(reps * addrs.len(), t.elapsed())
+    );
 
     let t = Instant::now();
     for _ in 0..reps {
         lpm.lookup_batch(addrs, &mut out);
         black_box(&out);
     }
-    println!("  lookup_batch:           {}", rate(reps * addrs.len(), t.elapsed()));
+    println!(
+        "  lookup_batch:           {}",
+        rate(reps * addrs.len(), t.elapsed())
+    );
     let same = addrs.iter().zip(&out).all(|(&a, &o)| lpm.lookup(a) == o);
     println!("  batch == single:        {same}");
 }
 
 fn run<K: Parse>(name: &str, updates: &str, want: &dyn Fn(&str) -> bool) {
     let Some(lines) = gunzip_lines(name) else {
-        println!("{name}: data not found under {}, skipped", data_dir().display());
+        println!(
+            "{name}: data not found under {}, skipped",
+            data_dir().display()
+        );
         return;
     };
     let pfx: Vec<(K, u8, u32)> = lines

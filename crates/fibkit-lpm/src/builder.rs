@@ -8,8 +8,7 @@ use std::sync::Arc;
 use crate::key::Key;
 use crate::lpm::{Inner, Lpm};
 use crate::{
-    depth_of_len, DepthStats, Leaves, Node, Nodes, PrefixError, Top, NODE_FLAG, NO_MATCH,
-    STRIDE,
+    depth_of_len, DepthStats, Leaves, Node, Nodes, PrefixError, Top, NODE_FLAG, NO_MATCH, STRIDE,
 };
 
 /// Arena size (in u32 words) above which a snapshot recompiles from scratch
@@ -482,7 +481,11 @@ impl<K: Key> LpmBuilder<K> {
         let mut out = Vec::with_capacity(self.count);
         let top = Self::TOP;
         for (&(s, l), &v) in &self.top_pfx {
-            let a = if top == 0 { 0 } else { u128::from(s) << (128 - top) };
+            let a = if top == 0 {
+                0
+            } else {
+                u128::from(s) << (128 - top)
+            };
             out.push((a, l, v));
         }
         for (ti, c) in self.top_child.iter().enumerate() {
@@ -786,7 +789,13 @@ mod tests {
         let mut b = LpmBuilder::<u32>::new();
         b.insert(0x0a01_0200, 24, 24);
         b.insert(0x0a01_0280, 25, 25);
-        let probes = [0x0a01_0201, 0x0a01_0281, 0x0a01_0301, 0x0a00_0000, 0x0aff_ffff];
+        let probes = [
+            0x0a01_0201,
+            0x0a01_0281,
+            0x0a01_0301,
+            0x0a00_0000,
+            0x0aff_ffff,
+        ];
         let old = check(&mut b, &probes);
         b.insert(0x0a00_0000, 8, 8);
         let mid = check(&mut b, &probes);

@@ -13,9 +13,7 @@ mod sealed {
 /// (IPv6), both in host order (`u32::from(Ipv4Addr)`, `u128::from(Ipv6Addr)`).
 ///
 /// The trait is sealed: the layout constants are tuned per address family.
-pub trait Key:
-    Copy + Eq + Ord + Hash + Debug + Send + Sync + 'static + sealed::Sealed
-{
+pub trait Key: Copy + Eq + Ord + Hash + Debug + Send + Sync + 'static + sealed::Sealed {
     /// Number of bits of the key (32 or 128); the longest valid prefix length.
     const BITS: u32;
 

@@ -131,7 +131,10 @@ mod tests {
         let s = a.push_slice(&[4, 5, 6, 7, 8, 9]);
         assert_eq!(s, 3);
         assert_eq!(a.len(), 9);
-        assert_eq!((0..9).map(|i| a.get(i)).collect::<Vec<_>>(), (1..=9).collect::<Vec<_>>());
+        assert_eq!(
+            (0..9).map(|i| a.get(i)).collect::<Vec<_>>(),
+            (1..=9).collect::<Vec<_>>()
+        );
         let snap = a.clone();
         a.set(4, 50);
         assert_eq!(a.push(10), 9);

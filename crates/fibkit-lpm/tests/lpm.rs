@@ -349,7 +349,10 @@ fn compare<K: Key>(lpm: &Lpm<K>, r: &FastRef<K>, keys: &[K]) {
         assert_eq!(b, want, "lookup_batch({k:?})");
         matched += usize::from(want != NO_MATCH);
     }
-    assert!(matched >= keys.len() / 4, "half the sample is inside prefixes");
+    assert!(
+        matched >= keys.len() / 4,
+        "half the sample is inside prefixes"
+    );
 }
 
 fn real_table<K: Key>(full: &str, updates: &str, n_updates: usize) {
@@ -365,7 +368,11 @@ fn real_table<K: Key>(full: &str, updates: &str, n_updates: usize) {
         .enumerate()
         .filter_map(|(i, l)| parse_cidr::<K>(l).map(|(a, len)| (a, len, i as u32)))
         .collect();
-    assert!(pfx.len() > 100_000, "{full}: only {} prefixes parsed", pfx.len());
+    assert!(
+        pfx.len() > 100_000,
+        "{full}: only {} prefixes parsed",
+        pfx.len()
+    );
     let mut r = FastRef::new();
     for &(a, l, v) in &pfx {
         r.insert(a, l, v);

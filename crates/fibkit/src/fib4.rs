@@ -220,7 +220,10 @@ impl Netns {
         }
         for len in (0..=32u8).rev() {
             let key = (dst & mask4(len), 32 - len);
-            let lists = [local.and_then(|t| t.routes.get(&key)), main.and_then(|t| t.routes.get(&key))];
+            let lists = [
+                local.and_then(|t| t.routes.get(&key)),
+                main.and_then(|t| t.routes.get(&key)),
+            ];
             for list in lists.into_iter().flatten() {
                 for r in list {
                     if r.tos != 0 && r.tos != (tos & 0x1c) {
@@ -364,6 +367,7 @@ impl Netns {
                 realm: cfg.nh.realm,
             });
         }
+        let metrics = crate::route::normalize_metrics(&cfg.metrics);
         if let Some(h) = cfg.metrics.get(crate::route::rtax::HOPLIMIT) {
             if h > 255 {
                 return Err(einval("Invalid hoplimit"));
@@ -376,7 +380,7 @@ impl Netns {
             prefsrc: cfg.prefsrc,
             rtype: cfg.rtype,
             flags: 0,
-            metrics: cfg.metrics.clone(),
+            metrics,
             nh_id: 0,
             nhs,
         };
@@ -471,7 +475,9 @@ impl Netns {
                 let fscope = (rscope.saturating_add(1)).max(scope::LINK);
                 let mut res = None;
                 if table != 0 && table != tid::MAIN && self.tables4.contains_key(&table) {
-                    res = self.fib4_table_lookup(table, gw, 0, fscope, nh.dev, true).ok();
+                    res = self
+                        .fib4_table_lookup(table, gw, 0, fscope, nh.dev, true)
+                        .ok();
                 }
                 let res = match res {
                     Some(r) => r,
@@ -506,7 +512,23 @@ impl Netns {
                 }
                 Ok(())
             }
-            Some(Gateway::V6(_)) => {
+            Some(Gateway::V6(gw6)) => {
+                if nh.dev == 0 {
+                    // fib_check_nh_v6_gw: the IPv6 FIB resolves the device
+                    let fl = crate::fib6::Flow6 {
+                        dst: gw6,
+                        ..Default::default()
+                    };
+                    match self.fib6_lookup(&fl, 0) {
+                        Ok(r)
+                            if r.route.nh.gw.is_none()
+                                && r.route.flags & crate::route::rtf::REJECT == 0 =>
+                        {
+                            nh.dev = r.route.nh.dev;
+                        }
+                        _ => return Err(Error::new(Errno::EHOSTUNREACH)),
+                    }
+                }
                 let dev = self.links.get(&nh.dev).ok_or(Error::msg(
                     Errno::EINVAL,
                     "IPv6 gateway requires an egress device",
@@ -556,9 +578,9 @@ impl Netns {
         let t = self.tables4.get_mut(&cfg.table).expect("table created");
         let list = t.entry(p);
         // fib_find_alias: first alias with tos <= new tos and priority >= new priority
-        let pos = list
-            .iter()
-            .position(|a| a.tos < new.tos || (a.tos == new.tos && a.info.priority >= new.info.priority));
+        let pos = list.iter().position(|a| {
+            a.tos < new.tos || (a.tos == new.tos && a.info.priority >= new.info.priority)
+        });
         let mut insert_at = pos.unwrap_or(list.len());
         if let Some(first) = pos {
             let a = &list[first];
@@ -636,9 +658,10 @@ impl Netns {
         if cfg.multipath.len() != info.nhs.len() {
             return false;
         }
-        cfg.multipath.iter().zip(info.nhs.iter()).all(|(c, n)| {
-            (c.dev == 0 || c.dev == n.dev) && (c.gw.is_none() || c.gw == n.gw)
-        })
+        cfg.multipath
+            .iter()
+            .zip(info.nhs.iter())
+            .all(|(c, n)| (c.dev == 0 || c.dev == n.dev) && (c.gw.is_none() || c.gw == n.gw))
     }
 
     /// `fib_table_delete`.
@@ -648,7 +671,7 @@ impl Netns {
         let t = self
             .tables4
             .get_mut(&cfg.table)
-            .ok_or(Error::new(Errno::ESRCH))?;
+            .ok_or(Error::msg(Errno::ESRCH, "FIB table does not exist"))?;
         let Some(list) = t.routes.get_mut(&(p.addr, 32 - p.len)) else {
             return Err(Error::new(Errno::ESRCH));
         };
@@ -686,7 +709,16 @@ impl Netns {
 
     // ------------------------------------------------- kernel-derived routes
 
-    fn fib_magic(&mut self, add: bool, rtype: RouteType, dst: u32, len: u8, prim: &Addr4, dev: u32, prio: u32) {
+    fn fib_magic(
+        &mut self,
+        add: bool,
+        rtype: RouteType,
+        dst: u32,
+        len: u8,
+        prim: &Addr4,
+        dev: u32,
+        prio: u32,
+    ) {
         let table = if rtype == RouteType::Unicast {
             tid::MAIN
         } else {
@@ -769,7 +801,15 @@ impl Netns {
                 self.fib_magic(true, t, prefix, a.plen, &prim, dev, a.metric);
             }
             if a.plen < 31 {
-                self.fib_magic(true, RouteType::Broadcast, prefix | !mask, 32, &prim, dev, 0);
+                self.fib_magic(
+                    true,
+                    RouteType::Broadcast,
+                    prefix | !mask,
+                    32,
+                    &prim,
+                    dev,
+                    0,
+                );
             }
         }
     }
@@ -789,10 +829,7 @@ impl Netns {
         let mut same_prefsrc = false;
         let lo = self.links.get(&dev).is_some_and(|l| l.is_loopback());
         let prim = if a.secondary() {
-            match iprim
-                .cloned()
-                .or_else(|| self.prim_of(dev, a))
-            {
+            match iprim.cloned().or_else(|| self.prim_of(dev, a)) {
                 Some(p) => p,
                 None => return,
             }
@@ -928,7 +965,7 @@ impl Netns {
             }
             if x.plen == a.plen && ((x.address ^ a.address) & a.mask()) == 0 {
                 if x.local == a.local {
-                    return Err(Error::new(Errno::EEXIST));
+                    return Err(Error::msg(Errno::EEXIST, "ipv4: Address already assigned"));
                 }
                 if x.scope != a.scope {
                     return Err(Error::msg(Errno::EINVAL, "ipv4: Invalid scope value"));
@@ -936,7 +973,11 @@ impl Netns {
                 a.flags |= ifa::SECONDARY;
             }
         }
-        let pos = if a.secondary() { list.len() } else { last_primary };
+        let pos = if a.secondary() {
+            list.len()
+        } else {
+            last_primary
+        };
         list.insert(pos, a);
         // fib_inetaddr_event(NETDEV_UP)
         self.fib_add_ifaddr(dev, pos);
@@ -946,7 +987,13 @@ impl Netns {
     }
 
     /// `ip addr del` (IPv4). `plen` of `None` matches any length (iproute2 sends the one given).
-    pub fn addr4_del(&mut self, dev: u32, local: u32, plen: Option<u8>, peer: Option<u32>) -> Result<()> {
+    pub fn addr4_del(
+        &mut self,
+        dev: u32,
+        local: u32,
+        plen: Option<u8>,
+        peer: Option<u32>,
+    ) -> Result<()> {
         if !self.links.contains_key(&dev) {
             return Err(Error::new(Errno::ENODEV));
         }

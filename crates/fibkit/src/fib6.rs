@@ -4,9 +4,11 @@
 use crate::addr::{ifa, Addr6};
 use crate::error::{Errno, Error, Result};
 use crate::fib4::{NhCfg, NlFlags, RouteOp};
-use crate::netns::{NudState, Netns};
+use crate::netns::{Netns, NudState};
 use crate::prefix::{v6, Prefix6};
-use crate::route::{nhflags, proto, rtf, table as tid, Gateway, Metrics, Nh6, Pref, Route6, RouteType};
+use crate::route::{
+    nhflags, proto, rtf, table as tid, Gateway, Metrics, Nh6, Pref, Route6, RouteType,
+};
 
 /// Metric of address-derived routes (`IP6_RT_PRIO_ADDRCONF`).
 pub const PRIO_ADDRCONF: u32 = 256;
@@ -161,6 +163,17 @@ impl Netns {
                 "Invalid dsfield (tos): option not available for IPv6",
             ));
         }
+        if cfg.nh.gw.is_some_and(|g| matches!(g, Gateway::V4(_)))
+            || cfg
+                .multipath
+                .iter()
+                .any(|n| matches!(n.gw, Some(Gateway::V4(_))))
+        {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "IPv6 does not support RTA_VIA attribute",
+            ));
+        }
         if cfg.dst.len > 128 {
             return Err(Error::msg(Errno::EINVAL, "Invalid prefix length"));
         }
@@ -195,15 +208,15 @@ impl Netns {
         }
         self.new_table6(cfg.table);
         let mut flags = cfg.flags;
-        let reject = cfg.rtype.reject_error().is_some();
+        let reject = matches!(
+            cfg.rtype,
+            RouteType::Blackhole | RouteType::Unreachable | RouteType::Prohibit | RouteType::Throw
+        );
         if reject {
             flags |= rtf::REJECT;
         }
         if cfg.rtype == RouteType::Local {
             flags |= rtf::LOCAL;
-        }
-        if cfg.rtype == RouteType::Anycast {
-            flags |= rtf::ANYCAST;
         }
         if cfg.expires.is_some() {
             flags |= rtf::EXPIRES;
@@ -218,7 +231,7 @@ impl Netns {
             pref: cfg.pref,
             prefsrc: None,
             flags,
-            metrics: cfg.metrics.clone(),
+            metrics: crate::route::normalize_metrics(&cfg.metrics),
             expires: cfg.expires.map(|e| self.now + e),
             nh: Nh6 {
                 gw: None,
@@ -240,7 +253,10 @@ impl Netns {
         };
         if nh.flags & nhflags::ONLINK != 0 {
             let Some(d) = dev else {
-                return Err(Error::msg(Errno::ENODEV, "Nexthop device required for onlink"));
+                return Err(Error::msg(
+                    Errno::ENODEV,
+                    "Nexthop device required for onlink",
+                ));
             };
             if !self.links[&d].up {
                 return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
@@ -268,7 +284,7 @@ impl Netns {
                 return Err(Error::new(Errno::ENODEV));
             };
             let l = &self.links[&d];
-            let ignore_down = flags & (rtf::LOCAL | rtf::ANYCAST) != 0 || cfg.rtype == RouteType::Multicast && cfg.proto == proto::KERNEL;
+            let ignore_down = flags & (rtf::LOCAL | rtf::ANYCAST) != 0;
             if !l.up && !ignore_down {
                 return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
             }
@@ -279,7 +295,8 @@ impl Netns {
         }
         if let Some(ps) = cfg.prefsrc {
             if ps != 0 {
-                if !self.chk_addr6(ps, Some(rt.nh.dev)) && !self.chk_addr6_any_strict(ps, rt.nh.dev) {
+                if !self.chk_addr6(ps, Some(rt.nh.dev)) && !self.chk_addr6_any_strict(ps, rt.nh.dev)
+                {
                     return Err(Error::msg(Errno::EINVAL, "Invalid source address"));
                 }
                 rt.prefsrc = Some(ps);
@@ -296,7 +313,13 @@ impl Netns {
         self.chk_addr6(a, None)
     }
 
-    fn ip6_validate_gw(&self, cfg: &Route6Cfg, nh: &NhCfg, gw: u128, dev: &mut Option<u32>) -> Result<()> {
+    fn ip6_validate_gw(
+        &self,
+        cfg: &Route6Cfg,
+        nh: &NhCfg,
+        gw: u128,
+        dev: &mut Option<u32>,
+    ) -> Result<()> {
         let gwa_type = v6::addr_type(gw);
         let skip_dev = gwa_type & v6::LINKLOCAL == 0;
         let need_addr_check = dev.is_none();
@@ -309,7 +332,10 @@ impl Netns {
         };
         if let Some(d) = *dev {
             if local_gw(d) {
-                return Err(Error::msg(Errno::EINVAL, "Gateway can not be a local address"));
+                return Err(Error::msg(
+                    Errno::EINVAL,
+                    "Gateway can not be a local address",
+                ));
             }
         }
         if gwa_type != (v6::LINKLOCAL | v6::UNICAST) {
@@ -351,12 +377,20 @@ impl Netns {
             ));
         }
         if need_addr_check && local_gw(d) {
-            return Err(Error::msg(Errno::EINVAL, "Gateway can not be a local address"));
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Gateway can not be a local address",
+            ));
         }
         Ok(())
     }
 
-    fn fib6_table_lookup_dst(&self, table: u32, dst: u128, oif: u32) -> std::result::Result<FibResult6, Errno> {
+    fn fib6_table_lookup_dst(
+        &self,
+        table: u32,
+        dst: u128,
+        oif: u32,
+    ) -> std::result::Result<FibResult6, Errno> {
         let fl = Flow6 {
             dst,
             oif,
@@ -423,6 +457,21 @@ impl Netns {
     fn ip6_route_multipath_add(&mut self, cfg: &Route6Cfg, fl: NlFlags) -> Result<()> {
         let mut rts = Vec::new();
         for nh in &cfg.multipath {
+            if nh.gw.is_none() && nh.flags & nhflags::ONLINK == 0 {
+                let reject = matches!(
+                    cfg.rtype,
+                    RouteType::Blackhole
+                        | RouteType::Unreachable
+                        | RouteType::Prohibit
+                        | RouteType::Throw
+                );
+                if !reject {
+                    return Err(Error::msg(
+                        Errno::EINVAL,
+                        "Device only routes can not be added for IPv6 using the multipath API",
+                    ));
+                }
+            }
             let mut n = nh.clone();
             if n.dev == 0 {
                 n.dev = cfg.nh.dev;
@@ -556,10 +605,10 @@ impl Netns {
 
     /// `ip6_route_del`.
     fn ip6_route_del(&mut self, cfg: &Route6Cfg) -> Result<()> {
-        let t = self.tables6.get_mut(&cfg.table).ok_or(Error::msg(
-            Errno::ESRCH,
-            "FIB table does not exist",
-        ))?;
+        let t = self
+            .tables6
+            .get_mut(&cfg.table)
+            .ok_or(Error::msg(Errno::ESRCH, "FIB table does not exist"))?;
         let Some(list) = t.nodes.get_mut(&(cfg.dst, cfg.src)) else {
             return Err(Error::new(Errno::ESRCH));
         };
@@ -639,7 +688,15 @@ impl Netns {
 
     // ---------------------------------------------------------- addrconf
 
-    fn kernel_route6(&mut self, rtype: RouteType, table: u32, dst: Prefix6, dev: u32, metric: u32, extra_flags: u32) -> Result<()> {
+    fn kernel_route6(
+        &mut self,
+        rtype: RouteType,
+        table: u32,
+        dst: Prefix6,
+        dev: u32,
+        metric: u32,
+        extra_flags: u32,
+    ) -> Result<()> {
         let cfg = Route6Cfg {
             table,
             dst,
@@ -810,7 +867,11 @@ impl Netns {
         if a.plen > 128 {
             return Err(Error::msg(Errno::EINVAL, "Invalid prefix length"));
         }
-        let l = self.links.get(&dev).ok_or(Error::new(Errno::ENODEV))?.clone();
+        let l = self
+            .links
+            .get(&dev)
+            .ok_or(Error::new(Errno::ENODEV))?
+            .clone();
         let t = v6::addr_type(a.addr);
         if t == v6::ANY {
             return Err(Error::msg(Errno::EADDRNOTAVAIL, "Invalid address"));
@@ -828,7 +889,7 @@ impl Netns {
             ));
         }
         if self.addrs6(dev).iter().any(|x| x.addr == a.addr) {
-            return Err(Error::new(Errno::EEXIST));
+            return Err(Error::msg(Errno::EEXIST, "ipv6: address already assigned"));
         }
         if !l.is_loopback() {
             self.addrconf_add_mroute(dev);
@@ -854,7 +915,7 @@ impl Netns {
             .iter()
             .position(|x| x.addr == addr && plen.is_none_or(|p| p == x.plen))
         else {
-            return Err(Error::new(Errno::EADDRNOTAVAIL));
+            return Err(Error::msg(Errno::EADDRNOTAVAIL, "ipv6: address not found"));
         };
         let a = list[i].clone();
         self.addrs6.get_mut(&dev).expect("exists").remove(i);
@@ -871,10 +932,9 @@ impl Netns {
             let p = Prefix6::new(a.addr, a.plen);
             if let Some(tb) = self.tables6.get_mut(&tid::MAIN) {
                 if let Some(l) = tb.nodes.get_mut(&(p, Prefix6::default())) {
-                    if let Some(j) = l
-                        .iter()
-                        .position(|r| r.nh.dev == dev && r.nh.gw.is_none() && r.flags & rtf::DEFAULT == 0)
-                    {
+                    if let Some(j) = l.iter().position(|r| {
+                        r.nh.dev == dev && r.nh.gw.is_none() && r.flags & rtf::DEFAULT == 0
+                    }) {
                         l.remove(j);
                     }
                 }
@@ -990,7 +1050,8 @@ impl Netns {
         let mut dead_groups: Vec<u64> = Vec::new();
         for t in self.tables6.values() {
             for list in t.nodes.values() {
-                let mut groups: std::collections::BTreeMap<u64, (usize, usize)> = Default::default();
+                let mut groups: std::collections::BTreeMap<u64, (usize, usize)> =
+                    Default::default();
                 for r in list {
                     if r.sibling_group != 0 {
                         let e = groups.entry(r.sibling_group).or_default();
@@ -1011,7 +1072,8 @@ impl Netns {
             self.fib6_remove_where(|r| r.nh.dev == dev);
         } else {
             self.fib6_remove_where(|r| {
-                (r.sibling_group == 0 && r.nh.dev == dev) || dead_groups.contains(&r.sibling_group) && r.sibling_group != 0
+                (r.sibling_group == 0 && r.nh.dev == dev)
+                    || dead_groups.contains(&r.sibling_group) && r.sibling_group != 0
             });
             for t in self.tables6.values_mut() {
                 for r in t.nodes.values_mut().flatten() {
@@ -1024,7 +1086,11 @@ impl Netns {
         self.v6_ready.remove(&dev);
         let keep_conf = {
             let all = self.sysctl.v6_all.keep_addr_on_down;
-            let d = self.sysctl.v6_dev.get(&dev).map_or(0, |c| c.keep_addr_on_down);
+            let d = self
+                .sysctl
+                .v6_dev
+                .get(&dev)
+                .map_or(0, |c| c.keep_addr_on_down);
             let k = if all != 0 { all } else { d };
             k > 0 && !unregister
         };
@@ -1095,7 +1161,10 @@ impl Netns {
             return NUD_FAIL_HARD;
         }
         m |= r.pref.score() << 2;
-        if strict & self::strict::REACHABLE != 0 && r.flags & rtf::NONEXTHOP == 0 && r.nh.gw.is_some() {
+        if strict & self::strict::REACHABLE != 0
+            && r.flags & rtf::NONEXTHOP == 0
+            && r.nh.gw.is_some()
+        {
             let n = self.rt6_check_neigh(r);
             if n < 0 {
                 return n;
@@ -1157,7 +1226,12 @@ impl Netns {
     }
 
     /// Candidate nodes of a table for `dst`/`src`, in lookup-then-backtrack order.
-    fn fib6_candidates<'a>(&self, t: &'a crate::table::Table6, dst: u128, src: u128) -> Vec<&'a [Route6]> {
+    fn fib6_candidates<'a>(
+        &self,
+        t: &'a crate::table::Table6,
+        dst: u128,
+        src: u128,
+    ) -> Vec<&'a [Route6]> {
         let mut out = Vec::new();
         for len in (0..=128u8).rev() {
             let d = Prefix6::new(dst, len);
@@ -1171,7 +1245,10 @@ impl Netns {
                         }
                     }
                 }
-                continue;
+                // the tree root's own routes are the final fallback of fib6_node_lookup
+                if len != 0 {
+                    continue;
+                }
             }
             if let Some(l) = t.nodes.get(&(d, Prefix6::default())) {
                 if !l.is_empty() {
@@ -1183,7 +1260,13 @@ impl Netns {
     }
 
     /// `fib6_table_lookup`.
-    pub(crate) fn fib6_table_lookup(&self, table: u32, oif: u32, fl: &Flow6, strict: u32) -> std::result::Result<FibResult6, Errno> {
+    pub(crate) fn fib6_table_lookup(
+        &self,
+        table: u32,
+        oif: u32,
+        fl: &Flow6,
+        strict: u32,
+    ) -> std::result::Result<FibResult6, Errno> {
         let Some(t) = self.tables6.get(&table) else {
             return Err(Errno::EAGAIN);
         };
@@ -1258,7 +1341,13 @@ impl Netns {
 
     /// `ip6_pol_route` in one table: `Ok` with a route (whose type may be a reject type),
     /// `Err(EAGAIN)` when nothing matched.
-    pub(crate) fn ip6_pol_route(&self, table: u32, oif: u32, fl: &Flow6, flags: u32) -> std::result::Result<FibResult6, Errno> {
+    pub(crate) fn ip6_pol_route(
+        &self,
+        table: u32,
+        oif: u32,
+        fl: &Flow6,
+        flags: u32,
+    ) -> std::result::Result<FibResult6, Errno> {
         let mut strict = flags & (strict::IFACE | strict::IGNORE_LINKSTATE);
         if !self.forwarding6() {
             strict |= strict::REACHABLE;
@@ -1269,9 +1358,15 @@ impl Netns {
     }
 
     /// `fib6_lookup` (control-plane lookups: rules or local then main).
-    pub(crate) fn fib6_lookup(&self, fl: &Flow6, flags: u32) -> std::result::Result<FibResult6, Errno> {
+    pub(crate) fn fib6_lookup(
+        &self,
+        fl: &Flow6,
+        flags: u32,
+    ) -> std::result::Result<FibResult6, Errno> {
         if self.custom_rules6 {
-            return self.fib6_rule_lookup(fl, flags, fl.oif, |t, f, fl| self.fib6_table_lookup(t, fl.oif, fl, f));
+            return self.fib6_rule_lookup(fl, flags, fl.oif, |t, f, fl| {
+                self.fib6_table_lookup(t, fl.oif, fl, f)
+            });
         }
         match self.fib6_table_lookup(tid::LOCAL, fl.oif, fl, flags) {
             Ok(r) => Ok(r),

@@ -269,7 +269,7 @@ impl Netns {
         let orig_oif = fl.oif;
         let mut dev_out = 0u32;
         if fl.src != 0 {
-            if v4::is_multicast(fl.src) || v4::is_lbcast(fl.src) || v4::is_zeronet(fl.src) {
+            if v4::is_multicast(fl.src) || v4::is_lbcast(fl.src) {
                 return Err(Errno::EINVAL);
             }
             if fl.oif == 0 && (v4::is_multicast(fl.dst) || v4::is_lbcast(fl.dst)) {
@@ -317,7 +317,14 @@ impl Netns {
                     if fl.src == 0 {
                         fl.src = self.inet_select_addr(dev_out, 0, scope::LINK);
                     }
-                    return self.mkroute_output(None, RouteType::Unicast, &fl, orig_oif, dev_out, 0);
+                    return self.mkroute_output(
+                        None,
+                        RouteType::Unicast,
+                        &fl,
+                        orig_oif,
+                        dev_out,
+                        0,
+                    );
                 }
                 return Err(e);
             }
@@ -360,7 +367,7 @@ impl Netns {
             rtype = RouteType::Broadcast;
         } else if v4::is_multicast(fl.dst) {
             rtype = RouteType::Multicast;
-        } else if v4::is_zeronet(fl.dst) {
+        } else if fl.dst == 0 {
             return Err(Errno::EINVAL);
         }
         if rtype == RouteType::Broadcast {
@@ -419,7 +426,14 @@ impl Netns {
     }
 
     /// `fib_validate_source`: `Err(EINVAL)` for a martian or rp_filter failure.
-    fn fib_validate_source(&self, fl_in: &Flow4, src: u32, dst: u32, oif: u32, dev: u32) -> Result<(), Errno> {
+    fn fib_validate_source(
+        &self,
+        fl_in: &Flow4,
+        src: u32,
+        dst: u32,
+        oif: u32,
+        dev: u32,
+    ) -> Result<(), Errno> {
         let r = self.rpfilter(dev);
         // send_redirects defaults to 1
         if r == 0 && dev != oif {
@@ -489,7 +503,7 @@ impl Netns {
             return Err(Errno::EINVAL);
         }
         let brd = |this: &Self| -> Result<RouteGet4, Errno> {
-            if !v4::is_zeronet(saddr) {
+            if saddr != 0 {
                 this.fib_validate_source(&fl, saddr, 0, 0, dev)?;
             }
             Ok(RouteGet4 {
@@ -506,18 +520,38 @@ impl Netns {
             })
         };
         if v4::is_multicast(daddr) {
-            // ip_route_input_mc needs a joined group; a route get has none
+            // ip_route_input_mc: only groups the device joined (224.0.0.1 on an up device)
             if !self.dev_has_mc(dev, daddr) {
                 return Err(Errno::EINVAL);
             }
+            if v4::is_loopback(saddr) && !localnet {
+                return Err(Errno::EINVAL);
+            }
+            if saddr == 0 {
+                if !v4::is_local_multicast(daddr) {
+                    return Err(Errno::EINVAL);
+                }
+            } else {
+                self.fib_validate_source(&fl, saddr, 0, 0, dev)?;
+            }
+            return Ok(RouteGet4 {
+                rtype: RouteType::Multicast,
+                gateway: None,
+                dev: 1,
+                prefsrc: None,
+                table: 0,
+                metrics: Metrics::default(),
+                input: true,
+                fib: None,
+                flow: fl,
+                requested_src: 0,
+            });
         }
         if v4::is_lbcast(daddr) || (saddr == 0 && daddr == 0) {
             return brd(self);
         }
-        if v4::is_zeronet(saddr) {
-            return Err(Errno::EINVAL);
-        }
-        if v4::is_zeronet(daddr) {
+        // 6.18 accepts 0.0.0.0/8 as unicast; only the zero address itself is martian
+        if saddr == 0 || daddr == 0 {
             return Err(Errno::EINVAL);
         }
         if v4::is_loopback(daddr) {
@@ -588,8 +622,8 @@ impl Netns {
         })
     }
 
-    fn dev_has_mc(&self, _dev: u32, _group: u32) -> bool {
-        false
+    fn dev_has_mc(&self, dev: u32, group: u32) -> bool {
+        group == 0xe000_0001 && self.links.get(&dev).is_some_and(|l| l.up)
     }
 
     /// `ip route get` for IPv4 (output, or input when `flow.iif != 0`).

@@ -122,15 +122,19 @@ impl Netns {
         best.map(|(a, _)| a)
     }
 
-    fn route6_result(&self, res: &FibResult6, daddr: u128, input: bool) -> Result<RouteGet6, Errno> {
+    fn route6_result(
+        &self,
+        res: &FibResult6,
+        daddr: u128,
+        input: bool,
+    ) -> Result<RouteGet6, Errno> {
         let r = &res.route;
-        if r.flags & rtf::REJECT != 0 || r.rtype.reject_error().is_some() {
-            return Err(match r.rtype {
-                RouteType::Blackhole => Errno::EINVAL,
-                RouteType::Prohibit => Errno::EACCES,
-                RouteType::Throw => Errno::EAGAIN,
-                _ => Errno::EHOSTUNREACH,
-            });
+        match r.rtype {
+            RouteType::Blackhole => return Err(Errno::EINVAL),
+            RouteType::Prohibit => return Err(Errno::EACCES),
+            RouteType::Throw => return Err(Errno::EAGAIN),
+            RouteType::Unreachable => return Err(Errno::EHOSTUNREACH),
+            _ => {}
         }
         let dev = if r.flags & (rtf::LOCAL | rtf::ANYCAST) != 0 {
             1
@@ -196,7 +200,8 @@ impl Netns {
     /// IPv6 `ip -6 route get` (output, or input when `flow.iif != 0`).
     pub fn route_get6(&self, flow: &Flow6) -> Result<RouteGet6, Errno> {
         let mut fl = *flow;
-        let need_strict = v6::addr_type(fl.dst) & (v6::MULTICAST | v6::LINKLOCAL | v6::LOOPBACK) != 0;
+        let need_strict =
+            v6::addr_type(fl.dst) & (v6::MULTICAST | v6::LINKLOCAL | v6::LOOPBACK) != 0;
         let mut flags = 0;
         if fl.iif != 0 {
             if !self.links.contains_key(&fl.iif) {

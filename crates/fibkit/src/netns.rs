@@ -238,12 +238,18 @@ impl Netns {
 
     /// A link index by name.
     pub fn link_index(&self, name: &str) -> Option<u32> {
-        self.links.values().find(|l| l.name == name).map(|l| l.index)
+        self.links
+            .values()
+            .find(|l| l.name == name)
+            .map(|l| l.index)
     }
 
     /// Name of a link (empty if unknown).
     pub fn link_name(&self, index: u32) -> &str {
-        self.links.get(&index).map(|l| l.name.as_str()).unwrap_or("")
+        self.links
+            .get(&index)
+            .map(|l| l.name.as_str())
+            .unwrap_or("")
     }
 
     fn alloc_ifindex(&mut self) -> u32 {
@@ -449,9 +455,6 @@ impl Netns {
             return Err(Error::new(Errno::EEXIST));
         }
         let l = self.links.get(&index).ok_or(Error::new(Errno::ENODEV))?;
-        if l.up {
-            return Err(Error::new(Errno::EBUSY));
-        }
         let old = l.name.clone();
         self.links.get_mut(&index).expect("exists").name = name.to_string();
         self.rules_detach(&old);

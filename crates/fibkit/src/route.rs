@@ -93,8 +93,7 @@ impl RouteType {
         match self {
             RouteType::Local => scope::HOST,
             RouteType::Broadcast | RouteType::Anycast => scope::LINK,
-            RouteType::Nat => scope::HOST,
-            RouteType::Xresolve => scope::NOWHERE,
+            RouteType::Nat | RouteType::Xresolve => scope::NOWHERE,
             _ => scope::UNIVERSE,
         }
     }
@@ -436,4 +435,16 @@ pub struct Route6 {
     pub nh_id: u32,
     /// Sibling group id: entries with the same non-zero id form one ECMP route.
     pub sibling_group: u64,
+}
+
+/// `ip_fib_metrics_init`: zero values are dropped and the MTU is capped at 65520.
+pub fn normalize_metrics(m: &Metrics) -> Metrics {
+    let mut out = m.clone();
+    out.vals.retain(|(_, v)| *v != 0);
+    for (k, v) in out.vals.iter_mut() {
+        if *k == rtax::MTU && *v > 65520 {
+            *v = 65520;
+        }
+    }
+    out
 }

@@ -103,6 +103,11 @@ pub struct Rule {
     pub realms: u32,
     /// `l3mdev`: look up the table of the flow's L3 master device.
     pub l3mdev: bool,
+    /// Tunnel id selector (0: none); route lookups carry no tunnel id.
+    pub tun_id: u64,
+    /// The rule's table attribute (kept for any action; the lookup target of
+    /// [`RuleAction::Lookup`]).
+    pub table: u32,
 }
 
 impl Rule {
@@ -132,6 +137,8 @@ impl Rule {
             goto_resolved: false,
             realms: 0,
             l3mdev: false,
+            tun_id: 0,
+            table,
         }
     }
 
@@ -164,6 +171,8 @@ impl Rule {
             && self.protocol == other.protocol
             && self.realms == other.realms
             && self.l3mdev == other.l3mdev
+            && self.tun_id == other.tun_id
+            && self.table == other.table
     }
 }
 
@@ -212,6 +221,8 @@ pub struct RuleSpec {
     pub l3mdev: bool,
     /// realms given.
     pub realms: Option<u32>,
+    /// tun_id given.
+    pub tun_id: Option<u64>,
 }
 
 /// The flow fields rules match on.
@@ -247,7 +258,7 @@ impl Rule {
     }
 
     fn matches_inner(&self, fl: &RuleFlow, v6: bool) -> bool {
-        if self.l3mdev {
+        if self.l3mdev || self.tun_id != 0 {
             return false;
         }
         if self.iif.is_some() && self.iif_index != fl.iif {

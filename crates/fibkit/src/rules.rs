@@ -21,7 +21,10 @@ impl Netns {
     pub fn rule_add(&mut self, v6: bool, spec: &RuleSpec) -> Result<()> {
         let einval = |m| Error::msg(Errno::EINVAL, m);
         // family address sizes
-        for (p, m) in [(&spec.src, "Invalid source address"), (&spec.dst, "Invalid dst address")] {
+        for (p, m) in [
+            (&spec.src, "Invalid source address"),
+            (&spec.dst, "Invalid dst address"),
+        ] {
             match p {
                 Some(RulePrefix::V4(_)) if v6 => return Err(einval(m)),
                 Some(RulePrefix::V6(_)) if !v6 => return Err(einval(m)),
@@ -36,11 +39,18 @@ impl Netns {
                 0
             }
         });
-        let action = spec.action.unwrap_or(RuleAction::Lookup(spec.table.unwrap_or(tid::MAIN)));
+        let action = spec
+            .action
+            .unwrap_or(RuleAction::Lookup(spec.table.unwrap_or(tid::MAIN)));
         let mut rule = Rule::lookup(pref, tid::MAIN);
         rule.action = action;
-        rule.src = spec.src;
-        rule.dst = spec.dst;
+        rule.table = spec.table.unwrap_or(match action {
+            RuleAction::Lookup(t) => t,
+            _ => 0,
+        });
+        rule.src = spec.src.filter(|p| p.len() != 0);
+        rule.dst = spec.dst.filter(|p| p.len() != 0);
+        rule.tun_id = spec.tun_id.unwrap_or(0);
         rule.iif = spec.iif.clone();
         rule.oif = spec.oif.clone();
         rule.iif_index = self.resolve_ifname(&spec.iif);
@@ -83,7 +93,9 @@ impl Netns {
                 return Err(einval("Invalid uid range"));
             }
         }
-        let port_ok = |r: &crate::rule::Range| r.start != 0 && r.end != 0 && r.end < 0xffff && r.start <= r.end;
+        let port_ok = |r: &crate::rule::Range| {
+            r.start != 0 && r.end != 0 && r.end < 0xffff && r.start <= r.end
+        };
         if let Some(r) = &spec.sport {
             if !port_ok(r) {
                 return Err(einval("Invalid sport range"));
@@ -123,6 +135,7 @@ impl Netns {
                         .ok_or(Error::new(Errno::ENOBUFS))?;
                     self.new_table4(id);
                     rule.action = RuleAction::Lookup(id);
+                    rule.table = id;
                 }
             }
         }
@@ -159,11 +172,8 @@ impl Netns {
                 }
             }
             if let Some(t) = spec.table {
-                if t != 0 {
-                    match r.action {
-                        RuleAction::Lookup(rt) if rt == t => {}
-                        _ => return false,
-                    }
+                if t != 0 && r.table != t {
+                    return false;
                 }
             }
             if let Some(p) = spec.pref {
@@ -260,7 +270,11 @@ impl Netns {
 
     /// `ip [-6] rule flush`: delete every rule whose priority is not 0.
     pub fn rule_flush(&mut self, v6: bool) -> Result<()> {
-        let rules = if v6 { &mut self.rules6 } else { &mut self.rules4 };
+        let rules = if v6 {
+            &mut self.rules6
+        } else {
+            &mut self.rules4
+        };
         let before = rules.len();
         rules.retain(|r| r.pref == 0);
         if !v6 && rules.len() != before {
