@@ -968,16 +968,6 @@ fn rule_prefix(v: &str, fam: Option<Family>) -> Res<RulePrefix> {
     })
 }
 
-fn parse_range(v: &str, msg: &str) -> Res<Range> {
-    let (s, e) = match v.split_once('-') {
-        Some((s, e)) => (s, e),
-        None => (v, v),
-    };
-    let s = s.parse::<u32>().map_err(|_| invarg(msg, v))?;
-    let e = e.parse::<u32>().map_err(|_| invarg(msg, v))?;
-    Ok(Range { start: s, end: e })
-}
-
 /// `sscanf("%hu-%hu")`: numbers wrap modulo 65536, a single number is a one-port range.
 fn parse_port_range(v: &str, _msg: &str) -> Res<Range> {
     let bad = || invarg("invalid port range", v);

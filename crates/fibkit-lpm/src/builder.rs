@@ -586,12 +586,39 @@ impl<K: Key> LpmBuilder<K> {
             }
             covered_end = u64::from(s) + (1u64 << (Self::TOP - u32::from(l)));
             self.paint_top_range(s, l, &mut buf);
-            for (j, &v) in buf.iter().enumerate() {
+            // Entries without a subtree become (shared) leaves right away, a
+            // run of equal values at a time; entries with one are recompiled
+            // below with their new inherited value.
+            let mut j = 0;
+            while j < buf.len() {
                 let ti = s as usize + j;
-                if self.top_val[ti] != v {
+                let v = buf[j];
+                if self.top_val[ti] == v {
+                    j += 1;
+                    continue;
+                }
+                if self.top_child[ti].is_some() {
                     self.top_val[ti] = v;
                     self.mark_entry(ti);
+                    j += 1;
+                    continue;
                 }
+                let mut end = j + 1;
+                while end < buf.len()
+                    && buf[end] == v
+                    && self.top_val[s as usize + end] != v
+                    && self.top_child[s as usize + end].is_none()
+                {
+                    end += 1;
+                }
+                self.top_val[ti..s as usize + end].fill(v);
+                let leaf = if v == NO_MATCH {
+                    0
+                } else {
+                    self.arenas.leaves.push(v) as u32
+                };
+                self.top.fill(ti..s as usize + end, leaf);
+                j = end;
             }
         }
 

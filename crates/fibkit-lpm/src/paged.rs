@@ -84,6 +84,18 @@ impl<T: Copy + Default + PartialEq + 'static, const P: usize> Paged<T, P> {
         page[i & Self::MASK] = v;
     }
 
+    /// Sets every element of `range` to `v` (copying shared pages first).
+    pub(crate) fn fill(&mut self, range: core::ops::Range<usize>, v: T) {
+        let mut i = range.start;
+        while i < range.end {
+            let off = i & Self::MASK;
+            let n = (P - off).min(range.end - i);
+            let page = Arc::make_mut(&mut self.pages[i >> Self::SHIFT]);
+            page[off..off + n].fill(v);
+            i += n;
+        }
+    }
+
     /// Appends `items` (bump allocation) and returns the index of the first.
     pub(crate) fn push_slice(&mut self, items: &[T]) -> usize {
         let start = self.len;
@@ -142,6 +154,11 @@ mod tests {
         assert_eq!(snap.get(4), 5);
         assert_eq!(snap.len(), 9);
         assert_eq!(*a.get_ref(9), 10);
+        let snap2 = a.clone();
+        a.fill(2..9, 7);
+        assert_eq!((0..10).map(|i| a.get(i)).collect::<Vec<_>>(), [1, 2, 7, 7, 7, 7, 7, 7, 7, 10]);
+        assert_eq!(snap2.get(2), 3);
+        assert_eq!(snap2.get(4), 50);
     }
 
     #[test]

@@ -385,20 +385,6 @@ impl Netns {
         Ok(())
     }
 
-    fn fib6_table_lookup_dst(
-        &self,
-        table: u32,
-        dst: u128,
-        oif: u32,
-    ) -> std::result::Result<FibResult6, Errno> {
-        let fl = Flow6 {
-            dst,
-            oif,
-            ..Default::default()
-        };
-        self.fib6_table_lookup(table, oif, &fl, strict::IFACE | strict::IGNORE_LINKSTATE)
-    }
-
     fn ip6_route_check_nh(&self, cfg: &Route6Cfg, gw: u128, dev: &mut Option<u32>) -> Result<()> {
         let oif = dev.unwrap_or(0);
         let mut found: Option<FibResult6> = None;
@@ -1186,7 +1172,7 @@ impl Netns {
         let mut best: Option<&Route6> = None;
         let mut mpri = -1;
         let mut cont = None;
-        let mut consider = |r: &'a Route6, best: &mut Option<&'a Route6>, mpri: &mut i32| {
+        let consider = |r: &'a Route6, best: &mut Option<&'a Route6>, mpri: &mut i32| {
             if self.route_expired(r) {
                 return;
             }

@@ -599,14 +599,6 @@ impl Netns {
         }
     }
 
-    pub(crate) fn rule_action_table_exists(&self, v6: bool, t: u32) -> bool {
-        if v6 {
-            self.tables6.contains_key(&t)
-        } else {
-            self.tables4.contains_key(&t)
-        }
-    }
-
     /// Recompute which gotos resolve.
     pub(crate) fn rules_resolve(&mut self, v6: bool) {
         let rules = if v6 {

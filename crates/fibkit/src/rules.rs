@@ -6,9 +6,6 @@ use crate::netns::Netns;
 use crate::route::table as tid;
 use crate::rule::{Rule, RuleAction, RulePrefix, RuleSpec, DETACHED};
 
-/// Protocol id the kernel gives its default rules.
-const PROTO_KERNEL: u8 = 2;
-
 impl Netns {
     fn resolve_ifname(&self, n: &Option<String>) -> u32 {
         match n {
@@ -283,10 +280,5 @@ impl Netns {
         self.rules_resolve(v6);
         self.bump();
         Ok(())
-    }
-
-    /// Mark a freshly created namespace's default rules with `proto kernel`.
-    pub(crate) fn default_rule_protocol() -> u8 {
-        PROTO_KERNEL
     }
 }

@@ -1,0 +1,192 @@
+//! Engine properties: lookups agree with a naive scan of the RIB, on random route sets.
+
+use fibkit::addr::{ifa, Addr4, Addr6};
+use fibkit::fib4::{NhCfg, Route4Cfg, RouteOp};
+use fibkit::fib6::{Flow6, Route6Cfg};
+use fibkit::link::LinkKind;
+use fibkit::lookup::Flow4;
+use fibkit::netns::LinkAdd;
+use fibkit::prefix::{Prefix4, Prefix6};
+use fibkit::route::{table as tid, Gateway};
+use fibkit::Netns;
+use proptest::prelude::*;
+
+fn ns_with_link() -> (Netns, u32) {
+    let mut ns = Netns::new();
+    let d0 = ns
+        .link_add(&LinkAdd {
+            name: "d0".into(),
+            kind: Some(LinkKind::Dummy),
+            up: true,
+            ..Default::default()
+        })
+        .expect("link");
+    ns.addr4_add(
+        d0,
+        Addr4 {
+            local: 0xc000_0201,
+            address: 0xc000_0201,
+            plen: 24,
+            broadcast: 0,
+            scope: 0,
+            flags: ifa::PERMANENT,
+            metric: 0,
+            label: String::new(),
+        },
+    )
+    .expect("addr");
+    ns.addr6_add(
+        d0,
+        Addr6 {
+            addr: 0x2001_0db8_0001_u128 << 80 | 1,
+            plen: 64,
+            flags: 0,
+            metric: 0,
+            scope: 0,
+        },
+    )
+    .expect("addr6");
+    (ns, d0)
+}
+
+/// The longest prefix of tables local+main covering `dst`, with the lowest metric there.
+fn naive4(ns: &Netns, dst: u32) -> Option<(Prefix4, u32)> {
+    let mut best: Option<(Prefix4, u32)> = None;
+    for t in [tid::LOCAL, tid::MAIN] {
+        for r in ns.table4(t).into_iter().flat_map(|t| t.iter()) {
+            if r.dst.contains(dst) && r.tos == 0 {
+                let better = match best {
+                    None => true,
+                    Some((p, m)) => r.dst.len > p.len || (r.dst.len == p.len && r.info.priority < m),
+                };
+                if better {
+                    best = Some((r.dst, r.info.priority));
+                }
+            }
+        }
+    }
+    best
+}
+
+fn naive6(ns: &Netns, dst: u128) -> Option<(Prefix6, u32)> {
+    let mut best: Option<(Prefix6, u32)> = None;
+    for t in [tid::LOCAL, tid::MAIN] {
+        let Some(tb) = ns.table6(t) else { continue };
+        // the local table is consulted first and wins whenever it matches
+        let mut here: Option<(Prefix6, u32)> = None;
+        for r in tb.dump_order() {
+            if r.dst.contains(dst) && r.src.len == 0 && !matches!(r.rtype, fibkit::route::RouteType::Multicast) {
+                let better = match here {
+                    None => true,
+                    Some((p, m)) => r.dst.len > p.len || (r.dst.len == p.len && r.metric < m),
+                };
+                if better {
+                    here = Some((r.dst, r.metric));
+                }
+            }
+        }
+        if here.is_some() && best.is_none() {
+            best = here;
+        }
+    }
+    best
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn ipv4_lookup_matches_naive_scan(
+        routes in proptest::collection::vec((any::<u32>(), 0u8..=32, 0u32..4), 1..60),
+        dsts in proptest::collection::vec(any::<u32>(), 1..60),
+    ) {
+        let (mut ns, d0) = ns_with_link();
+        for (a, len, metric) in &routes {
+            let p = Prefix4::new(*a, *len);
+            let cfg = Route4Cfg {
+                dst: p.addr,
+                dst_len: p.len,
+                priority: *metric,
+                nh: NhCfg { gw: Some(Gateway::V4(0xc000_02fe)), dev: d0, ..Default::default() },
+                ..Default::default()
+            };
+            let _ = ns.route4_modify(RouteOp::Add, &cfg);
+        }
+        let mut probes = dsts.clone();
+        for (a, len, _) in &routes {
+            let p = Prefix4::new(*a, *len);
+            probes.push(p.addr);
+            probes.push(p.addr | !fibkit::prefix::mask4(p.len));
+        }
+        for dst in probes {
+            if dst == 0 || dst >> 28 == 0xe || dst == u32::MAX {
+                continue;
+            }
+            let got = ns.route_get4(&Flow4 { dst, proto: 17, ..Default::default() });
+            let want = naive4(&ns, dst);
+            match (got, want) {
+                (Ok(r), Some((p, m))) => {
+                    let (route, prefix) = r.fib.expect("a FIB entry answered");
+                    prop_assert_eq!(prefix, p, "dst {:#x}", dst);
+                    prop_assert_eq!(route.info.priority, m);
+                }
+                (Err(e), None) => prop_assert_eq!(e, fibkit::Errno::ENETUNREACH),
+                (g, w) => prop_assert!(false, "dst {:#x}: got {:?}, naive {:?}", dst, g.map(|r| r.fib), w),
+            }
+        }
+    }
+
+    #[test]
+    fn ipv6_lookup_matches_naive_scan(
+        routes in proptest::collection::vec((any::<u128>(), 0u8..=128, 1u32..4), 1..40),
+        dsts in proptest::collection::vec(any::<u128>(), 1..40),
+    ) {
+        let (mut ns, d0) = ns_with_link();
+        for (a, len, metric) in &routes {
+            let p = Prefix6::new(*a, *len);
+            let cfg = Route6Cfg {
+                dst: p,
+                metric: *metric,
+                nh: NhCfg { gw: Some(Gateway::V6(0x2001_0db8_0001_u128 << 80 | 0xfe)), dev: d0, ..Default::default() },
+                ..Default::default()
+            };
+            let _ = ns.route6_modify(RouteOp::Add, &cfg);
+        }
+        let mut probes = dsts.clone();
+        for (a, len, _) in &routes {
+            probes.push(Prefix6::new(*a, *len).addr);
+        }
+        for dst in probes {
+            if dst >> 120 == 0xff || dst == 0 {
+                continue;
+            }
+            let got = ns.route_get6(&Flow6 { dst, ..Default::default() });
+            let want = naive6(&ns, dst);
+            match (got, want) {
+                (Ok(r), Some((p, m))) => {
+                    prop_assert_eq!(r.fib[0].dst, p, "dst {:#x}", dst);
+                    prop_assert_eq!(r.metric, m);
+                }
+                (Err(e), None) => prop_assert_eq!(e, fibkit::Errno::ENETUNREACH),
+                (g, w) => prop_assert!(false, "dst {:#x}: got {:?}, naive {:?}", dst, g.map(|r| r.fib), w),
+            }
+        }
+    }
+}
+
+#[test]
+fn failed_request_changes_nothing() {
+    let (mut ns, d0) = ns_with_link();
+    let before = format!("{:?}", ns.tables4().map(|t| t.iter().cloned().collect::<Vec<_>>()).collect::<Vec<_>>());
+    // unreachable gateway, host bits set, missing device: all refused, state unchanged
+    let bad = [
+        Route4Cfg { dst: 0x0a00_0000, dst_len: 8, nh: NhCfg { gw: Some(Gateway::V4(0xcb00_7101)), ..Default::default() }, ..Default::default() },
+        Route4Cfg { dst: 0x0a01_0203, dst_len: 8, nh: NhCfg { dev: d0, ..Default::default() }, ..Default::default() },
+        Route4Cfg { dst: 0x0a00_0000, dst_len: 8, nh: NhCfg { dev: 99, ..Default::default() }, ..Default::default() },
+    ];
+    for cfg in &bad {
+        assert!(ns.route4_modify(RouteOp::Add, cfg).is_err());
+    }
+    let after = format!("{:?}", ns.tables4().map(|t| t.iter().cloned().collect::<Vec<_>>()).collect::<Vec<_>>());
+    assert_eq!(before, after);
+}
