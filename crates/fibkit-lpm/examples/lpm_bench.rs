@@ -203,6 +203,9 @@ fn run<K: Parse>(name: &str, updates: &str, want: &dyn Fn(&str) -> bool) {
         let inside = random_inside(&mut rng, &pfx, 1 << 20);
         println!(" random addresses inside random prefixes (1M):");
         bench_lookups(&lpm, &inside, want);
+        let hot = random_inside(&mut rng, &pfx[..pfx.len() / 100], 1 << 20);
+        println!(" random addresses inside the first 1% of the prefixes (1M, cache-resident):");
+        bench_lookups(&lpm, &hot, want);
         let uniform: Vec<K> = (0..1 << 20).map(|_| K::from_u128(rng.next128())).collect();
         println!(" uniformly random addresses (1M):");
         bench_lookups(&lpm, &uniform, want);

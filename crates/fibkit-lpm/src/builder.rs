@@ -297,7 +297,7 @@ impl<K: Key> LpmBuilder<K> {
         LpmBuilder {
             top_pfx: BTreeMap::new(),
             top_val: vec![NO_MATCH; n],
-            top_child: (0..n).map(|_| None).collect(),
+            top_child: vec![None; n],
             hist: [0; 129],
             count: 0,
             top: Top::new(),

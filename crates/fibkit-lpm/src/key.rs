@@ -40,6 +40,19 @@ pub trait Key: Copy + Eq + Ord + Hash + Debug + Send + Sync + 'static + sealed::
     #[doc(hidden)]
     fn top_index(self) -> usize;
 
+    /// The bits after the top-level ones, left-aligned in a word that
+    /// [`Key::next_slot`] consumes 6 bits at a time.
+    #[doc(hidden)]
+    type Path: Copy + Default;
+
+    /// The path of this key below the top level.
+    #[doc(hidden)]
+    fn path(self) -> Self::Path;
+
+    /// Takes the next 6 bits of `path` (zero-padded past the end).
+    #[doc(hidden)]
+    fn next_slot(path: &mut Self::Path) -> u32;
+
     /// The 6 bits of the key starting at bit `start` (counted from the most
     /// significant bit), zero-padded past the end of the key.
     /// `start` must be below [`Key::BITS`].
@@ -85,6 +98,20 @@ impl Key for u32 {
         (self >> (32 - Self::TOP_BITS)) as usize
     }
 
+    type Path = u64;
+
+    #[inline(always)]
+    fn path(self) -> u64 {
+        (u64::from(self) << 32) << Self::TOP_BITS
+    }
+
+    #[inline(always)]
+    fn next_slot(path: &mut u64) -> u32 {
+        let s = (*path >> 58) as u32;
+        *path <<= 6;
+        s
+    }
+
     #[inline(always)]
     fn slot(self, start: u32) -> u32 {
         // Left-align in 64 bits so that a stride running past bit 32 reads
@@ -110,6 +137,20 @@ impl Key for u128 {
     #[inline(always)]
     fn top_index(self) -> usize {
         (self >> (128 - Self::TOP_BITS)) as usize
+    }
+
+    type Path = u128;
+
+    #[inline(always)]
+    fn path(self) -> u128 {
+        self << Self::TOP_BITS
+    }
+
+    #[inline(always)]
+    fn next_slot(path: &mut u128) -> u32 {
+        let s = (*path >> 122) as u32;
+        *path <<= 6;
+        s
     }
 
     #[inline(always)]
@@ -147,6 +188,14 @@ mod tests {
         assert_eq!(u128::MAX.slot(122), 63);
         assert_eq!((1u128 << 127).slot(0), 0b100000);
         assert_eq!(0xabcd_0000u32.top_index(), 0xabcd << 2);
+        let mut p = b.path();
+        let got: Vec<u32> = (0..3).map(|_| u32::next_slot(&mut p)).collect();
+        assert_eq!(got, [b.slot(18), b.slot(24), b.slot(30)]);
+        let x: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
+        let mut p = x.path();
+        for k in 0..18 {
+            assert_eq!(u128::next_slot(&mut p), x.slot(20 + 6 * k));
+        }
         assert_eq!((0x2001_0db8u128 << 96).top_index(), 0x2001_0db8 >> 12);
     }
 }

@@ -100,14 +100,11 @@ impl<K: Key> Lpm<K> {
             return inner.leaves.get(e as usize);
         }
         let mut ni = (e & !NODE_FLAG) as usize;
-        let mut start = K::TOP_BITS;
+        let mut path = addr.path();
         loop {
             let n = inner.nodes.get_ref(ni);
-            match step(n, addr.slot(start)) {
-                Step::Child(c) => {
-                    ni = c;
-                    start += STRIDE;
-                }
+            match step(n, K::next_slot(&mut path)) {
+                Step::Child(c) => ni = c,
                 Step::Leaf(l) => return inner.leaves.get(l),
             }
         }
@@ -146,12 +143,14 @@ impl<K: Key> Lpm<K> {
             let m = (n - base).min(GROUP);
             let ga = &a[base..base + m];
             let mut cur = [0u32; GROUP];
+            let mut path = [K::Path::default(); GROUP];
             let mut pending: u64 = 0;
             // Top level (prefetched one group earlier).
             for (i, (c, k)) in cur.iter_mut().zip(ga).enumerate() {
                 let e = top.get(k.top_index());
                 if e & NODE_FLAG != 0 {
                     *c = e & !NODE_FLAG;
+                    path[i] = k.path();
                     pending |= 1 << i;
                     prefetch(nodes.get_ref(*c as usize));
                 } else {
@@ -164,14 +163,13 @@ impl<K: Key> Lpm<K> {
                 prefetch(top.get_ref(k.top_index()));
             }
             // Node levels, all pending lanes at the same level.
-            let mut start = K::TOP_BITS;
             while pending != 0 {
                 let mut p = pending;
                 while p != 0 {
                     let i = p.trailing_zeros() as usize;
                     p &= p - 1;
                     let node = nodes.get_ref(cur[i] as usize);
-                    match step(node, ga[i].slot(start)) {
+                    match step(node, K::next_slot(&mut path[i])) {
                         Step::Child(c) => {
                             cur[i] = c as u32;
                             prefetch(nodes.get_ref(c));
@@ -183,7 +181,6 @@ impl<K: Key> Lpm<K> {
                         }
                     }
                 }
-                start += STRIDE;
             }
             for (o, &c) in out[base..base + m].iter_mut().zip(&cur) {
                 *o = leaves.get(c as usize);

@@ -218,7 +218,6 @@ proptest! {
         a in any::<u32>(),
         len in any::<u8>(),
         v in 0u32..10,
-        a6 in any::<u128>(),
     ) {
         let mut b = LpmBuilder::<u32>::new();
         let clamped = len.min(32);
@@ -234,14 +233,37 @@ proptest! {
         prop_assert_eq!(b.get(a.mask(clamped), clamped), Some(v));
         let lpm = b.snapshot();
         prop_assert_eq!(lpm.lookup(a), v);
+        prop_assert_eq!(lpm.lookup(a ^ 1), if clamped == 32 { NO_MATCH } else { v });
         prop_assert_eq!(b.remove(a, len), Some(v));
         prop_assert!(b.is_empty());
+        prop_assert_eq!(b.snapshot().lookup(a), NO_MATCH);
+    }
+}
 
-        let mut b6 = LpmBuilder::<u128>::new();
-        b6.insert(a6, len, v);
-        let lpm6 = b6.snapshot();
-        prop_assert_eq!(lpm6.lookup(a6), v);
-        prop_assert_eq!(b6.get(a6, len), Some(v));
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn v6_bad_input_is_masked_and_clamped(
+        a in any::<u128>(),
+        len in any::<u8>(),
+        v in 0u32..10,
+    ) {
+        let mut b = LpmBuilder::<u128>::new();
+        b.insert(a, len, v);
+        let lpm = b.snapshot();
+        prop_assert_eq!(lpm.lookup(a), v);
+        prop_assert_eq!(b.get(a, len), Some(v));
+        prop_assert_eq!(b.get(a.mask(len), len.min(128)), Some(v));
+        if len < 128 {
+            prop_assert_eq!(b.try_insert(a.mask(len) | 1, len, v), Err(PrefixError::HostBitsSet));
+            prop_assert_eq!(b.try_insert(a.mask(len), len, v + 1), Ok(Some(v)));
+        } else if len > 128 {
+            prop_assert_eq!(
+                b.try_insert(a, len, v),
+                Err(PrefixError::LengthTooLong { len, max: 128 })
+            );
+        }
     }
 }
 

@@ -218,46 +218,59 @@ impl Netns {
         if main.is_none() && local.is_none() {
             return Err(Errno::EAGAIN);
         }
-        for len in (0..=32u8).rev() {
-            let key = (dst & mask4(len), 32 - len);
-            let lists = [
-                local.and_then(|t| t.routes.get(&key)),
-                main.and_then(|t| t.routes.get(&key)),
-            ];
-            for list in lists.into_iter().flatten() {
-                for r in list {
-                    if r.tos != 0 && r.tos != (tos & 0x1c) {
+        let mut lm = local.map(|t| t.matches(dst));
+        let mut mm = main.map(|t| t.matches(dst));
+        let mut lnext = lm.as_mut().and_then(Iterator::next);
+        let mut mnext = mm.as_mut().and_then(Iterator::next);
+        loop {
+            // longest prefix first; at equal length the local table's entries come first
+            let take_local = match (&lnext, &mnext) {
+                (None, None) => break,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (Some((lp, _)), Some((mp, _))) => lp.len >= mp.len,
+            };
+            let (prefix, list) = if take_local {
+                let x = lnext.take().expect("checked");
+                lnext = lm.as_mut().and_then(Iterator::next);
+                x
+            } else {
+                let x = mnext.take().expect("checked");
+                mnext = mm.as_mut().and_then(Iterator::next);
+                x
+            };
+            for r in list {
+                if r.tos != 0 && r.tos != (tos & 0x1c) {
+                    continue;
+                }
+                if r.info.flags & nhflags::DEAD != 0 {
+                    continue;
+                }
+                if r.info.scope < fscope {
+                    continue;
+                }
+                if let Some(e) = r.rtype.reject_error() {
+                    return Err(e);
+                }
+                for (i, nh) in r.info.nhs.iter().enumerate() {
+                    if nh.flags & nhflags::DEAD != 0 {
                         continue;
                     }
-                    if r.info.flags & nhflags::DEAD != 0 {
+                    if !ignore_linkstate
+                        && nh.flags & nhflags::LINKDOWN != 0
+                        && self.ignore_linkdown4(nh.dev)
+                    {
                         continue;
                     }
-                    if r.info.scope < fscope {
+                    if oif != 0 && oif != nh.dev {
                         continue;
                     }
-                    if let Some(e) = r.rtype.reject_error() {
-                        return Err(e);
-                    }
-                    for (i, nh) in r.info.nhs.iter().enumerate() {
-                        if nh.flags & nhflags::DEAD != 0 {
-                            continue;
-                        }
-                        if !ignore_linkstate
-                            && nh.flags & nhflags::LINKDOWN != 0
-                            && self.ignore_linkdown4(nh.dev)
-                        {
-                            continue;
-                        }
-                        if oif != 0 && oif != nh.dev {
-                            continue;
-                        }
-                        return Ok(FibResult4 {
-                            prefix: Prefix4::new(dst, len),
-                            route: r.clone(),
-                            nh_sel: i,
-                            table,
-                        });
-                    }
+                    return Ok(FibResult4 {
+                        prefix,
+                        route: r.clone(),
+                        nh_sel: i,
+                        table,
+                    });
                 }
             }
         }
@@ -672,7 +685,7 @@ impl Netns {
             .tables4
             .get_mut(&cfg.table)
             .ok_or(Error::msg(Errno::ESRCH, "FIB table does not exist"))?;
-        let Some(list) = t.routes.get_mut(&(p.addr, 32 - p.len)) else {
+        let Some(list) = t.get_mut(p) else {
             return Err(Error::new(Errno::ESRCH));
         };
         let Some(start) = list.iter().position(|a| a.tos <= cfg.tos) else {
@@ -940,10 +953,7 @@ impl Netns {
     /// `fib_sync_down_addr` + flush: routes whose preferred source disappeared die.
     fn fib_sync_down_addr(&mut self, local: u32) {
         for t in self.tables4.values_mut() {
-            for list in t.routes.values_mut() {
-                list.retain(|r| r.info.prefsrc != local);
-            }
-            t.prune();
+            t.for_each_list_mut(|list| list.retain(|r| r.info.prefsrc != local));
         }
     }
 
@@ -1067,7 +1077,7 @@ impl Netns {
     /// `fib_sync_down_dev` + `fib_flush`.
     fn fib_disable_ip(&mut self, dev: u32, force: bool, unregister: bool) {
         for t in self.tables4.values_mut() {
-            for list in t.routes.values_mut() {
+            t.for_each_list_mut(|list| {
                 for r in list.iter_mut() {
                     if !r.info.nhs.iter().any(|n| n.dev == dev) {
                         continue;
@@ -1091,14 +1101,13 @@ impl Netns {
                     }
                 }
                 list.retain(|r| r.info.flags & nhflags::DEAD == 0);
-            }
-            t.prune();
+            });
         }
     }
 
     fn fib_sync_down_change(&mut self, dev: u32) {
         for t in self.tables4.values_mut() {
-            for r in t.routes.values_mut().flatten() {
+            t.for_each_list_mut(|list| for r in list.iter_mut() {
                 if !r.info.nhs.iter().any(|n| n.dev == dev) {
                     continue;
                 }
@@ -1115,7 +1124,7 @@ impl Netns {
                 if dead == n {
                     r.info.flags |= nhflags::LINKDOWN;
                 }
-            }
+            });
         }
     }
 
@@ -1134,7 +1143,7 @@ impl Netns {
         let ups: std::collections::BTreeMap<u32, bool> =
             self.links.values().map(|l| (l.index, l.up)).collect();
         for t in self.tables4.values_mut() {
-            for r in t.routes.values_mut().flatten() {
+            t.for_each_list_mut(|list| for r in list.iter_mut() {
                 if !r.info.nhs.iter().any(|n| n.dev == dev) {
                     continue;
                 }
@@ -1156,7 +1165,7 @@ impl Netns {
                 if alive > 0 {
                     r.info.flags &= !nh_flags;
                 }
-            }
+            });
         }
     }
 

@@ -494,6 +494,7 @@ impl Netns {
             self.sibling_seq
         };
         let t = self.tables6.get_mut(&rt.table).expect("table created");
+        t.touch(rt.dst);
         let list = t.nodes.entry((rt.dst, rt.src)).or_default();
         let mut ins = 0usize;
         let mut found: Option<usize> = None;
@@ -595,6 +596,7 @@ impl Netns {
             .tables6
             .get_mut(&cfg.table)
             .ok_or(Error::msg(Errno::ESRCH, "FIB table does not exist"))?;
+        t.touch(cfg.dst);
         let Some(list) = t.nodes.get_mut(&(cfg.dst, cfg.src)) else {
             return Err(Error::new(Errno::ESRCH));
         };
@@ -649,6 +651,7 @@ impl Netns {
     /// Remove routes matching `pred` from every IPv6 table.
     pub(crate) fn fib6_remove_where(&mut self, pred: impl Fn(&Route6) -> bool) {
         for t in self.tables6.values_mut() {
+            t.touch_all();
             for list in t.nodes.values_mut() {
                 let mut groups = Vec::new();
                 list.retain(|r| {
@@ -770,6 +773,7 @@ impl Netns {
         };
         let p = Prefix6::new(addr, 128);
         if let Some(tb) = self.tables6.get_mut(&tid::LOCAL) {
+            tb.touch(p);
             if let Some(list) = tb.nodes.get_mut(&(p, Prefix6::default())) {
                 if let Some(i) = list
                     .iter()
@@ -917,6 +921,7 @@ impl Netns {
         if !keep_prefix {
             let p = Prefix6::new(a.addr, a.plen);
             if let Some(tb) = self.tables6.get_mut(&tid::MAIN) {
+                tb.touch(p);
                 if let Some(l) = tb.nodes.get_mut(&(p, Prefix6::default())) {
                     if let Some(j) = l.iter().position(|r| {
                         r.nh.dev == dev && r.nh.gw.is_none() && r.flags & rtf::DEFAULT == 0
@@ -1211,23 +1216,31 @@ impl Netns {
         best
     }
 
-    /// Candidate nodes of a table for `dst`/`src`, in lookup-then-backtrack order.
-    fn fib6_candidates<'a>(
+    /// Walk the candidate nodes of a table for `dst`/`src` in lookup-then-backtrack order
+    /// (longest destination first; source-specific subtrees hide their node's own routes
+    /// except at the root), returning the first answer `visit` gives.
+    fn fib6_walk<'a, R>(
         &self,
         t: &'a crate::table::Table6,
         dst: u128,
         src: u128,
-    ) -> Vec<&'a [Route6]> {
-        let mut out = Vec::new();
-        for len in (0..=128u8).rev() {
+        mut visit: impl FnMut(&'a [Route6]) -> Option<R>,
+    ) -> Option<R> {
+        let start = if t.is_compiled() {
+            t.longest(dst)?
+        } else {
+            128
+        };
+        for len in (0..=start).rev() {
             let d = Prefix6::new(dst, len);
             if t.has_subtree(d) {
-                // source-specific subtree: longest matching source prefix
                 for sl in (1..=128u8).rev() {
                     let s = Prefix6::new(src, sl);
                     if let Some(l) = t.nodes.get(&(d, s)) {
                         if !l.is_empty() {
-                            out.push(l.as_slice());
+                            if let Some(r) = visit(l.as_slice()) {
+                                return Some(r);
+                            }
                         }
                     }
                 }
@@ -1238,11 +1251,13 @@ impl Netns {
             }
             if let Some(l) = t.nodes.get(&(d, Prefix6::default())) {
                 if !l.is_empty() {
-                    out.push(l.as_slice());
+                    if let Some(r) = visit(l.as_slice()) {
+                        return Some(r);
+                    }
                 }
             }
         }
-        out
+        None
     }
 
     /// `fib6_table_lookup`.
@@ -1256,21 +1271,22 @@ impl Netns {
         let Some(t) = self.tables6.get(&table) else {
             return Err(Errno::EAGAIN);
         };
-        let cands = self.fib6_candidates(t, fl.dst, fl.src);
         let mut s = strict;
         loop {
-            for list in &cands {
-                if let Some(r) = self.rt6_select(list, oif, s) {
-                    let first = list
-                        .iter()
-                        .find(|x| r.sibling_group != 0 && x.sibling_group == r.sibling_group)
-                        .unwrap_or(r);
-                    return Ok(FibResult6 {
-                        route: r.clone(),
-                        first: first.clone(),
-                        table,
-                    });
-                }
+            let found = self.fib6_walk(t, fl.dst, fl.src, |list| {
+                let r = self.rt6_select(list, oif, s)?;
+                let first = list
+                    .iter()
+                    .find(|x| r.sibling_group != 0 && x.sibling_group == r.sibling_group)
+                    .unwrap_or(r);
+                Some(FibResult6 {
+                    route: r.clone(),
+                    first: first.clone(),
+                    table,
+                })
+            });
+            if let Some(res) = found {
+                return Ok(res);
             }
             if s & self::strict::REACHABLE != 0 {
                 s &= !self::strict::REACHABLE;

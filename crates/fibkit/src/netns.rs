@@ -203,6 +203,7 @@ impl Netns {
         self.now = now;
         let mut changed = false;
         for t in self.tables6.values_mut() {
+            t.touch_all();
             for v in t.nodes.values_mut() {
                 let before = v.len();
                 v.retain(|r| r.expires.is_none_or(|e| e > now));
@@ -215,7 +216,15 @@ impl Netns {
         }
     }
 
+    /// End of a change: recompile the touched parts of the lookup indexes and advance
+    /// the generation.
     pub(crate) fn bump(&mut self) {
+        for t in self.tables4.values_mut() {
+            t.compile();
+        }
+        for t in self.tables6.values_mut() {
+            t.compile();
+        }
         self.generation = self.generation.wrapping_add(1);
     }
 
