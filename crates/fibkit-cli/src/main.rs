@@ -14,6 +14,7 @@ use std::process::ExitCode;
 use fibkit_iproute::exec::{run_ip, GetAnswer, Outcome};
 use fibkit_iproute::scenario::{compare, run_scenario, shell_split};
 
+mod bench;
 mod text;
 
 fn usage() -> ExitCode {
@@ -30,6 +31,13 @@ fn main() -> ExitCode {
     };
     match first.as_str() {
         "scenario" => scenario(&args[1..]),
+        "bench" => match bench::main(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprint!("{e}");
+                ExitCode::from(2)
+            }
+        },
         "help" | "-h" | "--help" | "-help" => {
             usage();
             ExitCode::SUCCESS

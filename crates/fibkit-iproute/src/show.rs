@@ -1,40 +1,68 @@
-//! TEMPORARY STUB: iproute2 `show` printers are being written in this file by another
-//! engineer; this placeholder keeps the crate building.
-#![allow(missing_docs)]
-use fibkit::Netns;
+//! `ip … show|list` printers (work in progress: a compilable placeholder while the
+//! real module is developed; every function prints nothing).
+
+#![forbid(unsafe_code)]
+
+use fibkit::prefix::Family;
+use fibkit::route::{Route4, Route6};
+use fibkit::{Errno, Netns};
+
+/// Global `ip` options that affect printing.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ShowOpts {
+    /// `-j`.
     pub json: bool,
+    /// `-d`.
     pub details: bool,
-    pub family: Option<fibkit::prefix::Family>,
+    /// `-4`/`-6`.
+    pub family: Option<Family>,
+    /// `-o`.
     pub oneline: bool,
+    /// `-p`.
     pub pretty: bool,
 }
+
+/// An error as `ip` reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShowError {
-    pub errno: Option<fibkit::Errno>,
+    /// The kernel's errno, when known.
+    pub errno: Option<Errno>,
+    /// stderr text.
     pub text: String,
+    /// Exit status.
     pub status: i32,
 }
+
+/// One route selected by `ip route show|flush ARGS`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Selected {
-    V4(fibkit::route::Route4),
-    V6(fibkit::route::Route6),
+    /// IPv4.
+    V4(Route4),
+    /// IPv6.
+    V6(Route6),
 }
+
+/// `ip route show`.
 pub fn route_show(_ns: &Netns, _o: &ShowOpts, _a: &[String]) -> Result<String, ShowError> {
     Ok(String::new())
 }
+/// `ip route flush` selection.
+pub fn route_select(_ns: &Netns, _o: &ShowOpts, _a: &[String]) -> Result<Vec<Selected>, ShowError> {
+    Ok(Vec::new())
+}
+/// `ip addr show`.
 pub fn addr_show(_ns: &Netns, _o: &ShowOpts, _a: &[String]) -> Result<String, ShowError> {
     Ok(String::new())
 }
+/// `ip link show`.
 pub fn link_show(_ns: &Netns, _o: &ShowOpts, _a: &[String]) -> Result<String, ShowError> {
     Ok(String::new())
 }
+/// `ip rule show`.
 pub fn rule_show(_ns: &Netns, _o: &ShowOpts, _a: &[String]) -> Result<String, ShowError> {
     Ok(String::new())
 }
+/// `ip neigh show`.
 pub fn neigh_show(_ns: &Netns, _o: &ShowOpts, _a: &[String]) -> Result<String, ShowError> {
     Ok(String::new())
-}
-pub fn route_select(_ns: &Netns, _o: &ShowOpts, _a: &[String]) -> Result<Vec<Selected>, ShowError> {
-    Ok(Vec::new())
 }

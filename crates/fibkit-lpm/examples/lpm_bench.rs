@@ -239,7 +239,12 @@ fn run<K: Parse>(name: &str, updates: &str, want: &dyn Fn(&str) -> bool) {
                 }
             }
             upd_only += t.elapsed();
+            let t2 = Instant::now();
             let snap = b.snapshot();
+            let sd = t2.elapsed();
+            if sd > Duration::from_millis(5) {
+                println!("    batch {bi}: snapshot {:.1} ms, memory {} B", sd.as_secs_f64() * 1e3, snap.memory_bytes());
+            }
             times.push(t.elapsed());
             // Keep the previous snapshot alive until the new one exists,
             // like a reader-held snapshot would be.

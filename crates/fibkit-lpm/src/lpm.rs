@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::key::Key;
 use crate::prefetch::{prefetch, with_popcnt, Kernel};
-use crate::{DepthStats, Leaves, Node, Nodes, Top, NODE_FLAG, STRIDE};
+use crate::{DepthStats, Leaves, Node, Nodes, Top, NODE_FLAG};
 
 /// The arrays of one snapshot.
 pub(crate) struct Inner {
@@ -50,6 +50,14 @@ impl<K: Key> core::fmt::Debug for Lpm<K> {
             .finish_non_exhaustive()
     }
 }
+
+static DUMMY_NODE: Node = Node {
+    vec: 0,
+    leafvec: 0,
+    child: 0,
+    leaf: 0,
+};
+static DUMMY_LEAF: u32 = crate::NO_MATCH;
 
 /// Lookups walked in lockstep by [`Lpm::lookup_batch`] (at most 64).
 const GROUP: usize = 32;
@@ -142,20 +150,24 @@ impl<K: Key> Lpm<K> {
         while base < n {
             let m = (n - base).min(GROUP);
             let ga = &a[base..base + m];
-            let mut cur = [0u32; GROUP];
+            // Per lane: the node to read next, or the leaf holding the answer.
+            let mut node_ref: [&Node; GROUP] = [&DUMMY_NODE; GROUP];
+            let mut leaf_ref: [&u32; GROUP] = [&DUMMY_LEAF; GROUP];
             let mut path = [K::Path::default(); GROUP];
             let mut pending: u64 = 0;
             // Top level (prefetched one group earlier).
-            for (i, (c, k)) in cur.iter_mut().zip(ga).enumerate() {
+            for (i, k) in ga.iter().enumerate() {
                 let e = top.get(k.top_index());
                 if e & NODE_FLAG != 0 {
-                    *c = e & !NODE_FLAG;
+                    let r = nodes.get_ref((e & !NODE_FLAG) as usize);
+                    prefetch(r);
+                    node_ref[i] = r;
                     path[i] = k.path();
                     pending |= 1 << i;
-                    prefetch(nodes.get_ref(*c as usize));
                 } else {
-                    *c = e;
-                    prefetch(leaves.get_ref(e as usize));
+                    let r = leaves.get_ref(e as usize);
+                    prefetch(r);
+                    leaf_ref[i] = r;
                 }
             }
             // Prefetch the next group's top-level entries.
@@ -168,22 +180,23 @@ impl<K: Key> Lpm<K> {
                 while p != 0 {
                     let i = p.trailing_zeros() as usize;
                     p &= p - 1;
-                    let node = nodes.get_ref(cur[i] as usize);
-                    match step(node, K::next_slot(&mut path[i])) {
+                    match step(node_ref[i], K::next_slot(&mut path[i])) {
                         Step::Child(c) => {
-                            cur[i] = c as u32;
-                            prefetch(nodes.get_ref(c));
+                            let r = nodes.get_ref(c);
+                            prefetch(r);
+                            node_ref[i] = r;
                         }
                         Step::Leaf(l) => {
-                            cur[i] = l as u32;
+                            let r = leaves.get_ref(l);
+                            prefetch(r);
+                            leaf_ref[i] = r;
                             pending &= !(1 << i);
-                            prefetch(leaves.get_ref(l));
                         }
                     }
                 }
             }
-            for (o, &c) in out[base..base + m].iter_mut().zip(&cur) {
-                *o = leaves.get(c as usize);
+            for (o, &r) in out[base..base + m].iter_mut().zip(&leaf_ref) {
+                *o = *r;
             }
             base += m;
         }

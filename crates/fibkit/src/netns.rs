@@ -93,6 +93,8 @@ pub struct Netns {
     pub(crate) now: u64,
     /// Generation counter, bumped by every change.
     pub(crate) generation: u64,
+    /// Inside [`Netns::bulk`]: index compilation is deferred to its end.
+    pub(crate) deferring: bool,
     /// Sysctls.
     pub sysctl: Sysctls,
 }
@@ -152,6 +154,7 @@ impl Netns {
             table_seq: 0,
             now: 0,
             generation: 0,
+            deferring: false,
             sysctl: Sysctls::oracle_defaults(),
         };
         ns.new_table6(tid::MAIN);
@@ -219,13 +222,30 @@ impl Netns {
     /// End of a change: recompile the touched parts of the lookup indexes and advance
     /// the generation.
     pub(crate) fn bump(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.deferring {
+            return;
+        }
         for t in self.tables4.values_mut() {
             t.compile();
         }
         for t in self.tables6.values_mut() {
             t.compile();
         }
-        self.generation = self.generation.wrapping_add(1);
+    }
+
+    /// Apply many changes and compile the lookup indexes once at the end (a bulk load).
+    /// Answers inside `f` are still exact: lookups on a table whose index is stale probe
+    /// the RIB directly.
+    pub fn bulk<R>(&mut self, f: impl FnOnce(&mut Netns) -> R) -> R {
+        let was = self.deferring;
+        self.deferring = true;
+        let r = f(self);
+        self.deferring = was;
+        if !was {
+            self.bump();
+        }
+        r
     }
 
     /// Generation number, changed by every state change.

@@ -1,0 +1,238 @@
+//! `fib bench`: the kbench measurement of the seed patch, reproduced on fibkit's
+//! route-output path (see `../shared/docs/KBENCH.md`).
+
+use std::time::Instant;
+
+use fibkit::fib4::{NhCfg, RouteOp};
+use fibkit::fib6::{Flow6, Route6Cfg};
+use fibkit::link::LinkKind;
+use fibkit::netns::LinkAdd;
+use fibkit::prefix::Prefix6;
+use fibkit::route::Gateway;
+use fibkit::rule::{RulePrefix, RuleSpec};
+use fibkit::{Errno, Netns};
+use fibkit_bench::kbench::{self, KbenchConfig, Outcome};
+
+/// Options of `fib bench kbench`.
+struct KbenchOpts {
+    routes: usize,
+    unit_ns: bool,
+    warmup: u64,
+    loops: u64,
+    max_loops: u64,
+    svg: Option<String>,
+    start: u128,
+    end: u128,
+    verbose: bool,
+}
+
+fn usage() -> String {
+    "Usage: fib bench kbench [--routes N] [--unit ns|cycles] [--warmup N] [--loop N] [--max-loop N]\n\
+     \x20                       [--start ADDR] [--end ADDR] [--svg FILE] [--quiet]\n\
+     Times fibkit's IPv6 route output lookup like the seed's kbench module: N routes\n\
+     (default 40,000) sampled from the embedded RIS 2026 IPv6 table, round-robin over 5\n\
+     gateways; once with only the default rules, once with one non-matching custom rule.\n"
+        .to_string()
+}
+
+fn parse_kbench(args: &[String]) -> Result<KbenchOpts, String> {
+    let mut o = KbenchOpts {
+        routes: fibkit_bench::data::DEFAULT_ROUTE_COUNT,
+        unit_ns: true,
+        warmup: 100_000,
+        loops: 5_000,
+        max_loops: 1_000_000,
+        svg: None,
+        start: 0x2000u128 << 112,
+        end: (0x3fffu128 << 112) | ((1u128 << 112) - 1),
+        verbose: true,
+    };
+    let mut i = 0;
+    let num = |v: Option<&String>| -> Result<u64, String> {
+        v.and_then(|s| s.replace('_', "").parse::<u64>().ok())
+            .ok_or_else(usage)
+    };
+    while i < args.len() {
+        let a = args[i].as_str();
+        let v = args.get(i + 1);
+        match a {
+            "--routes" => o.routes = num(v)? as usize,
+            "--warmup" => o.warmup = num(v)?,
+            "--loop" => o.loops = num(v)?,
+            "--max-loop" => o.max_loops = num(v)?,
+            "--unit" => {
+                o.unit_ns = match v.map(String::as_str) {
+                    Some("ns") => true,
+                    Some("cycles") => false,
+                    _ => return Err(usage()),
+                }
+            }
+            "--svg" => o.svg = Some(v.ok_or_else(usage)?.clone()),
+            "--start" | "--end" => {
+                let x: std::net::Ipv6Addr = v.and_then(|s| s.parse().ok()).ok_or_else(usage)?;
+                if a == "--start" {
+                    o.start = u128::from(x);
+                } else {
+                    o.end = u128::from(x);
+                }
+            }
+            "--quiet" => {
+                o.verbose = false;
+                i += 1;
+                continue;
+            }
+            _ => return Err(usage()),
+        }
+        i += 2;
+    }
+    Ok(o)
+}
+
+/// The kbench namespace: a dummy link with 2001:db8:1::1/64 and `routes` IPv6 routes.
+pub fn kbench_namespace(routes: &[((u128, u8), u128)]) -> Result<Netns, String> {
+    let mut ns = Netns::new();
+    let d0 = ns
+        .link_add(&LinkAdd {
+            name: "d0".into(),
+            kind: Some(LinkKind::Dummy),
+            up: true,
+            ..Default::default()
+        })
+        .map_err(|e| e.to_string())?;
+    ns.addr6_add(
+        d0,
+        fibkit::addr::Addr6 {
+            addr: (0x2001_0db8_0001u128 << 80) | 1,
+            plen: 64,
+            flags: 0,
+            metric: 0,
+            scope: 0,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let mut failed = 0usize;
+    ns.bulk(|ns| {
+        for ((addr, len), gw) in routes {
+            let cfg = Route6Cfg {
+                dst: Prefix6::new(*addr, *len),
+                nh: NhCfg {
+                    gw: Some(Gateway::V6(*gw)),
+                    dev: d0,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            if ns.route6_modify(RouteOp::Add, &cfg).is_err() {
+                failed += 1;
+            }
+        }
+    });
+    if failed > 0 {
+        eprintln!("note: {failed} routes were refused");
+    }
+    Ok(ns)
+}
+
+fn cycles_per_ns() -> f64 {
+    // calibrate the TSC-free clock: fibkit reports ns; cycles are derived from the
+    // measured CPU frequency when /proc/cpuinfo gives one
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("cpu MHz"))
+                .and_then(|l| l.split(':').nth(1))
+                .and_then(|v| v.trim().parse::<f64>().ok())
+        })
+        .map_or(1.0, |mhz| mhz / 1000.0)
+}
+
+fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) {
+    let cfg = KbenchConfig {
+        warmup_count: o.warmup,
+        loop_count: o.loops,
+        max_loop_count: o.max_loops,
+        flow_dst_start: o.start,
+        flow_dst_end: o.end,
+        ..Default::default()
+    };
+    let origin = Instant::now();
+    let scale = if o.unit_ns { 1.0 } else { cycles_per_ns() };
+    let mut clock = move || {
+        let ns = origin.elapsed().as_nanos() as f64;
+        (ns * scale) as u64
+    };
+    let res = kbench::run(&cfg, &mut clock, |dst| {
+        let fl = Flow6 {
+            dst,
+            proto: cfg.protocol,
+            ..Default::default()
+        };
+        match ns.route_get6(&fl) {
+            Err(Errno::ENETUNREACH) => Outcome::Miss,
+            _ => Outcome::Hit,
+        }
+    });
+    println!("## {label} (unit: {})", if o.unit_ns { "ns" } else { "cycles" });
+    print!("{}", res.stats_line());
+    let depth = ns
+        .table6(254)
+        .map(|t| t.index().depth_stats())
+        .unwrap_or_default();
+    print!(
+        "{}",
+        kbench::depth_line(254, depth.sum, depth.count, u64::from(depth.max))
+    );
+    if o.verbose {
+        print!("{}", res.histogram());
+    }
+    if let Some(path) = &o.svg {
+        let sorted = res.sorted_samples();
+        let svg = kbench::svg_histogram(&sorted, &format!("fibkit kbench: {label}"));
+        let p = format!("{path}.{}.svg", label.split_whitespace().next().unwrap_or("run"));
+        if let Err(e) = std::fs::write(&p, svg) {
+            eprintln!("cannot write {p}: {e}");
+        } else {
+            println!("(histogram written to {p})");
+        }
+    }
+}
+
+/// `fib bench kbench ...`.
+pub fn kbench_main(args: &[String]) -> Result<(), String> {
+    let o = parse_kbench(args)?;
+    let all = fibkit_bench::data::embedded_v6().map_err(|e| e.to_string())?;
+    let sample = fibkit_bench::data::sample(&all, o.routes.min(all.len()), fibkit_bench::data::DEFAULT_SAMPLE_SEED);
+    let routes = fibkit_bench::data::with_gateways_v6(&sample);
+    let t = Instant::now();
+    let mut ns = kbench_namespace(&routes)?;
+    println!(
+        "# fibkit kbench: {} IPv6 routes (RIS 2026 sample, seed {}), gateways 2001:db8:1::3/5/7/9/11 round-robin; loaded in {:.2?}",
+        routes.len(),
+        fibkit_bench::data::DEFAULT_SAMPLE_SEED,
+        t.elapsed()
+    );
+    run_once(&ns, &o, "default-rules (fast path: no custom rules)");
+    // one custom rule that never matches, as in the seed's "before" measurement
+    let spec = RuleSpec {
+        pref: Some(1000),
+        src: Some(RulePrefix::V6(Prefix6::new(0x2001_0db8_ffffu128 << 80, 48))),
+        table: Some(100),
+        action: Some(fibkit::rule::RuleAction::Lookup(100)),
+        ..Default::default()
+    };
+    ns.rule_add(true, &spec).map_err(|e| e.to_string())?;
+    run_once(&ns, &o, "one-custom-rule (rules walked: 0, 1000 miss, 32766 main)");
+    Ok(())
+}
+
+/// `fib bench ...`.
+pub fn main(args: &[String]) -> Result<(), String> {
+    match args.first().map(String::as_str) {
+        Some("kbench") => kbench_main(&args[1..]),
+        _ => Err(format!(
+            "Usage: fib bench kbench [options]\n\n{}",
+            usage()
+        )),
+    }
+}

@@ -1,0 +1,95 @@
+//! The cost of policy rules on an IPv4 and IPv6 output lookup: the fast path (only the
+//! default rules ever existed) against 1, 10, 100 and 1000 non-matching custom rules,
+//! on tables of real prefixes (a deterministic sample of the RIS 2026 tables).
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
+use fibkit::addr::{Addr4, Addr6};
+use fibkit::fib4::{NhCfg, Route4Cfg, RouteOp};
+use fibkit::fib6::{Flow6, Route6Cfg};
+use fibkit::link::LinkKind;
+use fibkit::lookup::Flow4;
+use fibkit::netns::LinkAdd;
+use fibkit::prefix::{Prefix4, Prefix6};
+use fibkit::route::Gateway;
+use fibkit::rule::{RuleAction, RulePrefix, RuleSpec};
+use fibkit::Netns;
+
+const ROUTES: usize = 20_000;
+
+fn base() -> (Netns, u32) {
+    let mut ns = Netns::new();
+    let d0 = ns
+        .link_add(&LinkAdd { name: "d0".into(), kind: Some(LinkKind::Dummy), up: true, ..Default::default() })
+        .expect("link");
+    ns.addr4_add(d0, Addr4 { local: 0xc000_0201, address: 0xc000_0201, plen: 24, broadcast: 0, scope: 0, flags: 0, metric: 0, label: String::new() })
+        .expect("addr4");
+    ns.addr6_add(d0, Addr6 { addr: (0x2001_0db8_0001u128 << 80) | 1, plen: 64, flags: 0, metric: 0, scope: 0 })
+        .expect("addr6");
+    (ns, d0)
+}
+
+fn tables() -> (Netns, Vec<u32>, Vec<u128>) {
+    let (mut ns, d0) = base();
+    let v4 = fibkit_bench::data::embedded_v4().expect("embedded v4");
+    let v6 = fibkit_bench::data::embedded_v6().expect("embedded v6");
+    let v4 = fibkit_bench::data::sample(&v4, ROUTES, 7);
+    let v6 = fibkit_bench::data::sample(&v6, ROUTES, 7);
+    ns.bulk(|ns| {
+        for (a, l) in &v4 {
+            let cfg = Route4Cfg { dst: *a, dst_len: *l, nh: NhCfg { gw: Some(Gateway::V4(0xc000_02fe)), dev: d0, ..Default::default() }, ..Default::default() };
+            let _ = ns.route4_modify(RouteOp::Add, &cfg);
+        }
+        for (a, l) in &v6 {
+            let cfg = Route6Cfg { dst: Prefix6::new(*a, *l), nh: NhCfg { gw: Some(Gateway::V6((0x2001_0db8_0001u128 << 80) | 0xfe)), dev: d0, ..Default::default() }, ..Default::default() };
+            let _ = ns.route6_modify(RouteOp::Add, &cfg);
+        }
+    });
+    let d4: Vec<u32> = v4.iter().take(1024).map(|(a, l)| a | (0x5a5a_5a5a & !fibkit::prefix::mask4(*l))).collect();
+    let d6: Vec<u128> = v6.iter().take(1024).map(|(a, l)| a | (0x5a5a_5a5a & !fibkit::prefix::mask6(*l))).collect();
+    (ns, d4, d6)
+}
+
+fn add_rules(ns: &mut Netns, n: usize) {
+    for i in 0..n {
+        for v6 in [false, true] {
+            let src = if v6 {
+                RulePrefix::V6(Prefix6::new((0x2001_0db8_ff00u128 + i as u128) << 80, 48))
+            } else {
+                RulePrefix::V4(Prefix4::new(0xcb00_7100 + i as u32, 32))
+            };
+            let spec = RuleSpec { pref: Some(1000 + i as u32), src: Some(src), action: Some(RuleAction::Lookup(100)), table: Some(100), ..Default::default() };
+            ns.rule_add(v6, &spec).expect("rule");
+        }
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let (ns0, d4, d6) = tables();
+    let mut g = c.benchmark_group("route_output_rules");
+    for n in [0usize, 1, 10, 100, 1000] {
+        let mut ns = ns0.clone();
+        add_rules(&mut ns, n);
+        g.bench_with_input(BenchmarkId::new("ipv4", n), &n, |b, _| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) & 1023;
+                black_box(ns.route_get4(&Flow4 { dst: d4[i], proto: 17, ..Default::default() }).is_ok())
+            })
+        });
+        g.bench_with_input(BenchmarkId::new("ipv6", n), &n, |b, _| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) & 1023;
+                black_box(ns.route_get6(&Flow6 { dst: d6[i], proto: 6, ..Default::default() }).is_ok())
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(2)).warm_up_time(std::time::Duration::from_millis(500));
+    targets = bench
+}
+criterion_main!(benches);
