@@ -168,12 +168,15 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) {
             proto: cfg.protocol,
             ..Default::default()
         };
-        match ns.route_get6(&fl) {
+        match ns.route_output6(&fl) {
             Err(Errno::ENETUNREACH) => Outcome::Miss,
             _ => Outcome::Hit,
         }
     });
-    println!("## {label} (unit: {})", if o.unit_ns { "ns" } else { "cycles" });
+    println!(
+        "## {label} (unit: {})",
+        if o.unit_ns { "ns" } else { "cycles" }
+    );
     print!("{}", res.stats_line());
     let depth = ns
         .table6(254)
@@ -189,7 +192,10 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) {
     if let Some(path) = &o.svg {
         let sorted = res.sorted_samples();
         let svg = kbench::svg_histogram(&sorted, &format!("fibkit kbench: {label}"));
-        let p = format!("{path}.{}.svg", label.split_whitespace().next().unwrap_or("run"));
+        let p = format!(
+            "{path}.{}.svg",
+            label.split_whitespace().next().unwrap_or("run")
+        );
         if let Err(e) = std::fs::write(&p, svg) {
             eprintln!("cannot write {p}: {e}");
         } else {
@@ -202,7 +208,11 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) {
 pub fn kbench_main(args: &[String]) -> Result<(), String> {
     let o = parse_kbench(args)?;
     let all = fibkit_bench::data::embedded_v6().map_err(|e| e.to_string())?;
-    let sample = fibkit_bench::data::sample(&all, o.routes.min(all.len()), fibkit_bench::data::DEFAULT_SAMPLE_SEED);
+    let sample = fibkit_bench::data::sample(
+        &all,
+        o.routes.min(all.len()),
+        fibkit_bench::data::DEFAULT_SAMPLE_SEED,
+    );
     let routes = fibkit_bench::data::with_gateways_v6(&sample);
     let t = Instant::now();
     let mut ns = kbench_namespace(&routes)?;
@@ -222,7 +232,11 @@ pub fn kbench_main(args: &[String]) -> Result<(), String> {
         ..Default::default()
     };
     ns.rule_add(true, &spec).map_err(|e| e.to_string())?;
-    run_once(&ns, &o, "one-custom-rule (rules walked: 0, 1000 miss, 32766 main)");
+    run_once(
+        &ns,
+        &o,
+        "one-custom-rule (rules walked: 0, 1000 miss, 32766 main)",
+    );
     Ok(())
 }
 
@@ -230,9 +244,171 @@ pub fn kbench_main(args: &[String]) -> Result<(), String> {
 pub fn main(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("kbench") => kbench_main(&args[1..]),
-        _ => Err(format!(
-            "Usage: fib bench kbench [options]\n\n{}",
-            usage()
-        )),
+        Some("files") => files_main(&args[1..]),
+        _ => Err(format!("Usage: fib bench kbench [options]\n\n{}", usage())),
     }
+}
+
+/// `fib bench files ROUTES LOOKUPS FAMILY [--rules N,M]`: the userspace side of
+/// `kernel-fib-bench --compare-cmd`: the same route and destination files, timed on
+/// fibkit's `ip route get` path; median ns per lookup over 5 trials per rule count.
+pub fn files_main(args: &[String]) -> Result<(), String> {
+    let [routes, lookups, family, rest @ ..] = args else {
+        return Err("Usage: fib bench files ROUTES LOOKUPS 4|6 [--rules 0,8]\n".into());
+    };
+    let mut rule_counts = vec![0usize, 8];
+    if let [flag, list] = rest {
+        if flag == "--rules" {
+            rule_counts = list.split(',').filter_map(|x| x.parse().ok()).collect();
+        }
+    }
+    let v6 = family == "6";
+    let rtext = std::fs::read_to_string(routes).map_err(|e| format!("{routes}: {e}\n"))?;
+    let ltext = std::fs::read_to_string(lookups).map_err(|e| format!("{lookups}: {e}\n"))?;
+    let first = |l: &str| l.split_whitespace().next().map(str::to_string);
+    let mut ns = Netns::new();
+    let d0 = ns
+        .link_add(&LinkAdd {
+            name: "d0".into(),
+            kind: Some(LinkKind::Dummy),
+            up: true,
+            ..Default::default()
+        })
+        .map_err(|e| e.to_string())?;
+    ns.addr4_add(
+        d0,
+        fibkit::addr::Addr4 {
+            local: 0xc000_0201,
+            address: 0xc000_0201,
+            plen: 24,
+            broadcast: 0,
+            scope: 0,
+            flags: 0,
+            metric: 0,
+            label: String::new(),
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    ns.addr6_add(
+        d0,
+        fibkit::addr::Addr6 {
+            addr: (0x2001_0db8_0001u128 << 80) | 1,
+            plen: 64,
+            flags: 0,
+            metric: 0,
+            scope: 0,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let t0 = Instant::now();
+    let mut n = 0usize;
+    ns.bulk(|ns| {
+        for (i, line) in rtext.lines().filter(|l| !l.starts_with('#')).enumerate() {
+            let Some(p) = first(line) else { continue };
+            let gw = 3 + 2 * (i % 5) as u32;
+            if v6 {
+                let Ok((a, l)) = fibkit_bench::data::parse_prefix_v6(&p) else {
+                    continue;
+                };
+                let cfg = Route6Cfg {
+                    dst: Prefix6::new(a, l),
+                    nh: NhCfg {
+                        gw: Some(Gateway::V6((0x2001_0db8_0001u128 << 80) | u128::from(gw))),
+                        dev: d0,
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                };
+                n += usize::from(ns.route6_modify(RouteOp::Add, &cfg).is_ok());
+            } else {
+                let Ok((a, l)) = fibkit_bench::data::parse_prefix_v4(&p) else {
+                    continue;
+                };
+                let cfg = fibkit::fib4::Route4Cfg {
+                    dst: a,
+                    dst_len: l,
+                    nh: NhCfg {
+                        gw: Some(Gateway::V4(0xc000_0200 | gw)),
+                        dev: d0,
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                };
+                n += usize::from(ns.route4_modify(RouteOp::Add, &cfg).is_ok());
+            }
+        }
+    });
+    let load = t0.elapsed();
+    let dsts: Vec<u128> = ltext
+        .lines()
+        .filter_map(first)
+        .filter_map(|s| s.parse::<std::net::IpAddr>().ok())
+        .map(|a| match a {
+            std::net::IpAddr::V4(x) => u128::from(u32::from(x)),
+            std::net::IpAddr::V6(x) => u128::from(x),
+        })
+        .collect();
+    if dsts.is_empty() {
+        return Err("no destinations\n".into());
+    }
+    println!(
+        "fibkit: {n} routes loaded in {load:.2?}; {} destinations",
+        dsts.len()
+    );
+    let mut added = 0usize;
+    for want in rule_counts {
+        while added < want {
+            let src = if v6 {
+                RulePrefix::V6(Prefix6::new(
+                    (0x2001_0db8_ff00u128 + added as u128) << 80,
+                    48,
+                ))
+            } else {
+                RulePrefix::V4(fibkit::prefix::Prefix4::new(0xcb00_7100 + added as u32, 32))
+            };
+            let spec = RuleSpec {
+                pref: Some(1000 + added as u32),
+                src: Some(src),
+                table: Some(100),
+                action: Some(fibkit::rule::RuleAction::Lookup(100)),
+                ..Default::default()
+            };
+            ns.rule_add(v6, &spec).map_err(|e| e.to_string())?;
+            added += 1;
+        }
+        let mut trials = Vec::new();
+        let mut ok = 0usize;
+        for _ in 0..5 {
+            let t = Instant::now();
+            let mut count = 0u64;
+            while t.elapsed().as_millis() < 300 {
+                for d in &dsts {
+                    let r = if v6 {
+                        ns.route_output6(&Flow6 {
+                            dst: *d,
+                            proto: 17,
+                            ..Default::default()
+                        })
+                        .is_ok()
+                    } else {
+                        ns.route_get4(&fibkit::lookup::Flow4 {
+                            dst: *d as u32,
+                            proto: 17,
+                            ..Default::default()
+                        })
+                        .is_ok()
+                    };
+                    ok += usize::from(r);
+                    count += 1;
+                }
+            }
+            trials.push(t.elapsed().as_nanos() as f64 / count as f64);
+        }
+        trials.sort_by(|a, b| a.total_cmp(b));
+        println!(
+            "fibkit_ns_per_lookup family={family} routes={n} rules={want} {:.1}   (min {:.1}, max {:.1}; ok {ok})",
+            trials[2], trials[0], trials[4]
+        );
+    }
+    Ok(())
 }

@@ -184,7 +184,10 @@ fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
         Ok(Outcome::Get(g)) => {
             let s = match &g {
                 GetAnswer::V4(r, fm) => text::get4(ns, r, *fm, json),
-                GetAnswer::V6(r, fm) => text::get6(ns, r, *fm, json),
+                GetAnswer::V6(r, fm) => {
+                    let (dst, src, iif) = get6_flow(ns, args);
+                    text::get6(ns, r, *fm, json, dst, src, iif)
+                }
             };
             print!("{s}");
             0
@@ -194,4 +197,52 @@ fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
             u8::try_from(f.status & 0xff).unwrap_or(1)
         }
     }
+}
+
+/// The destination, source and input device of an `ip -6 route get` command line (for
+/// printing: the answer itself does not carry the query).
+fn get6_flow(ns: &fibkit::Netns, args: &[String]) -> (u128, u128, u32) {
+    let mut dst = 0;
+    let mut src = 0;
+    let mut iif = 0;
+    let words: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .skip_while(|a| a.starts_with('-'))
+        .skip(2)
+        .collect();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        let next = words.get(i + 1).copied().unwrap_or("");
+        match w {
+            "from" => {
+                src = next
+                    .split('/')
+                    .next()
+                    .and_then(|s| s.parse::<std::net::Ipv6Addr>().ok())
+                    .map_or(0, u128::from);
+                i += 2;
+            }
+            "iif" => {
+                iif = ns.link_index(next).unwrap_or(0);
+                i += 2;
+            }
+            "oif" | "dev" | "mark" | "tos" | "dsfield" | "uid" | "ipproto" | "sport" | "dport"
+            | "vrf" => i += 2,
+            "to" => i += 1,
+            "fibmatch" | "notify" | "connected" => i += 1,
+            x => {
+                if let Some(a) = x
+                    .split('/')
+                    .next()
+                    .and_then(|s| s.parse::<std::net::Ipv6Addr>().ok())
+                {
+                    dst = u128::from(a);
+                }
+                i += 1;
+            }
+        }
+    }
+    (dst, src, iif)
 }

@@ -5,8 +5,8 @@ use fibkit::addr::{ifa, Addr4, Addr6};
 use fibkit::fib4::{NhCfg, Route4Cfg, RouteOp};
 use fibkit::fib6::{Flow6, Route6Cfg};
 use fibkit::link::LinkKind;
-use fibkit::lookup::{Flow4, RouteGet4};
-use fibkit::lookup6::RouteGet6;
+use fibkit::lookup::{Flow4, RouteAnswer4};
+use fibkit::lookup6::RouteAnswer6;
 use fibkit::netns::{LinkAdd, Neighbour, NudState};
 use fibkit::prefix::{Family, Prefix4, Prefix6};
 use fibkit::route::{nhflags, rtax, scope, table as tid, Gateway, Metrics, Pref, RouteType};
@@ -75,9 +75,9 @@ pub enum Outcome {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GetAnswer {
     /// IPv4.
-    V4(RouteGet4, bool),
+    V4(RouteAnswer4, bool),
     /// IPv6.
-    V6(RouteGet6, bool),
+    V6(RouteAnswer6, bool),
 }
 
 type Res<T> = Result<T, Failure>;
@@ -875,7 +875,10 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 uid: uid.unwrap_or(0),
                 scope: scope::UNIVERSE,
             };
-            let r = ns.route_get4(&fl).map_err(Failure::errno)?;
+            let r = ns
+                .route_get4(&fl)
+                .map_err(Failure::errno)?
+                .to_owned_answer();
             if fibmatch && r.fib.is_none() {
                 return Err(Failure::errno(Errno::EHOSTUNREACH));
             }
@@ -904,7 +907,10 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 sport,
                 dport,
             };
-            let r = ns.route_get6(&fl).map_err(Failure::errno)?;
+            let r = ns
+                .route_get6(&fl)
+                .map_err(Failure::errno)?
+                .to_owned_answer(ns);
             Ok(GetAnswer::V6(r, fibmatch))
         }
     }

@@ -1,8 +1,8 @@
 //! The oracle's normalized one-line format for `ip route get` answers and FIB entries
 //! (the format of `../shared/oracle/linux-oracle`'s QUERY and DUMP lines).
 
-use fibkit::lookup::RouteGet4;
-use fibkit::lookup6::RouteGet6;
+use fibkit::lookup::RouteAnswer4;
+use fibkit::lookup6::RouteAnswer6;
 use fibkit::route::{nhflags, rtax, Gateway, Metrics, Route4, Route6, RouteType};
 use fibkit::Netns;
 
@@ -233,7 +233,7 @@ pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
 }
 
 /// A normalized IPv4 `ip route get` answer.
-pub fn get4_line(ns: &Netns, r: &RouteGet4, fibmatch: bool) -> String {
+pub fn get4_line(ns: &Netns, r: &RouteAnswer4, fibmatch: bool) -> String {
     if fibmatch {
         if let Some((route, _)) = &r.fib {
             return fib4_line_in(ns, route, r.rtype, r.table);
@@ -255,7 +255,7 @@ pub fn get4_line(ns: &Netns, r: &RouteGet4, fibmatch: bool) -> String {
 }
 
 /// A normalized IPv6 `ip -6 route get` answer.
-pub fn get6_line(ns: &Netns, r: &RouteGet6, fibmatch: bool) -> String {
+pub fn get6_line(ns: &Netns, r: &RouteAnswer6, fibmatch: bool) -> String {
     if fibmatch {
         let legs: Vec<&Route6> = r.fib.iter().collect();
         if !legs.is_empty() {

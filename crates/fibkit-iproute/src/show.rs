@@ -1,68 +1,3868 @@
-//! `ip … show|list` printers (work in progress: a compilable placeholder while the
-//! real module is developed; every function prints nothing).
+//! `ip … show|list` for routes, addresses, links, rules and neighbours, as iproute2 6.1
+//! prints them over a [`fibkit::Netns`].
+//!
+//! Each command is handled in three steps that mirror the real programs:
+//!
+//! 1. the arguments are parsed exactly as iproute2's `iproute_list_flush_or_save`,
+//!    `ipaddr_list_flush_or_save`, `iprule_list_flush_or_save` and `do_show_or_flush`
+//!    parse them (same keyword abbreviations, same error texts and exit statuses);
+//! 2. the namespace is turned into the netlink messages the kernel would dump, in the
+//!    kernel's dump order and with the kernel's own dump filters (table existence,
+//!    table, device, kind);
+//! 3. iproute2's user-space filter (`filter_nlmsg` and friends) selects the messages and
+//!    its printers (`print_route`, `print_linkinfo`, `print_addrinfo`, `print_rule`,
+//!    `print_neigh`) write them, through an emulation of iproute2's `json_print` layer so
+//!    that text, `-o`, `-d`, `-j` and `-j -p` output are byte-for-byte the same.
+//!
+//! Host-specific facts come from the oracle machine (the one that recorded the
+//! conformance expectations): the name tables of its `/etc/iproute2/*` and
+//! `/etc/protocols`, and its device model (`type dummy` devices are really `ifb`
+//! devices there).
 
 #![forbid(unsafe_code)]
 
+use std::fmt::Write as _;
+
+use fibkit::addr::ifa;
+use fibkit::link::{Link, LinkKind};
+use fibkit::netns::NudState;
 use fibkit::prefix::Family;
-use fibkit::route::{Route4, Route6};
+use fibkit::route::{nhflags, rtax, Gateway, Metrics, Pref, Route4, Route6, RouteType};
+use fibkit::rule::{Rule, RuleAction, RulePrefix, DETACHED};
 use fibkit::{Errno, Netns};
+
+// =====================================================================================
+// Public interface
+// =====================================================================================
 
 /// Global `ip` options that affect printing.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ShowOpts {
-    /// `-j`.
+    /// `-j`: JSON output.
     pub json: bool,
-    /// `-d`.
+    /// `-d`: details.
     pub details: bool,
-    /// `-4`/`-6`.
+    /// `-4` / `-6`: the preferred family (`None`: unspecified).
     pub family: Option<Family>,
-    /// `-o`.
+    /// `-o`: one line per record (line breaks inside a record become `\`).
     pub oneline: bool,
-    /// `-p`.
+    /// `-p`: pretty JSON.
     pub pretty: bool,
 }
 
 /// An error as `ip` reports it.
+///
+/// `text` is iproute2's complete stderr output (every line with its `\n`, including the
+/// empty line `invarg` produces after messages that end in a newline); `status` is the
+/// process exit status (1, 2 or 255 as iproute2 returns them). `errno` names the kernel's
+/// answer when the kernel refused a request with an `NLMSG_ERROR`; it is `None` when
+/// iproute2 refused the command itself and for dump errors, whose errno the oracle
+/// cannot observe either (it records them as `error ?`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShowError {
-    /// The kernel's errno, when known.
+    /// The kernel's errno, when known (see above).
     pub errno: Option<Errno>,
-    /// stderr text.
+    /// iproute2's stderr text.
     pub text: String,
-    /// Exit status.
+    /// The exit status of `ip`.
     pub status: i32,
 }
+
+impl std::fmt::Display for ShowError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (exit {})", self.text.trim_end(), self.status)
+    }
+}
+
+impl std::error::Error for ShowError {}
 
 /// One route selected by `ip route show|flush ARGS`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Selected {
-    /// IPv4.
+    /// An IPv4 route entry.
     V4(Route4),
-    /// IPv6.
+    /// An IPv6 route entry. An IPv6 multipath route is dumped as one message; every one
+    /// of its legs is returned, head first (the kernel deletes them all when it receives
+    /// the flush request for that message).
     V6(Route6),
 }
 
-/// `ip route show`.
-pub fn route_show(_ns: &Netns, _o: &ShowOpts, _a: &[String]) -> Result<String, ShowError> {
-    Ok(String::new())
+/// `ip [-4|-6] route show|list ARGS` (ARGS after the verb).
+pub fn route_show(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, ShowError> {
+    let f = RouteFilter::parse(ns, opts, args)?;
+    let msgs = route_dump(ns, &f)?;
+    let mut o = Out::new(opts);
+    o.begin();
+    let mut st = FilterState::default();
+    for m in &msgs {
+        if f.accept(m, &mut st) {
+            print_route(&mut o, ns, opts, &f, m);
+        }
+    }
+    Ok(o.finish())
 }
-/// `ip route flush` selection.
-pub fn route_select(_ns: &Netns, _o: &ShowOpts, _a: &[String]) -> Result<Vec<Selected>, ShowError> {
-    Ok(Vec::new())
+
+/// The routes `ip [-4|-6] route show ARGS` (and `ip route flush ARGS`) selects, in dump
+/// order, for the executor to delete on flush. An `ip route flush` without arguments is
+/// refused by iproute2 before this point (`"ip route flush" requires arguments.`, exit 1);
+/// that check is the caller's. `cache` selects nothing (fibkit keeps no exceptions).
+pub fn route_select(
+    ns: &Netns,
+    opts: &ShowOpts,
+    args: &[String],
+) -> Result<Vec<Selected>, ShowError> {
+    let mut f = RouteFilter::parse(ns, opts, args)?;
+    f.flush = true;
+    let msgs = route_dump(ns, &f)?;
+    let mut st = FilterState::default();
+    let mut out = Vec::new();
+    for m in msgs {
+        if f.accept(&m, &mut st) {
+            out.extend(m.source);
+        }
+    }
+    Ok(out)
 }
-/// `ip addr show`.
-pub fn addr_show(_ns: &Netns, _o: &ShowOpts, _a: &[String]) -> Result<String, ShowError> {
-    Ok(String::new())
+
+/// `ip [-4|-6] addr show|list ARGS`.
+pub fn addr_show(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, ShowError> {
+    ipaddr_list(ns, opts, args, false)
 }
-/// `ip link show`.
-pub fn link_show(_ns: &Netns, _o: &ShowOpts, _a: &[String]) -> Result<String, ShowError> {
-    Ok(String::new())
+
+/// `ip link show|list ARGS`.
+///
+/// `ip link` with arguments first probes the kernel with an empty `RTM_NEWLINK`
+/// (`iplink_have_newlink`), which the kernel answers with ENODEV; errors of `ip link show
+/// ARGS` therefore carry that errno, as the oracle records them.
+pub fn link_show(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, ShowError> {
+    ipaddr_list(ns, opts, args, true).map_err(with_enodev)
 }
-/// `ip rule show`.
-pub fn rule_show(_ns: &Netns, _o: &ShowOpts, _a: &[String]) -> Result<String, ShowError> {
-    Ok(String::new())
+
+/// `ip [-4|-6] rule show|list ARGS`.
+pub fn rule_show(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, ShowError> {
+    iprule_list(ns, opts, args)
 }
-/// `ip neigh show`.
-pub fn neigh_show(_ns: &Netns, _o: &ShowOpts, _a: &[String]) -> Result<String, ShowError> {
-    Ok(String::new())
+
+/// `ip [-4|-6] neigh show|list ARGS`.
+pub fn neigh_show(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, ShowError> {
+    ipneigh_list(ns, opts, args)
 }
+
+// =====================================================================================
+// Errors as iproute2 reports them
+// =====================================================================================
+
+fn err(status: i32, text: String) -> ShowError {
+    ShowError {
+        errno: None,
+        text,
+        status,
+    }
+}
+
+/// `invarg()`: `exit(-1)`.
+fn invarg(msg: &str, arg: &str) -> ShowError {
+    err(255, format!("Error: argument \"{arg}\" is wrong: {msg}\n"))
+}
+
+/// `incomplete_command()` (from `NEXT_ARG()`).
+fn incomplete() -> ShowError {
+    err(
+        255,
+        "Command line is not complete. Try option \"help\"\n".to_string(),
+    )
+}
+
+/// `duparg2()`.
+fn duparg2(key: &str, arg: &str) -> ShowError {
+    err(
+        255,
+        format!("Error: either \"{key}\" is duplicate, or \"{arg}\" is a garbage.\n"),
+    )
+}
+
+/// `nodev()`: returned as -1 from the command, exit status 1.
+fn nodev(dev: &str) -> ShowError {
+    ShowError {
+        errno: Some(Errno::ENODEV),
+        text: format!("Cannot find device \"{dev}\"\n"),
+        status: 1,
+    }
+}
+
+/// The same error after the kernel answered a device lookup (`RTM_GETLINK` by name)
+/// with ENODEV, which is what the oracle records for it.
+fn with_enodev(mut e: ShowError) -> ShowError {
+    e.errno = Some(Errno::ENODEV);
+    e
+}
+
+/// A kernel dump that ended with an extack error: "Dump terminated", exit status 2.
+fn dump_terminated(msg: &str) -> ShowError {
+    err(2, format!("Error: {msg}.\nDump terminated\n"))
+}
+
+fn usage(text: &str) -> ShowError {
+    err(255, text.to_string())
+}
+
+/// Argument cursor with `NEXT_ARG()`.
+struct Args<'a> {
+    v: &'a [String],
+    i: usize,
+}
+
+impl<'a> Args<'a> {
+    fn new(v: &'a [String]) -> Self {
+        Args { v, i: 0 }
+    }
+    fn next(&mut self) -> Option<&'a str> {
+        let r = self.v.get(self.i).map(String::as_str);
+        if r.is_some() {
+            self.i += 1;
+        }
+        r
+    }
+    /// `NEXT_ARG()`.
+    fn need(&mut self) -> Result<&'a str, ShowError> {
+        self.next().ok_or_else(incomplete)
+    }
+}
+
+// =====================================================================================
+// C library and iproute2 utility emulation
+// =====================================================================================
+
+/// iproute2's `matches(arg, keyword)`: `arg` is a non-empty prefix of `keyword`.
+fn matches(arg: &str, kw: &str) -> bool {
+    !arg.is_empty() && kw.starts_with(arg)
+}
+
+fn c_isspace(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
+/// glibc `strtoul(s, &end, base)` on a 64-bit target: the value, the number of bytes
+/// consumed (0 when no digits were found) and whether it overflowed (ERANGE).
+fn strtoul(s: &str, base: u32) -> (u64, usize, bool) {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() && c_isspace(b[i]) {
+        i += 1;
+    }
+    let mut neg = false;
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        neg = b[i] == b'-';
+        i += 1;
+    }
+    let mut base = base;
+    let hexdigit = |c: u8| c.is_ascii_hexdigit();
+    if (base == 0 || base == 16)
+        && i + 1 < b.len()
+        && b[i] == b'0'
+        && (b[i + 1] == b'x' || b[i + 1] == b'X')
+    {
+        if i + 2 < b.len() && hexdigit(b[i + 2]) {
+            i += 2;
+            base = 16;
+        } else {
+            // "0x" without hex digits: only the "0" is converted.
+            return (0, i + 1, false);
+        }
+    } else if base == 0 {
+        base = if i < b.len() && b[i] == b'0' { 8 } else { 10 };
+    }
+    let start = i;
+    let mut v: u64 = 0;
+    let mut overflow = false;
+    while i < b.len() {
+        let d = match b[i] {
+            c @ b'0'..=b'9' => u32::from(c - b'0'),
+            c @ b'a'..=b'z' => u32::from(c - b'a') + 10,
+            c @ b'A'..=b'Z' => u32::from(c - b'A') + 10,
+            _ => break,
+        };
+        if d >= base {
+            break;
+        }
+        match v
+            .checked_mul(u64::from(base))
+            .and_then(|x| x.checked_add(u64::from(d)))
+        {
+            Some(x) => v = x,
+            None => overflow = true,
+        }
+        i += 1;
+    }
+    if i == start {
+        return (0, 0, false);
+    }
+    if overflow {
+        return (u64::MAX, i, true);
+    }
+    (if neg { v.wrapping_neg() } else { v }, i, false)
+}
+
+/// `get_u32()` / `get_unsigned()`: the whole string must be a number that fits 32 bits.
+fn get_u32(s: &str, base: u32) -> Option<u32> {
+    if s.is_empty() {
+        return None;
+    }
+    let (v, n, of) = strtoul(s, base);
+    if n == 0 || n != s.len() || of {
+        return None;
+    }
+    u32::try_from(v).ok()
+}
+
+/// `get_u8()`.
+fn get_u8(s: &str, base: u32) -> Option<u8> {
+    get_u32(s, base).and_then(|v| u8::try_from(v).ok())
+}
+
+/// `strtoul` with the checks the `rtnl_*_a2n` functions do (`!*end`, `res <= max`).
+fn strtoul_max(s: &str, base: u32, max: u64) -> Option<u64> {
+    let (v, n, _) = strtoul(s, base);
+    if n == 0 || n != s.len() || v > max {
+        return None;
+    }
+    Some(v)
+}
+
+/// Address families as iproute2 numbers them (only the ones that matter here).
+const AF_UNSPEC: u8 = 0;
+const AF_INET: u8 = 2;
+const AF_INET6: u8 = 10;
+const AF_PACKET: u8 = 17;
+const AF_MPLS: u8 = 28;
+const AF_BRIDGE: u8 = 7;
+
+fn af_of(f: Option<Family>) -> u8 {
+    match f {
+        Some(Family::V4) => AF_INET,
+        Some(Family::V6) => AF_INET6,
+        None => AF_UNSPEC,
+    }
+}
+
+fn af_bit_len(af: u8) -> i32 {
+    match af {
+        AF_INET => 32,
+        AF_INET6 => 128,
+        AF_MPLS => 20,
+        _ => 0,
+    }
+}
+
+/// `family_name_verbose()`.
+fn family_name_verbose(af: u8) -> &'static str {
+    match af {
+        AF_UNSPEC => "any valid",
+        AF_INET => "inet",
+        AF_INET6 => "inet6",
+        AF_PACKET => "link",
+        AF_MPLS => "mpls",
+        AF_BRIDGE => "bridge",
+        _ => "???",
+    }
+}
+
+/// `read_family()`.
+fn read_family(s: &str) -> u8 {
+    match s {
+        "inet" => AF_INET,
+        "inet6" => AF_INET6,
+        "link" => AF_PACKET,
+        "mpls" => AF_MPLS,
+        "bridge" => AF_BRIDGE,
+        _ => AF_UNSPEC,
+    }
+}
+
+/// iproute2's `inet_prefix`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct InetPrefix {
+    family: u8,
+    bitlen: i32,
+    /// Address bytes, network order (IPv4 in the first four).
+    data: [u8; 16],
+    /// `PREFIXLEN_SPECIFIED`.
+    len_specified: bool,
+}
+
+impl InetPrefix {
+    /// An unset prefix (`memset 0`).
+    fn none() -> Self {
+        InetPrefix::default()
+    }
+    /// An unset match prefix (`bitlen = -1` as `iproute_reset_filter` leaves it).
+    fn unset_match() -> Self {
+        InetPrefix {
+            bitlen: -1,
+            ..InetPrefix::default()
+        }
+    }
+    fn active(&self) -> bool {
+        self.family != AF_UNSPEC || self.len_specified
+    }
+}
+
+fn bytes_of(a: Addr) -> [u8; 16] {
+    let mut d = [0u8; 16];
+    match a {
+        Addr::V4(v) => d[..4].copy_from_slice(&v.to_be_bytes()),
+        Addr::V6(v) => d.copy_from_slice(&v.to_be_bytes()),
+    }
+    d
+}
+
+/// `get_addr_ipv4()`: 1 to 4 `strtoul(…, 0)` parts separated by dots.
+fn get_addr_ipv4(s: &str) -> Option<u32> {
+    let mut out = [0u8; 4];
+    let mut cp = s;
+    for (i, slot) in out.iter_mut().enumerate() {
+        let (n, used, _) = strtoul(cp, 0);
+        if used == 0 || n > 255 {
+            return None;
+        }
+        *slot = n as u8;
+        let rest = &cp[used..];
+        if rest.is_empty() {
+            break;
+        }
+        if i == 3 || !rest.starts_with('.') {
+            return None;
+        }
+        cp = &rest[1..];
+    }
+    Some(u32::from_be_bytes(out))
+}
+
+/// `get_addr_1()`; `Err` is iproute2's `-1`. The second value is the `-2` bit length of
+/// `default`/`all`/`any`.
+fn get_addr_1(name: &str, family: u8) -> Result<(InetPrefix, bool), ()> {
+    let mut p = InetPrefix::none();
+    if name == "default" {
+        if family == AF_MPLS {
+            return Err(());
+        }
+        p.family = family;
+        p.len_specified = true;
+        return Ok((p, true));
+    }
+    if name == "all" || name == "any" {
+        if family == AF_MPLS {
+            return Err(());
+        }
+        p.family = family;
+        return Ok((p, true));
+    }
+    if family == AF_PACKET || family == AF_MPLS || family == AF_BRIDGE {
+        return Err(());
+    }
+    if name.contains(':') {
+        p.family = AF_INET6;
+        if family != AF_UNSPEC && family != AF_INET6 {
+            return Err(());
+        }
+        let a: std::net::Ipv6Addr = name.parse().map_err(|_| ())?;
+        p.data = a.octets();
+        p.bitlen = -1;
+        return Ok((p, false));
+    }
+    p.family = AF_INET;
+    if family != AF_UNSPEC && family != AF_INET {
+        return Err(());
+    }
+    let a = get_addr_ipv4(name).ok_or(())?;
+    p.data[..4].copy_from_slice(&a.to_be_bytes());
+    p.bitlen = -1;
+    Ok((p, false))
+}
+
+/// `mask2bits()`.
+fn mask2bits(mask: u32) -> Option<u32> {
+    let host = !mask;
+    if host & host.wrapping_add(1) != 0 {
+        return None;
+    }
+    Some(mask.count_ones())
+}
+
+/// `get_netmask()`.
+fn get_netmask(s: &str) -> Option<u32> {
+    if let Some(v) = get_u32(s, 0) {
+        return Some(v);
+    }
+    if let Ok((p, special)) = get_addr_1(s, AF_INET) {
+        if !special && p.family == AF_INET {
+            let m = u32::from_be_bytes([p.data[0], p.data[1], p.data[2], p.data[3]]);
+            return mask2bits(m);
+        }
+    }
+    None
+}
+
+/// `get_prefix_1()`.
+fn get_prefix_1(arg: &str, family: u8) -> Result<InetPrefix, ()> {
+    let (addr, plen) = match arg.find('/') {
+        Some(i) => (&arg[..i], Some(&arg[i + 1..])),
+        None => (arg, None),
+    };
+    let (mut p, special) = get_addr_1(addr, family)?;
+    let mut bitlen = af_bit_len(p.family);
+    match plen {
+        Some(l) => {
+            if special {
+                return Err(());
+            }
+            let n = get_netmask(l).ok_or(())?;
+            if i64::from(n) > i64::from(bitlen) {
+                return Err(());
+            }
+            p.len_specified = true;
+            bitlen = n as i32;
+        }
+        None => {
+            if special {
+                bitlen = 0;
+            }
+        }
+    }
+    p.bitlen = bitlen;
+    Ok(p)
+}
+
+/// `get_prefix()`: exits with status 1 on a bad prefix.
+fn get_prefix(arg: &str, family: u8) -> Result<InetPrefix, ShowError> {
+    if family == AF_PACKET {
+        return Err(err(
+            1,
+            format!(
+                "Error: \"{arg}\" may be inet prefix, but it is not allowed in this context.\n"
+            ),
+        ));
+    }
+    get_prefix_1(arg, family).map_err(|()| {
+        err(
+            1,
+            format!(
+                "Error: {} prefix is expected rather than \"{arg}\".\n",
+                family_name_verbose(family)
+            ),
+        )
+    })
+}
+
+/// `inet_addr_match()`: 0 (false) when the first `bits` bits of `a` and `b` agree.
+fn inet_addr_mismatch(a: &[u8; 16], b: &[u8; 16], bits: i32) -> bool {
+    if bits <= 0 {
+        return false;
+    }
+    let bits = bits.min(128) as usize;
+    let words = bits / 32;
+    if a[..words * 4] != b[..words * 4] {
+        return true;
+    }
+    let rem = bits % 32;
+    if rem != 0 {
+        let w1 = u32::from_be_bytes([
+            a[words * 4],
+            a[words * 4 + 1],
+            a[words * 4 + 2],
+            a[words * 4 + 3],
+        ]);
+        let w2 = u32::from_be_bytes([
+            b[words * 4],
+            b[words * 4 + 1],
+            b[words * 4 + 2],
+            b[words * 4 + 3],
+        ]);
+        let mask = u32::MAX << (32 - rem);
+        if (w1 ^ w2) & mask != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// `inet_addr_match_rta()`: nonzero (true) when `addr` (an attribute of `afam`) does not
+/// match the prefix `m`.
+fn inet_addr_match_rta(m: &InetPrefix, addr: Option<(u8, [u8; 16])>) -> bool {
+    let Some((afam, data)) = addr else {
+        return false;
+    };
+    if m.family == AF_UNSPEC || m.bitlen <= 0 {
+        return false;
+    }
+    if afam != m.family {
+        return true;
+    }
+    inet_addr_mismatch(&data, &m.data, m.bitlen)
+}
+
+/// A very small `fnmatch(pattern, s, 0)`: `*`, `?`, `[...]` (with `!`/`^` and ranges)
+/// and `\` escapes.
+fn fnmatch(pat: &str, s: &str) -> bool {
+    fn class(p: &[char], c: char) -> Option<(bool, usize)> {
+        // p starts after '['
+        let mut i = 0;
+        let neg = matches!(p.first(), Some('!') | Some('^'));
+        if neg {
+            i += 1;
+        }
+        let mut hit = false;
+        let mut first = true;
+        while i < p.len() {
+            if p[i] == ']' && !first {
+                return Some((hit != neg, i + 1));
+            }
+            first = false;
+            let lo = p[i];
+            if i + 2 < p.len() && p[i + 1] == '-' && p[i + 2] != ']' {
+                if lo <= c && c <= p[i + 2] {
+                    hit = true;
+                }
+                i += 3;
+            } else {
+                if lo == c {
+                    hit = true;
+                }
+                i += 1;
+            }
+        }
+        None
+    }
+    fn go(p: &[char], s: &[char]) -> bool {
+        match p.first() {
+            None => s.is_empty(),
+            Some('*') => (0..=s.len()).any(|k| go(&p[1..], &s[k..])),
+            Some('?') => !s.is_empty() && go(&p[1..], &s[1..]),
+            Some('[') => {
+                let Some(&c) = s.first() else { return false };
+                match class(&p[1..], c) {
+                    Some((true, used)) => go(&p[1 + used..], &s[1..]),
+                    Some((false, _)) => false,
+                    None => c == '[' && go(&p[1..], &s[1..]),
+                }
+            }
+            Some('\\') if p.len() > 1 => s.first() == Some(&p[1]) && go(&p[2..], &s[1..]),
+            Some(&c) => s.first() == Some(&c) && go(&p[1..], &s[1..]),
+        }
+    }
+    let p: Vec<char> = pat.chars().collect();
+    let s: Vec<char> = s.chars().collect();
+    go(&p, &s)
+}
+
+// =====================================================================================
+// Addresses and their text forms
+// =====================================================================================
+
+/// An address of either family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Addr {
+    V4(u32),
+    V6(u128),
+}
+
+impl Addr {
+    fn af(self) -> u8 {
+        match self {
+            Addr::V4(_) => AF_INET,
+            Addr::V6(_) => AF_INET6,
+        }
+    }
+    fn text(self) -> String {
+        match self {
+            Addr::V4(a) => ntop4(a),
+            Addr::V6(a) => ntop6(a),
+        }
+    }
+}
+
+fn ntop4(a: u32) -> String {
+    std::net::Ipv4Addr::from(a).to_string()
+}
+
+/// glibc's `inet_ntop(AF_INET6)`, including its embedded-IPv4 forms.
+fn ntop6(a: u128) -> String {
+    let bytes = a.to_be_bytes();
+    let mut words = [0u16; 8];
+    for (i, w) in words.iter_mut().enumerate() {
+        *w = u16::from_be_bytes([bytes[2 * i], bytes[2 * i + 1]]);
+    }
+    let (mut best_base, mut best_len) = (-1i32, 0i32);
+    let (mut cur_base, mut cur_len) = (-1i32, 0i32);
+    for (i, &w) in words.iter().enumerate() {
+        if w == 0 {
+            if cur_base == -1 {
+                cur_base = i as i32;
+                cur_len = 1;
+            } else {
+                cur_len += 1;
+            }
+        } else if cur_base != -1 {
+            if best_base == -1 || cur_len > best_len {
+                best_base = cur_base;
+                best_len = cur_len;
+            }
+            cur_base = -1;
+        }
+    }
+    if cur_base != -1 && (best_base == -1 || cur_len > best_len) {
+        best_base = cur_base;
+        best_len = cur_len;
+    }
+    if best_base != -1 && best_len < 2 {
+        best_base = -1;
+    }
+    let mut s = String::new();
+    let mut i = 0i32;
+    while i < 8 {
+        if best_base != -1 && i >= best_base && i < best_base + best_len {
+            if i == best_base {
+                s.push(':');
+            }
+            i += 1;
+            continue;
+        }
+        if i != 0 {
+            s.push(':');
+        }
+        if i == 6 && best_base == 0 && (best_len == 6 || (best_len == 5 && words[5] == 0xffff)) {
+            let _ = write!(s, "{}.{}.{}.{}", bytes[12], bytes[13], bytes[14], bytes[15]);
+            i = 8;
+            break;
+        }
+        let _ = write!(s, "{:x}", words[i as usize]);
+        i += 1;
+    }
+    if best_base != -1 && best_base + best_len == 8 && i == 8 {
+        s.push(':');
+    }
+    s
+}
+
+fn mac_text(m: &[u8]) -> String {
+    let mut s = String::new();
+    for (i, b) in m.iter().enumerate() {
+        if i > 0 {
+            s.push(':');
+        }
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// C's `%g` for the values `print_rta_metrics` prints.
+fn fmt_g(v: f64) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    let exp = v.abs().log10().floor() as i32;
+    let strip = |s: String| -> String {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    if !(-4..6).contains(&exp) {
+        let s = format!("{:.5e}", v);
+        // Rust: "4.29497e6" -> C: "4.29497e+06"
+        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let m = strip(m.to_string());
+        let e: i32 = e.parse().unwrap_or(0);
+        let sign = if e < 0 { '-' } else { '+' };
+        return format!("{m}e{sign}{:02}", e.abs());
+    }
+    let decimals = (5 - exp).max(0) as usize;
+    strip(format!("{v:.decimals$}"))
+}
+
+// =====================================================================================
+// Name tables (the oracle machine's /etc/iproute2 and /etc/protocols)
+// =====================================================================================
+
+const RT_PROTOS: &[(u8, &str)] = &[
+    (0, "unspec"),
+    (1, "redirect"),
+    (2, "kernel"),
+    (3, "boot"),
+    (4, "static"),
+    (8, "gated"),
+    (9, "ra"),
+    (10, "mrt"),
+    (11, "zebra"),
+    (12, "bird"),
+    (13, "dnrouted"),
+    (14, "xorp"),
+    (15, "ntk"),
+    (16, "dhcp"),
+    (18, "keepalived"),
+    (42, "babel"),
+    (99, "openr"),
+    (186, "bgp"),
+    (187, "isis"),
+    (188, "ospf"),
+    (189, "rip"),
+    (192, "eigrp"),
+];
+
+/// `rtnl_rtprot_n2a`.
+fn rtprot_n2a(p: u8) -> String {
+    RT_PROTOS
+        .iter()
+        .find(|(n, _)| *n == p)
+        .map_or_else(|| p.to_string(), |(_, s)| (*s).to_string())
+}
+
+/// `rtnl_rtprot_a2n`.
+fn rtprot_a2n(s: &str) -> Option<u8> {
+    if let Some((n, _)) = RT_PROTOS.iter().find(|(_, nm)| *nm == s) {
+        return Some(*n);
+    }
+    strtoul_max(s, 0, 255).map(|v| v as u8)
+}
+
+const RT_SCOPES: &[(u8, &str)] = &[
+    (0, "global"),
+    (255, "nowhere"),
+    (254, "host"),
+    (253, "link"),
+    (200, "site"),
+];
+
+/// `rtnl_rtscope_n2a`.
+fn rtscope_n2a(s: u8) -> String {
+    RT_SCOPES
+        .iter()
+        .find(|(n, _)| *n == s)
+        .map_or_else(|| s.to_string(), |(_, nm)| (*nm).to_string())
+}
+
+/// `rtnl_rtscope_a2n`.
+fn rtscope_a2n(s: &str) -> Option<u8> {
+    if let Some((n, _)) = RT_SCOPES.iter().find(|(_, nm)| *nm == s) {
+        return Some(*n);
+    }
+    strtoul_max(s, 0, 255).map(|v| v as u8)
+}
+
+/// `rtnl_rttable_n2a`.
+fn rttable_n2a(t: u32) -> String {
+    match t {
+        255 => "local".into(),
+        254 => "main".into(),
+        253 => "default".into(),
+        0 => "unspec".into(),
+        n => n.to_string(),
+    }
+}
+
+/// `rtnl_rttable_a2n`.
+fn rttable_a2n(s: &str) -> Option<u32> {
+    match s {
+        "local" => Some(255),
+        "main" => Some(254),
+        "default" => Some(253),
+        "unspec" => Some(0),
+        _ => strtoul_max(s, 0, u64::from(u32::MAX)).map(|v| v as u32),
+    }
+}
+
+/// `rtnl_rtntype_n2a`.
+fn rtntype_n2a(t: u8) -> String {
+    match RouteType::from_u8(t) {
+        Some(rt) => rt.name().to_string(),
+        None => t.to_string(),
+    }
+}
+
+/// `rtnl_rtntype_a2n`.
+fn rtntype_a2n(s: &str) -> Option<u8> {
+    let v = if s == "local" {
+        2
+    } else if s == "nat" {
+        10
+    } else if matches(s, "broadcast") || s == "brd" {
+        3
+    } else if matches(s, "anycast") {
+        4
+    } else if matches(s, "multicast") {
+        5
+    } else if matches(s, "prohibit") {
+        8
+    } else if matches(s, "unreachable") {
+        7
+    } else if matches(s, "blackhole") {
+        6
+    } else if matches(s, "xresolve") {
+        11
+    } else if matches(s, "unicast") {
+        1
+    } else if s == "throw" {
+        9
+    } else {
+        return strtoul_max(s, 0, 255).map(|v| v as u8);
+    };
+    Some(v)
+}
+
+const DSFIELDS: &[(u8, &str)] = &[
+    (0x00, "default"),
+    (0x28, "AF11"),
+    (0x30, "AF12"),
+    (0x38, "AF13"),
+    (0x48, "AF21"),
+    (0x50, "AF22"),
+    (0x58, "AF23"),
+    (0x68, "AF31"),
+    (0x70, "AF32"),
+    (0x78, "AF33"),
+    (0x88, "AF41"),
+    (0x90, "AF42"),
+    (0x98, "AF43"),
+    (0x20, "CS1"),
+    (0x40, "CS2"),
+    (0x60, "CS3"),
+    (0x80, "CS4"),
+    (0xa0, "CS5"),
+    (0xc0, "CS6"),
+    (0xe0, "CS7"),
+    (0xb8, "EF"),
+];
+
+/// `rtnl_dsfield_n2a`.
+fn dsfield_n2a(v: u8) -> String {
+    DSFIELDS
+        .iter()
+        .find(|(n, _)| *n == v)
+        .map_or_else(|| format!("0x{v:02x}"), |(_, s)| (*s).to_string())
+}
+
+/// `rtnl_dsfield_a2n` (numbers are hexadecimal).
+fn dsfield_a2n(s: &str) -> Option<u8> {
+    if let Some((n, _)) = DSFIELDS.iter().find(|(_, nm)| *nm == s) {
+        return Some(*n);
+    }
+    strtoul_max(s, 16, 255).map(|v| v as u8)
+}
+
+/// `rtnl_group_n2a`.
+fn group_n2a(g: i64) -> String {
+    if g == 0 {
+        "default".into()
+    } else {
+        g.to_string()
+    }
+}
+
+/// `rtnl_group_a2n` (`strtol`, non-negative).
+fn group_a2n(s: &str) -> Option<i64> {
+    if s == "default" {
+        return Some(0);
+    }
+    let t = s.trim_start_matches(|c: char| c.is_ascii() && c_isspace(c as u8));
+    let neg = t.starts_with('-');
+    let (v, n, of) = strtoul(s, 0);
+    if n == 0 || n != s.len() || of || (neg && v != 0) || v > i64::MAX as u64 {
+        return None;
+    }
+    Some(v as i64)
+}
+
+/// `rtnl_rtrealm_n2a`.
+fn rtrealm_n2a(r: u32) -> String {
+    if r == 0 {
+        "cosmos".into()
+    } else {
+        r.to_string()
+    }
+}
+
+/// `rtnl_rtrealm_a2n`.
+fn rtrealm_a2n(s: &str) -> Option<u32> {
+    if s == "cosmos" {
+        return Some(0);
+    }
+    strtoul_max(s, 0, 255).map(|v| v as u32)
+}
+
+/// `get_rt_realms_or_raw`.
+fn get_rt_realms_or_raw(s: &str) -> Option<u32> {
+    if let Some(v) = get_u32(s, 0) {
+        return Some(v);
+    }
+    let (from, to) = match s.find('/') {
+        Some(i) => (rtrealm_a2n(&s[..i])? << 16, &s[i + 1..]),
+        None => (0, s),
+    };
+    let to = if to.is_empty() { 0 } else { rtrealm_a2n(to)? };
+    Some(from | to)
+}
+
+/// `/etc/protocols` of the oracle machine: number, official name, aliases.
+const PROTOCOLS: &[(u16, &str, &[&str])] = &[
+    (0, "ip", &["IP"]),
+    (0, "hopopt", &["HOPOPT"]),
+    (1, "icmp", &["ICMP"]),
+    (2, "igmp", &["IGMP"]),
+    (3, "ggp", &["GGP"]),
+    (4, "ipencap", &["IP-ENCAP"]),
+    (5, "st", &["ST"]),
+    (6, "tcp", &["TCP"]),
+    (8, "egp", &["EGP"]),
+    (9, "igp", &["IGP"]),
+    (12, "pup", &["PUP"]),
+    (17, "udp", &["UDP"]),
+    (20, "hmp", &["HMP"]),
+    (22, "xns-idp", &["XNS-IDP"]),
+    (27, "rdp", &["RDP"]),
+    (29, "iso-tp4", &["ISO-TP4"]),
+    (33, "dccp", &["DCCP"]),
+    (36, "xtp", &["XTP"]),
+    (37, "ddp", &["DDP"]),
+    (38, "idpr-cmtp", &["IDPR-CMTP"]),
+    (41, "ipv6", &["IPv6"]),
+    (43, "ipv6-route", &["IPv6-Route"]),
+    (44, "ipv6-frag", &["IPv6-Frag"]),
+    (45, "idrp", &["IDRP"]),
+    (46, "rsvp", &["RSVP"]),
+    (47, "gre", &["GRE"]),
+    (50, "esp", &["IPSEC-ESP"]),
+    (51, "ah", &["IPSEC-AH"]),
+    (57, "skip", &["SKIP"]),
+    (58, "ipv6-icmp", &["IPv6-ICMP"]),
+    (59, "ipv6-nonxt", &["IPv6-NoNxt"]),
+    (60, "ipv6-opts", &["IPv6-Opts"]),
+    (73, "rspf", &["RSPF", "CPHB"]),
+    (81, "vmtp", &["VMTP"]),
+    (88, "eigrp", &["EIGRP"]),
+    (89, "ospf", &["OSPFIGP"]),
+    (93, "ax.25", &["AX.25"]),
+    (94, "ipip", &["IPIP"]),
+    (97, "etherip", &["ETHERIP"]),
+    (98, "encap", &["ENCAP"]),
+    (103, "pim", &["PIM"]),
+    (108, "ipcomp", &["IPCOMP"]),
+    (112, "vrrp", &["VRRP"]),
+    (115, "l2tp", &["L2TP"]),
+    (124, "isis", &["IS-IS"]),
+    (132, "sctp", &["SCTP"]),
+    (133, "fc", &["FC"]),
+    (135, "mobility-header", &["Mobility-Header"]),
+    (136, "udplite", &["UDPLite"]),
+    (137, "mpls-in-ip", &["MPLS-in-IP"]),
+    (138, "manet", &[]),
+    (139, "hip", &["HIP"]),
+    (140, "shim6", &["Shim6"]),
+    (141, "wesp", &["WESP"]),
+    (142, "rohc", &["ROHC"]),
+    (143, "ethernet", &["Ethernet"]),
+    (262, "mptcp", &["MPTCP"]),
+];
+
+/// `inet_proto_n2a`.
+fn inet_proto_n2a(p: u8) -> String {
+    PROTOCOLS
+        .iter()
+        .find(|(n, _, _)| *n == u16::from(p))
+        .map_or_else(|| format!("ipproto-{p}"), |(_, s, _)| (*s).to_string())
+}
+
+/// `inet_proto_a2n` (the number is truncated to 8 bits as iproute2 stores it).
+fn inet_proto_a2n(s: &str) -> Option<u8> {
+    if let Some(v) = get_u8(s, 10) {
+        return Some(v);
+    }
+    PROTOCOLS
+        .iter()
+        .find(|(_, n, al)| *n == s || al.contains(&s))
+        .map(|(n, _, _)| (*n & 0xff) as u8)
+}
+
+// =====================================================================================
+// Output: iproute2's json_print layer over its json_writer
+// =====================================================================================
+
+/// `json_writer_t`.
+struct Jw {
+    s: String,
+    depth: usize,
+    pretty: bool,
+    sep: Option<char>,
+}
+
+impl Jw {
+    fn eor(&mut self) {
+        if let Some(c) = self.sep {
+            self.s.push(c);
+        }
+        self.sep = Some(',');
+    }
+    fn eol(&mut self) {
+        if !self.pretty {
+            return;
+        }
+        self.s.push('\n');
+        for _ in 0..self.depth {
+            self.s.push_str("    ");
+        }
+    }
+    fn puts(&mut self, v: &str) {
+        self.s.push('"');
+        for c in v.chars() {
+            match c {
+                '\t' => self.s.push_str("\\t"),
+                '\n' => self.s.push_str("\\n"),
+                '\r' => self.s.push_str("\\r"),
+                '\x0c' => self.s.push_str("\\f"),
+                '\x08' => self.s.push_str("\\b"),
+                '\\' => self.s.push_str("\\\\"),
+                '"' => self.s.push_str("\\\""),
+                c => self.s.push(c),
+            }
+        }
+        self.s.push('"');
+    }
+    fn begin(&mut self, c: char) {
+        self.eor();
+        self.s.push(c);
+        self.depth += 1;
+        self.sep = None;
+    }
+    fn end(&mut self, c: char) {
+        self.depth = self.depth.saturating_sub(1);
+        if self.sep.is_some() {
+            self.eol();
+        }
+        self.s.push(c);
+        self.sep = Some(',');
+    }
+    fn name(&mut self, n: &str) {
+        self.eor();
+        self.eol();
+        self.sep = None;
+        self.puts(n);
+        self.s.push(':');
+        if self.pretty {
+            self.s.push(' ');
+        }
+    }
+    fn start_object(&mut self) {
+        self.begin('{');
+    }
+    fn end_object(&mut self) {
+        self.end('}');
+    }
+    fn start_array(&mut self) {
+        self.begin('[');
+        if self.pretty {
+            self.s.push(' ');
+        }
+    }
+    fn end_array(&mut self) {
+        if self.pretty && self.sep.is_some() {
+            self.s.push(' ');
+        }
+        self.sep = None;
+        self.end(']');
+    }
+    fn string(&mut self, v: &str) {
+        self.eor();
+        self.puts(v);
+    }
+    fn raw(&mut self, v: &str) {
+        self.eor();
+        self.s.push_str(v);
+    }
+}
+
+/// Output of one command: text (with `_SL_`) or JSON.
+struct Out {
+    jw: Option<Jw>,
+    text: String,
+    /// iproute2's `_SL_`: `"\n"`, or `"\\"` with `-o`.
+    sl: &'static str,
+}
+
+impl Out {
+    fn new(opts: &ShowOpts) -> Self {
+        Out {
+            jw: opts.json.then(|| Jw {
+                s: String::new(),
+                depth: 0,
+                pretty: opts.pretty,
+                sep: None,
+            }),
+            text: String::new(),
+            sl: if opts.oneline { "\\" } else { "\n" },
+        }
+    }
+    fn json(&self) -> bool {
+        self.jw.is_some()
+    }
+    /// `new_json_obj()`.
+    fn begin(&mut self) {
+        if let Some(j) = self.jw.as_mut() {
+            j.start_array();
+        }
+    }
+    /// `delete_json_obj()` and the final output.
+    fn finish(mut self) -> String {
+        match self.jw.take() {
+            Some(mut j) => {
+                j.end_array();
+                j.s.push('\n');
+                j.s
+            }
+            None => self.text,
+        }
+    }
+    /// `print_*(PRINT_FP, …)`.
+    fn fp(&mut self, t: &str) {
+        if self.jw.is_none() {
+            self.text.push_str(t);
+        }
+    }
+    /// `print_nl()`.
+    fn nl(&mut self) {
+        if self.jw.is_none() {
+            let sl = self.sl;
+            self.text.push_str(sl);
+        }
+    }
+    fn jkey(&mut self, key: Option<&str>) -> Option<&mut Jw> {
+        let j = self.jw.as_mut()?;
+        if let Some(k) = key {
+            j.name(k);
+        }
+        Some(j)
+    }
+    /// `print_string(PRINT_ANY, key, fmt, v)` with `text` the formatted text.
+    fn s(&mut self, key: Option<&str>, text: &str, v: &str) {
+        if let Some(j) = self.jkey(key) {
+            j.string(v);
+        } else {
+            self.text.push_str(text);
+        }
+    }
+    /// `print_uint(PRINT_ANY, …)` / `print_int`.
+    fn n(&mut self, key: Option<&str>, text: &str, v: i128) {
+        if let Some(j) = self.jkey(key) {
+            j.raw(&v.to_string());
+        } else {
+            self.text.push_str(text);
+        }
+    }
+    /// `print_null(PRINT_ANY, …)`.
+    fn null(&mut self, key: &str, text: &str) {
+        if let Some(j) = self.jkey(Some(key)) {
+            j.raw("null");
+        } else {
+            self.text.push_str(text);
+        }
+    }
+    /// `print_bool(PRINT_ANY, …)` (always true here).
+    fn bool_true(&mut self, key: &str, text: &str) {
+        if let Some(j) = self.jkey(Some(key)) {
+            j.raw("true");
+        } else {
+            self.text.push_str(text);
+        }
+    }
+    /// `print_string(PRINT_JSON, …)`.
+    fn js(&mut self, key: &str, v: &str) {
+        if let Some(j) = self.jkey(Some(key)) {
+            j.string(v);
+        }
+    }
+    /// `print_uint(PRINT_JSON, …)`.
+    fn jn(&mut self, key: &str, v: i128) {
+        if let Some(j) = self.jkey(Some(key)) {
+            j.raw(&v.to_string());
+        }
+    }
+    /// `open_json_object(key)`.
+    fn obj_open(&mut self, key: Option<&str>) {
+        if let Some(j) = self.jkey(key) {
+            j.start_object();
+        }
+    }
+    /// `close_json_object()`.
+    fn obj_close(&mut self) {
+        if let Some(j) = self.jw.as_mut() {
+            j.end_object();
+        }
+    }
+    /// `open_json_array(PRINT_JSON, key)`.
+    fn arr_open(&mut self, key: Option<&str>) {
+        if let Some(j) = self.jkey(key) {
+            j.start_array();
+        }
+    }
+    /// `close_json_array(PRINT_JSON, NULL)`.
+    fn arr_close(&mut self) {
+        if let Some(j) = self.jw.as_mut() {
+            j.end_array();
+        }
+    }
+}
+
+// =====================================================================================
+// ip route
+// =====================================================================================
+
+const RTM_F_CLONED: u32 = 0x200;
+const RTNH_F_TRAP: u32 = 64;
+const RT_TABLE_MAIN: u32 = 254;
+const RT_TABLE_LOCAL: u32 = 255;
+const RTN_UNICAST: u8 = 1;
+const RTN_LOCAL: u8 = 2;
+const RTN_UNREACHABLE: u8 = 7;
+const RTPROT_BOOT: u8 = 3;
+
+/// iproute2's `ll_index_to_name()`.
+fn dev_name(ns: &Netns, idx: u32) -> String {
+    if idx == 0 {
+        return "*".into();
+    }
+    match ns.link(idx) {
+        Some(l) => l.name.clone(),
+        None => format!("if{idx}"),
+    }
+}
+
+/// One nexthop of an `RTA_MULTIPATH` attribute.
+#[derive(Clone, Debug)]
+struct NhMsg {
+    gateway: Option<Addr>,
+    via6: Option<u128>,
+    flow: Option<u32>,
+    dev: u32,
+    weight: u32,
+    flags: u32,
+}
+
+/// An `RTM_NEWROUTE` message as the kernel dumps it.
+#[derive(Clone, Debug)]
+struct RtMsg {
+    family: u8,
+    dst_len: u8,
+    src_len: u8,
+    tos: u8,
+    table: u32,
+    protocol: u8,
+    scope: u8,
+    rtype: u8,
+    flags: u32,
+    dst: Option<Addr>,
+    src: Option<Addr>,
+    gateway: Option<Addr>,
+    via6: Option<u128>,
+    oif: Option<u32>,
+    prefsrc: Option<Addr>,
+    priority: Option<u32>,
+    metrics: Option<Metrics>,
+    flow: Option<u32>,
+    nhid: Option<u32>,
+    /// `RTA_CACHEINFO`'s `rta_expires`, in seconds (IPv6 routes carry the attribute).
+    expires: Option<i64>,
+    /// `RTA_PREF` (`ICMPV6_ROUTER_PREF_*`).
+    pref: Option<u8>,
+    multipath: Vec<NhMsg>,
+    source: Vec<Selected>,
+}
+
+fn ignore_linkdown4(ns: &Netns, dev: u32) -> bool {
+    ns.sysctl.v4_all.ignore_routes_with_linkdown != 0
+        || ns
+            .sysctl
+            .v4_dev
+            .get(&dev)
+            .is_some_and(|c| c.ignore_routes_with_linkdown != 0)
+}
+
+fn ignore_linkdown6(ns: &Netns, dev: u32) -> bool {
+    ns.sysctl.v6_all.ignore_routes_with_linkdown != 0
+        || ns
+            .sysctl
+            .v6_dev
+            .get(&dev)
+            .is_some_and(|c| c.ignore_routes_with_linkdown != 0)
+}
+
+/// `fib_nexthop_info()`'s flags.
+fn nh_dump_flags(flags: u32, linkdown_is_dead: bool) -> u32 {
+    let mut f = flags & nhflags::DEAD;
+    if flags & nhflags::LINKDOWN != 0 {
+        f |= nhflags::LINKDOWN;
+        if linkdown_is_dead {
+            f |= nhflags::DEAD;
+        }
+    }
+    f | (flags & (nhflags::ONLINK | nhflags::OFFLOAD | RTNH_F_TRAP))
+}
+
+fn split_gw(gw: Option<Gateway>) -> (Option<Addr>, Option<u128>) {
+    match gw {
+        Some(Gateway::V4(a)) => (Some(Addr::V4(a)), None),
+        Some(Gateway::V6(a)) => (None, Some(a)),
+        None => (None, None),
+    }
+}
+
+/// `fib_dump_info()` for one IPv4 alias.
+fn rt4_msg(ns: &Netns, r: &Route4) -> RtMsg {
+    let i = &r.info;
+    let mut m = RtMsg {
+        family: AF_INET,
+        dst_len: r.dst.len,
+        src_len: 0,
+        tos: r.tos,
+        table: r.table,
+        protocol: i.proto,
+        scope: i.scope,
+        rtype: r.rtype as u8,
+        flags: i.flags & 0xff,
+        dst: (r.dst.len > 0).then_some(Addr::V4(r.dst.addr)),
+        src: None,
+        gateway: None,
+        via6: None,
+        oif: None,
+        prefsrc: (i.prefsrc != 0).then_some(Addr::V4(i.prefsrc)),
+        priority: (i.priority != 0).then_some(i.priority),
+        metrics: (!i.metrics.is_empty()).then(|| i.metrics.clone()),
+        flow: None,
+        nhid: (i.nh_id != 0).then_some(i.nh_id),
+        expires: None,
+        pref: None,
+        multipath: Vec::new(),
+        source: vec![Selected::V4(r.clone())],
+    };
+    if i.nhs.len() <= 1 {
+        m.flags = 0;
+        if let Some(nh) = i.nhs.first() {
+            m.flags = nh_dump_flags(nh.flags, ignore_linkdown4(ns, nh.dev));
+            (m.gateway, m.via6) = split_gw(nh.gw);
+            m.oif = (nh.dev != 0).then_some(nh.dev);
+            m.flow = (nh.realm != 0).then_some(nh.realm);
+        }
+    } else {
+        for nh in &i.nhs {
+            let (gateway, via6) = split_gw(nh.gw);
+            m.multipath.push(NhMsg {
+                gateway,
+                via6,
+                flow: (nh.realm != 0).then_some(nh.realm),
+                dev: nh.dev,
+                weight: nh.weight,
+                flags: nh_dump_flags(nh.flags, ignore_linkdown4(ns, nh.dev)),
+            });
+        }
+    }
+    m
+}
+
+fn pref_value(p: Pref) -> u8 {
+    match p {
+        Pref::Low => 3,
+        Pref::Medium => 0,
+        Pref::High => 1,
+    }
+}
+
+/// `rt6_fill_node()` for a route and its siblings (`legs[0]` is the dumped entry).
+fn rt6_msg(ns: &Netns, legs: &[&Route6]) -> Option<RtMsg> {
+    let r = *legs.first()?;
+    let now = i64::try_from(ns.now()).unwrap_or(i64::MAX);
+    let mut m = RtMsg {
+        family: AF_INET6,
+        dst_len: r.dst.len,
+        src_len: r.src.len,
+        tos: 0,
+        table: r.table,
+        protocol: r.proto,
+        scope: 0,
+        rtype: r.rtype as u8,
+        flags: 0,
+        dst: (r.dst.len > 0).then_some(Addr::V6(r.dst.addr)),
+        src: (r.src.len > 0).then_some(Addr::V6(r.src.addr)),
+        gateway: None,
+        via6: None,
+        oif: None,
+        prefsrc: r.prefsrc.map(Addr::V6),
+        priority: Some(r.metric),
+        metrics: (!r.metrics.is_empty()).then(|| r.metrics.clone()),
+        flow: None,
+        nhid: (r.nh_id != 0).then_some(r.nh_id),
+        expires: Some(r.expires.map_or(0, |e| {
+            i64::try_from(e).unwrap_or(i64::MAX).saturating_sub(now)
+        })),
+        pref: Some(pref_value(r.pref)),
+        multipath: Vec::new(),
+        source: legs.iter().map(|x| Selected::V6((*x).clone())).collect(),
+    };
+    if legs.len() == 1 {
+        m.flags = nh_dump_flags(r.nh.flags, ignore_linkdown6(ns, r.nh.dev));
+        m.gateway = r.nh.gw.map(Addr::V6);
+        m.oif = (r.nh.dev != 0).then_some(r.nh.dev);
+    } else {
+        for l in legs {
+            m.multipath.push(NhMsg {
+                gateway: l.nh.gw.map(Addr::V6),
+                via6: None,
+                flow: None,
+                dev: l.nh.dev,
+                weight: l.nh.weight,
+                flags: nh_dump_flags(l.nh.flags, ignore_linkdown6(ns, l.nh.dev)),
+            });
+        }
+    }
+    Some(m)
+}
+
+/// The kernel's table hash walk (`FIB_TABLE_HASHSZ`/`FIB6_TABLE_HASHSZ` = 256 buckets
+/// by the id's low byte, newest table first in a bucket).
+fn hash_order(mut v: Vec<(u32, u64)>) -> Vec<u32> {
+    v.sort_by(|a, b| {
+        (a.0 & 0xff)
+            .cmp(&(b.0 & 0xff))
+            .then(b.1.cmp(&a.1))
+            .then(b.0.cmp(&a.0))
+    });
+    v.into_iter().map(|x| x.0).collect()
+}
+
+fn dump_v4_table(ns: &Netns, id: u32, out: &mut Vec<RtMsg>) {
+    if let Some(t) = ns.table4(id) {
+        for r in t.iter() {
+            if r.table == id {
+                out.push(rt4_msg(ns, r));
+            }
+        }
+    }
+}
+
+/// `fib6_walk()` order of a table's entries: at every node of the radix tree first the
+/// node's source-specific subtree, then its children (left before right), then the
+/// node's own routes; entries of one node in their list order.
+fn fib6_walk_order(t: &fibkit::table::Table6) -> Vec<&Route6> {
+    use fibkit::prefix::Prefix6;
+    // A total order key: the prefix bits as 1 (0-bit) / 2 (1-bit), then 0 + the source
+    // prefix for subtree entries or 3 for the node's own entries. Entries of one node
+    // keep the engine's list order (the sort is by key, then by position).
+    fn bits(p: Prefix6, k: &mut Vec<u8>) {
+        for i in 0..u32::from(p.len.min(128)) {
+            k.push(if (p.addr >> (127 - i)) & 1 == 0 { 1 } else { 2 });
+        }
+    }
+    let mut v: Vec<(Vec<u8>, usize, &Route6)> = t
+        .dump_order()
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut key = Vec::with_capacity(260);
+            bits(r.dst, &mut key);
+            if r.src.len > 0 {
+                key.push(0);
+                bits(r.src, &mut key);
+            }
+            key.push(3);
+            (key, i, r)
+        })
+        .collect();
+    v.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    v.into_iter().map(|(_, _, r)| r).collect()
+}
+
+fn dump_v6_table(ns: &Netns, id: u32, out: &mut Vec<RtMsg>) {
+    let Some(t) = ns.table6(id) else { return };
+    let order = fib6_walk_order(t);
+    let mut done: Vec<(fibkit::prefix::Prefix6, fibkit::prefix::Prefix6, u64)> = Vec::new();
+    for r in &order {
+        if r.sibling_group != 0 {
+            let key = (r.dst, r.src, r.sibling_group);
+            if done.contains(&key) {
+                continue;
+            }
+            done.push(key);
+            let legs: Vec<&Route6> = order
+                .iter()
+                .copied()
+                .filter(|x| x.dst == r.dst && x.src == r.src && x.sibling_group == r.sibling_group)
+                .collect();
+            out.extend(rt6_msg(ns, &legs));
+        } else {
+            out.extend(rt6_msg(ns, &[*r]));
+        }
+    }
+}
+
+/// Selection state kept across the messages of one dump (iproute2 keeps it `static`).
+#[derive(Default)]
+struct FilterState {
+    ip6_multiple_tables: bool,
+}
+
+/// iproute2's route `filter`.
+#[derive(Clone, Debug)]
+struct RouteFilter {
+    preferred_family: u8,
+    dump_family: u8,
+    tb: u32,
+    cloned: bool,
+    flush: bool,
+    protocol: u8,
+    protocolmask: bool,
+    scope: u8,
+    scopemask: bool,
+    typemask: u64,
+    tos: u8,
+    tosmask: bool,
+    iif: u32,
+    iifmask: bool,
+    oif: u32,
+    oifmask: bool,
+    mark: u32,
+    markmask: bool,
+    realm: u32,
+    realmmask: u32,
+    metric: u32,
+    metricmask: bool,
+    rprefsrc: InetPrefix,
+    rvia: InetPrefix,
+    rdst: InetPrefix,
+    mdst: InetPrefix,
+    rsrc: InetPrefix,
+    msrc: InetPrefix,
+}
+
+impl RouteFilter {
+    /// `iproute_list_flush_or_save()`'s argument loop.
+    fn parse(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<RouteFilter, ShowError> {
+        let pf = af_of(opts.family);
+        let mut f = RouteFilter {
+            preferred_family: pf,
+            dump_family: pf,
+            tb: RT_TABLE_MAIN,
+            cloned: false,
+            flush: false,
+            protocol: 0,
+            protocolmask: false,
+            scope: 0,
+            scopemask: false,
+            typemask: 0,
+            tos: 0,
+            tosmask: false,
+            iif: 0,
+            iifmask: false,
+            oif: 0,
+            oifmask: false,
+            mark: 0,
+            markmask: false,
+            realm: 0,
+            realmmask: 0,
+            metric: 0,
+            metricmask: false,
+            rprefsrc: InetPrefix::none(),
+            rvia: InetPrefix::none(),
+            rdst: InetPrefix::none(),
+            mdst: InetPrefix::unset_match(),
+            rsrc: InetPrefix::none(),
+            msrc: InetPrefix::unset_match(),
+        };
+        let mut id: Option<&str> = None;
+        let mut od: Option<&str> = None;
+        let mut a = Args::new(args);
+        while let Some(w) = a.next() {
+            if matches(w, "table") {
+                let v = a.need()?;
+                match rttable_a2n(v) {
+                    Some(t) => f.tb = t,
+                    None if v == "all" => f.tb = 0,
+                    None if v == "cache" => f.cloned = true,
+                    None if v == "help" => return Err(usage(USAGE_ROUTE)),
+                    None => return Err(invarg("table id value is invalid\n", v)),
+                }
+            } else if matches(w, "vrf") {
+                let v = a.need()?;
+                // No VRF device can exist in fibkit's namespaces; the name lookup fails
+                // with ENODEV unless the device exists.
+                let e = invarg("Invalid VRF\n", v);
+                return Err(if ns.link_index(v).is_some() {
+                    e
+                } else {
+                    with_enodev(e)
+                });
+            } else if matches(w, "cached") || matches(w, "cloned") {
+                f.cloned = true;
+            } else if w == "tos" || matches(w, "dsfield") {
+                let v = a.need()?;
+                f.tos = dsfield_a2n(v).ok_or_else(|| invarg("TOS value is invalid\n", v))?;
+                f.tosmask = true;
+            } else if matches(w, "protocol") {
+                let v = a.need()?;
+                f.protocolmask = true;
+                match rtprot_a2n(v) {
+                    Some(p) => f.protocol = p,
+                    None if v == "all" => {
+                        f.protocol = 0;
+                        f.protocolmask = false;
+                    }
+                    None => return Err(invarg("invalid \"protocol\"\n", v)),
+                }
+            } else if matches(w, "scope") {
+                let v = a.need()?;
+                f.scopemask = true;
+                match rtscope_a2n(v) {
+                    Some(s) => f.scope = s,
+                    None if v == "all" => {
+                        f.scope = 255;
+                        f.scopemask = false;
+                    }
+                    None => return Err(invarg("invalid \"scope\"\n", v)),
+                }
+            } else if matches(w, "type") {
+                let v = a.need()?;
+                let t = rtntype_a2n(v).ok_or_else(|| invarg("node type value is invalid\n", v))?;
+                // C: `1 << type` on an int, sign-extended into the 64-bit mask.
+                f.typemask = i64::from(1i32.wrapping_shl(u32::from(t))) as u64;
+            } else if w == "dev" || w == "oif" {
+                od = Some(a.need()?);
+            } else if w == "iif" {
+                id = Some(a.need()?);
+            } else if w == "mark" {
+                let v = a.need()?;
+                f.mark = get_u32(v, 0).ok_or_else(|| invarg("invalid mark value", v))?;
+                f.markmask = true;
+            } else if matches(w, "metric") || matches(w, "priority") || w == "preference" {
+                let v = a.need()?;
+                f.metric =
+                    get_u32(v, 0).ok_or_else(|| invarg("\"metric\" value is invalid\n", v))?;
+                f.metricmask = true;
+            } else if w == "via" {
+                let mut v = a.need()?;
+                let mut fam = read_family(v);
+                if fam == AF_UNSPEC {
+                    fam = f.dump_family;
+                } else {
+                    v = a.need()?;
+                }
+                f.rvia = get_prefix(v, fam)?;
+            } else if w == "src" {
+                let v = a.need()?;
+                f.rprefsrc = get_prefix(v, f.dump_family)?;
+            } else if matches(w, "realms") {
+                let v = a.need()?;
+                f.realm = get_rt_realms_or_raw(v).ok_or_else(|| invarg("invalid realms\n", v))?;
+                f.realmmask = u32::MAX;
+                if f.realm & 0xffff == 0 && v.ends_with('/') {
+                    f.realmmask &= !0xffff;
+                }
+                if f.realm & 0xffff_0000 == 0 && (!v.contains('/') || v.starts_with('/')) {
+                    f.realmmask &= !0xffff_0000;
+                }
+            } else if matches(w, "from") {
+                let mut v = a.need()?;
+                if matches(v, "root") {
+                    v = a.need()?;
+                    f.rsrc = get_prefix(v, f.dump_family)?;
+                } else if matches(v, "match") {
+                    v = a.need()?;
+                    f.msrc = get_prefix(v, f.dump_family)?;
+                } else {
+                    if matches(v, "exact") {
+                        v = a.need()?;
+                    }
+                    f.msrc = get_prefix(v, f.dump_family)?;
+                    f.rsrc = f.msrc;
+                }
+            } else {
+                let mut v = w;
+                if matches(v, "to") {
+                    v = a.need()?;
+                }
+                if matches(v, "root") {
+                    v = a.need()?;
+                    f.rdst = get_prefix(v, f.dump_family)?;
+                } else if matches(v, "match") {
+                    v = a.need()?;
+                    f.mdst = get_prefix(v, f.dump_family)?;
+                } else {
+                    if matches(v, "exact") {
+                        v = a.need()?;
+                    }
+                    f.mdst = get_prefix(v, f.dump_family)?;
+                    f.rdst = f.mdst;
+                }
+            }
+        }
+        if f.dump_family == AF_UNSPEC && f.tb != 0 {
+            f.dump_family = AF_INET;
+        }
+        if let Some(d) = id {
+            f.iif = ns.link_index(d).ok_or_else(|| nodev(d))?;
+            f.iifmask = true;
+        }
+        if let Some(d) = od {
+            f.oif = ns.link_index(d).ok_or_else(|| nodev(d))?;
+            f.oifmask = true;
+        }
+        Ok(f)
+    }
+
+    /// `filter_nlmsg()`.
+    fn accept(&self, m: &RtMsg, st: &mut FilterState) -> bool {
+        if self.preferred_family != AF_UNSPEC && m.family != self.preferred_family {
+            return false;
+        }
+        if m.family == AF_INET6 && m.table != RT_TABLE_MAIN {
+            st.ip6_multiple_tables = true;
+        }
+        if self.cloned == (m.flags & RTM_F_CLONED == 0) {
+            return false;
+        }
+        if m.family == AF_INET6 && !st.ip6_multiple_tables {
+            if self.tb != 0 {
+                if self.tb == RT_TABLE_LOCAL {
+                    if m.rtype != RTN_LOCAL {
+                        return false;
+                    }
+                } else if self.tb == RT_TABLE_MAIN {
+                    if m.rtype == RTN_LOCAL {
+                        return false;
+                    }
+                } else {
+                    return false;
+                }
+            }
+        } else if self.tb > 0 && self.tb != m.table {
+            return false;
+        }
+        if self.protocolmask && self.protocol != m.protocol {
+            return false;
+        }
+        if self.scopemask && self.scope != m.scope {
+            return false;
+        }
+        if self.typemask != 0 {
+            let bit = i64::from(1i32.wrapping_shl(u32::from(m.rtype))) as u64;
+            if self.typemask & bit == 0 {
+                return false;
+            }
+        }
+        if self.tosmask && self.tos != m.tos {
+            return false;
+        }
+        let dl = i32::from(m.dst_len);
+        let sl = i32::from(m.src_len);
+        if self.rdst.family != AF_UNSPEC {
+            if m.family != self.rdst.family || self.rdst.bitlen > dl {
+                return false;
+            }
+        } else if self.rdst.len_specified && self.rdst.bitlen > dl {
+            return false;
+        }
+        if self.mdst.family != AF_UNSPEC {
+            if m.family != self.mdst.family || (self.mdst.bitlen >= 0 && self.mdst.bitlen < dl) {
+                return false;
+            }
+        } else if self.mdst.len_specified && self.mdst.bitlen >= 0 && self.mdst.bitlen < dl {
+            return false;
+        }
+        if self.rsrc.family != AF_UNSPEC {
+            if m.family != self.rsrc.family || self.rsrc.bitlen > sl {
+                return false;
+            }
+        } else if self.rsrc.len_specified && self.rsrc.bitlen > sl {
+            return false;
+        }
+        if self.msrc.family != AF_UNSPEC {
+            if m.family != self.msrc.family || (self.msrc.bitlen >= 0 && self.msrc.bitlen < sl) {
+                return false;
+            }
+        } else if self.msrc.len_specified && self.msrc.bitlen >= 0 && self.msrc.bitlen < sl {
+            return false;
+        }
+        if self.rvia.family != AF_UNSPEC {
+            let fam = if m.via6.is_some() { AF_INET6 } else { m.family };
+            if fam != self.rvia.family {
+                return false;
+            }
+        }
+        if self.rprefsrc.family != AF_UNSPEC && m.family != self.rprefsrc.family {
+            return false;
+        }
+        let zero = [0u8; 16];
+        let dst = m.dst.map_or(zero, bytes_of);
+        let src = m.src.map_or(zero, bytes_of);
+        let via = if self.rvia.bitlen > 0 {
+            match (m.gateway, m.via6) {
+                (_, Some(v)) => bytes_of(Addr::V6(v)),
+                (Some(g), None) => bytes_of(g),
+                (None, None) => zero,
+            }
+        } else {
+            zero
+        };
+        let prefsrc = if self.rprefsrc.bitlen > 0 {
+            m.prefsrc.map_or(zero, bytes_of)
+        } else {
+            zero
+        };
+        if self.rdst.active() && inet_addr_mismatch(&dst, &self.rdst.data, self.rdst.bitlen) {
+            return false;
+        }
+        if self.mdst.active() && inet_addr_mismatch(&dst, &self.mdst.data, dl) {
+            return false;
+        }
+        if self.rsrc.active() && inet_addr_mismatch(&src, &self.rsrc.data, self.rsrc.bitlen) {
+            return false;
+        }
+        if self.msrc.active()
+            && self.msrc.bitlen >= 0
+            && inet_addr_mismatch(&src, &self.msrc.data, sl)
+        {
+            return false;
+        }
+        if self.rvia.family != AF_UNSPEC
+            && inet_addr_mismatch(&via, &self.rvia.data, self.rvia.bitlen)
+        {
+            return false;
+        }
+        if self.rprefsrc.family != AF_UNSPEC
+            && inet_addr_mismatch(&prefsrc, &self.rprefsrc.data, self.rprefsrc.bitlen)
+        {
+            return false;
+        }
+        if self.realmmask != 0 && (m.flow.unwrap_or(0) ^ self.realm) & self.realmmask != 0 {
+            return false;
+        }
+        if self.iifmask && self.iif != 0 {
+            // fib dumps carry no RTA_IIF
+            return false;
+        }
+        if self.oifmask && m.oif.unwrap_or(0) != self.oif {
+            return false;
+        }
+        if self.markmask && self.mark != 0 {
+            // nor RTA_MARK
+            return false;
+        }
+        if self.metricmask && m.priority.unwrap_or(0) != self.metric {
+            return false;
+        }
+        if self.flush
+            && m.family == AF_INET6
+            && m.dst_len == 0
+            && m.rtype == RTN_UNREACHABLE
+            && m.priority == Some(u32::MAX)
+        {
+            return false;
+        }
+        true
+    }
+}
+
+/// What the kernel dumps for the request iproute2 sends (`rtnl_routedump_req` with
+/// `iproute_dump_filter`), or the dump's error.
+fn route_dump(ns: &Netns, f: &RouteFilter) -> Result<Vec<RtMsg>, ShowError> {
+    let mut out = Vec::new();
+    let fams: &[u8] = match f.dump_family {
+        AF_INET => &[AF_INET],
+        AF_INET6 => &[AF_INET6],
+        AF_UNSPEC => &[AF_INET, AF_INET6],
+        _ => &[],
+    };
+    for &fam in fams {
+        let v6 = fam == AF_INET6;
+        if f.tb != 0 {
+            let exists = if v6 {
+                ns.table6(f.tb).is_some()
+            } else {
+                ns.table4(f.tb).is_some()
+            };
+            if !exists {
+                if f.dump_family == fam {
+                    return Err(dump_terminated(if v6 {
+                        "ipv6: FIB table does not exist"
+                    } else {
+                        "ipv4: FIB table does not exist"
+                    }));
+                }
+                continue;
+            }
+        }
+        if f.cloned {
+            // only exceptions (cached routes) are dumped; fibkit has none
+            continue;
+        }
+        let ids: Vec<u32> = if f.tb != 0 {
+            vec![f.tb]
+        } else if v6 {
+            hash_order(ns.tables6().map(|t| (t.id, t.created)).collect())
+        } else {
+            hash_order(ns.tables4().map(|t| (t.id, t.created)).collect())
+        };
+        for id in ids {
+            if v6 {
+                dump_v6_table(ns, id, &mut out);
+            } else {
+                dump_v4_table(ns, id, &mut out);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `print_rt_flags()`.
+fn print_rt_flags(o: &mut Out, flags: u32) {
+    o.arr_open(Some("flags"));
+    for (bit, name) in [
+        (nhflags::DEAD, "dead"),
+        (nhflags::ONLINK, "onlink"),
+        (nhflags::PERVASIVE, "pervasive"),
+        (nhflags::OFFLOAD, "offload"),
+        (RTNH_F_TRAP, "trap"),
+        (0x100, "notify"),
+        (nhflags::LINKDOWN, "linkdown"),
+        (32, "unresolved"),
+        (0x2000, "rt_offload"),
+        (0x4000, "rt_trap"),
+        (0x2000_0000, "rt_offload_failed"),
+    ] {
+        if flags & bit != 0 {
+            o.s(None, &format!("{name} "), name);
+        }
+    }
+    o.arr_close();
+}
+
+/// `print_rta_metrics()`.
+fn print_rta_metrics(o: &mut Out, mx: &Metrics) {
+    o.arr_open(Some("metrics"));
+    o.obj_open(None);
+    let locks = mx.locks;
+    for i in 2u8..=17 {
+        let locked = i < 32 && locks & (1u32 << i) != 0;
+        let present = if i == rtax::CC_ALGO {
+            mx.congctl.is_some()
+        } else {
+            mx.get(i).is_some()
+        };
+        if !present && !locked {
+            continue;
+        }
+        let mut val = if i == rtax::CC_ALGO {
+            0
+        } else {
+            mx.get(i).unwrap_or(0)
+        };
+        if i == rtax::HOPLIMIT && val == u32::MAX {
+            continue;
+        }
+        let name = rtax::name(i);
+        if !o.json() {
+            o.fp(&format!("{name} "));
+            if locked {
+                o.fp("lock ");
+            }
+        }
+        match i {
+            rtax::FEATURES => {
+                let of = val;
+                let mut feat = val;
+                if feat & 1 != 0 {
+                    o.null("ecn", "ecn ");
+                    feat &= !1;
+                }
+                if feat != 0 {
+                    let t = format!("{of:#x}");
+                    o.s(Some("features"), &format!("{t} "), &t);
+                }
+            }
+            rtax::RTT | rtax::RTTVAR | rtax::RTO_MIN => {
+                if i == rtax::RTT {
+                    val /= 8;
+                } else if i == rtax::RTTVAR {
+                    val /= 4;
+                }
+                if o.json() {
+                    o.jn(name, i128::from(val));
+                } else if val >= 1000 {
+                    o.fp(&format!("{}s ", fmt_g(f64::from(val) / 1e3)));
+                } else {
+                    o.fp(&format!("{val}ms "));
+                }
+            }
+            rtax::CC_ALGO => {
+                let c = mx.congctl.clone().unwrap_or_default();
+                o.s(Some("congestion"), &format!("{c} "), &c);
+            }
+            _ => o.n(Some(name), &format!("{val} "), i128::from(val)),
+        }
+    }
+    o.obj_close();
+    o.arr_close();
+}
+
+/// `print_rta_flow()`.
+fn print_rta_flow(o: &mut Out, flow: u32) {
+    let to = flow & 0xffff;
+    let from = flow >> 16;
+    if o.json() {
+        o.obj_open(Some("flow"));
+        if from != 0 {
+            o.js("from", &rtrealm_n2a(from));
+        }
+        o.js("to", &rtrealm_n2a(to));
+        o.obj_close();
+    } else {
+        o.fp(&format!("realm{} ", if from != 0 { "s" } else { "" }));
+        if from != 0 {
+            o.fp(&format!("{}/", rtrealm_n2a(from)));
+        }
+        o.fp(&format!("{} ", rtrealm_n2a(to)));
+    }
+}
+
+/// `print_rta_gateway()`.
+fn print_rta_gateway(o: &mut Out, gw: Addr) {
+    let g = gw.text();
+    if o.json() {
+        o.js("gateway", &g);
+    } else {
+        o.fp(&format!("via {g} "));
+    }
+}
+
+/// `print_rta_via()` (an IPv6 gateway of an IPv4 route).
+fn print_rta_via(o: &mut Out, v: u128) {
+    let h = ntop6(v);
+    if o.json() {
+        o.obj_open(Some("via"));
+        o.js("family", "inet6");
+        o.js("host", &h);
+        o.obj_close();
+    } else {
+        o.fp(&format!("via inet6 {h} "));
+    }
+}
+
+/// `print_route()`.
+fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &RtMsg) {
+    let host_len = af_bit_len(m.family);
+    o.obj_open(None);
+    let type_ok = f.typemask == 0
+        || f.typemask & (i64::from(1i32.wrapping_shl(u32::from(m.rtype))) as u64) != 0;
+    if (m.rtype != RTN_UNICAST || opts.details) && type_ok {
+        let t = rtntype_n2a(m.rtype);
+        o.s(Some("type"), &format!("{t} "), &t);
+    }
+    let b1 = match m.dst {
+        Some(d) if i32::from(m.dst_len) != host_len => format!("{}/{}", d.text(), m.dst_len),
+        Some(d) => d.text(),
+        None if m.dst_len != 0 => format!("0/{} ", m.dst_len),
+        None => "default".into(),
+    };
+    o.s(Some("dst"), &format!("{b1} "), &b1);
+    if let Some(s) = m.src {
+        let b = if i32::from(m.src_len) != host_len {
+            format!("{}/{}", s.text(), m.src_len)
+        } else {
+            s.text()
+        };
+        o.s(Some("from"), &format!("from {b} "), &b);
+    } else if m.src_len != 0 {
+        let b = format!("0/{}", m.src_len);
+        o.s(Some("src"), &format!("from {b} "), &b);
+    }
+    if let Some(id) = m.nhid {
+        o.n(Some("nhid"), &format!("nhid {id} "), i128::from(id));
+    }
+    if m.tos != 0 && !f.tosmask {
+        let t = dsfield_n2a(m.tos);
+        o.s(Some("tos"), &format!("tos {t} "), &t);
+    }
+    if let Some(g) = m.gateway {
+        if f.rvia.bitlen != host_len {
+            print_rta_gateway(o, g);
+        }
+    }
+    if let Some(v) = m.via6 {
+        print_rta_via(o, v);
+    }
+    if let Some(oif) = m.oif {
+        if !f.oifmask {
+            let n = dev_name(ns, oif);
+            if o.json() {
+                o.js("dev", &n);
+            } else {
+                o.fp(&format!("dev {n} "));
+            }
+        }
+    }
+    if m.table != 0 && (m.table != RT_TABLE_MAIN || opts.details) && f.tb == 0 {
+        let t = rttable_n2a(m.table);
+        o.s(Some("table"), &format!("table {t} "), &t);
+    }
+    if m.flags & RTM_F_CLONED == 0 {
+        if (m.protocol != RTPROT_BOOT || opts.details) && !f.protocolmask {
+            let p = rtprot_n2a(m.protocol);
+            o.s(Some("protocol"), &format!("proto {p} "), &p);
+        }
+        if (m.scope != 0 || opts.details) && !f.scopemask {
+            let s = rtscope_n2a(m.scope);
+            o.s(Some("scope"), &format!("scope {s} "), &s);
+        }
+    }
+    if let Some(p) = m.prefsrc {
+        if f.rprefsrc.bitlen != host_len {
+            let t = p.text();
+            if o.json() {
+                o.js("prefsrc", &t);
+            } else {
+                o.fp(&format!("src {t} "));
+            }
+        }
+    }
+    if let Some(p) = m.priority {
+        if !f.metricmask {
+            o.n(Some("metric"), &format!("metric {p} "), i128::from(p));
+        }
+    }
+    print_rt_flags(o, m.flags);
+    if let Some(fl) = m.flow {
+        if f.realmmask != u32::MAX {
+            print_rta_flow(o, fl);
+        }
+    }
+    if let Some(e) = m.expires {
+        if e != 0 {
+            o.n(Some("expires"), &format!("expires {e}sec "), i128::from(e));
+        }
+    }
+    if let Some(mx) = &m.metrics {
+        print_rta_metrics(o, mx);
+    }
+    if let Some(p) = m.pref {
+        match p {
+            3 => o.s(Some("pref"), "pref low", "low"),
+            0 => o.s(Some("pref"), "pref medium", "medium"),
+            1 => o.s(Some("pref"), "pref high", "high"),
+            v => o.n(Some("pref"), &v.to_string(), i128::from(v)),
+        }
+    }
+    if !m.multipath.is_empty() {
+        o.arr_open(Some("nexthops"));
+        for nh in &m.multipath {
+            o.obj_open(None);
+            let sl = o.sl;
+            o.fp(&format!("{sl}\tnexthop "));
+            if let Some(g) = nh.gateway {
+                print_rta_gateway(o, g);
+            }
+            if let Some(v) = nh.via6 {
+                print_rta_via(o, v);
+            }
+            if let Some(fl) = nh.flow {
+                print_rta_flow(o, fl);
+            }
+            let n = dev_name(ns, nh.dev);
+            o.s(Some("dev"), &format!("dev {n} "), &n);
+            o.n(
+                Some("weight"),
+                &format!("weight {} ", nh.weight),
+                i128::from(nh.weight),
+            );
+            print_rt_flags(o, nh.flags);
+            o.obj_close();
+        }
+        o.arr_close();
+    }
+    o.fp("\n");
+    o.obj_close();
+}
+
+// =====================================================================================
+// ip rule
+// =====================================================================================
+
+const FIB_RULE_INVERT: u32 = 2;
+const FIB_RULE_UNRESOLVED: u32 = 4;
+const FIB_RULE_IIF_DETACHED: u32 = 8;
+const FIB_RULE_OIF_DETACHED: u32 = 0x10;
+const FR_ACT_TO_TBL: u8 = 1;
+const FR_ACT_GOTO: u8 = 2;
+const FR_ACT_NOP: u8 = 3;
+
+/// An `RTM_NEWRULE` message (`fib_nl_fill_rule`).
+#[derive(Clone, Debug)]
+struct RuleMsg {
+    family: u8,
+    pref: Option<u32>,
+    src: Option<Addr>,
+    src_len: u8,
+    dst: Option<Addr>,
+    dst_len: u8,
+    tos: u8,
+    flags: u32,
+    action: u8,
+    table: u32,
+    iifname: Option<String>,
+    oifname: Option<String>,
+    fwmark: Option<u32>,
+    fwmask: Option<u32>,
+    goto: Option<u32>,
+    l3mdev: bool,
+    uid: Option<(u32, u32)>,
+    sport: Option<(u32, u32)>,
+    dport: Option<(u32, u32)>,
+    ipproto: Option<u8>,
+    suppress_prefixlen: i32,
+    suppress_ifgroup: Option<i32>,
+    protocol: u8,
+    flow: Option<u32>,
+    tun_id: Option<u64>,
+}
+
+fn rule_prefix(p: &Option<RulePrefix>) -> (Option<Addr>, u8) {
+    match p {
+        Some(RulePrefix::V4(x)) if x.len > 0 => (Some(Addr::V4(x.addr)), x.len),
+        Some(RulePrefix::V6(x)) if x.len > 0 => (Some(Addr::V6(x.addr)), x.len),
+        _ => (None, 0),
+    }
+}
+
+fn rule_msg(r: &Rule, v6: bool) -> RuleMsg {
+    let (src, src_len) = rule_prefix(&r.src);
+    let (dst, dst_len) = rule_prefix(&r.dst);
+    let (action, table, goto) = match r.action {
+        RuleAction::Lookup(t) => (FR_ACT_TO_TBL, t, None),
+        RuleAction::Goto(t) => (FR_ACT_GOTO, r.table, (t != 0).then_some(t)),
+        RuleAction::Nop => (FR_ACT_NOP, r.table, None),
+        RuleAction::Blackhole => (6, r.table, None),
+        RuleAction::Unreachable => (7, r.table, None),
+        RuleAction::Prohibit => (8, r.table, None),
+        RuleAction::Other(a) => (a, r.table, None),
+    };
+    // An l3mdev rule has no table (the kernel refuses one).
+    let table = if r.l3mdev { 0 } else { table };
+    let mut flags = 0;
+    if r.invert {
+        flags |= FIB_RULE_INVERT;
+    }
+    if matches!(r.action, RuleAction::Goto(_)) && !r.goto_resolved {
+        flags |= FIB_RULE_UNRESOLVED;
+    }
+    let iifname = r.iif.clone().filter(|s| !s.is_empty());
+    let oifname = r.oif.clone().filter(|s| !s.is_empty());
+    if iifname.is_some() && r.iif_index == DETACHED {
+        flags |= FIB_RULE_IIF_DETACHED;
+    }
+    if oifname.is_some() && r.oif_index == DETACHED {
+        flags |= FIB_RULE_OIF_DETACHED;
+    }
+    RuleMsg {
+        family: if v6 { AF_INET6 } else { AF_INET },
+        pref: (r.pref != 0).then_some(r.pref),
+        src,
+        src_len,
+        dst,
+        dst_len,
+        tos: r.tos,
+        flags,
+        action,
+        table,
+        iifname,
+        oifname,
+        fwmark: (r.mark != 0).then_some(r.mark),
+        fwmask: (r.mark != 0 || r.mark_mask != 0).then_some(r.mark_mask),
+        goto,
+        l3mdev: r.l3mdev,
+        uid: r.uid.map(|u| (u.start, u.end)),
+        sport: r.sport.map(|u| (u.start, u.end)),
+        dport: r.dport.map(|u| (u.start, u.end)),
+        ipproto: (r.ipproto != 0).then_some(r.ipproto),
+        suppress_prefixlen: r.suppress_prefixlen,
+        suppress_ifgroup: (r.suppress_ifgroup != -1).then_some(r.suppress_ifgroup),
+        protocol: r.protocol,
+        flow: (!v6 && r.realms != 0).then_some(r.realms),
+        tun_id: (r.tun_id != 0).then_some(r.tun_id),
+    }
+}
+
+/// `sscanf(s, "%u-%u")` (`bits` 16 for `%hu`): the number of conversions and values.
+fn scan_range(s: &str, bits: u32) -> (usize, u32, u32) {
+    let conv = |t: &str| -> Option<(u32, usize)> {
+        let (v, n, of) = strtoul(t, 10);
+        if n == 0 {
+            return None;
+        }
+        let v = if of { u64::MAX } else { v };
+        let v = if bits == 16 {
+            v & 0xffff
+        } else {
+            v & 0xffff_ffff
+        };
+        Some((v as u32, n))
+    };
+    let Some((a, n)) = conv(s) else {
+        return (0, 0, 0);
+    };
+    let rest = &s[n..];
+    let Some(rest) = rest.strip_prefix('-') else {
+        return (1, a, 0);
+    };
+    match conv(rest) {
+        Some((b, _)) => (2, a, b),
+        None => (1, a, 0),
+    }
+}
+
+/// `check_ifname()` / `get_ifname()`.
+fn ifname_ok(s: &str) -> bool {
+    !s.is_empty() && s.len() < 16 && !s.contains('/') && !s.bytes().any(c_isspace)
+}
+
+#[derive(Default)]
+struct RuleFilter {
+    not: bool,
+    l3mdev: bool,
+    iif: Option<String>,
+    oif: Option<String>,
+    uidrange: Option<(u32, u32)>,
+    tb: u32,
+    tos: Option<u8>,
+    pref: Option<u32>,
+    fwmark: u32,
+    fwmask: u32,
+    tun_id: u64,
+    src: InetPrefix,
+    dst: InetPrefix,
+    protocol: u8,
+    protocolmask: bool,
+    sport: (u32, u32),
+    dport: (u32, u32),
+    ipproto: u8,
+}
+
+impl RuleFilter {
+    /// `filter_nlmsg()` of iprule.c.
+    fn accept(&self, m: &RuleMsg) -> bool {
+        if let Some(p) = self.pref {
+            if p != m.pref.unwrap_or(0) {
+                return false;
+            }
+        }
+        if self.not && m.flags & FIB_RULE_INVERT == 0 {
+            return false;
+        }
+        for (fp, a, len) in [(&self.src, m.src, m.src_len), (&self.dst, m.dst, m.dst_len)] {
+            if fp.family != AF_UNSPEC {
+                if fp.family != m.family || fp.bitlen > i32::from(len) {
+                    return false;
+                }
+                if inet_addr_match_rta(fp, a.map(|x| (x.af(), bytes_of(x)))) {
+                    return false;
+                }
+            }
+        }
+        if let Some(t) = self.tos {
+            if t != m.tos {
+                return false;
+            }
+        }
+        if self.fwmark != 0 && self.fwmark != m.fwmark.unwrap_or(0) {
+            return false;
+        }
+        if self.fwmask != 0 && self.fwmask != m.fwmask.unwrap_or(0) {
+            return false;
+        }
+        if let Some(i) = &self.iif {
+            if m.iifname.as_ref() != Some(i) {
+                return false;
+            }
+        }
+        if let Some(i) = &self.oif {
+            if m.oifname.as_ref() != Some(i) {
+                return false;
+            }
+        }
+        if self.l3mdev && !m.l3mdev {
+            return false;
+        }
+        if let Some(u) = self.uidrange {
+            if m.uid != Some(u) {
+                return false;
+            }
+        }
+        if self.ipproto != 0 && self.ipproto != m.ipproto.unwrap_or(0) {
+            return false;
+        }
+        if self.sport.0 != 0 && m.sport != Some(self.sport) {
+            return false;
+        }
+        if self.dport.0 != 0 && m.dport != Some(self.dport) {
+            return false;
+        }
+        if self.tun_id != 0 && m.tun_id != Some(self.tun_id) {
+            return false;
+        }
+        if self.tb > 0 && self.tb != m.table {
+            return false;
+        }
+        true
+    }
+}
+
+fn print_rule(o: &mut Out, opts: &ShowOpts, m: &RuleMsg) {
+    let host_len = af_bit_len(m.family);
+    o.obj_open(None);
+    let prio = m.pref.unwrap_or(0);
+    o.n(Some("priority"), &format!("{prio}:\t"), i128::from(prio));
+    if m.flags & FIB_RULE_INVERT != 0 {
+        o.null("not", "not ");
+    }
+    if let Some(s) = m.src {
+        o.fp("from ");
+        let t = s.text();
+        o.s(Some("src"), &t, &t);
+        if i32::from(m.src_len) != host_len {
+            o.n(
+                Some("srclen"),
+                &format!("/{}", m.src_len),
+                i128::from(m.src_len),
+            );
+        }
+    } else if m.src_len != 0 {
+        o.s(Some("src"), "from 0", "0");
+        o.n(
+            Some("srclen"),
+            &format!("/{}", m.src_len),
+            i128::from(m.src_len),
+        );
+    } else {
+        o.s(Some("src"), "from all", "all");
+    }
+    if let Some(d) = m.dst {
+        o.fp(" to ");
+        let t = d.text();
+        o.s(Some("dst"), &t, &t);
+        if i32::from(m.dst_len) != host_len {
+            o.n(
+                Some("dstlen"),
+                &format!("/{}", m.dst_len),
+                i128::from(m.dst_len),
+            );
+        }
+    } else if m.dst_len != 0 {
+        o.s(Some("dst"), " to 0", "0");
+        o.n(
+            Some("dstlen"),
+            &format!("/{}", m.dst_len),
+            i128::from(m.dst_len),
+        );
+    }
+    if m.tos != 0 {
+        let t = dsfield_n2a(m.tos);
+        o.s(Some("tos"), &format!(" tos {t}"), &t);
+    }
+    if m.fwmark.is_some() || m.fwmask.is_some() {
+        let mark = m.fwmark.unwrap_or(0);
+        let hex = |v: u32| {
+            if v == 0 {
+                "0".to_string()
+            } else {
+                format!("{v:#x}")
+            }
+        };
+        match m.fwmask {
+            Some(mask) if mask != u32::MAX => {
+                o.s(
+                    Some("fwmark"),
+                    &format!(" fwmark {}", hex(mark)),
+                    &hex(mark),
+                );
+                o.s(Some("fwmask"), &format!("/{}", hex(mask)), &hex(mask));
+            }
+            _ => o.s(
+                Some("fwmark"),
+                &format!(" fwmark {}", hex(mark)),
+                &hex(mark),
+            ),
+        }
+    }
+    if let Some(i) = &m.iifname {
+        o.fp(" iif ");
+        o.s(Some("iif"), i, i);
+        if m.flags & FIB_RULE_IIF_DETACHED != 0 {
+            o.null("iif_detached", " [detached]");
+        }
+    }
+    if let Some(i) = &m.oifname {
+        o.fp(" oif ");
+        o.s(Some("oif"), i, i);
+        if m.flags & FIB_RULE_OIF_DETACHED != 0 {
+            o.null("oif_detached", " [detached]");
+        }
+    }
+    if m.l3mdev {
+        o.null("l3mdev", " lookup [l3mdev-table]");
+    }
+    if let Some((a, b)) = m.uid {
+        o.n(Some("uid_start"), &format!(" uidrange {a}"), i128::from(a));
+        o.n(Some("uid_end"), &format!("-{b}"), i128::from(b));
+    }
+    if let Some(p) = m.ipproto {
+        let t = inet_proto_n2a(p);
+        o.s(Some("ipproto"), &format!(" ipproto {t}"), &t);
+    }
+    for (name, r) in [("sport", m.sport), ("dport", m.dport)] {
+        if let Some((a, b)) = r {
+            if a == b {
+                o.n(Some(name), &format!(" {name} {a}"), i128::from(a));
+            } else {
+                o.n(
+                    Some(&format!("{name}_start")),
+                    &format!(" {name} {a}"),
+                    i128::from(a),
+                );
+                o.n(
+                    Some(&format!("{name}_end")),
+                    &format!("-{b}"),
+                    i128::from(b),
+                );
+            }
+        }
+    }
+    if let Some(t) = m.tun_id {
+        o.n(Some("tun_id"), &format!(" tun_id {t}"), i128::from(t));
+    }
+    if m.table != 0 {
+        let t = rttable_n2a(m.table);
+        o.s(Some("table"), &format!(" lookup {t}"), &t);
+        if m.suppress_prefixlen != -1 {
+            let pl = m.suppress_prefixlen;
+            o.n(
+                Some("suppress_prefixlen"),
+                &format!(" suppress_prefixlength {pl}"),
+                i128::from(pl),
+            );
+        }
+        if let Some(g) = m.suppress_ifgroup {
+            if g != -1 {
+                let gn = group_n2a(i64::from(g));
+                o.s(
+                    Some("suppress_ifgroup"),
+                    &format!(" suppress_ifgroup {gn}"),
+                    &gn,
+                );
+            }
+        }
+    }
+    if let Some(fl) = m.flow {
+        let to = fl & 0xffff;
+        let from = fl >> 16;
+        if from != 0 {
+            let t = rtrealm_n2a(from);
+            o.s(Some("flow_from"), &format!(" realms {t}/"), &t);
+        } else {
+            o.fp(" realms ");
+        }
+        let t = rtrealm_n2a(to);
+        o.s(Some("flow_to"), &t, &t);
+    }
+    match m.action {
+        FR_ACT_GOTO => {
+            match m.goto {
+                Some(g) => o.n(Some("goto"), &format!(" goto {g}"), i128::from(g)),
+                None => o.s(Some("goto"), " goto none", "none"),
+            }
+            if m.flags & FIB_RULE_UNRESOLVED != 0 {
+                o.null("unresolved", " [unresolved]");
+            }
+        }
+        FR_ACT_NOP => o.null("nop", " nop"),
+        FR_ACT_TO_TBL => {}
+        10 => o.null("masquerade", " masquerade"),
+        a => {
+            let t = rtntype_n2a(a);
+            o.s(Some("action"), &format!(" {t}"), &t);
+        }
+    }
+    if (m.protocol != 0 && m.protocol != 2) || opts.details {
+        let p = rtprot_n2a(m.protocol);
+        o.s(Some("protocol"), &format!(" proto {p}"), &p);
+    }
+    o.fp("\n");
+    o.obj_close();
+}
+
+/// `iprule_list_flush_or_save(…, IPRULE_LIST)`.
+fn iprule_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, ShowError> {
+    let af = match af_of(opts.family) {
+        AF_UNSPEC => AF_INET,
+        a => a,
+    };
+    let mut f = RuleFilter::default();
+    let mut a = Args::new(args);
+    while let Some(w) = a.next() {
+        if matches(w, "preference") || matches(w, "order") || matches(w, "priority") {
+            let v = a.need()?;
+            f.pref = Some(get_u32(v, 0).ok_or_else(|| invarg("preference value is invalid\n", v))?);
+        } else if w == "not" {
+            f.not = true;
+        } else if w == "tos" {
+            let v = a.need()?;
+            f.tos = Some(dsfield_a2n(v).ok_or_else(|| invarg("TOS value is invalid\n", v))?);
+        } else if w == "fwmark" {
+            let v = a.need()?;
+            let (mk, ms) = match v.find('/') {
+                Some(i) => (&v[..i], Some(&v[i + 1..])),
+                None => (v, None),
+            };
+            f.fwmark = get_u32(mk, 0).ok_or_else(|| invarg("fwmark value is invalid\n", mk))?;
+            if let Some(ms) = ms {
+                f.fwmask = get_u32(ms, 0).ok_or_else(|| invarg("fwmask value is invalid\n", ms))?;
+            }
+        } else if w == "dev" || w == "iif" {
+            let v = a.need()?;
+            if !ifname_ok(v) {
+                return Err(invarg("\"iif\"/\"dev\" not a valid ifname", v));
+            }
+            f.iif = Some(v.to_string());
+        } else if w == "oif" {
+            let v = a.need()?;
+            if !ifname_ok(v) {
+                return Err(invarg("\"oif\" not a valid ifname", v));
+            }
+            f.oif = Some(v.to_string());
+        } else if w == "l3mdev" {
+            f.l3mdev = true;
+        } else if w == "uidrange" {
+            let v = a.need()?;
+            let (n, x, y) = scan_range(v, 32);
+            if n != 2 {
+                return Err(invarg("invalid UID range\n", v));
+            }
+            f.uidrange = Some((x, y));
+        } else if matches(w, "tun_id") {
+            let v = a.need()?;
+            let (t, n, of) = strtoul(v, 0);
+            if n == 0 || n != v.len() || of {
+                return Err(invarg("\"tun_id\" value is invalid\n", v));
+            }
+            f.tun_id = t;
+        } else if matches(w, "lookup") || matches(w, "table") {
+            let v = a.need()?;
+            f.tb = rttable_a2n(v).ok_or_else(|| invarg("table id value is invalid\n", v))?;
+        } else if matches(w, "from") || matches(w, "src") {
+            let v = a.need()?;
+            f.src = get_prefix(v, af)?;
+        } else if matches(w, "protocol") {
+            let v = a.need()?;
+            f.protocolmask = true;
+            match rtprot_a2n(v) {
+                Some(p) => f.protocol = p,
+                None if v == "all" => {
+                    f.protocol = 0;
+                    f.protocolmask = false;
+                }
+                None => return Err(invarg("invalid \"protocol\"\n", v)),
+            }
+        } else if w == "ipproto" {
+            let v = a.need()?;
+            f.ipproto =
+                inet_proto_a2n(v).ok_or_else(|| invarg("Invalid \"ipproto\" value\n", v))?;
+        } else if w == "sport" || w == "dport" {
+            let v = a.need()?;
+            let (n, x, y) = scan_range(v, 16);
+            let r = match n {
+                1 => (x, x),
+                2 => (x, y),
+                _ if w == "sport" => return Err(invarg("invalid port range\n", v)),
+                _ => return Err(invarg("invalid dport range\n", v)),
+            };
+            if w == "sport" {
+                f.sport = r;
+            } else {
+                f.dport = r;
+            }
+        } else {
+            let mut v = w;
+            if matches(v, "dst") || matches(v, "to") {
+                v = a.need()?;
+            }
+            f.dst = get_prefix(v, af)?;
+        }
+    }
+    let v6 = af == AF_INET6;
+    let mut o = Out::new(opts);
+    o.begin();
+    if af == AF_INET || af == AF_INET6 {
+        for r in ns.rules(v6) {
+            let m = rule_msg(r, v6);
+            if f.accept(&m) {
+                print_rule(&mut o, opts, &m);
+            }
+        }
+    }
+    Ok(o.finish())
+}
+
+// =====================================================================================
+// ip neigh
+// =====================================================================================
+
+const NUD_NAMES: &[(u32, &str)] = &[
+    (0x01, "INCOMPLETE"),
+    (0x02, "REACHABLE"),
+    (0x04, "STALE"),
+    (0x08, "DELAY"),
+    (0x10, "PROBE"),
+    (0x20, "FAILED"),
+    (0x40, "NOARP"),
+    (0x80, "PERMANENT"),
+];
+
+fn nud_bits(s: NudState) -> u32 {
+    match s {
+        NudState::Incomplete => 0x01,
+        NudState::Reachable => 0x02,
+        NudState::Stale => 0x04,
+        NudState::Delay => 0x08,
+        NudState::Probe => 0x10,
+        NudState::Failed => 0x20,
+        NudState::Noarp => 0x40,
+        NudState::Permanent => 0x80,
+        NudState::None => 0,
+    }
+}
+
+/// `nud_state_a2n()`.
+fn nud_state_a2n(s: &str) -> Option<u32> {
+    for (kw, v) in [
+        ("permanent", 0x80),
+        ("reachable", 0x02),
+        ("noarp", 0x40),
+        ("none", 0x00),
+        ("stale", 0x04),
+        ("incomplete", 0x01),
+        ("delay", 0x08),
+        ("probe", 0x10),
+        ("failed", 0x20),
+    ] {
+        if matches(s, kw) {
+            return Some(v);
+        }
+    }
+    strtoul_max(s, 0, 0xff).map(|v| v as u32)
+}
+
+/// `do_show_or_flush()` of ipneigh.c, listing.
+fn ipneigh_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, ShowError> {
+    let mut family = af_of(opts.family);
+    let mut state: u32 = 0xff & !0x40;
+    let mut state_given = false;
+    let mut filter_dev: Option<&str> = None;
+    let mut pfx = InetPrefix::none();
+    let mut proxy = false;
+    let mut none_match = false;
+    let mut a = Args::new(args);
+    while let Some(w) = a.next() {
+        if w == "dev" {
+            filter_dev = Some(a.need()?);
+        } else if w == "master" || w == "vrf" {
+            let v = a.need()?;
+            if ns.link_index(v).is_none() {
+                let msg = if w == "master" {
+                    "Device does not exist\n"
+                } else {
+                    "Not a valid VRF name\n"
+                };
+                return Err(with_enodev(invarg(msg, v)));
+            }
+            if w == "vrf" {
+                return Err(invarg("Not a valid VRF name\n", v));
+            }
+            // no device is enslaved: the master filter selects nothing
+            none_match = true;
+        } else if w == "nomaster" {
+            // no device has a master
+        } else if w == "unused" {
+            // every entry is unused (reference count 0): fibkit sends no traffic
+        } else if w == "nud" {
+            let v = a.need()?;
+            if !state_given {
+                state_given = true;
+                state = 0;
+            }
+            let mut s = match nud_state_a2n(v) {
+                Some(s) => s,
+                None if v == "all" => !0,
+                None => return Err(invarg("nud state is bad", v)),
+            };
+            if s == 0 {
+                s = 0x100;
+            }
+            state |= s;
+        } else if w == "proxy" {
+            proxy = true;
+        } else if matches(w, "protocol") {
+            let v = a.need()?;
+            let p = rtprot_a2n(v).ok_or_else(|| invarg("\"protocol\" value is invalid\n", v))?;
+            // entries made by `ip neigh add` carry no NDA_PROTOCOL (0): a non-zero
+            // protocol filter selects none of them
+            if p != 0 {
+                none_match = true;
+            }
+        } else {
+            let mut v = w;
+            if v == "to" {
+                v = a.need()?;
+            }
+            if matches(v, "help") {
+                return Err(usage(USAGE_NEIGH));
+            }
+            pfx = get_prefix(v, family)?;
+            if family == AF_UNSPEC {
+                family = pfx.family;
+            }
+        }
+    }
+    let mut index = 0;
+    if let Some(d) = filter_dev {
+        index = ns.link_index(d).ok_or_else(|| nodev(d))?;
+    }
+    let mut o = Out::new(opts);
+    o.begin();
+    if !proxy && !none_match {
+        for v6 in [false, true] {
+            let af = if v6 { AF_INET6 } else { AF_INET };
+            if family != AF_UNSPEC && family != af {
+                continue;
+            }
+            for n in ns.neighbours().iter().filter(|n| n.v6 == v6) {
+                if index != 0 && n.dev != index {
+                    continue;
+                }
+                let bits = nud_bits(n.state);
+                if state & bits == 0 && (bits != 0 || state & 0x100 == 0) {
+                    continue;
+                }
+                let dst = if v6 {
+                    Addr::V6(n.addr)
+                } else {
+                    Addr::V4(n.addr as u32)
+                };
+                if inet_addr_match_rta(&pfx, Some((af, bytes_of(dst)))) {
+                    continue;
+                }
+                print_neigh(&mut o, ns, index, n, dst, bits);
+            }
+        }
+    }
+    Ok(o.finish())
+}
+
+fn print_neigh(
+    o: &mut Out,
+    ns: &Netns,
+    filter_index: u32,
+    n: &fibkit::netns::Neighbour,
+    dst: Addr,
+    bits: u32,
+) {
+    o.obj_open(None);
+    let t = dst.text();
+    o.s(Some("dst"), &format!("{t} "), &t);
+    if filter_index == 0 && n.dev != 0 {
+        let d = dev_name(ns, n.dev);
+        o.fp("dev ");
+        o.s(Some("dev"), &format!("{d} "), &d);
+    }
+    // NUD_VALID entries carry the link-layer address (the device's own for NOARP
+    // entries created without one).
+    if bits & 0xde != 0 {
+        let mac = n.lladdr.unwrap_or_else(|| {
+            if bits & 0x40 != 0 {
+                ns.link(n.dev).map_or([0; 6], |l| l.mac)
+            } else {
+                [0; 6]
+            }
+        });
+        let m = mac_text(&mac);
+        o.fp("lladdr ");
+        o.s(Some("lladdr"), &format!("{m} "), &m);
+    }
+    if bits != 0 {
+        o.arr_open(Some("state"));
+        for (b, name) in NUD_NAMES {
+            if bits & b != 0 {
+                o.s(None, &format!("{name} "), name);
+            }
+        }
+        o.arr_close();
+    }
+    o.fp("\n");
+    o.obj_close();
+}
+
+// =====================================================================================
+// ip link / ip addr
+// =====================================================================================
+
+const IFF_UP: u32 = 0x1;
+const IFF_RUNNING: u32 = 0x40;
+const IFF_LOWER_UP: u32 = 0x1_0000;
+
+/// Interface flag names in `print_link_flags()` order.
+const IFF_NAMES: &[(u32, &str)] = &[
+    (0x8, "LOOPBACK"),
+    (0x2, "BROADCAST"),
+    (0x10, "POINTOPOINT"),
+    (0x1000, "MULTICAST"),
+    (0x80, "NOARP"),
+    (0x200, "ALLMULTI"),
+    (0x100, "PROMISC"),
+    (0x400, "MASTER"),
+    (0x800, "SLAVE"),
+    (0x4, "DEBUG"),
+    (0x8000, "DYNAMIC"),
+    (0x4000, "AUTOMEDIA"),
+    (0x2000, "PORTSEL"),
+    (0x20, "NOTRAILERS"),
+    (0x1, "UP"),
+    (0x1_0000, "LOWER_UP"),
+    (0x2_0000, "DORMANT"),
+    (0x4_0000, "ECHO"),
+];
+
+/// `dev_get_flags()` of a link.
+fn link_flags(l: &Link) -> u32 {
+    let mut f = match l.kind {
+        LinkKind::Loopback => 0x8,
+        // `type dummy` devices are ifb devices on the oracle machine: BROADCAST|NOARP
+        LinkKind::Dummy => 0x2 | 0x80,
+        LinkKind::Veth { .. } => 0x2 | 0x1000,
+    };
+    if l.up {
+        f |= IFF_UP;
+        if l.carrier {
+            f |= IFF_RUNNING | IFF_LOWER_UP;
+        }
+    }
+    f
+}
+
+/// The `IFLA_INFO_KIND` of a link.
+fn link_kind(l: &Link) -> Option<&'static str> {
+    match l.kind {
+        LinkKind::Loopback => None,
+        LinkKind::Dummy => Some("ifb"),
+        LinkKind::Veth { .. } => Some("veth"),
+    }
+}
+
+/// An `RTM_NEWLINK` message.
+struct LinkMsg<'a> {
+    l: &'a Link,
+    flags: u32,
+    /// `IFLA_LINK`: `Some(0)` for a veth whose peer is gone.
+    iflink: Option<u32>,
+    /// The AF_INET6 flavour (`inet6_fill_ifinfo`) of a `-6` link dump.
+    inet6: bool,
+}
+
+fn link_msg(l: &Link, inet6: bool) -> LinkMsg<'_> {
+    LinkMsg {
+        l,
+        flags: link_flags(l),
+        iflink: match l.kind {
+            LinkKind::Veth { peer } => Some(peer),
+            _ => None,
+        },
+        inet6,
+    }
+}
+
+/// iproute2's address `filter` (shared by `ip addr` and `ip link`).
+struct AddrFilter {
+    family: u8,
+    ifindex: u32,
+    pfx: InetPrefix,
+    scope: u8,
+    scopemask: bool,
+    flags: u32,
+    flagmask: u32,
+    up: bool,
+    label: Option<String>,
+    group: i64,
+    master: i64,
+    kind: Option<String>,
+    slave_kind: Option<String>,
+    oneline: bool,
+}
+
+/// `ifa_flag_data[]`.
+const IFA_FLAGS: &[(u32, &str)] = &[
+    (ifa::SECONDARY, "secondary"),
+    (ifa::SECONDARY, "temporary"),
+    (ifa::NODAD, "nodad"),
+    (ifa::OPTIMISTIC, "optimistic"),
+    (ifa::DADFAILED, "dadfailed"),
+    (ifa::HOMEADDRESS, "home"),
+    (ifa::DEPRECATED, "deprecated"),
+    (ifa::TENTATIVE, "tentative"),
+    (ifa::PERMANENT, "permanent"),
+    (ifa::MANAGETEMPADDR, "mngtmpaddr"),
+    (ifa::NOPREFIXROUTE, "noprefixroute"),
+    (0x400, "autojoin"),
+    (0x800, "stable-privacy"),
+];
+
+impl AddrFilter {
+    /// `get_filter()`.
+    fn get_filter(&mut self, arg: &str) -> bool {
+        let (mut inv, mut arg) = match arg.strip_prefix('-') {
+            Some(a) => (true, a),
+            None => (false, arg),
+        };
+        if arg == "dynamic" {
+            inv = !inv;
+            arg = "permanent";
+        } else if arg == "primary" {
+            inv = !inv;
+            arg = "secondary";
+        }
+        for (mask, name) in IFA_FLAGS {
+            if *name != arg {
+                continue;
+            }
+            if inv {
+                self.flags &= !mask;
+            } else {
+                self.flags |= mask;
+            }
+            self.flagmask |= mask;
+            return true;
+        }
+        false
+    }
+}
+
+/// An `RTM_NEWADDR` message.
+struct AddrMsg {
+    family: u8,
+    index: u32,
+    prefixlen: u8,
+    flags: u32,
+    scope: u8,
+    local: Addr,
+    /// `IFA_ADDRESS` when it differs from the local address (a peer).
+    peer: Option<Addr>,
+    broadcast: Option<Addr>,
+    label: Option<String>,
+    metric: Option<u32>,
+}
+
+/// The address dump (`rtnl_addrdump_req`): IPv4 addresses of every device, then IPv6.
+fn addr_dump(ns: &Netns, family: u8) -> Vec<AddrMsg> {
+    let mut out = Vec::new();
+    if family == AF_UNSPEC || family == AF_INET {
+        for l in ns.links() {
+            for a in ns.addrs4(l.index) {
+                out.push(AddrMsg {
+                    family: AF_INET,
+                    index: l.index,
+                    prefixlen: a.plen,
+                    flags: a.flags | ifa::PERMANENT,
+                    scope: a.scope,
+                    local: Addr::V4(a.local),
+                    peer: (a.address != a.local).then_some(Addr::V4(a.address)),
+                    broadcast: (a.broadcast != 0).then_some(Addr::V4(a.broadcast)),
+                    label: Some(if a.label.is_empty() {
+                        l.name.clone()
+                    } else {
+                        a.label.clone()
+                    }),
+                    metric: (a.metric != 0).then_some(a.metric),
+                });
+            }
+        }
+    }
+    if family == AF_UNSPEC || family == AF_INET6 {
+        for l in ns.links() {
+            for a in ns.addrs6(l.index) {
+                out.push(AddrMsg {
+                    family: AF_INET6,
+                    index: l.index,
+                    prefixlen: a.plen,
+                    flags: a.flags | ifa::PERMANENT,
+                    scope: a.scope,
+                    local: Addr::V6(a.addr),
+                    peer: None,
+                    broadcast: None,
+                    label: None,
+                    metric: (a.metric != 0).then_some(a.metric),
+                });
+            }
+        }
+    }
+    out
+}
+
+impl AddrFilter {
+    /// `ifa_label_match_rta()`: true when the address is filtered out by `label`.
+    fn label_mismatch(&self, ns: &Netns, a: &AddrMsg) -> bool {
+        let Some(pat) = &self.label else {
+            return false;
+        };
+        let lbl = match &a.label {
+            Some(l) => l.clone(),
+            None => dev_name(ns, a.index),
+        };
+        !fnmatch(pat, &lbl)
+    }
+
+    fn pfx_mismatch(&self, a: &AddrMsg) -> bool {
+        inet_addr_match_rta(&self.pfx, Some((a.local.af(), bytes_of(a.local))))
+    }
+
+    /// `ipaddr_filter()` for one link.
+    fn keep_link(&self, ns: &Netns, index: u32, addrs: &[AddrMsg]) -> bool {
+        let mut missing = true;
+        for a in addrs.iter().filter(|a| a.index == index) {
+            missing = false;
+            if self.family != AF_UNSPEC && self.family != a.family {
+                continue;
+            }
+            if self.scopemask && self.scope != a.scope {
+                continue;
+            }
+            if (self.flags ^ a.flags) & self.flagmask != 0 {
+                continue;
+            }
+            if self.label_mismatch(ns, a) {
+                continue;
+            }
+            if self.pfx_mismatch(a) {
+                continue;
+            }
+            return true;
+        }
+        missing && (self.family == AF_UNSPEC || self.family == AF_PACKET)
+    }
+}
+
+/// `print_linkinfo()`: -1 when the link is filtered out.
+fn print_linkinfo(
+    o: &mut Out,
+    ns: &Netns,
+    opts: &ShowOpts,
+    f: &AddrFilter,
+    do_link: bool,
+    m: &LinkMsg<'_>,
+) -> i32 {
+    let l = m.l;
+    if f.ifindex != 0 && l.index != f.ifindex {
+        return -1;
+    }
+    if f.up && m.flags & IFF_UP == 0 {
+        return -1;
+    }
+    if let Some(pat) = &f.label {
+        if (f.family == AF_UNSPEC || f.family == AF_PACKET) && !fnmatch(pat, &l.name) {
+            return -1;
+        }
+    }
+    if !m.inet6 && f.group != -1 && i64::from(l.group) != f.group {
+        return -1;
+    }
+    if f.master > 0 {
+        return -1;
+    }
+    if let Some(k) = &f.kind {
+        if m.inet6 || link_kind(l) != Some(k.as_str()) {
+            return -1;
+        }
+    }
+    if f.slave_kind.is_some() {
+        return -1;
+    }
+    o.n(
+        Some("ifindex"),
+        &format!("{}: ", l.index),
+        i128::from(l.index),
+    );
+    // print_name_and_link()
+    let mut name = l.name.clone();
+    let mut mdown = false;
+    if let Some(iflink) = m.iflink {
+        if iflink != 0 {
+            let peer = dev_name(ns, iflink);
+            if o.json() {
+                o.js("link", &peer);
+            } else {
+                name = format!("{name}@{peer}");
+            }
+            mdown = !ns.link(iflink).is_some_and(|p| p.up);
+        } else if o.json() {
+            if let Some(j) = o.jkey(Some("link")) {
+                j.raw("null");
+            }
+        } else {
+            name = format!("{name}@NONE");
+        }
+    }
+    o.s(Some("ifname"), &format!("{name}: "), &name);
+    // print_link_flags()
+    o.arr_open(Some("flags"));
+    o.fp("<");
+    let mut flags = m.flags;
+    if flags & IFF_UP != 0 && flags & IFF_RUNNING == 0 {
+        o.s(
+            None,
+            if flags != 0 {
+                "NO-CARRIER,"
+            } else {
+                "NO-CARRIER"
+            },
+            "NO-CARRIER",
+        );
+    }
+    flags &= !IFF_RUNNING;
+    for (bit, nm) in IFF_NAMES {
+        if flags & bit != 0 {
+            flags &= !bit;
+            let t = if flags != 0 {
+                format!("{nm},")
+            } else {
+                (*nm).to_string()
+            };
+            o.s(None, &t, nm);
+        }
+    }
+    if flags != 0 {
+        let t = format!("{flags:x}");
+        o.s(None, &t, &t);
+    }
+    if mdown {
+        o.s(None, ",M-DOWN", "M-DOWN");
+    }
+    o.arr_close();
+    o.fp("> ");
+    o.n(Some("mtu"), &format!("mtu {} ", l.mtu), i128::from(l.mtu));
+    if !m.inet6 {
+        let qdisc = match (&l.kind, l.up) {
+            (LinkKind::Loopback, _) => "noqueue",
+            (_, false) => "noop",
+            (LinkKind::Dummy, true) => "pfifo_fast",
+            (LinkKind::Veth { .. }, true) => "noqueue",
+        };
+        o.s(Some("qdisc"), &format!("qdisc {qdisc} "), qdisc);
+    }
+    let st = l.operstate();
+    o.s(Some("operstate"), &format!("state {st} "), st);
+    if !m.inet6 {
+        if do_link {
+            o.s(Some("linkmode"), "mode DEFAULT ", "DEFAULT");
+        }
+        let g = group_n2a(i64::from(l.group));
+        o.s(Some("group"), &format!("group {g} "), &g);
+    }
+    let qlen: u32 = match l.kind {
+        LinkKind::Dummy => 32,
+        _ => 1000,
+    };
+    o.n(Some("txqlen"), &format!("qlen {qlen}"), i128::from(qlen));
+    let (ll_type, bcast) = match l.kind {
+        LinkKind::Loopback => ("loopback", [0u8; 6]),
+        _ => ("ether", [0xffu8; 6]),
+    };
+    if f.family == AF_UNSPEC || f.family == AF_PACKET || opts.details {
+        o.nl();
+        o.s(Some("link_type"), &format!("    link/{ll_type} "), ll_type);
+        let mac = mac_text(&l.mac);
+        o.s(Some("address"), &mac, &mac);
+        if !m.inet6 {
+            o.fp(" brd ");
+            let b = mac_text(&bcast);
+            o.s(Some("broadcast"), &b, &b);
+        }
+    }
+    if opts.details && !m.inet6 {
+        let (minmtu, maxmtu, queues) = match l.kind {
+            LinkKind::Veth { .. } => (68u32, 65535u32, 2u32),
+            _ => (0, 0, 1),
+        };
+        o.n(Some("promiscuity"), " promiscuity 0 ", 0);
+        o.n(Some("allmulti"), " allmulti 0 ", 0);
+        o.n(
+            Some("min_mtu"),
+            &format!("minmtu {minmtu} "),
+            i128::from(minmtu),
+        );
+        o.n(
+            Some("max_mtu"),
+            &format!("maxmtu {maxmtu} "),
+            i128::from(maxmtu),
+        );
+        if let Some(k) = link_kind(l) {
+            o.obj_open(Some("linkinfo"));
+            o.nl();
+            o.s(Some("info_kind"), &format!("    {k} "), k);
+            o.obj_close();
+        }
+        if do_link {
+            o.s(Some("inet6_addr_gen_mode"), "addrgenmode eui64 ", "eui64");
+        }
+        for (key, txt, v) in [
+            ("num_tx_queues", "numtxqueues", queues),
+            ("num_rx_queues", "numrxqueues", queues),
+            ("gso_max_size", "gso_max_size", 65536),
+            ("gso_max_segs", "gso_max_segs", 65535),
+            ("tso_max_size", "tso_max_size", 524280),
+            ("tso_max_segs", "tso_max_segs", 65535),
+            ("gro_max_size", "gro_max_size", 65536),
+        ] {
+            o.n(Some(key), &format!("{txt} {v} "), i128::from(v));
+        }
+    }
+    o.fp("\n");
+    0
+}
+
+/// `print_addrinfo()`.
+fn print_addrinfo(o: &mut Out, ns: &Netns, f: &AddrFilter, a: &AddrMsg) {
+    if f.ifindex != 0 && f.ifindex != a.index {
+        return;
+    }
+    if f.scopemask && f.scope != a.scope {
+        return;
+    }
+    if (f.flags ^ a.flags) & f.flagmask != 0 {
+        return;
+    }
+    if f.family != AF_UNSPEC && f.family != a.family {
+        return;
+    }
+    if f.label_mismatch(ns, a) || f.pfx_mismatch(a) {
+        return;
+    }
+    if f.oneline {
+        let dev = dev_name(ns, a.index);
+        if o.json() {
+            o.jn("index", i128::from(a.index));
+            o.js("dev", &dev);
+        } else {
+            o.fp(&format!("{}: {dev}", a.index));
+        }
+    }
+    let fam = if a.family == AF_INET { "inet" } else { "inet6" };
+    o.s(Some("family"), &format!("    {fam} "), fam);
+    let local = a.local.text();
+    o.s(Some("local"), &local, &local);
+    if let Some(p) = a.peer {
+        o.fp(" peer ");
+        let t = p.text();
+        o.s(Some("address"), &t, &t);
+    }
+    o.n(
+        Some("prefixlen"),
+        &format!("/{} ", a.prefixlen),
+        i128::from(a.prefixlen),
+    );
+    if let Some(mt) = a.metric {
+        o.n(Some("metric"), &format!("metric {mt} "), i128::from(mt));
+    }
+    if let Some(b) = a.broadcast {
+        o.fp("brd ");
+        let t = b.text();
+        o.s(Some("broadcast"), &format!("{t} "), &t);
+    }
+    let sc = rtscope_n2a(a.scope);
+    o.s(Some("scope"), &format!("scope {sc} "), &sc);
+    // print_ifa_flags()
+    let mut flags = a.flags;
+    for (mask, name) in IFA_FLAGS {
+        if *mask == ifa::PERMANENT {
+            if flags & mask == 0 {
+                o.bool_true("dynamic", "dynamic ");
+            }
+        } else if flags & mask != 0 {
+            if *mask == ifa::SECONDARY && a.family == AF_INET6 {
+                o.bool_true("temporary", "temporary ");
+            } else if o.json() {
+                if let Some(j) = o.jkey(Some(name)) {
+                    j.raw("true");
+                }
+            } else {
+                o.fp(&format!("{name} "));
+            }
+        }
+        flags &= !mask;
+    }
+    if flags != 0 {
+        let t = format!("{flags:02x}");
+        if o.json() {
+            o.js("ifa_flags", &t);
+        } else {
+            o.fp(&format!("flags {t} "));
+        }
+    }
+    if let Some(lbl) = &a.label {
+        o.s(Some("label"), lbl, lbl);
+    }
+    o.nl();
+    o.fp("       valid_lft ");
+    o.jn("valid_life_time", i128::from(u32::MAX));
+    o.fp("forever");
+    o.fp(" preferred_lft ");
+    if a.flags & ifa::DEPRECATED != 0 {
+        o.n(Some("preferred_life_time"), "0sec", 0);
+    } else {
+        o.jn("preferred_life_time", i128::from(u32::MAX));
+        o.fp("forever");
+    }
+    o.fp("\n");
+}
+
+/// `ipaddr_list_flush_or_save(…, IPADD_LIST)` (`ip link show` when `do_link`).
+fn ipaddr_list(
+    ns: &Netns,
+    opts: &ShowOpts,
+    args: &[String],
+    do_link: bool,
+) -> Result<String, ShowError> {
+    let preferred = af_of(opts.family);
+    let mut f = AddrFilter {
+        family: if do_link { AF_PACKET } else { preferred },
+        ifindex: 0,
+        pfx: InetPrefix::none(),
+        scope: 0,
+        scopemask: false,
+        flags: 0,
+        flagmask: 0,
+        up: false,
+        label: None,
+        group: -1,
+        master: 0,
+        kind: None,
+        slave_kind: None,
+        oneline: opts.oneline,
+    };
+    let usage_text = if do_link { USAGE_LINK } else { USAGE_ADDR };
+    let mut filter_dev: Option<&str> = None;
+    let mut a = Args::new(args);
+    while let Some(w) = a.next() {
+        if w == "to" {
+            let v = a.need()?;
+            f.pfx = get_prefix(v, f.family)?;
+            if f.family == AF_UNSPEC {
+                f.family = f.pfx.family;
+            }
+        } else if w == "scope" {
+            let v = a.need()?;
+            f.scopemask = true;
+            match rtscope_a2n(v) {
+                Some(s) => f.scope = s,
+                None if v == "all" => {
+                    f.scope = 255;
+                    f.scopemask = false;
+                }
+                None => return Err(invarg("invalid \"scope\"\n", v)),
+            }
+        } else if w == "up" {
+            f.up = true;
+        } else if f.get_filter(w) {
+        } else if w == "label" {
+            f.label = Some(a.need()?.to_string());
+        } else if w == "group" {
+            let v = a.need()?;
+            f.group = group_a2n(v).ok_or_else(|| invarg("Invalid \"group\" value\n", v))?;
+        } else if w == "master" {
+            let v = a.need()?;
+            let idx = ns
+                .link_index(v)
+                .ok_or_else(|| with_enodev(invarg("Device does not exist\n", v)))?;
+            f.master = i64::from(idx);
+        } else if w == "vrf" {
+            let v = a.need()?;
+            // no link is a VRF device
+            let e = invarg("Not a valid VRF name\n", v);
+            return Err(if ns.link_index(v).is_some() {
+                e
+            } else {
+                with_enodev(e)
+            });
+        } else if w == "nomaster" {
+            f.master = -1;
+        } else if w == "type" {
+            let v = a.need()?;
+            match v.strip_suffix("_slave") {
+                Some(k) => f.slave_kind = Some(k.to_string()),
+                None => f.kind = Some(v.to_string()),
+            }
+        } else {
+            let v = if w == "dev" {
+                a.need()?
+            } else if matches(w, "help") {
+                return Err(usage(usage_text));
+            } else {
+                w
+            };
+            if filter_dev.is_some() {
+                return Err(duparg2("dev", v));
+            }
+            filter_dev = Some(v);
+        }
+    }
+    if let Some(d) = filter_dev {
+        f.ifindex = ns
+            .link_index(d)
+            .ok_or_else(|| with_enodev(err(1, format!("Device \"{d}\" does not exist.\n"))))?;
+    }
+    let mut o = Out::new(opts);
+    o.begin();
+    if filter_dev.is_some() && f.group == -1 && do_link {
+        // iplink_get(): RTM_GETLINK of the one device
+        if let Some(l) = ns.link(f.ifindex) {
+            o.obj_open(None);
+            print_linkinfo(&mut o, ns, opts, &f, do_link, &link_msg(l, false));
+            o.obj_close();
+        }
+        return Ok(o.finish());
+    }
+    // the link list: one RTM_GETLINK for `dev`, else a dump with the kernel's
+    // master/kind filters
+    let inet6 = f.ifindex == 0 && preferred == AF_INET6 && !do_link;
+    let mut links: Vec<&Link> = if f.ifindex != 0 {
+        ns.link(f.ifindex).into_iter().collect()
+    } else {
+        ns.links()
+            .filter(|_| f.master <= 0)
+            .filter(|l| match f.kind.as_deref() {
+                Some(k @ ("veth" | "ifb")) if !inet6 => link_kind(l) == Some(k),
+                _ => true,
+            })
+            .collect()
+    };
+    let mut no_link = false;
+    let mut addrs = Vec::new();
+    if f.family != AF_PACKET {
+        no_link = f.oneline || f.label.is_some();
+        addrs = addr_dump(ns, f.family);
+        links.retain(|l| f.keep_link(ns, l.index, &addrs));
+    }
+    for l in links {
+        o.obj_open(None);
+        let mut res = 0;
+        if !no_link {
+            res = print_linkinfo(&mut o, ns, opts, &f, do_link, &link_msg(l, inet6));
+        }
+        if res >= 0 && f.family != AF_PACKET {
+            // print_selected_addrinfo()
+            o.arr_open(Some("addr_info"));
+            let up = link_flags(l) & IFF_UP != 0;
+            for am in addrs.iter().filter(|am| am.index == l.index) {
+                if f.family != AF_UNSPEC && f.family != am.family {
+                    continue;
+                }
+                if f.up && !up {
+                    continue;
+                }
+                o.obj_open(None);
+                print_addrinfo(&mut o, ns, &f, am);
+                o.obj_close();
+            }
+            o.arr_close();
+        }
+        o.obj_close();
+    }
+    Ok(o.finish())
+}
+
+// =====================================================================================
+// Usage texts of the oracle machine's `ip` (printed by `help` keywords, exit status 255)
+// =====================================================================================
+
+const USAGE_ROUTE: &str = r#"Usage: ip route { list | flush } SELECTOR
+       ip route save SELECTOR
+       ip route restore
+       ip route showdump
+       ip route get [ ROUTE_GET_FLAGS ] ADDRESS
+                            [ from ADDRESS iif STRING ]
+                            [ oif STRING ] [ tos TOS ]
+                            [ mark NUMBER ] [ vrf NAME ]
+                            [ uid NUMBER ] [ ipproto PROTOCOL ]
+                            [ sport NUMBER ] [ dport NUMBER ]
+       ip route { add | del | change | append | replace } ROUTE
+SELECTOR := [ root PREFIX ] [ match PREFIX ] [ exact PREFIX ]
+            [ table TABLE_ID ] [ vrf NAME ] [ proto RTPROTO ]
+            [ type TYPE ] [ scope SCOPE ]
+ROUTE := NODE_SPEC [ INFO_SPEC ]
+NODE_SPEC := [ TYPE ] PREFIX [ tos TOS ]
+             [ table TABLE_ID ] [ proto RTPROTO ]
+             [ scope SCOPE ] [ metric METRIC ]
+             [ ttl-propagate { enabled | disabled } ]
+INFO_SPEC := { NH | nhid ID } OPTIONS FLAGS [ nexthop NH ]...
+NH := [ encap ENCAPTYPE ENCAPHDR ] [ via [ FAMILY ] ADDRESS ]
+      [ dev STRING ] [ weight NUMBER ] NHFLAGS
+FAMILY := [ inet | inet6 | mpls | bridge | link ]
+OPTIONS := FLAGS [ mtu NUMBER ] [ advmss NUMBER ] [ as [ to ] ADDRESS ]
+           [ rtt TIME ] [ rttvar TIME ] [ reordering NUMBER ]
+           [ window NUMBER ] [ cwnd NUMBER ] [ initcwnd NUMBER ]
+           [ ssthresh NUMBER ] [ realms REALM ] [ src ADDRESS ]
+           [ rto_min TIME ] [ hoplimit NUMBER ] [ initrwnd NUMBER ]
+           [ features FEATURES ] [ quickack BOOL ] [ congctl NAME ]
+           [ pref PREF ] [ expires TIME ] [ fastopen_no_cookie BOOL ]
+TYPE := { unicast | local | broadcast | multicast | throw |
+          unreachable | prohibit | blackhole | nat }
+TABLE_ID := [ local | main | default | all | NUMBER ]
+SCOPE := [ host | link | global | NUMBER ]
+NHFLAGS := [ onlink | pervasive ]
+RTPROTO := [ kernel | boot | static | NUMBER ]
+PREF := [ low | medium | high ]
+TIME := NUMBER[s|ms]
+BOOL := [1|0]
+FEATURES := ecn
+ENCAPTYPE := [ mpls | ip | ip6 | seg6 | seg6local | rpl | ioam6 | xfrm ]
+ENCAPHDR := [ MPLSLABEL | SEG6HDR | SEG6LOCAL | IOAM6HDR | XFRMINFO ]
+SEG6HDR := [ mode SEGMODE ] segs ADDR1,ADDRi,ADDRn [hmac HMACKEYID] [cleanup]
+SEGMODE := [ encap | encap.red | inline | l2encap | l2encap.red ]
+SEG6LOCAL := action ACTION [ OPTIONS ] [ count ]
+ACTION := { End | End.X | End.T | End.DX2 | End.DX6 | End.DX4 |
+            End.DT6 | End.DT4 | End.DT46 | End.B6 | End.B6.Encaps |
+            End.BM | End.S | End.AS | End.AM | End.BPF }
+OPTIONS := OPTION [ OPTIONS ]
+OPTION := { flavors FLAVORS | srh SEG6HDR | nh4 ADDR | nh6 ADDR | iif DEV | oif DEV |
+            table TABLEID | vrftable TABLEID | endpoint PROGNAME }
+FLAVORS := { FLAVOR[,FLAVOR] }
+FLAVOR := { psp | usp | usd | next-csid }
+IOAM6HDR := trace prealloc type IOAM6_TRACE_TYPE ns IOAM6_NAMESPACE size IOAM6_TRACE_SIZE
+XFRMINFO := if_id IF_ID [ link_dev LINK ]
+ROUTE_GET_FLAGS := [ fibmatch ]
+"#;
+
+const USAGE_ADDR: &str = r#"Usage: ip address {add|change|replace} IFADDR dev IFNAME [ LIFETIME ]
+                                                      [ CONFFLAG-LIST ]
+       ip address del IFADDR dev IFNAME [mngtmpaddr]
+       ip address {save|flush} [ dev IFNAME ] [ scope SCOPE-ID ]
+                            [ to PREFIX ] [ FLAG-LIST ] [ label LABEL ] [up]
+       ip address [ show [ dev IFNAME ] [ scope SCOPE-ID ] [ master DEVICE ]
+                         [ nomaster ]
+                         [ type TYPE ] [ to PREFIX ] [ FLAG-LIST ]
+                         [ label LABEL ] [up] [ vrf NAME ] ]
+       ip address {showdump|restore}
+IFADDR := PREFIX | ADDR peer PREFIX
+          [ broadcast ADDR ] [ anycast ADDR ]
+          [ label IFNAME ] [ scope SCOPE-ID ] [ metric METRIC ]
+SCOPE-ID := [ host | link | global | NUMBER ]
+FLAG-LIST := [ FLAG-LIST ] FLAG
+FLAG  := [ permanent | dynamic | secondary | primary |
+           [-]tentative | [-]deprecated | [-]dadfailed | temporary |
+           CONFFLAG-LIST ]
+CONFFLAG-LIST := [ CONFFLAG-LIST ] CONFFLAG
+CONFFLAG  := [ home | nodad | mngtmpaddr | noprefixroute | autojoin ]
+LIFETIME := [ valid_lft LFT ] [ preferred_lft LFT ]
+LFT := forever | SECONDS
+TYPE := { amt | bareudp | bond | bond_slave | bridge | bridge_slave |
+          dsa | dummy | erspan | geneve | gre | gretap | gtp | ifb |
+          ip6erspan | ip6gre | ip6gretap | ip6tnl |
+          ipip | ipoib | ipvlan | ipvtap |
+          macsec | macvlan | macvtap |
+          netdevsim | nlmon | rmnet | sit | team | team_slave |
+          vcan | veth | vlan | vrf | vti | vxcan | vxlan | wwan |
+          xfrm | virt_wifi }
+"#;
+
+const USAGE_LINK: &str = r#"Usage: ip link add [link DEV | parentdev NAME] [ name ] NAME
+		    [ txqueuelen PACKETS ]
+		    [ address LLADDR ]
+		    [ broadcast LLADDR ]
+		    [ mtu MTU ] [index IDX ]
+		    [ numtxqueues QUEUE_COUNT ]
+		    [ numrxqueues QUEUE_COUNT ]
+		    [ netns { PID | NAME } ]
+		    type TYPE [ ARGS ]
+
+	ip link delete { DEVICE | dev DEVICE | group DEVGROUP } type TYPE [ ARGS ]
+
+	ip link set { DEVICE | dev DEVICE | group DEVGROUP }
+			[ { up | down } ]
+			[ type TYPE ARGS ]
+		[ arp { on | off } ]
+		[ dynamic { on | off } ]
+		[ multicast { on | off } ]
+		[ allmulticast { on | off } ]
+		[ promisc { on | off } ]
+		[ trailers { on | off } ]
+		[ carrier { on | off } ]
+		[ txqueuelen PACKETS ]
+		[ name NEWNAME ]
+		[ address LLADDR ]
+		[ broadcast LLADDR ]
+		[ mtu MTU ]
+		[ netns { PID | NAME } ]
+		[ link-netns NAME | link-netnsid ID ]
+		[ alias NAME ]
+		[ vf NUM [ mac LLADDR ]
+			 [ vlan VLANID [ qos VLAN-QOS ] [ proto VLAN-PROTO ] ]
+			 [ rate TXRATE ]
+			 [ max_tx_rate TXRATE ]
+			 [ min_tx_rate TXRATE ]
+			 [ spoofchk { on | off} ]
+			 [ query_rss { on | off} ]
+			 [ state { auto | enable | disable} ]
+			 [ trust { on | off} ]
+			 [ node_guid EUI64 ]
+			 [ port_guid EUI64 ] ]
+		[ { xdp | xdpgeneric | xdpdrv | xdpoffload } { off |
+			  object FILE [ { section | program } NAME ] [ verbose ] |
+			  pinned FILE } ]
+		[ master DEVICE ][ vrf NAME ]
+		[ nomaster ]
+		[ addrgenmode { eui64 | none | stable_secret | random } ]
+		[ protodown { on | off } ]
+		[ protodown_reason PREASON { on | off } ]
+		[ gso_max_size BYTES ] | [ gso_max_segs PACKETS ]
+		[ gro_max_size BYTES ]
+
+	ip link show [ DEVICE | group GROUP ] [up] [master DEV] [vrf NAME] [type TYPE]
+		[nomaster]
+
+	ip link xstats type TYPE [ ARGS ]
+
+	ip link afstats [ dev DEVICE ]
+	ip link property add dev DEVICE [ altname NAME .. ]
+	ip link property del dev DEVICE [ altname NAME .. ]
+
+	ip link help [ TYPE ]
+
+TYPE := { amt | bareudp | bond | bond_slave | bridge | bridge_slave |
+          dsa | dummy | erspan | geneve | gre | gretap | gtp | ifb |
+          ip6erspan | ip6gre | ip6gretap | ip6tnl |
+          ipip | ipoib | ipvlan | ipvtap |
+          macsec | macvlan | macvtap |
+          netdevsim | nlmon | rmnet | sit | team | team_slave |
+          vcan | veth | vlan | vrf | vti | vxcan | vxlan | wwan |
+          xfrm | virt_wifi }
+"#;
+
+const USAGE_NEIGH: &str = r#"Usage: ip neigh { add | del | change | replace }
+                { ADDR [ lladdr LLADDR ] [ nud STATE ] proxy ADDR }
+                [ dev DEV ] [ router ] [ use ] [ managed ] [ extern_learn ]
+                [ protocol PROTO ]
+
+	ip neigh { show | flush } [ proxy ] [ to PREFIX ] [ dev DEV ] [ nud STATE ]
+				  [ vrf NAME ] [ nomaster ]
+	ip neigh get { ADDR | proxy ADDR } dev DEV
+
+STATE := { delay | failed | incomplete | noarp | none |
+           permanent | probe | reachable | stale }
+"#;

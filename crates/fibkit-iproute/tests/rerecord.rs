@@ -21,10 +21,18 @@ fn rerecord_sample_matches_live_kernel() {
         return skip("../shared/oracle/linux-oracle is absent (a clone without ../shared)");
     }
     let uid = Command::new("id").arg("-u").output().ok();
-    if uid.map(|o| String::from_utf8_lossy(&o.stdout).trim() != "0").unwrap_or(true) {
+    if uid
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() != "0")
+        .unwrap_or(true)
+    {
         return skip("not running as root");
     }
-    if Command::new("ip").args(["netns", "list"]).output().map(|o| !o.status.success()).unwrap_or(true) {
+    if Command::new("ip")
+        .args(["netns", "list"])
+        .output()
+        .map(|o| !o.status.success())
+        .unwrap_or(true)
+    {
         return skip("`ip netns` is not available");
     }
     let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
@@ -39,16 +47,24 @@ fn rerecord_sample_matches_live_kernel() {
     let mut compared = 0;
     for s in sample {
         let path = repo().join(s);
-        let exp = std::fs::read_to_string(format!("{}.expected", path.display())).expect("recording");
+        let exp =
+            std::fs::read_to_string(format!("{}.expected", path.display())).expect("recording");
         let header = exp.lines().next().unwrap_or("");
         let recorded = header.split_whitespace().nth(2).unwrap_or("");
         if recorded != release {
             println!("SKIPPED {s}: recorded on kernel {recorded}, running {release}");
             continue;
         }
-        let out = Command::new(&oracle).arg("--check").arg(&path).output().expect("oracle runs");
+        let out = Command::new(&oracle)
+            .arg("--check")
+            .arg(&path)
+            .output()
+            .expect("oracle runs");
         let text = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "live kernel disagrees with {s}:\n{text}");
+        assert!(
+            out.status.success(),
+            "live kernel disagrees with {s}:\n{text}"
+        );
         compared += 1;
     }
     println!("re-recorded and compared {compared} scenario(s) on kernel {release}");

@@ -38,6 +38,9 @@ struct CNode {
     own_dirty: bool,
     /// This node or a descendant changed since the last compile.
     dirty: bool,
+    /// Slots whose child (or a descendant of it) changed since the last
+    /// compile.
+    dirty_kids: u64,
 }
 
 impl CNode {
@@ -50,6 +53,7 @@ impl CNode {
             compiled_default: NO_MATCH,
             own_dirty: true,
             dirty: true,
+            dirty_kids: 0,
         }
     }
 
@@ -109,6 +113,47 @@ impl Arenas {
     }
 }
 
+/// Leaf compression: the `leafvec` bitmap (bit set at each leaf slot whose
+/// value differs from the previous leaf slot's, child slots skipped) and the
+/// run values in slot order.
+#[inline]
+fn compress_leaves(slots: &[u32; 64], child_bits: u64) -> (u64, [u32; 64], usize) {
+    let mut filled = *slots;
+    let first_leaf = (!child_bits).trailing_zeros();
+    if child_bits != 0 && first_leaf < 64 {
+        // Child slots take the value of the previous leaf slot (leading ones
+        // the first leaf's), so that they never start or break a run.
+        let mut bits = child_bits;
+        while bits != 0 {
+            let s = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            filled[s] = if s == 0 || (s as u32) < first_leaf {
+                slots[first_leaf as usize]
+            } else {
+                filled[s - 1]
+            };
+        }
+    }
+    let mut diff = 1u64;
+    for s in 1..64 {
+        diff |= u64::from(filled[s] != filled[s - 1]) << s;
+    }
+    let lv = if first_leaf < 64 {
+        (diff | (1u64 << first_leaf)) & !child_bits
+    } else {
+        0
+    };
+    let mut buf = [0u32; 64];
+    let mut n = 0;
+    let mut bits = lv;
+    while bits != 0 {
+        buf[n] = filled[bits.trailing_zeros() as usize];
+        bits &= bits - 1;
+        n += 1;
+    }
+    (lv, buf, n)
+}
+
 /// Recompiles `node` (and, as needed, its descendants) for the inherited
 /// value `default`, appending new blocks to the arenas. Returns whether the
 /// node's compiled form changed. With `force`, everything is rebuilt and
@@ -130,44 +175,53 @@ fn sync(node: &mut CNode, default: u32, force: bool, ar: &mut Arenas) -> bool {
     let old = node.compiled;
     let mut new = old;
 
-    let mut children_changed = force || node.child_bits != old.vec;
-    let mut bits = node.child_bits;
-    let mut k = 0;
+    // Children: all of them when their inherited values may have changed,
+    // else only those with changes below.
+    let visit = if force || default_changed || node.own_dirty {
+        node.child_bits
+    } else {
+        node.dirty_kids & node.child_bits
+    };
+    let mut changed_kids = 0u64;
+    let mut bits = visit;
     while bits != 0 {
-        let s = bits.trailing_zeros() as usize;
+        let s = bits.trailing_zeros();
         bits &= bits - 1;
-        children_changed |= sync(&mut node.children[k], slots[s], force, ar);
-        k += 1;
+        let k = node.child_pos(s);
+        if sync(&mut node.children[k], slots[s as usize], force, ar) {
+            changed_kids |= 1u64 << s;
+        }
     }
-    if children_changed {
+    if force || node.child_bits != old.vec || changed_kids != 0 {
         new.vec = node.child_bits;
-        new.child = if node.children.is_empty() {
-            0
+        let nc = node.children.len();
+        let mut buf = [Node::default(); 64];
+        if nc == 0 {
+            new.child = 0;
+        } else if !force && node.child_bits == old.vec {
+            // Same child set: copy the old block, patch the changed children
+            // (cheaper than touching every sibling's control node).
+            for (k, dst) in buf[..nc].iter_mut().enumerate() {
+                *dst = ar.nodes.get(old.child as usize + k);
+            }
+            let mut bits = changed_kids;
+            while bits != 0 {
+                let s = bits.trailing_zeros();
+                bits &= bits - 1;
+                let k = node.child_pos(s);
+                buf[k] = node.children[k].compiled;
+            }
+            new.child = ar.nodes.push_slice(&buf[..nc]) as u32;
         } else {
-            let mut buf = [Node::default(); 64];
             for (dst, c) in buf.iter_mut().zip(&node.children) {
                 *dst = c.compiled;
             }
-            ar.nodes.push_slice(&buf[..node.children.len()]) as u32
-        };
+            new.child = ar.nodes.push_slice(&buf[..nc]) as u32;
+        }
     }
 
     if force || node.own_dirty || default_changed {
-        let mut buf = [0u32; 64];
-        let mut n = 0usize;
-        let mut lv = 0u64;
-        let mut prev: Option<u32> = None;
-        for (s, &v) in slots.iter().enumerate() {
-            if node.child_bits & (1u64 << s) != 0 {
-                continue;
-            }
-            if prev != Some(v) {
-                lv |= 1u64 << s;
-                buf[n] = v;
-                n += 1;
-                prev = Some(v);
-            }
-        }
+        let (lv, buf, n) = compress_leaves(&slots, node.child_bits);
         let same = !force
             && lv == old.leafvec
             && (0..n).all(|i| ar.leaves.get(old.leaf as usize + i) == buf[i]);
@@ -183,6 +237,7 @@ fn sync(node: &mut CNode, default: u32, force: bool, ar: &mut Arenas) -> bool {
 
     node.own_dirty = false;
     node.dirty = false;
+    node.dirty_kids = 0;
     node.compiled_default = default;
     node.compiled = new;
     new != old
@@ -415,6 +470,7 @@ impl<K: Key> LpmBuilder<K> {
                 node.child_bits |= 1u64 << slot;
                 node.own_dirty = true;
             }
+            node.dirty_kids |= 1u64 << slot;
             node = &mut node.children[pos];
             start += STRIDE;
         }
@@ -510,11 +566,15 @@ impl<K: Key> LpmBuilder<K> {
 
     /// Builds (or refreshes) the immutable index.
     ///
-    /// Only the nodes under top-level entries touched since the last
-    /// snapshot are recompiled, and among those only the ones whose prefixes,
-    /// children or inherited value changed (plus the path to them); their new
-    /// blocks are appended to the arena, whose pages are shared copy-on-write
-    /// with earlier snapshots. Earlier snapshots are unaffected.
+    /// The first snapshot (and one after [`compact`](Self::compact)) builds
+    /// everything in one pass. Later ones recompile only the nodes under
+    /// top-level entries touched since the last snapshot, and among those
+    /// only the ones whose prefixes, children or inherited value changed
+    /// (plus the path up to them); their new blocks are appended to the
+    /// arrays, whose pages are shared copy-on-write with earlier snapshots.
+    /// When superseded blocks have doubled the arrays since the last full
+    /// build, the snapshot rebuilds everything instead (amortized).
+    /// Earlier snapshots are unaffected.
     pub fn snapshot(&mut self) -> Lpm<K> {
         let limit = GROWTH * self.base_words + SLACK;
         if self.needs_full || self.arenas.words() > limit {
@@ -676,23 +736,32 @@ impl<K: Key> LpmBuilder<K> {
         let mut ar = Arenas::new();
         let mut entries = vec![0u32; n];
         let mut run: Option<(u32, u32)> = None;
-        for (ti, e) in entries.iter_mut().enumerate() {
-            let v = self.top_val[ti];
-            if let Some(node) = self.top_child[ti].as_deref_mut() {
-                sync(node, v, true, &mut ar);
-                *e = NODE_FLAG | ar.nodes.push(node.compiled) as u32;
-                run = None;
-            } else if v == NO_MATCH {
-                *e = 0;
-            } else {
-                *e = match run {
-                    Some((rv, idx)) if rv == v => idx,
-                    _ => {
-                        let idx = ar.leaves.push(v) as u32;
-                        run = Some((v, idx));
-                        idx
-                    }
-                };
+        for (chunk, out) in entries.chunks_mut(64).enumerate() {
+            let lo = chunk * 64;
+            let hi = lo + out.len();
+            if self.top_val[lo..hi].iter().all(|&v| v == NO_MATCH)
+                && self.top_child[lo..hi].iter().all(Option::is_none)
+            {
+                continue; // unmatched: entries stay 0 (the NO_MATCH leaf)
+            }
+            for (ti, e) in (lo..hi).zip(out.iter_mut()) {
+                let v = self.top_val[ti];
+                if let Some(node) = self.top_child[ti].as_deref_mut() {
+                    sync(node, v, true, &mut ar);
+                    *e = NODE_FLAG | ar.nodes.push(node.compiled) as u32;
+                    run = None;
+                } else if v == NO_MATCH {
+                    *e = 0;
+                } else {
+                    *e = match run {
+                        Some((rv, idx)) if rv == v => idx,
+                        _ => {
+                            let idx = ar.leaves.push(v) as u32;
+                            run = Some((v, idx));
+                            idx
+                        }
+                    };
+                }
             }
         }
         self.top = Top::from_slice(&entries);
@@ -721,6 +790,7 @@ fn remove_rec(node: &mut CNode, a: u128, len: u32, start: u32) -> Option<u32> {
     let pos = node.child_pos(slot);
     let v = remove_rec(&mut node.children[pos], a, len, start + STRIDE)?;
     node.dirty = true;
+    node.dirty_kids |= 1u64 << slot;
     if node.children[pos].is_empty() {
         node.children.remove(pos);
         node.child_bits &= !(1u64 << slot);
@@ -770,6 +840,25 @@ mod tests {
             assert_eq!(lpm.lookup(a), naive(&set, a), "addr {a:#010x}");
         }
         lpm
+    }
+
+    #[test]
+    fn leaf_compression() {
+        let mut slots = [7u32; 64];
+        slots[10..20].fill(8);
+        slots[40] = 9;
+        let (lv, buf, n) = compress_leaves(&slots, 0);
+        assert_eq!(lv, 1 | (1 << 10) | (1 << 20) | (1 << 40) | (1 << 41));
+        assert_eq!(&buf[..n], [7, 8, 7, 9, 7]);
+        // Child slots neither start nor break runs.
+        let children = 0b11 | (1 << 20) | (1 << 40) | (1 << 63);
+        let (lv, buf, n) = compress_leaves(&slots, children);
+        assert_eq!(lv, (1 << 2) | (1 << 10) | (1 << 21));
+        assert_eq!(&buf[..n], [7, 8, 7]);
+        let (lv, _, n) = compress_leaves(&slots, u64::MAX);
+        assert_eq!((lv, n), (0, 0));
+        let (lv, buf, n) = compress_leaves(&slots, u64::MAX >> 1);
+        assert_eq!((lv, &buf[..n]), (1 << 63, &[7][..]));
     }
 
     #[test]
@@ -894,6 +983,27 @@ mod tests {
         assert!(compactions >= 1, "base {base}, now {prev}");
         assert_eq!(first.lookup(0x0a00_0501), 5);
         assert_eq!(first.lookup(0x0a00_0581), 5);
+    }
+
+    #[test]
+    fn snapshots_are_send_sync_and_batch_tolerates_short_output() {
+        fn assert_send_sync<T: Send + Sync + Clone + 'static>() {}
+        assert_send_sync::<Lpm<u32>>();
+        assert_send_sync::<Lpm<u128>>();
+        let mut b = LpmBuilder::<u32>::from_iter([(0x0a00_0000, 8, 1), (0, 0, 2)]);
+        let lpm = b.snapshot();
+        let clone = lpm.clone();
+        let t = std::thread::spawn(move || clone.lookup(0x0a01_0101));
+        assert_eq!(t.join().ok(), Some(1));
+        let mut out = [7u32; 2];
+        lpm.lookup_batch(&[0x0a00_0001, 0x0b00_0000, 0x0a00_0002], &mut out);
+        assert_eq!(out, [1, 2]);
+        let mut long = [7u32; 4];
+        lpm.lookup_batch(&[0x0a00_0001], &mut long);
+        assert_eq!(long, [1, 7, 7, 7]);
+        lpm.lookup_batch(&[], &mut long);
+        assert!(lpm.memory_bytes() > 0);
+        assert!(format!("{b:?}").starts_with("LpmBuilder"));
     }
 
     #[test]

@@ -176,6 +176,8 @@ mod tests {
 
     #[test]
     fn slots() {
+        // Slots (6 bits each): 101010 111111 000000 110011 01(0000).
+        #[allow(clippy::unusual_byte_groupings)]
         let b: u32 = 0b101010_111111_000000_110011_01 << 6;
         assert_eq!(b.slot(0), 0b101010);
         assert_eq!(b.slot(6), 0b111111);

@@ -16,74 +16,89 @@
 //!
 //! # Structure
 //!
-//! A [Poptrie](https://doi.org/10.1145/2785956.2787474)-style multibit trie:
+//! A [Poptrie](https://doi.org/10.1145/2785956.2787474)-style multibit trie
+//! in three arrays:
 //!
 //! * **Top level**: a direct-indexed array of 2^T `u32` entries, indexed by
 //!   the first T bits of the address (T = [`Key::TOP_BITS`]: 18 for IPv4,
 //!   20 for IPv6). An entry is either a leaf index (the value of the longest
-//!   prefix of length <= T covering it) or, with bit 31 set, the index of a
-//!   node.
-//! * **Nodes**: 24 bytes each, covering the next 6 bits (a *stride*; past
-//!   the end of the key the slot index is zero-padded). `vec: u64` has bit
-//!   `s` set when slot `s` has a child node; children are contiguous in the
-//!   node array from `child`, so child `s` is at
+//!   prefix of length <= T covering it; leaf 0 is `NO_MATCH`) or, with bit
+//!   31 set, the index of a node.
+//! * **Nodes**: 24 bytes each, each resolving the next 6 bits (a *stride*;
+//!   past the end of the key the slot index is zero-padded). `vec: u64` has
+//!   bit `s` set when slot `s` has a child node; the children of a node are
+//!   contiguous in the node array from `child`, so the child at slot `s` is
 //!   `child + popcount(vec & below(s))`. The other slots are leaves, with
-//!   leaf pushing (a slot holds the value of the longest prefix covering it,
-//!   own or inherited) and run compression: `leafvec` has a bit set where
-//!   the leaf value changes, so slot `s`'s value is at
-//!   `leaf + popcount(leafvec & upto(s)) - 1` in the leaf array.
-//! * **Leaves**: the `u32` values, in their own array.
+//!   *leaf pushing* (a slot holds the value of the longest prefix covering
+//!   it, own or inherited from above) and run compression: `leafvec` has a
+//!   bit set where the leaf value changes (child slots skipped), so slot
+//!   `s`'s value is at `leaf + popcount(leafvec & upto(s)) - 1`.
+//! * **Leaves**: the `u32` values.
 //!
-//! A lookup is one top-level load, then per node one node load (one or two
-//! cache lines) and a popcount, then one leaf load: a plain array walk,
-//! without locks, allocation or reference counting.
+//! A lookup is one top-level load, then per node one node load and a
+//! popcount, then one leaf load: a plain array walk, without locks,
+//! allocation or reference counting. `popcnt` is not in the x86_64
+//! baseline, so the lookup code is also compiled with it enabled and chosen
+//! at run time. [`Lpm::lookup_batch`] walks 32 addresses in lockstep, one
+//! level at a time, prefetching each lookup's next node or leaf so that the
+//! cache misses of the group overlap.
 //!
 //! # Depth and steps
 //!
 //! A prefix of length `len` is held at the top level when `len <= T`, else
-//! in the leaves of the node covering bits `(T + 6(d-1), T + 6d]`, with
-//! `d = ceil((len - T) / 6)`. A *step* is one move from the top level or a
-//! node to a child node, i.e. one dependent node fetch; [`DepthStats`] gives,
-//! over the stored prefixes, the number of steps from the top level (depth
-//! 0) to the node holding each. A lookup ending at depth `d` reads `d`
-//! nodes. For IPv4 (T = 18), /0–/18 are at depth 0, /19–/24 at 1, /25–/30
-//! at 2 and /31–/32 at 3; for IPv6 (T = 20), /21–/26 are at 1, /27–/32 at
-//! 2, ..., /45–/50 at 5 and /123–/128 at 18.
+//! in the leaves of the node at depth `d = ceil((len - T) / 6)`, which
+//! covers lengths `T + 6(d-1) + 1 ..= T + 6d`. A *step* is one move from
+//! the top level or from a node to a child node, i.e. one dependent node
+//! fetch. [`DepthStats`] sums, over the stored prefixes, the number of steps
+//! from the top level (depth 0) to the node holding each. A lookup that
+//! ends at depth `d` reads `d` nodes besides the top-level entry and the
+//! leaf. For IPv4 (T = 18): /0–/18 are at depth 0, /19–/24 at 1, /25–/30
+//! at 2, /31–/32 at 3. For IPv6 (T = 20): /21–/26 at 1, /27–/32 at 2,
+//! /33–/38 at 3, /39–/44 at 4, /45–/50 at 5, ..., /123–/128 at 18.
 //!
 //! # Memory layout and the update model
 //!
 //! The three arrays are [`Arc`](std::sync::Arc)-paged: each is a small
-//! table of pointers to fixed-size pages (4 KiB top-level pages, 12 KiB
-//! node pages, 16 KiB leaf pages). The page tables are small enough to
-//! stay in L1/L2, so the paging costs one cache-hot load per array access.
+//! table of pointers to fixed-size pages (4 KiB top-level pages, 12 KiB node
+//! pages, 16 KiB leaf pages), so that a snapshot shares every page it does
+//! not change with the previous one. The page tables are small enough to
+//! stay in L1/L2: paging costs one cache-hot load per array access.
 //!
-//! [`LpmBuilder`] keeps the prefix set in a *control trie* with the same
+//! [`LpmBuilder`] keeps the prefix set in a *control trie* of the same
 //! shape as the compiled one (each control node owns the prefixes its
-//! compiled node holds). Updates only mark the touched control nodes and
-//! top-level entries dirty. [`LpmBuilder::snapshot`] then recompiles, in
-//! units of one node (its leaf block, and its children block when a child
-//! changed), only:
+//! compiled node holds, and remembers what it was compiled to). Updates only
+//! touch the control trie and mark dirty the top-level entries and the
+//! control nodes on the path to the change. The unit of rebuild (a *chunk*)
+//! is one node: its leaf block, plus its children block when a child
+//! changed. [`LpmBuilder::snapshot`] rebuilds only
 //!
-//! * the nodes whose prefixes or children changed, and the path from them
-//!   up to their top-level entry (a node's parent points at its block);
-//! * for a changed prefix of length <= T, which covers up to 2^T top-level
-//!   entries: the entries whose best short prefix changed, and below each,
-//!   the nodes whose inherited (leaf-pushed) value changed.
+//! * the nodes whose prefixes or children changed, and the path from each
+//!   up to its top-level entry (a parent points at its children's block,
+//!   so the parent is rewritten too: path copying);
+//! * for a changed prefix of length <= T, which covers a range of up to
+//!   2^T top-level entries: the entries whose best short prefix changed
+//!   (repainted directly when they have no subtree), and below each, the
+//!   nodes whose inherited (leaf-pushed) value changed.
 //!
-//! New blocks are appended to the arrays; everything else is shared with the
-//! previous snapshot: the snapshot clones the page tables (one `Arc` per
-//! page), and writing a top-level entry copies its 4 KiB page once per
-//! snapshot. Superseded blocks stay in place (older snapshots may still read
-//! them) until the arrays reach twice their size after the last full build;
-//! the next snapshot then rebuilds everything into fresh arrays (amortized,
-//! like a vector's growth). Old snapshots are never modified, so they keep
-//! answering for their own state.
+//! New blocks are appended to the arrays (bump allocation into pages that
+//! no snapshot shares yet); a snapshot then clones the three page tables
+//! (one `Arc` per page) and the top-level pages written since the previous
+//! snapshot are copied once (copy-on-write). Earlier snapshots are never
+//! modified, so they keep answering for their own state. Superseded blocks
+//! stay in place (older snapshots may still read them) until the node and
+//! leaf arrays reach twice their size after the last full build; that
+//! snapshot then rebuilds everything into fresh arrays (like a vector's
+//! growth: amortized, but that one snapshot takes as long as a bulk build;
+//! [`LpmBuilder::compact`] forces it). [`Lpm::memory_bytes`] includes the
+//! superseded blocks.
 //!
 //! # Input handling
 //!
 //! Nothing panics on bad input: host bits past the prefix length are
 //! masked and lengths above [`Key::BITS`] are clamped
-//! ([`LpmBuilder::try_insert`] reports them instead).
+//! ([`LpmBuilder::try_insert`] reports them instead). Values are opaque;
+//! [`NO_MATCH`] should not be used as one (lookups could not tell it from
+//! "no match").
 #![deny(unsafe_code)]
 
 mod builder;

@@ -156,7 +156,10 @@ mod tests {
         assert_eq!(*a.get_ref(9), 10);
         let snap2 = a.clone();
         a.fill(2..9, 7);
-        assert_eq!((0..10).map(|i| a.get(i)).collect::<Vec<_>>(), [1, 2, 7, 7, 7, 7, 7, 7, 7, 10]);
+        assert_eq!(
+            (0..10).map(|i| a.get(i)).collect::<Vec<_>>(),
+            [1, 2, 7, 7, 7, 7, 7, 7, 7, 10]
+        );
         assert_eq!(snap2.get(2), 3);
         assert_eq!(snap2.get(4), 50);
     }

@@ -53,9 +53,12 @@ pub(crate) fn with_popcnt<K: Kernel>(k: K) -> K::Out {
     k.run()
 }
 
+/// # Safety
+///
+/// The CPU must support `popcnt`.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 #[target_feature(enable = "popcnt")]
-fn popcnt_enabled<K: Kernel>(k: K) -> K::Out {
+unsafe fn popcnt_enabled<K: Kernel>(k: K) -> K::Out {
     k.run()
 }
 
@@ -100,7 +103,7 @@ mod tests {
         prefetch(&unit);
         let empty: [u8; 0] = [];
         prefetch(&empty);
-        let v = vec![1u8; 3];
+        let v = [1u8; 3];
         prefetch(&v[2]);
         assert_eq!(v.len(), 3);
     }

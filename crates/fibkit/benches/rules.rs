@@ -19,12 +19,38 @@ const ROUTES: usize = 20_000;
 fn base() -> (Netns, u32) {
     let mut ns = Netns::new();
     let d0 = ns
-        .link_add(&LinkAdd { name: "d0".into(), kind: Some(LinkKind::Dummy), up: true, ..Default::default() })
+        .link_add(&LinkAdd {
+            name: "d0".into(),
+            kind: Some(LinkKind::Dummy),
+            up: true,
+            ..Default::default()
+        })
         .expect("link");
-    ns.addr4_add(d0, Addr4 { local: 0xc000_0201, address: 0xc000_0201, plen: 24, broadcast: 0, scope: 0, flags: 0, metric: 0, label: String::new() })
-        .expect("addr4");
-    ns.addr6_add(d0, Addr6 { addr: (0x2001_0db8_0001u128 << 80) | 1, plen: 64, flags: 0, metric: 0, scope: 0 })
-        .expect("addr6");
+    ns.addr4_add(
+        d0,
+        Addr4 {
+            local: 0xc000_0201,
+            address: 0xc000_0201,
+            plen: 24,
+            broadcast: 0,
+            scope: 0,
+            flags: 0,
+            metric: 0,
+            label: String::new(),
+        },
+    )
+    .expect("addr4");
+    ns.addr6_add(
+        d0,
+        Addr6 {
+            addr: (0x2001_0db8_0001u128 << 80) | 1,
+            plen: 64,
+            flags: 0,
+            metric: 0,
+            scope: 0,
+        },
+    )
+    .expect("addr6");
     (ns, d0)
 }
 
@@ -36,16 +62,41 @@ fn tables() -> (Netns, Vec<u32>, Vec<u128>) {
     let v6 = fibkit_bench::data::sample(&v6, ROUTES, 7);
     ns.bulk(|ns| {
         for (a, l) in &v4 {
-            let cfg = Route4Cfg { dst: *a, dst_len: *l, nh: NhCfg { gw: Some(Gateway::V4(0xc000_02fe)), dev: d0, ..Default::default() }, ..Default::default() };
+            let cfg = Route4Cfg {
+                dst: *a,
+                dst_len: *l,
+                nh: NhCfg {
+                    gw: Some(Gateway::V4(0xc000_02fe)),
+                    dev: d0,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
             let _ = ns.route4_modify(RouteOp::Add, &cfg);
         }
         for (a, l) in &v6 {
-            let cfg = Route6Cfg { dst: Prefix6::new(*a, *l), nh: NhCfg { gw: Some(Gateway::V6((0x2001_0db8_0001u128 << 80) | 0xfe)), dev: d0, ..Default::default() }, ..Default::default() };
+            let cfg = Route6Cfg {
+                dst: Prefix6::new(*a, *l),
+                nh: NhCfg {
+                    gw: Some(Gateway::V6((0x2001_0db8_0001u128 << 80) | 0xfe)),
+                    dev: d0,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
             let _ = ns.route6_modify(RouteOp::Add, &cfg);
         }
     });
-    let d4: Vec<u32> = v4.iter().take(1024).map(|(a, l)| a | (0x5a5a_5a5a & !fibkit::prefix::mask4(*l))).collect();
-    let d6: Vec<u128> = v6.iter().take(1024).map(|(a, l)| a | (0x5a5a_5a5a & !fibkit::prefix::mask6(*l))).collect();
+    let d4: Vec<u32> = v4
+        .iter()
+        .take(1024)
+        .map(|(a, l)| a | (0x5a5a_5a5a & !fibkit::prefix::mask4(*l)))
+        .collect();
+    let d6: Vec<u128> = v6
+        .iter()
+        .take(1024)
+        .map(|(a, l)| a | (0x5a5a_5a5a & !fibkit::prefix::mask6(*l)))
+        .collect();
     (ns, d4, d6)
 }
 
@@ -57,7 +108,13 @@ fn add_rules(ns: &mut Netns, n: usize) {
             } else {
                 RulePrefix::V4(Prefix4::new(0xcb00_7100 + i as u32, 32))
             };
-            let spec = RuleSpec { pref: Some(1000 + i as u32), src: Some(src), action: Some(RuleAction::Lookup(100)), table: Some(100), ..Default::default() };
+            let spec = RuleSpec {
+                pref: Some(1000 + i as u32),
+                src: Some(src),
+                action: Some(RuleAction::Lookup(100)),
+                table: Some(100),
+                ..Default::default()
+            };
             ns.rule_add(v6, &spec).expect("rule");
         }
     }
@@ -73,14 +130,28 @@ fn bench(c: &mut Criterion) {
             let mut i = 0;
             b.iter(|| {
                 i = (i + 1) & 1023;
-                black_box(ns.route_get4(&Flow4 { dst: d4[i], proto: 17, ..Default::default() }).is_ok())
+                black_box(
+                    ns.route_get4(&Flow4 {
+                        dst: d4[i],
+                        proto: 17,
+                        ..Default::default()
+                    })
+                    .is_ok(),
+                )
             })
         });
         g.bench_with_input(BenchmarkId::new("ipv6", n), &n, |b, _| {
             let mut i = 0;
             b.iter(|| {
                 i = (i + 1) & 1023;
-                black_box(ns.route_get6(&Flow6 { dst: d6[i], proto: 6, ..Default::default() }).is_ok())
+                black_box(
+                    ns.route_get6(&Flow6 {
+                        dst: d6[i],
+                        proto: 6,
+                        ..Default::default()
+                    })
+                    .is_ok(),
+                )
             })
         });
     }

@@ -48,7 +48,7 @@ pub fn upper_bounds6(weights: &[u32], alive: &[bool]) -> Vec<i32> {
 
 /// `fib_select_multipath`: choose the leg for `hash` (6.18: a leg whose source matches the
 /// flow's source is preferred).
-pub fn select_multipath4(ns: &Netns, res: &mut FibResult4, hash: u32, fl: &Flow4) {
+pub fn select_multipath4(ns: &Netns, res: &mut FibResult4<'_>, hash: u32, fl: &Flow4) {
     let nhs = &res.route.info.nhs;
     let alive: Vec<bool> = nhs
         .iter()

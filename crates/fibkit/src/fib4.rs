@@ -139,11 +139,11 @@ impl Default for Route4Cfg {
 
 /// The result of an IPv4 table lookup (`struct fib_result`).
 #[derive(Clone, Debug)]
-pub struct FibResult4 {
+pub struct FibResult4<'a> {
     /// The matched prefix.
     pub prefix: Prefix4,
     /// The matched entry.
-    pub route: Route4,
+    pub route: &'a Route4,
     /// Index of the selected nexthop.
     pub nh_sel: usize,
     /// The table the lookup ran in (main for merged local+main).
@@ -207,7 +207,7 @@ impl Netns {
         fscope: u8,
         oif: u32,
         ignore_linkstate: bool,
-    ) -> std::result::Result<FibResult4, Errno> {
+    ) -> std::result::Result<FibResult4<'_>, Errno> {
         let merged = !self.custom_rules4 && table == tid::MAIN;
         let main = self.tables4.get(&table);
         let local = if merged {
@@ -230,14 +230,11 @@ impl Netns {
                 (None, Some(_)) => false,
                 (Some((lp, _)), Some((mp, _))) => lp.len >= mp.len,
             };
+            // advance lazily: the next shorter prefix is only looked for if this one fails
             let (prefix, list) = if take_local {
-                let x = lnext.take().expect("checked");
-                lnext = lm.as_mut().and_then(Iterator::next);
-                x
+                lnext.take().expect("checked")
             } else {
-                let x = mnext.take().expect("checked");
-                mnext = mm.as_mut().and_then(Iterator::next);
-                x
+                mnext.take().expect("checked")
             };
             for r in list {
                 if r.tos != 0 && r.tos != (tos & 0x1c) {
@@ -267,11 +264,16 @@ impl Netns {
                     }
                     return Ok(FibResult4 {
                         prefix,
-                        route: r.clone(),
+                        route: r,
                         nh_sel: i,
                         table,
                     });
                 }
+            }
+            if take_local {
+                lnext = lm.as_mut().and_then(Iterator::next);
+            } else {
+                mnext = mm.as_mut().and_then(Iterator::next);
             }
         }
         Err(Errno::EAGAIN)
@@ -1107,22 +1109,24 @@ impl Netns {
 
     fn fib_sync_down_change(&mut self, dev: u32) {
         for t in self.tables4.values_mut() {
-            t.for_each_list_mut(|list| for r in list.iter_mut() {
-                if !r.info.nhs.iter().any(|n| n.dev == dev) {
-                    continue;
-                }
-                let mut dead = 0;
-                let n = r.info.nhs.len();
-                for nh in r.info.nhs.iter_mut() {
-                    if nh.flags & nhflags::DEAD != 0 {
-                        dead += 1;
-                    } else if nh.dev == dev && nh.scope != scope::NOWHERE {
-                        nh.flags |= nhflags::LINKDOWN;
-                        dead += 1;
+            t.for_each_list_mut(|list| {
+                for r in list.iter_mut() {
+                    if !r.info.nhs.iter().any(|n| n.dev == dev) {
+                        continue;
                     }
-                }
-                if dead == n {
-                    r.info.flags |= nhflags::LINKDOWN;
+                    let mut dead = 0;
+                    let n = r.info.nhs.len();
+                    for nh in r.info.nhs.iter_mut() {
+                        if nh.flags & nhflags::DEAD != 0 {
+                            dead += 1;
+                        } else if nh.dev == dev && nh.scope != scope::NOWHERE {
+                            nh.flags |= nhflags::LINKDOWN;
+                            dead += 1;
+                        }
+                    }
+                    if dead == n {
+                        r.info.flags |= nhflags::LINKDOWN;
+                    }
                 }
             });
         }
@@ -1143,27 +1147,29 @@ impl Netns {
         let ups: std::collections::BTreeMap<u32, bool> =
             self.links.values().map(|l| (l.index, l.up)).collect();
         for t in self.tables4.values_mut() {
-            t.for_each_list_mut(|list| for r in list.iter_mut() {
-                if !r.info.nhs.iter().any(|n| n.dev == dev) {
-                    continue;
-                }
-                let mut alive = 0;
-                for nh in r.info.nhs.iter_mut() {
-                    if nh.flags & nh_flags == 0 {
+            t.for_each_list_mut(|list| {
+                for r in list.iter_mut() {
+                    if !r.info.nhs.iter().any(|n| n.dev == dev) {
+                        continue;
+                    }
+                    let mut alive = 0;
+                    for nh in r.info.nhs.iter_mut() {
+                        if nh.flags & nh_flags == 0 {
+                            alive += 1;
+                            continue;
+                        }
+                        if !ups.get(&nh.dev).copied().unwrap_or(false) {
+                            continue;
+                        }
+                        if nh.dev != dev {
+                            continue;
+                        }
                         alive += 1;
-                        continue;
+                        nh.flags &= !nh_flags;
                     }
-                    if !ups.get(&nh.dev).copied().unwrap_or(false) {
-                        continue;
+                    if alive > 0 {
+                        r.info.flags &= !nh_flags;
                     }
-                    if nh.dev != dev {
-                        continue;
-                    }
-                    alive += 1;
-                    nh.flags &= !nh_flags;
-                }
-                if alive > 0 {
-                    r.info.flags &= !nh_flags;
                 }
             });
         }

@@ -74,11 +74,11 @@ impl Default for Route6Cfg {
 
 /// The result of an IPv6 table lookup: the chosen entry.
 #[derive(Clone, Debug)]
-pub struct FibResult6 {
+pub struct FibResult6<'a> {
     /// The selected entry (the chosen ECMP leg).
-    pub route: Route6,
+    pub route: &'a Route6,
     /// The first entry of the route (for ECMP: the leg listed first).
-    pub first: Route6,
+    pub first: &'a Route6,
     /// Table id.
     pub table: u32,
 }
@@ -387,7 +387,7 @@ impl Netns {
 
     fn ip6_route_check_nh(&self, cfg: &Route6Cfg, gw: u128, dev: &mut Option<u32>) -> Result<()> {
         let oif = dev.unwrap_or(0);
-        let mut found: Option<FibResult6> = None;
+        let mut found: Option<FibResult6<'_>> = None;
         if cfg.table != 0 {
             if let Ok(res) = self.fib6_table_lookup(
                 cfg.table,
@@ -494,8 +494,7 @@ impl Netns {
             self.sibling_seq
         };
         let t = self.tables6.get_mut(&rt.table).expect("table created");
-        t.touch(rt.dst);
-        let list = t.nodes.entry((rt.dst, rt.src)).or_default();
+        let list = t.entry(rt.dst, rt.src);
         let mut ins = 0usize;
         let mut found: Option<usize> = None;
         let mut fallback: Option<usize> = None;
@@ -596,8 +595,7 @@ impl Netns {
             .tables6
             .get_mut(&cfg.table)
             .ok_or(Error::msg(Errno::ESRCH, "FIB table does not exist"))?;
-        t.touch(cfg.dst);
-        let Some(list) = t.nodes.get_mut(&(cfg.dst, cfg.src)) else {
+        let Some(list) = t.get_mut(cfg.dst, cfg.src) else {
             return Err(Error::new(Errno::ESRCH));
         };
         let nh = if cfg.multipath.is_empty() {
@@ -651,8 +649,7 @@ impl Netns {
     /// Remove routes matching `pred` from every IPv6 table.
     pub(crate) fn fib6_remove_where(&mut self, pred: impl Fn(&Route6) -> bool) {
         for t in self.tables6.values_mut() {
-            t.touch_all();
-            for list in t.nodes.values_mut() {
+            t.for_each_list_mut(|list| {
                 let mut groups = Vec::new();
                 list.retain(|r| {
                     let kill = pred(r);
@@ -670,7 +667,7 @@ impl Netns {
                         }
                     }
                 }
-            }
+            });
             t.prune();
         }
     }
@@ -773,8 +770,7 @@ impl Netns {
         };
         let p = Prefix6::new(addr, 128);
         if let Some(tb) = self.tables6.get_mut(&tid::LOCAL) {
-            tb.touch(p);
-            if let Some(list) = tb.nodes.get_mut(&(p, Prefix6::default())) {
+            if let Some(list) = tb.get_mut(p, Prefix6::default()) {
                 if let Some(i) = list
                     .iter()
                     .position(|r| r.rtype == t && r.nh.dev == dev && r.proto == proto::KERNEL)
@@ -921,8 +917,7 @@ impl Netns {
         if !keep_prefix {
             let p = Prefix6::new(a.addr, a.plen);
             if let Some(tb) = self.tables6.get_mut(&tid::MAIN) {
-                tb.touch(p);
-                if let Some(l) = tb.nodes.get_mut(&(p, Prefix6::default())) {
+                if let Some(l) = tb.get_mut(p, Prefix6::default()) {
                     if let Some(j) = l.iter().position(|r| {
                         r.nh.dev == dev && r.nh.gw.is_none() && r.flags & rtf::DEFAULT == 0
                     }) {
@@ -934,11 +929,13 @@ impl Netns {
         }
         // rt6_remove_prefsrc
         for t in self.tables6.values_mut() {
-            for r in t.nodes.values_mut().flatten() {
-                if r.prefsrc == Some(a.addr) {
-                    r.prefsrc = None;
+            t.for_each_list_mut(|l| {
+                for r in l.iter_mut() {
+                    if r.prefsrc == Some(a.addr) {
+                        r.prefsrc = None;
+                    }
                 }
-            }
+            });
         }
         self.bump();
         Ok(())
@@ -1004,11 +1001,13 @@ impl Netns {
         if !carrier {
             // rt6_sync_down_dev(NETDEV_CHANGE): non-local routes via dev get LINKDOWN
             for t in self.tables6.values_mut() {
-                for r in t.nodes.values_mut().flatten() {
-                    if r.nh.dev == dev && r.flags & (rtf::LOCAL | rtf::ANYCAST) == 0 {
-                        r.nh.flags |= nhflags::LINKDOWN;
+                t.for_each_list_mut(|l| {
+                    for r in l.iter_mut() {
+                        if r.nh.dev == dev && r.flags & (rtf::LOCAL | rtf::ANYCAST) == 0 {
+                            r.nh.flags |= nhflags::LINKDOWN;
+                        }
                     }
-                }
+                });
             }
             return;
         }
@@ -1027,11 +1026,13 @@ impl Netns {
             f |= nhflags::LINKDOWN;
         }
         for t in self.tables6.values_mut() {
-            for r in t.nodes.values_mut().flatten() {
-                if r.nh.dev == dev {
-                    r.nh.flags &= !f;
+            t.for_each_list_mut(|l| {
+                for r in l.iter_mut() {
+                    if r.nh.dev == dev {
+                        r.nh.flags &= !f;
+                    }
                 }
-            }
+            });
         }
     }
 
@@ -1040,7 +1041,7 @@ impl Netns {
         // routes via dev: deleted; multipath legs marked dead unless all legs die
         let mut dead_groups: Vec<u64> = Vec::new();
         for t in self.tables6.values() {
-            for list in t.nodes.values() {
+            for list in t.lists() {
                 let mut groups: std::collections::BTreeMap<u64, (usize, usize)> =
                     Default::default();
                 for r in list {
@@ -1067,11 +1068,13 @@ impl Netns {
                     || dead_groups.contains(&r.sibling_group) && r.sibling_group != 0
             });
             for t in self.tables6.values_mut() {
-                for r in t.nodes.values_mut().flatten() {
-                    if r.sibling_group != 0 && r.nh.dev == dev {
-                        r.nh.flags |= nhflags::DEAD | nhflags::LINKDOWN;
+                t.for_each_list_mut(|l| {
+                    for r in l.iter_mut() {
+                        if r.sibling_group != 0 && r.nh.dev == dev {
+                            r.nh.flags |= nhflags::DEAD | nhflags::LINKDOWN;
+                        }
                     }
-                }
+                });
             }
         }
         self.v6_ready.remove(&dev);
@@ -1227,7 +1230,23 @@ impl Netns {
         mut visit: impl FnMut(&'a [Route6]) -> Option<R>,
     ) -> Option<R> {
         let start = if t.is_compiled() {
-            t.longest(dst)?
+            let (p, plain, sub) = t.longest(dst)?;
+            if !sub {
+                // the common case: the longest match's own routes, straight from the index
+                if let Some(l) = plain {
+                    if !l.is_empty() {
+                        if let Some(r) = visit(l.as_slice()) {
+                            return Some(r);
+                        }
+                    }
+                }
+                if p.len == 0 {
+                    return None;
+                }
+                p.len - 1
+            } else {
+                p.len
+            }
         } else {
             128
         };
@@ -1236,7 +1255,7 @@ impl Netns {
             if t.has_subtree(d) {
                 for sl in (1..=128u8).rev() {
                     let s = Prefix6::new(src, sl);
-                    if let Some(l) = t.nodes.get(&(d, s)) {
+                    if let Some(l) = t.get(d, s) {
                         if !l.is_empty() {
                             if let Some(r) = visit(l.as_slice()) {
                                 return Some(r);
@@ -1249,7 +1268,7 @@ impl Netns {
                     continue;
                 }
             }
-            if let Some(l) = t.nodes.get(&(d, Prefix6::default())) {
+            if let Some(l) = t.get(d, Prefix6::default()) {
                 if !l.is_empty() {
                     if let Some(r) = visit(l.as_slice()) {
                         return Some(r);
@@ -1261,13 +1280,13 @@ impl Netns {
     }
 
     /// `fib6_table_lookup`.
-    pub(crate) fn fib6_table_lookup(
-        &self,
+    pub(crate) fn fib6_table_lookup<'a>(
+        &'a self,
         table: u32,
         oif: u32,
         fl: &Flow6,
         strict: u32,
-    ) -> std::result::Result<FibResult6, Errno> {
+    ) -> std::result::Result<FibResult6<'a>, Errno> {
         let Some(t) = self.tables6.get(&table) else {
             return Err(Errno::EAGAIN);
         };
@@ -1280,8 +1299,8 @@ impl Netns {
                     .find(|x| r.sibling_group != 0 && x.sibling_group == r.sibling_group)
                     .unwrap_or(r);
                 Some(FibResult6 {
-                    route: r.clone(),
-                    first: first.clone(),
+                    route: r,
+                    first,
                     table,
                 })
             });
@@ -1297,14 +1316,14 @@ impl Netns {
     }
 
     /// `fib6_select_path`: ECMP among siblings.
-    fn fib6_select_path(&self, res: &mut FibResult6, fl: &Flow6, oif: u32, strict: u32) {
+    fn fib6_select_path<'a>(&'a self, res: &mut FibResult6<'a>, fl: &Flow6, oif: u32, strict: u32) {
         if res.route.sibling_group == 0 {
             return;
         }
         let Some(t) = self.tables6.get(&res.table) else {
             return;
         };
-        let Some(list) = t.nodes.get(&(res.route.dst, res.route.src)) else {
+        let Some(list) = t.get(res.route.dst, res.route.src) else {
             return;
         };
         let legs: Vec<&Route6> = list
@@ -1321,7 +1340,7 @@ impl Netns {
         let weights: Vec<u32> = legs.iter().map(|r| r.nh.weight).collect();
         let bounds = crate::ecmp::upper_bounds6(&weights, &alive);
         let h = crate::ecmp::multipath_hash6(self, fl) as i64;
-        let Some(mi) = legs.iter().position(|r| **r == res.route) else {
+        let Some(mi) = legs.iter().position(|r| std::ptr::eq(*r, res.route)) else {
             return;
         };
         if h <= i64::from(bounds[mi]) {
@@ -1336,20 +1355,20 @@ impl Netns {
             if self.rt6_score_route(legs[j], oif, strict) < 0 {
                 break;
             }
-            res.route = legs[j].clone();
+            res.route = legs[j];
             break;
         }
     }
 
     /// `ip6_pol_route` in one table: `Ok` with a route (whose type may be a reject type),
     /// `Err(EAGAIN)` when nothing matched.
-    pub(crate) fn ip6_pol_route(
-        &self,
+    pub(crate) fn ip6_pol_route<'a>(
+        &'a self,
         table: u32,
         oif: u32,
         fl: &Flow6,
         flags: u32,
-    ) -> std::result::Result<FibResult6, Errno> {
+    ) -> std::result::Result<FibResult6<'a>, Errno> {
         let mut strict = flags & (strict::IFACE | strict::IGNORE_LINKSTATE);
         if !self.forwarding6() {
             strict |= strict::REACHABLE;
@@ -1360,14 +1379,14 @@ impl Netns {
     }
 
     /// `fib6_lookup` (control-plane lookups: rules or local then main).
-    pub(crate) fn fib6_lookup(
-        &self,
+    pub(crate) fn fib6_lookup<'a>(
+        &'a self,
         fl: &Flow6,
         flags: u32,
-    ) -> std::result::Result<FibResult6, Errno> {
+    ) -> std::result::Result<FibResult6<'a>, Errno> {
         if self.custom_rules6 {
             return self.fib6_rule_lookup(fl, flags, fl.oif, |t, f, fl| {
-                self.fib6_table_lookup(t, fl.oif, fl, f)
+                self.fib6_table_lookup(t, fl.oif, &fl, f)
             });
         }
         match self.fib6_table_lookup(tid::LOCAL, fl.oif, fl, flags) {
@@ -1377,13 +1396,13 @@ impl Netns {
     }
 
     /// `fib6_rule_lookup` with a table lookup function.
-    pub(crate) fn fib6_rule_lookup(
-        &self,
+    pub(crate) fn fib6_rule_lookup<'a>(
+        &'a self,
         fl: &Flow6,
         flags: u32,
         _oif: u32,
-        lookup: impl Fn(u32, u32, &Flow6) -> std::result::Result<FibResult6, Errno>,
-    ) -> std::result::Result<FibResult6, Errno> {
+        lookup: impl Fn(u32, u32, Flow6) -> std::result::Result<FibResult6<'a>, Errno>,
+    ) -> std::result::Result<FibResult6<'a>, Errno> {
         let rf = crate::rule::RuleFlow {
             iif: fl.iif,
             oif: fl.oif,
@@ -1404,13 +1423,13 @@ impl Netns {
                 if !self.tables6.contains_key(&t) {
                     return Err(Errno::EAGAIN);
                 }
-                let res = lookup(t, flags, fl)?;
+                let res = lookup(t, flags, *fl)?;
                 match res.route.rtype.reject_error() {
                     Some(Errno::EAGAIN) => Err(Errno::EAGAIN),
                     _ => Ok(res),
                 }
             },
-            |rule, res: &FibResult6| {
+            |rule, res: &FibResult6<'a>| {
                 if res.route.rtype.reject_error().is_some() {
                     return false;
                 }

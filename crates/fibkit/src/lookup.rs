@@ -5,7 +5,7 @@ use crate::error::Errno;
 use crate::fib4::FibResult4;
 use crate::netns::Netns;
 use crate::prefix::v4;
-use crate::route::{nhflags, scope, table as tid, Gateway, Metrics, Route4, RouteType};
+use crate::route::{scope, table as tid, Gateway, Metrics, Route4, RouteType};
 use crate::rule::{Rule, RuleAction, RuleFlow};
 
 /// An IPv4 flow (`struct flowi4` as `ip route get` fills it).
@@ -35,9 +35,9 @@ pub struct Flow4 {
     pub scope: u8,
 }
 
-/// The answer of an IPv4 `ip route get`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RouteGet4 {
+/// The answer of an IPv4 route lookup, borrowing the FIB entry (no allocation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RouteGet4<'a> {
     /// `rt_type`.
     pub rtype: RouteType,
     /// Gateway, when the route uses one.
@@ -49,11 +49,11 @@ pub struct RouteGet4 {
     /// Table id (0 when no table was involved).
     pub table: u32,
     /// Metrics of the route.
-    pub metrics: Metrics,
+    pub metrics: &'a Metrics,
     /// Whether this is an input route.
     pub input: bool,
     /// The FIB entry that matched, with its prefix (for `fibmatch`).
-    pub fib: Option<(Route4, crate::prefix::Prefix4)>,
+    pub fib: Option<(&'a Route4, crate::prefix::Prefix4)>,
     /// The flow as finally used (saddr filled in).
     pub flow: Flow4,
     /// The source the query asked for (0: none); `src` is reported only when the chosen
@@ -123,7 +123,7 @@ impl Netns {
         &self,
         fl: &Flow4,
         ignore_linkstate: bool,
-    ) -> Result<FibResult4, Errno> {
+    ) -> Result<FibResult4<'_>, Errno> {
         if !self.custom_rules4 {
             let mut r = self.fib4_table_lookup(
                 tid::MAIN,
@@ -172,7 +172,7 @@ impl Netns {
                 }
                 self.fib4_table_lookup(t, fl.dst, fl.tos, fl.scope, fl.oif, ignore_linkstate)
             },
-            |rule, res: &FibResult4| {
+            |rule, res: &FibResult4<'_>| {
                 if i32::from(res.prefix.len) <= rule.suppress_prefixlen {
                     return true;
                 }
@@ -239,7 +239,7 @@ impl Netns {
     }
 
     /// `fib_result_prefsrc`.
-    fn fib_result_prefsrc(&self, res: &FibResult4) -> u32 {
+    fn fib_result_prefsrc(&self, res: &FibResult4<'_>) -> u32 {
         if res.route.info.prefsrc != 0 {
             return res.route.info.prefsrc;
         }
@@ -252,7 +252,7 @@ impl Netns {
     }
 
     /// `fib_select_path` (multipath and default-route selection, then the source).
-    fn fib_select_path(&self, res: &mut FibResult4, fl: &mut Flow4) {
+    fn fib_select_path(&self, res: &mut FibResult4<'_>, fl: &mut Flow4) {
         if fl.oif == 0 && res.route.info.nhs.len() > 1 {
             let h = crate::ecmp::multipath_hash4(self, fl);
             crate::ecmp::select_multipath4(self, res, h, fl);
@@ -263,7 +263,7 @@ impl Netns {
     }
 
     /// IPv4 output route: `ip route get DST [from S] [oif D] ...` without `iif`.
-    pub fn route_output4(&self, flow: &Flow4) -> Result<RouteGet4, Errno> {
+    pub fn route_output4(&self, flow: &Flow4) -> Result<RouteGet4<'_>, Errno> {
         let mut fl = *flow;
         fl.iif = 1;
         let orig_oif = fl.oif;
@@ -349,15 +349,15 @@ impl Netns {
     }
 
     /// `__mkroute_output`.
-    fn mkroute_output(
-        &self,
-        res: Option<FibResult4>,
+    fn mkroute_output<'a>(
+        &'a self,
+        res: Option<FibResult4<'a>>,
         rtype: RouteType,
         fl: &Flow4,
         _orig_oif: u32,
         dev_out: u32,
         _flags: u32,
-    ) -> Result<RouteGet4, Errno> {
+    ) -> Result<RouteGet4<'a>, Errno> {
         let mut rtype = rtype;
         let mut use_fi = res.is_some();
         if v4::is_loopback(fl.src) && !self.route_localnet(dev_out) && dev_out != 1 {
@@ -380,14 +380,14 @@ impl Netns {
             }
         }
         let mut gateway = None;
-        let mut metrics = Metrics::default();
+        let mut metrics: &Metrics = &crate::route::NO_METRICS;
         if use_fi {
             if let Some(r) = &res {
                 let nh = &r.route.info.nhs[r.nh_sel];
                 if nh.gw.is_some() && nh.scope == scope::LINK {
                     gateway = nh.gw;
                 }
-                metrics = r.route.info.metrics.clone();
+                metrics = &r.route.info.metrics;
             }
         }
         Ok(RouteGet4 {
@@ -489,7 +489,7 @@ impl Netns {
     }
 
     /// IPv4 input route: `ip route get DST from S iif D`.
-    pub fn route_input4(&self, flow: &Flow4) -> Result<RouteGet4, Errno> {
+    pub fn route_input4(&self, flow: &Flow4) -> Result<RouteGet4<'_>, Errno> {
         let dev = flow.iif;
         let l = self.links.get(&dev).ok_or(Errno::ENODEV)?;
         let _ = l;
@@ -502,7 +502,7 @@ impl Netns {
         if v4::is_multicast(saddr) || v4::is_lbcast(saddr) {
             return Err(Errno::EINVAL);
         }
-        let brd = |this: &Self| -> Result<RouteGet4, Errno> {
+        let brd = |this: &Self| -> Result<RouteGet4<'static>, Errno> {
             if saddr != 0 {
                 this.fib_validate_source(&fl, saddr, 0, 0, dev)?;
             }
@@ -512,7 +512,7 @@ impl Netns {
                 dev: 1,
                 prefsrc: None,
                 table: 0,
-                metrics: Metrics::default(),
+                metrics: &crate::route::NO_METRICS,
                 input: true,
                 fib: None,
                 flow: fl,
@@ -540,7 +540,7 @@ impl Netns {
                 dev: 1,
                 prefsrc: None,
                 table: 0,
-                metrics: Metrics::default(),
+                metrics: &crate::route::NO_METRICS,
                 input: true,
                 fib: None,
                 flow: fl,
@@ -561,7 +561,7 @@ impl Netns {
         } else if v4::is_loopback(saddr) && !localnet {
             return Err(Errno::EINVAL);
         }
-        let no_route = |err: Errno| -> Result<RouteGet4, Errno> { Err(err) };
+        let no_route = |err: Errno| -> Result<RouteGet4<'_>, Errno> { Err(err) };
         let res = match self.fib4_lookup(&fl, false) {
             Ok(r) => r,
             Err(e) => {
@@ -582,9 +582,9 @@ impl Netns {
                 dev: 1,
                 prefsrc: None,
                 table: res.table,
-                metrics: res.route.info.metrics.clone(),
+                metrics: &res.route.info.metrics,
                 input: true,
-                fib: Some((res.route.clone(), res.prefix)),
+                fib: Some((res.route, res.prefix)),
                 flow: fl,
                 requested_src: 0,
             });
@@ -600,23 +600,22 @@ impl Netns {
             let h = crate::ecmp::multipath_hash4(self, &fl);
             crate::ecmp::select_multipath4(self, &mut res, h, &fl);
         }
-        let nh = res.route.info.nhs[res.nh_sel].clone();
+        let nh = &res.route.info.nhs[res.nh_sel];
         self.fib_validate_source(&fl, saddr, daddr, nh.dev, dev)?;
         let gateway = if nh.gw.is_some() && nh.scope == scope::LINK {
             nh.gw
         } else {
             None
         };
-        let _ = nhflags::DEAD;
         Ok(RouteGet4 {
             rtype: res.route.rtype,
             gateway,
             dev: nh.dev,
             prefsrc: None,
             table: res.table,
-            metrics: res.route.info.metrics.clone(),
+            metrics: &res.route.info.metrics,
             input: true,
-            fib: Some((res.route.clone(), res.prefix)),
+            fib: Some((res.route, res.prefix)),
             flow: fl,
             requested_src: 0,
         })
@@ -627,7 +626,7 @@ impl Netns {
     }
 
     /// `ip route get` for IPv4 (output, or input when `flow.iif != 0`).
-    pub fn route_get4(&self, flow: &Flow4) -> Result<RouteGet4, Errno> {
+    pub fn route_get4(&self, flow: &Flow4) -> Result<RouteGet4<'_>, Errno> {
         let mut fl = *flow;
         fl.tos &= 0xfc;
         let mut r = if fl.iif != 0 {
@@ -642,3 +641,47 @@ impl Netns {
 
 /// `RTCF_LOCAL`.
 const RTCF_LOCAL: u32 = 0x8000_0000;
+
+/// An owned copy of an IPv4 route answer (for front ends that keep it while changing the
+/// namespace).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouteAnswer4 {
+    /// `rt_type`.
+    pub rtype: RouteType,
+    /// Gateway, when the route uses one.
+    pub gateway: Option<Gateway>,
+    /// Output device.
+    pub dev: u32,
+    /// Preferred source chosen (output lookups).
+    pub prefsrc: Option<u32>,
+    /// Table id (0 when no table was involved).
+    pub table: u32,
+    /// Metrics of the route.
+    pub metrics: Metrics,
+    /// Whether this is an input route.
+    pub input: bool,
+    /// The FIB entry that matched, with its prefix.
+    pub fib: Option<(Route4, crate::prefix::Prefix4)>,
+    /// The flow as finally used.
+    pub flow: Flow4,
+    /// The source the query asked for.
+    pub requested_src: u32,
+}
+
+impl RouteGet4<'_> {
+    /// An owned copy.
+    pub fn to_owned_answer(&self) -> RouteAnswer4 {
+        RouteAnswer4 {
+            rtype: self.rtype,
+            gateway: self.gateway,
+            dev: self.dev,
+            prefsrc: self.prefsrc,
+            table: self.table,
+            metrics: self.metrics.clone(),
+            input: self.input,
+            fib: self.fib.map(|(r, p)| (r.clone(), p)),
+            flow: self.flow,
+            requested_src: self.requested_src,
+        }
+    }
+}

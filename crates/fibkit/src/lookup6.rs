@@ -8,16 +8,16 @@ use crate::netns::Netns;
 use crate::prefix::{v6, Prefix6};
 use crate::route::{rtf, table as tid, Metrics, Pref, Route6, RouteType};
 
-/// The answer of an IPv6 `ip -6 route get`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RouteGet6 {
+/// The answer of an IPv6 route lookup, borrowing the FIB entry (no allocation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RouteGet6<'a> {
     /// Route type.
     pub rtype: RouteType,
     /// Gateway.
     pub gateway: Option<u128>,
     /// Device of the result (lo for local and anycast routes).
     pub dev: u32,
-    /// Preferred source (output lookups).
+    /// Preferred source (`ip route get` output lookups; `None` from [`Netns::route_output6`]).
     pub prefsrc: Option<u128>,
     /// Table.
     pub table: u32,
@@ -26,13 +26,74 @@ pub struct RouteGet6 {
     /// Router preference (of the route's first leg).
     pub pref: Pref,
     /// Metrics.
+    pub metrics: &'a Metrics,
+    /// Whether the route expires.
+    pub expires: bool,
+    /// The chosen FIB entry (the chosen leg of an ECMP route).
+    pub route: &'a Route6,
+    /// Whether this is an input route.
+    pub input: bool,
+}
+
+/// An owned copy of an IPv6 answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouteAnswer6 {
+    /// Route type.
+    pub rtype: RouteType,
+    /// Gateway.
+    pub gateway: Option<u128>,
+    /// Device of the result.
+    pub dev: u32,
+    /// Preferred source.
+    pub prefsrc: Option<u128>,
+    /// Table.
+    pub table: u32,
+    /// Metric.
+    pub metric: u32,
+    /// Router preference.
+    pub pref: Pref,
+    /// Metrics.
     pub metrics: Metrics,
     /// Whether the route expires.
     pub expires: bool,
-    /// The chosen FIB entry (fibmatch), and its ECMP siblings starting with it.
+    /// The chosen FIB entry and its ECMP siblings, starting with it.
     pub fib: Vec<Route6>,
     /// Whether this is an input route.
     pub input: bool,
+}
+
+impl RouteGet6<'_> {
+    /// An owned copy, with the chosen leg's ECMP siblings (as `fibmatch` lists them).
+    pub fn to_owned_answer(&self, ns: &Netns) -> RouteAnswer6 {
+        let r = self.route;
+        let mut fib = vec![r.clone()];
+        if r.sibling_group != 0 {
+            if let Some(list) = ns.table6(self.table).and_then(|t| t.get(r.dst, r.src)) {
+                let legs: Vec<&Route6> = list
+                    .iter()
+                    .filter(|x| x.sibling_group == r.sibling_group)
+                    .collect();
+                if let Some(i) = legs.iter().position(|x| std::ptr::eq(*x, r)) {
+                    for k in 1..legs.len() {
+                        fib.push(legs[(i + k) % legs.len()].clone());
+                    }
+                }
+            }
+        }
+        RouteAnswer6 {
+            rtype: self.rtype,
+            gateway: self.gateway,
+            dev: self.dev,
+            prefsrc: self.prefsrc,
+            table: self.table,
+            metric: self.metric,
+            pref: self.pref,
+            metrics: self.metrics.clone(),
+            expires: self.expires,
+            fib,
+            input: self.input,
+        }
+    }
 }
 
 /// The default address label table (`ipv6_addr_label_init_default`).
@@ -122,13 +183,14 @@ impl Netns {
         best.map(|(a, _)| a)
     }
 
-    fn route6_result(
-        &self,
-        res: &FibResult6,
+    fn route6_result<'a>(
+        &'a self,
+        res: &FibResult6<'a>,
         daddr: u128,
         input: bool,
-    ) -> Result<RouteGet6, Errno> {
-        let r = &res.route;
+        want_src: bool,
+    ) -> Result<RouteGet6<'a>, Errno> {
+        let r = res.route;
         match r.rtype {
             RouteType::Blackhole => return Err(Errno::EINVAL),
             RouteType::Prohibit => return Err(Errno::EACCES),
@@ -141,31 +203,13 @@ impl Netns {
         } else {
             r.nh.dev
         };
-        let prefsrc = if input {
+        let prefsrc = if input || !want_src {
             None
         } else if let Some(p) = r.prefsrc {
             Some(p)
         } else {
             self.ipv6_dev_get_saddr(r.nh.dev, daddr)
         };
-        let mut fib = vec![r.clone()];
-        if r.sibling_group != 0 {
-            if let Some(list) = self
-                .tables6
-                .get(&res.table)
-                .and_then(|t| t.nodes.get(&(r.dst, r.src)))
-            {
-                let legs: Vec<&Route6> = list
-                    .iter()
-                    .filter(|x| x.sibling_group == r.sibling_group)
-                    .collect();
-                if let Some(i) = legs.iter().position(|x| *x == r) {
-                    for k in 1..legs.len() {
-                        fib.push(legs[(i + k) % legs.len()].clone());
-                    }
-                }
-            }
-        }
         Ok(RouteGet6 {
             rtype: r.rtype,
             gateway: r.nh.gw,
@@ -174,15 +218,15 @@ impl Netns {
             table: res.table,
             metric: r.metric,
             pref: res.first.pref,
-            metrics: r.metrics.clone(),
+            metrics: &r.metrics,
             expires: r.expires.is_some(),
-            fib,
+            route: r,
             input,
         })
     }
 
     /// `fib6_rule_lookup` with `ip6_pol_route`: the route of a flow.
-    fn ip6_route_lookup(&self, fl: &Flow6, flags: u32) -> Result<FibResult6, Errno> {
+    fn ip6_route_lookup<'a>(&'a self, fl: &Flow6, flags: u32) -> Result<FibResult6<'a>, Errno> {
         let oif = if fl.iif != 0 { fl.iif } else { fl.oif };
         if !self.custom_rules6 {
             match self.ip6_pol_route(tid::LOCAL, oif, fl, flags) {
@@ -194,11 +238,24 @@ impl Netns {
                 _ => Err(Errno::ENETUNREACH),
             };
         }
-        self.fib6_rule_lookup(fl, flags, oif, |t, f, fl| self.ip6_pol_route(t, oif, fl, f))
+        self.fib6_rule_lookup(fl, flags, oif, |t, f, fl| {
+            self.ip6_pol_route(t, oif, &fl, f)
+        })
     }
 
-    /// IPv6 `ip -6 route get` (output, or input when `flow.iif != 0`).
-    pub fn route_get6(&self, flow: &Flow6) -> Result<RouteGet6, Errno> {
+    /// IPv6 `ip -6 route get` (output, or input when `flow.iif != 0`), with the preferred
+    /// source of output lookups.
+    pub fn route_get6(&self, flow: &Flow6) -> Result<RouteGet6<'_>, Errno> {
+        self.route6(flow, true)
+    }
+
+    /// The IPv6 route of a flow (`ip6_route_output` / `ip6_route_input_lookup`) without
+    /// source address selection: what the kernel's lookup itself returns.
+    pub fn route_output6(&self, flow: &Flow6) -> Result<RouteGet6<'_>, Errno> {
+        self.route6(flow, false)
+    }
+
+    fn route6(&self, flow: &Flow6, want_src: bool) -> Result<RouteGet6<'_>, Errno> {
         let mut fl = *flow;
         let need_strict =
             v6::addr_type(fl.dst) & (v6::MULTICAST | v6::LINKLOCAL | v6::LOOPBACK) != 0;
@@ -217,7 +274,7 @@ impl Netns {
                 return Err(Errno::EMSGSIZE);
             }
             let res = self.ip6_route_lookup(&fl, flags)?;
-            return self.route6_result(&res, fl.dst, true);
+            return self.route6_result(&res, fl.dst, true, false);
         }
         if fl.oif != 0 && !self.links.contains_key(&fl.oif) {
             return Err(Errno::ENODEV);
@@ -248,12 +305,12 @@ impl Netns {
                 }
             } else {
                 self.fib6_rule_lookup(&rf, flags, oif, |t, f, fl| {
-                    let mut x = *fl;
+                    let mut x = fl;
                     x.iif = 0;
                     self.ip6_pol_route(t, oif, &x, f)
                 })
             }
         }?;
-        self.route6_result(&res, fl.dst, false)
+        self.route6_result(&res, fl.dst, false, want_src)
     }
 }

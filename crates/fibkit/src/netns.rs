@@ -206,12 +206,11 @@ impl Netns {
         self.now = now;
         let mut changed = false;
         for t in self.tables6.values_mut() {
-            t.touch_all();
-            for v in t.nodes.values_mut() {
+            t.for_each_list_mut(|v| {
                 let before = v.len();
                 v.retain(|r| r.expires.is_none_or(|e| e > now));
                 changed |= v.len() != before;
-            }
+            });
             t.prune();
         }
         if changed {

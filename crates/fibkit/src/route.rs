@@ -243,6 +243,13 @@ pub mod rtax {
     }
 }
 
+/// No metrics.
+pub static NO_METRICS: Metrics = Metrics {
+    vals: Vec::new(),
+    locks: 0,
+    congctl: None,
+};
+
 impl Metrics {
     /// The value of one metric.
     pub fn get(&self, id: u8) -> Option<u32> {

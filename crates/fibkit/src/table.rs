@@ -186,21 +186,38 @@ impl<'a> Iterator for Matches4<'a> {
 }
 
 /// One IPv6 table: per (destination, source) node, its fib6_info list ordered by metric
-/// (insertion order within a metric; ECMP siblings adjacent).
+/// (insertion order within a metric; ECMP siblings adjacent), and a compiled index of the
+/// destination prefixes.
+///
+/// Nodes live in slots; the index maps an address to the record of its longest matching
+/// destination, which names the destination's plain node and whether source-specific
+/// routes hang under it. The index is rebuilt by [`Table6::compile`] after changes;
+/// lookups on a stale index probe the node map instead.
 #[derive(Clone, Debug)]
 pub struct Table6 {
     /// The table id.
     pub id: u32,
     /// Creation sequence number.
     pub created: u64,
-    /// Nodes keyed by (dst, src). Call [`Table6::touch`] after changing which nodes exist
-    /// (or [`Table6::touch_all`]) so that the index follows.
-    pub nodes: BTreeMap<(Prefix6, Prefix6), Vec<Route6>>,
+    keys: BTreeMap<(Prefix6, Prefix6), u32>,
+    slots: Vec<(Prefix6, Prefix6, Vec<Route6>)>,
+    free: Vec<u32>,
+    /// destination -> record index
+    dmap: std::collections::HashMap<Prefix6, u32>,
+    /// records: (destination, plain node slot or NONE, number of source-specific nodes)
+    drecs: Vec<(Prefix6, u32, u32)>,
+    dfree: Vec<u32>,
     lpm: LpmBuilder<u128>,
     index: Lpm<u128>,
-    indexed: std::collections::BTreeSet<Prefix6>,
-    touched: Vec<Prefix6>,
-    touched_all: bool,
+    dirty: bool,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Default for Table6 {
+    fn default() -> Self {
+        Table6::new(0)
+    }
 }
 
 impl Table6 {
@@ -209,91 +226,153 @@ impl Table6 {
         Table6 {
             id,
             created: 0,
-            nodes: BTreeMap::new(),
+            keys: BTreeMap::new(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            dmap: Default::default(),
+            drecs: Vec::new(),
+            dfree: Vec::new(),
             lpm: LpmBuilder::new(),
             index: Lpm::empty(),
-            indexed: Default::default(),
-            touched: Vec::new(),
-            touched_all: false,
+            dirty: false,
         }
     }
-    /// Note that the nodes of `dst` may have appeared or disappeared.
-    pub fn touch(&mut self, dst: Prefix6) {
-        self.touched.push(dst);
+    /// The entries of node (dst, src).
+    pub fn get(&self, dst: Prefix6, src: Prefix6) -> Option<&Vec<Route6>> {
+        self.keys
+            .get(&(dst, src))
+            .map(|s| &self.slots[*s as usize].2)
     }
-    /// Note that any node may have appeared or disappeared.
-    pub fn touch_all(&mut self) {
-        self.touched_all = true;
+    /// Mutable entries of node (dst, src).
+    pub fn get_mut(&mut self, dst: Prefix6, src: Prefix6) -> Option<&mut Vec<Route6>> {
+        let s = *self.keys.get(&(dst, src))?;
+        Some(&mut self.slots[s as usize].2)
     }
-    fn dst_live(&self, dst: Prefix6) -> bool {
-        self.nodes
-            .range((dst, Prefix6 { addr: 0, len: 0 })..)
-            .take_while(|((d, _), _)| *d == dst)
-            .any(|(_, v)| !v.is_empty())
-    }
-    /// Bring the index of destination prefixes up to date.
-    pub fn compile(&mut self) {
-        if !self.touched_all && self.touched.is_empty() {
-            return;
-        }
-        let cands: Vec<Prefix6> = if self.touched_all {
-            let mut all: std::collections::BTreeSet<Prefix6> = self.indexed.clone();
-            all.extend(self.nodes.keys().map(|(d, _)| *d));
-            all.into_iter().collect()
-        } else {
-            std::mem::take(&mut self.touched)
+    /// Mutable entries of node (dst, src), created empty if missing ([`Table6::prune`]
+    /// removes it again if it stays empty).
+    pub fn entry(&mut self, dst: Prefix6, src: Prefix6) -> &mut Vec<Route6> {
+        let s = match self.keys.get(&(dst, src)) {
+            Some(s) => *s,
+            None => {
+                let s = match self.free.pop() {
+                    Some(s) => {
+                        self.slots[s as usize] = (dst, src, Vec::new());
+                        s
+                    }
+                    None => {
+                        self.slots.push((dst, src, Vec::new()));
+                        (self.slots.len() - 1) as u32
+                    }
+                };
+                self.keys.insert((dst, src), s);
+                let d = match self.dmap.get(&dst) {
+                    Some(d) => *d,
+                    None => {
+                        let d = match self.dfree.pop() {
+                            Some(d) => {
+                                self.drecs[d as usize] = (dst, NONE, 0);
+                                d
+                            }
+                            None => {
+                                self.drecs.push((dst, NONE, 0));
+                                (self.drecs.len() - 1) as u32
+                            }
+                        };
+                        self.dmap.insert(dst, d);
+                        self.lpm.insert(dst.addr, dst.len, d);
+                        self.dirty = true;
+                        d
+                    }
+                };
+                let rec = &mut self.drecs[d as usize];
+                if src.len == 0 {
+                    rec.1 = s;
+                } else {
+                    rec.2 += 1;
+                }
+                s
+            }
         };
-        for d in cands {
-            let live = self.dst_live(d);
-            let was = self.indexed.contains(&d);
-            if live && !was {
-                self.lpm.insert(d.addr, d.len, u32::from(d.len));
-                self.indexed.insert(d);
-            } else if !live && was {
-                self.lpm.remove(d.addr, d.len);
-                self.indexed.remove(&d);
+        &mut self.slots[s as usize].2
+    }
+    /// Drop empty nodes (and destinations left without nodes).
+    pub fn prune(&mut self) {
+        let empty: Vec<((Prefix6, Prefix6), u32)> = self
+            .keys
+            .iter()
+            .filter(|(_, s)| self.slots[**s as usize].2.is_empty())
+            .map(|(k, s)| (*k, *s))
+            .collect();
+        for ((dst, src), s) in empty {
+            self.keys.remove(&(dst, src));
+            self.free.push(s);
+            if let Some(d) = self.dmap.get(&dst).copied() {
+                let rec = &mut self.drecs[d as usize];
+                if src.len == 0 {
+                    rec.1 = NONE;
+                } else {
+                    rec.2 -= 1;
+                }
+                if rec.1 == NONE && rec.2 == 0 {
+                    self.dmap.remove(&dst);
+                    self.dfree.push(d);
+                    self.lpm.remove(dst.addr, dst.len);
+                    self.dirty = true;
+                }
             }
         }
-        self.touched.clear();
-        self.touched_all = false;
-        self.index = self.lpm.snapshot();
+    }
+    /// Apply `f` to every node's entries, then [`Table6::prune`].
+    pub fn for_each_list_mut(&mut self, mut f: impl FnMut(&mut Vec<Route6>)) {
+        for s in self.keys.values() {
+            f(&mut self.slots[*s as usize].2);
+        }
+        self.prune();
+    }
+    /// Every node's entries.
+    pub fn lists(&self) -> impl Iterator<Item = &Vec<Route6>> {
+        self.keys.values().map(move |s| &self.slots[*s as usize].2)
+    }
+    /// Whether a source-specific subtree hangs under `dst`.
+    pub fn has_subtree(&self, dst: Prefix6) -> bool {
+        self.dmap
+            .get(&dst)
+            .is_some_and(|d| self.drecs[*d as usize].2 > 0)
+    }
+    /// Bring the index up to date.
+    pub fn compile(&mut self) {
+        if self.dirty {
+            self.index = self.lpm.snapshot();
+            self.dirty = false;
+        }
     }
     /// Whether the index reflects every change.
     pub fn is_compiled(&self) -> bool {
-        !self.touched_all && self.touched.is_empty()
+        !self.dirty
     }
-    /// The longest destination prefix length with routes covering `dst` (from the index;
-    /// `None` when no prefix covers it). Only meaningful when [`Table6::is_compiled`].
-    pub fn longest(&self, dst: u128) -> Option<u8> {
-        let v = self.index.lookup(dst);
-        (v != fibkit_lpm::NO_MATCH).then_some(v as u8)
+    /// The longest destination prefix with nodes covering `dst`, from the index, with its
+    /// plain node's entries (if any) and whether it has a source-specific subtree.
+    /// Only meaningful when [`Table6::is_compiled`].
+    pub fn longest(&self, dst: u128) -> Option<(Prefix6, Option<&Vec<Route6>>, bool)> {
+        let d = self.index.lookup(dst);
+        if d == fibkit_lpm::NO_MATCH {
+            return None;
+        }
+        let (p, plain, sub) = self.drecs[d as usize];
+        let list = (plain != NONE).then(|| &self.slots[plain as usize].2);
+        Some((p, list, sub > 0))
     }
     /// The compiled index.
     pub fn index(&self) -> &Lpm<u128> {
         &self.index
     }
-    /// Drop empty nodes.
-    pub fn prune(&mut self) {
-        let before = self.nodes.len();
-        self.nodes.retain(|_, v| !v.is_empty());
-        if self.nodes.len() != before {
-            self.touched_all = true;
-        }
-    }
-    /// Whether a source-specific subtree hangs under `dst`.
-    pub fn has_subtree(&self, dst: Prefix6) -> bool {
-        self.nodes
-            .range((dst, Prefix6 { addr: 0, len: 1 })..)
-            .take_while(|((d, _), _)| *d == dst)
-            .any(|((_, s), v)| s.len > 0 && !v.is_empty())
-    }
     /// All entries in the kernel's dump order (a post-order walk of the radix tree:
     /// more specific prefixes before the prefixes that cover them).
     pub fn dump_order(&self) -> Vec<&Route6> {
         let mut keys: Vec<&(Prefix6, Prefix6)> = self
-            .nodes
+            .keys
             .iter()
-            .filter(|(_, v)| !v.is_empty())
+            .filter(|(_, s)| !self.slots[**s as usize].2.is_empty())
             .map(|(k, _)| k)
             .collect();
         keys.sort_by(|a, b| {
@@ -310,7 +389,7 @@ impl Table6 {
             })
         });
         keys.into_iter()
-            .flat_map(|k| self.nodes[k].iter())
+            .flat_map(|k| self.slots[self.keys[k] as usize].2.iter())
             .collect()
     }
 }

@@ -57,7 +57,9 @@ fn naive4(ns: &Netns, dst: u32) -> Option<(Prefix4, u32)> {
             if r.dst.contains(dst) && r.tos == 0 {
                 let better = match best {
                     None => true,
-                    Some((p, m)) => r.dst.len > p.len || (r.dst.len == p.len && r.info.priority < m),
+                    Some((p, m)) => {
+                        r.dst.len > p.len || (r.dst.len == p.len && r.info.priority < m)
+                    }
                 };
                 if better {
                     best = Some((r.dst, r.info.priority));
@@ -75,7 +77,10 @@ fn naive6(ns: &Netns, dst: u128) -> Option<(Prefix6, u32)> {
         // the local table is consulted first and wins whenever it matches
         let mut here: Option<(Prefix6, u32)> = None;
         for r in tb.dump_order() {
-            if r.dst.contains(dst) && r.src.len == 0 && !matches!(r.rtype, fibkit::route::RouteType::Multicast) {
+            if r.dst.contains(dst)
+                && r.src.len == 0
+                && !matches!(r.rtype, fibkit::route::RouteType::Multicast)
+            {
                 let better = match here {
                     None => true,
                     Some((p, m)) => r.dst.len > p.len || (r.dst.len == p.len && r.metric < m),
@@ -177,16 +182,50 @@ proptest! {
 #[test]
 fn failed_request_changes_nothing() {
     let (mut ns, d0) = ns_with_link();
-    let before = format!("{:?}", ns.tables4().map(|t| t.iter().cloned().collect::<Vec<_>>()).collect::<Vec<_>>());
+    let before = format!(
+        "{:?}",
+        ns.tables4()
+            .map(|t| t.iter().cloned().collect::<Vec<_>>())
+            .collect::<Vec<_>>()
+    );
     // unreachable gateway, host bits set, missing device: all refused, state unchanged
     let bad = [
-        Route4Cfg { dst: 0x0a00_0000, dst_len: 8, nh: NhCfg { gw: Some(Gateway::V4(0xcb00_7101)), ..Default::default() }, ..Default::default() },
-        Route4Cfg { dst: 0x0a01_0203, dst_len: 8, nh: NhCfg { dev: d0, ..Default::default() }, ..Default::default() },
-        Route4Cfg { dst: 0x0a00_0000, dst_len: 8, nh: NhCfg { dev: 99, ..Default::default() }, ..Default::default() },
+        Route4Cfg {
+            dst: 0x0a00_0000,
+            dst_len: 8,
+            nh: NhCfg {
+                gw: Some(Gateway::V4(0xcb00_7101)),
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+        Route4Cfg {
+            dst: 0x0a01_0203,
+            dst_len: 8,
+            nh: NhCfg {
+                dev: d0,
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+        Route4Cfg {
+            dst: 0x0a00_0000,
+            dst_len: 8,
+            nh: NhCfg {
+                dev: 99,
+                ..Default::default()
+            },
+            ..Default::default()
+        },
     ];
     for cfg in &bad {
         assert!(ns.route4_modify(RouteOp::Add, cfg).is_err());
     }
-    let after = format!("{:?}", ns.tables4().map(|t| t.iter().cloned().collect::<Vec<_>>()).collect::<Vec<_>>());
+    let after = format!(
+        "{:?}",
+        ns.tables4()
+            .map(|t| t.iter().cloned().collect::<Vec<_>>())
+            .collect::<Vec<_>>()
+    );
     assert_eq!(before, after);
 }

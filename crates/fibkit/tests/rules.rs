@@ -34,7 +34,10 @@ fn rule_strategy() -> impl Strategy<Value = R> {
         (1u32..60).prop_map(|p| p * 10),
         proptest::option::of((any::<u32>(), 0u8..=8)),
         proptest::option::of((0u32..4, 0u8..=2)),
-        proptest::option::of((0u32..4, prop_oneof![Just(0u32), Just(1), Just(3), Just(u32::MAX)])),
+        proptest::option::of((
+            0u32..4,
+            prop_oneof![Just(0u32), Just(1), Just(3), Just(u32::MAX)],
+        )),
         prop_oneof![Just(0u8), Just(0x04), Just(0x10)],
         proptest::option::of((0u32..3, 0u32..3)),
         prop_oneof![Just(0u8), Just(6), Just(17)],
@@ -44,20 +47,22 @@ fn rule_strategy() -> impl Strategy<Value = R> {
         100u32..105,
         1u32..20,
     )
-        .prop_map(|(pref, src, dst, mark, tos, uid, ipproto, dport, invert, action, table, goto_off)| R {
-            pref,
-            src,
-            dst: dst.map(|(a, l)| (0x0a00_0000 | (a << 22), l + 8)),
-            mark,
-            tos,
-            uid: uid.map(|(a, b)| (a.min(b), a.max(b))),
-            ipproto,
-            dport: dport.map(|(a, b)| (a.min(b), a.max(b))),
-            invert,
-            action,
-            table,
-            goto_off,
-        })
+        .prop_map(
+            |(pref, src, dst, mark, tos, uid, ipproto, dport, invert, action, table, goto_off)| R {
+                pref,
+                src,
+                dst: dst.map(|(a, l)| (0x0a00_0000 | (a << 22), l + 8)),
+                mark,
+                tos,
+                uid: uid.map(|(a, b)| (a.min(b), a.max(b))),
+                ipproto,
+                dport: dport.map(|(a, b)| (a.min(b), a.max(b))),
+                invert,
+                action,
+                table,
+                goto_off,
+            },
+        )
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -81,7 +86,15 @@ fn flow_strategy() -> impl Strategy<Value = F> {
         prop_oneof![Just(6u8), Just(17)],
         0u16..4,
     )
-        .prop_map(|(src, dst, mark, tos, uid, proto, dport)| F { src, dst, mark, tos, uid, proto, dport })
+        .prop_map(|(src, dst, mark, tos, uid, proto, dport)| F {
+            src,
+            dst,
+            mark,
+            tos,
+            uid,
+            proto,
+            dport,
+        })
 }
 
 /// `fib_rule_match` + `fib4_rule_match`, written from the kernel source.
@@ -157,24 +170,49 @@ fn naive_walk(rules: &[R], f: &F) -> Result<u32, Errno> {
 fn setup() -> Netns {
     let mut ns = Netns::new();
     let d0 = ns
-        .link_add(&LinkAdd { name: "d0".into(), kind: Some(LinkKind::Dummy), up: true, ..Default::default() })
+        .link_add(&LinkAdd {
+            name: "d0".into(),
+            kind: Some(LinkKind::Dummy),
+            up: true,
+            ..Default::default()
+        })
         .expect("link");
     ns.addr4_add(
         d0,
-        Addr4 { local: 0xc000_0201, address: 0xc000_0201, plen: 24, broadcast: 0, scope: 0, flags: ifa::PERMANENT, metric: 0, label: String::new() },
+        Addr4 {
+            local: 0xc000_0201,
+            address: 0xc000_0201,
+            plen: 24,
+            broadcast: 0,
+            scope: 0,
+            flags: ifa::PERMANENT,
+            metric: 0,
+            label: String::new(),
+        },
     )
     .expect("addr");
     for t in 100..104u32 {
         let cfg = Route4Cfg {
             table: t,
-            nh: NhCfg { gw: Some(Gateway::V4(0xc000_0200 | t)), dev: d0, ..Default::default() },
+            nh: NhCfg {
+                gw: Some(Gateway::V4(0xc000_0200 | t)),
+                dev: d0,
+                ..Default::default()
+            },
             ..Default::default()
         };
         ns.route4_modify(RouteOp::Add, &cfg).expect("route");
     }
     // the walk alone decides: remove the default rules
     for p in [0u32, 32766, 32767] {
-        ns.rule_del(false, &RuleSpec { pref: Some(p), ..Default::default() }).expect("del default rule");
+        ns.rule_del(
+            false,
+            &RuleSpec {
+                pref: Some(p),
+                ..Default::default()
+            },
+        )
+        .expect("del default rule");
     }
     ns
 }
