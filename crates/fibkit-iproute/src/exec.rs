@@ -446,6 +446,8 @@ struct RouteReq {
     pref: Option<Pref>,
     expires: Option<u64>,
     nhid: u32,
+    /// `via` was given (even `via 0.0.0.0`, which the kernel treats as no gateway).
+    via_given: bool,
 }
 
 fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
@@ -466,9 +468,13 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         pref: None,
         expires: None,
         nhid: 0,
+        via_given: false,
     };
     let mut a = Args::new(args);
     while let Some(k) = a.peek() {
+        if k == "via" {
+            r.via_given = true;
+        }
         if parse_nh(ns, &mut a, &mut r.fam, &mut r.nh, true)? {
             continue;
         }
@@ -518,8 +524,18 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             "initcwnd" => metric_value(&mut a, "initcwnd", &mut r.metrics, rtax::INITCWND)?,
             "initrwnd" => metric_value(&mut a, "initrwnd", &mut r.metrics, rtax::INITRWND)?,
             "ssthresh" => metric_value(&mut a, "ssthresh", &mut r.metrics, rtax::SSTHRESH)?,
-            "rtt" => time_value(&mut a, "rtt", &mut r.metrics, rtax::RTT)?,
-            "rttvar" => time_value(&mut a, "rttvar", &mut r.metrics, rtax::RTTVAR)?,
+            "rtt" => {
+                time_value(&mut a, "rtt", &mut r.metrics, rtax::RTT)?;
+                // iproute2 sends RTAX_RTT in units of 1/8 ms
+                let v = r.metrics.get(rtax::RTT).unwrap_or(0);
+                r.metrics.set(rtax::RTT, v.saturating_mul(8));
+            }
+            "rttvar" => {
+                time_value(&mut a, "rttvar", &mut r.metrics, rtax::RTTVAR)?;
+                // ... and RTAX_RTTVAR in units of 1/4 ms
+                let v = r.metrics.get(rtax::RTTVAR).unwrap_or(0);
+                r.metrics.set(rtax::RTTVAR, v.saturating_mul(4));
+            }
             "rto_min" => time_value(&mut a, "rto_min", &mut r.metrics, rtax::RTO_MIN)?,
             "features" => {
                 let v = a.val()?;
@@ -653,7 +669,7 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
     } else {
         RouteType::Unicast
     });
-    let has_gw = r.nh.gw.is_some();
+    let has_gw = r.nh.gw.is_some() || r.via_given;
     let has_nh = !r.multipath.is_empty();
     let scope = r.scope.unwrap_or(match rtype {
         RouteType::Local | RouteType::Nat => scope::HOST,
@@ -1003,6 +1019,7 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
         s.action = Some(RuleAction::Lookup(0));
     }
     let mut table_ok = false;
+    let mut nat = false;
     let mut a = Args::new(args);
     while let Some(k) = a.next() {
         match k {
@@ -1132,6 +1149,7 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                 let v = a.val()?;
                 parse_v4(v).ok_or_else(|| bad_addr(v, Some(Family::V4)))?;
                 s.action = Some(RuleAction::Other(10));
+                nat = true;
             }
             _ => {
                 let mut v = k;
@@ -1163,6 +1181,10 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             "table can not be specified for l3mdev rules\n",
             255,
         ));
+    }
+    if add && nat && !table_ok {
+        // a nat rule keeps iproute2's default table
+        s.table = Some(tid::MAIN);
     }
     if add {
         if let Some(RuleAction::Lookup(_)) = s.action {

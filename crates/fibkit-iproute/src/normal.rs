@@ -42,6 +42,10 @@ pub fn metrics_words(m: &Metrics) -> Vec<String> {
             if id == rtax::FEATURES {
                 // iproute2 prints feature names; the oracle shows the JSON value
                 "ecn".to_string()
+            } else if id == rtax::RTT {
+                (v / 8).to_string()
+            } else if id == rtax::RTTVAR {
+                (v / 4).to_string()
             } else {
                 v.to_string()
             }

@@ -330,7 +330,14 @@ impl Runner {
         let so = crate::show::ShowOpts::default();
         if has("links") {
             for l in self.ns.links() {
-                let flags = l.flag_words().join(",");
+                let mut words = l.flag_words();
+                if let fibkit::link::LinkKind::Veth { peer } = l.kind {
+                    // iproute2 marks a link whose lower device (the veth peer) is down
+                    if self.ns.link(peer).is_some_and(|p| !p.up) {
+                        words.push("M-DOWN");
+                    }
+                }
+                let flags = words.join(",");
                 self.out
                     .push(format!("link {} {} {}", l.name, l.operstate(), flags));
             }

@@ -977,6 +977,11 @@ impl Netns {
 
     /// Restore routes of addresses kept over a down (`addrconf_permanent_addr`).
     fn addrconf_permanent_addr(&mut self, dev: u32) {
+        if let Some(v) = self.addrs6.get_mut(&dev) {
+            for a in v.iter_mut() {
+                a.flags &= !ifa::TENTATIVE;
+            }
+        }
         let list = self.addrs6(dev).to_vec();
         for a in list {
             if a.flags & ifa::NOPREFIXROUTE == 0 {
@@ -1099,6 +1104,9 @@ impl Netns {
                 self.leave_anycast(dev, &a);
             }
             if keep {
+                let mut a = a;
+                // kept addresses wait for DAD again while the link is down
+                a.flags |= ifa::TENTATIVE;
                 kept.push(a);
             }
         }
@@ -1416,9 +1424,8 @@ impl Netns {
             dport: fl.dport,
         };
         let r = Self::rules_walk(
-            &self.rules6,
+            &self.prog6,
             &rf,
-            true,
             |t| {
                 if !self.tables6.contains_key(&t) {
                     return Err(Errno::EAGAIN);

@@ -6,7 +6,7 @@ use crate::fib4::FibResult4;
 use crate::netns::Netns;
 use crate::prefix::v4;
 use crate::route::{scope, table as tid, Gateway, Metrics, Route4, RouteType};
-use crate::rule::{Rule, RuleAction, RuleFlow};
+use crate::rule::{RuleAction, RuleFlow};
 
 /// An IPv4 flow (`struct flowi4` as `ip route get` fills it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -73,24 +73,23 @@ impl Netns {
     /// `fib_rules_lookup`: walk `rules` and call `lookup(table)` for lookup actions.
     /// `suppress(result)` says whether a successful result is dropped by the rule.
     pub(crate) fn rules_walk<T>(
-        rules: &[Rule],
+        rules: &[crate::rule::CompiledRule],
         fl: &RuleFlow,
-        v6: bool,
         mut lookup: impl FnMut(u32) -> Result<T, Errno>,
-        mut suppress: impl FnMut(&Rule, &T) -> bool,
+        mut suppress: impl FnMut(&crate::rule::CompiledRule, &T) -> bool,
     ) -> Result<T, Errno> {
         let mut i = 0;
         while i < rules.len() {
             let r = &rules[i];
             i += 1;
-            if !r.matches(fl, v6) {
+            if !r.matches(fl) {
                 continue;
             }
             let step = match r.action {
-                RuleAction::Goto(t) => {
-                    if let Some(j) = rules.iter().position(|x| x.pref == t) {
+                RuleAction::Goto(_) => {
+                    if r.goto_index != u32::MAX {
                         // jump: the target rule is evaluated normally
-                        i = j;
+                        i = r.goto_index as usize;
                     }
                     Step::Next
                 }
@@ -163,9 +162,8 @@ impl Netns {
             dport: fl.dport,
         };
         let r = Self::rules_walk(
-            &self.rules4,
+            &self.prog4,
             &rf,
-            false,
             |t| {
                 if !self.tables4.contains_key(&t) {
                     return Err(Errno::EAGAIN);

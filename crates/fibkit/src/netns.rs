@@ -82,6 +82,9 @@ pub struct Netns {
     pub(crate) tables6: BTreeMap<u32, Table6>,
     pub(crate) rules4: Vec<Rule>,
     pub(crate) rules6: Vec<Rule>,
+    /// The rules compiled for the walk (rebuilt on every rule change).
+    pub(crate) prog4: Vec<crate::rule::CompiledRule>,
+    pub(crate) prog6: Vec<crate::rule::CompiledRule>,
     pub(crate) custom_rules4: bool,
     pub(crate) custom_rules6: bool,
     /// A `local` route was added by a user (`fib_has_custom_local_routes`).
@@ -146,6 +149,8 @@ impl Netns {
                 .iter()
                 .map(|&(p, t)| Rule::kernel_default(p, t))
                 .collect(),
+            prog4: Vec::new(),
+            prog6: Vec::new(),
             custom_rules4: false,
             custom_rules6: false,
             custom_local_routes4: false,
@@ -190,6 +195,8 @@ impl Netns {
                 label: "lo".into(),
             }],
         );
+        ns.rules_resolve(false);
+        ns.rules_resolve(true);
         ns.fib_add_ifaddr(1, 0);
         let _ = ns.link_set_up(1, true);
         ns.generation = 0;
@@ -546,6 +553,8 @@ impl Netns {
                 r.oif_index = index;
             }
         }
+        self.rules_resolve(false);
+        self.rules_resolve(true);
     }
 
     fn rules_detach(&mut self, name: &str) {
@@ -557,6 +566,8 @@ impl Netns {
                 r.oif_index = crate::rule::DETACHED;
             }
         }
+        self.rules_resolve(false);
+        self.rules_resolve(true);
     }
 
     // ------------------------------------------------------------- neighbours
@@ -639,6 +650,12 @@ impl Netns {
             if let RuleAction::Goto(t) = r.action {
                 r.goto_resolved = prefs.contains(&t);
             }
+        }
+        let prog = crate::rule::compile_rules(rules, v6);
+        if v6 {
+            self.prog6 = prog;
+        } else {
+            self.prog4 = prog;
         }
     }
 }

@@ -136,7 +136,7 @@ proptest! {
                     prop_assert_eq!(route.info.priority, m);
                 }
                 (Err(e), None) => prop_assert_eq!(e, fibkit::Errno::ENETUNREACH),
-                (g, w) => prop_assert!(false, "dst {:#x}: got {:?}, naive {:?}", dst, g.map(|r| r.fib), w),
+                (g, w) => prop_assert!(false, "dst {:#x}: got {:?}, naive {:?}", dst, g.map(|r| r.fib.map(|f| f.1)), w),
             }
         }
     }
@@ -169,11 +169,11 @@ proptest! {
             let want = naive6(&ns, dst);
             match (got, want) {
                 (Ok(r), Some((p, m))) => {
-                    prop_assert_eq!(r.fib[0].dst, p, "dst {:#x}", dst);
+                    prop_assert_eq!(r.route.dst, p, "dst {:#x}", dst);
                     prop_assert_eq!(r.metric, m);
                 }
                 (Err(e), None) => prop_assert_eq!(e, fibkit::Errno::ENETUNREACH),
-                (g, w) => prop_assert!(false, "dst {:#x}: got {:?}, naive {:?}", dst, g.map(|r| r.fib), w),
+                (g, w) => prop_assert!(false, "dst {:#x}: got {:?}, naive {:?}", dst, g.map(|r| r.route.dst), w),
             }
         }
     }
