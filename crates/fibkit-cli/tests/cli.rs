@@ -1,0 +1,99 @@
+//! The `fib` binary: batch semantics, exit statuses and iproute2's texts.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn fib(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fib"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fib runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("fib finishes")
+}
+
+const SETUP: &str = "link add d0 type dummy\nlink set d0 up\naddr add 192.0.2.1/24 dev d0\n";
+
+#[test]
+fn batch_applies_commands_in_order() {
+    let out = fib(
+        &["-batch", "-"],
+        &format!("{SETUP}route add default via 192.0.2.254\nroute get 8.8.8.8\n"),
+    );
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "8.8.8.8 via 192.0.2.254 dev d0 src 192.0.2.1 uid 0 \n    cache\n"
+    );
+}
+
+#[test]
+fn batch_stops_at_the_first_failure_and_keeps_earlier_commands() {
+    let out = fib(
+        &["-batch", "-"],
+        &format!("{SETUP}route add 10.0.0.0/8 via 203.0.113.1\nroute get 192.0.2.9\n"),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("Error: Nexthop has invalid gateway."), "{err}");
+    assert!(err.contains("Command failed -:4"), "{err}");
+    // the query after the failure did not run
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn force_continues_after_a_failure() {
+    let out = fib(
+        &["-force", "-batch", "-"],
+        &format!("{SETUP}route add 10.0.0.0/8 via 203.0.113.1\nroute get 192.0.2.9\n"),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "192.0.2.9 dev d0 src 192.0.2.1 uid 0 \n    cache\n"
+    );
+}
+
+#[test]
+fn parse_errors_have_iproute2_text_and_status() {
+    let out = fib(&["route", "add", "999.1.1.1/33", "dev", "lo"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "Error: any valid prefix is expected rather than \"999.1.1.1/33\".\n"
+    );
+    let out = fib(&["route", "add", "10.0.0.0/8", "via", "1.2.3.4", "mtu", "abc"], "");
+    assert_eq!(out.status.code(), Some(255));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("Error: argument \"abc\" is wrong"));
+    let out = fib(&["route", "add", "10.0.0.0/8", "dev", "nosuch"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "Cannot find device \"nosuch\"\n");
+    let out = fib(&["foo"], "");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn kernel_errors_exit_2() {
+    let out = fib(&["-batch", "-"], "route add 10.1.2.3/8 dev lo\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("Error: Invalid prefix for given prefix length."));
+    let out = fib(&["route", "add", "10.1.2.3/8", "dev", "lo"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn scenario_check_passes_on_the_demo() {
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/demo.scn");
+    let out = fib(&["scenario", "--check", demo], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("PASS"));
+}
