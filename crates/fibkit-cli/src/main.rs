@@ -182,7 +182,7 @@ fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
             0
         }
         Ok(Outcome::Get(g)) => {
-            let s = match &g {
+            let s = match &*g {
                 GetAnswer::V4(r, fm) => text::get4(ns, r, *fm, json),
                 GetAnswer::V6(r, fm) => {
                     let (dst, src, iif) = get6_flow(ns, args);

@@ -70,12 +70,18 @@ fn parse_errors_have_iproute2_text_and_status() {
         String::from_utf8_lossy(&out.stderr),
         "Error: any valid prefix is expected rather than \"999.1.1.1/33\".\n"
     );
-    let out = fib(&["route", "add", "10.0.0.0/8", "via", "1.2.3.4", "mtu", "abc"], "");
+    let out = fib(
+        &["route", "add", "10.0.0.0/8", "via", "1.2.3.4", "mtu", "abc"],
+        "",
+    );
     assert_eq!(out.status.code(), Some(255));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("Error: argument \"abc\" is wrong"));
     let out = fib(&["route", "add", "10.0.0.0/8", "dev", "nosuch"], "");
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "Cannot find device \"nosuch\"\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "Cannot find device \"nosuch\"\n"
+    );
     let out = fib(&["foo"], "");
     assert_eq!(out.status.code(), Some(1));
 }
@@ -94,6 +100,10 @@ fn kernel_errors_exit_2() {
 fn scenario_check_passes_on_the_demo() {
     let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/demo.scn");
     let out = fib(&["scenario", "--check", demo], "");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("PASS"));
 }

@@ -68,7 +68,7 @@ pub enum Outcome {
     /// Success, with what `ip` prints on stdout.
     Ok(String),
     /// An `ip route get` answer.
-    Get(GetAnswer),
+    Get(Box<GetAnswer>),
 }
 
 /// The answer of `ip route get`.
@@ -268,7 +268,7 @@ fn route_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         return show(ns, opts, rest, crate::show::route_show);
     }
     if matches(cmd, "get") {
-        return route_get(ns, opts, rest).map(Outcome::Get);
+        return route_get(ns, opts, rest).map(|g| Outcome::Get(Box::new(g)));
     }
     if matches(cmd, "flush") {
         return route_flush(ns, opts, rest);
@@ -1353,20 +1353,9 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, _replace
             let mask = fibkit::prefix::mask4(plen);
             let broadcast = match brd {
                 None => 0,
-                Some("+") => {
-                    if plen < 31 {
-                        address | !mask
-                    } else {
-                        0
-                    }
-                }
-                Some("-") => {
-                    if plen < 31 {
-                        address & mask
-                    } else {
-                        0
-                    }
-                }
+                Some("+") if plen < 31 => address | !mask,
+                Some("-") if plen < 31 => address & mask,
+                Some("+") | Some("-") => 0,
                 Some(x) => parse_v4(x).ok_or_else(|| bad_addr(x, Some(Family::V4)))?,
             };
             let scope = sc.unwrap_or(if fibkit::prefix::v4::is_loopback(l) {

@@ -292,8 +292,10 @@ impl Runner {
         if is_route_get(args) {
             let r = run_ip(&mut self.ns, args);
             let line = match r {
-                Ok(Outcome::Get(GetAnswer::V4(g, fm))) => normal::get4_line(&self.ns, &g, fm),
-                Ok(Outcome::Get(GetAnswer::V6(g, fm))) => normal::get6_line(&self.ns, &g, fm),
+                Ok(Outcome::Get(b)) => match *b {
+                    GetAnswer::V4(g, fm) => normal::get4_line(&self.ns, &g, fm),
+                    GetAnswer::V6(g, fm) => normal::get6_line(&self.ns, &g, fm),
+                },
                 Ok(Outcome::Ok(_)) => "empty".to_string(),
                 Err(f) => match f.errno {
                     Some(e) => format!("error {}", e.name()),

@@ -17,7 +17,15 @@
 //! Host-specific facts come from the oracle machine (the one that recorded the
 //! conformance expectations): the name tables of its `/etc/iproute2/*` and
 //! `/etc/protocols`, and its device model (`type dummy` devices are really `ifb`
-//! devices there).
+//! devices there: `BROADCAST,NOARP`, `qlen 32`, kind `ifb`).
+//!
+//! Known approximations (fibkit keeps no such state):
+//!
+//! * the qdisc of a link is `noop` while it is down and its default qdisc while it is
+//!   up; the kernel keeps the default qdisc once a device has been up;
+//! * neighbours are listed in the engine's order (the kernel's hash order is random);
+//! * `-s` statistics, `-br` and address lifetimes other than `forever` (a deprecated
+//!   address shows `preferred_lft 0sec`) are not modelled.
 
 #![forbid(unsafe_code)]
 
@@ -118,7 +126,7 @@ pub fn route_select(
     let mut out = Vec::new();
     for m in msgs {
         if f.accept(&m, &mut st) {
-            out.extend(m.source);
+            out.extend(m.source.selected());
         }
     }
     Ok(out)
@@ -1348,7 +1356,7 @@ struct NhMsg {
 
 /// An `RTM_NEWROUTE` message as the kernel dumps it.
 #[derive(Clone, Debug)]
-struct RtMsg {
+struct RtMsg<'a> {
     family: u8,
     dst_len: u8,
     src_len: u8,
@@ -1365,7 +1373,7 @@ struct RtMsg {
     oif: Option<u32>,
     prefsrc: Option<Addr>,
     priority: Option<u32>,
-    metrics: Option<Metrics>,
+    metrics: Option<&'a Metrics>,
     flow: Option<u32>,
     nhid: Option<u32>,
     /// `RTA_CACHEINFO`'s `rta_expires`, in seconds (IPv6 routes carry the attribute).
@@ -1373,7 +1381,24 @@ struct RtMsg {
     /// `RTA_PREF` (`ICMPV6_ROUTER_PREF_*`).
     pref: Option<u8>,
     multipath: Vec<NhMsg>,
-    source: Vec<Selected>,
+    /// The entries the message was made from (head first).
+    source: MsgSource<'a>,
+}
+
+/// The engine entries behind one dumped route message.
+#[derive(Clone, Debug)]
+enum MsgSource<'a> {
+    V4(&'a Route4),
+    V6(Vec<&'a Route6>),
+}
+
+impl MsgSource<'_> {
+    fn selected(&self) -> Vec<Selected> {
+        match self {
+            MsgSource::V4(r) => vec![Selected::V4((*r).clone())],
+            MsgSource::V6(v) => v.iter().map(|r| Selected::V6((*r).clone())).collect(),
+        }
+    }
 }
 
 fn ignore_linkdown4(ns: &Netns, dev: u32) -> bool {
@@ -1415,7 +1440,7 @@ fn split_gw(gw: Option<Gateway>) -> (Option<Addr>, Option<u128>) {
 }
 
 /// `fib_dump_info()` for one IPv4 alias.
-fn rt4_msg(ns: &Netns, r: &Route4) -> RtMsg {
+fn rt4_msg<'a>(ns: &Netns, r: &'a Route4) -> RtMsg<'a> {
     let i = &r.info;
     let mut m = RtMsg {
         family: AF_INET,
@@ -1434,13 +1459,13 @@ fn rt4_msg(ns: &Netns, r: &Route4) -> RtMsg {
         oif: None,
         prefsrc: (i.prefsrc != 0).then_some(Addr::V4(i.prefsrc)),
         priority: (i.priority != 0).then_some(i.priority),
-        metrics: (!i.metrics.is_empty()).then(|| i.metrics.clone()),
+        metrics: (!i.metrics.is_empty()).then_some(&i.metrics),
         flow: None,
         nhid: (i.nh_id != 0).then_some(i.nh_id),
         expires: None,
         pref: None,
         multipath: Vec::new(),
-        source: vec![Selected::V4(r.clone())],
+        source: MsgSource::V4(r),
     };
     if i.nhs.len() <= 1 {
         m.flags = 0;
@@ -1475,7 +1500,7 @@ fn pref_value(p: Pref) -> u8 {
 }
 
 /// `rt6_fill_node()` for a route and its siblings (`legs[0]` is the dumped entry).
-fn rt6_msg(ns: &Netns, legs: &[&Route6]) -> Option<RtMsg> {
+fn rt6_msg<'a>(ns: &Netns, legs: &[&'a Route6]) -> Option<RtMsg<'a>> {
     let r = *legs.first()?;
     let now = i64::try_from(ns.now()).unwrap_or(i64::MAX);
     let mut m = RtMsg {
@@ -1495,15 +1520,18 @@ fn rt6_msg(ns: &Netns, legs: &[&Route6]) -> Option<RtMsg> {
         oif: None,
         prefsrc: r.prefsrc.map(Addr::V6),
         priority: Some(r.metric),
-        metrics: (!r.metrics.is_empty()).then(|| r.metrics.clone()),
+        metrics: (!r.metrics.is_empty()).then_some(&r.metrics),
         flow: None,
         nhid: (r.nh_id != 0).then_some(r.nh_id),
+        // The kernel reports the jiffies left, floored to seconds: some time always
+        // passed since the route was added, so a route added with `expires 600` shows
+        // 599.
         expires: Some(r.expires.map_or(0, |e| {
-            i64::try_from(e).unwrap_or(i64::MAX).saturating_sub(now)
+            (i64::try_from(e).unwrap_or(i64::MAX).saturating_sub(now) - 1).max(0)
         })),
         pref: Some(pref_value(r.pref)),
         multipath: Vec::new(),
-        source: legs.iter().map(|x| Selected::V6((*x).clone())).collect(),
+        source: MsgSource::V6(legs.to_vec()),
     };
     if legs.len() == 1 {
         m.flags = nh_dump_flags(r.nh.flags, ignore_linkdown6(ns, r.nh.dev));
@@ -1536,7 +1564,7 @@ fn hash_order(mut v: Vec<(u32, u64)>) -> Vec<u32> {
     v.into_iter().map(|x| x.0).collect()
 }
 
-fn dump_v4_table(ns: &Netns, id: u32, out: &mut Vec<RtMsg>) {
+fn dump_v4_table<'a>(ns: &'a Netns, id: u32, out: &mut Vec<RtMsg<'a>>) {
     if let Some(t) = ns.table4(id) {
         for r in t.iter() {
             if r.table == id {
@@ -1578,7 +1606,7 @@ fn fib6_walk_order(t: &fibkit::table::Table6) -> Vec<&Route6> {
     v.into_iter().map(|(_, _, r)| r).collect()
 }
 
-fn dump_v6_table(ns: &Netns, id: u32, out: &mut Vec<RtMsg>) {
+fn dump_v6_table<'a>(ns: &'a Netns, id: u32, out: &mut Vec<RtMsg<'a>>) {
     let Some(t) = ns.table6(id) else { return };
     let order = fib6_walk_order(t);
     let mut done: Vec<(fibkit::prefix::Prefix6, fibkit::prefix::Prefix6, u64)> = Vec::new();
@@ -1815,7 +1843,7 @@ impl RouteFilter {
     }
 
     /// `filter_nlmsg()`.
-    fn accept(&self, m: &RtMsg, st: &mut FilterState) -> bool {
+    fn accept(&self, m: &RtMsg<'_>, st: &mut FilterState) -> bool {
         if self.preferred_family != AF_UNSPEC && m.family != self.preferred_family {
             return false;
         }
@@ -1969,7 +1997,7 @@ impl RouteFilter {
 
 /// What the kernel dumps for the request iproute2 sends (`rtnl_routedump_req` with
 /// `iproute_dump_filter`), or the dump's error.
-fn route_dump(ns: &Netns, f: &RouteFilter) -> Result<Vec<RtMsg>, ShowError> {
+fn route_dump<'a>(ns: &'a Netns, f: &RouteFilter) -> Result<Vec<RtMsg<'a>>, ShowError> {
     let mut out = Vec::new();
     let fams: &[u8] = match f.dump_family {
         AF_INET => &[AF_INET],
@@ -2153,7 +2181,7 @@ fn print_rta_via(o: &mut Out, v: u128) {
 }
 
 /// `print_route()`.
-fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &RtMsg) {
+fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &RtMsg<'_>) {
     let host_len = af_bit_len(m.family);
     o.obj_open(None);
     let type_ok = f.typemask == 0
@@ -2872,6 +2900,7 @@ fn ipneigh_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, 
     let mut pfx = InetPrefix::none();
     let mut proxy = false;
     let mut none_match = false;
+    let mut unused = false;
     let mut a = Args::new(args);
     while let Some(w) = a.next() {
         if w == "dev" {
@@ -2894,7 +2923,7 @@ fn ipneigh_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, 
         } else if w == "nomaster" {
             // no device has a master
         } else if w == "unused" {
-            // every entry is unused (reference count 0): fibkit sends no traffic
+            unused = true;
         } else if w == "nud" {
             let v = a.need()?;
             if !state_given {
@@ -2951,6 +2980,11 @@ fn ipneigh_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, 
                     continue;
                 }
                 let bits = nud_bits(n.state);
+                // `unused`: entries nobody holds (`ndm_refcnt` 0): the states without a
+                // running neighbour timer (REACHABLE, DELAY, PROBE, INCOMPLETE hold one)
+                if unused && bits & 0x1b != 0 {
+                    continue;
+                }
                 if state & bits == 0 && (bits != 0 || state & 0x100 == 0) {
                     continue;
                 }

@@ -7,8 +7,10 @@ use std::sync::Arc;
 
 use crate::key::Key;
 use crate::lpm::{Inner, Lpm};
+use crate::prefetch::prefetch;
 use crate::{
     depth_of_len, DepthStats, Leaves, Node, Nodes, PrefixError, Top, NODE_FLAG, NO_MATCH, STRIDE,
+    TOP_PAGE,
 };
 
 /// Arena size (in u32 words) above which a snapshot recompiles from scratch
@@ -188,6 +190,17 @@ fn sync(node: &mut CNode, default: u32, force: bool, ar: &mut Arenas) -> bool {
         let s = bits.trailing_zeros();
         bits &= bits - 1;
         let k = node.child_pos(s);
+        if bits != 0 {
+            // The control trie is pointer-heavy: start fetching the next
+            // child's prefix list and children while this one is compiled.
+            let next = &node.children[node.child_pos(bits.trailing_zeros())];
+            if let Some(p) = next.pfx.first() {
+                prefetch(p);
+            }
+            if let Some(c) = next.children.first() {
+                prefetch(c);
+            }
+        }
         if sync(&mut node.children[k], slots[s as usize], force, ar) {
             changed_kids |= 1u64 << s;
         }
@@ -243,6 +256,102 @@ fn sync(node: &mut CNode, default: u32, force: bool, ar: &mut Arenas) -> bool {
     new != old
 }
 
+/// Top-level entries per chunk of [`TopState`].
+const CHUNK: usize = 64;
+type ChildChunk = [Option<Box<CNode>>; CHUNK];
+
+/// Builder state per top-level entry, allocated lazily in chunks of 64
+/// entries so that an empty or small builder costs little.
+#[derive(Clone)]
+struct TopState {
+    /// `!value` of the best short prefix of each entry, so that NO_MATCH is
+    /// 0 and the array starts as untouched zeroed memory.
+    val_not: Vec<u32>,
+    /// Subtrees (prefixes longer than the top level) per entry.
+    children: Vec<Option<Box<ChildChunk>>>,
+    /// Bit per chunk: the chunk may hold a subtree or a matched entry.
+    used: Vec<u64>,
+}
+
+impl TopState {
+    fn new(n: usize) -> Self {
+        let chunks = n.div_ceil(CHUNK);
+        TopState {
+            val_not: vec![0; n],
+            children: vec![None; chunks],
+            used: vec![0; chunks.div_ceil(64)],
+        }
+    }
+
+    #[inline]
+    fn val(&self, ti: usize) -> u32 {
+        !self.val_not[ti]
+    }
+
+    fn mark(&mut self, chunk: usize) {
+        self.used[chunk / 64] |= 1u64 << (chunk % 64);
+    }
+
+    fn set_val(&mut self, ti: usize, v: u32) {
+        self.val_not[ti] = !v;
+        if v != NO_MATCH {
+            self.mark(ti / CHUNK);
+        }
+    }
+
+    fn fill_val(&mut self, range: core::ops::Range<usize>, v: u32) {
+        if range.is_empty() {
+            return;
+        }
+        if v != NO_MATCH {
+            for c in range.start / CHUNK..=(range.end - 1) / CHUNK {
+                self.mark(c);
+            }
+        }
+        self.val_not[range].fill(!v);
+    }
+
+    #[inline]
+    fn child(&self, ti: usize) -> Option<&CNode> {
+        self.children[ti / CHUNK].as_ref()?[ti % CHUNK].as_deref()
+    }
+
+    #[inline]
+    fn child_mut(&mut self, ti: usize) -> Option<&mut CNode> {
+        self.children[ti / CHUNK].as_mut()?[ti % CHUNK].as_deref_mut()
+    }
+
+    fn has_child(&self, ti: usize) -> bool {
+        self.child(ti).is_some()
+    }
+
+    fn child_or_insert(&mut self, ti: usize) -> &mut CNode {
+        self.mark(ti / CHUNK);
+        let chunk = self.children[ti / CHUNK]
+            .get_or_insert_with(|| Box::new(core::array::from_fn(|_| None)));
+        chunk[ti % CHUNK].get_or_insert_with(|| Box::new(CNode::new()))
+    }
+
+    fn remove_child(&mut self, ti: usize) {
+        if let Some(chunk) = self.children[ti / CHUNK].as_mut() {
+            chunk[ti % CHUNK] = None;
+        }
+    }
+
+    /// The chunks marked used, in order.
+    fn used_chunks(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        for (w, &bits) in self.used.iter().enumerate() {
+            let mut b = bits;
+            while b != 0 {
+                out.push(w * 64 + b.trailing_zeros() as usize);
+                b &= b - 1;
+            }
+        }
+        out
+    }
+}
+
 /// Mutable side of the index: holds the full prefix set and produces
 /// immutable [`Lpm`] snapshots.
 ///
@@ -257,10 +366,8 @@ fn sync(node: &mut CNode, default: u32, force: bool, ar: &mut Arenas) -> bool {
 pub struct LpmBuilder<K: Key> {
     /// Prefixes of length `<= TOP_BITS`: `(first top index, len) -> value`.
     top_pfx: BTreeMap<(u32, u8), u32>,
-    /// Best value among `top_pfx` for each top entry (NO_MATCH if none).
-    top_val: Vec<u32>,
-    /// Subtrees for prefixes longer than `TOP_BITS`, per top entry.
-    top_child: Vec<Option<Box<CNode>>>,
+    /// Best short-prefix value and subtree of each top entry.
+    ts: TopState,
     /// Number of stored prefixes per length.
     hist: [u64; 129],
     count: usize,
@@ -291,8 +398,7 @@ impl<K: Key> Clone for LpmBuilder<K> {
     fn clone(&self) -> Self {
         LpmBuilder {
             top_pfx: self.top_pfx.clone(),
-            top_val: self.top_val.clone(),
-            top_child: self.top_child.clone(),
+            ts: self.ts.clone(),
             hist: self.hist,
             count: self.count,
             top: self.top.clone(),
@@ -345,14 +451,14 @@ impl<K: Key> LpmBuilder<K> {
 
     /// An empty builder.
     ///
-    /// It allocates the top-level bookkeeping up front (2^[`Key::TOP_BITS`]
-    /// entries: about 3 MiB for IPv4, 12 MiB for IPv6).
+    /// The per-top-level-entry bookkeeping (2^[`Key::TOP_BITS`] entries) is
+    /// reserved as zeroed memory and filled in chunks as prefixes arrive, so
+    /// an empty builder is cheap.
     pub fn new() -> Self {
         let n = 1usize << Self::TOP;
         LpmBuilder {
             top_pfx: BTreeMap::new(),
-            top_val: vec![NO_MATCH; n],
-            top_child: vec![None; n],
+            ts: TopState::new(n),
             hist: [0; 129],
             count: 0,
             top: Top::new(),
@@ -441,7 +547,7 @@ impl<K: Key> LpmBuilder<K> {
     fn insert_deep(&mut self, a: u128, len: u32, value: u32) -> Option<u32> {
         let ti = Self::top_start(a) as usize;
         self.mark_entry(ti);
-        let mut node: &mut CNode = self.top_child[ti].get_or_insert_with(|| Box::new(CNode::new()));
+        let mut node: &mut CNode = self.ts.child_or_insert(ti);
         let mut start = Self::TOP;
         loop {
             node.dirty = true;
@@ -489,10 +595,10 @@ impl<K: Key> LpmBuilder<K> {
             old
         } else {
             let ti = Self::top_start(a) as usize;
-            let node = self.top_child[ti].as_deref_mut()?;
+            let node = self.ts.child_mut(ti)?;
             let old = remove_rec(node, a, len, Self::TOP)?;
             if node.is_empty() {
-                self.top_child[ti] = None;
+                self.ts.remove_child(ti);
             }
             self.mark_entry(ti);
             Some(old)
@@ -511,7 +617,7 @@ impl<K: Key> LpmBuilder<K> {
         if len <= Self::TOP {
             return self.top_pfx.get(&(Self::top_start(a), len as u8)).copied();
         }
-        let mut node: &CNode = self.top_child[Self::top_start(a) as usize].as_deref()?;
+        let mut node: &CNode = self.ts.child(Self::top_start(a) as usize)?;
         let mut start = Self::TOP;
         loop {
             if len <= start + STRIDE {
@@ -544,9 +650,12 @@ impl<K: Key> LpmBuilder<K> {
             };
             out.push((a, l, v));
         }
-        for (ti, c) in self.top_child.iter().enumerate() {
-            if let Some(c) = c {
-                collect_rec(c, (ti as u128) << (128 - top), top, &mut out);
+        for (ci, chunk) in self.ts.children.iter().enumerate() {
+            for (j, c) in chunk.iter().flat_map(|c| c.iter()).enumerate() {
+                if let Some(c) = c {
+                    let ti = (ci * CHUNK + j) as u128;
+                    collect_rec(c, ti << (128 - top), top, &mut out);
+                }
             }
         }
         let mut out: Vec<(K, u8, u32)> = out
@@ -653,12 +762,12 @@ impl<K: Key> LpmBuilder<K> {
             while j < buf.len() {
                 let ti = s as usize + j;
                 let v = buf[j];
-                if self.top_val[ti] == v {
+                if self.ts.val(ti) == v {
                     j += 1;
                     continue;
                 }
-                if self.top_child[ti].is_some() {
-                    self.top_val[ti] = v;
+                if self.ts.has_child(ti) {
+                    self.ts.set_val(ti, v);
                     self.mark_entry(ti);
                     j += 1;
                     continue;
@@ -666,12 +775,12 @@ impl<K: Key> LpmBuilder<K> {
                 let mut end = j + 1;
                 while end < buf.len()
                     && buf[end] == v
-                    && self.top_val[s as usize + end] != v
-                    && self.top_child[s as usize + end].is_none()
+                    && self.ts.val(s as usize + end) != v
+                    && !self.ts.has_child(s as usize + end)
                 {
                     end += 1;
                 }
-                self.top_val[ti..s as usize + end].fill(v);
+                self.ts.fill_val(ti..s as usize + end, v);
                 let leaf = if v == NO_MATCH {
                     0
                 } else {
@@ -689,9 +798,9 @@ impl<K: Key> LpmBuilder<K> {
         for &ti in &list {
             let ti = ti as usize;
             self.dirty_bits[ti / 64] &= !(1u64 << (ti % 64));
-            let v = self.top_val[ti];
+            let v = self.ts.val(ti);
             let cur = self.top.get(ti);
-            match self.top_child[ti].as_deref_mut() {
+            match self.ts.child_mut(ti) {
                 Some(node) => {
                     let changed = sync(node, v, false, &mut self.arenas);
                     if changed || cur & NODE_FLAG == 0 {
@@ -723,48 +832,88 @@ impl<K: Key> LpmBuilder<K> {
     fn full_compile(&mut self) {
         let top = Self::TOP;
         let n = 1usize << top;
-        // Best short-prefix value per top entry.
-        self.top_val.fill(NO_MATCH);
+        // Reset the chunks in use, then recompute which are: those with a
+        // subtree, and those the short prefixes paint.
+        for c in self.ts.used_chunks() {
+            let hi = ((c + 1) * CHUNK).min(n);
+            self.ts.val_not[c * CHUNK..hi].fill(0);
+        }
+        self.ts.used.fill(0);
+        for c in 0..self.ts.children.len() {
+            let any = self.ts.children[c]
+                .as_ref()
+                .is_some_and(|ch| ch.iter().any(Option::is_some));
+            if any {
+                self.ts.mark(c);
+            } else {
+                self.ts.children[c] = None;
+            }
+        }
         let mut short: Vec<(u8, u32, u32)> =
             self.top_pfx.iter().map(|(&(s, l), &v)| (l, s, v)).collect();
         short.sort_by_key(|e| e.0);
         for (l, s, v) in short {
             let w = 1usize << (top - u32::from(l));
-            self.top_val[s as usize..s as usize + w].fill(v);
+            self.ts.fill_val(s as usize..s as usize + w, v);
         }
 
         let mut ar = Arenas::new();
-        let mut entries = vec![0u32; n];
-        let mut run: Option<(u32, u32)> = None;
-        for (chunk, out) in entries.chunks_mut(64).enumerate() {
-            let lo = chunk * 64;
-            let hi = lo + out.len();
-            if self.top_val[lo..hi].iter().all(|&v| v == NO_MATCH)
-                && self.top_child[lo..hi].iter().all(Option::is_none)
-            {
-                continue; // unmatched: entries stay 0 (the NO_MATCH leaf)
-            }
-            for (ti, e) in (lo..hi).zip(out.iter_mut()) {
-                let v = self.top_val[ti];
-                if let Some(node) = self.top_child[ti].as_deref_mut() {
-                    sync(node, v, true, &mut ar);
-                    *e = NODE_FLAG | ar.nodes.push(node.compiled) as u32;
-                    run = None;
-                } else if v == NO_MATCH {
-                    *e = 0;
-                } else {
-                    *e = match run {
-                        Some((rv, idx)) if rv == v => idx,
-                        _ => {
-                            let idx = ar.leaves.push(v) as u32;
-                            run = Some((v, idx));
-                            idx
+        let used = self.ts.used_chunks();
+        let mut next_used = 0;
+        let ts = &mut self.ts;
+        // Entries of unused chunks stay 0 (the NO_MATCH leaf).
+        self.top = Top::build(n, |pi, page| {
+            let (page_lo, page_hi) = (pi * TOP_PAGE, ((pi + 1) * TOP_PAGE).min(n));
+            let mut wrote = false;
+            while let Some(&c) = used.get(next_used) {
+                let lo = c * CHUNK;
+                if lo >= page_hi {
+                    break;
+                }
+                next_used += 1;
+                wrote = true;
+                let hi = (lo + CHUNK).min(n);
+                let mut run: Option<(u32, u32)> = None;
+                let has_children = ts.children[c].is_some();
+                for ti in lo..hi {
+                    let v = ts.val(ti);
+                    let node = if has_children {
+                        // Prefetch the control nodes a few entries ahead.
+                        if let Some(c) = (ti + 8 < hi).then(|| ts.child(ti + 8)).flatten() {
+                            prefetch(c);
+                        }
+                        if let Some(c) = (ti + 4 < hi).then(|| ts.child(ti + 4)).flatten() {
+                            if let Some(p) = c.pfx.first() {
+                                prefetch(p);
+                            }
+                            if let Some(k) = c.children.first() {
+                                prefetch(k);
+                            }
+                        }
+                        ts.child_mut(ti)
+                    } else {
+                        None
+                    };
+                    page[ti - page_lo] = if let Some(node) = node {
+                        sync(node, v, true, &mut ar);
+                        run = None;
+                        NODE_FLAG | ar.nodes.push(node.compiled) as u32
+                    } else if v == NO_MATCH {
+                        0
+                    } else {
+                        match run {
+                            Some((rv, idx)) if rv == v => idx,
+                            _ => {
+                                let idx = ar.leaves.push(v) as u32;
+                                run = Some((v, idx));
+                                idx
+                            }
                         }
                     };
                 }
             }
-        }
-        self.top = Top::from_slice(&entries);
+            wrote
+        });
         self.arenas = ar;
         self.dirty_ranges.clear();
         self.dirty_list.clear();

@@ -120,7 +120,7 @@ pub(crate) const STRIDE: u32 = 6;
 /// Top-level entry flag: the entry is a node index (else a leaf index).
 pub(crate) const NODE_FLAG: u32 = 1 << 31;
 
-const TOP_PAGE: usize = 1024;
+pub(crate) const TOP_PAGE: usize = 1024;
 const NODE_PAGE: usize = 512;
 const LEAF_PAGE: usize = 4096;
 

@@ -27,28 +27,31 @@ impl<T: Copy + Default + PartialEq + 'static, const P: usize> Paged<T, P> {
         }
     }
 
-    /// Builds from a slice; pages whose content equals the previous page's
-    /// share that page's allocation.
-    pub(crate) fn from_slice(items: &[T]) -> Self {
-        let mut pages: Vec<Arc<[T; P]>> = Vec::with_capacity(items.len().div_ceil(P));
-        for chunk in items.chunks(P) {
-            if let Some(prev) = pages.last() {
-                if chunk.len() == P && prev[..] == *chunk {
-                    let shared = Arc::clone(prev);
-                    pages.push(shared);
-                    continue;
-                }
+    /// Builds an array of `len` elements page by page, without an
+    /// intermediate copy: `fill(page, buf)` writes page `page` into `buf`
+    /// (which starts as `T::default()`) and returns whether it wrote
+    /// anything (it must leave `buf` untouched when it returns false). Untouched pages share one allocation, and so does a page
+    /// equal to the previous one.
+    pub(crate) fn build(len: usize, mut fill: impl FnMut(usize, &mut [T; P]) -> bool) -> Self {
+        let blank = Arc::new([T::default(); P]);
+        let mut buf = Box::new([T::default(); P]);
+        let mut pages: Vec<Arc<[T; P]>> = Vec::with_capacity(len.div_ceil(P));
+        let mut prev: Option<Arc<[T; P]>> = None;
+        for pi in 0..len.div_ceil(P) {
+            // `buf` is blank here: `fill` leaves it so when it returns false.
+            if !fill(pi, &mut buf) {
+                pages.push(Arc::clone(&blank));
+                continue;
             }
-            let mut page = Arc::new([T::default(); P]);
-            if let Some(p) = Arc::get_mut(&mut page) {
-                p[..chunk.len()].copy_from_slice(chunk);
-            }
+            let page = match &prev {
+                Some(p) if **p == *buf => Arc::clone(p),
+                _ => Arc::new(*buf),
+            };
+            prev = Some(Arc::clone(&page));
             pages.push(page);
+            buf.fill(T::default());
         }
-        Paged {
-            pages,
-            len: items.len(),
-        }
+        Paged { pages, len }
     }
 
     /// An array of `len` copies of `v`, all pages sharing one allocation.
@@ -165,16 +168,22 @@ mod tests {
     }
 
     #[test]
-    fn from_slice_shares_equal_pages() {
-        let v = vec![0u32; 16];
-        let a: Paged<u32, 4> = Paged::from_slice(&v);
-        assert_eq!(a.len(), 16);
-        // Four table entries, one distinct page.
-        assert_eq!(a.memory_bytes(), 16 + 4 * 8);
-        let mut b = a.clone();
-        b.set(5, 1);
-        assert_eq!(b.get(5), 1);
-        assert_eq!(a.get(5), 0);
-        assert_eq!(b.get(1), 0);
+    fn build_shares_blank_and_repeated_pages() {
+        let a: Paged<u32, 4> = Paged::build(18, |pi, buf| match pi {
+            0 | 3 => false,
+            1 | 2 => {
+                buf.fill(9);
+                true
+            }
+            _ => {
+                buf[1] = 5;
+                true
+            }
+        });
+        assert_eq!(a.len(), 18);
+        let got: Vec<u32> = (0..18).map(|i| a.get(i)).collect();
+        assert_eq!(got, [0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9, 0, 0, 0, 0, 0, 5]);
+        // Distinct pages: blank, the 9s, the last one.
+        assert_eq!(a.memory_bytes(), 3 * 16 + 5 * 8);
     }
 }

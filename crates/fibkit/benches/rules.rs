@@ -2,6 +2,8 @@
 //! default rules ever existed) against 1, 10, 100 and 1000 non-matching custom rules,
 //! on tables of real prefixes (a deterministic sample of the RIS 2026 tables).
 
+#![allow(missing_docs)] // criterion's macros generate undocumented items
+
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
 use fibkit::addr::{Addr4, Addr6};
 use fibkit::fib4::{NhCfg, Route4Cfg, RouteOp};

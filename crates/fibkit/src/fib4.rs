@@ -724,6 +724,8 @@ impl Netns {
 
     // ------------------------------------------------- kernel-derived routes
 
+    // mirrors the kernel's fib_magic(cmd, type, dst, len, ifa, priority) on a namespace
+    #[allow(clippy::too_many_arguments)]
     fn fib_magic(
         &mut self,
         add: bool,

@@ -132,17 +132,15 @@ impl Netns {
                 fl.oif,
                 ignore_linkstate,
             );
-            if matches!(r, Err(Errno::EAGAIN)) {
-                if self.tables4.contains_key(&tid::DEFAULT) {
-                    r = self.fib4_table_lookup(
-                        tid::DEFAULT,
-                        fl.dst,
-                        fl.tos,
-                        fl.scope,
-                        fl.oif,
-                        ignore_linkstate,
-                    );
-                }
+            if matches!(r, Err(Errno::EAGAIN)) && self.tables4.contains_key(&tid::DEFAULT) {
+                r = self.fib4_table_lookup(
+                    tid::DEFAULT,
+                    fl.dst,
+                    fl.tos,
+                    fl.scope,
+                    fl.oif,
+                    ignore_linkstate,
+                );
             }
             return match r {
                 Err(Errno::EAGAIN) => Err(Errno::ENETUNREACH),

@@ -36,6 +36,11 @@ pub enum RulePrefix {
 }
 
 impl RulePrefix {
+    /// Whether the prefix has length 0 (selects every address).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// The prefix length.
     pub fn len(&self) -> u8 {
         match self {
@@ -257,6 +262,7 @@ impl Rule {
         m ^ self.invert
     }
 
+    #[allow(clippy::collapsible_match)]
     fn matches_inner(&self, fl: &RuleFlow, v6: bool) -> bool {
         if self.l3mdev || self.tun_id != 0 {
             return false;

@@ -45,8 +45,8 @@ impl Netns {
             RuleAction::Lookup(t) => t,
             _ => 0,
         });
-        rule.src = spec.src.filter(|p| p.len() != 0);
-        rule.dst = spec.dst.filter(|p| p.len() != 0);
+        rule.src = spec.src.filter(|p| !p.is_empty());
+        rule.dst = spec.dst.filter(|p| !p.is_empty());
         rule.tun_id = spec.tun_id.unwrap_or(0);
         rule.iif = spec.iif.clone();
         rule.oif = spec.oif.clone();
@@ -230,12 +230,12 @@ impl Netns {
             }
             // family compare
             if let Some(s) = spec.src {
-                if s.len() != 0 && r.src != Some(s) {
+                if !s.is_empty() && r.src != Some(s) {
                     return false;
                 }
             }
             if let Some(d) = spec.dst {
-                if d.len() != 0 && r.dst != Some(d) {
+                if !d.is_empty() && r.dst != Some(d) {
                     return false;
                 }
             }

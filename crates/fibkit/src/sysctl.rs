@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 /// Per-device IPv4 configuration (`net.ipv4.conf.DEV.*`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DevConf4 {
     /// `forwarding`
     pub forwarding: u32,
@@ -21,22 +21,8 @@ pub struct DevConf4 {
     pub src_valid_mark: u32,
 }
 
-impl Default for DevConf4 {
-    fn default() -> Self {
-        DevConf4 {
-            forwarding: 0,
-            rp_filter: 0,
-            accept_local: 0,
-            route_localnet: 0,
-            ignore_routes_with_linkdown: 0,
-            promote_secondaries: 0,
-            src_valid_mark: 0,
-        }
-    }
-}
-
 /// Per-device IPv6 configuration (`net.ipv6.conf.DEV.*`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DevConf6 {
     /// `forwarding`
     pub forwarding: u32,
@@ -52,20 +38,6 @@ pub struct DevConf6 {
     pub router_solicitations: i32,
     /// `use_oif_addrs_only`
     pub use_oif_addrs_only: u32,
-}
-
-impl Default for DevConf6 {
-    fn default() -> Self {
-        DevConf6 {
-            forwarding: 0,
-            ignore_routes_with_linkdown: 0,
-            keep_addr_on_down: 0,
-            accept_dad: 0,
-            disable_ipv6: 0,
-            router_solicitations: 0,
-            use_oif_addrs_only: 0,
-        }
-    }
 }
 
 /// All routing-relevant sysctls of one namespace.
