@@ -125,9 +125,31 @@ fn add_rules(ns: &mut Netns, n: usize) {
 fn bench(c: &mut Criterion) {
     let (ns0, d4, d6) = tables();
     let mut g = c.benchmark_group("route_output_rules");
+    // the direct table lookup the fast path must not exceed (main table only)
+    g.bench_function("ipv4/direct-main-table", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) & 1023;
+            black_box(ns0.table_lookup4(254, d4[i]).is_ok())
+        })
+    });
+    g.bench_function("ipv6/direct-main-table", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) & 1023;
+            black_box(ns0.table_lookup6(254, d6[i]).is_ok())
+        })
+    });
     for n in [0usize, 1, 10, 100, 1000] {
         let mut ns = ns0.clone();
         add_rules(&mut ns, n);
+        g.bench_with_input(BenchmarkId::new("ipv4-policy-lookup", n), &n, |b, _| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) & 1023;
+                black_box(ns.policy_lookup4(&Flow4 { dst: d4[i], proto: 17, ..Default::default() }).is_ok())
+            })
+        });
         g.bench_with_input(BenchmarkId::new("ipv4", n), &n, |b, _| {
             let mut i = 0;
             b.iter(|| {
@@ -147,7 +169,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 i = (i + 1) & 1023;
                 black_box(
-                    ns.route_get6(&Flow6 {
+                    ns.route_output6(&Flow6 {
                         dst: d6[i],
                         proto: 6,
                         ..Default::default()

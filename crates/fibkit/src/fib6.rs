@@ -1323,6 +1323,16 @@ impl Netns {
         }
     }
 
+    /// `fib6_table_lookup` in one table for a plain flow: the selected entry.
+    /// Exposed for direct-table comparisons; `route_output6` is the full path.
+    pub fn table_lookup6(&self, table: u32, dst: u128) -> std::result::Result<&Route6, Errno> {
+        let fl = Flow6 {
+            dst,
+            ..Default::default()
+        };
+        self.fib6_table_lookup(table, 0, &fl, 0).map(|r| r.route)
+    }
+
     /// `fib6_select_path`: ECMP among siblings.
     fn fib6_select_path<'a>(&'a self, res: &mut FibResult6<'a>, fl: &Flow6, oif: u32, strict: u32) {
         if res.route.sibling_group == 0 {

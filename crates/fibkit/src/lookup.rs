@@ -189,6 +189,13 @@ impl Netns {
         }
     }
 
+    /// `fib_lookup`: the policy lookup alone (rules, or the fast path while only the
+    /// default rules ever existed), without the output route's source selection. Returns
+    /// the answering entry, its prefix and the table it was found in.
+    pub fn policy_lookup4(&self, fl: &Flow4) -> Result<(&Route4, crate::prefix::Prefix4, u32), Errno> {
+        self.fib4_lookup(fl, false).map(|r| (r.route, r.prefix, r.table))
+    }
+
     /// `inet_select_addr`.
     pub(crate) fn inet_select_addr(&self, dev: u32, dst: u32, sc: u8) -> u32 {
         let localnet = self.route_localnet(dev);
