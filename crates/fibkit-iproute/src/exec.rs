@@ -536,7 +536,11 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 let v = r.metrics.get(rtax::RTTVAR).unwrap_or(0);
                 r.metrics.set(rtax::RTTVAR, v.saturating_mul(4));
             }
-            "rto_min" => time_value(&mut a, "rto_min", &mut r.metrics, rtax::RTO_MIN)?,
+            "rto_min" => {
+                time_value(&mut a, "rto_min", &mut r.metrics, rtax::RTO_MIN)?;
+                // iproute2 always sends rto_min locked
+                r.metrics.locks |= 1 << rtax::RTO_MIN;
+            }
             "features" => {
                 let v = a.val()?;
                 if v != "ecn" {
@@ -566,9 +570,13 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 }
                 r.metrics.congctl = Some(v.to_string());
             }
-            "realms" => {
+            "realms" | "realm" => {
                 let v = a.val()?;
-                r.nh.realm = parse_u32(v).ok_or_else(|| invarg("\"realm\" value is invalid", v))?;
+                let realm = match v.split_once('/') {
+                    Some((x, y)) => parse_u32(x).zip(parse_u32(y)).map(|(x, y)| (x << 16) | y),
+                    None => parse_u32(v),
+                };
+                r.nh.realm = realm.ok_or_else(|| invarg("\"realm\" value is invalid", v))?;
             }
             "nexthop" => {
                 // the rest of the line is a list of nexthops

@@ -147,7 +147,14 @@ fn bench(c: &mut Criterion) {
             let mut i = 0;
             b.iter(|| {
                 i = (i + 1) & 1023;
-                black_box(ns.policy_lookup4(&Flow4 { dst: d4[i], proto: 17, ..Default::default() }).is_ok())
+                black_box(
+                    ns.policy_lookup4(&Flow4 {
+                        dst: d4[i],
+                        proto: 17,
+                        ..Default::default()
+                    })
+                    .is_ok(),
+                )
             })
         });
         g.bench_with_input(BenchmarkId::new("ipv4", n), &n, |b, _| {

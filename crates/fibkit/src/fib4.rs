@@ -282,7 +282,11 @@ impl Netns {
     /// `fib_table_lookup` in one table for a plain flow (tos 0, no oif, universe scope):
     /// the entry and prefix answering, or the lookup error (`EAGAIN`: no match or a
     /// `throw` route). Exposed for direct-table comparisons; `route_get4` is the full path.
-    pub fn table_lookup4(&self, table: u32, dst: u32) -> std::result::Result<(&Route4, Prefix4), Errno> {
+    pub fn table_lookup4(
+        &self,
+        table: u32,
+        dst: u32,
+    ) -> std::result::Result<(&Route4, Prefix4), Errno> {
         self.fib4_table_lookup(table, dst, 0, scope::UNIVERSE, 0, false)
             .map(|r| (r.route, r.prefix))
     }

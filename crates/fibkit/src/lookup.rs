@@ -192,8 +192,12 @@ impl Netns {
     /// `fib_lookup`: the policy lookup alone (rules, or the fast path while only the
     /// default rules ever existed), without the output route's source selection. Returns
     /// the answering entry, its prefix and the table it was found in.
-    pub fn policy_lookup4(&self, fl: &Flow4) -> Result<(&Route4, crate::prefix::Prefix4, u32), Errno> {
-        self.fib4_lookup(fl, false).map(|r| (r.route, r.prefix, r.table))
+    pub fn policy_lookup4(
+        &self,
+        fl: &Flow4,
+    ) -> Result<(&Route4, crate::prefix::Prefix4, u32), Errno> {
+        self.fib4_lookup(fl, false)
+            .map(|r| (r.route, r.prefix, r.table))
     }
 
     /// `inet_select_addr`.
