@@ -148,6 +148,8 @@ fn cycles_per_ns() -> f64 {
 }
 
 fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) {
+    // the lookups run on a compiled snapshot, as a dataplane would use fibkit
+    let snap = fibkit::snapshot::Snapshot::new(ns.clone());
     let cfg = KbenchConfig {
         warmup_count: o.warmup,
         loop_count: o.loops,
@@ -168,8 +170,8 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) {
             proto: cfg.protocol,
             ..Default::default()
         };
-        match ns.route_output6(&fl) {
-            Err(Errno::ENETUNREACH) => Outcome::Miss,
+        match snap.output6(&fl) {
+            fibkit::snapshot::Answer6::Error(Errno::ENETUNREACH) => Outcome::Miss,
             _ => Outcome::Hit,
         }
     });
@@ -178,10 +180,13 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) {
         if o.unit_ns { "ns" } else { "cycles" }
     );
     print!("{}", res.stats_line());
-    let depth = ns
-        .table6(254)
-        .map(|t| t.index().depth_stats())
-        .unwrap_or_default();
+    let depth = match snap.fast6() {
+        Some(f) => f.depth_stats(),
+        None => ns
+            .table6(254)
+            .map(|t| t.index().depth_stats())
+            .unwrap_or_default(),
+    };
     print!(
         "{}",
         kbench::depth_line(254, depth.sum, depth.count, u64::from(depth.max))
@@ -376,6 +381,7 @@ pub fn files_main(args: &[String]) -> Result<(), String> {
             ns.rule_add(v6, &spec).map_err(|e| e.to_string())?;
             added += 1;
         }
+        let snap = fibkit::snapshot::Snapshot::new(ns.clone());
         let mut trials = Vec::new();
         let mut ok = 0usize;
         for _ in 0..5 {
@@ -384,12 +390,14 @@ pub fn files_main(args: &[String]) -> Result<(), String> {
             while t.elapsed().as_millis() < 300 {
                 for d in &dsts {
                     let r = if v6 {
-                        ns.route_output6(&Flow6 {
-                            dst: *d,
-                            proto: 17,
-                            ..Default::default()
-                        })
-                        .is_ok()
+                        !matches!(
+                            snap.output6(&Flow6 {
+                                dst: *d,
+                                proto: 17,
+                                ..Default::default()
+                            }),
+                            fibkit::snapshot::Answer6::Error(_)
+                        )
                     } else {
                         ns.route_get4(&fibkit::lookup::Flow4 {
                             dst: *d as u32,

@@ -1235,9 +1235,12 @@ impl Netns {
         t: &'a crate::table::Table6,
         dst: u128,
         src: u128,
+        from_len: Option<u8>,
         mut visit: impl FnMut(&'a [Route6]) -> Option<R>,
     ) -> Option<R> {
-        let start = if t.is_compiled() {
+        let start = if let Some(l) = from_len {
+            l
+        } else if t.is_compiled() {
             let (p, plain, sub) = t.longest(dst)?;
             if !sub {
                 // the common case: the longest match's own routes, straight from the index
@@ -1295,12 +1298,25 @@ impl Netns {
         fl: &Flow6,
         strict: u32,
     ) -> std::result::Result<FibResult6<'a>, Errno> {
+        self.fib6_table_lookup_at(table, oif, fl, strict, None)
+    }
+
+    /// [`Self::fib6_table_lookup`] starting at destination prefix length `from_len`
+    /// instead of the longest match of `fl.dst` (the walk backtracks from there).
+    pub(crate) fn fib6_table_lookup_at<'a>(
+        &'a self,
+        table: u32,
+        oif: u32,
+        fl: &Flow6,
+        strict: u32,
+        from_len: Option<u8>,
+    ) -> std::result::Result<FibResult6<'a>, Errno> {
         let Some(t) = self.tables6.get(&table) else {
             return Err(Errno::EAGAIN);
         };
         let mut s = strict;
         loop {
-            let found = self.fib6_walk(t, fl.dst, fl.src, |list| {
+            let found = self.fib6_walk(t, fl.dst, fl.src, from_len, |list| {
                 let r = self.rt6_select(list, oif, s)?;
                 let first = list
                     .iter()

@@ -41,6 +41,7 @@ pub mod prefix;
 pub mod route;
 pub mod rule;
 pub mod rules;
+pub mod snapshot;
 pub mod sysctl;
 pub mod table;
 

@@ -333,6 +333,11 @@ impl Table6 {
     pub fn lists(&self) -> impl Iterator<Item = &Vec<Route6>> {
         self.keys.values().map(move |s| &self.slots[*s as usize].2)
     }
+    /// The destination prefixes that have nodes.
+    pub fn dsts(&self) -> impl Iterator<Item = Prefix6> + '_ {
+        self.dmap.keys().copied()
+    }
+
     /// Whether a source-specific subtree hangs under `dst`.
     pub fn has_subtree(&self, dst: Prefix6) -> bool {
         self.dmap

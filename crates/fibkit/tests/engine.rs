@@ -229,3 +229,85 @@ fn failed_request_changes_nothing() {
     );
     assert_eq!(before, after);
 }
+
+mod snapshot_equivalence {
+    use super::*;
+    use fibkit::route::{Pref, RouteType};
+    use fibkit::snapshot::{Answer6, Snapshot};
+
+    fn rtype(k: u8) -> RouteType {
+        match k {
+            0..=5 => RouteType::Unicast,
+            6 => RouteType::Unreachable,
+            7 => RouteType::Throw,
+            8 => RouteType::Prohibit,
+            _ => RouteType::Blackhole,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// The compiled fast path answers exactly what the full lookup answers.
+        #[test]
+        fn fast6_equals_full_lookup(
+            routes in proptest::collection::vec((any::<u128>(), 0u8..=64, 1u32..4, 0u8..10, any::<bool>(), 0u8..3), 1..50),
+            locals in proptest::collection::vec((any::<u128>(), 0u8..=48), 0..4),
+            dsts in proptest::collection::vec(any::<u128>(), 1..60),
+            forwarding in any::<bool>(),
+            failed_neigh in any::<bool>(),
+        ) {
+            let (mut ns, d0) = ns_with_link();
+            let gw = |b: bool| (0x2001_0db8_0001_u128 << 80) | if b { 0xfe } else { 0xfd };
+            for (a, len, metric, k, g, pref) in &routes {
+                let t = rtype(*k);
+                let cfg = Route6Cfg {
+                    dst: Prefix6::new(*a, *len),
+                    metric: *metric,
+                    rtype: t,
+                    pref: [Pref::Low, Pref::Medium, Pref::High][*pref as usize],
+                    nh: if t == RouteType::Unicast {
+                        NhCfg { gw: Some(Gateway::V6(gw(*g))), dev: d0, ..Default::default() }
+                    } else {
+                        NhCfg::default()
+                    },
+                    ..Default::default()
+                };
+                let _ = ns.route6_modify(RouteOp::Append, &cfg);
+            }
+            for (a, len) in &locals {
+                let cfg = Route6Cfg {
+                    table: tid::LOCAL,
+                    dst: Prefix6::new(*a, *len),
+                    rtype: RouteType::Local,
+                    nh: NhCfg { dev: 1, ..Default::default() },
+                    ..Default::default()
+                };
+                let _ = ns.route6_modify(RouteOp::Add, &cfg);
+            }
+            if failed_neigh {
+                let _ = ns.neigh_set(
+                    fibkit::netns::Neighbour { dev: d0, addr: gw(true), v6: true, state: fibkit::netns::NudState::Failed, lladdr: None },
+                    true,
+                );
+            }
+            if forwarding {
+                ns.set_forwarding6(d0, true);
+                ns.sysctl.v6_all.forwarding = 1;
+            }
+            let mut probes = dsts.clone();
+            for (a, len, ..) in &routes {
+                probes.push(Prefix6::new(*a, *len).addr);
+            }
+            let snap = Snapshot::new(ns.clone());
+            let mut batch = vec![Answer6::Slow; probes.len()];
+            snap.output6_batch(&probes, &mut batch);
+            for (i, dst) in probes.iter().enumerate() {
+                let fl = Flow6 { dst: *dst, ..Default::default() };
+                let want = Answer6::of(ns.route_output6(&fl));
+                prop_assert_eq!(snap.output6(&fl), want, "dst {:#x}", dst);
+                prop_assert_eq!(batch[i], want, "batch dst {:#x}", dst);
+            }
+        }
+    }
+}

@@ -1,0 +1,307 @@
+//! Compiled lookup snapshots: the answer of the common case precomputed per prefix.
+//!
+//! A [`Snapshot`] freezes a namespace and compiles, for the flows that only the
+//! destination decides (no source, no output or input interface, a unicast destination,
+//! and — for the fast path — only the default rules), one small answer per destination
+//! prefix. Answers are deduplicated, so a table of 40,000 routes over five gateways has
+//! a handful of them: a lookup is one walk of the LPM index and one read of a cached
+//! array. Everything else (ECMP routes, whose leg depends on the flow hash; flows with a
+//! source or an interface; custom rules) is answered by the namespace's full lookup, so
+//! a snapshot answers exactly what [`Netns::route_output6`] answers. The property tests
+//! check that equivalence on random tables.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use fibkit_lpm::{Lpm, LpmBuilder, NO_MATCH};
+
+use crate::error::Errno;
+use crate::fib6::{strict, Flow6};
+use crate::netns::Netns;
+use crate::prefix::{v6, Prefix6};
+use crate::route::{rtf, table as tid, Pref, RouteType};
+
+/// A precomputed IPv6 output answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Answer6 {
+    /// A route.
+    Route {
+        /// Route type.
+        rtype: RouteType,
+        /// Gateway.
+        gateway: Option<u128>,
+        /// Output device (lo for local and anycast routes).
+        dev: u32,
+        /// Table.
+        table: u32,
+        /// Metric.
+        metric: u32,
+        /// Router preference.
+        pref: Pref,
+    },
+    /// The lookup fails with this error.
+    Error(Errno),
+    /// Not precomputable (ECMP): ask the full lookup.
+    Slow,
+}
+
+impl Answer6 {
+    /// The answer of a full lookup result, in the same form.
+    pub fn of(r: Result<crate::lookup6::RouteGet6<'_>, Errno>) -> Answer6 {
+        match r {
+            Ok(g) => Answer6::Route {
+                rtype: g.rtype,
+                gateway: g.gateway,
+                dev: g.dev,
+                table: g.table,
+                metric: g.metric,
+                pref: g.pref,
+            },
+            Err(e) => Answer6::Error(e),
+        }
+    }
+}
+
+/// The compiled IPv6 output index of the no-custom-rules fast path.
+#[derive(Clone, Debug)]
+pub struct Fast6 {
+    lpm: Lpm<u128>,
+    answers: Vec<Answer6>,
+}
+
+impl Fast6 {
+    /// Number of distinct answers.
+    pub fn answers(&self) -> usize {
+        self.answers.len()
+    }
+    /// Depth statistics of the index (steps below its top level).
+    pub fn depth_stats(&self) -> fibkit_lpm::DepthStats {
+        self.lpm.depth_stats()
+    }
+    /// Bytes of the index plus the answers.
+    pub fn memory_bytes(&self) -> usize {
+        self.lpm.memory_bytes() + self.answers.len() * std::mem::size_of::<Answer6>()
+    }
+    /// The precomputed answer for a destination.
+    #[inline]
+    pub fn get(&self, dst: u128) -> Answer6 {
+        let v = self.lpm.lookup(dst);
+        if v == NO_MATCH {
+            Answer6::Error(Errno::ENETUNREACH)
+        } else {
+            self.answers[v as usize]
+        }
+    }
+}
+
+fn covering_stack_len(stack: &mut Vec<Prefix6>, p: Prefix6) -> Option<u8> {
+    while let Some(top) = stack.last() {
+        if top.covers(&p) {
+            break;
+        }
+        stack.pop();
+    }
+    stack.last().map(|t| t.len)
+}
+
+impl Netns {
+    /// The answer for destinations whose longest match (over local and main) is `p`,
+    /// given the longest local and main prefixes covering it.
+    fn fast6_answer(&self, p: Prefix6, llen: Option<u8>, mlen: Option<u8>) -> Answer6 {
+        let fl = Flow6 {
+            dst: p.addr,
+            ..Default::default()
+        };
+        let s = if self.sysctl.v6_all.forwarding == 0 {
+            strict::REACHABLE
+        } else {
+            0
+        };
+        for (table, len) in [(tid::LOCAL, llen), (tid::MAIN, mlen)] {
+            let Some(len) = len else { continue };
+            match self.fib6_table_lookup_at(table, 0, &fl, s, Some(len)) {
+                Ok(res) => {
+                    let r = res.route;
+                    if r.sibling_group != 0 {
+                        return Answer6::Slow;
+                    }
+                    match r.rtype {
+                        RouteType::Throw => continue,
+                        RouteType::Blackhole => return Answer6::Error(Errno::EINVAL),
+                        RouteType::Prohibit => return Answer6::Error(Errno::EACCES),
+                        RouteType::Unreachable => return Answer6::Error(Errno::EHOSTUNREACH),
+                        _ => {}
+                    }
+                    let dev = if r.flags & (rtf::LOCAL | rtf::ANYCAST) != 0 {
+                        1
+                    } else {
+                        r.nh.dev
+                    };
+                    return Answer6::Route {
+                        rtype: r.rtype,
+                        gateway: r.nh.gw,
+                        dev,
+                        table: res.table,
+                        metric: r.metric,
+                        pref: res.first.pref,
+                    };
+                }
+                Err(_) => continue,
+            }
+        }
+        Answer6::Error(Errno::ENETUNREACH)
+    }
+
+    /// Compile the IPv6 fast-path index (`None` once custom rules exist: then every
+    /// lookup walks the rules).
+    pub fn compile_fast6(&self) -> Option<Fast6> {
+        if self.custom_rules6 {
+            return None;
+        }
+        let local: Vec<Prefix6> = self
+            .table6(tid::LOCAL)
+            .map(|t| t.dsts().collect())
+            .unwrap_or_default();
+        let main: Vec<Prefix6> = self
+            .table6(tid::MAIN)
+            .map(|t| t.dsts().collect())
+            .unwrap_or_default();
+        let mut all: Vec<(Prefix6, bool)> = local
+            .iter()
+            .map(|p| (*p, true))
+            .chain(main.iter().map(|p| (*p, false)))
+            .collect();
+        all.sort_by_key(|(p, is_local)| (p.addr, p.len, !*is_local));
+        let mut lstack: Vec<Prefix6> = Vec::new();
+        let mut mstack: Vec<Prefix6> = Vec::new();
+        let mut ids: HashMap<Answer6, u32> = HashMap::new();
+        let mut answers = Vec::new();
+        let mut b = LpmBuilder::<u128>::new();
+        let mut i = 0;
+        while i < all.len() {
+            let p = all[i].0;
+            // a prefix present in both tables appears twice in a row
+            let mut j = i;
+            while j < all.len() && all[j].0 == p {
+                if all[j].1 {
+                    covering_stack_len(&mut lstack, p);
+                    lstack.push(p);
+                } else {
+                    covering_stack_len(&mut mstack, p);
+                    mstack.push(p);
+                }
+                j += 1;
+            }
+            let llen = covering_stack_len(&mut lstack, p);
+            let mlen = covering_stack_len(&mut mstack, p);
+            let a = self.fast6_answer(p, llen, mlen);
+            let next = answers.len() as u32;
+            let id = *ids.entry(a).or_insert_with(|| {
+                answers.push(a);
+                next
+            });
+            b.insert(p.addr, p.len, id);
+            i = j;
+        }
+        Some(Fast6 {
+            lpm: b.snapshot(),
+            answers,
+        })
+    }
+}
+
+/// A frozen namespace with its compiled fast paths. Cheap to share between threads
+/// (`Arc` inside); lookups take no lock and allocate nothing.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    ns: Arc<Netns>,
+    fast6: Option<Arc<Fast6>>,
+    generation: u64,
+}
+
+impl Snapshot {
+    /// Freeze `ns` and compile its fast paths.
+    pub fn new(ns: Netns) -> Snapshot {
+        let fast6 = ns.compile_fast6().map(Arc::new);
+        let generation = ns.generation();
+        Snapshot {
+            ns: Arc::new(ns),
+            fast6,
+            generation,
+        }
+    }
+    /// The frozen namespace (for every other kind of query).
+    pub fn netns(&self) -> &Netns {
+        &self.ns
+    }
+    /// The namespace generation the snapshot was taken at.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+    /// The compiled IPv6 fast path, if only the default rules ever existed.
+    pub fn fast6(&self) -> Option<&Fast6> {
+        self.fast6.as_deref()
+    }
+
+    #[inline]
+    fn simple6(fl: &Flow6) -> bool {
+        fl.src == 0
+            && fl.oif == 0
+            && fl.iif == 0
+            && v6::addr_type(fl.dst) & (v6::MULTICAST | v6::LINKLOCAL | v6::LOOPBACK) == 0
+    }
+
+    /// The IPv6 output route of a flow: exactly [`Netns::route_output6`]'s answer.
+    #[inline]
+    pub fn output6(&self, fl: &Flow6) -> Answer6 {
+        if let Some(f) = &self.fast6 {
+            if Self::simple6(fl) {
+                let a = f.get(fl.dst);
+                if a != Answer6::Slow {
+                    return a;
+                }
+            }
+        }
+        Answer6::of(self.ns.route_output6(fl))
+    }
+
+    /// [`Snapshot::output6`] for many destinations of otherwise empty flows, with the
+    /// index walks interleaved to hide memory latency. `out` gets `min(len)` answers.
+    pub fn output6_batch(&self, dsts: &[u128], out: &mut [Answer6]) {
+        let n = dsts.len().min(out.len());
+        let Some(f) = &self.fast6 else {
+            for i in 0..n {
+                out[i] = self.output6(&Flow6 {
+                    dst: dsts[i],
+                    ..Default::default()
+                });
+            }
+            return;
+        };
+        let mut ids = [0u32; 64];
+        let mut done = 0;
+        while done < n {
+            let k = (n - done).min(64);
+            f.lpm.lookup_batch(&dsts[done..done + k], &mut ids[..k]);
+            for j in 0..k {
+                let dst = dsts[done + j];
+                let a = if ids[j] == NO_MATCH {
+                    Answer6::Error(Errno::ENETUNREACH)
+                } else {
+                    f.answers[ids[j] as usize]
+                };
+                out[done + j] = if a == Answer6::Slow
+                    || v6::addr_type(dst) & (v6::MULTICAST | v6::LINKLOCAL | v6::LOOPBACK) != 0
+                {
+                    self.output6(&Flow6 {
+                        dst,
+                        ..Default::default()
+                    })
+                } else {
+                    a
+                };
+            }
+            done += k;
+        }
+    }
+}
