@@ -250,6 +250,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("kbench") => kbench_main(&args[1..]),
         Some("files") => files_main(&args[1..]),
+        Some("lpm") => lpm_main(&args[1..]),
         _ => Err(format!("Usage: fib bench kbench [options]\n\n{}", usage())),
     }
 }
@@ -399,12 +400,14 @@ pub fn files_main(args: &[String]) -> Result<(), String> {
                             fibkit::snapshot::Answer6::Error(_)
                         )
                     } else {
-                        ns.route_get4(&fibkit::lookup::Flow4 {
-                            dst: *d as u32,
-                            proto: 17,
-                            ..Default::default()
-                        })
-                        .is_ok()
+                        !matches!(
+                            snap.output4(&fibkit::lookup::Flow4 {
+                                dst: *d as u32,
+                                proto: 17,
+                                ..Default::default()
+                            }),
+                            fibkit::snapshot::Answer4::Error(_)
+                        )
                     };
                     ok += usize::from(r);
                     count += 1;
@@ -417,6 +420,207 @@ pub fn files_main(args: &[String]) -> Result<(), String> {
             "fibkit_ns_per_lookup family={family} routes={n} rules={want} {:.1}   (min {:.1}, max {:.1}; ok {ok})",
             trials[2], trials[0], trials[4]
         );
+    }
+    Ok(())
+}
+
+fn splitmix(x: &mut u64) -> u64 {
+    *x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *x;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// `fib bench lpm [--family 4|6] [--routes N]`: the full RIS 2026 table (or its first N
+/// prefixes) loaded into a namespace, compiled into a snapshot; single and batch output
+/// lookups of random destinations inside the prefixes and uniformly random, in million
+/// lookups per second (one thread), with build times and memory.
+pub fn lpm_main(args: &[String]) -> Result<(), String> {
+    let mut v6 = false;
+    let mut limit = usize::MAX;
+    let mut i = 0;
+    while i < args.len() {
+        match (args[i].as_str(), args.get(i + 1)) {
+            ("--family", Some(f)) => v6 = f == "6",
+            ("--routes", Some(n)) => limit = n.parse().map_err(|_| "bad --routes\n".to_string())?,
+            _ => return Err("Usage: fib bench lpm [--family 4|6] [--routes N]\n".into()),
+        }
+        i += 2;
+    }
+    let mut ns = Netns::new();
+    let d0 = ns
+        .link_add(&LinkAdd {
+            name: "d0".into(),
+            kind: Some(LinkKind::Dummy),
+            up: true,
+            ..Default::default()
+        })
+        .map_err(|e| e.to_string())?;
+    ns.addr4_add(
+        d0,
+        fibkit::addr::Addr4 {
+            local: 0xc000_0201,
+            address: 0xc000_0201,
+            plen: 24,
+            broadcast: 0,
+            scope: 0,
+            flags: 0,
+            metric: 0,
+            label: String::new(),
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    ns.addr6_add(
+        d0,
+        fibkit::addr::Addr6 {
+            addr: (0x2001_0db8_0001u128 << 80) | 1,
+            plen: 64,
+            flags: 0,
+            metric: 0,
+            scope: 0,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let mut inside: Vec<u128> = Vec::new();
+    let mut seed = 42u64;
+    let t0 = Instant::now();
+    let n = if v6 {
+        let all = fibkit_bench::data::embedded_v6().map_err(|e| e.to_string())?;
+        let routes = &all[..all.len().min(limit)];
+        ns.bulk(|ns| {
+            for (i, (a, l)) in routes.iter().enumerate() {
+                let gw = (0x2001_0db8_0001u128 << 80) | (3 + 2 * (i % 5) as u128);
+                let cfg = Route6Cfg {
+                    dst: Prefix6::new(*a, *l),
+                    nh: NhCfg {
+                        gw: Some(Gateway::V6(gw)),
+                        dev: d0,
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                };
+                let _ = ns.route6_modify(RouteOp::Add, &cfg);
+            }
+        });
+        for _ in 0..1 << 20 {
+            let (a, l) = routes[(splitmix(&mut seed) % routes.len() as u64) as usize];
+            let host = (u128::from(splitmix(&mut seed)) << 64 | u128::from(splitmix(&mut seed)))
+                & !fibkit::prefix::mask6(l);
+            inside.push(a | host);
+        }
+        routes.len()
+    } else {
+        let all = fibkit_bench::data::embedded_v4().map_err(|e| e.to_string())?;
+        let routes = &all[..all.len().min(limit)];
+        ns.bulk(|ns| {
+            for (i, (a, l)) in routes.iter().enumerate() {
+                let cfg = fibkit::fib4::Route4Cfg {
+                    dst: *a,
+                    dst_len: *l,
+                    nh: NhCfg {
+                        gw: Some(Gateway::V4(0xc000_0200 | (3 + 2 * (i % 5) as u32))),
+                        dev: d0,
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                };
+                let _ = ns.route4_modify(RouteOp::Add, &cfg);
+            }
+        });
+        for _ in 0..1 << 20 {
+            let (a, l) = routes[(splitmix(&mut seed) % routes.len() as u64) as usize];
+            let host = (splitmix(&mut seed) as u32) & !fibkit::prefix::mask4(l);
+            inside.push(u128::from(a | host));
+        }
+        routes.len()
+    };
+    let load = t0.elapsed();
+    let t1 = Instant::now();
+    let snap = fibkit::snapshot::Snapshot::new(ns);
+    let compile = t1.elapsed();
+    let uniform: Vec<u128> = (0..1 << 20)
+        .map(|_| {
+            let x = u128::from(splitmix(&mut seed)) << 64 | u128::from(splitmix(&mut seed));
+            if v6 {
+                x
+            } else {
+                x & 0xffff_ffff
+            }
+        })
+        .collect();
+    let (mem, answers) = if v6 {
+        snap.fast6()
+            .map_or((0, 0), |f| (f.memory_bytes(), f.answers()))
+    } else {
+        snap.fast4()
+            .map_or((0, 0), |f| (f.memory_bytes(), f.answers()))
+    };
+    println!(
+        "# fibkit bench lpm: IPv{} {n} prefixes (RIS 2026); namespace load {load:.2?} (RIB + per-table index), snapshot compile {compile:.2?}",
+        if v6 { 6 } else { 4 }
+    );
+    println!(
+        "# snapshot index: {mem} bytes ({:.2} bytes/prefix), {answers} distinct answers",
+        mem as f64 / n as f64
+    );
+    if std::env::var_os("FIB_BENCH_DEBUG").is_some() {
+        if let Some(f) = snap.fast4() {
+            eprintln!("{:?}", f.answer_list());
+        }
+    }
+    for (name, keys) in [("inside prefixes", &inside), ("uniform random", &uniform)] {
+        let mut best_single = 0f64;
+        let mut best_batch = 0f64;
+        for _ in 0..3 {
+            let t = Instant::now();
+            let mut hits = 0usize;
+            if v6 {
+                for k in keys.iter() {
+                    hits += usize::from(!matches!(
+                        snap.output6(&Flow6 {
+                            dst: *k,
+                            ..Default::default()
+                        }),
+                        fibkit::snapshot::Answer6::Error(_)
+                    ));
+                }
+            } else {
+                for k in keys.iter() {
+                    hits += usize::from(!matches!(
+                        snap.output4(&fibkit::lookup::Flow4 {
+                            dst: *k as u32,
+                            proto: 17,
+                            ..Default::default()
+                        }),
+                        fibkit::snapshot::Answer4::Error(_)
+                    ));
+                }
+            }
+            let el = t.elapsed().as_secs_f64();
+            best_single = best_single.max(keys.len() as f64 / el / 1e6);
+            std::hint::black_box(hits);
+            let t = Instant::now();
+            if v6 {
+                let mut out = vec![fibkit::snapshot::Answer6::Slow; 1024];
+                for c in keys.chunks(1024) {
+                    snap.output6_batch(c, &mut out);
+                    std::hint::black_box(&out);
+                }
+            } else {
+                let k4: Vec<u32> = keys.iter().map(|k| *k as u32).collect();
+                let t = Instant::now();
+                let mut out = vec![fibkit::snapshot::Answer4::Slow; 1024];
+                for c in k4.chunks(1024) {
+                    snap.output4_batch(c, &mut out);
+                    std::hint::black_box(&out);
+                }
+                best_batch = best_batch.max(k4.len() as f64 / t.elapsed().as_secs_f64() / 1e6);
+                continue;
+            }
+            best_batch = best_batch.max(keys.len() as f64 / t.elapsed().as_secs_f64() / 1e6);
+        }
+        println!("{name:>16}: single {best_single:7.1} Mlps   batch {best_batch:7.1} Mlps   (best of 3 x {} lookups)", keys.len());
     }
     Ok(())
 }

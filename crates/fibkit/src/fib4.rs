@@ -208,6 +208,22 @@ impl Netns {
         oif: u32,
         ignore_linkstate: bool,
     ) -> std::result::Result<FibResult4<'_>, Errno> {
+        self.fib4_table_lookup_at(table, dst, tos, fscope, oif, ignore_linkstate, None)
+    }
+
+    /// [`Self::fib4_table_lookup`] starting at prefix length `from_len` (and backtracking
+    /// from there) instead of at the longest match of `dst`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn fib4_table_lookup_at(
+        &self,
+        table: u32,
+        dst: u32,
+        tos: u8,
+        fscope: u8,
+        oif: u32,
+        ignore_linkstate: bool,
+        from_len: Option<u8>,
+    ) -> std::result::Result<FibResult4<'_>, Errno> {
         let merged = !self.custom_rules4 && table == tid::MAIN;
         let main = self.tables4.get(&table);
         let local = if merged {
@@ -218,8 +234,14 @@ impl Netns {
         if main.is_none() && local.is_none() {
             return Err(Errno::EAGAIN);
         }
-        let mut lm = local.map(|t| t.matches(dst));
-        let mut mm = main.map(|t| t.matches(dst));
+        let mut lm = local.map(|t| match from_len {
+            Some(l) => t.matches_from(dst, l),
+            None => t.matches(dst),
+        });
+        let mut mm = main.map(|t| match from_len {
+            Some(l) => t.matches_from(dst, l),
+            None => t.matches(dst),
+        });
         let mut lnext = lm.as_mut().and_then(Iterator::next);
         let mut mnext = mm.as_mut().and_then(Iterator::next);
         loop {

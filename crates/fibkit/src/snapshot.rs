@@ -215,6 +215,7 @@ impl Netns {
 #[derive(Clone, Debug)]
 pub struct Snapshot {
     ns: Arc<Netns>,
+    fast4: Option<Arc<Fast4>>,
     fast6: Option<Arc<Fast6>>,
     generation: u64,
 }
@@ -222,10 +223,12 @@ pub struct Snapshot {
 impl Snapshot {
     /// Freeze `ns` and compile its fast paths.
     pub fn new(ns: Netns) -> Snapshot {
+        let fast4 = ns.compile_fast4().map(Arc::new);
         let fast6 = ns.compile_fast6().map(Arc::new);
         let generation = ns.generation();
         Snapshot {
             ns: Arc::new(ns),
+            fast4,
             fast6,
             generation,
         }
@@ -238,6 +241,78 @@ impl Snapshot {
     pub fn generation(&self) -> u64 {
         self.generation
     }
+    /// The compiled IPv4 fast path, if only the default rules ever existed.
+    pub fn fast4(&self) -> Option<&Fast4> {
+        self.fast4.as_deref()
+    }
+
+    /// The IPv4 output route of a flow (`ip route get` without `iif`): exactly
+    /// [`Netns::route_get4`]'s answer.
+    #[inline]
+    pub fn output4(&self, fl: &crate::lookup::Flow4) -> Answer4 {
+        use crate::prefix::v4;
+        if let Some(f) = &self.fast4 {
+            if fl.src == 0
+                && fl.oif == 0
+                && fl.iif == 0
+                && fl.tos & 0xfc == 0
+                && fl.dst != 0
+                && !v4::is_multicast(fl.dst)
+                && !v4::is_lbcast(fl.dst)
+            {
+                let a = f.get(fl.dst);
+                if a != Answer4::Slow {
+                    return a;
+                }
+            }
+        }
+        Answer4::of(self.ns.route_get4(fl))
+    }
+
+    /// [`Snapshot::output4`] for many destinations of otherwise empty flows, with the
+    /// index walks interleaved.
+    pub fn output4_batch(&self, dsts: &[u32], out: &mut [Answer4]) {
+        use crate::prefix::v4;
+        let n = dsts.len().min(out.len());
+        let slow = |dst: u32| {
+            self.output4(&crate::lookup::Flow4 {
+                dst,
+                proto: 17,
+                ..Default::default()
+            })
+        };
+        let Some(f) = &self.fast4 else {
+            for (o, d) in out.iter_mut().zip(dsts).take(n) {
+                *o = slow(*d);
+            }
+            return;
+        };
+        let mut ids = [0u32; 64];
+        let mut done = 0;
+        while done < n {
+            let k = (n - done).min(64);
+            f.lpm.lookup_batch(&dsts[done..done + k], &mut ids[..k]);
+            for j in 0..k {
+                let dst = dsts[done + j];
+                let a = if ids[j] == NO_MATCH {
+                    f.nomatch
+                } else {
+                    f.answers[ids[j] as usize]
+                };
+                out[done + j] = if a == Answer4::Slow
+                    || dst == 0
+                    || v4::is_multicast(dst)
+                    || v4::is_lbcast(dst)
+                {
+                    slow(dst)
+                } else {
+                    a
+                };
+            }
+            done += k;
+        }
+    }
+
     /// The compiled IPv6 fast path, if only the default rules ever existed.
     pub fn fast6(&self) -> Option<&Fast6> {
         self.fast6.as_deref()
@@ -303,5 +378,196 @@ impl Snapshot {
             }
             done += k;
         }
+    }
+}
+
+/// A precomputed IPv4 output answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Answer4 {
+    /// A route.
+    Route {
+        /// `rt_type`.
+        rtype: RouteType,
+        /// Gateway, when the route uses one.
+        gateway: Option<crate::route::Gateway>,
+        /// Output device.
+        dev: u32,
+        /// Preferred source.
+        prefsrc: u32,
+        /// Table.
+        table: u32,
+    },
+    /// The lookup fails with this error.
+    Error(Errno),
+    /// Not precomputable (ECMP, a local route without `src`, the default table): ask
+    /// the full lookup.
+    Slow,
+}
+
+impl Answer4 {
+    /// The answer of a full lookup result, in the same form.
+    pub fn of(r: Result<crate::lookup::RouteGet4<'_>, Errno>) -> Answer4 {
+        match r {
+            Ok(g) => Answer4::Route {
+                rtype: g.rtype,
+                gateway: g.gateway,
+                dev: g.dev,
+                prefsrc: g.prefsrc.unwrap_or(0),
+                table: g.table,
+            },
+            Err(e) => Answer4::Error(e),
+        }
+    }
+}
+
+/// The compiled IPv4 output index of the fast path (local+main merged).
+#[derive(Clone, Debug)]
+pub struct Fast4 {
+    lpm: Lpm<u32>,
+    answers: Vec<Answer4>,
+    /// What an address matching nothing in local+main gets: the default table is
+    /// consulted then, so a non-empty default table makes it [`Answer4::Slow`].
+    nomatch: Answer4,
+}
+
+impl Fast4 {
+    /// Number of distinct answers.
+    pub fn answers(&self) -> usize {
+        self.answers.len()
+    }
+    /// The distinct answers.
+    pub fn answer_list(&self) -> &[Answer4] {
+        &self.answers
+    }
+    /// Bytes of the index plus the answers.
+    pub fn memory_bytes(&self) -> usize {
+        self.lpm.memory_bytes() + self.answers.len() * std::mem::size_of::<Answer4>()
+    }
+    /// The precomputed answer for a destination.
+    #[inline]
+    pub fn get(&self, dst: u32) -> Answer4 {
+        let v = self.lpm.lookup(dst);
+        if v == NO_MATCH {
+            self.nomatch
+        } else {
+            self.answers[v as usize]
+        }
+    }
+}
+
+impl Netns {
+    /// The answer of `ip route get` (output, no source, no oif, tos 0) for destinations
+    /// whose longest match over local+main is `p`.
+    fn fast4_answer(&self, p: crate::prefix::Prefix4) -> Answer4 {
+        use crate::prefix::v4;
+        use crate::route::{scope, Gateway};
+        let res = match self.fib4_table_lookup_at(
+            tid::MAIN,
+            p.addr,
+            0,
+            scope::UNIVERSE,
+            0,
+            false,
+            Some(p.len),
+        ) {
+            Ok(r) => r,
+            Err(Errno::EAGAIN) => {
+                return if self.table4(tid::DEFAULT).is_some_and(|t| !t.is_empty()) {
+                    Answer4::Slow
+                } else {
+                    Answer4::Error(Errno::ENETUNREACH)
+                };
+            }
+            Err(e) => return Answer4::Error(e),
+        };
+        let r = res.route;
+        if r.rtype == RouteType::Local {
+            if r.info.prefsrc == 0 {
+                return Answer4::Slow;
+            }
+            return Answer4::Route {
+                rtype: RouteType::Local,
+                gateway: None,
+                dev: 1,
+                prefsrc: r.info.prefsrc,
+                table: res.table,
+            };
+        }
+        if r.info.nhs.len() > 1 {
+            return Answer4::Slow;
+        }
+        let nh = &r.info.nhs[res.nh_sel];
+        let prefsrc = if r.info.prefsrc != 0 {
+            r.info.prefsrc
+        } else {
+            let gw = match nh.gw {
+                Some(Gateway::V4(g)) => g,
+                _ => 0,
+            };
+            self.inet_select_addr(nh.dev, gw, r.info.scope)
+        };
+        let localnet = self.sysctl.v4_all.route_localnet != 0
+            || self
+                .sysctl
+                .v4_dev
+                .get(&nh.dev)
+                .is_some_and(|c| c.route_localnet != 0);
+        if v4::is_loopback(prefsrc) && !localnet && nh.dev != 1 {
+            return Answer4::Error(Errno::EINVAL);
+        }
+        let use_fi = match r.rtype {
+            RouteType::Broadcast => false,
+            RouteType::Multicast => res.prefix.len >= 4,
+            _ => true,
+        };
+        let gateway = if use_fi && nh.gw.is_some() && nh.scope == scope::LINK {
+            nh.gw
+        } else {
+            None
+        };
+        Answer4::Route {
+            rtype: r.rtype,
+            gateway,
+            dev: nh.dev,
+            prefsrc,
+            table: res.table,
+        }
+    }
+
+    /// Compile the IPv4 fast-path index (`None` once custom rules exist).
+    pub fn compile_fast4(&self) -> Option<Fast4> {
+        if self.custom_rules4 {
+            return None;
+        }
+        let mut all: Vec<crate::prefix::Prefix4> = Vec::new();
+        for t in [tid::LOCAL, tid::MAIN] {
+            if let Some(tb) = self.table4(t) {
+                all.extend(tb.prefix_list());
+            }
+        }
+        all.sort_unstable();
+        all.dedup();
+        let mut ids: HashMap<Answer4, u32> = HashMap::new();
+        let mut answers = Vec::new();
+        let mut b = LpmBuilder::<u32>::new();
+        for p in all {
+            let a = self.fast4_answer(p);
+            let next = answers.len() as u32;
+            let id = *ids.entry(a).or_insert_with(|| {
+                answers.push(a);
+                next
+            });
+            b.insert(p.addr, p.len, id);
+        }
+        let nomatch = if self.table4(tid::DEFAULT).is_some_and(|t| !t.is_empty()) {
+            Answer4::Slow
+        } else {
+            Answer4::Error(Errno::ENETUNREACH)
+        };
+        Some(Fast4 {
+            lpm: b.snapshot(),
+            answers,
+            nomatch,
+        })
     }
 }

@@ -156,6 +156,27 @@ impl Table4 {
     }
 }
 
+impl Table4 {
+    /// The prefixes covering `dst` of length `len` and shorter, longest first (probing
+    /// the RIB; for compiling answers per prefix).
+    pub fn matches_from(&self, dst: u32, len: u8) -> Matches4<'_> {
+        Matches4 {
+            t: self,
+            dst,
+            next_len: i32::from(len.min(32)),
+            first: None,
+        }
+    }
+
+    /// The prefixes of the table.
+    pub fn prefix_list(&self) -> impl Iterator<Item = Prefix4> + '_ {
+        self.keys.keys().map(|(a, s)| Prefix4 {
+            addr: *a,
+            len: 32 - *s,
+        })
+    }
+}
+
 /// Iterator of [`Table4::matches`].
 pub struct Matches4<'a> {
     t: &'a Table4,

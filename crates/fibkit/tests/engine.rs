@@ -311,3 +311,80 @@ mod snapshot_equivalence {
         }
     }
 }
+
+mod snapshot_equivalence4 {
+    use super::*;
+    use fibkit::route::RouteType;
+    use fibkit::snapshot::{Answer4, Snapshot};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// The compiled IPv4 fast path answers exactly what `ip route get` answers.
+        #[test]
+        fn fast4_equals_full_lookup(
+            routes in proptest::collection::vec((any::<u32>(), 0u8..=32, 0u32..3, 0u8..12, any::<bool>()), 1..60),
+            dsts in proptest::collection::vec(any::<u32>(), 1..60),
+            default_table in any::<bool>(),
+        ) {
+            let (mut ns, d0) = ns_with_link();
+            for (a, len, metric, k, src) in &routes {
+                let p = Prefix4::new(*a, *len);
+                let (t, table, nh, mp) = match k {
+                    0..=4 => (RouteType::Unicast, tid::MAIN, NhCfg { gw: Some(Gateway::V4(0xc000_02fe)), dev: d0, ..Default::default() }, vec![]),
+                    5 => (RouteType::Unicast, tid::MAIN, NhCfg { dev: d0, ..Default::default() }, vec![]),
+                    6 => (RouteType::Unreachable, tid::MAIN, NhCfg::default(), vec![]),
+                    7 => (RouteType::Throw, tid::MAIN, NhCfg::default(), vec![]),
+                    8 => (RouteType::Prohibit, tid::MAIN, NhCfg::default(), vec![]),
+                    9 => (RouteType::Local, tid::LOCAL, NhCfg { dev: 1, ..Default::default() }, vec![]),
+                    10 => (RouteType::Broadcast, tid::LOCAL, NhCfg { dev: d0, ..Default::default() }, vec![]),
+                    _ => (
+                        RouteType::Unicast,
+                        tid::MAIN,
+                        NhCfg::default(),
+                        vec![
+                            NhCfg { gw: Some(Gateway::V4(0xc000_02fd)), dev: d0, weight: 1, ..Default::default() },
+                            NhCfg { gw: Some(Gateway::V4(0xc000_02fe)), dev: d0, weight: 1, ..Default::default() },
+                        ],
+                    ),
+                };
+                let scope = match t {
+                    RouteType::Local => 254,
+                    RouteType::Broadcast => 253,
+                    _ if nh.gw.is_none() && mp.is_empty() && t == RouteType::Unicast => 253,
+                    _ => 0,
+                };
+                let cfg = Route4Cfg {
+                    table,
+                    dst: p.addr,
+                    dst_len: p.len,
+                    rtype: t,
+                    scope,
+                    priority: *metric,
+                    prefsrc: if *src && t != RouteType::Unreachable && t != RouteType::Throw && t != RouteType::Prohibit { 0xc000_0201 } else { 0 },
+                    nh,
+                    multipath: mp,
+                    ..Default::default()
+                };
+                let _ = ns.route4_modify(RouteOp::Append, &cfg);
+            }
+            if default_table {
+                let cfg = Route4Cfg { table: tid::DEFAULT, dst: 0x0800_0000, dst_len: 8, nh: NhCfg { dev: d0, ..Default::default() }, scope: 253, ..Default::default() };
+                let _ = ns.route4_modify(RouteOp::Add, &cfg);
+            }
+            let mut probes = dsts.clone();
+            for (a, len, ..) in &routes {
+                probes.push(Prefix4::new(*a, *len).addr);
+            }
+            let snap = Snapshot::new(ns.clone());
+            let mut batch = vec![Answer4::Slow; probes.len()];
+            snap.output4_batch(&probes, &mut batch);
+            for (i, dst) in probes.iter().enumerate() {
+                let fl = Flow4 { dst: *dst, proto: 17, ..Default::default() };
+                let want = Answer4::of(ns.route_get4(&fl));
+                prop_assert_eq!(snap.output4(&fl), want, "dst {:#x}", dst);
+                prop_assert_eq!(batch[i], want, "batch dst {:#x}", dst);
+            }
+        }
+    }
+}
