@@ -251,6 +251,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         Some("kbench") => kbench_main(&args[1..]),
         Some("files") => files_main(&args[1..]),
         Some("lpm") => lpm_main(&args[1..]),
+        Some("flood") => flood_main(&args[1..]),
         _ => Err(format!("Usage: fib bench kbench [options]\n\n{}", usage())),
     }
 }
@@ -621,6 +622,157 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
             best_batch = best_batch.max(keys.len() as f64 / t.elapsed().as_secs_f64() / 1e6);
         }
         println!("{name:>16}: single {best_single:7.1} Mlps   batch {best_batch:7.1} Mlps   (best of 3 x {} lookups)", keys.len());
+    }
+    Ok(())
+}
+
+/// `fib bench flood [--threads 1,2] [--seconds S] [--family 4|6]`: the udpflood analogue.
+/// Each thread owns a reader handle and 10,000 destinations under one /64 (IPv6) or /24
+/// (IPv4) via-gateway route, and runs route output lookups for a fixed time; prints the
+/// total and per-thread lookup rates for each thread count.
+pub fn flood_main(args: &[String]) -> Result<(), String> {
+    let mut threads = vec![1usize, 2];
+    let mut secs = 2.0f64;
+    let mut v6 = true;
+    let mut i = 0;
+    while i < args.len() {
+        match (args[i].as_str(), args.get(i + 1)) {
+            ("--threads", Some(t)) => {
+                threads = t.split(',').filter_map(|x| x.parse().ok()).collect()
+            }
+            ("--seconds", Some(t)) => {
+                secs = t.parse().map_err(|_| "bad --seconds\n".to_string())?
+            }
+            ("--family", Some(f)) => v6 = f == "6",
+            _ => {
+                return Err(
+                    "Usage: fib bench flood [--threads 1,2] [--seconds S] [--family 4|6]\n".into(),
+                )
+            }
+        }
+        i += 2;
+    }
+    let mut ns = Netns::new();
+    let d0 = ns
+        .link_add(&LinkAdd {
+            name: "d0".into(),
+            kind: Some(LinkKind::Dummy),
+            up: true,
+            ..Default::default()
+        })
+        .map_err(|e| e.to_string())?;
+    ns.addr4_add(
+        d0,
+        fibkit::addr::Addr4 {
+            local: 0xc000_0201,
+            address: 0xc000_0201,
+            plen: 24,
+            broadcast: 0,
+            scope: 0,
+            flags: 0,
+            metric: 0,
+            label: String::new(),
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    ns.addr6_add(
+        d0,
+        fibkit::addr::Addr6 {
+            addr: (0x2001_0db8_0001u128 << 80) | 1,
+            plen: 64,
+            flags: 0,
+            metric: 0,
+            scope: 0,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let net6 = 0x2001_0db8_00aa_0001u128 << 64;
+    ns.route6_modify(
+        RouteOp::Add,
+        &Route6Cfg {
+            dst: Prefix6::new(net6, 64),
+            nh: NhCfg {
+                gw: Some(Gateway::V6((0x2001_0db8_0001u128 << 80) | 0xfe)),
+                dev: d0,
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    ns.route4_modify(
+        RouteOp::Add,
+        &fibkit::fib4::Route4Cfg {
+            dst: 0xcb00_7100,
+            dst_len: 24,
+            nh: NhCfg {
+                gw: Some(Gateway::V4(0xc000_02fe)),
+                dev: d0,
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let fib = fibkit::fib::Fib::new(ns);
+    println!(
+        "# fibkit bench flood: IPv{}, route output on per-thread reader handles, {secs} s per run",
+        if v6 { 6 } else { 4 }
+    );
+    let mut base = 0f64;
+    for &n in &threads {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut hs = Vec::new();
+        for t in 0..n {
+            let mut r = fib.reader();
+            let stop = stop.clone();
+            hs.push(std::thread::spawn(move || {
+                let dsts6: Vec<u128> = (0..10_000u128)
+                    .map(|i| net6 | ((t as u128) << 32) | i)
+                    .collect();
+                let dsts4: Vec<u32> = (0..10_000u32).map(|i| 0xcb00_7100 | (i & 0xff)).collect();
+                let mut count = 0u64;
+                let start = Instant::now();
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let snap = r.snapshot();
+                    if v6 {
+                        for d in &dsts6 {
+                            std::hint::black_box(snap.output6(&Flow6 {
+                                dst: *d,
+                                proto: 17,
+                                ..Default::default()
+                            }));
+                        }
+                    } else {
+                        for d in &dsts4 {
+                            std::hint::black_box(snap.output4(&fibkit::lookup::Flow4 {
+                                dst: *d,
+                                proto: 17,
+                                ..Default::default()
+                            }));
+                        }
+                    }
+                    count += 10_000;
+                }
+                (count, start.elapsed().as_secs_f64())
+            }));
+        }
+        std::thread::sleep(std::time::Duration::from_secs_f64(secs));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let mut total = 0f64;
+        for h in hs {
+            let (c, el) = h.join().map_err(|_| "thread panicked".to_string())?;
+            total += c as f64 / el;
+        }
+        if n == threads[0] {
+            base = total;
+        }
+        println!(
+            "threads={n} lookups/s={:.1}M per-thread={:.1}M scaling={:.2}x",
+            total / 1e6,
+            total / 1e6 / n as f64,
+            total / base.max(1.0)
+        );
     }
     Ok(())
 }

@@ -30,6 +30,7 @@
 pub mod addr;
 pub mod ecmp;
 pub mod error;
+pub mod fib;
 pub mod fib4;
 pub mod fib6;
 pub mod flowhash;

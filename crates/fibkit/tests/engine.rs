@@ -388,3 +388,89 @@ mod snapshot_equivalence4 {
         }
     }
 }
+
+/// Readers looking up while the writer publishes: every answer belongs to one committed
+/// state (the gateway and the source always come from the same version of the route).
+#[test]
+fn readers_see_only_committed_states() {
+    use fibkit::fib::Fib;
+    use fibkit::snapshot::Answer4;
+    let (mut ns, d0) = ns_with_link();
+    // a second address, so that the two committed states differ in source too
+    ns.addr4_add(
+        d0,
+        Addr4 {
+            local: 0xc633_6401,
+            address: 0xc633_6401,
+            plen: 24,
+            broadcast: 0,
+            scope: 0,
+            flags: ifa::PERMANENT,
+            metric: 0,
+            label: String::new(),
+        },
+    )
+    .expect("addr");
+    let route = |gw: u32| Route4Cfg {
+        dst: 0x0a00_0000,
+        dst_len: 8,
+        nh: NhCfg {
+            gw: Some(Gateway::V4(gw)),
+            dev: d0,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    ns.route4_modify(RouteOp::Add, &route(0xc000_02fe))
+        .expect("route");
+    let mut fib = Fib::new(ns);
+    let states = [
+        (0xc000_02feu32, 0xc000_0201u32),
+        (0xc633_64feu32, 0xc633_6401u32),
+    ];
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut handles = Vec::new();
+    for _ in 0..2 {
+        let mut r = fib.reader();
+        let stop = stop.clone();
+        handles.push(std::thread::spawn(move || {
+            let mut seen = [0u64; 2];
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let a = r.snapshot().output4(&Flow4 {
+                    dst: 0x0a01_0203,
+                    proto: 17,
+                    ..Default::default()
+                });
+                let Answer4::Route {
+                    gateway: Some(Gateway::V4(gw)),
+                    prefsrc,
+                    ..
+                } = a
+                else {
+                    panic!("unexpected answer {a:?}");
+                };
+                let i = states
+                    .iter()
+                    .position(|s| *s == (gw, prefsrc))
+                    .expect("a committed state");
+                seen[i] += 1;
+            }
+            seen
+        }));
+    }
+    for i in 0..200 {
+        let (gw, _) = states[(i + 1) % 2];
+        fib.apply(|ns| {
+            ns.route4_modify(RouteOp::Replace, &route(gw))
+                .expect("replace")
+        });
+        fib.publish();
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut total = 0;
+    for h in handles {
+        let seen = h.join().expect("reader ok");
+        total += seen[0] + seen[1];
+    }
+    assert!(total > 0);
+}

@@ -1,0 +1,109 @@
+//! Sharing a namespace between one writer and many readers: readers never wait.
+//!
+//! The writer changes its own [`Netns`] and publishes a compiled [`Snapshot`] with one
+//! atomic pointer swap. Each reader thread keeps a [`Reader`]: its current snapshot and
+//! the generation it belongs to. Before a lookup the reader compares the shared
+//! generation counter with its own (one atomic load); only when a new snapshot was
+//! published does it fetch it. Lookups themselves take no lock, no reference count and
+//! allocate nothing (the equivalent of the kernel's RCU readers and noref results).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use arc_swap::ArcSwap;
+
+use crate::netns::Netns;
+use crate::snapshot::Snapshot;
+
+struct Shared {
+    current: ArcSwap<Snapshot>,
+    generation: AtomicU64,
+}
+
+/// The writer side: owns the namespace, publishes snapshots.
+pub struct Fib {
+    ns: Netns,
+    shared: Arc<Shared>,
+    published: u64,
+}
+
+impl Fib {
+    /// Start from a namespace; its first snapshot is published at once.
+    pub fn new(ns: Netns) -> Fib {
+        let snap = Snapshot::new(ns.clone());
+        Fib {
+            ns,
+            shared: Arc::new(Shared {
+                current: ArcSwap::from_pointee(snap),
+                generation: AtomicU64::new(1),
+            }),
+            published: 1,
+        }
+    }
+
+    /// The namespace as the writer sees it (including unpublished changes).
+    pub fn netns(&self) -> &Netns {
+        &self.ns
+    }
+
+    /// Change the namespace (a batch of requests); readers see nothing until
+    /// [`Fib::publish`].
+    pub fn apply<R>(&mut self, f: impl FnOnce(&mut Netns) -> R) -> R {
+        self.ns.bulk(f)
+    }
+
+    /// Compile and publish the current state: one pointer swap, then the generation
+    /// counter moves so that readers pick the new snapshot up on their next lookup.
+    pub fn publish(&mut self) {
+        let snap = Snapshot::new(self.ns.clone());
+        self.shared.current.store(Arc::new(snap));
+        self.published += 1;
+        self.shared
+            .generation
+            .store(self.published, Ordering::Release);
+    }
+
+    /// A reader handle (one per thread; `Send`).
+    pub fn reader(&self) -> Reader {
+        Reader {
+            shared: Arc::clone(&self.shared),
+            snap: self.shared.current.load_full(),
+            generation: self.shared.generation.load(Ordering::Acquire),
+        }
+    }
+}
+
+/// A reader's handle: the snapshot it answers from, refreshed when the writer publishes.
+pub struct Reader {
+    shared: Arc<Shared>,
+    snap: Arc<Snapshot>,
+    generation: u64,
+}
+
+impl Reader {
+    /// The current snapshot (refreshed first if a newer one was published).
+    #[inline]
+    pub fn snapshot(&mut self) -> &Snapshot {
+        let g = self.shared.generation.load(Ordering::Acquire);
+        if g != self.generation {
+            self.snap = self.shared.current.load_full();
+            self.generation = g;
+        }
+        &self.snap
+    }
+
+    /// The generation of the snapshot last returned.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+}
+
+impl Clone for Reader {
+    fn clone(&self) -> Self {
+        Reader {
+            shared: Arc::clone(&self.shared),
+            snap: Arc::clone(&self.snap),
+            generation: self.generation,
+        }
+    }
+}
