@@ -252,6 +252,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         Some("files") => files_main(&args[1..]),
         Some("lpm") => lpm_main(&args[1..]),
         Some("flood") => flood_main(&args[1..]),
+        Some("updates") => updates_main(&args[1..]),
         _ => Err(format!("Usage: fib bench kbench [options]\n\n{}", usage())),
     }
 }
@@ -774,5 +775,251 @@ pub fn flood_main(args: &[String]) -> Result<(), String> {
             total / base.max(1.0)
         );
     }
+    Ok(())
+}
+
+/// `fib bench updates [--family 4|6] [--batch N] [--limit N] [--file F]`: replay the RIS
+/// update stream (`A`/`W` lines; default `../shared/data/ris-2026/updates-v4.txt.gz`) on the
+/// full embedded table in batches, publishing a snapshot after each batch, while a reader
+/// thread keeps looking up; reports update and publish rates and the reader's lookup
+/// rate during the replay against its idle rate.
+pub fn updates_main(args: &[String]) -> Result<(), String> {
+    let mut v6 = false;
+    let mut batch = 10_000usize;
+    let mut limit = 100_000usize;
+    let mut file: Option<String> = None;
+    let mut i = 0;
+    while i < args.len() {
+        match (args[i].as_str(), args.get(i + 1)) {
+            ("--family", Some(f)) => v6 = f == "6",
+            ("--batch", Some(n)) => batch = n.parse().map_err(|_| "bad --batch\n".to_string())?,
+            ("--limit", Some(n)) => limit = n.parse().map_err(|_| "bad --limit\n".to_string())?,
+            ("--file", Some(f)) => file = Some(f.clone()),
+            _ => {
+                return Err(
+                    "Usage: fib bench updates [--family 4|6] [--batch N] [--limit N] [--file F]\n"
+                        .into(),
+                )
+            }
+        }
+        i += 2;
+    }
+    let path = file.unwrap_or_else(|| {
+        format!(
+            "../shared/data/ris-2026/updates-v{}.txt.gz",
+            if v6 { 6 } else { 4 }
+        )
+    });
+    let raw = std::fs::read(&path)
+        .map_err(|e| format!("{path}: {e} (give --file; the update streams are not embedded)\n"))?;
+    let text = {
+        use std::io::Read;
+        let mut s = String::new();
+        fibkit_bench::data::gunzip_if_needed(&raw[..])
+            .and_then(|mut r| r.read_to_string(&mut s))
+            .map_err(|e| format!("{path}: {e}\n"))?;
+        s
+    };
+    let updates: Vec<(bool, u128, u8)> = text
+        .lines()
+        .filter_map(|l| {
+            let (k, p) = l.split_once(' ')?;
+            let (a, len) = if v6 {
+                fibkit_bench::data::parse_prefix_v6(p.trim()).ok()?
+            } else {
+                let (a, len) = fibkit_bench::data::parse_prefix_v4(p.trim()).ok()?;
+                (u128::from(a), len)
+            };
+            Some((k == "A", a, len))
+        })
+        .take(limit)
+        .collect();
+    let mut ns = Netns::new();
+    let d0 = ns
+        .link_add(&LinkAdd {
+            name: "d0".into(),
+            kind: Some(LinkKind::Dummy),
+            up: true,
+            ..Default::default()
+        })
+        .map_err(|e| e.to_string())?;
+    ns.addr4_add(
+        d0,
+        fibkit::addr::Addr4 {
+            local: 0xc000_0201,
+            address: 0xc000_0201,
+            plen: 24,
+            broadcast: 0,
+            scope: 0,
+            flags: 0,
+            metric: 0,
+            label: String::new(),
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    ns.addr6_add(
+        d0,
+        fibkit::addr::Addr6 {
+            addr: (0x2001_0db8_0001u128 << 80) | 1,
+            plen: 64,
+            flags: 0,
+            metric: 0,
+            scope: 0,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let add = |ns: &mut Netns, a: u128, l: u8, i: usize, op: RouteOp| {
+        if v6 {
+            let gw = (0x2001_0db8_0001u128 << 80) | (3 + 2 * (i % 5) as u128);
+            let cfg = Route6Cfg {
+                dst: Prefix6::new(a, l),
+                nh: NhCfg {
+                    gw: Some(Gateway::V6(gw)),
+                    dev: d0,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            ns.route6_modify(op, &cfg).is_ok()
+        } else {
+            let cfg = fibkit::fib4::Route4Cfg {
+                dst: a as u32,
+                dst_len: l,
+                nh: NhCfg {
+                    gw: Some(Gateway::V4(0xc000_0200 | (3 + 2 * (i % 5) as u32))),
+                    dev: d0,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            ns.route4_modify(op, &cfg).is_ok()
+        }
+    };
+    let del = |ns: &mut Netns, a: u128, l: u8| {
+        if v6 {
+            let cfg = Route6Cfg {
+                dst: Prefix6::new(a, l),
+                ..Default::default()
+            };
+            ns.route6_modify(RouteOp::Delete, &cfg).is_ok()
+        } else {
+            let cfg = fibkit::fib4::Route4Cfg {
+                dst: a as u32,
+                dst_len: l,
+                rtype: fibkit::route::RouteType::Unspec,
+                proto: 0,
+                scope: 255,
+                ..Default::default()
+            };
+            ns.route4_modify(RouteOp::Delete, &cfg).is_ok()
+        }
+    };
+    let t0 = Instant::now();
+    let mut keys: Vec<u128> = Vec::new();
+    let mut seed = 7u64;
+    if v6 {
+        let all = fibkit_bench::data::embedded_v6().map_err(|e| e.to_string())?;
+        ns.bulk(|ns| {
+            for (i, (a, l)) in all.iter().enumerate() {
+                add(ns, *a, *l, i, RouteOp::Add);
+            }
+        });
+        for _ in 0..65536 {
+            let (a, l) = all[(splitmix(&mut seed) % all.len() as u64) as usize];
+            keys.push(
+                a | ((u128::from(splitmix(&mut seed)) << 64 | u128::from(splitmix(&mut seed)))
+                    & !fibkit::prefix::mask6(l)),
+            );
+        }
+    } else {
+        let all = fibkit_bench::data::embedded_v4().map_err(|e| e.to_string())?;
+        ns.bulk(|ns| {
+            for (i, (a, l)) in all.iter().enumerate() {
+                add(ns, u128::from(*a), *l, i, RouteOp::Add);
+            }
+        });
+        for _ in 0..65536 {
+            let (a, l) = all[(splitmix(&mut seed) % all.len() as u64) as usize];
+            keys.push(u128::from(
+                a | ((splitmix(&mut seed) as u32) & !fibkit::prefix::mask4(l)),
+            ));
+        }
+    }
+    let mut fib = fibkit::fib::Fib::new(ns);
+    println!("# fibkit bench updates: IPv{} full table loaded and published in {:.2?}; {} updates, batches of {batch}", if v6 { 6 } else { 4 }, t0.elapsed(), updates.len());
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let phase = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let counts = std::sync::Arc::new([
+        std::sync::atomic::AtomicU64::new(0),
+        std::sync::atomic::AtomicU64::new(0),
+    ]);
+    let reader = {
+        let mut r = fib.reader();
+        let (stop, phase, counts) = (stop.clone(), phase.clone(), counts.clone());
+        std::thread::spawn(move || {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let snap = r.snapshot();
+                for k in keys.iter().take(4096) {
+                    if v6 {
+                        std::hint::black_box(snap.output6(&Flow6 {
+                            dst: *k,
+                            ..Default::default()
+                        }));
+                    } else {
+                        std::hint::black_box(snap.output4(&fibkit::lookup::Flow4 {
+                            dst: *k as u32,
+                            proto: 17,
+                            ..Default::default()
+                        }));
+                    }
+                }
+                let p = phase.load(std::sync::atomic::Ordering::Relaxed) as usize;
+                counts[p.min(1)].fetch_add(4096, std::sync::atomic::Ordering::Relaxed);
+            }
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let idle = counts[0].load(std::sync::atomic::Ordering::Relaxed) as f64;
+    phase.store(1, std::sync::atomic::Ordering::Relaxed);
+    let t = Instant::now();
+    let mut apply_time = 0f64;
+    let mut publish_time = 0f64;
+    let mut applied = 0usize;
+    for (bi, chunk) in updates.chunks(batch.max(1)).enumerate() {
+        let ta = Instant::now();
+        applied += fib.apply(|ns| {
+            let mut n = 0;
+            for (j, (announce, a, l)) in chunk.iter().enumerate() {
+                n += usize::from(if *announce {
+                    add(ns, *a, *l, bi * batch + j, RouteOp::Replace)
+                } else {
+                    del(ns, *a, *l)
+                });
+            }
+            n
+        });
+        apply_time += ta.elapsed().as_secs_f64();
+        let tp = Instant::now();
+        fib.publish();
+        publish_time += tp.elapsed().as_secs_f64();
+    }
+    let total = t.elapsed().as_secs_f64();
+    let during = counts[1].load(std::sync::atomic::Ordering::Relaxed) as f64;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    reader.join().map_err(|_| "reader panicked".to_string())?;
+    println!(
+        "updates={} applied={applied} apply={:.0} updates/s  with publish={:.0} updates/s  publishes={} ({:.1} ms each)",
+        updates.len(),
+        updates.len() as f64 / apply_time,
+        updates.len() as f64 / total,
+        updates.len().div_ceil(batch.max(1)),
+        publish_time * 1e3 / updates.len().div_ceil(batch.max(1)) as f64
+    );
+    println!(
+        "reader: idle {:.1} M lookups/s, during the replay {:.1} M lookups/s ({:.0}% of idle)",
+        idle / 1e6,
+        during / total / 1e6,
+        100.0 * (during / total) / idle.max(1.0)
+    );
     Ok(())
 }

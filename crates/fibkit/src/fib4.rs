@@ -635,7 +635,7 @@ impl Netns {
             let a = &list[first];
             if a.tos == new.tos && a.info.priority == new.info.priority {
                 if fl.excl {
-                    t.prune();
+                    t.prune_prefix(p);
                     return Err(Error::new(Errno::EEXIST));
                 }
                 let mut end = first;
@@ -677,7 +677,7 @@ impl Netns {
             }
         }
         if !fl.create {
-            t.prune();
+            t.prune_prefix(p);
             return Err(Error::new(Errno::ENOENT));
         }
         list.insert(insert_at, new);
@@ -752,7 +752,7 @@ impl Netns {
             return Err(Error::new(Errno::ESRCH));
         };
         list.remove(i);
-        t.prune();
+        t.prune_prefix(p);
         Ok(())
     }
 

@@ -504,7 +504,7 @@ impl Netns {
             let it = &list[i];
             if it.metric == rt.metric {
                 if fl.excl {
-                    t.prune();
+                    t.prune_node(rt.dst, rt.src);
                     return Err(Error::new(Errno::EEXIST));
                 }
                 if fl.replace {
@@ -571,7 +571,7 @@ impl Netns {
                 list.insert(ins, rt);
                 return Ok(());
             }
-            t.prune();
+            t.prune_node(rt.dst, rt.src);
             return Err(Error::msg(
                 Errno::ENOENT,
                 "Can not replace route - no match found",
@@ -640,7 +640,7 @@ impl Netns {
                 let g = r.sibling_group;
                 list.retain(|x| x.sibling_group != g);
             }
-            t.prune();
+            t.prune_node(cfg.dst, cfg.src);
             return Ok(());
         }
         Err(Error::new(Errno::ESRCH))
@@ -778,7 +778,7 @@ impl Netns {
                     list.remove(i);
                 }
             }
-            tb.prune();
+            tb.prune_node(p, Prefix6::default());
         }
     }
 
@@ -924,7 +924,7 @@ impl Netns {
                         l.remove(j);
                     }
                 }
-                tb.prune();
+                tb.prune_node(p, Prefix6::default());
             }
         }
         // rt6_remove_prefsrc

@@ -91,6 +91,18 @@ impl Table4 {
             self.dirty = true;
         }
     }
+    /// Drop one prefix if it was left without entries (O(log n), unlike [`Table4::prune`]).
+    pub fn prune_prefix(&mut self, p: Prefix4) {
+        let key = (p.addr, 32 - p.len);
+        if let Some(s) = self.keys.get(&key).copied() {
+            if self.slots[s as usize].1.is_empty() {
+                self.keys.remove(&key);
+                self.lpm.remove(p.addr, p.len);
+                self.free.push(s);
+                self.dirty = true;
+            }
+        }
+    }
     /// Apply `f` to every prefix's entry list (then [`Table4::prune`]).
     pub fn for_each_list_mut(&mut self, mut f: impl FnMut(&mut Vec<Route4>)) {
         for s in self.keys.values() {
@@ -340,6 +352,31 @@ impl Table6 {
                     self.lpm.remove(dst.addr, dst.len);
                     self.dirty = true;
                 }
+            }
+        }
+    }
+    /// Drop one node if it was left without entries (O(log n), unlike [`Table6::prune`]).
+    pub fn prune_node(&mut self, dst: Prefix6, src: Prefix6) {
+        let Some(s) = self.keys.get(&(dst, src)).copied() else {
+            return;
+        };
+        if !self.slots[s as usize].2.is_empty() {
+            return;
+        }
+        self.keys.remove(&(dst, src));
+        self.free.push(s);
+        if let Some(d) = self.dmap.get(&dst).copied() {
+            let rec = &mut self.drecs[d as usize];
+            if src.len == 0 {
+                rec.1 = NONE;
+            } else {
+                rec.2 -= 1;
+            }
+            if rec.1 == NONE && rec.2 == 0 {
+                self.dmap.remove(&dst);
+                self.dfree.push(d);
+                self.lpm.remove(dst.addr, dst.len);
+                self.dirty = true;
             }
         }
     }
