@@ -945,6 +945,18 @@ pub fn updates_main(args: &[String]) -> Result<(), String> {
             ));
         }
     }
+    if std::env::var_os("FIB_BENCH_DEBUG").is_some() {
+        let t = Instant::now();
+        let c = ns.clone();
+        let tc = t.elapsed();
+        let t = Instant::now();
+        let f = c.compile_fast4();
+        eprintln!(
+            "clone {tc:.2?} compile_fast4 {:.2?} ({})",
+            t.elapsed(),
+            f.map_or(0, |f| f.answers())
+        );
+    }
     let mut fib = fibkit::fib::Fib::new(ns);
     println!("# fibkit bench updates: IPv{} full table loaded and published in {:.2?}; {} updates, batches of {batch}", if v6 { 6 } else { 4 }, t0.elapsed(), updates.len());
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

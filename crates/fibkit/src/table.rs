@@ -1,6 +1,7 @@
 //! The RIB of one table: every route entry, ordered as the kernel orders them.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use fibkit_lpm::{Lpm, LpmBuilder};
 
@@ -15,7 +16,11 @@ use crate::route::{Route4, Route6};
 /// matching prefix. Lookups read the index when it is current ([`Table4::compile`] runs
 /// after every change) and fall back to probing the RIB by prefix length otherwise, so
 /// answers never depend on when the index was rebuilt.
-#[derive(Clone, Debug, Default)]
+///
+/// Cloning is cheap (a snapshot of the table): prefix slots are shared and copied only
+/// when changed, the key map is shared until changed, and the index builder is not
+/// copied (it is rebuilt from the keys if the copy is ever changed).
+#[derive(Debug, Default)]
 pub struct Table4 {
     /// The table id.
     pub id: u32,
@@ -23,13 +28,28 @@ pub struct Table4 {
     pub created: u64,
     /// `(network address, 32 - prefix length)` -> slot, in the trie's dump order
     /// (address ascending, longer prefix first).
-    keys: BTreeMap<(u32, u8), u32>,
+    keys: Arc<BTreeMap<(u32, u8), u32>>,
     /// Slot -> (prefix, entries).
-    slots: Vec<(Prefix4, Vec<Route4>)>,
+    slots: Vec<Arc<(Prefix4, Vec<Route4>)>>,
     free: Vec<u32>,
-    lpm: LpmBuilder<u32>,
+    lpm: Option<LpmBuilder<u32>>,
     index: Lpm<u32>,
     dirty: bool,
+}
+
+impl Clone for Table4 {
+    fn clone(&self) -> Self {
+        Table4 {
+            id: self.id,
+            created: self.created,
+            keys: Arc::clone(&self.keys),
+            slots: self.slots.clone(),
+            free: self.free.clone(),
+            lpm: None,
+            index: self.index.clone(),
+            dirty: self.dirty,
+        }
+    }
 }
 
 impl Table4 {
@@ -49,7 +69,19 @@ impl Table4 {
     /// Mutable entries of one prefix.
     pub fn get_mut(&mut self, p: Prefix4) -> Option<&mut Vec<Route4>> {
         let s = *self.keys.get(&(p.addr, 32 - p.len))?;
-        Some(&mut self.slots[s as usize].1)
+        Some(&mut Arc::make_mut(&mut self.slots[s as usize]).1)
+    }
+    /// The index builder (rebuilt from the keys in a copy that never had one).
+    fn builder(&mut self) -> &mut LpmBuilder<u32> {
+        if self.lpm.is_none() {
+            let b: LpmBuilder<u32> = self
+                .keys
+                .iter()
+                .map(|((a, sl), slot)| (*a, 32 - *sl, *slot))
+                .collect();
+            self.lpm = Some(b);
+        }
+        self.lpm.as_mut().expect("just built")
     }
     /// Mutable entries of one prefix (created empty; [`Table4::prune`] drops it again if
     /// it stays empty).
@@ -60,21 +92,21 @@ impl Table4 {
             None => {
                 let s = match self.free.pop() {
                     Some(s) => {
-                        self.slots[s as usize] = (p, Vec::new());
+                        self.slots[s as usize] = Arc::new((p, Vec::new()));
                         s
                     }
                     None => {
-                        self.slots.push((p, Vec::new()));
+                        self.slots.push(Arc::new((p, Vec::new())));
                         (self.slots.len() - 1) as u32
                     }
                 };
-                self.keys.insert(key, s);
-                self.lpm.insert(p.addr, p.len, s);
+                self.builder().insert(p.addr, p.len, s);
+                Arc::make_mut(&mut self.keys).insert(key, s);
                 self.dirty = true;
                 s
             }
         };
-        &mut self.slots[s as usize].1
+        &mut Arc::make_mut(&mut self.slots[s as usize]).1
     }
     /// Drop prefixes left without entries.
     pub fn prune(&mut self) {
@@ -85,8 +117,8 @@ impl Table4 {
             .map(|(k, s)| (*k, *s))
             .collect();
         for (k, s) in empty {
-            self.keys.remove(&k);
-            self.lpm.remove(k.0, 32 - k.1);
+            self.builder().remove(k.0, 32 - k.1);
+            Arc::make_mut(&mut self.keys).remove(&k);
             self.free.push(s);
             self.dirty = true;
         }
@@ -96,8 +128,8 @@ impl Table4 {
         let key = (p.addr, 32 - p.len);
         if let Some(s) = self.keys.get(&key).copied() {
             if self.slots[s as usize].1.is_empty() {
-                self.keys.remove(&key);
-                self.lpm.remove(p.addr, p.len);
+                self.builder().remove(p.addr, p.len);
+                Arc::make_mut(&mut self.keys).remove(&key);
                 self.free.push(s);
                 self.dirty = true;
             }
@@ -106,7 +138,17 @@ impl Table4 {
     /// Apply `f` to every prefix's entry list (then [`Table4::prune`]).
     pub fn for_each_list_mut(&mut self, mut f: impl FnMut(&mut Vec<Route4>)) {
         for s in self.keys.values() {
-            f(&mut self.slots[*s as usize].1);
+            let slot = &mut self.slots[*s as usize];
+            if let Some(own) = Arc::get_mut(slot) {
+                f(&mut own.1);
+            } else {
+                // shared with a snapshot: copy the slot only if `f` really changes it
+                let mut list = slot.1.clone();
+                f(&mut list);
+                if list != slot.1 {
+                    Arc::make_mut(slot).1 = list;
+                }
+            }
         }
         self.prune();
     }
@@ -134,7 +176,7 @@ impl Table4 {
     /// Rebuild the parts of the index the changes since the last compile touched.
     pub fn compile(&mut self) {
         if self.dirty {
-            self.index = self.lpm.snapshot();
+            self.index = self.builder().snapshot();
             self.dirty = false;
         }
     }
@@ -201,7 +243,7 @@ impl<'a> Iterator for Matches4<'a> {
     type Item = (Prefix4, &'a Vec<Route4>);
     fn next(&mut self) -> Option<Self::Item> {
         if let Some(s) = self.first.take() {
-            let (p, l) = &self.t.slots[s as usize];
+            let (p, l) = &*self.t.slots[s as usize];
             self.next_len = i32::from(p.len) - 1;
             return Some((*p, l));
         }
@@ -210,7 +252,7 @@ impl<'a> Iterator for Matches4<'a> {
             self.next_len -= 1;
             let key = (self.dst & mask4(len), 32 - len);
             if let Some(s) = self.t.keys.get(&key) {
-                let (p, l) = &self.t.slots[*s as usize];
+                let (p, l) = &*self.t.slots[*s as usize];
                 return Some((*p, l));
             }
         }
