@@ -25,12 +25,17 @@ pub struct Fib {
     ns: Netns,
     shared: Arc<Shared>,
     published: u64,
+    fast4: Option<crate::snapshot::Fast4Builder>,
 }
 
 impl Fib {
     /// Start from a namespace; its first snapshot is published at once.
-    pub fn new(ns: Netns) -> Fib {
-        let snap = Snapshot::new(ns.clone());
+    pub fn new(mut ns: Netns) -> Fib {
+        for t in [254, 255, 253] {
+            let _ = ns.take_touched4(t);
+        }
+        let mut fast4 = ns.fast4_builder();
+        let snap = Snapshot::with_fast4(ns.clone(), fast4.as_mut().map(|b| b.snapshot()));
         Fib {
             ns,
             shared: Arc::new(Shared {
@@ -38,6 +43,7 @@ impl Fib {
                 generation: AtomicU64::new(1),
             }),
             published: 1,
+            fast4,
         }
     }
 
@@ -55,7 +61,30 @@ impl Fib {
     /// Compile and publish the current state: one pointer swap, then the generation
     /// counter moves so that readers pick the new snapshot up on their next lookup.
     pub fn publish(&mut self) {
-        let snap = Snapshot::new(self.ns.clone());
+        // IPv4 answers: recompute only the changed prefixes unless something global
+        // (links, addresses, rules, sysctls, the default table) changed
+        let local = self.ns.take_touched4(crate::route::table::LOCAL);
+        let main = self.ns.take_touched4(crate::route::table::MAIN);
+        let default = self.ns.take_touched4(crate::route::table::DEFAULT);
+        let incremental = match (&self.fast4, &local, &main, &default) {
+            (Some(b), Some(_), Some(_), Some(d)) => {
+                b.epoch == self.ns.global_epoch()
+                    && d.is_empty()
+                    && !self.ns.has_custom_rules(false)
+            }
+            _ => false,
+        };
+        if incremental {
+            let mut touched = local.unwrap_or_default();
+            touched.extend(main.unwrap_or_default());
+            if let Some(b) = self.fast4.as_mut() {
+                self.ns.fast4_update(b, &touched);
+            }
+        } else {
+            self.fast4 = self.ns.fast4_builder();
+        }
+        let fast4 = self.fast4.as_mut().map(|b| b.snapshot());
+        let snap = Snapshot::with_fast4(self.ns.clone(), fast4);
         self.shared.current.store(Arc::new(snap));
         self.published += 1;
         self.shared

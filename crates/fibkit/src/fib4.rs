@@ -357,11 +357,13 @@ impl Netns {
         if op == RouteOp::Delete {
             let r = self.fib4_delete(&cfg);
             if r.is_ok() {
+                self.route_only = true;
                 self.bump();
             }
             return r;
         }
         let r = self.fib4_insert(&cfg, op.flags());
+        self.route_only = cfg.rtype != RouteType::Local;
         if r.is_ok() && cfg.rtype == RouteType::Local {
             self.custom_local_routes4 = true;
         }

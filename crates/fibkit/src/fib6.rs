@@ -182,6 +182,7 @@ impl Netns {
         if op == RouteOp::Delete {
             let r = self.ip6_route_del(&cfg);
             if r.is_ok() {
+                self.route_only = true;
                 self.bump();
             }
             return r;
@@ -197,6 +198,7 @@ impl Netns {
         } else {
             self.ip6_route_multipath_add(&cfg, op.flags())
         };
+        self.route_only = true;
         self.bump();
         r
     }

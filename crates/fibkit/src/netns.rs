@@ -98,6 +98,12 @@ pub struct Netns {
     pub(crate) generation: u64,
     /// Inside [`Netns::bulk`]: index compilation is deferred to its end.
     pub(crate) deferring: bool,
+    /// Counts changes that are not plain route changes (links, addresses, rules,
+    /// sysctls, neighbours): compiled answers must then be rebuilt whole.
+    pub(crate) global_epoch: u64,
+    /// Set by the route change entry points so that [`Netns::bump`] does not count them
+    /// as global changes.
+    pub(crate) route_only: bool,
     /// Sysctls.
     pub sysctl: Sysctls,
 }
@@ -160,6 +166,8 @@ impl Netns {
             now: 0,
             generation: 0,
             deferring: false,
+            global_epoch: 0,
+            route_only: false,
             sysctl: Sysctls::oracle_defaults(),
         };
         ns.new_table6(tid::MAIN);
@@ -229,9 +237,16 @@ impl Netns {
     /// the generation.
     pub(crate) fn bump(&mut self) {
         self.generation = self.generation.wrapping_add(1);
+        if !std::mem::take(&mut self.route_only) {
+            self.global_epoch = self.global_epoch.wrapping_add(1);
+        }
         if self.deferring {
             return;
         }
+        self.compile_indexes();
+    }
+
+    fn compile_indexes(&mut self) {
         for t in self.tables4.values_mut() {
             t.compile();
         }
@@ -249,9 +264,24 @@ impl Netns {
         let r = f(self);
         self.deferring = was;
         if !was {
-            self.bump();
+            self.compile_indexes();
+            self.generation = self.generation.wrapping_add(1);
         }
         r
+    }
+
+    /// Epoch of changes other than plain route changes (see [`crate::fib::Fib`]).
+    pub fn global_epoch(&self) -> u64 {
+        self.global_epoch
+    }
+
+    /// Take the prefixes of an IPv4 table changed since the last call (`None`: the whole
+    /// table may have changed).
+    pub fn take_touched4(&mut self, table: u32) -> Option<Vec<crate::prefix::Prefix4>> {
+        match self.tables4.get_mut(&table) {
+            Some(t) => t.take_touched(),
+            None => Some(Vec::new()),
+        }
     }
 
     /// Generation number, changed by every state change.

@@ -223,7 +223,14 @@ pub struct Snapshot {
 impl Snapshot {
     /// Freeze `ns` and compile its fast paths.
     pub fn new(ns: Netns) -> Snapshot {
-        let fast4 = ns.compile_fast4().map(Arc::new);
+        let fast4 = ns.compile_fast4();
+        Snapshot::with_fast4(ns, fast4)
+    }
+
+    /// Freeze `ns` with an IPv4 fast path compiled by the caller (a writer keeping a
+    /// [`Fast4Builder`]); the IPv6 one is compiled here.
+    pub fn with_fast4(ns: Netns, fast4: Option<Fast4>) -> Snapshot {
+        let fast4 = fast4.map(Arc::new);
         let fast6 = ns.compile_fast6().map(Arc::new);
         let generation = ns.generation();
         Snapshot {
@@ -536,6 +543,12 @@ impl Netns {
 
     /// Compile the IPv4 fast-path index (`None` once custom rules exist).
     pub fn compile_fast4(&self) -> Option<Fast4> {
+        self.fast4_builder().map(|mut b| b.snapshot())
+    }
+
+    /// Build the IPv4 fast-path compiler state (`None` once custom rules exist); keep it
+    /// to update the answers incrementally with [`Netns::fast4_update`].
+    pub fn fast4_builder(&self) -> Option<Fast4Builder> {
         if self.custom_rules4 {
             return None;
         }
@@ -564,10 +577,70 @@ impl Netns {
         } else {
             Answer4::Error(Errno::ENETUNREACH)
         };
-        Some(Fast4 {
-            lpm: b.snapshot(),
+        Some(Fast4Builder {
+            builder: b,
+            ids,
             answers,
             nomatch,
+            epoch: self.global_epoch(),
         })
+    }
+
+    /// Update compiled IPv4 answers after route changes of the prefixes `touched` (in the
+    /// local and main tables): those prefixes and every prefix inside them (whose
+    /// fallback may pass through them) are recomputed; nothing else is.
+    pub fn fast4_update(&self, st: &mut Fast4Builder, touched: &[crate::prefix::Prefix4]) {
+        let mut affected: Vec<crate::prefix::Prefix4> = Vec::new();
+        for p in touched {
+            affected.push(*p);
+            for t in [tid::LOCAL, tid::MAIN] {
+                if let Some(tb) = self.table4(t) {
+                    affected.extend(tb.prefixes_within(*p));
+                }
+            }
+        }
+        affected.sort_unstable();
+        affected.dedup();
+        for q in affected {
+            let present = [tid::LOCAL, tid::MAIN].iter().any(|t| {
+                self.table4(*t)
+                    .is_some_and(|tb| tb.get(q).is_some_and(|l| !l.is_empty()))
+            });
+            if present {
+                let a = self.fast4_answer(q);
+                let next = st.answers.len() as u32;
+                let answers = &mut st.answers;
+                let id = *st.ids.entry(a).or_insert_with(|| {
+                    answers.push(a);
+                    next
+                });
+                st.builder.insert(q.addr, q.len, id);
+            } else {
+                st.builder.remove(q.addr, q.len);
+            }
+        }
+    }
+}
+
+/// The IPv4 fast-path compiler state kept by a writer between publications.
+#[derive(Clone, Debug)]
+pub struct Fast4Builder {
+    builder: LpmBuilder<u32>,
+    ids: HashMap<Answer4, u32>,
+    answers: Vec<Answer4>,
+    nomatch: Answer4,
+    /// The namespace's global epoch the answers were computed at.
+    pub epoch: u64,
+}
+
+impl Fast4Builder {
+    /// The compiled index of the current answers (incremental: only what changed since
+    /// the last call is rebuilt).
+    pub fn snapshot(&mut self) -> Fast4 {
+        Fast4 {
+            lpm: self.builder.snapshot(),
+            answers: self.answers.clone(),
+            nomatch: self.nomatch,
+        }
     }
 }

@@ -28,13 +28,15 @@ pub struct Table4 {
     pub created: u64,
     /// `(network address, 32 - prefix length)` -> slot, in the trie's dump order
     /// (address ascending, longer prefix first).
-    keys: Arc<BTreeMap<(u32, u8), u32>>,
+    keys: imbl::OrdMap<(u32, u8), u32>,
     /// Slot -> (prefix, entries).
     slots: Vec<Arc<(Prefix4, Vec<Route4>)>>,
     free: Vec<u32>,
     lpm: Option<LpmBuilder<u32>>,
     index: Lpm<u32>,
     dirty: bool,
+    /// Prefixes changed since [`Table4::take_touched`] (`None`: too many to track).
+    touched: Option<Vec<Prefix4>>,
 }
 
 impl Clone for Table4 {
@@ -42,12 +44,13 @@ impl Clone for Table4 {
         Table4 {
             id: self.id,
             created: self.created,
-            keys: Arc::clone(&self.keys),
+            keys: self.keys.clone(),
             slots: self.slots.clone(),
             free: self.free.clone(),
             lpm: None,
             index: self.index.clone(),
             dirty: self.dirty,
+            touched: Some(Vec::new()),
         }
     }
 }
@@ -57,6 +60,7 @@ impl Table4 {
     pub fn new(id: u32) -> Self {
         Table4 {
             id,
+            touched: Some(Vec::new()),
             ..Default::default()
         }
     }
@@ -66,9 +70,19 @@ impl Table4 {
             .get(&(p.addr, 32 - p.len))
             .map(|s| &self.slots[*s as usize].1)
     }
+    fn touch(&mut self, p: Prefix4) {
+        if let Some(v) = &mut self.touched {
+            v.push(p);
+        }
+    }
+    /// The prefixes changed since the last call (`None`: everything may have changed).
+    pub fn take_touched(&mut self) -> Option<Vec<Prefix4>> {
+        self.touched.replace(Vec::new())
+    }
     /// Mutable entries of one prefix.
     pub fn get_mut(&mut self, p: Prefix4) -> Option<&mut Vec<Route4>> {
         let s = *self.keys.get(&(p.addr, 32 - p.len))?;
+        self.touch(p);
         Some(&mut Arc::make_mut(&mut self.slots[s as usize]).1)
     }
     /// The index builder (rebuilt from the keys in a copy that never had one).
@@ -86,6 +100,7 @@ impl Table4 {
     /// Mutable entries of one prefix (created empty; [`Table4::prune`] drops it again if
     /// it stays empty).
     pub fn entry(&mut self, p: Prefix4) -> &mut Vec<Route4> {
+        self.touch(p);
         let key = (p.addr, 32 - p.len);
         let s = match self.keys.get(&key) {
             Some(s) => *s,
@@ -101,7 +116,7 @@ impl Table4 {
                     }
                 };
                 self.builder().insert(p.addr, p.len, s);
-                Arc::make_mut(&mut self.keys).insert(key, s);
+                self.keys.insert(key, s);
                 self.dirty = true;
                 s
             }
@@ -118,7 +133,7 @@ impl Table4 {
             .collect();
         for (k, s) in empty {
             self.builder().remove(k.0, 32 - k.1);
-            Arc::make_mut(&mut self.keys).remove(&k);
+            self.keys.remove(&k);
             self.free.push(s);
             self.dirty = true;
         }
@@ -129,7 +144,7 @@ impl Table4 {
         if let Some(s) = self.keys.get(&key).copied() {
             if self.slots[s as usize].1.is_empty() {
                 self.builder().remove(p.addr, p.len);
-                Arc::make_mut(&mut self.keys).remove(&key);
+                self.keys.remove(&key);
                 self.free.push(s);
                 self.dirty = true;
             }
@@ -137,6 +152,7 @@ impl Table4 {
     }
     /// Apply `f` to every prefix's entry list (then [`Table4::prune`]).
     pub fn for_each_list_mut(&mut self, mut f: impl FnMut(&mut Vec<Route4>)) {
+        self.touched = None;
         for s in self.keys.values() {
             let slot = &mut self.slots[*s as usize];
             if let Some(own) = Arc::get_mut(slot) {
@@ -220,6 +236,18 @@ impl Table4 {
             next_len: i32::from(len.min(32)),
             first: None,
         }
+    }
+
+    /// The prefixes inside `p` (its own and longer ones).
+    pub fn prefixes_within(&self, p: Prefix4) -> impl Iterator<Item = Prefix4> + '_ {
+        let last = p.addr | !mask4(p.len);
+        self.keys
+            .range((p.addr, 0)..=(last, 32))
+            .map(|((a, s), _)| Prefix4 {
+                addr: *a,
+                len: 32 - *s,
+            })
+            .filter(move |q| q.len >= p.len)
     }
 
     /// The prefixes of the table.
