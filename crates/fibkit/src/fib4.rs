@@ -385,7 +385,7 @@ impl Netns {
     }
 
     /// `fib_create_info`: validate a request and build its fib_info.
-    fn fib4_create_info(&self, cfg: &Route4Cfg) -> Result<Fib4Info> {
+    fn fib4_create_info(&mut self, cfg: &Route4Cfg) -> Result<Fib4Info> {
         let einval = |m| Error::msg(Errno::EINVAL, m);
         if cfg.rtype.min_scope() > cfg.scope {
             return Err(einval("Invalid scope"));
@@ -467,7 +467,7 @@ impl Netns {
             let mut linkdown = 0;
             let n = info.nhs.len();
             for nh in info.nhs.iter_mut() {
-                self.fib4_check_nh(nh, cfg.table, cfg.scope)?;
+                self.fib4_check_nh_cached(nh, cfg.table, cfg.scope)?;
                 if nh.flags & nhflags::LINKDOWN != 0 {
                     linkdown += 1;
                 }
@@ -500,6 +500,41 @@ impl Netns {
     }
 
     /// `fib_check_nh`.
+    /// [`Self::fib4_check_nh`], remembered during a bulk load (a full table has millions
+    /// of routes through a handful of gateways).
+    fn fib4_check_nh_cached(&mut self, nh: &mut Nh4, table: u32, rscope: u8) -> Result<()> {
+        let Some(Gateway::V4(gw)) = nh.gw else {
+            return self.fib4_check_nh(nh, table, rscope);
+        };
+        if !self.deferring {
+            return self.fib4_check_nh(nh, table, rscope);
+        }
+        let key = (gw, nh.dev, nh.flags, table, rscope);
+        if let Some(r) = self.nh_cache_get(&key) {
+            let (dev, scope, flags) = r?;
+            nh.dev = dev;
+            nh.scope = scope;
+            nh.flags = flags;
+            return Ok(());
+        }
+        let mut probe = nh.clone();
+        let r = self.fib4_check_nh(&mut probe, table, rscope);
+        self.nh_cache_put(
+            key,
+            r.clone().map(|()| (probe.dev, probe.scope, probe.flags)),
+        );
+        *nh = probe;
+        r
+    }
+
+    fn nh_cache_get(&self, key: &(u32, u32, u32, u32, u8)) -> Option<Result<(u32, u8, u32)>> {
+        self.nh_cache.get(key).cloned()
+    }
+
+    fn nh_cache_put(&mut self, key: (u32, u32, u32, u32, u8), r: Result<(u32, u8, u32)>) {
+        self.nh_cache.insert(key, r);
+    }
+
     fn fib4_check_nh(&self, nh: &mut Nh4, table: u32, rscope: u8) -> Result<()> {
         match nh.gw {
             Some(Gateway::V4(gw)) => {
@@ -659,7 +694,12 @@ impl Netns {
                         }
                         return Err(Error::new(Errno::EEXIST));
                     }
+                    let visible =
+                        new.info.scope >= scope::LINK || list[first].info.scope >= scope::LINK;
                     list[first] = new;
+                    if visible {
+                        self.nh_cache.clear();
+                    }
                     return Ok(());
                 }
                 if matched.is_some() {
@@ -682,7 +722,12 @@ impl Netns {
             t.prune_prefix(p);
             return Err(Error::new(Errno::ENOENT));
         }
+        let visible = new.info.scope >= scope::LINK;
         list.insert(insert_at, new);
+        if visible {
+            // gateway validation sees link and host scope routes: forget cached answers
+            self.nh_cache.clear();
+        }
         Ok(())
     }
 
@@ -753,8 +798,11 @@ impl Netns {
         let Some(i) = victim else {
             return Err(Error::new(Errno::ESRCH));
         };
-        list.remove(i);
+        let visible = list.remove(i).info.scope >= scope::LINK;
         t.prune_prefix(p);
+        if visible {
+            self.nh_cache.clear();
+        }
         Ok(())
     }
 

@@ -104,6 +104,11 @@ pub struct Netns {
     /// Set by the route change entry points so that [`Netns::bump`] does not count them
     /// as global changes.
     pub(crate) route_only: bool,
+    /// Inside [`Netns::bulk`]: IPv4 nexthop validations already done, keyed by
+    /// (gateway, device, flags, table, route scope). Cleared whenever a route that gateway
+    /// validation can see (scope link or host) or anything global changes.
+    pub(crate) nh_cache:
+        std::collections::HashMap<(u32, u32, u32, u32, u8), Result<(u32, u8, u32)>>,
     /// Sysctls.
     pub sysctl: Sysctls,
 }
@@ -168,6 +173,7 @@ impl Netns {
             deferring: false,
             global_epoch: 0,
             route_only: false,
+            nh_cache: Default::default(),
             sysctl: Sysctls::oracle_defaults(),
         };
         ns.new_table6(tid::MAIN);
@@ -239,6 +245,7 @@ impl Netns {
         self.generation = self.generation.wrapping_add(1);
         if !std::mem::take(&mut self.route_only) {
             self.global_epoch = self.global_epoch.wrapping_add(1);
+            self.nh_cache.clear();
         }
         if self.deferring {
             return;
@@ -264,6 +271,7 @@ impl Netns {
         let r = f(self);
         self.deferring = was;
         if !was {
+            self.nh_cache.clear();
             self.compile_indexes();
             self.generation = self.generation.wrapping_add(1);
         }
