@@ -499,7 +499,6 @@ impl Netns {
         true
     }
 
-    /// `fib_check_nh`.
     /// [`Self::fib4_check_nh`], remembered during a bulk load (a full table has millions
     /// of routes through a handful of gateways).
     fn fib4_check_nh_cached(&mut self, nh: &mut Nh4, table: u32, rscope: u8) -> Result<()> {
@@ -527,14 +526,15 @@ impl Netns {
         r
     }
 
-    fn nh_cache_get(&self, key: &(u32, u32, u32, u32, u8)) -> Option<Result<(u32, u8, u32)>> {
+    fn nh_cache_get(&self, key: &crate::netns::NhKey) -> Option<Result<crate::netns::NhChecked>> {
         self.nh_cache.get(key).cloned()
     }
 
-    fn nh_cache_put(&mut self, key: (u32, u32, u32, u32, u8), r: Result<(u32, u8, u32)>) {
+    fn nh_cache_put(&mut self, key: crate::netns::NhKey, r: Result<crate::netns::NhChecked>) {
         self.nh_cache.insert(key, r);
     }
 
+    /// `fib_check_nh`: validate a nexthop (gateway reachability, device, scope).
     fn fib4_check_nh(&self, nh: &mut Nh4, table: u32, rscope: u8) -> Result<()> {
         match nh.gw {
             Some(Gateway::V4(gw)) => {

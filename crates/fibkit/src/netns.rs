@@ -66,6 +66,12 @@ pub struct Neighbour {
     pub lladdr: Option<[u8; 6]>,
 }
 
+/// Key of a remembered IPv4 nexthop validation: (gateway, device, flags, table, route
+/// scope).
+pub(crate) type NhKey = (u32, u32, u32, u32, u8);
+/// A remembered validation's outcome: (device, nexthop scope, flags).
+pub(crate) type NhChecked = (u32, u8, u32);
+
 /// One Linux network namespace's routing state.
 #[derive(Clone, Debug)]
 pub struct Netns {
@@ -107,8 +113,7 @@ pub struct Netns {
     /// Inside [`Netns::bulk`]: IPv4 nexthop validations already done, keyed by
     /// (gateway, device, flags, table, route scope). Cleared whenever a route that gateway
     /// validation can see (scope link or host) or anything global changes.
-    pub(crate) nh_cache:
-        std::collections::HashMap<(u32, u32, u32, u32, u8), Result<(u32, u8, u32)>>,
+    pub(crate) nh_cache: std::collections::HashMap<NhKey, Result<NhChecked>>,
     /// Sysctls.
     pub sysctl: Sysctls,
 }
