@@ -26,6 +26,7 @@ pub struct Fib {
     shared: Arc<Shared>,
     published: u64,
     fast4: Option<crate::snapshot::Fast4Builder>,
+    fast6: Option<crate::snapshot::Fast6Builder>,
 }
 
 impl Fib {
@@ -33,9 +34,15 @@ impl Fib {
     pub fn new(mut ns: Netns) -> Fib {
         for t in [254, 255, 253] {
             let _ = ns.take_touched4(t);
+            let _ = ns.take_touched6(t);
         }
         let mut fast4 = ns.fast4_builder();
-        let snap = Snapshot::with_fast4(ns.clone(), fast4.as_mut().map(|b| b.snapshot()));
+        let mut fast6 = ns.fast6_builder();
+        let snap = Snapshot::with_fast(
+            ns.clone(),
+            fast4.as_mut().map(|b| b.snapshot()),
+            fast6.as_mut().map(|b| b.snapshot()),
+        );
         Fib {
             ns,
             shared: Arc::new(Shared {
@@ -44,6 +51,7 @@ impl Fib {
             }),
             published: 1,
             fast4,
+            fast6,
         }
     }
 
@@ -83,8 +91,22 @@ impl Fib {
         } else {
             self.fast4 = self.ns.fast4_builder();
         }
+        // IPv6 answers likewise (the default table never takes part in them)
+        let local6 = self.ns.take_touched6(crate::route::table::LOCAL);
+        let main6 = self.ns.take_touched6(crate::route::table::MAIN);
+        let _ = self.ns.take_touched6(crate::route::table::DEFAULT);
+        match (self.fast6.as_mut(), local6, main6) {
+            (Some(b), Some(mut touched), Some(main6))
+                if b.epoch == self.ns.global_epoch() && !self.ns.has_custom_rules(true) =>
+            {
+                touched.extend(main6);
+                self.ns.fast6_update(b, &touched);
+            }
+            _ => self.fast6 = self.ns.fast6_builder(),
+        }
         let fast4 = self.fast4.as_mut().map(|b| b.snapshot());
-        let snap = Snapshot::with_fast4(self.ns.clone(), fast4);
+        let fast6 = self.fast6.as_mut().map(|b| b.snapshot());
+        let snap = Snapshot::with_fast(self.ns.clone(), fast4, fast6);
         self.shared.current.store(Arc::new(snap));
         self.published += 1;
         self.shared

@@ -297,6 +297,15 @@ impl Netns {
         }
     }
 
+    /// Take the destinations of an IPv6 table changed since the last call (`None`: the
+    /// whole table may have changed).
+    pub fn take_touched6(&mut self, table: u32) -> Option<Vec<crate::prefix::Prefix6>> {
+        match self.tables6.get_mut(&table) {
+            Some(t) => t.take_touched(),
+            None => Some(Vec::new()),
+        }
+    }
+
     /// Generation number, changed by every state change.
     pub fn generation(&self) -> u64 {
         self.generation

@@ -155,6 +155,12 @@ impl Netns {
     /// Compile the IPv6 fast-path index (`None` once custom rules exist: then every
     /// lookup walks the rules).
     pub fn compile_fast6(&self) -> Option<Fast6> {
+        self.fast6_builder().map(|mut b| b.snapshot())
+    }
+
+    /// Build the IPv6 fast-path compiler state (`None` once custom rules exist); keep it
+    /// to update the answers incrementally with [`Netns::fast6_update`].
+    pub fn fast6_builder(&self) -> Option<Fast6Builder> {
         if self.custom_rules6 {
             return None;
         }
@@ -174,9 +180,12 @@ impl Netns {
         all.sort_by_key(|(p, is_local)| (p.addr, p.len, !*is_local));
         let mut lstack: Vec<Prefix6> = Vec::new();
         let mut mstack: Vec<Prefix6> = Vec::new();
-        let mut ids: HashMap<Answer6, u32> = HashMap::new();
-        let mut answers = Vec::new();
-        let mut b = LpmBuilder::<u128>::new();
+        let mut st = Fast6Builder {
+            builder: LpmBuilder::<u128>::new(),
+            ids: HashMap::new(),
+            answers: Vec::new(),
+            epoch: self.global_epoch(),
+        };
         let mut i = 0;
         while i < all.len() {
             let p = all[i].0;
@@ -195,18 +204,69 @@ impl Netns {
             let llen = covering_stack_len(&mut lstack, p);
             let mlen = covering_stack_len(&mut mstack, p);
             let a = self.fast6_answer(p, llen, mlen);
-            let next = answers.len() as u32;
-            let id = *ids.entry(a).or_insert_with(|| {
-                answers.push(a);
-                next
-            });
-            b.insert(p.addr, p.len, id);
+            st.set(p, a);
             i = j;
         }
-        Some(Fast6 {
-            lpm: b.snapshot(),
-            answers,
-        })
+        Some(st)
+    }
+
+    /// Update compiled IPv6 answers after route changes at the destinations `touched`
+    /// (in the local and main tables): those destinations and every destination inside
+    /// them are recomputed; nothing else is.
+    pub fn fast6_update(&self, st: &mut Fast6Builder, touched: &[Prefix6]) {
+        let local = self.table6(tid::LOCAL);
+        let main = self.table6(tid::MAIN);
+        let mut affected: Vec<Prefix6> = Vec::new();
+        for p in touched {
+            affected.push(*p);
+            for t in [local, main].into_iter().flatten() {
+                affected.extend(t.dsts_within(*p));
+            }
+        }
+        affected.sort_unstable();
+        affected.dedup();
+        for q in affected {
+            let present = [local, main].into_iter().flatten().any(|t| t.has_dst(q));
+            if present {
+                let llen = local.and_then(|t| t.longest_cover(q));
+                let mlen = main.and_then(|t| t.longest_cover(q));
+                let a = self.fast6_answer(q, llen, mlen);
+                st.set(q, a);
+            } else {
+                st.builder.remove(q.addr, q.len);
+            }
+        }
+    }
+}
+
+/// The IPv6 fast-path compiler state kept by a writer between publications.
+#[derive(Clone, Debug)]
+pub struct Fast6Builder {
+    builder: LpmBuilder<u128>,
+    ids: HashMap<Answer6, u32>,
+    answers: Vec<Answer6>,
+    /// The namespace's global epoch the answers were computed at.
+    pub epoch: u64,
+}
+
+impl Fast6Builder {
+    fn set(&mut self, p: Prefix6, a: Answer6) {
+        let next = self.answers.len() as u32;
+        let answers = &mut self.answers;
+        let id = *self.ids.entry(a).or_insert_with(|| {
+            answers.push(a);
+            next
+        });
+        self.builder.insert(p.addr, p.len, id);
+    }
+
+    /// The compiled index of the current answers (incremental: only what changed since
+    /// the last call is rebuilt).
+    pub fn snapshot(&mut self) -> Fast6 {
+        Fast6 {
+            lpm: self.builder.snapshot(),
+            answers: self.answers.clone(),
+        }
     }
 }
 
@@ -230,13 +290,20 @@ impl Snapshot {
     /// Freeze `ns` with an IPv4 fast path compiled by the caller (a writer keeping a
     /// [`Fast4Builder`]); the IPv6 one is compiled here.
     pub fn with_fast4(ns: Netns, fast4: Option<Fast4>) -> Snapshot {
-        let fast4 = fast4.map(Arc::new);
-        let fast6 = ns.compile_fast6().map(Arc::new);
+        let fast6 = ns.compile_fast6();
+        Snapshot::with_fast(ns, fast4, fast6)
+    }
+
+    /// Freeze `ns` with both fast paths compiled by the caller (a writer keeping
+    /// [`Fast4Builder`] and [`Fast6Builder`]). They must be `ns`'s own: built by
+    /// [`Netns::fast4_builder`] / [`Netns::fast6_builder`] and kept current with
+    /// [`Netns::fast4_update`] / [`Netns::fast6_update`].
+    pub fn with_fast(ns: Netns, fast4: Option<Fast4>, fast6: Option<Fast6>) -> Snapshot {
         let generation = ns.generation();
         Snapshot {
             ns: Arc::new(ns),
-            fast4,
-            fast6,
+            fast4: fast4.map(Arc::new),
+            fast6: fast6.map(Arc::new),
             generation,
         }
     }

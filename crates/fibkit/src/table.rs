@@ -73,6 +73,9 @@ impl Table4 {
     fn touch(&mut self, p: Prefix4) {
         if let Some(v) = &mut self.touched {
             v.push(p);
+            if too_many_touched(v.len(), self.keys.len()) {
+                self.touched = None;
+            }
         }
     }
     /// The prefixes changed since the last call (`None`: everything may have changed).
@@ -288,6 +291,13 @@ impl<'a> Iterator for Matches4<'a> {
     }
 }
 
+/// Whether a table stops listing its changes: past a quarter of its size (a bulk load,
+/// or a table nobody takes the list from) recompiling everything is as cheap and the
+/// list would only grow.
+fn too_many_touched(touched: usize, size: usize) -> bool {
+    touched > 4096 && touched > size / 4
+}
+
 /// One IPv6 table: per (destination, source) node, its fib6_info list ordered by metric
 /// (insertion order within a metric; ECMP siblings adjacent), and a compiled index of the
 /// destination prefixes.
@@ -313,6 +323,8 @@ pub struct Table6 {
     lpm: LpmBuilder<u128>,
     index: Lpm<u128>,
     dirty: bool,
+    /// Destinations changed since [`Table6::take_touched`] (`None`: too many to track).
+    touched: Option<Vec<Prefix6>>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -338,7 +350,21 @@ impl Table6 {
             lpm: LpmBuilder::new(),
             index: Lpm::empty(),
             dirty: false,
+            touched: Some(Vec::new()),
         }
+    }
+    fn touch(&mut self, dst: Prefix6) {
+        if let Some(v) = &mut self.touched {
+            v.push(dst);
+            if too_many_touched(v.len(), self.keys.len()) {
+                self.touched = None;
+            }
+        }
+    }
+    /// The destinations changed since the last call (`None`: everything may have
+    /// changed).
+    pub fn take_touched(&mut self) -> Option<Vec<Prefix6>> {
+        self.touched.replace(Vec::new())
     }
     /// The entries of node (dst, src).
     pub fn get(&self, dst: Prefix6, src: Prefix6) -> Option<&Vec<Route6>> {
@@ -349,11 +375,13 @@ impl Table6 {
     /// Mutable entries of node (dst, src).
     pub fn get_mut(&mut self, dst: Prefix6, src: Prefix6) -> Option<&mut Vec<Route6>> {
         let s = *self.keys.get(&(dst, src))?;
+        self.touch(dst);
         Some(&mut self.slots[s as usize].2)
     }
     /// Mutable entries of node (dst, src), created empty if missing ([`Table6::prune`]
     /// removes it again if it stays empty).
     pub fn entry(&mut self, dst: Prefix6, src: Prefix6) -> &mut Vec<Route6> {
+        self.touch(dst);
         let s = match self.keys.get(&(dst, src)) {
             Some(s) => *s,
             None => {
@@ -452,6 +480,7 @@ impl Table6 {
     }
     /// Apply `f` to every node's entries, then [`Table6::prune`].
     pub fn for_each_list_mut(&mut self, mut f: impl FnMut(&mut Vec<Route6>)) {
+        self.touched = None;
         for s in self.keys.values() {
             f(&mut self.slots[*s as usize].2);
         }
@@ -464,6 +493,39 @@ impl Table6 {
     /// The destination prefixes that have nodes.
     pub fn dsts(&self) -> impl Iterator<Item = Prefix6> + '_ {
         self.dmap.keys().copied()
+    }
+
+    /// Whether some node has destination `dst`.
+    pub fn has_dst(&self, dst: Prefix6) -> bool {
+        self.dmap.contains_key(&dst)
+    }
+    /// The destinations with nodes inside `p` (`p` included), in order.
+    pub fn dsts_within(&self, p: Prefix6) -> Vec<Prefix6> {
+        let last = p.addr | (u128::MAX.checked_shr(u32::from(p.len)).unwrap_or(0));
+        let hi = Prefix6 {
+            addr: last,
+            len: 128,
+        };
+        let top = Prefix6 {
+            addr: u128::MAX,
+            len: 128,
+        };
+        let mut out: Vec<Prefix6> = Vec::new();
+        for ((d, _), _) in self.keys.range((p, Prefix6::default())..=(hi, top)) {
+            if d.len >= p.len && p.covers(d) && out.last() != Some(d) {
+                out.push(*d);
+            }
+        }
+        out
+    }
+    /// The length of the longest destination with nodes covering `p` (`p` included).
+    pub fn longest_cover(&self, p: Prefix6) -> Option<u8> {
+        if self.dmap.contains_key(&p) {
+            return Some(p.len);
+        }
+        (0..p.len)
+            .rev()
+            .find(|l| self.dmap.contains_key(&Prefix6::new(p.addr, *l)))
     }
 
     /// Whether a source-specific subtree hangs under `dst`.

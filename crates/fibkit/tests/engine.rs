@@ -551,3 +551,98 @@ mod incremental_publish {
         }
     }
 }
+
+mod incremental_publish6 {
+    use super::*;
+    use fibkit::fib::Fib;
+    use fibkit::route::RouteType;
+    use fibkit::snapshot::Answer6;
+
+    fn rtype(k: u8) -> RouteType {
+        match k {
+            0..=4 => RouteType::Unicast,
+            5 => RouteType::Unreachable,
+            6 => RouteType::Throw,
+            7 => RouteType::Prohibit,
+            _ => RouteType::Blackhole,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// After batches of IPv6 route changes in local and main, the incrementally
+        /// recompiled answers equal the full lookup's.
+        #[test]
+        fn incremental6_answers_equal_full_lookup(
+            base in proptest::collection::vec((any::<u128>(), 0u8..=64, 0u8..9, any::<bool>()), 1..30),
+            batches in proptest::collection::vec(proptest::collection::vec((any::<u128>(), 0u8..=64, 0u8..5, 0u8..9, any::<bool>()), 1..12), 1..5),
+            dsts in proptest::collection::vec(any::<u128>(), 1..30),
+        ) {
+            let (mut ns, d0) = ns_with_link();
+            let gw = |b: bool| (0x2001_0db8_0001_u128 << 80) | if b { 0xfe } else { 0xfd };
+            let route = |a: u128, len: u8, k: u8, g: bool, table: u32| {
+                // local routes are local, or throw (lookups fall through to main)
+                let t = match (table == tid::LOCAL, k % 2) {
+                    (true, 0) => RouteType::Local,
+                    (true, _) => RouteType::Throw,
+                    _ => rtype(k),
+                };
+                Route6Cfg {
+                    table,
+                    dst: Prefix6::new(a, len),
+                    rtype: t,
+                    metric: 1 + u32::from(k % 3),
+                    nh: match t {
+                        RouteType::Unicast => NhCfg { gw: Some(Gateway::V6(gw(g))), dev: d0, ..Default::default() },
+                        RouteType::Local => NhCfg { dev: 1, ..Default::default() },
+                        _ => NhCfg::default(),
+                    },
+                    ..Default::default()
+                }
+            };
+            for (a, len, k, g) in &base {
+                let _ = ns.route6_modify(RouteOp::Append, &route(*a, *len, *k, *g, tid::MAIN));
+            }
+            let mut fib = Fib::new(ns);
+            let mut reader = fib.reader();
+            let mut probes = dsts.clone();
+            for batch in &batches {
+                fib.apply(|ns| {
+                    for (i, (a, len, op, k, g)) in batch.iter().enumerate() {
+                        // half of the changes hit a base prefix or one covering it
+                        let (a, len) = if i % 2 == 0 {
+                            let (ba, bl, ..) = base[(*a as usize) % base.len()];
+                            (ba, bl.saturating_sub(*len % 3 * 8))
+                        } else {
+                            (*a, *len)
+                        };
+                        let table = if *op == 4 { tid::LOCAL } else { tid::MAIN };
+                        let cfg = route(a, len, *k, *g, table);
+                        let _ = match op {
+                            0 => ns.route6_modify(RouteOp::Replace, &cfg),
+                            1 => ns.route6_modify(RouteOp::Delete, &Route6Cfg { rtype: RouteType::Unspec, metric: 0, nh: NhCfg::default(), ..cfg }),
+                            2 => ns.route6_modify(RouteOp::Append, &cfg),
+                            _ => ns.route6_modify(RouteOp::Add, &cfg),
+                        };
+                    }
+                });
+                fib.publish();
+                for (a, len, ..) in batch {
+                    probes.push(Prefix6::new(*a, *len).addr);
+                    probes.push(Prefix6::new(*a, *len).addr | 1);
+                }
+                for (a, len, ..) in &base {
+                    probes.push(Prefix6::new(*a, *len).addr);
+                    probes.push(Prefix6::new(*a, len.saturating_sub(8)).addr);
+                }
+                let snap = reader.snapshot();
+                for dst in &probes {
+                    let fl = Flow6 { dst: *dst, ..Default::default() };
+                    let want = Answer6::of(fib.netns().route_output6(&fl));
+                    prop_assert_eq!(snap.output6(&fl), want, "dst {:#x}", dst);
+                }
+            }
+        }
+    }
+}
