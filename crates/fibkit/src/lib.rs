@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 
 pub mod addr;
+pub mod cowvec;
 pub mod ecmp;
 pub mod error;
 pub mod fib;

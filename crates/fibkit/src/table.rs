@@ -29,8 +29,9 @@ pub struct Table4 {
     /// `(network address, 32 - prefix length)` -> slot, in the trie's dump order
     /// (address ascending, longer prefix first).
     keys: imbl::OrdMap<(u32, u8), u32>,
-    /// Slot -> (prefix, entries).
-    slots: Vec<Arc<(Prefix4, Vec<Route4>)>>,
+    /// Slot -> (prefix, entries), in shared chunks: a snapshot's copy costs one pointer
+    /// per 64 slots, a change copies one chunk of slot pointers.
+    slots: crate::cowvec::CowVec<Arc<(Prefix4, Vec<Route4>)>>,
     free: Vec<u32>,
     lpm: Option<LpmBuilder<u32>>,
     index: Lpm<u32>,
