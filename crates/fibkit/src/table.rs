@@ -1,6 +1,5 @@
 //! The RIB of one table: every route entry, ordered as the kernel orders them.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use fibkit_lpm::{Lpm, LpmBuilder};
@@ -307,21 +306,22 @@ fn too_many_touched(touched: usize, size: usize) -> bool {
 /// destination, which names the destination's plain node and whether source-specific
 /// routes hang under it. The index is rebuilt by [`Table6::compile`] after changes;
 /// lookups on a stale index probe the node map instead.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Table6 {
     /// The table id.
     pub id: u32,
     /// Creation sequence number.
     pub created: u64,
-    keys: BTreeMap<(Prefix6, Prefix6), u32>,
-    slots: Vec<(Prefix6, Prefix6, Vec<Route6>)>,
+    keys: imbl::OrdMap<(Prefix6, Prefix6), u32>,
+    slots: crate::cowvec::CowVec<Arc<(Prefix6, Prefix6, Vec<Route6>)>>,
     free: Vec<u32>,
     /// destination -> record index
     dmap: std::collections::HashMap<Prefix6, u32>,
     /// records: (destination, plain node slot or NONE, number of source-specific nodes)
-    drecs: Vec<(Prefix6, u32, u32)>,
+    drecs: crate::cowvec::CowVec<(Prefix6, u32, u32)>,
     dfree: Vec<u32>,
-    lpm: LpmBuilder<u128>,
+    /// The index builder (`None` in a copy: rebuilt from the records if it changes).
+    lpm: Option<LpmBuilder<u128>>,
     index: Lpm<u128>,
     dirty: bool,
     /// Destinations changed since [`Table6::take_touched`] (`None`: too many to track).
@@ -329,6 +329,27 @@ pub struct Table6 {
 }
 
 const NONE: u32 = u32::MAX;
+
+impl Clone for Table6 {
+    /// A cheap copy (a snapshot): nodes and records are shared until changed, the key
+    /// map is persistent, the index is shared and its builder is not copied.
+    fn clone(&self) -> Self {
+        Table6 {
+            id: self.id,
+            created: self.created,
+            keys: self.keys.clone(),
+            slots: self.slots.clone(),
+            free: self.free.clone(),
+            dmap: self.dmap.clone(),
+            drecs: self.drecs.clone(),
+            dfree: self.dfree.clone(),
+            lpm: None,
+            index: self.index.clone(),
+            dirty: self.dirty,
+            touched: Some(Vec::new()),
+        }
+    }
+}
 
 impl Default for Table6 {
     fn default() -> Self {
@@ -342,13 +363,13 @@ impl Table6 {
         Table6 {
             id,
             created: 0,
-            keys: BTreeMap::new(),
-            slots: Vec::new(),
+            keys: imbl::OrdMap::new(),
+            slots: Default::default(),
             free: Vec::new(),
             dmap: Default::default(),
-            drecs: Vec::new(),
+            drecs: Default::default(),
             dfree: Vec::new(),
-            lpm: LpmBuilder::new(),
+            lpm: Some(LpmBuilder::new()),
             index: Lpm::empty(),
             dirty: false,
             touched: Some(Vec::new()),
@@ -369,30 +390,40 @@ impl Table6 {
     }
     /// The entries of node (dst, src).
     pub fn get(&self, dst: Prefix6, src: Prefix6) -> Option<&Vec<Route6>> {
-        self.keys
-            .get(&(dst, src))
-            .map(|s| &self.slots[*s as usize].2)
+        self.slot_of(dst, src).map(|s| &self.slots[s as usize].2)
+    }
+    /// The slot of node (dst, src): plain nodes through the destination records (a hash
+    /// probe), source-specific ones through the ordered key map.
+    #[inline]
+    fn slot_of(&self, dst: Prefix6, src: Prefix6) -> Option<u32> {
+        if src.len == 0 && src.addr == 0 {
+            let d = *self.dmap.get(&dst)?;
+            let plain = self.drecs[d as usize].1;
+            (plain != NONE).then_some(plain)
+        } else {
+            self.keys.get(&(dst, src)).copied()
+        }
     }
     /// Mutable entries of node (dst, src).
     pub fn get_mut(&mut self, dst: Prefix6, src: Prefix6) -> Option<&mut Vec<Route6>> {
-        let s = *self.keys.get(&(dst, src))?;
+        let s = self.slot_of(dst, src)?;
         self.touch(dst);
-        Some(&mut self.slots[s as usize].2)
+        Some(&mut Arc::make_mut(&mut self.slots[s as usize]).2)
     }
     /// Mutable entries of node (dst, src), created empty if missing ([`Table6::prune`]
     /// removes it again if it stays empty).
     pub fn entry(&mut self, dst: Prefix6, src: Prefix6) -> &mut Vec<Route6> {
         self.touch(dst);
-        let s = match self.keys.get(&(dst, src)) {
-            Some(s) => *s,
+        let s = match self.slot_of(dst, src) {
+            Some(s) => s,
             None => {
                 let s = match self.free.pop() {
                     Some(s) => {
-                        self.slots[s as usize] = (dst, src, Vec::new());
+                        self.slots[s as usize] = Arc::new((dst, src, Vec::new()));
                         s
                     }
                     None => {
-                        self.slots.push((dst, src, Vec::new()));
+                        self.slots.push(Arc::new((dst, src, Vec::new())));
                         (self.slots.len() - 1) as u32
                     }
                 };
@@ -411,7 +442,7 @@ impl Table6 {
                             }
                         };
                         self.dmap.insert(dst, d);
-                        self.lpm.insert(dst.addr, dst.len, d);
+                        self.builder().insert(dst.addr, dst.len, d);
                         self.dirty = true;
                         d
                     }
@@ -425,7 +456,16 @@ impl Table6 {
                 s
             }
         };
-        &mut self.slots[s as usize].2
+        &mut Arc::make_mut(&mut self.slots[s as usize]).2
+    }
+    /// The index builder (rebuilt from the destination records in a copy that never had
+    /// one).
+    fn builder(&mut self) -> &mut LpmBuilder<u128> {
+        if self.lpm.is_none() {
+            let b: LpmBuilder<u128> = self.dmap.iter().map(|(p, d)| (p.addr, p.len, *d)).collect();
+            self.lpm = Some(b);
+        }
+        self.lpm.as_mut().expect("just built")
     }
     /// Drop empty nodes (and destinations left without nodes).
     pub fn prune(&mut self) {
@@ -448,7 +488,7 @@ impl Table6 {
                 if rec.1 == NONE && rec.2 == 0 {
                     self.dmap.remove(&dst);
                     self.dfree.push(d);
-                    self.lpm.remove(dst.addr, dst.len);
+                    self.builder().remove(dst.addr, dst.len);
                     self.dirty = true;
                 }
             }
@@ -474,7 +514,7 @@ impl Table6 {
             if rec.1 == NONE && rec.2 == 0 {
                 self.dmap.remove(&dst);
                 self.dfree.push(d);
-                self.lpm.remove(dst.addr, dst.len);
+                self.builder().remove(dst.addr, dst.len);
                 self.dirty = true;
             }
         }
@@ -483,7 +523,17 @@ impl Table6 {
     pub fn for_each_list_mut(&mut self, mut f: impl FnMut(&mut Vec<Route6>)) {
         self.touched = None;
         for s in self.keys.values() {
-            f(&mut self.slots[*s as usize].2);
+            let slot = &mut self.slots[*s as usize];
+            if let Some(own) = Arc::get_mut(slot) {
+                f(&mut own.2);
+            } else {
+                // shared with a snapshot: copy the node only if `f` really changes it
+                let mut list = slot.2.clone();
+                f(&mut list);
+                if list != slot.2 {
+                    Arc::make_mut(slot).2 = list;
+                }
+            }
         }
         self.prune();
     }
@@ -538,7 +588,7 @@ impl Table6 {
     /// Bring the index up to date.
     pub fn compile(&mut self) {
         if self.dirty {
-            self.index = self.lpm.snapshot();
+            self.index = self.builder().snapshot();
             self.dirty = false;
         }
     }

@@ -646,3 +646,63 @@ mod incremental_publish6 {
         }
     }
 }
+
+mod copies {
+    use super::*;
+    use fibkit::snapshot::Answer6;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// A copy of a namespace (what a snapshot holds) shares its tables' storage: changing
+        /// the copy or the original afterwards leaves the other untouched, and a changed
+        /// copy answers as the original does after the same changes.
+        #[test]
+        fn copies_change_independently(
+            base in proptest::collection::vec((any::<u128>(), 0u8..=64, any::<bool>()), 1..40),
+            changes in proptest::collection::vec((any::<u128>(), 0u8..=64, any::<bool>(), any::<bool>()), 1..40),
+            dsts in proptest::collection::vec(any::<u128>(), 1..30),
+        ) {
+            let (mut ns, d0) = ns_with_link();
+            let gw = |b: bool| (0x2001_0db8_0001_u128 << 80) | if b { 0xfe } else { 0xfd };
+            let route = |a: u128, len: u8, g: bool| Route6Cfg {
+                dst: Prefix6::new(a, len),
+                nh: NhCfg { gw: Some(Gateway::V6(gw(g))), dev: d0, ..Default::default() },
+                ..Default::default()
+            };
+            for (a, len, g) in &base {
+                let _ = ns.route6_modify(RouteOp::Add, &route(*a, *len, *g));
+            }
+            let frozen = ns.clone();
+            let mut copy = ns.clone();
+            let mut probes = dsts.clone();
+            for (a, len, ..) in base.iter().map(|(a, l, g)| (a, l, g)) {
+                probes.push(Prefix6::new(*a, *len).addr);
+            }
+            let answers = |n: &Netns, probes: &[u128]| -> Vec<Answer6> {
+                probes
+                    .iter()
+                    .map(|d| Answer6::of(n.route_output6(&Flow6 { dst: *d, ..Default::default() })))
+                    .collect()
+            };
+            let before = answers(&ns, &probes);
+            for (i, (a, len, g, del)) in changes.iter().enumerate() {
+                let (a, len) = if i % 2 == 0 {
+                    let (ba, bl, _) = base[(*a as usize) % base.len()];
+                    (ba, bl)
+                } else {
+                    (*a, *len)
+                };
+                let cfg = route(a, len, *g);
+                let op = if *del { RouteOp::Delete } else { RouteOp::Replace };
+                let cfg = if *del { Route6Cfg { nh: NhCfg::default(), ..cfg } } else { cfg };
+                let r1 = ns.route6_modify(op, &cfg).map_err(|e| e.errno);
+                let r2 = copy.route6_modify(op, &cfg).map_err(|e| e.errno);
+                prop_assert_eq!(r1, r2);
+                probes.push(Prefix6::new(a, len).addr);
+            }
+            prop_assert_eq!(answers(&copy, &probes), answers(&ns, &probes));
+            prop_assert_eq!(answers(&frozen, &probes[..before.len()]), before);
+        }
+    }
+}
