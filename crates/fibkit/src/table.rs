@@ -37,6 +37,8 @@ pub struct Table4 {
     dirty: bool,
     /// Prefixes changed since [`Table4::take_touched`] (`None`: too many to track).
     touched: Option<Vec<Prefix4>>,
+    /// Number of prefixes of each length: probing the RIB skips absent lengths.
+    len_count: LenCount,
 }
 
 impl Clone for Table4 {
@@ -51,6 +53,7 @@ impl Clone for Table4 {
             index: self.index.clone(),
             dirty: self.dirty,
             touched: Some(Vec::new()),
+            len_count: self.len_count,
         }
     }
 }
@@ -120,6 +123,7 @@ impl Table4 {
                 };
                 self.builder().insert(p.addr, p.len, s);
                 self.keys.insert(key, s);
+                self.len_count.0[usize::from(p.len)] += 1;
                 self.dirty = true;
                 s
             }
@@ -137,6 +141,7 @@ impl Table4 {
         for (k, s) in empty {
             self.builder().remove(k.0, 32 - k.1);
             self.keys.remove(&k);
+            self.len_count.0[usize::from(32 - k.1)] -= 1;
             self.free.push(s);
             self.dirty = true;
         }
@@ -148,6 +153,7 @@ impl Table4 {
             if self.slots[s as usize].1.is_empty() {
                 self.builder().remove(p.addr, p.len);
                 self.keys.remove(&key);
+                self.len_count.0[usize::from(p.len)] -= 1;
                 self.free.push(s);
                 self.dirty = true;
             }
@@ -281,6 +287,9 @@ impl<'a> Iterator for Matches4<'a> {
         while self.next_len >= 0 {
             let len = self.next_len as u8;
             self.next_len -= 1;
+            if self.t.len_count.0[usize::from(len)] == 0 {
+                continue;
+            }
             let key = (self.dst & mask4(len), 32 - len);
             if let Some(s) = self.t.keys.get(&key) {
                 let (p, l) = &*self.t.slots[*s as usize];
@@ -288,6 +297,16 @@ impl<'a> Iterator for Matches4<'a> {
             }
         }
         None
+    }
+}
+
+/// Prefix count per prefix length 0..=32.
+#[derive(Clone, Copy, Debug)]
+struct LenCount([u32; 33]);
+
+impl Default for LenCount {
+    fn default() -> Self {
+        LenCount([0; 33])
     }
 }
 
