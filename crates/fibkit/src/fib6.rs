@@ -1264,6 +1264,9 @@ impl Netns {
             128
         };
         for len in (0..=start).rev() {
+            if !t.has_len(len) {
+                continue;
+            }
             let d = Prefix6::new(dst, len);
             if t.has_subtree(d) {
                 for sl in (1..=128u8).rev() {

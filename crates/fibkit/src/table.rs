@@ -345,6 +345,8 @@ pub struct Table6 {
     dirty: bool,
     /// Destinations changed since [`Table6::take_touched`] (`None`: too many to track).
     touched: Option<Vec<Prefix6>>,
+    /// Number of destinations of each prefix length: probing skips absent lengths.
+    len_count: Arc<[u32; 129]>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -366,6 +368,7 @@ impl Clone for Table6 {
             index: self.index.clone(),
             dirty: self.dirty,
             touched: Some(Vec::new()),
+            len_count: Arc::clone(&self.len_count),
         }
     }
 }
@@ -392,6 +395,7 @@ impl Table6 {
             index: Lpm::empty(),
             dirty: false,
             touched: Some(Vec::new()),
+            len_count: Arc::new([0; 129]),
         }
     }
     fn touch(&mut self, dst: Prefix6) {
@@ -461,6 +465,7 @@ impl Table6 {
                             }
                         };
                         self.dmap.insert(dst, d);
+                        Arc::make_mut(&mut self.len_count)[usize::from(dst.len)] += 1;
                         self.builder().insert(dst.addr, dst.len, d);
                         self.dirty = true;
                         d
@@ -506,6 +511,7 @@ impl Table6 {
                 }
                 if rec.1 == NONE && rec.2 == 0 {
                     self.dmap.remove(&dst);
+                    Arc::make_mut(&mut self.len_count)[usize::from(dst.len)] -= 1;
                     self.dfree.push(d);
                     self.builder().remove(dst.addr, dst.len);
                     self.dirty = true;
@@ -532,6 +538,7 @@ impl Table6 {
             }
             if rec.1 == NONE && rec.2 == 0 {
                 self.dmap.remove(&dst);
+                Arc::make_mut(&mut self.len_count)[usize::from(dst.len)] -= 1;
                 self.dfree.push(d);
                 self.builder().remove(dst.addr, dst.len);
                 self.dirty = true;
@@ -565,6 +572,11 @@ impl Table6 {
         self.dmap.keys().copied()
     }
 
+    /// Whether some destination of prefix length `len` has nodes.
+    #[inline]
+    pub fn has_len(&self, len: u8) -> bool {
+        self.len_count.get(usize::from(len)).is_some_and(|c| *c > 0)
+    }
     /// Whether some node has destination `dst`.
     pub fn has_dst(&self, dst: Prefix6) -> bool {
         self.dmap.contains_key(&dst)
@@ -595,6 +607,7 @@ impl Table6 {
         }
         (0..p.len)
             .rev()
+            .filter(|l| self.has_len(*l))
             .find(|l| self.dmap.contains_key(&Prefix6::new(p.addr, *l)))
     }
 
