@@ -88,8 +88,10 @@ fn parse_kbench(args: &[String]) -> Result<KbenchOpts, String> {
     Ok(o)
 }
 
-/// The kbench namespace: a dummy link with 2001:db8:1::1/64 and `routes` IPv6 routes.
-pub fn kbench_namespace(routes: &[((u128, u8), u128)]) -> Result<Netns, String> {
+/// The benchmarks' base namespace: link `d0` (up) with 2001:db8:1::1/64 and, if `v4`,
+/// 192.0.2.1/24; the gateways the benchmarks route through (2001:db8:1::3, ::5, ...
+/// and 192.0.2.3, .5, ...) are on-link.
+fn bench_namespace(v4: bool) -> Result<(Netns, u32), String> {
     let mut ns = Netns::new();
     let d0 = ns
         .link_add(&LinkAdd {
@@ -99,6 +101,22 @@ pub fn kbench_namespace(routes: &[((u128, u8), u128)]) -> Result<Netns, String> 
             ..Default::default()
         })
         .map_err(|e| e.to_string())?;
+    if v4 {
+        ns.addr4_add(
+            d0,
+            fibkit::addr::Addr4 {
+                local: 0xc000_0201,
+                address: 0xc000_0201,
+                plen: 24,
+                broadcast: 0,
+                scope: 0,
+                flags: 0,
+                metric: 0,
+                label: String::new(),
+            },
+        )
+        .map_err(|e| e.to_string())?;
+    }
     ns.addr6_add(
         d0,
         fibkit::addr::Addr6 {
@@ -110,6 +128,12 @@ pub fn kbench_namespace(routes: &[((u128, u8), u128)]) -> Result<Netns, String> 
         },
     )
     .map_err(|e| e.to_string())?;
+    Ok((ns, d0))
+}
+
+/// The kbench namespace: a dummy link with 2001:db8:1::1/64 and `routes` IPv6 routes.
+pub fn kbench_namespace(routes: &[((u128, u8), u128)]) -> Result<Netns, String> {
+    let (mut ns, d0) = bench_namespace(false)?;
     let mut failed = 0usize;
     ns.bulk(|ns| {
         for ((addr, len), gw) in routes {
@@ -274,40 +298,7 @@ pub fn files_main(args: &[String]) -> Result<(), String> {
     let rtext = std::fs::read_to_string(routes).map_err(|e| format!("{routes}: {e}\n"))?;
     let ltext = std::fs::read_to_string(lookups).map_err(|e| format!("{lookups}: {e}\n"))?;
     let first = |l: &str| l.split_whitespace().next().map(str::to_string);
-    let mut ns = Netns::new();
-    let d0 = ns
-        .link_add(&LinkAdd {
-            name: "d0".into(),
-            kind: Some(LinkKind::Dummy),
-            up: true,
-            ..Default::default()
-        })
-        .map_err(|e| e.to_string())?;
-    ns.addr4_add(
-        d0,
-        fibkit::addr::Addr4 {
-            local: 0xc000_0201,
-            address: 0xc000_0201,
-            plen: 24,
-            broadcast: 0,
-            scope: 0,
-            flags: 0,
-            metric: 0,
-            label: String::new(),
-        },
-    )
-    .map_err(|e| e.to_string())?;
-    ns.addr6_add(
-        d0,
-        fibkit::addr::Addr6 {
-            addr: (0x2001_0db8_0001u128 << 80) | 1,
-            plen: 64,
-            flags: 0,
-            metric: 0,
-            scope: 0,
-        },
-    )
-    .map_err(|e| e.to_string())?;
+    let (mut ns, d0) = bench_namespace(true)?;
     let t0 = Instant::now();
     let mut n = 0usize;
     ns.bulk(|ns| {
@@ -450,40 +441,7 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
         }
         i += 2;
     }
-    let mut ns = Netns::new();
-    let d0 = ns
-        .link_add(&LinkAdd {
-            name: "d0".into(),
-            kind: Some(LinkKind::Dummy),
-            up: true,
-            ..Default::default()
-        })
-        .map_err(|e| e.to_string())?;
-    ns.addr4_add(
-        d0,
-        fibkit::addr::Addr4 {
-            local: 0xc000_0201,
-            address: 0xc000_0201,
-            plen: 24,
-            broadcast: 0,
-            scope: 0,
-            flags: 0,
-            metric: 0,
-            label: String::new(),
-        },
-    )
-    .map_err(|e| e.to_string())?;
-    ns.addr6_add(
-        d0,
-        fibkit::addr::Addr6 {
-            addr: (0x2001_0db8_0001u128 << 80) | 1,
-            plen: 64,
-            flags: 0,
-            metric: 0,
-            scope: 0,
-        },
-    )
-    .map_err(|e| e.to_string())?;
+    let (mut ns, d0) = bench_namespace(true)?;
     let mut inside: Vec<u128> = Vec::new();
     let mut seed = 42u64;
     let t0 = Instant::now();
@@ -653,40 +611,7 @@ pub fn flood_main(args: &[String]) -> Result<(), String> {
         }
         i += 2;
     }
-    let mut ns = Netns::new();
-    let d0 = ns
-        .link_add(&LinkAdd {
-            name: "d0".into(),
-            kind: Some(LinkKind::Dummy),
-            up: true,
-            ..Default::default()
-        })
-        .map_err(|e| e.to_string())?;
-    ns.addr4_add(
-        d0,
-        fibkit::addr::Addr4 {
-            local: 0xc000_0201,
-            address: 0xc000_0201,
-            plen: 24,
-            broadcast: 0,
-            scope: 0,
-            flags: 0,
-            metric: 0,
-            label: String::new(),
-        },
-    )
-    .map_err(|e| e.to_string())?;
-    ns.addr6_add(
-        d0,
-        fibkit::addr::Addr6 {
-            addr: (0x2001_0db8_0001u128 << 80) | 1,
-            plen: 64,
-            flags: 0,
-            metric: 0,
-            scope: 0,
-        },
-    )
-    .map_err(|e| e.to_string())?;
+    let (mut ns, d0) = bench_namespace(true)?;
     let net6 = 0x2001_0db8_00aa_0001u128 << 64;
     ns.route6_modify(
         RouteOp::Add,
@@ -834,40 +759,7 @@ pub fn updates_main(args: &[String]) -> Result<(), String> {
         })
         .take(limit)
         .collect();
-    let mut ns = Netns::new();
-    let d0 = ns
-        .link_add(&LinkAdd {
-            name: "d0".into(),
-            kind: Some(LinkKind::Dummy),
-            up: true,
-            ..Default::default()
-        })
-        .map_err(|e| e.to_string())?;
-    ns.addr4_add(
-        d0,
-        fibkit::addr::Addr4 {
-            local: 0xc000_0201,
-            address: 0xc000_0201,
-            plen: 24,
-            broadcast: 0,
-            scope: 0,
-            flags: 0,
-            metric: 0,
-            label: String::new(),
-        },
-    )
-    .map_err(|e| e.to_string())?;
-    ns.addr6_add(
-        d0,
-        fibkit::addr::Addr6 {
-            addr: (0x2001_0db8_0001u128 << 80) | 1,
-            plen: 64,
-            flags: 0,
-            metric: 0,
-            scope: 0,
-        },
-    )
-    .map_err(|e| e.to_string())?;
+    let (mut ns, d0) = bench_namespace(true)?;
     let add = |ns: &mut Netns, a: u128, l: u8, i: usize, op: RouteOp| {
         if v6 {
             let gw = (0x2001_0db8_0001u128 << 80) | (3 + 2 * (i % 5) as u128);

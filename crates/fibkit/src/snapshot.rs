@@ -181,9 +181,7 @@ impl Netns {
         let mut lstack: Vec<Prefix6> = Vec::new();
         let mut mstack: Vec<Prefix6> = Vec::new();
         let mut st = Fast6Builder {
-            builder: LpmBuilder::<u128>::new(),
-            ids: HashMap::new(),
-            answers: Vec::new(),
+            index: AnswerIndex::new(),
             epoch: self.global_epoch(),
         };
         let mut i = 0;
@@ -203,8 +201,8 @@ impl Netns {
             }
             let llen = covering_stack_len(&mut lstack, p);
             let mlen = covering_stack_len(&mut mstack, p);
-            let a = self.fast6_answer(p, llen, mlen);
-            st.set(p, a);
+            st.index
+                .set(p.addr, p.len, self.fast6_answer(p, llen, mlen));
             i = j;
         }
         Some(st)
@@ -230,10 +228,10 @@ impl Netns {
             if present {
                 let llen = local.and_then(|t| t.longest_cover(q));
                 let mlen = main.and_then(|t| t.longest_cover(q));
-                let a = self.fast6_answer(q, llen, mlen);
-                st.set(q, a);
+                st.index
+                    .set(q.addr, q.len, self.fast6_answer(q, llen, mlen));
             } else {
-                st.builder.remove(q.addr, q.len);
+                st.index.remove(q.addr, q.len);
             }
         }
     }
@@ -242,31 +240,53 @@ impl Netns {
 /// The IPv6 fast-path compiler state kept by a writer between publications.
 #[derive(Clone, Debug)]
 pub struct Fast6Builder {
-    builder: LpmBuilder<u128>,
-    ids: HashMap<Answer6, u32>,
-    answers: Vec<Answer6>,
+    index: AnswerIndex<u128, Answer6>,
     /// The namespace's global epoch the answers were computed at.
     pub epoch: u64,
 }
 
 impl Fast6Builder {
-    fn set(&mut self, p: Prefix6, a: Answer6) {
+    /// The compiled index of the current answers (incremental: only what changed since
+    /// the last call is rebuilt).
+    pub fn snapshot(&mut self) -> Fast6 {
+        let (lpm, answers) = self.index.snapshot();
+        Fast6 { lpm, answers }
+    }
+}
+
+/// Prefix -> answer, with the answers deduplicated (a full table has a handful of
+/// distinct answers): the index stores an answer's number.
+#[derive(Clone, Debug)]
+struct AnswerIndex<K: fibkit_lpm::Key, A> {
+    builder: LpmBuilder<K>,
+    ids: HashMap<A, u32>,
+    answers: Vec<A>,
+}
+
+impl<K: fibkit_lpm::Key, A: Copy + Eq + std::hash::Hash> AnswerIndex<K, A> {
+    fn new() -> Self {
+        AnswerIndex {
+            builder: LpmBuilder::new(),
+            ids: HashMap::new(),
+            answers: Vec::new(),
+        }
+    }
+    fn set(&mut self, addr: K, len: u8, a: A) {
         let next = self.answers.len() as u32;
         let answers = &mut self.answers;
         let id = *self.ids.entry(a).or_insert_with(|| {
             answers.push(a);
             next
         });
-        self.builder.insert(p.addr, p.len, id);
+        self.builder.insert(addr, len, id);
     }
-
-    /// The compiled index of the current answers (incremental: only what changed since
-    /// the last call is rebuilt).
-    pub fn snapshot(&mut self) -> Fast6 {
-        Fast6 {
-            lpm: self.builder.snapshot(),
-            answers: self.answers.clone(),
-        }
+    fn remove(&mut self, addr: K, len: u8) {
+        self.builder.remove(addr, len);
+    }
+    /// The compiled index (only what changed since the last call is rebuilt) and the
+    /// answers its values number.
+    fn snapshot(&mut self) -> (Lpm<K>, Vec<A>) {
+        (self.builder.snapshot(), self.answers.clone())
     }
 }
 
@@ -284,12 +304,6 @@ impl Snapshot {
     /// Freeze `ns` and compile its fast paths.
     pub fn new(ns: Netns) -> Snapshot {
         let fast4 = ns.compile_fast4();
-        Snapshot::with_fast4(ns, fast4)
-    }
-
-    /// Freeze `ns` with an IPv4 fast path compiled by the caller (a writer keeping a
-    /// [`Fast4Builder`]); the IPv6 one is compiled here.
-    pub fn with_fast4(ns: Netns, fast4: Option<Fast4>) -> Snapshot {
         let fast6 = ns.compile_fast6();
         Snapshot::with_fast(ns, fast4, fast6)
     }
@@ -627,17 +641,9 @@ impl Netns {
         }
         all.sort_unstable();
         all.dedup();
-        let mut ids: HashMap<Answer4, u32> = HashMap::new();
-        let mut answers = Vec::new();
-        let mut b = LpmBuilder::<u32>::new();
+        let mut index = AnswerIndex::new();
         for p in all {
-            let a = self.fast4_answer(p);
-            let next = answers.len() as u32;
-            let id = *ids.entry(a).or_insert_with(|| {
-                answers.push(a);
-                next
-            });
-            b.insert(p.addr, p.len, id);
+            index.set(p.addr, p.len, self.fast4_answer(p));
         }
         let nomatch = if self.table4(tid::DEFAULT).is_some_and(|t| !t.is_empty()) {
             Answer4::Slow
@@ -645,9 +651,7 @@ impl Netns {
             Answer4::Error(Errno::ENETUNREACH)
         };
         Some(Fast4Builder {
-            builder: b,
-            ids,
-            answers,
+            index,
             nomatch,
             epoch: self.global_epoch(),
         })
@@ -674,16 +678,9 @@ impl Netns {
                     .is_some_and(|tb| tb.get(q).is_some_and(|l| !l.is_empty()))
             });
             if present {
-                let a = self.fast4_answer(q);
-                let next = st.answers.len() as u32;
-                let answers = &mut st.answers;
-                let id = *st.ids.entry(a).or_insert_with(|| {
-                    answers.push(a);
-                    next
-                });
-                st.builder.insert(q.addr, q.len, id);
+                st.index.set(q.addr, q.len, self.fast4_answer(q));
             } else {
-                st.builder.remove(q.addr, q.len);
+                st.index.remove(q.addr, q.len);
             }
         }
     }
@@ -692,9 +689,7 @@ impl Netns {
 /// The IPv4 fast-path compiler state kept by a writer between publications.
 #[derive(Clone, Debug)]
 pub struct Fast4Builder {
-    builder: LpmBuilder<u32>,
-    ids: HashMap<Answer4, u32>,
-    answers: Vec<Answer4>,
+    index: AnswerIndex<u32, Answer4>,
     nomatch: Answer4,
     /// The namespace's global epoch the answers were computed at.
     pub epoch: u64,
@@ -704,9 +699,10 @@ impl Fast4Builder {
     /// The compiled index of the current answers (incremental: only what changed since
     /// the last call is rebuilt).
     pub fn snapshot(&mut self) -> Fast4 {
+        let (lpm, answers) = self.index.snapshot();
         Fast4 {
-            lpm: self.builder.snapshot(),
-            answers: self.answers.clone(),
+            lpm,
+            answers,
             nomatch: self.nomatch,
         }
     }

@@ -74,12 +74,7 @@ impl Table4 {
             .map(|s| &self.slots[*s as usize].1)
     }
     fn touch(&mut self, p: Prefix4) {
-        if let Some(v) = &mut self.touched {
-            v.push(p);
-            if too_many_touched(v.len(), self.keys.len()) {
-                self.touched = None;
-            }
-        }
+        touch(&mut self.touched, p, self.keys.len());
     }
     /// The prefixes changed since the last call (`None`: everything may have changed).
     pub fn take_touched(&mut self) -> Option<Vec<Prefix4>> {
@@ -163,17 +158,7 @@ impl Table4 {
     pub fn for_each_list_mut(&mut self, mut f: impl FnMut(&mut Vec<Route4>)) {
         self.touched = None;
         for s in self.keys.values() {
-            let slot = &mut self.slots[*s as usize];
-            if let Some(own) = Arc::get_mut(slot) {
-                f(&mut own.1);
-            } else {
-                // shared with a snapshot: copy the slot only if `f` really changes it
-                let mut list = slot.1.clone();
-                f(&mut list);
-                if list != slot.1 {
-                    Arc::make_mut(slot).1 = list;
-                }
-            }
+            change_shared(&mut self.slots[*s as usize], |slot| f(&mut slot.1));
         }
         self.prune();
     }
@@ -310,11 +295,31 @@ impl Default for LenCount {
     }
 }
 
-/// Whether a table stops listing its changes: past a quarter of its size (a bulk load,
-/// or a table nobody takes the list from) recompiling everything is as cheap and the
-/// list would only grow.
-fn too_many_touched(touched: usize, size: usize) -> bool {
-    touched > 4096 && touched > size / 4
+/// Add `p` to a table's list of changed prefixes. Past a quarter of the table's `size`
+/// (a bulk load, or a table nobody takes the list from) the list is dropped (`None`:
+/// everything may have changed): recompiling everything is as cheap, and the list would
+/// only grow.
+fn touch<P>(touched: &mut Option<Vec<P>>, p: P, size: usize) {
+    if let Some(v) = touched {
+        v.push(p);
+        if v.len() > 4096 && v.len() > size / 4 {
+            *touched = None;
+        }
+    }
+}
+
+/// Apply `f` to a value shared with snapshots: in place if this is the only copy,
+/// otherwise on a private copy kept only if `f` really changed it.
+fn change_shared<T: Clone + PartialEq>(v: &mut Arc<T>, f: impl FnOnce(&mut T)) {
+    if let Some(own) = Arc::get_mut(v) {
+        f(own);
+        return;
+    }
+    let mut copy = T::clone(v);
+    f(&mut copy);
+    if copy != **v {
+        *v = Arc::new(copy);
+    }
 }
 
 /// One IPv6 table: per (destination, source) node, its fib6_info list ordered by metric
@@ -399,12 +404,7 @@ impl Table6 {
         }
     }
     fn touch(&mut self, dst: Prefix6) {
-        if let Some(v) = &mut self.touched {
-            v.push(dst);
-            if too_many_touched(v.len(), self.keys.len()) {
-                self.touched = None;
-            }
-        }
+        touch(&mut self.touched, dst, self.keys.len());
     }
     /// The destinations changed since the last call (`None`: everything may have
     /// changed).
@@ -549,17 +549,7 @@ impl Table6 {
     pub fn for_each_list_mut(&mut self, mut f: impl FnMut(&mut Vec<Route6>)) {
         self.touched = None;
         for s in self.keys.values() {
-            let slot = &mut self.slots[*s as usize];
-            if let Some(own) = Arc::get_mut(slot) {
-                f(&mut own.2);
-            } else {
-                // shared with a snapshot: copy the node only if `f` really changes it
-                let mut list = slot.2.clone();
-                f(&mut list);
-                if list != slot.2 {
-                    Arc::make_mut(slot).2 = list;
-                }
-            }
+            change_shared(&mut self.slots[*s as usize], |node| f(&mut node.2));
         }
         self.prune();
     }

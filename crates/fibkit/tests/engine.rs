@@ -1,53 +1,16 @@
 //! Engine properties: lookups agree with a naive scan of the RIB, on random route sets.
 
-use fibkit::addr::{ifa, Addr4, Addr6};
+use fibkit::addr::{ifa, Addr4};
 use fibkit::fib4::{NhCfg, Route4Cfg, RouteOp};
 use fibkit::fib6::{Flow6, Route6Cfg};
-use fibkit::link::LinkKind;
 use fibkit::lookup::Flow4;
-use fibkit::netns::LinkAdd;
 use fibkit::prefix::{Prefix4, Prefix6};
 use fibkit::route::{table as tid, Gateway};
 use fibkit::Netns;
 use proptest::prelude::*;
 
-fn ns_with_link() -> (Netns, u32) {
-    let mut ns = Netns::new();
-    let d0 = ns
-        .link_add(&LinkAdd {
-            name: "d0".into(),
-            kind: Some(LinkKind::Dummy),
-            up: true,
-            ..Default::default()
-        })
-        .expect("link");
-    ns.addr4_add(
-        d0,
-        Addr4 {
-            local: 0xc000_0201,
-            address: 0xc000_0201,
-            plen: 24,
-            broadcast: 0,
-            scope: 0,
-            flags: ifa::PERMANENT,
-            metric: 0,
-            label: String::new(),
-        },
-    )
-    .expect("addr");
-    ns.addr6_add(
-        d0,
-        Addr6 {
-            addr: 0x2001_0db8_0001_u128 << 80 | 1,
-            plen: 64,
-            flags: 0,
-            metric: 0,
-            scope: 0,
-        },
-    )
-    .expect("addr6");
-    (ns, d0)
-}
+mod common;
+use common::ns_with_link;
 
 /// The longest prefix of tables local+main covering `dst`, with the lowest metric there.
 fn naive4(ns: &Netns, dst: u32) -> Option<(Prefix4, u32)> {

@@ -1,16 +1,16 @@
 //! Property test: fibkit's rule walk against a direct transcription of the kernel's
 //! `fib_rules_lookup` / `fib_rule_match` / `fib4_rule_match`, on random rule sets and flows.
 
-use fibkit::addr::{ifa, Addr4};
 use fibkit::fib4::{NhCfg, Route4Cfg, RouteOp};
-use fibkit::link::LinkKind;
 use fibkit::lookup::Flow4;
-use fibkit::netns::LinkAdd;
 use fibkit::prefix::{mask4, Prefix4};
 use fibkit::route::Gateway;
 use fibkit::rule::{Range, RuleAction, RulePrefix, RuleSpec};
 use fibkit::{Errno, Netns};
 use proptest::prelude::*;
+
+mod common;
+use common::ns_with_link;
 
 /// A generated rule (what the test asks for).
 #[derive(Clone, Debug)]
@@ -168,29 +168,7 @@ fn naive_walk(rules: &[R], f: &F) -> Result<u32, Errno> {
 }
 
 fn setup() -> Netns {
-    let mut ns = Netns::new();
-    let d0 = ns
-        .link_add(&LinkAdd {
-            name: "d0".into(),
-            kind: Some(LinkKind::Dummy),
-            up: true,
-            ..Default::default()
-        })
-        .expect("link");
-    ns.addr4_add(
-        d0,
-        Addr4 {
-            local: 0xc000_0201,
-            address: 0xc000_0201,
-            plen: 24,
-            broadcast: 0,
-            scope: 0,
-            flags: ifa::PERMANENT,
-            metric: 0,
-            label: String::new(),
-        },
-    )
-    .expect("addr");
+    let (mut ns, d0) = ns_with_link();
     for t in 100..104u32 {
         let cfg = Route4Cfg {
             table: t,
