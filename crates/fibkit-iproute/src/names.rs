@@ -170,10 +170,15 @@ const PROTOS: &[(u8, &str)] = &[
     (192, "eigrp"),
 ];
 
+/// The protocol number of a name of `rt_protos`.
+pub(crate) fn proto_by_name(s: &str) -> Option<u8> {
+    PROTOS.iter().find(|(_, nm)| *nm == s).map(|(n, _)| *n)
+}
+
 /// `rtnl_rtprot_a2n`.
 pub fn proto_a2n(s: &str) -> Option<u8> {
-    if let Some((n, _)) = PROTOS.iter().find(|(_, nm)| *nm == s) {
-        return Some(*n);
+    if let Some(n) = proto_by_name(s) {
+        return Some(n);
     }
     let v = parse_u32(s)?;
     u8::try_from(v).ok()
@@ -187,16 +192,24 @@ pub fn proto_n2a(p: u8) -> String {
         .map_or_else(|| p.to_string(), |(_, s)| (*s).to_string())
 }
 
-/// `rtnl_rtscope_a2n`.
-pub fn scope_a2n(s: &str) -> Option<u8> {
+/// The scope number of a name of `rt_scopes`.
+pub(crate) fn scope_by_name(s: &str) -> Option<u8> {
     match s {
-        "global" | "universe" => Some(0),
+        "global" => Some(0),
         "nowhere" => Some(255),
         "host" => Some(254),
         "link" => Some(253),
         "site" => Some(200),
-        _ => u8::try_from(parse_u32(s)?).ok(),
+        _ => None,
     }
+}
+
+/// `rtnl_rtscope_a2n`.
+pub fn scope_a2n(s: &str) -> Option<u8> {
+    if s == "universe" {
+        return Some(0);
+    }
+    scope_by_name(s).or_else(|| u8::try_from(parse_u32(s)?).ok())
 }
 
 /// `rtnl_rtscope_n2a`.
@@ -236,10 +249,15 @@ const DSFIELD: &[(u8, &str)] = &[
     (0xb8, "EF"),
 ];
 
+/// The DS field value of a name of `rt_dsfield`.
+pub(crate) fn dsfield_by_name(s: &str) -> Option<u8> {
+    DSFIELD.iter().find(|(_, nm)| *nm == s).map(|(n, _)| *n)
+}
+
 /// `rtnl_dsfield_a2n`.
 pub fn dsfield_a2n(s: &str) -> Option<u8> {
-    if let Some((n, _)) = DSFIELD.iter().find(|(_, nm)| *nm == s) {
-        return Some(*n);
+    if let Some(n) = dsfield_by_name(s) {
+        return Some(n);
     }
     let v = parse_u32_hexdefault(s)?;
     u8::try_from(v).ok()

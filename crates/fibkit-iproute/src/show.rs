@@ -39,6 +39,10 @@ use fibkit::route::{nhflags, rtax, Gateway, Metrics, Pref, Route4, Route6, Route
 use fibkit::rule::{Rule, RuleAction, RulePrefix, DETACHED};
 use fibkit::{Errno, Netns};
 
+use crate::names::{
+    self, dsfield_n2a, proto_n2a as rtprot_n2a, scope_n2a as rtscope_n2a, table_n2a as rttable_n2a,
+};
+
 // =====================================================================================
 // Public interface
 // =====================================================================================
@@ -793,80 +797,14 @@ fn fmt_g(v: f64) -> String {
 // Name tables (the oracle machine's /etc/iproute2 and /etc/protocols)
 // =====================================================================================
 
-const RT_PROTOS: &[(u8, &str)] = &[
-    (0, "unspec"),
-    (1, "redirect"),
-    (2, "kernel"),
-    (3, "boot"),
-    (4, "static"),
-    (8, "gated"),
-    (9, "ra"),
-    (10, "mrt"),
-    (11, "zebra"),
-    (12, "bird"),
-    (13, "dnrouted"),
-    (14, "xorp"),
-    (15, "ntk"),
-    (16, "dhcp"),
-    (18, "keepalived"),
-    (42, "babel"),
-    (99, "openr"),
-    (186, "bgp"),
-    (187, "isis"),
-    (188, "ospf"),
-    (189, "rip"),
-    (192, "eigrp"),
-];
-
-/// `rtnl_rtprot_n2a`.
-fn rtprot_n2a(p: u8) -> String {
-    RT_PROTOS
-        .iter()
-        .find(|(n, _)| *n == p)
-        .map_or_else(|| p.to_string(), |(_, s)| (*s).to_string())
-}
-
-/// `rtnl_rtprot_a2n`.
+/// `rtnl_rtprot_a2n` (numbers as `get_unsigned` reads them).
 fn rtprot_a2n(s: &str) -> Option<u8> {
-    if let Some((n, _)) = RT_PROTOS.iter().find(|(_, nm)| *nm == s) {
-        return Some(*n);
-    }
-    strtoul_max(s, 0, 255).map(|v| v as u8)
+    names::proto_by_name(s).or_else(|| strtoul_max(s, 0, 255).map(|v| v as u8))
 }
 
-const RT_SCOPES: &[(u8, &str)] = &[
-    (0, "global"),
-    (255, "nowhere"),
-    (254, "host"),
-    (253, "link"),
-    (200, "site"),
-];
-
-/// `rtnl_rtscope_n2a`.
-fn rtscope_n2a(s: u8) -> String {
-    RT_SCOPES
-        .iter()
-        .find(|(n, _)| *n == s)
-        .map_or_else(|| s.to_string(), |(_, nm)| (*nm).to_string())
-}
-
-/// `rtnl_rtscope_a2n`.
+/// `rtnl_rtscope_a2n` (numbers as `get_unsigned` reads them).
 fn rtscope_a2n(s: &str) -> Option<u8> {
-    if let Some((n, _)) = RT_SCOPES.iter().find(|(_, nm)| *nm == s) {
-        return Some(*n);
-    }
-    strtoul_max(s, 0, 255).map(|v| v as u8)
-}
-
-/// `rtnl_rttable_n2a`.
-fn rttable_n2a(t: u32) -> String {
-    match t {
-        255 => "local".into(),
-        254 => "main".into(),
-        253 => "default".into(),
-        0 => "unspec".into(),
-        n => n.to_string(),
-    }
+    names::scope_by_name(s).or_else(|| strtoul_max(s, 0, 255).map(|v| v as u8))
 }
 
 /// `rtnl_rttable_a2n`.
@@ -918,44 +856,9 @@ fn rtntype_a2n(s: &str) -> Option<u8> {
     Some(v)
 }
 
-const DSFIELDS: &[(u8, &str)] = &[
-    (0x00, "default"),
-    (0x28, "AF11"),
-    (0x30, "AF12"),
-    (0x38, "AF13"),
-    (0x48, "AF21"),
-    (0x50, "AF22"),
-    (0x58, "AF23"),
-    (0x68, "AF31"),
-    (0x70, "AF32"),
-    (0x78, "AF33"),
-    (0x88, "AF41"),
-    (0x90, "AF42"),
-    (0x98, "AF43"),
-    (0x20, "CS1"),
-    (0x40, "CS2"),
-    (0x60, "CS3"),
-    (0x80, "CS4"),
-    (0xa0, "CS5"),
-    (0xc0, "CS6"),
-    (0xe0, "CS7"),
-    (0xb8, "EF"),
-];
-
-/// `rtnl_dsfield_n2a`.
-fn dsfield_n2a(v: u8) -> String {
-    DSFIELDS
-        .iter()
-        .find(|(n, _)| *n == v)
-        .map_or_else(|| format!("0x{v:02x}"), |(_, s)| (*s).to_string())
-}
-
 /// `rtnl_dsfield_a2n` (numbers are hexadecimal).
 fn dsfield_a2n(s: &str) -> Option<u8> {
-    if let Some((n, _)) = DSFIELDS.iter().find(|(_, nm)| *nm == s) {
-        return Some(*n);
-    }
-    strtoul_max(s, 16, 255).map(|v| v as u8)
+    names::dsfield_by_name(s).or_else(|| strtoul_max(s, 16, 255).map(|v| v as u8))
 }
 
 /// `rtnl_group_n2a`.
