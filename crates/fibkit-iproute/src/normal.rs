@@ -130,7 +130,7 @@ pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> Str
         if nh.dev != 0 {
             p.push(format!("dev {}", ns.link_name(nh.dev)));
         }
-        flags |= nh_report_flags(nh.flags, ns_ignore4(ns, nh.dev));
+        flags |= nh_report_flags(nh.flags, ns.ignore_linkdown4(nh.dev));
     }
     p.push(format!("table {}", table_word(table)));
     p.push(format!("proto {}", proto_n2a(info.proto)));
@@ -156,7 +156,7 @@ pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> Str
                 q.push(format!("dev {}", ns.link_name(nh.dev)));
             }
             q.push(format!("weight {}", nh.weight));
-            let fw = flag_words(nh_report_flags(nh.flags, ns_ignore4(ns, nh.dev)));
+            let fw = flag_words(nh_report_flags(nh.flags, ns.ignore_linkdown4(nh.dev)));
             if !fw.is_empty() {
                 q.push(format!("flags {}", fw.join(",")));
             }
@@ -164,24 +164,6 @@ pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> Str
         }
     }
     p.join(" ")
-}
-
-fn ns_ignore4(ns: &Netns, dev: u32) -> bool {
-    ns.sysctl.v4_all.ignore_routes_with_linkdown != 0
-        || ns
-            .sysctl
-            .v4_dev
-            .get(&dev)
-            .is_some_and(|c| c.ignore_routes_with_linkdown != 0)
-}
-
-fn ns_ignore6(ns: &Netns, dev: u32) -> bool {
-    ns.sysctl.v6_all.ignore_routes_with_linkdown != 0
-        || ns
-            .sysctl
-            .v6_dev
-            .get(&dev)
-            .is_some_and(|c| c.ignore_routes_with_linkdown != 0)
 }
 
 /// An IPv6 FIB entry (with its ECMP siblings, first leg first) in the normalized form.
@@ -200,7 +182,7 @@ pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
         if r.nh.dev != 0 {
             p.push(format!("dev {}", ns.link_name(r.nh.dev)));
         }
-        flags |= nh_report_flags(r.nh.flags, ns_ignore6(ns, r.nh.dev));
+        flags |= nh_report_flags(r.nh.flags, ns.ignore_linkdown6(r.nh.dev));
     }
     p.push(format!("table {}", table_word(r.table)));
     p.push(format!("proto {}", proto_n2a(r.proto)));
@@ -226,7 +208,7 @@ pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
             }
             q.push(format!("dev {}", ns.link_name(l.nh.dev)));
             q.push(format!("weight {}", l.nh.weight));
-            let fw = flag_words(nh_report_flags(l.nh.flags, ns_ignore6(ns, l.nh.dev)));
+            let fw = flag_words(nh_report_flags(l.nh.flags, ns.ignore_linkdown6(l.nh.dev)));
             if !fw.is_empty() {
                 q.push(format!("flags {}", fw.join(",")));
             }

@@ -1304,24 +1304,6 @@ impl MsgSource<'_> {
     }
 }
 
-fn ignore_linkdown4(ns: &Netns, dev: u32) -> bool {
-    ns.sysctl.v4_all.ignore_routes_with_linkdown != 0
-        || ns
-            .sysctl
-            .v4_dev
-            .get(&dev)
-            .is_some_and(|c| c.ignore_routes_with_linkdown != 0)
-}
-
-fn ignore_linkdown6(ns: &Netns, dev: u32) -> bool {
-    ns.sysctl.v6_all.ignore_routes_with_linkdown != 0
-        || ns
-            .sysctl
-            .v6_dev
-            .get(&dev)
-            .is_some_and(|c| c.ignore_routes_with_linkdown != 0)
-}
-
 /// `fib_nexthop_info()`'s flags.
 fn nh_dump_flags(flags: u32, linkdown_is_dead: bool) -> u32 {
     let mut f = flags & nhflags::DEAD;
@@ -1373,7 +1355,7 @@ fn rt4_msg<'a>(ns: &Netns, r: &'a Route4) -> RtMsg<'a> {
     if i.nhs.len() <= 1 {
         m.flags = 0;
         if let Some(nh) = i.nhs.first() {
-            m.flags = nh_dump_flags(nh.flags, ignore_linkdown4(ns, nh.dev));
+            m.flags = nh_dump_flags(nh.flags, ns.ignore_linkdown4(nh.dev));
             (m.gateway, m.via6) = split_gw(nh.gw);
             m.oif = (nh.dev != 0).then_some(nh.dev);
             m.flow = (nh.realm != 0).then_some(nh.realm);
@@ -1387,7 +1369,7 @@ fn rt4_msg<'a>(ns: &Netns, r: &'a Route4) -> RtMsg<'a> {
                 flow: (nh.realm != 0).then_some(nh.realm),
                 dev: nh.dev,
                 weight: nh.weight,
-                flags: nh_dump_flags(nh.flags, ignore_linkdown4(ns, nh.dev)),
+                flags: nh_dump_flags(nh.flags, ns.ignore_linkdown4(nh.dev)),
             });
         }
     }
@@ -1437,7 +1419,7 @@ fn rt6_msg<'a>(ns: &Netns, legs: &[&'a Route6]) -> Option<RtMsg<'a>> {
         source: MsgSource::V6(legs.to_vec()),
     };
     if legs.len() == 1 {
-        m.flags = nh_dump_flags(r.nh.flags, ignore_linkdown6(ns, r.nh.dev));
+        m.flags = nh_dump_flags(r.nh.flags, ns.ignore_linkdown6(r.nh.dev));
         m.gateway = r.nh.gw.map(Addr::V6);
         m.oif = (r.nh.dev != 0).then_some(r.nh.dev);
     } else {
@@ -1448,7 +1430,7 @@ fn rt6_msg<'a>(ns: &Netns, legs: &[&'a Route6]) -> Option<RtMsg<'a>> {
                 flow: None,
                 dev: l.nh.dev,
                 weight: l.nh.weight,
-                flags: nh_dump_flags(l.nh.flags, ignore_linkdown6(ns, l.nh.dev)),
+                flags: nh_dump_flags(l.nh.flags, ns.ignore_linkdown6(l.nh.dev)),
             });
         }
     }

@@ -313,7 +313,9 @@ impl Netns {
             .map(|r| (r.route, r.prefix))
     }
 
-    pub(crate) fn ignore_linkdown4(&self, dev: u32) -> bool {
+    /// Whether IPv4 routes through `dev` are ignored while its link is down
+    /// (`ignore_routes_with_linkdown`, all or the device's).
+    pub fn ignore_linkdown4(&self, dev: u32) -> bool {
         self.sysctl.v4_all.ignore_routes_with_linkdown != 0
             || self
                 .sysctl

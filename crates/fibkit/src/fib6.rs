@@ -128,7 +128,9 @@ impl Netns {
         self.tables6.get(&id).map_or(0, |t| t.created)
     }
 
-    pub(crate) fn ignore_linkdown6(&self, dev: u32) -> bool {
+    /// Whether IPv6 routes through `dev` are ignored while its link is down
+    /// (`ignore_routes_with_linkdown`, all or the device's).
+    pub fn ignore_linkdown6(&self, dev: u32) -> bool {
         self.sysctl.v6_all.ignore_routes_with_linkdown != 0
             || self
                 .sysctl
