@@ -127,18 +127,16 @@ impl Table4 {
     }
     /// Drop prefixes left without entries.
     pub fn prune(&mut self) {
-        let empty: Vec<((u32, u8), u32)> = self
+        let empty: Vec<Prefix4> = self
             .keys
-            .iter()
-            .filter(|(_, s)| self.slots[**s as usize].1.is_empty())
-            .map(|(k, s)| (*k, *s))
+            .values()
+            .filter_map(|s| {
+                let (p, list) = &*self.slots[*s as usize];
+                list.is_empty().then_some(*p)
+            })
             .collect();
-        for (k, s) in empty {
-            self.builder().remove(k.0, 32 - k.1);
-            self.keys.remove(&k);
-            self.len_count.0[usize::from(32 - k.1)] -= 1;
-            self.free.push(s);
-            self.dirty = true;
+        for p in empty {
+            self.prune_prefix(p);
         }
     }
     /// Drop one prefix if it was left without entries (O(log n), unlike [`Table4::prune`]).
@@ -493,30 +491,14 @@ impl Table6 {
     }
     /// Drop empty nodes (and destinations left without nodes).
     pub fn prune(&mut self) {
-        let empty: Vec<((Prefix6, Prefix6), u32)> = self
+        let empty: Vec<(Prefix6, Prefix6)> = self
             .keys
             .iter()
             .filter(|(_, s)| self.slots[**s as usize].2.is_empty())
-            .map(|(k, s)| (*k, *s))
+            .map(|(k, _)| *k)
             .collect();
-        for ((dst, src), s) in empty {
-            self.keys.remove(&(dst, src));
-            self.free.push(s);
-            if let Some(d) = self.dmap.get(&dst).copied() {
-                let rec = &mut self.drecs[d as usize];
-                if src.len == 0 {
-                    rec.1 = NONE;
-                } else {
-                    rec.2 -= 1;
-                }
-                if rec.1 == NONE && rec.2 == 0 {
-                    self.dmap.remove(&dst);
-                    Arc::make_mut(&mut self.len_count)[usize::from(dst.len)] -= 1;
-                    self.dfree.push(d);
-                    self.builder().remove(dst.addr, dst.len);
-                    self.dirty = true;
-                }
-            }
+        for (dst, src) in empty {
+            self.prune_node(dst, src);
         }
     }
     /// Drop one node if it was left without entries (O(log n), unlike [`Table6::prune`]).
