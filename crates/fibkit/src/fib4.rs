@@ -137,6 +137,19 @@ impl Default for Route4Cfg {
     }
 }
 
+/// Where [`Netns::fib4_table_lookup_at`] starts its walk down the prefixes covering the
+/// destination.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Start4 {
+    /// At the longest match (a normal lookup).
+    Longest,
+    /// At prefix length `.0` and shorter (compiling the answer of one prefix).
+    AtLen(u8),
+    /// Like `AtLen(.0)`, with the main table's prefix of that length already found:
+    /// slot `.1` of the main table (saves probing the RIB for it).
+    AtMainSlot(u8, u32),
+}
+
 /// The result of an IPv4 table lookup (`struct fib_result`).
 #[derive(Clone, Debug)]
 pub struct FibResult4<'a> {
@@ -208,11 +221,19 @@ impl Netns {
         oif: u32,
         ignore_linkstate: bool,
     ) -> std::result::Result<FibResult4<'_>, Errno> {
-        self.fib4_table_lookup_at(table, dst, tos, fscope, oif, ignore_linkstate, None)
+        self.fib4_table_lookup_at(
+            table,
+            dst,
+            tos,
+            fscope,
+            oif,
+            ignore_linkstate,
+            Start4::Longest,
+        )
     }
 
-    /// [`Self::fib4_table_lookup`] starting at prefix length `from_len` (and backtracking
-    /// from there) instead of at the longest match of `dst`.
+    /// [`Self::fib4_table_lookup`] starting where `from` says (and backtracking from
+    /// there) instead of at the longest match of `dst`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn fib4_table_lookup_at(
         &self,
@@ -222,7 +243,7 @@ impl Netns {
         fscope: u8,
         oif: u32,
         ignore_linkstate: bool,
-        from_len: Option<u8>,
+        from: Start4,
     ) -> std::result::Result<FibResult4<'_>, Errno> {
         let merged = !self.custom_rules4 && table == tid::MAIN;
         let main = self.tables4.get(&table);
@@ -234,13 +255,14 @@ impl Netns {
         if main.is_none() && local.is_none() {
             return Err(Errno::EAGAIN);
         }
-        let mut lm = local.map(|t| match from_len {
-            Some(l) => t.matches_from(dst, l),
-            None => t.matches(dst),
+        let mut lm = local.map(|t| match from {
+            Start4::AtLen(l) | Start4::AtMainSlot(l, _) => t.matches_from(dst, l),
+            Start4::Longest => t.matches(dst),
         });
-        let mut mm = main.map(|t| match from_len {
-            Some(l) => t.matches_from(dst, l),
-            None => t.matches(dst),
+        let mut mm = main.map(|t| match from {
+            Start4::AtLen(l) => t.matches_from(dst, l),
+            Start4::AtMainSlot(_, s) => t.matches_from_slot(dst, s),
+            Start4::Longest => t.matches(dst),
         });
         let mut lnext = lm.as_mut().and_then(Iterator::next);
         let mut mnext = mm.as_mut().and_then(Iterator::next);
@@ -395,7 +417,7 @@ impl Netns {
         if cfg.nh_id != 0 {
             return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
         }
-        let mut nhs: Vec<Nh4> = Vec::new();
+        let mut nhs: Vec<Nh4> = Vec::with_capacity(cfg.multipath.len().max(1));
         if !cfg.multipath.is_empty() {
             for n in &cfg.multipath {
                 if cfg.nh.dev != 0 && n.dev != 0 && n.dev != cfg.nh.dev {
@@ -725,6 +747,10 @@ impl Netns {
             return Err(Error::new(Errno::ENOENT));
         }
         let visible = new.info.scope >= scope::LINK;
+        if list.is_empty() {
+            // most prefixes hold one route: no room for four
+            list.reserve_exact(1);
+        }
         list.insert(insert_at, new);
         if visible {
             // gateway validation sees link and host scope routes: forget cached answers

@@ -572,6 +572,10 @@ impl Netns {
         }
         let Some(pos) = found else {
             if fl.create {
+                if list.is_empty() {
+                    // most destinations hold one route: no room for four
+                    list.reserve_exact(1);
+                }
                 list.insert(ins, rt);
                 return Ok(());
             }

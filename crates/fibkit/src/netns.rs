@@ -112,8 +112,9 @@ pub struct Netns {
     pub(crate) route_only: bool,
     /// Inside [`Netns::bulk`]: IPv4 nexthop validations already done, keyed by
     /// (gateway, device, flags, table, route scope). Cleared whenever a route that gateway
-    /// validation can see (scope link or host) or anything global changes.
-    pub(crate) nh_cache: std::collections::HashMap<NhKey, Result<NhChecked>>,
+    /// validation can see (scope link or host) or anything global changes. A fast hash:
+    /// a handful of keys, looked up once per route.
+    pub(crate) nh_cache: rustc_hash::FxHashMap<NhKey, Result<NhChecked>>,
     /// Sysctls.
     pub sysctl: Sysctls,
 }

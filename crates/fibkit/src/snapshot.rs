@@ -256,6 +256,9 @@ impl Fast6Builder {
 
 /// Prefix -> answer, with the answers deduplicated (a full table has a handful of
 /// distinct answers): the index stores an answer's number.
+/// Answers an [`AnswerIndex`] finds by a linear scan before it hashes.
+const SCAN_ANSWERS: usize = 16;
+
 #[derive(Clone, Debug)]
 struct AnswerIndex<K: fibkit_lpm::Key, A> {
     builder: LpmBuilder<K>,
@@ -272,12 +275,23 @@ impl<K: fibkit_lpm::Key, A: Copy + Eq + std::hash::Hash> AnswerIndex<K, A> {
         }
     }
     fn set(&mut self, addr: K, len: u8, a: A) {
-        let next = self.answers.len() as u32;
-        let answers = &mut self.answers;
-        let id = *self.ids.entry(a).or_insert_with(|| {
-            answers.push(a);
-            next
-        });
+        // a handful of distinct answers is the rule: a scan beats hashing them
+        let id = match self.answers.iter().take(SCAN_ANSWERS).position(|x| *x == a) {
+            Some(i) => i as u32,
+            None if self.answers.len() <= SCAN_ANSWERS => {
+                self.answers.push(a);
+                self.ids.insert(a, self.answers.len() as u32 - 1);
+                self.answers.len() as u32 - 1
+            }
+            None => {
+                let next = self.answers.len() as u32;
+                let answers = &mut self.answers;
+                *self.ids.entry(a).or_insert_with(|| {
+                    answers.push(a);
+                    next
+                })
+            }
+        };
         self.builder.insert(addr, len, id);
     }
     fn remove(&mut self, addr: K, len: u8) {
@@ -546,28 +560,29 @@ impl Fast4 {
 impl Netns {
     /// The answer of `ip route get` (output, no source, no oif, tos 0) for destinations
     /// whose longest match over local+main is `p`.
-    fn fast4_answer(&self, p: crate::prefix::Prefix4) -> Answer4 {
+    /// `main_slot`: the main table's slot of `p` when the caller knows it (`None`: look
+    /// it up).
+    fn fast4_answer(&self, p: crate::prefix::Prefix4, main_slot: Option<u32>) -> Answer4 {
+        use crate::fib4::Start4;
         use crate::prefix::v4;
         use crate::route::{scope, Gateway};
-        let res = match self.fib4_table_lookup_at(
-            tid::MAIN,
-            p.addr,
-            0,
-            scope::UNIVERSE,
-            0,
-            false,
-            Some(p.len),
-        ) {
-            Ok(r) => r,
-            Err(Errno::EAGAIN) => {
-                return if self.table4(tid::DEFAULT).is_some_and(|t| !t.is_empty()) {
-                    Answer4::Slow
-                } else {
-                    Answer4::Error(Errno::ENETUNREACH)
-                };
-            }
-            Err(e) => return Answer4::Error(e),
+        let start = match main_slot {
+            Some(s) => Start4::AtMainSlot(p.len, s),
+            None => Start4::AtLen(p.len),
         };
+        let res =
+            match self.fib4_table_lookup_at(tid::MAIN, p.addr, 0, scope::UNIVERSE, 0, false, start)
+            {
+                Ok(r) => r,
+                Err(Errno::EAGAIN) => {
+                    return if self.table4(tid::DEFAULT).is_some_and(|t| !t.is_empty()) {
+                        Answer4::Slow
+                    } else {
+                        Answer4::Error(Errno::ENETUNREACH)
+                    };
+                }
+                Err(e) => return Answer4::Error(e),
+            };
         let r = res.route;
         if r.rtype == RouteType::Local {
             if r.info.prefsrc == 0 {
@@ -594,13 +609,15 @@ impl Netns {
             };
             self.inet_select_addr(nh.dev, gw, r.info.scope)
         };
-        let localnet = self.sysctl.v4_all.route_localnet != 0
-            || self
-                .sysctl
-                .v4_dev
-                .get(&nh.dev)
-                .is_some_and(|c| c.route_localnet != 0);
-        if v4::is_loopback(prefsrc) && !localnet && nh.dev != 1 {
+        let localnet = || {
+            self.sysctl.v4_all.route_localnet != 0
+                || self
+                    .sysctl
+                    .v4_dev
+                    .get(&nh.dev)
+                    .is_some_and(|c| c.route_localnet != 0)
+        };
+        if v4::is_loopback(prefsrc) && nh.dev != 1 && !localnet() {
             return Answer4::Error(Errno::EINVAL);
         }
         let use_fi = match r.rtype {
@@ -633,17 +650,21 @@ impl Netns {
         if self.custom_rules4 {
             return None;
         }
-        let mut all: Vec<crate::prefix::Prefix4> = Vec::new();
-        for t in [tid::LOCAL, tid::MAIN] {
-            if let Some(tb) = self.table4(t) {
-                all.extend(tb.prefix_list());
-            }
+        // every prefix of local and main, with its main-table slot when main has it
+        let mut all: Vec<(crate::prefix::Prefix4, Option<u32>)> = Vec::new();
+        if let Some(tb) = self.table4(tid::LOCAL) {
+            all.extend(tb.prefix_list().map(|p| (p, None)));
         }
+        if let Some(tb) = self.table4(tid::MAIN) {
+            all.extend(tb.prefix_slots().map(|(p, s)| (p, Some(s))));
+        }
+        // equal prefixes: the one with the slot sorts last, and dedup keeps the last
         all.sort_unstable();
-        all.dedup();
+        all.reverse();
+        all.dedup_by_key(|e| e.0);
         let mut index = AnswerIndex::new();
-        for p in all {
-            index.set(p.addr, p.len, self.fast4_answer(p));
+        for (p, slot) in all.into_iter().rev() {
+            index.set(p.addr, p.len, self.fast4_answer(p, slot));
         }
         let nomatch = if self.table4(tid::DEFAULT).is_some_and(|t| !t.is_empty()) {
             Answer4::Slow
@@ -678,7 +699,7 @@ impl Netns {
                     .is_some_and(|tb| tb.get(q).is_some_and(|l| !l.is_empty()))
             });
             if present {
-                st.index.set(q.addr, q.len, self.fast4_answer(q));
+                st.index.set(q.addr, q.len, self.fast4_answer(q, None));
             } else {
                 st.index.remove(q.addr, q.len);
             }

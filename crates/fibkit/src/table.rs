@@ -69,9 +69,15 @@ impl Table4 {
     }
     /// The entries of one prefix.
     pub fn get(&self, p: Prefix4) -> Option<&Vec<Route4>> {
-        self.keys
-            .get(&(p.addr, 32 - p.len))
-            .map(|s| &self.slots[*s as usize].1)
+        self.slot_of(p).map(|s| &self.slots[s as usize].1)
+    }
+    /// The slot of prefix `p`: from the index builder when this copy has one (a trie
+    /// walk of one or two nodes), else from the ordered key map (a B-tree search).
+    fn slot_of(&self, p: Prefix4) -> Option<u32> {
+        match &self.lpm {
+            Some(b) => b.get(p.addr, p.len),
+            None => self.keys.get(&(p.addr, 32 - p.len)).copied(),
+        }
     }
     fn touch(&mut self, p: Prefix4) {
         touch(&mut self.touched, p, self.keys.len());
@@ -82,7 +88,7 @@ impl Table4 {
     }
     /// Mutable entries of one prefix.
     pub fn get_mut(&mut self, p: Prefix4) -> Option<&mut Vec<Route4>> {
-        let s = *self.keys.get(&(p.addr, 32 - p.len))?;
+        let s = self.slot_of(p)?;
         self.touch(p);
         Some(&mut Arc::make_mut(&mut self.slots[s as usize]).1)
     }
@@ -103,8 +109,8 @@ impl Table4 {
     pub fn entry(&mut self, p: Prefix4) -> &mut Vec<Route4> {
         self.touch(p);
         let key = (p.addr, 32 - p.len);
-        let s = match self.keys.get(&key) {
-            Some(s) => *s,
+        let s = match self.slot_of(p) {
+            Some(s) => s,
             None => {
                 let s = match self.free.pop() {
                     Some(s) => {
@@ -142,7 +148,7 @@ impl Table4 {
     /// Drop one prefix if it was left without entries (O(log n), unlike [`Table4::prune`]).
     pub fn prune_prefix(&mut self, p: Prefix4) {
         let key = (p.addr, 32 - p.len);
-        if let Some(s) = self.keys.get(&key).copied() {
+        if let Some(s) = self.slot_of(p) {
             if self.slots[s as usize].1.is_empty() {
                 self.builder().remove(p.addr, p.len);
                 self.keys.remove(&key);
@@ -230,6 +236,30 @@ impl Table4 {
         }
     }
 
+    /// [`Table4::matches_from`] at the prefix of slot `slot` (which must cover `dst`),
+    /// without probing the RIB for it.
+    pub(crate) fn matches_from_slot(&self, dst: u32, slot: u32) -> Matches4<'_> {
+        Matches4 {
+            t: self,
+            dst,
+            next_len: -1,
+            first: Some(slot),
+        }
+    }
+
+    /// The prefixes of the table with their slots, in dump order.
+    pub(crate) fn prefix_slots(&self) -> impl Iterator<Item = (Prefix4, u32)> + '_ {
+        self.keys.iter().map(|((a, s), slot)| {
+            (
+                Prefix4 {
+                    addr: *a,
+                    len: 32 - *s,
+                },
+                *slot,
+            )
+        })
+    }
+
     /// The prefixes inside `p` (its own and longer ones).
     pub fn prefixes_within(&self, p: Prefix4) -> impl Iterator<Item = Prefix4> + '_ {
         let last = p.addr | !mask4(p.len);
@@ -273,9 +303,11 @@ impl<'a> Iterator for Matches4<'a> {
             if self.t.len_count.0[usize::from(len)] == 0 {
                 continue;
             }
-            let key = (self.dst & mask4(len), 32 - len);
-            if let Some(s) = self.t.keys.get(&key) {
-                let (p, l) = &*self.t.slots[*s as usize];
+            if let Some(s) = self.t.slot_of(Prefix4 {
+                addr: self.dst & mask4(len),
+                len,
+            }) {
+                let (p, l) = &*self.t.slots[s as usize];
                 return Some((*p, l));
             }
         }
