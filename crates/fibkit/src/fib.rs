@@ -6,6 +6,11 @@
 //! generation counter with its own (one atomic load); only when a new snapshot was
 //! published does it fetch it. Lookups themselves take no lock, no reference count and
 //! allocate nothing (the equivalent of the kernel's RCU readers and noref results).
+//!
+//! Replaced snapshots are freed by the writer, not by the reader that happens to let go
+//! of one last (the kernel's `call_rcu`): the writer keeps each replaced snapshot and
+//! drops it at a later publication once no reader holds it, so that a reader never pays
+//! for freeing the routes a batch replaced.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -27,6 +32,8 @@ pub struct Fib {
     published: u64,
     fast4: Option<crate::snapshot::Fast4Builder>,
     fast6: Option<crate::snapshot::Fast6Builder>,
+    /// Replaced snapshots, freed here once the writer holds the last reference.
+    retired: Vec<Arc<Snapshot>>,
 }
 
 impl Fib {
@@ -52,6 +59,7 @@ impl Fib {
             published: 1,
             fast4,
             fast6,
+            retired: Vec::new(),
         }
     }
 
@@ -107,11 +115,20 @@ impl Fib {
         let fast4 = self.fast4.as_mut().map(|b| b.snapshot());
         let fast6 = self.fast6.as_mut().map(|b| b.snapshot());
         let snap = Snapshot::with_fast(self.ns.clone(), fast4, fast6);
-        self.shared.current.store(Arc::new(snap));
+        let old = self.shared.current.swap(Arc::new(snap));
         self.published += 1;
         self.shared
             .generation
             .store(self.published, Ordering::Release);
+        // free what no reader holds any more (a replaced snapshot can gain no new
+        // holder: readers only fetch the current one); the rest waits for the next call
+        self.retired.retain(|s| Arc::strong_count(s) > 1);
+        self.retired.push(old);
+    }
+
+    /// Replaced snapshots still held by some reader (freed by a later publication).
+    pub fn retired(&self) -> usize {
+        self.retired.len()
     }
 
     /// A reader handle (one per thread; `Send`).

@@ -669,3 +669,30 @@ mod copies {
         }
     }
 }
+
+/// Replaced snapshots are freed by the writer once no reader holds them: a reader still
+/// on an old snapshot keeps it alive (retired, not freed), and the publication after the
+/// reader moved on frees it.
+#[test]
+fn writer_frees_replaced_snapshots_once_readers_let_go() {
+    use fibkit::fib::Fib;
+    let (ns, _d0) = ns_with_link();
+    let mut fib = Fib::new(ns);
+    let mut r = fib.reader();
+    let _ = r.snapshot();
+    assert_eq!(fib.retired(), 0);
+    fib.publish();
+    // the reader has not looked since: its snapshot (generation 1) is retired, not freed
+    assert_eq!(fib.retired(), 1);
+    fib.publish();
+    // still held by the reader: generations 1 and 2 both wait
+    assert_eq!(fib.retired(), 2);
+    let _ = r.snapshot();
+    assert_eq!(r.generation(), 3);
+    fib.publish();
+    // the reader let go of generation 1 (and never took 2): both are freed; 3 waits
+    assert_eq!(fib.retired(), 1);
+    drop(r);
+    fib.publish();
+    assert_eq!(fib.retired(), 1);
+}
