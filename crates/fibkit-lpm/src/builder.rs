@@ -637,6 +637,86 @@ impl<K: Key> LpmBuilder<K> {
         }
     }
 
+    /// The stored prefixes inside `addr/len` (`addr/len` itself included when
+    /// stored) as `(addr, len, value)`, in no particular order. Costs a walk to
+    /// the node holding `addr/len` plus the size of the answer.
+    pub fn within(&self, addr: K, len: u8) -> Vec<(K, u8, u32)> {
+        let (a, len) = Self::norm(addr, len);
+        let mut out: Vec<(u128, u8, u32)> = Vec::new();
+        let top = Self::TOP;
+        if len <= top {
+            // top-level prefixes and every subtree under the covered entries
+            let first = Self::top_start(a);
+            let count = 1u64 << (top - len);
+            let last = u64::from(first) + count - 1;
+            let last = u32::try_from(last).unwrap_or(u32::MAX);
+            for (&(st, l), &v) in self.top_pfx.range((first, 0)..=(last, u8::MAX)) {
+                if u32::from(l) >= len {
+                    let pa = if top == 0 {
+                        0
+                    } else {
+                        u128::from(st) << (128 - top)
+                    };
+                    out.push((pa, l, v));
+                }
+            }
+            for ti in first..=last {
+                if let Some(c) = self.ts.child(ti as usize) {
+                    let base = if top == 0 {
+                        0
+                    } else {
+                        u128::from(ti) << (128 - top)
+                    };
+                    collect_rec(c, base, top, &mut out);
+                }
+            }
+        } else {
+            let Some(mut node) = self.ts.child(Self::top_start(a) as usize) else {
+                return Vec::new();
+            };
+            let mut start = top;
+            while len > start + STRIDE {
+                let slot = slot_of(a, start);
+                if !node.has_child(slot) {
+                    return Vec::new();
+                }
+                node = &node.children[node.child_pos(slot)];
+                start += STRIDE;
+            }
+            // `node` covers bits start..start+STRIDE; the prefix is `r` bits into it
+            let r = len - start;
+            let pbits = bits_at(a, start, r);
+            let base = a & !(u128::MAX.checked_shr(start).unwrap_or(0));
+            for &(key, v) in &node.pfx {
+                let qr = u32::from(key >> 8);
+                let qb = u32::from(key & 0xff);
+                if qr >= r && qb >> (qr - r) == pbits {
+                    out.push((
+                        base | (u128::from(qb) << (128 - start - qr)),
+                        (start + qr) as u8,
+                        v,
+                    ));
+                }
+            }
+            let lo = pbits << (STRIDE - r);
+            let hi = (pbits + 1) << (STRIDE - r);
+            for slot in lo..hi {
+                if node.has_child(slot) {
+                    let ca = base | (u128::from(slot) << (128 - start - STRIDE));
+                    collect_rec(
+                        &node.children[node.child_pos(slot)],
+                        ca,
+                        start + STRIDE,
+                        &mut out,
+                    );
+                }
+            }
+        }
+        out.into_iter()
+            .map(|(a, l, v)| (K::from_u128(a >> (128 - K::BITS)), l, v))
+            .collect()
+    }
+
     /// All stored prefixes as `(addr, len, value)`, sorted by address then
     /// length.
     pub fn prefixes(&self) -> Vec<(K, u8, u32)> {

@@ -165,6 +165,21 @@ fn run_ops<K: Key>(seeds: [u128; 4], ops: &[RawOp]) -> Result<(), TestCaseError>
         }
     }
     check_builder(&b, &r)?;
+    // `within`: every stored prefix inside each operation's prefix (and inside its
+    // shorter covers), compared with a filter of the reference
+    for op in ops {
+        let a = near_seed::<K>(&seeds, op);
+        for len in [op.len, op.len / 2, op.len.saturating_sub(3), 0] {
+            let mut got = b.within(a, len);
+            got.sort_unstable();
+            let want: Vec<(K, u8, u32)> = r
+                .iter()
+                .filter(|((p, l), _)| *l >= len && p.mask(len) == a.mask(len))
+                .map(|((p, l), v)| (*p, *l, *v))
+                .collect();
+            prop_assert_eq!(got, want, "within {:?}/{}", a, len);
+        }
+    }
     let lpm = b.snapshot();
     check_snapshot(&lpm, &r, &boundary_probes(&r, &extra))?;
     // Persistence: every earlier snapshot still answers for its own state.

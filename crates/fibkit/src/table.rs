@@ -260,8 +260,17 @@ impl Table4 {
         })
     }
 
-    /// The prefixes inside `p` (its own and longer ones).
-    pub fn prefixes_within(&self, p: Prefix4) -> impl Iterator<Item = Prefix4> + '_ {
+    /// The prefixes inside `p` (its own and longer ones), in no particular order.
+    pub fn prefixes_within(&self, p: Prefix4) -> Vec<Prefix4> {
+        // the index builder, when this copy has one, walks straight to `p`'s node; the
+        // ordered key map would cost B-tree searches through a million keys
+        if let Some(b) = &self.lpm {
+            return b
+                .within(p.addr, p.len)
+                .into_iter()
+                .map(|(addr, len, _)| Prefix4 { addr, len })
+                .collect();
+        }
         let last = p.addr | !mask4(p.len);
         self.keys
             .range((p.addr, 0)..=(last, 32))
@@ -269,7 +278,8 @@ impl Table4 {
                 addr: *a,
                 len: 32 - *s,
             })
-            .filter(move |q| q.len >= p.len)
+            .filter(|q| q.len >= p.len)
+            .collect()
     }
 
     /// The prefixes of the table.
@@ -587,6 +597,16 @@ impl Table6 {
     }
     /// The destinations with nodes inside `p` (`p` included), in order.
     pub fn dsts_within(&self, p: Prefix6) -> Vec<Prefix6> {
+        if let Some(b) = &self.lpm {
+            // the index builder walks straight to `p`'s node (see Table4::prefixes_within)
+            let mut out: Vec<Prefix6> = b
+                .within(p.addr, p.len)
+                .into_iter()
+                .map(|(addr, len, _)| Prefix6 { addr, len })
+                .collect();
+            out.sort_unstable();
+            return out;
+        }
         let last = p.addr | (u128::MAX.checked_shr(u32::from(p.len)).unwrap_or(0));
         let hi = Prefix6 {
             addr: last,
