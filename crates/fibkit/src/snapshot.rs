@@ -85,11 +85,18 @@ impl Fast6 {
     /// The precomputed answer for a destination.
     #[inline]
     pub fn get(&self, dst: u128) -> Answer6 {
+        self.get_ref(dst)
+            .copied()
+            .unwrap_or(Answer6::Error(Errno::ENETUNREACH))
+    }
+    /// The precomputed answer, `None` when nothing matches (unreachable).
+    #[inline]
+    fn get_ref(&self, dst: u128) -> Option<&Answer6> {
         let v = self.lpm.lookup(dst);
         if v == NO_MATCH {
-            Answer6::Error(Errno::ENETUNREACH)
+            None
         } else {
-            self.answers[v as usize]
+            Some(&self.answers[v as usize])
         }
     }
 }
@@ -362,12 +369,20 @@ impl Snapshot {
                 && !v4::is_multicast(fl.dst)
                 && !v4::is_lbcast(fl.dst)
             {
-                let a = f.get(fl.dst);
-                if a != Answer4::Slow {
-                    return a;
+                let a = f.get_ref(fl.dst);
+                if !matches!(a, Answer4::Slow) {
+                    return *a;
                 }
             }
         }
+        self.output4_full(fl)
+    }
+
+    /// The full lookup behind [`Snapshot::output4`], out of line: the fast path stays
+    /// small enough to inline into a caller's loop.
+    #[cold]
+    #[inline(never)]
+    fn output4_full(&self, fl: &crate::lookup::Flow4) -> Answer4 {
         Answer4::of(self.ns.route_get4(fl))
     }
 
@@ -376,16 +391,18 @@ impl Snapshot {
     pub fn output4_batch(&self, dsts: &[u32], out: &mut [Answer4]) {
         use crate::prefix::v4;
         let n = dsts.len().min(out.len());
-        let slow = |dst: u32| {
-            self.output4(&crate::lookup::Flow4 {
+        #[cold]
+        #[inline(never)]
+        fn slow_path(s: &Snapshot, dst: u32) -> Answer4 {
+            s.output4(&crate::lookup::Flow4 {
                 dst,
                 proto: 17,
                 ..Default::default()
             })
-        };
+        }
         let Some(f) = &self.fast4 else {
             for (o, d) in out.iter_mut().zip(dsts).take(n) {
-                *o = slow(*d);
+                *o = slow_path(self, *d);
             }
             return;
         };
@@ -394,22 +411,24 @@ impl Snapshot {
         while done < n {
             let k = (n - done).min(64);
             f.lpm.lookup_batch(&dsts[done..done + k], &mut ids[..k]);
-            for j in 0..k {
-                let dst = dsts[done + j];
-                let a = if ids[j] == NO_MATCH {
-                    f.nomatch
+            let (ds, os) = (&dsts[done..done + k], &mut out[done..done + k]);
+            for ((o, &dst), &id) in os.iter_mut().zip(ds).zip(&ids[..k]) {
+                let a = if id == NO_MATCH {
+                    &f.nomatch
                 } else {
-                    f.answers[ids[j] as usize]
+                    &f.answers[id as usize]
                 };
-                out[done + j] = if a == Answer4::Slow
+                // the rare cases (no precomputed answer, special destinations) leave the
+                // loop for the full lookup
+                if matches!(a, Answer4::Slow)
                     || dst == 0
                     || v4::is_multicast(dst)
                     || v4::is_lbcast(dst)
                 {
-                    slow(dst)
+                    *o = slow_path(self, dst);
                 } else {
-                    a
-                };
+                    *o = *a;
+                }
             }
             done += k;
         }
@@ -433,50 +452,65 @@ impl Snapshot {
     pub fn output6(&self, fl: &Flow6) -> Answer6 {
         if let Some(f) = &self.fast6 {
             if Self::simple6(fl) {
-                let a = f.get(fl.dst);
-                if a != Answer6::Slow {
-                    return a;
+                if let Some(a) = f.get_ref(fl.dst) {
+                    if !matches!(a, Answer6::Slow) {
+                        return *a;
+                    }
+                } else {
+                    return Answer6::Error(Errno::ENETUNREACH);
                 }
             }
         }
+        self.output6_full(fl)
+    }
+
+    /// The full lookup behind [`Snapshot::output6`], out of line (see
+    /// [`Snapshot::output4_full`]).
+    #[cold]
+    #[inline(never)]
+    fn output6_full(&self, fl: &Flow6) -> Answer6 {
         Answer6::of(self.ns.route_output6(fl))
     }
 
     /// [`Snapshot::output6`] for many destinations of otherwise empty flows, with the
     /// index walks interleaved to hide memory latency. `out` gets `min(len)` answers.
     pub fn output6_batch(&self, dsts: &[u128], out: &mut [Answer6]) {
+        #[cold]
+        #[inline(never)]
+        fn slow_path(s: &Snapshot, dst: u128) -> Answer6 {
+            s.output6(&Flow6 {
+                dst,
+                ..Default::default()
+            })
+        }
         let n = dsts.len().min(out.len());
         let Some(f) = &self.fast6 else {
-            for i in 0..n {
-                out[i] = self.output6(&Flow6 {
-                    dst: dsts[i],
-                    ..Default::default()
-                });
+            for (o, d) in out.iter_mut().zip(dsts).take(n) {
+                *o = slow_path(self, *d);
             }
             return;
         };
+        let unreachable = Answer6::Error(Errno::ENETUNREACH);
         let mut ids = [0u32; 64];
         let mut done = 0;
         while done < n {
             let k = (n - done).min(64);
             f.lpm.lookup_batch(&dsts[done..done + k], &mut ids[..k]);
-            for j in 0..k {
-                let dst = dsts[done + j];
-                let a = if ids[j] == NO_MATCH {
-                    Answer6::Error(Errno::ENETUNREACH)
+            let (ds, os) = (&dsts[done..done + k], &mut out[done..done + k]);
+            for ((o, &dst), &id) in os.iter_mut().zip(ds).zip(&ids[..k]) {
+                let a = if id == NO_MATCH {
+                    &unreachable
                 } else {
-                    f.answers[ids[j] as usize]
+                    &f.answers[id as usize]
                 };
-                out[done + j] = if a == Answer6::Slow
+                // the rare cases leave the loop for the full lookup (see output4_batch)
+                if matches!(a, Answer6::Slow)
                     || v6::addr_type(dst) & (v6::MULTICAST | v6::LINKLOCAL | v6::LOOPBACK) != 0
                 {
-                    self.output6(&Flow6 {
-                        dst,
-                        ..Default::default()
-                    })
+                    *o = slow_path(self, dst);
                 } else {
-                    a
-                };
+                    *o = *a;
+                }
             }
             done += k;
         }
@@ -548,11 +582,15 @@ impl Fast4 {
     /// The precomputed answer for a destination.
     #[inline]
     pub fn get(&self, dst: u32) -> Answer4 {
+        *self.get_ref(dst)
+    }
+    #[inline]
+    fn get_ref(&self, dst: u32) -> &Answer4 {
         let v = self.lpm.lookup(dst);
         if v == NO_MATCH {
-            self.nomatch
+            &self.nomatch
         } else {
-            self.answers[v as usize]
+            &self.answers[v as usize]
         }
     }
 }
