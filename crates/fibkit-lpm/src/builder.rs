@@ -260,55 +260,125 @@ fn sync(node: &mut CNode, default: u32, force: bool, ar: &mut Arenas) -> bool {
 const CHUNK: usize = 64;
 type ChildChunk = [Option<Box<CNode>>; CHUNK];
 
-/// Builder state per top-level entry, allocated lazily in chunks of 64
-/// entries so that an empty or small builder costs little.
+/// Builder state per top-level entry, kept per chunk of 64 entries so that its
+/// cost follows the content, not the 2^T entries: an empty or small builder
+/// costs little, and a short prefix (down to /0) paints whole chunks with one
+/// write each.
 #[derive(Clone)]
 struct TopState {
-    /// `!value` of the best short prefix of each entry, so that NO_MATCH is
-    /// 0 and the array starts as untouched zeroed memory.
-    val_not: Vec<u32>,
+    /// `!value` of the best short prefix shared by every entry of a chunk
+    /// (NO_MATCH is 0, so the array starts as untouched zeroed memory); for a
+    /// chunk with per-entry values ([`TopState::vals`]) it is unused.
+    chunk_not: Vec<u32>,
+    /// `!value` per entry, for the chunks whose entries differ.
+    vals: Vec<Option<Box<[u32; CHUNK]>>>,
     /// Subtrees (prefixes longer than the top level) per entry.
     children: Vec<Option<Box<ChildChunk>>>,
-    /// Bit per chunk: the chunk may hold a subtree or a matched entry.
-    used: Vec<u64>,
+    /// Bit per chunk: it may hold a value other than NO_MATCH or a subtree
+    /// (a full compile visits only these).
+    occupied: Vec<u64>,
 }
 
 impl TopState {
     fn new(n: usize) -> Self {
         let chunks = n.div_ceil(CHUNK);
         TopState {
-            val_not: vec![0; n],
+            chunk_not: vec![0; chunks],
+            vals: vec![None; chunks],
             children: vec![None; chunks],
-            used: vec![0; chunks.div_ceil(64)],
+            occupied: vec![0; chunks.div_ceil(64)],
         }
     }
 
     #[inline]
     fn val(&self, ti: usize) -> u32 {
-        !self.val_not[ti]
+        let c = ti / CHUNK;
+        !match &self.vals[c] {
+            Some(v) => v[ti % CHUNK],
+            None => self.chunk_not[c],
+        }
+    }
+
+    /// The value every entry of chunk `c` has, when they all have one.
+    #[inline]
+    fn uniform(&self, c: usize) -> Option<u32> {
+        match self.vals[c] {
+            Some(_) => None,
+            None => Some(!self.chunk_not[c]),
+        }
     }
 
     fn mark(&mut self, chunk: usize) {
-        self.used[chunk / 64] |= 1u64 << (chunk % 64);
+        self.occupied[chunk / 64] |= 1u64 << (chunk % 64);
+    }
+
+    #[inline]
+    fn is_occupied(&self, chunk: usize) -> bool {
+        self.occupied[chunk / 64] & (1u64 << (chunk % 64)) != 0
+    }
+
+    /// The occupied chunks, in order.
+    fn occupied_chunks(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        for (w, &bits) in self.occupied.iter().enumerate() {
+            let mut b = bits;
+            while b != 0 {
+                out.push(w * 64 + b.trailing_zeros() as usize);
+                b &= b - 1;
+            }
+        }
+        out
     }
 
     fn set_val(&mut self, ti: usize, v: u32) {
-        self.val_not[ti] = !v;
+        let c = ti / CHUNK;
+        let shared = self.chunk_not[c];
         if v != NO_MATCH {
-            self.mark(ti / CHUNK);
+            self.mark(c);
         }
+        let vals = match &mut self.vals[c] {
+            Some(vals) => vals,
+            None if shared == !v => return,
+            slot => slot.insert(Box::new([shared; CHUNK])),
+        };
+        vals[ti % CHUNK] = !v;
     }
 
     fn fill_val(&mut self, range: core::ops::Range<usize>, v: u32) {
-        if range.is_empty() {
-            return;
+        let mut i = range.start;
+        while i < range.end {
+            let c = i / CHUNK;
+            let (lo, hi) = (c * CHUNK, (c + 1) * CHUNK);
+            let end = range.end.min(hi);
+            if i == lo && end == hi {
+                self.chunk_not[c] = !v;
+                self.vals[c] = None;
+                if v != NO_MATCH {
+                    self.mark(c);
+                }
+            } else {
+                for ti in i..end {
+                    self.set_val(ti, v);
+                }
+            }
+            i = end;
         }
-        if v != NO_MATCH {
-            for c in range.start / CHUNK..=(range.end - 1) / CHUNK {
-                self.mark(c);
+    }
+
+    /// Every entry back to NO_MATCH, emptied child chunks dropped, and the
+    /// occupancy recomputed from the subtrees alone.
+    fn reset(&mut self) {
+        for c in self.occupied_chunks() {
+            self.chunk_not[c] = 0;
+            self.vals[c] = None;
+            let any = self.children[c]
+                .as_ref()
+                .is_some_and(|ch| ch.iter().any(Option::is_some));
+            if !any {
+                self.children[c] = None;
+                self.occupied[c / 64] &= !(1u64 << (c % 64));
             }
         }
-        self.val_not[range].fill(!v);
     }
 
     #[inline]
@@ -336,19 +406,6 @@ impl TopState {
         if let Some(chunk) = self.children[ti / CHUNK].as_mut() {
             chunk[ti % CHUNK] = None;
         }
-    }
-
-    /// The chunks marked used, in order.
-    fn used_chunks(&self) -> Vec<usize> {
-        let mut out = Vec::new();
-        for (w, &bits) in self.used.iter().enumerate() {
-            let mut b = bits;
-            while b != 0 {
-                out.push(w * 64 + b.trailing_zeros() as usize);
-                b &= b - 1;
-            }
-        }
-        out
     }
 }
 
@@ -660,14 +717,23 @@ impl<K: Key> LpmBuilder<K> {
                     out.push((pa, l, v));
                 }
             }
-            for ti in first..=last {
-                if let Some(c) = self.ts.child(ti as usize) {
-                    let base = if top == 0 {
-                        0
-                    } else {
-                        u128::from(ti) << (128 - top)
-                    };
-                    collect_rec(c, base, top, &mut out);
+            // subtrees live in chunks of entries: skip the empty chunks whole
+            let (first, last) = (first as usize, last as usize);
+            for chunk in first / CHUNK..=last / CHUNK {
+                if self.ts.children[chunk].is_none() {
+                    continue;
+                }
+                let lo = (chunk * CHUNK).max(first);
+                let hi = ((chunk + 1) * CHUNK - 1).min(last);
+                for ti in lo..=hi {
+                    if let Some(c) = self.ts.child(ti) {
+                        let base = if top == 0 {
+                            0
+                        } else {
+                            (ti as u128) << (128 - top)
+                        };
+                        collect_rec(c, base, top, &mut out);
+                    }
                 }
             }
         } else {
@@ -789,9 +855,11 @@ impl<K: Key> LpmBuilder<K> {
         }))
     }
 
-    /// Paints the best short-prefix value of each top entry in
-    /// `[start, start + 2^(TOP - len))` into `buf`.
-    fn paint_top_range(&self, start: u32, len: u8, buf: &mut Vec<u32>) {
+    /// The best short-prefix value of the top entries in
+    /// `[start, start + 2^(TOP - len))`, as runs `(first, end, value)` in
+    /// order (the length of the answer follows the prefixes inside the range,
+    /// not its size).
+    fn paint_segments(&self, start: u32, len: u8) -> Vec<(usize, usize, u32)> {
         let top = Self::TOP;
         let span = 1usize << (top - u32::from(len));
         let mut base = NO_MATCH;
@@ -801,25 +869,107 @@ impl<K: Key> LpmBuilder<K> {
                 base = v;
             }
         }
-        buf.clear();
-        buf.resize(span, base);
-        let end = u64::from(start) + span as u64;
-        let mut inner: Vec<(u8, u32, u32)> = if end > u64::from(u32::MAX) {
+        let end = start as usize + span;
+        let mut inner: Vec<(u32, u8, u32)> = if end > u32::MAX as usize {
             self.top_pfx
                 .range((start, len)..)
-                .map(|(&(s, l), &v)| (l, s, v))
+                .map(|(&(s, l), &v)| (s, l, v))
                 .collect()
         } else {
             self.top_pfx
                 .range((start, len)..(end as u32, 0))
-                .map(|(&(s, l), &v)| (l, s, v))
+                .map(|(&(s, l), &v)| (s, l, v))
                 .collect()
         };
-        inner.sort_by_key(|e| e.0);
-        for (l, s, v) in inner {
-            let off = (s - start) as usize;
-            let w = 1usize << (top - u32::from(l));
-            buf[off..off + w].fill(v);
+        // by start, then outer (shorter) first: a prefix's nested ones follow it
+        inner.sort_unstable_by_key(|&(s, l, _)| (s, l));
+        let mut out: Vec<(usize, usize, u32)> = Vec::new();
+        let mut emit = |lo: usize, hi: usize, v: u32| {
+            if lo < hi {
+                match out.last_mut() {
+                    Some(last) if last.1 == lo && last.2 == v => last.1 = hi,
+                    _ => out.push((lo, hi, v)),
+                }
+            }
+        };
+        // open intervals, innermost last: (end, value)
+        let mut stack: Vec<(usize, u32)> = vec![(end, base)];
+        let mut cur = start as usize;
+        for (s, l, v) in inner {
+            let (s, e) = (s as usize, s as usize + (1usize << (top - u32::from(l))));
+            while let Some(&(top_end, top_v)) = stack.last() {
+                if top_end > s {
+                    break;
+                }
+                emit(cur, top_end, top_v);
+                cur = cur.max(top_end);
+                stack.pop();
+            }
+            let outer_v = stack.last().map_or(NO_MATCH, |t| t.1);
+            emit(cur, s, outer_v);
+            cur = cur.max(s);
+            stack.push((e, v));
+        }
+        while let Some((top_end, top_v)) = stack.pop() {
+            emit(cur, top_end, top_v);
+            cur = cur.max(top_end);
+        }
+        out
+    }
+
+    /// Gives the top entries of `[lo, hi)` the short-prefix value `v`: the
+    /// entries without a subtree become leaves at once (whole chunks at a
+    /// time), those with one are marked for recompilation.
+    fn repaint(&mut self, lo: usize, hi: usize, v: u32) {
+        let mut ti = lo;
+        while ti < hi {
+            let c = ti / CHUNK;
+            let chunk_end = (c + 1) * CHUNK;
+            if ti == c * CHUNK && chunk_end <= hi && self.ts.children[c].is_none() {
+                // a run of whole chunks without subtrees
+                let mut e = chunk_end;
+                while e + CHUNK <= hi && self.ts.children[e / CHUNK].is_none() {
+                    e += CHUNK;
+                }
+                if !(ti / CHUNK..e / CHUNK).all(|c| self.ts.uniform(c) == Some(v)) {
+                    self.ts.fill_val(ti..e, v);
+                    let leaf = if v == NO_MATCH {
+                        0
+                    } else {
+                        self.arenas.leaves.push(v) as u32
+                    };
+                    self.top.fill(ti..e, leaf);
+                }
+                ti = e;
+                continue;
+            }
+            let end = hi.min(chunk_end);
+            let mut j = ti;
+            while j < end {
+                if self.ts.val(j) == v {
+                    j += 1;
+                    continue;
+                }
+                if self.ts.has_child(j) {
+                    self.ts.set_val(j, v);
+                    self.mark_entry(j);
+                    j += 1;
+                    continue;
+                }
+                let mut k = j + 1;
+                while k < end && self.ts.val(k) != v && !self.ts.has_child(k) {
+                    k += 1;
+                }
+                self.ts.fill_val(j..k, v);
+                let leaf = if v == NO_MATCH {
+                    0
+                } else {
+                    self.arenas.leaves.push(v) as u32
+                };
+                self.top.fill(j..k, leaf);
+                j = k;
+            }
+            ti = end;
         }
     }
 
@@ -828,46 +978,13 @@ impl<K: Key> LpmBuilder<K> {
         let mut ranges = core::mem::take(&mut self.dirty_ranges);
         ranges.sort_unstable();
         let mut covered_end = 0u64;
-        let mut buf = Vec::new();
         for &(s, l) in &ranges {
             if u64::from(s) < covered_end {
                 continue; // nested in an already repainted range
             }
             covered_end = u64::from(s) + (1u64 << (Self::TOP - u32::from(l)));
-            self.paint_top_range(s, l, &mut buf);
-            // Entries without a subtree become (shared) leaves right away, a
-            // run of equal values at a time; entries with one are recompiled
-            // below with their new inherited value.
-            let mut j = 0;
-            while j < buf.len() {
-                let ti = s as usize + j;
-                let v = buf[j];
-                if self.ts.val(ti) == v {
-                    j += 1;
-                    continue;
-                }
-                if self.ts.has_child(ti) {
-                    self.ts.set_val(ti, v);
-                    self.mark_entry(ti);
-                    j += 1;
-                    continue;
-                }
-                let mut end = j + 1;
-                while end < buf.len()
-                    && buf[end] == v
-                    && self.ts.val(s as usize + end) != v
-                    && !self.ts.has_child(s as usize + end)
-                {
-                    end += 1;
-                }
-                self.ts.fill_val(ti..s as usize + end, v);
-                let leaf = if v == NO_MATCH {
-                    0
-                } else {
-                    self.arenas.leaves.push(v) as u32
-                };
-                self.top.fill(ti..s as usize + end, leaf);
-                j = end;
+            for (lo, hi, v) in self.paint_segments(s, l) {
+                self.repaint(lo, hi, v);
             }
         }
 
@@ -912,23 +1029,8 @@ impl<K: Key> LpmBuilder<K> {
     fn full_compile(&mut self) {
         let top = Self::TOP;
         let n = 1usize << top;
-        // Reset the chunks in use, then recompute which are: those with a
-        // subtree, and those the short prefixes paint.
-        for c in self.ts.used_chunks() {
-            let hi = ((c + 1) * CHUNK).min(n);
-            self.ts.val_not[c * CHUNK..hi].fill(0);
-        }
-        self.ts.used.fill(0);
-        for c in 0..self.ts.children.len() {
-            let any = self.ts.children[c]
-                .as_ref()
-                .is_some_and(|ch| ch.iter().any(Option::is_some));
-            if any {
-                self.ts.mark(c);
-            } else {
-                self.ts.children[c] = None;
-            }
-        }
+        // Recompute every entry's short-prefix value.
+        self.ts.reset();
         let mut short: Vec<(u8, u32, u32)> =
             self.top_pfx.iter().map(|(&(s, l), &v)| (l, s, v)).collect();
         short.sort_by_key(|e| e.0);
@@ -938,23 +1040,40 @@ impl<K: Key> LpmBuilder<K> {
         }
 
         let mut ar = Arenas::new();
-        let used = self.ts.used_chunks();
-        let mut next_used = 0;
         let ts = &mut self.ts;
-        // Entries of unused chunks stay 0 (the NO_MATCH leaf).
+        // The leaf of the last run of equal values, shared while the value
+        // repeats (uniform chunks and pages included).
+        let mut run: Option<(u32, u32)> = None;
+        let mut leaf_of = |v: u32, ar: &mut Arenas| match run {
+            Some((rv, idx)) if rv == v => idx,
+            _ => {
+                let idx = ar.leaves.push(v) as u32;
+                run = Some((v, idx));
+                idx
+            }
+        };
+        // Pages whose chunks are all NO_MATCH without subtrees stay blank
+        // (shared); uniform chunks are written without a per-entry lookup.
         self.top = Top::build(n, |pi, page| {
             let (page_lo, page_hi) = (pi * TOP_PAGE, ((pi + 1) * TOP_PAGE).min(n));
             let mut wrote = false;
-            while let Some(&c) = used.get(next_used) {
-                let lo = c * CHUNK;
-                if lo >= page_hi {
-                    break;
+            for c in page_lo / CHUNK..page_hi.div_ceil(CHUNK) {
+                if !ts.is_occupied(c) {
+                    continue;
                 }
-                next_used += 1;
-                wrote = true;
-                let hi = (lo + CHUNK).min(n);
-                let mut run: Option<(u32, u32)> = None;
+                let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
                 let has_children = ts.children[c].is_some();
+                if !has_children {
+                    if let Some(v) = ts.uniform(c) {
+                        if v != NO_MATCH {
+                            let idx = leaf_of(v, &mut ar);
+                            page[lo - page_lo..hi - page_lo].fill(idx);
+                            wrote = true;
+                        }
+                        continue;
+                    }
+                }
+                wrote = true;
                 for ti in lo..hi {
                     let v = ts.val(ti);
                     let node = if has_children {
@@ -976,19 +1095,11 @@ impl<K: Key> LpmBuilder<K> {
                     };
                     page[ti - page_lo] = if let Some(node) = node {
                         sync(node, v, true, &mut ar);
-                        run = None;
                         NODE_FLAG | ar.nodes.push(node.compiled) as u32
                     } else if v == NO_MATCH {
                         0
                     } else {
-                        match run {
-                            Some((rv, idx)) if rv == v => idx,
-                            _ => {
-                                let idx = ar.leaves.push(v) as u32;
-                                run = Some((v, idx));
-                                idx
-                            }
-                        }
+                        leaf_of(v, &mut ar)
                     };
                 }
             }
@@ -996,8 +1107,11 @@ impl<K: Key> LpmBuilder<K> {
         });
         self.arenas = ar;
         self.dirty_ranges.clear();
+        // only the listed entries have their bit set
+        for &ti in &self.dirty_list {
+            self.dirty_bits[ti as usize / 64] = 0;
+        }
         self.dirty_list.clear();
-        self.dirty_bits.fill(0);
         self.needs_full = false;
         self.base_words = self.arenas.words();
     }

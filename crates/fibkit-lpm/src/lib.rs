@@ -80,6 +80,14 @@
 //!   (repainted directly when they have no subtree), and below each, the
 //!   nodes whose inherited (leaf-pushed) value changed.
 //!
+//! The builder's per-entry state is kept per chunk of 64 top-level entries:
+//! a chunk whose entries share one short-prefix value stores it once, and a
+//! repaint walks the range as runs of equal value, whole chunks (and whole
+//! top-level pages, which then share one page) at a time. Its cost follows
+//! the prefixes, not the size of the range: a default route is repainted in
+//! one pass over the chunks, and a builder with few prefixes only visits the
+//! chunks they occupy.
+//!
 //! New blocks are appended to the arrays (bump allocation into pages that
 //! no snapshot shares yet); a snapshot then clones the three page tables
 //! (one `Arc` per page) and the top-level pages written since the previous

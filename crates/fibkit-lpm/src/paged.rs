@@ -87,14 +87,20 @@ impl<T: Copy + Default + PartialEq + 'static, const P: usize> Paged<T, P> {
         page[i & Self::MASK] = v;
     }
 
-    /// Sets every element of `range` to `v` (copying shared pages first).
+    /// Sets every element of `range` to `v` (copying shared pages first; the
+    /// pages it covers whole all become one shared page of `v`).
     pub(crate) fn fill(&mut self, range: core::ops::Range<usize>, v: T) {
+        let mut whole: Option<Arc<[T; P]>> = None;
         let mut i = range.start;
         while i < range.end {
             let off = i & Self::MASK;
             let n = (P - off).min(range.end - i);
-            let page = Arc::make_mut(&mut self.pages[i >> Self::SHIFT]);
-            page[off..off + n].fill(v);
+            let slot = &mut self.pages[i >> Self::SHIFT];
+            if n == P {
+                *slot = Arc::clone(whole.get_or_insert_with(|| Arc::new([v; P])));
+            } else {
+                Arc::make_mut(slot)[off..off + n].fill(v);
+            }
             i += n;
         }
     }
@@ -165,6 +171,12 @@ mod tests {
         );
         assert_eq!(snap2.get(2), 3);
         assert_eq!(snap2.get(4), 50);
+        // pages covered whole by one fill share one allocation
+        let mut b: Paged<u32, 4> = Paged::filled(16, 0);
+        b.fill(1..15, 3);
+        let got: Vec<u32> = (0..16).map(|i| b.get(i)).collect();
+        assert_eq!(got, [0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0]);
+        assert_eq!(b.memory_bytes(), 3 * 16 + 4 * 8);
     }
 
     #[test]
