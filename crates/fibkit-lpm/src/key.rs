@@ -122,7 +122,7 @@ impl Key for u32 {
 
 impl Key for u128 {
     const BITS: u32 = 128;
-    const TOP_BITS: u32 = 20;
+    const TOP_BITS: u32 = 24;
 
     #[inline]
     fn to_u128(self) -> u128 {

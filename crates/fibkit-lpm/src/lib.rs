@@ -21,7 +21,9 @@
 //!
 //! * **Top level**: a direct-indexed array of 2^T `u32` entries, indexed by
 //!   the first T bits of the address (T = [`Key::TOP_BITS`]: 18 for IPv4,
-//!   20 for IPv6). An entry is either a leaf index (the value of the longest
+//!   24 for IPv6: announced IPv6 space lies in a few /12s, so the top-level
+//!   pages outside them are one shared blank page, and 24 bits put a /48
+//!   four node steps down instead of five). An entry is either a leaf index (the value of the longest
 //!   prefix of length <= T covering it; leaf 0 is `NO_MATCH`) or, with bit
 //!   31 set, the index of a node.
 //! * **Nodes**: 24 bytes each, each resolving the next 6 bits (a *stride*;
@@ -53,13 +55,13 @@
 //! from the top level (depth 0) to the node holding each. A lookup that
 //! ends at depth `d` reads `d` nodes besides the top-level entry and the
 //! leaf. For IPv4 (T = 18): /0–/18 are at depth 0, /19–/24 at 1, /25–/30
-//! at 2, /31–/32 at 3. For IPv6 (T = 20): /21–/26 at 1, /27–/32 at 2,
-//! /33–/38 at 3, /39–/44 at 4, /45–/50 at 5, ..., /123–/128 at 18.
+//! at 2, /31–/32 at 3. For IPv6 (T = 24): /25–/30 at 1, /31–/36 at 2,
+//! /37–/42 at 3, /43–/48 at 4, ..., /121–/126 at 17, /127–/128 at 18.
 //!
 //! # Memory layout and the update model
 //!
 //! The three arrays are [`Arc`](std::sync::Arc)-paged: each is a small
-//! table of pointers to fixed-size pages (4 KiB top-level pages, 12 KiB node
+//! table of pointers to fixed-size pages (16 KiB top-level pages, 12 KiB node
 //! pages, 16 KiB leaf pages), so that a snapshot shares every page it does
 //! not change with the previous one. The page tables are small enough to
 //! stay in L1/L2: paging costs one cache-hot load per array access.
@@ -128,7 +130,7 @@ pub(crate) const STRIDE: u32 = 6;
 /// Top-level entry flag: the entry is a node index (else a leaf index).
 pub(crate) const NODE_FLAG: u32 = 1 << 31;
 
-pub(crate) const TOP_PAGE: usize = 1024;
+pub(crate) const TOP_PAGE: usize = 4096;
 const NODE_PAGE: usize = 512;
 const LEAF_PAGE: usize = 4096;
 
