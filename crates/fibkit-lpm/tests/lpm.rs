@@ -285,15 +285,31 @@ proptest! {
 // ---------------------------------------------------------------------------
 // Real tables.
 
-fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/ris-2026")
+/// Where a RIS 2026 file is: the full tables are embedded in the repository
+/// (`data/ris-2026`), the update streams only in `../shared/data` next to it.
+fn data_file(name: &str) -> Option<PathBuf> {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    [
+        manifest.join("../../data/ris-2026"),
+        manifest.join("../../../shared/data/ris-2026"),
+    ]
+    .into_iter()
+    .map(|d| d.join(name))
+    .find(|p| p.exists())
+}
+
+/// Destinations compared per real table: 100,000 by default,
+/// `FIBKIT_REAL_TABLE_KEYS=N` for more.
+fn real_table_keys() -> usize {
+    std::env::var("FIBKIT_REAL_TABLE_KEYS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000)
+        .max(20_000)
 }
 
 fn gunzip_lines(name: &str) -> Option<Vec<String>> {
-    let path = data_dir().join(name);
-    if !path.exists() {
-        return None;
-    }
+    let path = data_file(name)?;
     let out = Command::new("gzip").arg("-dc").arg(&path).output().ok()?;
     assert!(out.status.success(), "gzip -dc {} failed", path.display());
     Some(
@@ -394,10 +410,7 @@ fn compare<K: Key>(lpm: &Lpm<K>, r: &FastRef<K>, keys: &[K]) {
 
 fn real_table<K: Key>(full: &str, updates: &str, n_updates: usize) {
     let Some(lines) = gunzip_lines(full) else {
-        println!(
-            "skipping the real-table test: {} not found (no ../shared/data next to the repository)",
-            data_dir().join(full).display()
-        );
+        println!("skipping the real-table test: {full} not found in data/ris-2026");
         return;
     };
     let pfx: Vec<(K, u8, u32)> = lines
@@ -418,7 +431,7 @@ fn real_table<K: Key>(full: &str, updates: &str, n_updates: usize) {
     assert_eq!(b.len(), r.len());
     let first = b.snapshot();
     let mut rng = Rng(0x1234_5678_9abc_def1);
-    let keys = sample(&mut rng, &pfx, 100_000);
+    let keys = sample(&mut rng, &pfx, real_table_keys());
     compare(&first, &r, &keys);
 
     // Apply part of the real update stream, snapshotting every 1000 updates.
@@ -445,6 +458,8 @@ fn real_table<K: Key>(full: &str, updates: &str, n_updates: usize) {
                 b.snapshot();
             }
         }
+    } else {
+        println!("{updates} not found (it is in ../shared/data only): its replay is skipped");
     }
     let last = b.snapshot();
     assert_eq!(last.len(), r.len());
