@@ -74,6 +74,8 @@ impl Table4 {
     /// The slot of prefix `p`: from the index builder when this copy has one (a trie
     /// walk of one or two nodes), else from the ordered key map (a B-tree search).
     fn slot_of(&self, p: Prefix4) -> Option<u32> {
+        // both ways see the prefix with its host bits cleared
+        let p = Prefix4::new(p.addr, p.len);
         match &self.lpm {
             Some(b) => b.get(p.addr, p.len),
             None => self.keys.get(&(p.addr, 32 - p.len)).copied(),
