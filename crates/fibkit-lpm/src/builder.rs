@@ -1350,6 +1350,38 @@ mod tests {
     }
 
     #[test]
+    fn batch_of_every_length_matches_single_lookups() {
+        // lengths around the pipeline's group boundaries (groups of 32, three
+        // in flight), with walks of depth 0 to 3 mixed in each group
+        let mut b = LpmBuilder::<u32>::from_iter([
+            (0x0a00_0000, 8, 1),
+            (0x0a01_0000, 24, 2),
+            (0x0a01_0080, 25, 3),
+            (0x0a01_0081, 32, 4),
+            (0xc000_0000, 2, 5),
+        ]);
+        let lpm = b.snapshot();
+        let pool = [
+            0x0a01_0081u32,
+            0x0a00_0001,
+            0x0b00_0000,
+            0x0a01_0001,
+            0xc123_4567,
+            0x0a01_0090,
+            0,
+        ];
+        for len in 0..=200usize {
+            let addrs: Vec<u32> = (0..len).map(|i| pool[(i * 5 + len) % pool.len()]).collect();
+            let mut out = vec![u32::MAX; len + 3];
+            lpm.lookup_batch(&addrs, &mut out);
+            for (i, a) in addrs.iter().enumerate() {
+                assert_eq!(out[i], lpm.lookup(*a), "len {len} lane {i}");
+            }
+            assert_eq!(&out[len..], &[u32::MAX; 3], "len {len}: past the input");
+        }
+    }
+
+    #[test]
     fn v6_extremes() {
         let mut b = LpmBuilder::<u128>::new();
         let a: u128 = 0x2001_0db8_0000_0000_0000_0000_0000_0001;

@@ -41,9 +41,10 @@
 //! popcount, then one leaf load: a plain array walk, without locks,
 //! allocation or reference counting. `popcnt` is not in the x86_64
 //! baseline, so the lookup code is also compiled with it enabled and chosen
-//! at run time. [`Lpm::lookup_batch`] walks 32 addresses in lockstep, one
-//! level at a time, prefetching each lookup's next node or leaf so that the
-//! cache misses of the group overlap.
+//! at run time. [`Lpm::lookup_batch`] walks groups of 32 addresses in
+//! lockstep, one level at a time, three groups in flight one stage apart,
+//! prefetching each lookup's next node or leaf so that the cache misses
+//! overlap.
 //!
 //! # Depth and steps
 //!

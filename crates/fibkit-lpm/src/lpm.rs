@@ -122,10 +122,10 @@ impl<K: Key> Lpm<K> {
     /// with the same answers as [`lookup`](Self::lookup).
     ///
     /// The addresses are walked in groups of 32 in lockstep, one level at a
-    /// time: each lookup prefetches what it needs at the next level, which
-    /// the group's other lookups give time to arrive, so that the cache
-    /// misses of the group overlap (the next group's top-level entries are
-    /// prefetched while the current group walks its nodes).
+    /// time, three groups in flight one stage apart (top-level entries, then
+    /// nodes, then leaves): each lookup prefetches what it needs next, and
+    /// the work on the other groups gives it time to arrive, so that the
+    /// cache misses overlap. Long slices keep the pipeline full.
     /// Only the first `min(addrs.len(), out.len())` positions are processed.
     pub fn lookup_batch(&self, addrs: &[K], out: &mut [u32]) {
         let n = addrs.len().min(out.len());
@@ -143,62 +143,73 @@ impl<K: Key> Lpm<K> {
         let (top, nodes, leaves) = (&inner.top, &inner.nodes, &inner.leaves);
         let n = a.len().min(out.len());
         let (a, out) = (&a[..n], &mut out[..n]);
+        let groups = n.div_ceil(GROUP);
+        // Three groups in flight, one stage apart: group t reads its top-level
+        // entries (prefetched one iteration earlier) and prefetches its first
+        // nodes; group t-1 walks its nodes and prefetches its leaves; group
+        // t-2 reads its leaves. Every dependent load was asked for one whole
+        // iteration (three groups of work) before it is needed.
+        let mut st: [Lanes<'_, K::Path>; 3] = [Lanes::new(), Lanes::new(), Lanes::new()];
         for k in a.iter().take(GROUP) {
             prefetch(top.get_ref(k.top_index()));
         }
-        let mut base = 0;
-        while base < n {
-            let m = (n - base).min(GROUP);
-            let ga = &a[base..base + m];
-            // Per lane: the node to read next, or the leaf holding the answer.
-            let mut node_ref: [&Node; GROUP] = [&DUMMY_NODE; GROUP];
-            let mut leaf_ref: [&u32; GROUP] = [&DUMMY_LEAF; GROUP];
-            let mut path = [K::Path::default(); GROUP];
-            let mut pending: u64 = 0;
-            // Top level (prefetched one group earlier).
-            for (i, k) in ga.iter().enumerate() {
-                let e = top.get(k.top_index());
-                if e & NODE_FLAG != 0 {
-                    let r = nodes.get_ref((e & !NODE_FLAG) as usize);
-                    prefetch(r);
-                    node_ref[i] = r;
-                    path[i] = k.path();
-                    pending |= 1 << i;
-                } else {
-                    let r = leaves.get_ref(e as usize);
-                    prefetch(r);
-                    leaf_ref[i] = r;
+        for t in 0..groups + 2 {
+            if t >= 2 {
+                let s = &st[(t - 2) % 3];
+                for (o, &r) in out[s.base..s.base + s.m].iter_mut().zip(&s.leaf_ref) {
+                    *o = *r;
                 }
             }
-            // Prefetch the next group's top-level entries.
-            for k in a[base + m..].iter().take(GROUP) {
-                prefetch(top.get_ref(k.top_index()));
-            }
-            // Node levels, all pending lanes at the same level.
-            while pending != 0 {
-                let mut p = pending;
-                while p != 0 {
-                    let i = p.trailing_zeros() as usize;
-                    p &= p - 1;
-                    match step(node_ref[i], K::next_slot(&mut path[i])) {
-                        Step::Child(c) => {
-                            let r = nodes.get_ref(c);
-                            prefetch(r);
-                            node_ref[i] = r;
-                        }
-                        Step::Leaf(l) => {
-                            let r = leaves.get_ref(l);
-                            prefetch(r);
-                            leaf_ref[i] = r;
-                            pending &= !(1 << i);
+            if (1..=groups).contains(&t) {
+                let s = &mut st[(t - 1) % 3];
+                // Node levels, all pending lanes at the same level.
+                while s.pending != 0 {
+                    let mut p = s.pending;
+                    while p != 0 {
+                        let i = p.trailing_zeros() as usize;
+                        p &= p - 1;
+                        match step(s.node_ref[i], K::next_slot(&mut s.path[i])) {
+                            Step::Child(c) => {
+                                let r = nodes.get_ref(c);
+                                prefetch(r);
+                                s.node_ref[i] = r;
+                            }
+                            Step::Leaf(l) => {
+                                let r = leaves.get_ref(l);
+                                prefetch(r);
+                                s.leaf_ref[i] = r;
+                                s.pending &= !(1 << i);
+                            }
                         }
                     }
                 }
             }
-            for (o, &r) in out[base..base + m].iter_mut().zip(&leaf_ref) {
-                *o = *r;
+            if t < groups {
+                let base = t * GROUP;
+                let m = (n - base).min(GROUP);
+                let s = &mut st[t % 3];
+                s.base = base;
+                s.m = m;
+                s.pending = 0;
+                for (i, k) in a[base..base + m].iter().enumerate() {
+                    let e = top.get(k.top_index());
+                    if e & NODE_FLAG != 0 {
+                        let r = nodes.get_ref((e & !NODE_FLAG) as usize);
+                        prefetch(r);
+                        s.node_ref[i] = r;
+                        s.path[i] = k.path();
+                        s.pending |= 1 << i;
+                    } else {
+                        let r = leaves.get_ref(e as usize);
+                        prefetch(r);
+                        s.leaf_ref[i] = r;
+                    }
+                }
+                // Prefetch the next group's top-level entries.
+                for k in a[base + m..].iter().take(GROUP) {
+                    prefetch(top.get_ref(k.top_index()));
+                }
             }
-            base += m;
         }
     }
 
@@ -244,6 +255,32 @@ impl<K: Key> Kernel for Batch<'_, K> {
     #[inline(always)]
     fn run(self) {
         self.lpm.batch(self.addrs, self.out);
+    }
+}
+
+/// The state of one group of [`Lpm::lookup_batch`]'s lanes.
+struct Lanes<'a, P> {
+    /// Per lane: the node to read next (while the lane is pending).
+    node_ref: [&'a Node; GROUP],
+    /// Per lane: the leaf holding the answer (once it is not pending).
+    leaf_ref: [&'a u32; GROUP],
+    path: [P; GROUP],
+    pending: u64,
+    /// The group's first address and number of addresses.
+    base: usize,
+    m: usize,
+}
+
+impl<P: Copy + Default> Lanes<'_, P> {
+    fn new() -> Self {
+        Lanes {
+            node_ref: [&DUMMY_NODE; GROUP],
+            leaf_ref: [&DUMMY_LEAF; GROUP],
+            path: [P::default(); GROUP],
+            pending: 0,
+            base: 0,
+            m: 0,
+        }
     }
 }
 

@@ -263,6 +263,10 @@ impl Fast6Builder {
 
 /// Prefix -> answer, with the answers deduplicated (a full table has a handful of
 /// distinct answers): the index stores an answer's number.
+/// Destinations handed to one `Lpm::lookup_batch` call by the batch lookups: the index
+/// keeps three groups of 32 in flight, so a call should span many groups.
+const BATCH_SPAN: usize = 512;
+
 /// Answers an [`AnswerIndex`] finds by a linear scan before it hashes.
 const SCAN_ANSWERS: usize = 16;
 
@@ -406,10 +410,10 @@ impl Snapshot {
             }
             return;
         };
-        let mut ids = [0u32; 64];
+        let mut ids = [0u32; BATCH_SPAN];
         let mut done = 0;
         while done < n {
-            let k = (n - done).min(64);
+            let k = (n - done).min(BATCH_SPAN);
             f.lpm.lookup_batch(&dsts[done..done + k], &mut ids[..k]);
             let (ds, os) = (&dsts[done..done + k], &mut out[done..done + k]);
             for ((o, &dst), &id) in os.iter_mut().zip(ds).zip(&ids[..k]) {
@@ -491,10 +495,10 @@ impl Snapshot {
             return;
         };
         let unreachable = Answer6::Error(Errno::ENETUNREACH);
-        let mut ids = [0u32; 64];
+        let mut ids = [0u32; BATCH_SPAN];
         let mut done = 0;
         while done < n {
-            let k = (n - done).min(64);
+            let k = (n - done).min(BATCH_SPAN);
             f.lpm.lookup_batch(&dsts[done..done + k], &mut ids[..k]);
             let (ds, os) = (&dsts[done..done + k], &mut out[done..done + k]);
             for ((o, &dst), &id) in os.iter_mut().zip(ds).zip(&ids[..k]) {
