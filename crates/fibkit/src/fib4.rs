@@ -417,7 +417,8 @@ impl Netns {
         if cfg.nh_id != 0 {
             return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
         }
-        let mut nhs: Vec<Nh4> = Vec::with_capacity(cfg.multipath.len().max(1));
+        let mut nhs: smallvec::SmallVec<[Nh4; 1]> =
+            smallvec::SmallVec::with_capacity(cfg.multipath.len().max(1));
         if !cfg.multipath.is_empty() {
             for n in &cfg.multipath {
                 if cfg.nh.dev != 0 && n.dev != 0 && n.dev != cfg.nh.dev {

@@ -313,8 +313,9 @@ pub struct Fib4Info {
     pub metrics: Metrics,
     /// Nexthop object id (0: classic nexthops).
     pub nh_id: u32,
-    /// Classic nexthops (one unless multipath; none for reject routes has one empty).
-    pub nhs: Vec<Nh4>,
+    /// Classic nexthops (one unless multipath; none for reject routes has one empty),
+    /// held inline when there is one (no allocation for the usual route).
+    pub nhs: smallvec::SmallVec<[Nh4; 1]>,
 }
 
 /// One IPv4 route entry (`struct fib_alias` with its info).
