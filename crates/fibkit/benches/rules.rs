@@ -4,13 +4,15 @@
 
 #![allow(missing_docs)] // criterion's macros generate undocumented items
 
+// the integration tests' fixture: a namespace with one dummy link and its addresses
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::ns_with_link;
+
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
-use fibkit::addr::{Addr4, Addr6};
 use fibkit::fib4::{NhCfg, Route4Cfg, RouteOp};
 use fibkit::fib6::{Flow6, Route6Cfg};
-use fibkit::link::LinkKind;
 use fibkit::lookup::Flow4;
-use fibkit::netns::LinkAdd;
 use fibkit::prefix::{Prefix4, Prefix6};
 use fibkit::route::Gateway;
 use fibkit::rule::{RuleAction, RulePrefix, RuleSpec};
@@ -18,46 +20,8 @@ use fibkit::Netns;
 
 const ROUTES: usize = 20_000;
 
-fn base() -> (Netns, u32) {
-    let mut ns = Netns::new();
-    let d0 = ns
-        .link_add(&LinkAdd {
-            name: "d0".into(),
-            kind: Some(LinkKind::Dummy),
-            up: true,
-            ..Default::default()
-        })
-        .expect("link");
-    ns.addr4_add(
-        d0,
-        Addr4 {
-            local: 0xc000_0201,
-            address: 0xc000_0201,
-            plen: 24,
-            broadcast: 0,
-            scope: 0,
-            flags: 0,
-            metric: 0,
-            label: String::new(),
-        },
-    )
-    .expect("addr4");
-    ns.addr6_add(
-        d0,
-        Addr6 {
-            addr: (0x2001_0db8_0001u128 << 80) | 1,
-            plen: 64,
-            flags: 0,
-            metric: 0,
-            scope: 0,
-        },
-    )
-    .expect("addr6");
-    (ns, d0)
-}
-
 fn tables() -> (Netns, Vec<u32>, Vec<u128>) {
-    let (mut ns, d0) = base();
+    let (mut ns, d0) = ns_with_link();
     let v4 = fibkit_bench::data::embedded_v4().expect("embedded v4");
     let v6 = fibkit_bench::data::embedded_v6().expect("embedded v6");
     let v4 = fibkit_bench::data::sample(&v4, ROUTES, 7);

@@ -363,15 +363,12 @@ impl Snapshot {
     /// [`Netns::route_get4`]'s answer.
     #[inline]
     pub fn output4(&self, fl: &crate::lookup::Flow4) -> Answer4 {
-        use crate::prefix::v4;
         if let Some(f) = &self.fast4 {
             if fl.src == 0
                 && fl.oif == 0
                 && fl.iif == 0
                 && fl.tos & 0xfc == 0
-                && fl.dst != 0
-                && !v4::is_multicast(fl.dst)
-                && !v4::is_lbcast(fl.dst)
+                && !Self::special4(fl.dst)
             {
                 let a = f.get_ref(fl.dst);
                 if !matches!(a, Answer4::Slow) {
@@ -380,6 +377,14 @@ impl Snapshot {
             }
         }
         self.output4_full(fl)
+    }
+
+    /// IPv4 destinations the compiled answers never cover (0.0.0.0, multicast, the
+    /// limited broadcast).
+    #[inline]
+    fn special4(dst: u32) -> bool {
+        use crate::prefix::v4;
+        dst == 0 || v4::is_multicast(dst) || v4::is_lbcast(dst)
     }
 
     /// The full lookup behind [`Snapshot::output4`], out of line: the fast path stays
@@ -393,12 +398,12 @@ impl Snapshot {
     /// [`Snapshot::output4`] for many destinations of otherwise empty flows, with the
     /// index walks interleaved.
     pub fn output4_batch(&self, dsts: &[u32], out: &mut [Answer4]) {
-        use crate::prefix::v4;
         let n = dsts.len().min(out.len());
+        // out of line, flow construction included: the loop's frame stays small
         #[cold]
         #[inline(never)]
         fn slow_path(s: &Snapshot, dst: u32) -> Answer4 {
-            s.output4(&crate::lookup::Flow4 {
+            s.output4_full(&crate::lookup::Flow4 {
                 dst,
                 proto: 17,
                 ..Default::default()
@@ -424,11 +429,7 @@ impl Snapshot {
                 };
                 // the rare cases (no precomputed answer, special destinations) leave the
                 // loop for the full lookup
-                if matches!(a, Answer4::Slow)
-                    || dst == 0
-                    || v4::is_multicast(dst)
-                    || v4::is_lbcast(dst)
-                {
+                if matches!(a, Answer4::Slow) || Self::special4(dst) {
                     *o = slow_path(self, dst);
                 } else {
                     *o = *a;
@@ -445,10 +446,14 @@ impl Snapshot {
 
     #[inline]
     fn simple6(fl: &Flow6) -> bool {
-        fl.src == 0
-            && fl.oif == 0
-            && fl.iif == 0
-            && v6::addr_type(fl.dst) & (v6::MULTICAST | v6::LINKLOCAL | v6::LOOPBACK) == 0
+        fl.src == 0 && fl.oif == 0 && fl.iif == 0 && !Self::special6(fl.dst)
+    }
+
+    /// IPv6 destinations the compiled answers never cover (multicast, link-local,
+    /// loopback).
+    #[inline]
+    fn special6(dst: u128) -> bool {
+        v6::addr_type(dst) & (v6::MULTICAST | v6::LINKLOCAL | v6::LOOPBACK) != 0
     }
 
     /// The IPv6 output route of a flow: exactly [`Netns::route_output6`]'s answer.
@@ -479,10 +484,11 @@ impl Snapshot {
     /// [`Snapshot::output6`] for many destinations of otherwise empty flows, with the
     /// index walks interleaved to hide memory latency. `out` gets `min(len)` answers.
     pub fn output6_batch(&self, dsts: &[u128], out: &mut [Answer6]) {
+        // out of line, flow construction included (see output4_batch)
         #[cold]
         #[inline(never)]
         fn slow_path(s: &Snapshot, dst: u128) -> Answer6 {
-            s.output6(&Flow6 {
+            s.output6_full(&Flow6 {
                 dst,
                 ..Default::default()
             })
@@ -508,9 +514,7 @@ impl Snapshot {
                     &f.answers[id as usize]
                 };
                 // the rare cases leave the loop for the full lookup (see output4_batch)
-                if matches!(a, Answer6::Slow)
-                    || v6::addr_type(dst) & (v6::MULTICAST | v6::LINKLOCAL | v6::LOOPBACK) != 0
-                {
+                if matches!(a, Answer6::Slow) || Self::special6(dst) {
                     *o = slow_path(self, dst);
                 } else {
                     *o = *a;
