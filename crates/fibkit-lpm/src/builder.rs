@@ -932,13 +932,7 @@ impl<K: Key> LpmBuilder<K> {
                     e += CHUNK;
                 }
                 if !(ti / CHUNK..e / CHUNK).all(|c| self.ts.uniform(c) == Some(v)) {
-                    self.ts.fill_val(ti..e, v);
-                    let leaf = if v == NO_MATCH {
-                        0
-                    } else {
-                        self.arenas.leaves.push(v) as u32
-                    };
-                    self.top.fill(ti..e, leaf);
+                    self.paint_leaves(ti..e, v);
                 }
                 ti = e;
                 continue;
@@ -960,17 +954,22 @@ impl<K: Key> LpmBuilder<K> {
                 while k < end && self.ts.val(k) != v && !self.ts.has_child(k) {
                     k += 1;
                 }
-                self.ts.fill_val(j..k, v);
-                let leaf = if v == NO_MATCH {
-                    0
-                } else {
-                    self.arenas.leaves.push(v) as u32
-                };
-                self.top.fill(j..k, leaf);
+                self.paint_leaves(j..k, v);
                 j = k;
             }
             ti = end;
         }
+    }
+
+    /// Top entries of `range` (none with a subtree) become leaves of value `v`.
+    fn paint_leaves(&mut self, range: core::ops::Range<usize>, v: u32) {
+        self.ts.fill_val(range.clone(), v);
+        let leaf = if v == NO_MATCH {
+            0
+        } else {
+            self.arenas.leaves.push(v) as u32
+        };
+        self.top.fill(range, leaf);
     }
 
     fn incremental(&mut self) {
