@@ -1671,6 +1671,15 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
 
 /// Apply `sysctl KEY=VALUE`; the error text is what `sysctl -w` prints.
 pub fn run_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
+    let r = set_sysctl(ns, assignment);
+    if r.is_ok() {
+        // compiled answers and cached nexthop checks depend on sysctls
+        ns.sysctls_changed();
+    }
+    r
+}
+
+fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
     let (key, val) = assignment
         .split_once('=')
         .ok_or_else(|| format!("sysctl: \"{assignment}\" must be of the form name=value"))?;

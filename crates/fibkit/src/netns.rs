@@ -115,7 +115,7 @@ pub struct Netns {
     /// validation can see (scope link or host) or anything global changes. A fast hash:
     /// a handful of keys, looked up once per route.
     pub(crate) nh_cache: rustc_hash::FxHashMap<NhKey, Result<NhChecked>>,
-    /// Sysctls.
+    /// Sysctls. After changing them directly, call [`Netns::sysctls_changed`].
     pub sysctl: Sysctls,
 }
 
@@ -243,6 +243,15 @@ impl Netns {
         if changed {
             self.bump();
         }
+    }
+
+    /// Call after changing [`Netns::sysctl`] fields directly: advances the generation
+    /// and the global epoch, so that a writer recompiles the answers that depend on
+    /// sysctls (preferred sources under `route_localnet`, IPv6 neighbour strictness
+    /// under `forwarding`) and cached nexthop checks are redone.
+    pub fn sysctls_changed(&mut self) {
+        self.route_only = false;
+        self.bump();
     }
 
     /// End of a change: recompile the touched parts of the lookup indexes and advance
