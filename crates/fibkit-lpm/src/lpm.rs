@@ -129,20 +129,26 @@ impl<K: Key> Lpm<K> {
     /// Only the first `min(addrs.len(), out.len())` positions are processed.
     pub fn lookup_batch(&self, addrs: &[K], out: &mut [u32]) {
         let n = addrs.len().min(out.len());
-        let (addrs, out) = (&addrs[..n], &mut out[..n]);
+        self.lookup_batch_with(&addrs[..n], |i, v| out[i] = v);
+    }
+
+    /// [`lookup_batch`](Self::lookup_batch) handing each value to `visit(i,
+    /// value)` for `addrs[i]`, in order, as the walk produces it (the last
+    /// stage of the pipeline), instead of storing it: a caller that maps the
+    /// value to something else does it without a second pass.
+    pub fn lookup_batch_with(&self, addrs: &[K], visit: impl FnMut(usize, u32)) {
         with_popcnt(Batch {
             lpm: self,
             addrs,
-            out,
+            visit,
         });
     }
 
     #[inline(always)]
-    fn batch(&self, a: &[K], out: &mut [u32]) {
+    fn batch(&self, a: &[K], mut visit: impl FnMut(usize, u32)) {
         let inner = &*self.inner;
         let (top, nodes, leaves) = (&inner.top, &inner.nodes, &inner.leaves);
-        let n = a.len().min(out.len());
-        let (a, out) = (&a[..n], &mut out[..n]);
+        let n = a.len();
         let groups = n.div_ceil(GROUP);
         // Three groups in flight, one stage apart: group t reads its top-level
         // entries (prefetched one iteration earlier) and prefetches its first
@@ -156,8 +162,8 @@ impl<K: Key> Lpm<K> {
         for t in 0..groups + 2 {
             if t >= 2 {
                 let s = &st[(t - 2) % 3];
-                for (o, &r) in out[s.base..s.base + s.m].iter_mut().zip(&s.leaf_ref) {
-                    *o = *r;
+                for (j, &r) in s.leaf_ref[..s.m].iter().enumerate() {
+                    visit(s.base + j, *r);
                 }
             }
             if (1..=groups).contains(&t) {
@@ -244,17 +250,17 @@ impl<K: Key> Kernel for Walk<'_, K> {
     }
 }
 
-struct Batch<'a, K: Key> {
+struct Batch<'a, K: Key, F> {
     lpm: &'a Lpm<K>,
     addrs: &'a [K],
-    out: &'a mut [u32],
+    visit: F,
 }
 
-impl<K: Key> Kernel for Batch<'_, K> {
+impl<K: Key, F: FnMut(usize, u32)> Kernel for Batch<'_, K, F> {
     type Out = ();
     #[inline(always)]
     fn run(self) {
-        self.lpm.batch(self.addrs, self.out);
+        self.lpm.batch(self.addrs, self.visit);
     }
 }
 
