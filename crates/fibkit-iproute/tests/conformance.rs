@@ -56,6 +56,108 @@ fn recorded_scenarios() {
     check("conformance/scenarios");
 }
 
+/// The snapshot's compiled answers equal the full lookup's (which the recordings tie to
+/// the kernel) on every state the scenarios reach at their `ip route get` lines: rules
+/// of every kind, the IPv4 table flip, reject routes, down links. Probes: every
+/// address the line names, and the first and last address of every prefix of every
+/// table, as output flows that only the destination decides (and with a mark and TCP,
+/// which some rules select).
+#[test]
+fn snapshot_answers_equal_full_lookup_on_recorded_states() {
+    use fibkit::fib6::Flow6;
+    use fibkit::lookup::Flow4;
+    use fibkit::snapshot::{Answer4, Answer6, Snapshot};
+    use fibkit_iproute::scenario::{read_statements, Runner, Stmt};
+    let mut states = 0usize;
+    let mut compiled = 0usize;
+    for dir in ["conformance/oracle-examples", "conformance/scenarios"] {
+        for f in scenarios(dir) {
+            let text = std::fs::read_to_string(&f).expect("readable scenario");
+            let mut r = Runner::new();
+            let mut last: Option<Snapshot> = None;
+            for st in read_statements(&text) {
+                let Stmt::Line(line) = st else { continue };
+                r.statement(&line);
+                if !line.contains(" get ") {
+                    continue;
+                }
+                let ns = &r.ns;
+                // one snapshot per state: consecutive queries share it
+                let snap = match last.take() {
+                    Some(s) if s.generation() == ns.generation() => s,
+                    _ => {
+                        let s = Snapshot::new(ns.clone());
+                        states += 1;
+                        compiled +=
+                            usize::from(s.fast4().is_some()) + usize::from(s.fast6().is_some());
+                        s
+                    }
+                };
+                let mut v4: Vec<u32> = Vec::new();
+                let mut v6: Vec<u128> = Vec::new();
+                for w in line.split_whitespace() {
+                    match w.parse::<std::net::IpAddr>() {
+                        Ok(std::net::IpAddr::V4(a)) => v4.push(a.into()),
+                        Ok(std::net::IpAddr::V6(a)) => v6.push(a.into()),
+                        Err(_) => {}
+                    }
+                }
+                for t in ns.tables4() {
+                    for p in t.prefix_list() {
+                        v4.push(p.addr);
+                        v4.push(p.addr | !fibkit::prefix::mask4(p.len));
+                    }
+                }
+                for t in ns.tables6() {
+                    for p in t.dsts() {
+                        v6.push(p.addr);
+                        v6.push(p.addr | !fibkit::prefix::mask6(p.len));
+                    }
+                }
+                for dst in v4 {
+                    let fl = Flow4 {
+                        dst,
+                        proto: 17,
+                        ..Default::default()
+                    };
+                    for fl in [fl, Flow4 { mark: 0x1234, ..fl }, Flow4 { proto: 6, ..fl }] {
+                        let want = Answer4::of(ns.route_get4(&fl));
+                        assert_eq!(
+                            snap.output4(&fl),
+                            want,
+                            "{}: after `{line}`: {fl:?}",
+                            f.display()
+                        );
+                    }
+                }
+                for dst in v6 {
+                    let fl = Flow6 {
+                        dst,
+                        ..Default::default()
+                    };
+                    for fl in [fl, Flow6 { mark: 0x1234, ..fl }, Flow6 { proto: 6, ..fl }] {
+                        let want = Answer6::of(ns.route_output6(&fl));
+                        assert_eq!(
+                            snap.output6(&fl),
+                            want,
+                            "{}: after `{line}`: {fl:?}",
+                            f.display()
+                        );
+                    }
+                }
+                last = Some(snap);
+            }
+        }
+    }
+    eprintln!("{states} states, {compiled} compiled answer sets");
+    assert!(states > 100, "only {states} states checked");
+    assert!(
+        compiled > states,
+        "compiled answers in only {compiled} of {} cases",
+        2 * states
+    );
+}
+
 mod never_panics {
     use fibkit::Netns;
     use fibkit_iproute::exec::run_ip;

@@ -84,9 +84,8 @@ impl Fib {
         let default = self.ns.take_touched4(crate::route::table::DEFAULT);
         let incremental = match (&self.fast4, &local, &main, &default) {
             (Some(b), Some(_), Some(_), Some(d)) => {
-                b.epoch == self.ns.global_epoch()
-                    && d.is_empty()
-                    && !self.ns.has_custom_rules(false)
+                // (rule changes move the epoch: the compiled rule guard stays current)
+                b.epoch == self.ns.global_epoch() && d.is_empty()
             }
             _ => false,
         };
@@ -104,9 +103,7 @@ impl Fib {
         let main6 = self.ns.take_touched6(crate::route::table::MAIN);
         let _ = self.ns.take_touched6(crate::route::table::DEFAULT);
         match (self.fast6.as_mut(), local6, main6) {
-            (Some(b), Some(mut touched), Some(main6))
-                if b.epoch == self.ns.global_epoch() && !self.ns.has_custom_rules(true) =>
-            {
+            (Some(b), Some(mut touched), Some(main6)) if b.epoch == self.ns.global_epoch() => {
                 touched.extend(main6);
                 self.ns.fast6_update(b, &touched);
             }

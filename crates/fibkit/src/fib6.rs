@@ -1448,18 +1448,7 @@ impl Netns {
         _oif: u32,
         lookup: impl Fn(u32, u32, Flow6) -> std::result::Result<FibResult6<'a>, Errno>,
     ) -> std::result::Result<FibResult6<'a>, Errno> {
-        let rf = crate::rule::RuleFlow {
-            iif: fl.iif,
-            oif: fl.oif,
-            mark: fl.mark,
-            uid: fl.uid,
-            src: fl.src,
-            dst: fl.dst,
-            tos: fl.tos,
-            proto: fl.proto,
-            sport: fl.sport,
-            dport: fl.dport,
-        };
+        let rf = crate::rule::RuleFlow::of6(fl);
         let r = Self::rules_walk(
             &self.prog6,
             &rf,

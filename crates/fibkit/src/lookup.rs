@@ -147,18 +147,7 @@ impl Netns {
                 x => x,
             };
         }
-        let rf = RuleFlow {
-            iif: fl.iif,
-            oif: fl.oif,
-            mark: fl.mark,
-            uid: fl.uid,
-            src: u128::from(fl.src),
-            dst: u128::from(fl.dst),
-            tos: fl.tos,
-            proto: fl.proto,
-            sport: fl.sport,
-            dport: fl.dport,
-        };
+        let rf = RuleFlow::of4(fl);
         let r = Self::rules_walk(
             &self.prog4,
             &rf,

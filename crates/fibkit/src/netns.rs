@@ -700,6 +700,43 @@ impl Netns {
         }
     }
 
+    /// The rules a compiled answer must check a flow against before it may answer:
+    /// every rule of the family that can select an output flow without a source or an
+    /// output interface, except the default lookups (IPv4: `local`, `main`,
+    /// `default`; IPv6: `local`, `main`; rules without selectors), which must all be
+    /// there, once each, in that order. A flow none of these rules selects walks
+    /// exactly the default rules, whatever their priorities. `None` when the default
+    /// lookups are not intact (deleted, duplicated, reordered): no compiled answers then.
+    pub(crate) fn rule_guard(&self, v6: bool) -> Option<Vec<crate::rule::CompiledRule>> {
+        let (rules, prog) = if v6 {
+            (&self.rules6, &self.prog6)
+        } else {
+            (&self.rules4, &self.prog4)
+        };
+        let want: &[u32] = if v6 {
+            &[tid::LOCAL, tid::MAIN]
+        } else {
+            &[tid::LOCAL, tid::MAIN, tid::DEFAULT]
+        };
+        let plain: Vec<crate::rule::CompiledRule> = want
+            .iter()
+            .map(|t| crate::rule::compile_rules(&[Rule::lookup(0, *t)], v6)[0])
+            .collect();
+        let mut seen = Vec::new();
+        let mut guard = Vec::new();
+        for (r, c) in rules.iter().zip(prog) {
+            match plain.iter().position(|x| x == c) {
+                Some(i) if r.action == RuleAction::Lookup(want[i]) => seen.push(want[i]),
+                _ => guard.push(*c),
+            }
+        }
+        // the flows that take compiled answers come from lo with no source, no output
+        // interface (and for IPv4 a TOS of 0): rules that select none of them are left out
+        let tos = if v6 { None } else { Some(0) };
+        guard.retain(|r| !r.never_selects(1, 0, 0, tos));
+        (seen == want).then_some(guard)
+    }
+
     /// Recompute which gotos resolve.
     pub(crate) fn rules_resolve(&mut self, v6: bool) {
         let rules = if v6 {

@@ -435,7 +435,55 @@ fn prefix_bits(p: Option<RulePrefix>) -> (u128, u128) {
     }
 }
 
+impl RuleFlow {
+    /// The rule fields of an IPv4 flow as `fib_lookup` sees it.
+    #[inline]
+    pub fn of4(fl: &crate::lookup::Flow4) -> RuleFlow {
+        RuleFlow {
+            iif: fl.iif,
+            oif: fl.oif,
+            mark: fl.mark,
+            uid: fl.uid,
+            src: u128::from(fl.src),
+            dst: u128::from(fl.dst),
+            tos: fl.tos,
+            proto: fl.proto,
+            sport: fl.sport,
+            dport: fl.dport,
+        }
+    }
+
+    /// The rule fields of an IPv6 flow as `fib6_rule_lookup` sees it.
+    #[inline]
+    pub fn of6(fl: &crate::fib6::Flow6) -> RuleFlow {
+        RuleFlow {
+            iif: fl.iif,
+            oif: fl.oif,
+            mark: fl.mark,
+            uid: fl.uid,
+            src: fl.src,
+            dst: fl.dst,
+            tos: fl.tos,
+            proto: fl.proto,
+            sport: fl.sport,
+            dport: fl.dport,
+        }
+    }
+}
+
 impl CompiledRule {
+    /// Whether the rule selects no flow whose input interface, output interface and
+    /// source are `iif`, `oif` and `src` (and whose TOS is `tos`, when given), whatever
+    /// its other fields: a selector on those fields fails and the rule is not `not`.
+    pub fn never_selects(&self, iif: u32, oif: u32, src: u128, tos: Option<u8>) -> bool {
+        let fails = self.never
+            || (self.iif != 0 && self.iif != iif)
+            || (self.oif != 0 && self.oif != oif)
+            || (src ^ self.src) & self.src_mask != 0
+            || tos.is_some_and(|t| t & self.tos_mask != self.tos);
+        fails && !self.invert
+    }
+
     /// Whether the rule selects the flow (`fib_rule_match` with the family match).
     #[inline]
     pub fn matches(&self, fl: &RuleFlow) -> bool {

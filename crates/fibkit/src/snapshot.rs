@@ -1,14 +1,19 @@
 //! Compiled lookup snapshots: the answer of the common case precomputed per prefix.
 //!
 //! A [`Snapshot`] freezes a namespace and compiles, for the flows that only the
-//! destination decides (no source, no output or input interface, a unicast destination,
-//! and — for the fast path — only the default rules), one small answer per destination
-//! prefix. Answers are deduplicated, so a table of 40,000 routes over five gateways has
-//! a handful of them: a lookup is one walk of the LPM index and one read of a cached
-//! array. Everything else (ECMP routes, whose leg depends on the flow hash; flows with a
-//! source or an interface; custom rules) is answered by the namespace's full lookup, so
-//! a snapshot answers exactly what [`Netns::route_output6`] answers. The property tests
-//! check that equivalence on random tables.
+//! destination decides (no source, no output or input interface, a unicast destination),
+//! one small answer per destination prefix: the answer of the default rules' walk.
+//! Answers are deduplicated, so a table of 40,000 routes over five gateways has a
+//! handful of them: a lookup is one walk of the LPM index and one read of a cached
+//! array. Custom rules do not switch the compiled answers off: each lookup first checks
+//! the flow against them (the rule selectors, compiled to integers), and a flow that
+//! none of them selects walks exactly the default rules, so it takes the compiled answer
+//! (the kernel walks the rules on every lookup once one custom rule exists). Everything
+//! else (flows a custom rule selects; ECMP routes, whose leg depends on the flow hash;
+//! flows with a source or an interface; default rules deleted or reordered) is answered
+//! by the namespace's full lookup, so a snapshot answers exactly what
+//! [`Netns::route_output6`] answers. The property tests check that equivalence on random
+//! tables and rules.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -20,6 +25,7 @@ use crate::fib6::{strict, Flow6};
 use crate::netns::Netns;
 use crate::prefix::{v6, Prefix6};
 use crate::route::{rtf, table as tid, Pref, RouteType};
+use crate::rule::{CompiledRule, RuleFlow};
 
 /// A precomputed IPv6 output answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -62,14 +68,34 @@ impl Answer6 {
     }
 }
 
-/// The compiled IPv6 output index of the no-custom-rules fast path.
+/// The compiled IPv6 output index: the default rules' answers, for flows no custom rule
+/// selects.
 #[derive(Clone, Debug)]
 pub struct Fast6 {
     lpm: Lpm<u128>,
     answers: Vec<Answer6>,
+    /// The custom rules (see [`Fast4`]'s field of the same name).
+    guard: Vec<CompiledRule>,
 }
 
 impl Fast6 {
+    /// Whether the compiled answer is the flow's: no custom rule selects it (the
+    /// flow as `ip6_route_output` hands it to the rules: iif lo).
+    #[inline]
+    fn admits(&self, fl: &Flow6) -> bool {
+        self.guard.is_empty() || self.guard_passes(fl)
+    }
+    #[inline(never)]
+    fn guard_passes(&self, fl: &Flow6) -> bool {
+        let mut f = *fl;
+        f.iif = 1;
+        let rf = RuleFlow::of6(&f);
+        !self.guard.iter().any(|r| r.matches(&rf))
+    }
+    /// The index: destination -> answer number (`fibkit_lpm::NO_MATCH`: unreachable).
+    pub fn index(&self) -> &Lpm<u128> {
+        &self.lpm
+    }
     /// Number of distinct answers.
     pub fn answers(&self) -> usize {
         self.answers.len()
@@ -159,18 +185,17 @@ impl Netns {
         Answer6::Error(Errno::ENETUNREACH)
     }
 
-    /// Compile the IPv6 fast-path index (`None` once custom rules exist: then every
-    /// lookup walks the rules).
+    /// Compile the IPv6 fast-path index (`None` when the default rules are not intact:
+    /// then every lookup walks the rules).
     pub fn compile_fast6(&self) -> Option<Fast6> {
         self.fast6_builder().map(|mut b| b.snapshot())
     }
 
-    /// Build the IPv6 fast-path compiler state (`None` once custom rules exist); keep it
+    /// Build the IPv6 fast-path compiler state (`None` when the default rules are not
+    /// intact, see [`Netns::compile_fast6`]); keep it
     /// to update the answers incrementally with [`Netns::fast6_update`].
     pub fn fast6_builder(&self) -> Option<Fast6Builder> {
-        if self.custom_rules6 {
-            return None;
-        }
+        let guard = self.rule_guard(true)?;
         let local: Vec<Prefix6> = self
             .table6(tid::LOCAL)
             .map(|t| t.dsts().collect())
@@ -189,6 +214,7 @@ impl Netns {
         let mut mstack: Vec<Prefix6> = Vec::new();
         let mut st = Fast6Builder {
             index: AnswerIndex::new(),
+            guard,
             epoch: self.global_epoch(),
         };
         let mut i = 0;
@@ -248,6 +274,7 @@ impl Netns {
 #[derive(Clone, Debug)]
 pub struct Fast6Builder {
     index: AnswerIndex<u128, Answer6>,
+    guard: Vec<CompiledRule>,
     /// The namespace's global epoch the answers were computed at.
     pub epoch: u64,
 }
@@ -257,19 +284,19 @@ impl Fast6Builder {
     /// the last call is rebuilt).
     pub fn snapshot(&mut self) -> Fast6 {
         let (lpm, answers) = self.index.snapshot();
-        Fast6 { lpm, answers }
+        Fast6 {
+            lpm,
+            answers,
+            guard: self.guard.clone(),
+        }
     }
 }
-
-/// Prefix -> answer, with the answers deduplicated (a full table has a handful of
-/// distinct answers): the index stores an answer's number.
-/// Destinations handed to one `Lpm::lookup_batch` call by the batch lookups: the index
-/// keeps three groups of 32 in flight, so a call should span many groups.
-const BATCH_SPAN: usize = 512;
 
 /// Answers an [`AnswerIndex`] finds by a linear scan before it hashes.
 const SCAN_ANSWERS: usize = 16;
 
+/// Prefix -> answer, with the answers deduplicated (a full table has a handful of
+/// distinct answers): the index stores an answer's number.
 #[derive(Clone, Debug)]
 struct AnswerIndex<K: fibkit_lpm::Key, A> {
     builder: LpmBuilder<K>,
@@ -354,7 +381,7 @@ impl Snapshot {
     pub fn generation(&self) -> u64 {
         self.generation
     }
-    /// The compiled IPv4 fast path, if only the default rules ever existed.
+    /// The compiled IPv4 answers, unless the default rules were deleted or reordered.
     pub fn fast4(&self) -> Option<&Fast4> {
         self.fast4.as_deref()
     }
@@ -369,6 +396,7 @@ impl Snapshot {
                 && fl.iif == 0
                 && fl.tos & 0xfc == 0
                 && !Self::special4(fl.dst)
+                && f.admits(fl)
             {
                 let a = f.get_ref(fl.dst);
                 if !matches!(a, Answer4::Slow) {
@@ -396,50 +424,49 @@ impl Snapshot {
     }
 
     /// [`Snapshot::output4`] for many destinations of otherwise empty flows, with the
-    /// index walks interleaved.
+    /// index walks interleaved. `out` gets `min(len)` answers (a copy of each; see
+    /// [`Snapshot::output4_batch_with`] to read them in place).
     pub fn output4_batch(&self, dsts: &[u32], out: &mut [Answer4]) {
         let n = dsts.len().min(out.len());
+        self.output4_batch_with(&dsts[..n], |i, a| out[i] = *a);
+    }
+
+    /// [`Snapshot::output4_batch`] without the copies: `visit(i, answer)` is called
+    /// for every destination `dsts[i]`, in order, with the answer in place (a compiled
+    /// answer of the snapshot, or a full lookup's answer for the rare destinations
+    /// the compiled answers do not cover). A dataplane forwarding each packet as its
+    /// answer arrives reads a few fields instead of copying 48 bytes.
+    pub fn output4_batch_with(&self, dsts: &[u32], mut visit: impl FnMut(usize, &Answer4)) {
         // out of line, flow construction included: the loop's frame stays small
         #[cold]
         #[inline(never)]
         fn slow_path(s: &Snapshot, dst: u32) -> Answer4 {
-            s.output4_full(&crate::lookup::Flow4 {
-                dst,
-                proto: 17,
-                ..Default::default()
-            })
+            s.output4_full(&flow4(dst))
         }
         let Some(f) = &self.fast4 else {
-            for (o, d) in out.iter_mut().zip(dsts).take(n) {
-                *o = slow_path(self, *d);
+            for (i, d) in dsts.iter().enumerate() {
+                visit(i, &slow_path(self, *d));
             }
             return;
         };
-        let mut ids = [0u32; BATCH_SPAN];
-        let mut done = 0;
-        while done < n {
-            let k = (n - done).min(BATCH_SPAN);
-            f.lpm.lookup_batch(&dsts[done..done + k], &mut ids[..k]);
-            let (ds, os) = (&dsts[done..done + k], &mut out[done..done + k]);
-            for ((o, &dst), &id) in os.iter_mut().zip(ds).zip(&ids[..k]) {
-                let a = if id == NO_MATCH {
-                    &f.nomatch
-                } else {
-                    &f.answers[id as usize]
-                };
-                // the rare cases (no precomputed answer, special destinations) leave the
-                // loop for the full lookup
-                if matches!(a, Answer4::Slow) || Self::special4(dst) {
-                    *o = slow_path(self, dst);
-                } else {
-                    *o = *a;
-                }
+        f.lpm.lookup_batch_with(dsts, |i, id| {
+            let a = if id == NO_MATCH {
+                &f.nomatch
+            } else {
+                &f.answers[id as usize]
+            };
+            // the rare cases (no precomputed answer, special destinations) leave the
+            // loop for the full lookup
+            let dst = dsts[i];
+            if matches!(a, Answer4::Slow) || Self::special4(dst) || !f.admits(&flow4(dst)) {
+                visit(i, &slow_path(self, dst));
+            } else {
+                visit(i, a);
             }
-            done += k;
-        }
+        });
     }
 
-    /// The compiled IPv6 fast path, if only the default rules ever existed.
+    /// The compiled IPv6 answers, unless the default rules were deleted or reordered.
     pub fn fast6(&self) -> Option<&Fast6> {
         self.fast6.as_deref()
     }
@@ -460,7 +487,7 @@ impl Snapshot {
     #[inline]
     pub fn output6(&self, fl: &Flow6) -> Answer6 {
         if let Some(f) = &self.fast6 {
-            if Self::simple6(fl) {
+            if Self::simple6(fl) && f.admits(fl) {
                 if let Some(a) = f.get_ref(fl.dst) {
                     if !matches!(a, Answer6::Slow) {
                         return *a;
@@ -482,46 +509,62 @@ impl Snapshot {
     }
 
     /// [`Snapshot::output6`] for many destinations of otherwise empty flows, with the
-    /// index walks interleaved to hide memory latency. `out` gets `min(len)` answers.
+    /// index walks interleaved to hide memory latency. `out` gets `min(len)` answers
+    /// (copies; see [`Snapshot::output6_batch_with`] to read them in place).
     pub fn output6_batch(&self, dsts: &[u128], out: &mut [Answer6]) {
-        // out of line, flow construction included (see output4_batch)
+        let n = dsts.len().min(out.len());
+        self.output6_batch_with(&dsts[..n], |i, a| out[i] = *a);
+    }
+
+    /// [`Snapshot::output6_batch`] without the copies: `visit(i, answer)` for every
+    /// destination `dsts[i]`, in order (see [`Snapshot::output4_batch_with`]).
+    pub fn output6_batch_with(&self, dsts: &[u128], mut visit: impl FnMut(usize, &Answer6)) {
+        // out of line, flow construction included (see output4_batch_with)
         #[cold]
         #[inline(never)]
         fn slow_path(s: &Snapshot, dst: u128) -> Answer6 {
-            s.output6_full(&Flow6 {
-                dst,
-                ..Default::default()
-            })
+            s.output6_full(&flow6(dst))
         }
-        let n = dsts.len().min(out.len());
         let Some(f) = &self.fast6 else {
-            for (o, d) in out.iter_mut().zip(dsts).take(n) {
-                *o = slow_path(self, *d);
+            for (i, d) in dsts.iter().enumerate() {
+                visit(i, &slow_path(self, *d));
             }
             return;
         };
         let unreachable = Answer6::Error(Errno::ENETUNREACH);
-        let mut ids = [0u32; BATCH_SPAN];
-        let mut done = 0;
-        while done < n {
-            let k = (n - done).min(BATCH_SPAN);
-            f.lpm.lookup_batch(&dsts[done..done + k], &mut ids[..k]);
-            let (ds, os) = (&dsts[done..done + k], &mut out[done..done + k]);
-            for ((o, &dst), &id) in os.iter_mut().zip(ds).zip(&ids[..k]) {
-                let a = if id == NO_MATCH {
-                    &unreachable
-                } else {
-                    &f.answers[id as usize]
-                };
-                // the rare cases leave the loop for the full lookup (see output4_batch)
-                if matches!(a, Answer6::Slow) || Self::special6(dst) {
-                    *o = slow_path(self, dst);
-                } else {
-                    *o = *a;
-                }
+        f.lpm.lookup_batch_with(dsts, |i, id| {
+            let a = if id == NO_MATCH {
+                &unreachable
+            } else {
+                &f.answers[id as usize]
+            };
+            // the rare cases leave the loop for the full lookup (see output4_batch_with)
+            let dst = dsts[i];
+            if matches!(a, Answer6::Slow) || Self::special6(dst) || !f.admits(&flow6(dst)) {
+                visit(i, &slow_path(self, dst));
+            } else {
+                visit(i, a);
             }
-            done += k;
-        }
+        });
+    }
+}
+
+/// The flow of an IPv4 batch lookup: only the destination (UDP).
+#[inline]
+fn flow4(dst: u32) -> crate::lookup::Flow4 {
+    crate::lookup::Flow4 {
+        dst,
+        proto: 17,
+        ..Default::default()
+    }
+}
+
+/// The flow of an IPv6 batch lookup: only the destination.
+#[inline]
+fn flow6(dst: u128) -> Flow6 {
+    Flow6 {
+        dst,
+        ..Default::default()
     }
 }
 
@@ -569,12 +612,34 @@ impl Answer4 {
 pub struct Fast4 {
     lpm: Lpm<u32>,
     answers: Vec<Answer4>,
+    /// The custom rules, in order (empty while there are none): a flow any of them
+    /// selects takes the full lookup; the others walk exactly the default rules,
+    /// whose answers are compiled here.
+    guard: Vec<CompiledRule>,
     /// What an address matching nothing in local+main gets: the default table is
     /// consulted then, so a non-empty default table makes it [`Answer4::Slow`].
     nomatch: Answer4,
 }
 
 impl Fast4 {
+    /// Whether the compiled answer is the flow's: no custom rule selects it (the
+    /// flow as the output route hands it to `fib_lookup`: iif lo, ECN bits cleared).
+    #[inline]
+    fn admits(&self, fl: &crate::lookup::Flow4) -> bool {
+        self.guard.is_empty() || self.guard_passes(fl)
+    }
+    #[inline(never)]
+    fn guard_passes(&self, fl: &crate::lookup::Flow4) -> bool {
+        let mut f = *fl;
+        f.iif = 1;
+        f.tos &= 0xfc;
+        let rf = RuleFlow::of4(&f);
+        !self.guard.iter().any(|r| r.matches(&rf))
+    }
+    /// The index: destination -> answer number (see [`Fast4::answer_list`]).
+    pub fn index(&self) -> &Lpm<u32> {
+        &self.lpm
+    }
     /// Number of distinct answers.
     pub fn answers(&self) -> usize {
         self.answers.len()
@@ -616,19 +681,33 @@ impl Netns {
             Some(s) => Start4::AtMainSlot(p.len, s),
             None => Start4::AtLen(p.len),
         };
-        let res =
-            match self.fib4_table_lookup_at(tid::MAIN, p.addr, 0, scope::UNIVERSE, 0, false, start)
-            {
-                Ok(r) => r,
-                Err(Errno::EAGAIN) => {
-                    return if self.table4(tid::DEFAULT).is_some_and(|t| !t.is_empty()) {
-                        Answer4::Slow
-                    } else {
-                        Answer4::Error(Errno::ENETUNREACH)
-                    };
-                }
-                Err(e) => return Answer4::Error(e),
-            };
+        // Only the default rules: main holds local's entries too (merged, as the
+        // kernel keeps them). Custom rules (none selecting the flow, see `Fast4`): the
+        // default rules' walk over unmerged tables, local first, then main.
+        let tables: &[(u32, Start4)] = if self.custom_rules4 {
+            &[(tid::LOCAL, Start4::AtLen(p.len)), (tid::MAIN, start)]
+        } else {
+            &[(tid::MAIN, start)]
+        };
+        let mut found = Err(Errno::EAGAIN);
+        for (t, from) in tables {
+            found = self.fib4_table_lookup_at(*t, p.addr, 0, scope::UNIVERSE, 0, false, *from);
+            if !matches!(found, Err(Errno::EAGAIN)) {
+                break;
+            }
+        }
+        let res = match found {
+            Ok(r) => r,
+            Err(Errno::EAGAIN) => {
+                // the default table's prefixes are not compiled in
+                return if self.table4(tid::DEFAULT).is_some_and(|t| !t.is_empty()) {
+                    Answer4::Slow
+                } else {
+                    Answer4::Error(Errno::ENETUNREACH)
+                };
+            }
+            Err(e) => return Answer4::Error(e),
+        };
         let r = res.route;
         if r.rtype == RouteType::Local {
             if r.info.prefsrc == 0 {
@@ -685,17 +764,16 @@ impl Netns {
         }
     }
 
-    /// Compile the IPv4 fast-path index (`None` once custom rules exist).
+    /// Compile the IPv4 fast-path index (`None` when the default rules are not intact).
     pub fn compile_fast4(&self) -> Option<Fast4> {
         self.fast4_builder().map(|mut b| b.snapshot())
     }
 
-    /// Build the IPv4 fast-path compiler state (`None` once custom rules exist); keep it
+    /// Build the IPv4 fast-path compiler state (`None` when the default rules are not
+    /// intact); keep it
     /// to update the answers incrementally with [`Netns::fast4_update`].
     pub fn fast4_builder(&self) -> Option<Fast4Builder> {
-        if self.custom_rules4 {
-            return None;
-        }
+        let guard = self.rule_guard(false)?;
         // every prefix of local and main, with its main-table slot when main has it
         let mut all: Vec<(crate::prefix::Prefix4, Option<u32>)> = Vec::new();
         if let Some(tb) = self.table4(tid::LOCAL) {
@@ -719,6 +797,7 @@ impl Netns {
         };
         Some(Fast4Builder {
             index,
+            guard,
             nomatch,
             epoch: self.global_epoch(),
         })
@@ -757,6 +836,7 @@ impl Netns {
 #[derive(Clone, Debug)]
 pub struct Fast4Builder {
     index: AnswerIndex<u32, Answer4>,
+    guard: Vec<CompiledRule>,
     nomatch: Answer4,
     /// The namespace's global epoch the answers were computed at.
     pub epoch: u64,
@@ -770,6 +850,7 @@ impl Fast4Builder {
         Fast4 {
             lpm,
             answers,
+            guard: self.guard.clone(),
             nomatch: self.nomatch,
         }
     }

@@ -6,11 +6,107 @@ use fibkit::fib6::{Flow6, Route6Cfg};
 use fibkit::lookup::Flow4;
 use fibkit::prefix::{Prefix4, Prefix6};
 use fibkit::route::{table as tid, Gateway};
+use fibkit::rule::{RuleAction, RulePrefix, RuleSpec};
 use fibkit::Netns;
 use proptest::prelude::*;
 
 mod common;
 use common::ns_with_link;
+
+/// Adds custom rule `kind` (random selectors from `bits`, destination selector
+/// `to`) to family `v6`: rules that select some output flows and not others, rules
+/// that never select them, `not`, goto and nop, and the removal of a default rule.
+/// Table 100 answers the rules that look it up.
+fn add_custom_rule(ns: &mut Netns, v6: bool, kind: u8, bits: u32, to: RulePrefix) {
+    let from = |len: u8| {
+        if v6 {
+            RulePrefix::V6(Prefix6::new(u128::from(bits) << 96, len))
+        } else {
+            RulePrefix::V4(Prefix4::new(bits, len))
+        }
+    };
+    let pref = if bits & 1 == 0 {
+        100 + (bits >> 20) % 100
+    } else {
+        40_000
+    };
+    let lookup = Some(RuleAction::Lookup(100));
+    let spec = match kind {
+        0 => RuleSpec {
+            src: Some(from(1 + (bits % 8) as u8)),
+            action: lookup,
+            ..Default::default()
+        },
+        1 => RuleSpec {
+            dst: Some(to),
+            action: lookup,
+            ..Default::default()
+        },
+        2 => RuleSpec {
+            dst: Some(to),
+            action: Some(RuleAction::Unreachable),
+            ..Default::default()
+        },
+        3 => RuleSpec {
+            iif: Some("lo".into()),
+            dst: Some(to),
+            action: Some(RuleAction::Prohibit),
+            ..Default::default()
+        },
+        4 => RuleSpec {
+            oif: Some("d0".into()),
+            action: lookup,
+            ..Default::default()
+        },
+        5 => RuleSpec {
+            mark: Some(1),
+            action: lookup,
+            ..Default::default()
+        },
+        6 => RuleSpec {
+            ipproto: Some(6),
+            action: lookup,
+            ..Default::default()
+        },
+        7 => RuleSpec {
+            src: Some(from(24)),
+            invert: true,
+            dst: Some(to),
+            action: lookup,
+            ..Default::default()
+        },
+        8 => RuleSpec {
+            dst: Some(to),
+            action: Some(RuleAction::Goto(32767)),
+            goto: Some(32767),
+            ..Default::default()
+        },
+        9 => RuleSpec {
+            action: Some(RuleAction::Nop),
+            ..Default::default()
+        },
+        10 => RuleSpec {
+            tos: Some(0x10),
+            action: lookup,
+            ..Default::default()
+        },
+        _ => {
+            let _ = ns.rule_del(
+                v6,
+                &RuleSpec {
+                    pref: Some(32766),
+                    ..Default::default()
+                },
+            );
+            return;
+        }
+    };
+    let spec = RuleSpec {
+        pref: Some(pref),
+        ..spec
+    };
+    let _ = ns.rule_add(v6, &spec);
+}
 
 /// The longest prefix of tables local+main covering `dst`, with the lowest metric there.
 fn naive4(ns: &Netns, dst: u32) -> Option<(Prefix4, u32)> {
@@ -219,6 +315,7 @@ mod snapshot_equivalence {
             dsts in proptest::collection::vec(any::<u128>(), 1..60),
             forwarding in any::<bool>(),
             failed_neigh in any::<bool>(),
+            rules in proptest::collection::vec((0u8..12, any::<u32>(), any::<prop::sample::Index>()), 0..4),
         ) {
             let (mut ns, d0) = ns_with_link();
             let gw = |b: bool| (0x2001_0db8_0001_u128 << 80) | if b { 0xfe } else { 0xfd };
@@ -258,6 +355,17 @@ mod snapshot_equivalence {
                 ns.set_forwarding6(d0, true);
                 ns.sysctl.v6_all.forwarding = 1;
             }
+            let cfg = Route6Cfg {
+                table: 100,
+                dst: Prefix6::new(0, 0),
+                nh: NhCfg { gw: Some(Gateway::V6(gw(false))), dev: d0, ..Default::default() },
+                ..Default::default()
+            };
+            ns.route6_modify(RouteOp::Add, &cfg).expect("table 100");
+            for (kind, bits, at) in &rules {
+                let (a, len, ..) = routes[at.index(routes.len())];
+                add_custom_rule(&mut ns, true, *kind, *bits, RulePrefix::V6(Prefix6::new(a, len)));
+            }
             let mut probes = dsts.clone();
             for (a, len, ..) in &routes {
                 probes.push(Prefix6::new(*a, *len).addr);
@@ -265,11 +373,28 @@ mod snapshot_equivalence {
             let snap = Snapshot::new(ns.clone());
             let mut batch = vec![Answer6::Slow; probes.len()];
             snap.output6_batch(&probes, &mut batch);
+            // the visiting form: every position once, in order, the same answers
+            let mut seen = Vec::new();
+            snap.output6_batch_with(&probes, |i, a| seen.push((i, *a)));
+            prop_assert_eq!(seen.len(), probes.len());
+            for (k, (i, a)) in seen.iter().enumerate() {
+                prop_assert_eq!(*i, k);
+                prop_assert_eq!(*a, batch[k]);
+            }
             for (i, dst) in probes.iter().enumerate() {
                 let fl = Flow6 { dst: *dst, ..Default::default() };
                 let want = Answer6::of(ns.route_output6(&fl));
                 prop_assert_eq!(snap.output6(&fl), want, "dst {:#x}", dst);
                 prop_assert_eq!(batch[i], want, "batch dst {:#x}", dst);
+                // flows some custom rules select (mark, protocol, traffic class)
+                for fl in [
+                    Flow6 { mark: 1, ..fl },
+                    Flow6 { proto: 6, dport: 80, ..fl },
+                    Flow6 { tos: 0x10, ..fl },
+                ] {
+                    let want = Answer6::of(ns.route_output6(&fl));
+                    prop_assert_eq!(snap.output6(&fl), want, "flow {:?}", fl);
+                }
             }
         }
     }
@@ -289,6 +414,7 @@ mod snapshot_equivalence4 {
             routes in proptest::collection::vec((any::<u32>(), 0u8..=32, 0u32..3, 0u8..12, any::<bool>()), 1..60),
             dsts in proptest::collection::vec(any::<u32>(), 1..60),
             default_table in any::<bool>(),
+            rules in proptest::collection::vec((0u8..12, any::<u32>(), any::<prop::sample::Index>()), 0..4),
         ) {
             let (mut ns, d0) = ns_with_link();
             for (a, len, metric, k, src) in &routes {
@@ -335,6 +461,16 @@ mod snapshot_equivalence4 {
                 let cfg = Route4Cfg { table: tid::DEFAULT, dst: 0x0800_0000, dst_len: 8, nh: NhCfg { dev: d0, ..Default::default() }, scope: 253, ..Default::default() };
                 let _ = ns.route4_modify(RouteOp::Add, &cfg);
             }
+            let cfg = Route4Cfg {
+                table: 100,
+                nh: NhCfg { gw: Some(Gateway::V4(0xc000_02fd)), dev: d0, ..Default::default() },
+                ..Default::default()
+            };
+            ns.route4_modify(RouteOp::Add, &cfg).expect("table 100");
+            for (kind, bits, at) in &rules {
+                let (a, len, ..) = routes[at.index(routes.len())];
+                add_custom_rule(&mut ns, false, *kind, *bits, RulePrefix::V4(Prefix4::new(a, len)));
+            }
             let mut probes = dsts.clone();
             for (a, len, ..) in &routes {
                 probes.push(Prefix4::new(*a, *len).addr);
@@ -342,11 +478,28 @@ mod snapshot_equivalence4 {
             let snap = Snapshot::new(ns.clone());
             let mut batch = vec![Answer4::Slow; probes.len()];
             snap.output4_batch(&probes, &mut batch);
+            let mut seen = Vec::new();
+            snap.output4_batch_with(&probes, |i, a| seen.push((i, *a)));
+            prop_assert_eq!(seen.len(), probes.len());
+            for (k, (i, a)) in seen.iter().enumerate() {
+                prop_assert_eq!(*i, k);
+                prop_assert_eq!(*a, batch[k]);
+            }
             for (i, dst) in probes.iter().enumerate() {
                 let fl = Flow4 { dst: *dst, proto: 17, ..Default::default() };
                 let want = Answer4::of(ns.route_get4(&fl));
                 prop_assert_eq!(snap.output4(&fl), want, "dst {:#x}", dst);
                 prop_assert_eq!(batch[i], want, "batch dst {:#x}", dst);
+                // flows some custom rules select (mark, protocol, TOS with ECN bits)
+                for fl in [
+                    Flow4 { mark: 1, ..fl },
+                    Flow4 { proto: 6, dport: 80, ..fl },
+                    Flow4 { tos: 0x11, ..fl },
+                    Flow4 { tos: 0x02, ..fl },
+                ] {
+                    let want = Answer4::of(ns.route_get4(&fl));
+                    prop_assert_eq!(snap.output4(&fl), want, "flow {:?}", fl);
+                }
             }
         }
     }
@@ -451,8 +604,10 @@ mod incremental_publish {
         #[test]
         fn incremental_answers_equal_full_lookup(
             base in proptest::collection::vec((any::<u32>(), 0u8..=28, any::<bool>()), 1..40),
-            batches in proptest::collection::vec(proptest::collection::vec((any::<u32>(), 0u8..=28, 0u8..4, any::<bool>()), 1..12), 1..5),
+            batches in proptest::collection::vec(proptest::collection::vec((any::<u32>(), 0u8..=28, 0u8..5, any::<bool>()), 1..12), 1..5),
             dsts in proptest::collection::vec(any::<u32>(), 1..40),
+            rules in proptest::collection::vec((0u8..12, any::<u32>(), any::<prop::sample::Index>()), 0..3),
+            late_rule in (0usize..6, 0u8..12, any::<u32>()),
         ) {
             let (mut ns, d0) = ns_with_link();
             let route = |a: u32, len: u8, g: bool| {
@@ -471,11 +626,22 @@ mod incremental_publish {
                 let tos = Route4Cfg { tos: 0x10, ..route(*a, (*len + 4).min(32), *g) };
                 let _ = ns.route4_modify(RouteOp::Add, &tos);
             }
+            let cfg = Route4Cfg { table: 100, ..route(0, 0, true) };
+            ns.route4_modify(RouteOp::Add, &cfg).expect("table 100");
+            for (kind, bits, at) in &rules {
+                let (a, len, _) = base[at.index(base.len())];
+                add_custom_rule(&mut ns, false, *kind, *bits, RulePrefix::V4(Prefix4::new(a, len)));
+            }
             let mut fib = Fib::new(ns);
             let mut reader = fib.reader();
             let mut probes = dsts.clone();
-            for batch in &batches {
+            for (bi, batch) in batches.iter().enumerate() {
                 fib.apply(|ns| {
+                    // a rule added between publications (the compiled guard follows)
+                    if bi == late_rule.0 {
+                        let (a, len, _) = base[late_rule.2 as usize % base.len()];
+                        add_custom_rule(ns, false, late_rule.1, late_rule.2, RulePrefix::V4(Prefix4::new(a, len)));
+                    }
                     for (k, (a, len, op, g)) in batch.iter().enumerate() {
                         // half of the changes hit a base prefix (whose more specific
                         // tos-only prefix falls back through it)
@@ -491,6 +657,15 @@ mod incremental_publish {
                             0 => ns.route4_modify(RouteOp::Replace, &cfg),
                             1 => ns.route4_modify(RouteOp::Delete, &Route4Cfg { rtype: fibkit::route::RouteType::Unspec, proto: 0, scope: 255, nh: NhCfg::default(), ..cfg }),
                             3 => ns.route4_modify(RouteOp::Add, &Route4Cfg { tos: 0x10, ..cfg }),
+                            // a local route: merged or not, local answers first
+                            4 => ns.route4_modify(RouteOp::Add, &Route4Cfg {
+                                table: tid::LOCAL,
+                                rtype: fibkit::route::RouteType::Local,
+                                scope: 254,
+                                prefsrc: 0xc000_0201,
+                                nh: NhCfg { dev: 1, ..Default::default() },
+                                ..cfg
+                            }),
                             _ => ns.route4_modify(RouteOp::Add, &cfg),
                         };
                     }
@@ -507,8 +682,10 @@ mod incremental_publish {
                 let snap = reader.snapshot();
                 for dst in &probes {
                     let fl = Flow4 { dst: *dst, proto: 17, ..Default::default() };
-                    let want = Answer4::of(fib.netns().route_get4(&fl));
-                    prop_assert_eq!(snap.output4(&fl), want, "dst {:#x}", dst);
+                    for fl in [fl, Flow4 { mark: 1, ..fl }, Flow4 { proto: 6, ..fl }] {
+                        let want = Answer4::of(fib.netns().route_get4(&fl));
+                        prop_assert_eq!(snap.output4(&fl), want, "flow {:?}", fl);
+                    }
                 }
             }
         }
@@ -541,6 +718,8 @@ mod incremental_publish6 {
             base in proptest::collection::vec((any::<u128>(), 0u8..=64, 0u8..9, any::<bool>()), 1..30),
             batches in proptest::collection::vec(proptest::collection::vec((any::<u128>(), 0u8..=64, 0u8..5, 0u8..9, any::<bool>()), 1..12), 1..5),
             dsts in proptest::collection::vec(any::<u128>(), 1..30),
+            rules in proptest::collection::vec((0u8..12, any::<u32>(), any::<prop::sample::Index>()), 0..3),
+            late_rule in (0usize..6, 0u8..12, any::<u32>()),
         ) {
             let (mut ns, d0) = ns_with_link();
             let gw = |b: bool| (0x2001_0db8_0001_u128 << 80) | if b { 0xfe } else { 0xfd };
@@ -567,11 +746,21 @@ mod incremental_publish6 {
             for (a, len, k, g) in &base {
                 let _ = ns.route6_modify(RouteOp::Append, &route(*a, *len, *k, *g, tid::MAIN));
             }
+            let cfg = Route6Cfg { table: 100, ..route(0, 0, 0, true, tid::MAIN) };
+            ns.route6_modify(RouteOp::Add, &cfg).expect("table 100");
+            for (kind, bits, at) in &rules {
+                let (a, len, ..) = base[at.index(base.len())];
+                add_custom_rule(&mut ns, true, *kind, *bits, RulePrefix::V6(Prefix6::new(a, len)));
+            }
             let mut fib = Fib::new(ns);
             let mut reader = fib.reader();
             let mut probes = dsts.clone();
-            for batch in &batches {
+            for (bi, batch) in batches.iter().enumerate() {
                 fib.apply(|ns| {
+                    if bi == late_rule.0 {
+                        let (a, len, ..) = base[late_rule.2 as usize % base.len()];
+                        add_custom_rule(ns, true, late_rule.1, late_rule.2, RulePrefix::V6(Prefix6::new(a, len)));
+                    }
                     for (i, (a, len, op, k, g)) in batch.iter().enumerate() {
                         // half of the changes hit a base prefix or one covering it
                         let (a, len) = if i % 2 == 0 {
@@ -602,8 +791,10 @@ mod incremental_publish6 {
                 let snap = reader.snapshot();
                 for dst in &probes {
                     let fl = Flow6 { dst: *dst, ..Default::default() };
-                    let want = Answer6::of(fib.netns().route_output6(&fl));
-                    prop_assert_eq!(snap.output6(&fl), want, "dst {:#x}", dst);
+                    for fl in [fl, Flow6 { mark: 1, ..fl }, Flow6 { proto: 6, ..fl }] {
+                        let want = Answer6::of(fib.netns().route_output6(&fl));
+                        prop_assert_eq!(snap.output6(&fl), want, "flow {:?}", fl);
+                    }
                 }
             }
         }
