@@ -129,7 +129,11 @@ impl<K: Key> Lpm<K> {
     /// Only the first `min(addrs.len(), out.len())` positions are processed.
     pub fn lookup_batch(&self, addrs: &[K], out: &mut [u32]) {
         let n = addrs.len().min(out.len());
-        self.lookup_batch_with(&addrs[..n], |i, v| out[i] = v);
+        with_popcnt(Batch {
+            lpm: self,
+            addrs: &addrs[..n],
+            sink: SliceSink(&mut out[..n]),
+        });
     }
 
     /// [`lookup_batch`](Self::lookup_batch) handing each value to `visit(i,
@@ -140,12 +144,12 @@ impl<K: Key> Lpm<K> {
         with_popcnt(Batch {
             lpm: self,
             addrs,
-            visit,
+            sink: FnSink(visit),
         });
     }
 
     #[inline(always)]
-    fn batch(&self, a: &[K], mut visit: impl FnMut(usize, u32)) {
+    fn batch(&self, a: &[K], mut sink: impl Sink) {
         let inner = &*self.inner;
         let (top, nodes, leaves) = (&inner.top, &inner.nodes, &inner.leaves);
         let n = a.len();
@@ -162,9 +166,7 @@ impl<K: Key> Lpm<K> {
         for t in 0..groups + 2 {
             if t >= 2 {
                 let s = &st[(t - 2) % 3];
-                for (j, &r) in s.leaf_ref[..s.m].iter().enumerate() {
-                    visit(s.base + j, *r);
-                }
+                sink.group(s.base, &s.leaf_ref[..s.m]);
             }
             if (1..=groups).contains(&t) {
                 let s = &mut st[(t - 1) % 3];
@@ -250,17 +252,47 @@ impl<K: Key> Kernel for Walk<'_, K> {
     }
 }
 
-struct Batch<'a, K: Key, F> {
+struct Batch<'a, K: Key, S> {
     lpm: &'a Lpm<K>,
     addrs: &'a [K],
-    visit: F,
+    sink: S,
 }
 
-impl<K: Key, F: FnMut(usize, u32)> Kernel for Batch<'_, K, F> {
+impl<K: Key, S: Sink> Kernel for Batch<'_, K, S> {
     type Out = ();
     #[inline(always)]
     fn run(self) {
-        self.lpm.batch(self.addrs, self.visit);
+        self.lpm.batch(self.addrs, self.sink);
+    }
+}
+
+/// Where the batch walk puts the values of a group of lanes.
+trait Sink {
+    /// The values of the addresses `base..base + vals.len()`.
+    fn group(&mut self, base: usize, vals: &[&u32]);
+}
+
+/// Into an output slice (`lookup_batch`): a plain copy loop.
+struct SliceSink<'a>(&'a mut [u32]);
+
+impl Sink for SliceSink<'_> {
+    #[inline(always)]
+    fn group(&mut self, base: usize, vals: &[&u32]) {
+        for (o, &r) in self.0[base..base + vals.len()].iter_mut().zip(vals) {
+            *o = *r;
+        }
+    }
+}
+
+/// To a visitor (`lookup_batch_with`).
+struct FnSink<F>(F);
+
+impl<F: FnMut(usize, u32)> Sink for FnSink<F> {
+    #[inline(always)]
+    fn group(&mut self, base: usize, vals: &[&u32]) {
+        for (j, &r) in vals.iter().enumerate() {
+            (self.0)(base + j, *r);
+        }
     }
 }
 

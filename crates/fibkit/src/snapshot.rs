@@ -292,6 +292,10 @@ impl Fast6Builder {
     }
 }
 
+/// Destinations handed to one `Lpm::lookup_batch` call by the batch lookups: the index
+/// keeps three groups of 32 in flight, so a call should span many groups.
+const BATCH_SPAN: usize = 512;
+
 /// Answers an [`AnswerIndex`] finds by a linear scan before it hashes.
 const SCAN_ANSWERS: usize = 16;
 
@@ -449,21 +453,30 @@ impl Snapshot {
             }
             return;
         };
-        f.lpm.lookup_batch_with(dsts, |i, id| {
-            let a = if id == NO_MATCH {
-                &f.nomatch
-            } else {
-                &f.answers[id as usize]
-            };
-            // the rare cases (no precomputed answer, special destinations) leave the
-            // loop for the full lookup
-            let dst = dsts[i];
-            if matches!(a, Answer4::Slow) || Self::special4(dst) || !f.admits(&flow4(dst)) {
-                visit(i, &slow_path(self, dst));
-            } else {
-                visit(i, a);
+        // two passes per span: the index walk into a buffer of answer numbers, then
+        // the answers (the walk's loads stay independent of the answer checks)
+        let mut ids = [0u32; BATCH_SPAN];
+        let mut done = 0;
+        while done < dsts.len() {
+            let k = (dsts.len() - done).min(BATCH_SPAN);
+            let ds = &dsts[done..done + k];
+            f.lpm.lookup_batch(ds, &mut ids[..k]);
+            for (j, (&dst, &id)) in ds.iter().zip(&ids[..k]).enumerate() {
+                let a = if id == NO_MATCH {
+                    &f.nomatch
+                } else {
+                    &f.answers[id as usize]
+                };
+                // the rare cases (no precomputed answer, special destinations, a flow
+                // a custom rule selects) leave the loop for the full lookup
+                if matches!(a, Answer4::Slow) || Self::special4(dst) || !f.admits(&flow4(dst)) {
+                    visit(done + j, &slow_path(self, dst));
+                } else {
+                    visit(done + j, a);
+                }
             }
-        });
+            done += k;
+        }
     }
 
     /// The compiled IPv6 answers, unless the default rules were deleted or reordered.
@@ -532,20 +545,27 @@ impl Snapshot {
             return;
         };
         let unreachable = Answer6::Error(Errno::ENETUNREACH);
-        f.lpm.lookup_batch_with(dsts, |i, id| {
-            let a = if id == NO_MATCH {
-                &unreachable
-            } else {
-                &f.answers[id as usize]
-            };
-            // the rare cases leave the loop for the full lookup (see output4_batch_with)
-            let dst = dsts[i];
-            if matches!(a, Answer6::Slow) || Self::special6(dst) || !f.admits(&flow6(dst)) {
-                visit(i, &slow_path(self, dst));
-            } else {
-                visit(i, a);
+        let mut ids = [0u32; BATCH_SPAN];
+        let mut done = 0;
+        while done < dsts.len() {
+            let k = (dsts.len() - done).min(BATCH_SPAN);
+            let ds = &dsts[done..done + k];
+            f.lpm.lookup_batch(ds, &mut ids[..k]);
+            for (j, (&dst, &id)) in ds.iter().zip(&ids[..k]).enumerate() {
+                let a = if id == NO_MATCH {
+                    &unreachable
+                } else {
+                    &f.answers[id as usize]
+                };
+                // the rare cases leave the loop for the full lookup (see output4_batch_with)
+                if matches!(a, Answer6::Slow) || Self::special6(dst) || !f.admits(&flow6(dst)) {
+                    visit(done + j, &slow_path(self, dst));
+                } else {
+                    visit(done + j, a);
+                }
             }
-        });
+            done += k;
+        }
     }
 }
 
