@@ -1,6 +1,7 @@
 //! The cost of policy rules on an IPv4 and IPv6 output lookup: the fast path (only the
 //! default rules ever existed) against 1, 10, 100 and 1000 non-matching custom rules,
-//! on tables of real prefixes (a deterministic sample of the RIS 2026 tables).
+//! on tables of real prefixes (a deterministic sample of the RIS 2026 tables); then the
+//! snapshot's compiled answers with custom rules of two kinds.
 
 #![allow(missing_docs)] // criterion's macros generate undocumented items
 
@@ -86,6 +87,70 @@ fn add_rules(ns: &mut Netns, n: usize) {
     }
 }
 
+/// `n` rules that a source-less flow may match (fwmark i+1): the snapshot checks
+/// each flow against them before it reads a compiled answer.
+fn add_mark_rules(ns: &mut Netns, n: usize) {
+    for i in 0..n {
+        for v6 in [false, true] {
+            let spec = RuleSpec {
+                pref: Some(2000 + i as u32),
+                mark: Some(i as u32 + 1),
+                action: Some(RuleAction::Lookup(100)),
+                table: Some(100),
+                ..Default::default()
+            };
+            ns.rule_add(v6, &spec).expect("rule");
+        }
+    }
+}
+
+/// The snapshot's output lookups with custom rules: `from` rules (which no source-less
+/// flow can match: left out of the check) and fwmark rules (checked per flow).
+fn bench_snapshot(c: &mut Criterion) {
+    let (ns0, d4, d6) = tables();
+    let mut g = c.benchmark_group("snapshot_output_rules");
+    for (kind, n) in [
+        ("none", 0usize),
+        ("from", 10),
+        ("from", 1000),
+        ("fwmark", 1),
+        ("fwmark", 10),
+        ("fwmark", 100),
+    ] {
+        let mut ns = ns0.clone();
+        if kind == "from" {
+            add_rules(&mut ns, n);
+        } else {
+            add_mark_rules(&mut ns, n);
+        }
+        let snap = fibkit::snapshot::Snapshot::new(ns);
+        let id = format!("{kind}-{n}");
+        g.bench_function(BenchmarkId::new("ipv4", &id), |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) & 1023;
+                black_box(snap.output4(&Flow4 {
+                    dst: d4[i],
+                    proto: 17,
+                    ..Default::default()
+                }))
+            })
+        });
+        g.bench_function(BenchmarkId::new("ipv6", &id), |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) & 1023;
+                black_box(snap.output6(&Flow6 {
+                    dst: d6[i],
+                    proto: 6,
+                    ..Default::default()
+                }))
+            })
+        });
+    }
+    g.finish();
+}
+
 fn bench(c: &mut Criterion) {
     let (ns0, d4, d6) = tables();
     let mut g = c.benchmark_group("route_output_rules");
@@ -156,6 +221,6 @@ fn bench(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(2)).warm_up_time(std::time::Duration::from_millis(500));
-    targets = bench
+    targets = bench, bench_snapshot
 }
 criterion_main!(benches);
