@@ -115,14 +115,15 @@ impl Fast6 {
             .copied()
             .unwrap_or(Answer6::Error(Errno::ENETUNREACH))
     }
-    /// The precomputed answer, `None` when nothing matches (unreachable).
+    /// The precomputed answer (`Slow`: ask the full lookup), `None` when nothing
+    /// matches (unreachable).
     #[inline]
     fn get_ref(&self, dst: u128) -> Option<&Answer6> {
         let v = self.lpm.lookup(dst);
-        if v == NO_MATCH {
-            None
-        } else {
-            Some(&self.answers[v as usize])
+        match self.answers.get(v as usize) {
+            Some(a) => Some(a),
+            None if v == SLOW => Some(&SLOW6),
+            None => None,
         }
     }
 }
@@ -141,6 +142,9 @@ impl Netns {
     /// The answer for destinations whose longest match (over local and main) is `p`,
     /// given the longest local and main prefixes covering it.
     fn fast6_answer(&self, p: Prefix6, llen: Option<u8>, mlen: Option<u8>) -> Answer6 {
+        if in_special6(p) {
+            return Answer6::Slow;
+        }
         let fl = Flow6 {
             dst: p.addr,
             ..Default::default()
@@ -238,6 +242,9 @@ impl Netns {
                 .set(p.addr, p.len, self.fast6_answer(p, llen, mlen));
             i = j;
         }
+        for (a, l) in SPECIAL6 {
+            st.index.set(a, l, Answer6::Slow);
+        }
         Some(st)
     }
 
@@ -258,7 +265,7 @@ impl Netns {
         affected.dedup();
         for q in affected {
             let present = [local, main].into_iter().flatten().any(|t| t.has_dst(q));
-            if present {
+            if present || SPECIAL6.contains(&(q.addr, q.len)) {
                 let llen = local.and_then(|t| t.longest_cover(q));
                 let mlen = main.and_then(|t| t.longest_cover(q));
                 st.index
@@ -299,8 +306,34 @@ const BATCH_SPAN: usize = 512;
 /// Answers an [`AnswerIndex`] finds by a linear scan before it hashes.
 const SCAN_ANSWERS: usize = 16;
 
+/// The index value of a prefix whose answer is not precomputed (the full lookup
+/// answers): never an answer's number, so that a lookup tells precomputed answers from
+/// the rest by one comparison with the number of answers.
+const SLOW: u32 = NO_MATCH - 1;
+
+/// What an [`AnswerIndex`] stores: an answer, or "ask the full lookup".
+trait Precomputed: Copy + Eq + std::hash::Hash {
+    fn is_slow(&self) -> bool;
+}
+
+impl Precomputed for Answer4 {
+    fn is_slow(&self) -> bool {
+        matches!(self, Answer4::Slow)
+    }
+}
+
+impl Precomputed for Answer6 {
+    fn is_slow(&self) -> bool {
+        matches!(self, Answer6::Slow)
+    }
+}
+
+/// The answer of the [`SLOW`] index value.
+static SLOW4: Answer4 = Answer4::Slow;
+static SLOW6: Answer6 = Answer6::Slow;
+
 /// Prefix -> answer, with the answers deduplicated (a full table has a handful of
-/// distinct answers): the index stores an answer's number.
+/// distinct answers): the index stores an answer's number, or [`SLOW`].
 #[derive(Clone, Debug)]
 struct AnswerIndex<K: fibkit_lpm::Key, A> {
     builder: LpmBuilder<K>,
@@ -308,7 +341,7 @@ struct AnswerIndex<K: fibkit_lpm::Key, A> {
     answers: Vec<A>,
 }
 
-impl<K: fibkit_lpm::Key, A: Copy + Eq + std::hash::Hash> AnswerIndex<K, A> {
+impl<K: fibkit_lpm::Key, A: Precomputed> AnswerIndex<K, A> {
     fn new() -> Self {
         AnswerIndex {
             builder: LpmBuilder::new(),
@@ -317,6 +350,10 @@ impl<K: fibkit_lpm::Key, A: Copy + Eq + std::hash::Hash> AnswerIndex<K, A> {
         }
     }
     fn set(&mut self, addr: K, len: u8, a: A) {
+        if a.is_slow() {
+            self.builder.insert(addr, len, SLOW);
+            return;
+        }
         // a handful of distinct answers is the rule: a scan beats hashing them
         let id = match self.answers.iter().take(SCAN_ANSWERS).position(|x| *x == a) {
             Some(i) => i as u32,
@@ -455,6 +492,7 @@ impl Snapshot {
         };
         // two passes per span: the index walk into a buffer of answer numbers, then
         // the answers (the walk's loads stay independent of the answer checks)
+        let open = f.guard.is_empty();
         let mut ids = [0u32; BATCH_SPAN];
         let mut done = 0;
         while done < dsts.len() {
@@ -462,17 +500,19 @@ impl Snapshot {
             let ds = &dsts[done..done + k];
             f.lpm.lookup_batch(ds, &mut ids[..k]);
             for (j, (&dst, &id)) in ds.iter().zip(&ids[..k]).enumerate() {
-                let a = if id == NO_MATCH {
-                    &f.nomatch
-                } else {
-                    &f.answers[id as usize]
-                };
-                // the rare cases (no precomputed answer, special destinations, a flow
-                // a custom rule selects) leave the loop for the full lookup
-                if matches!(a, Answer4::Slow) || Self::special4(dst) || !f.admits(&flow4(dst)) {
-                    visit(done + j, &slow_path(self, dst));
-                } else {
-                    visit(done + j, a);
+                // one comparison tells a precomputed answer from the rest: no match,
+                // SLOW (no precomputed answer; the special destinations' prefixes map
+                // there too), and any flow while custom rules must be checked
+                match f.answers.get(id as usize) {
+                    Some(a) if open => visit(done + j, a),
+                    _ => {
+                        let a = f.answer_of(id);
+                        if matches!(a, Answer4::Slow) || !f.admits(&flow4(dst)) {
+                            visit(done + j, &slow_path(self, dst));
+                        } else {
+                            visit(done + j, a);
+                        }
+                    }
                 }
             }
             done += k;
@@ -545,6 +585,7 @@ impl Snapshot {
             return;
         };
         let unreachable = Answer6::Error(Errno::ENETUNREACH);
+        let open = f.guard.is_empty();
         let mut ids = [0u32; BATCH_SPAN];
         let mut done = 0;
         while done < dsts.len() {
@@ -552,21 +593,48 @@ impl Snapshot {
             let ds = &dsts[done..done + k];
             f.lpm.lookup_batch(ds, &mut ids[..k]);
             for (j, (&dst, &id)) in ds.iter().zip(&ids[..k]).enumerate() {
-                let a = if id == NO_MATCH {
-                    &unreachable
-                } else {
-                    &f.answers[id as usize]
-                };
-                // the rare cases leave the loop for the full lookup (see output4_batch_with)
-                if matches!(a, Answer6::Slow) || Self::special6(dst) || !f.admits(&flow6(dst)) {
-                    visit(done + j, &slow_path(self, dst));
-                } else {
-                    visit(done + j, a);
+                // see output4_batch_with
+                match f.answers.get(id as usize) {
+                    Some(a) if open => visit(done + j, a),
+                    None if open && id == NO_MATCH => visit(done + j, &unreachable),
+                    _ => {
+                        let a = match f.answers.get(id as usize) {
+                            Some(a) => a,
+                            None if id == NO_MATCH => &unreachable,
+                            None => &SLOW6,
+                        };
+                        if matches!(a, Answer6::Slow) || !f.admits(&flow6(dst)) {
+                            visit(done + j, &slow_path(self, dst));
+                        } else {
+                            visit(done + j, a);
+                        }
+                    }
                 }
             }
             done += k;
         }
     }
+}
+
+/// IPv4 destinations the compiled answers never cover ([`Snapshot::special4`]): the
+/// index maps these prefixes, and every prefix inside them, to [`SLOW`], so that a
+/// batch lookup needs no check of the destination itself.
+const SPECIAL4: [(u32, u8); 3] = [(0, 32), (0xe000_0000, 4), (0xffff_ffff, 32)];
+
+fn in_special4(p: crate::prefix::Prefix4) -> bool {
+    SPECIAL4
+        .iter()
+        .any(|&(a, l)| p.len >= l && (p.addr ^ a) & crate::prefix::mask4(l) == 0)
+}
+
+/// IPv6 destinations the compiled answers never cover ([`Snapshot::special6`]:
+/// multicast, link-local, loopback), mapped to [`SLOW`] like [`SPECIAL4`].
+const SPECIAL6: [(u128, u8); 3] = [(0xff << 120, 8), (0xfe80 << 112, 10), (1, 128)];
+
+fn in_special6(p: Prefix6) -> bool {
+    SPECIAL6
+        .iter()
+        .any(|&(a, l)| p.len >= l && (p.addr ^ a) & crate::prefix::mask6(l) == 0)
 }
 
 /// The flow of an IPv4 batch lookup: only the destination (UDP).
@@ -679,11 +747,15 @@ impl Fast4 {
     }
     #[inline]
     fn get_ref(&self, dst: u32) -> &Answer4 {
-        let v = self.lpm.lookup(dst);
-        if v == NO_MATCH {
-            &self.nomatch
-        } else {
-            &self.answers[v as usize]
+        self.answer_of(self.lpm.lookup(dst))
+    }
+    /// The answer an index value stands for.
+    #[inline]
+    fn answer_of(&self, v: u32) -> &Answer4 {
+        match self.answers.get(v as usize) {
+            Some(a) => a,
+            None if v == NO_MATCH => &self.nomatch,
+            None => &SLOW4,
         }
     }
 }
@@ -694,6 +766,9 @@ impl Netns {
     /// `main_slot`: the main table's slot of `p` when the caller knows it (`None`: look
     /// it up).
     fn fast4_answer(&self, p: crate::prefix::Prefix4, main_slot: Option<u32>) -> Answer4 {
+        if in_special4(p) {
+            return Answer4::Slow;
+        }
         use crate::fib4::Start4;
         use crate::prefix::v4;
         use crate::route::{scope, Gateway};
@@ -810,6 +885,9 @@ impl Netns {
         for (p, slot) in all.into_iter().rev() {
             index.set(p.addr, p.len, self.fast4_answer(p, slot));
         }
+        for (a, l) in SPECIAL4 {
+            index.set(a, l, Answer4::Slow);
+        }
         let nomatch = if self.table4(tid::DEFAULT).is_some_and(|t| !t.is_empty()) {
             Answer4::Slow
         } else {
@@ -843,7 +921,7 @@ impl Netns {
                 self.table4(*t)
                     .is_some_and(|tb| tb.get(q).is_some_and(|l| !l.is_empty()))
             });
-            if present {
+            if present || SPECIAL4.contains(&(q.addr, q.len)) {
                 st.index.set(q.addr, q.len, self.fast4_answer(q, None));
             } else {
                 st.index.remove(q.addr, q.len);

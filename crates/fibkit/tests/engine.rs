@@ -315,6 +315,7 @@ mod snapshot_equivalence {
             dsts in proptest::collection::vec(any::<u128>(), 1..60),
             forwarding in any::<bool>(),
             failed_neigh in any::<bool>(),
+            bare in any::<bool>(),
             rules in proptest::collection::vec((0u8..12, any::<u32>(), any::<prop::sample::Index>()), 0..4),
         ) {
             let (mut ns, d0) = ns_with_link();
@@ -345,6 +346,15 @@ mod snapshot_equivalence {
                 };
                 let _ = ns.route6_modify(RouteOp::Add, &cfg);
             }
+            if bare {
+                // without the routes the kernel makes for the special destinations
+                // (multicast, link-local, loopback), the index's own entries for them
+                // are all that keeps those destinations off the compiled answers
+                for (table, a, len) in [(tid::LOCAL, 0xff << 120, 8), (tid::MAIN, 0xfe80 << 112, 64), (tid::LOCAL, 1, 128)] {
+                    let cfg = Route6Cfg { table, dst: Prefix6::new(a, len), rtype: RouteType::Unspec, metric: 0, nh: NhCfg::default(), ..Default::default() };
+                    while ns.route6_modify(RouteOp::Delete, &cfg).is_ok() {}
+                }
+            }
             if failed_neigh {
                 let _ = ns.neigh_set(
                     fibkit::netns::Neighbour { dev: d0, addr: gw(true), v6: true, state: fibkit::netns::NudState::Failed, lladdr: None },
@@ -370,6 +380,9 @@ mod snapshot_equivalence {
             for (a, len, ..) in &routes {
                 probes.push(Prefix6::new(*a, *len).addr);
             }
+            // the destinations the compiled answers never cover, and their edges
+            let ff = |hi: u128| hi << 112;
+            probes.extend([ff(0xff02) | 1, ff(0xff00), u128::MAX, ff(0xfe80) | 1, ff(0xfebf) | 0xffff, ff(0xfec0) | 1, 1, 0, 2]);
             let snap = Snapshot::new(ns.clone());
             let mut batch = vec![Answer6::Slow; probes.len()];
             snap.output6_batch(&probes, &mut batch);
@@ -475,6 +488,8 @@ mod snapshot_equivalence4 {
             for (a, len, ..) in &routes {
                 probes.push(Prefix4::new(*a, *len).addr);
             }
+            // the destinations the compiled answers never cover, and their edges
+            probes.extend([0, 1, 0xdfff_ffff, 0xe000_0000, 0xe000_0001, 0xefff_ffff, 0xf000_0000, 0xffff_fffe, 0xffff_ffff]);
             let snap = Snapshot::new(ns.clone());
             let mut batch = vec![Answer4::Slow; probes.len()];
             snap.output4_batch(&probes, &mut batch);
@@ -608,7 +623,14 @@ mod incremental_publish {
             dsts in proptest::collection::vec(any::<u32>(), 1..40),
             rules in proptest::collection::vec((0u8..12, any::<u32>(), any::<prop::sample::Index>()), 0..3),
             late_rule in (0usize..6, 0u8..12, any::<u32>()),
+            special in any::<bool>(),
         ) {
+            // routes at the prefixes the compiled answers never cover, changed by the
+            // batches like the others
+            let mut base = base.clone();
+            if special {
+                base.extend([(0xe000_0000, 4, true), (0xffff_ffff, 32, false), (0, 32, true), (0xe000_0000, 8, false)]);
+            }
             let (mut ns, d0) = ns_with_link();
             let route = |a: u32, len: u8, g: bool| {
                 let p = Prefix4::new(a, len);
@@ -680,8 +702,11 @@ mod incremental_publish {
                     probes.push(Prefix4::new(*a, (*len + 4).min(32)).addr);
                 }
                 let snap = reader.snapshot();
-                for dst in &probes {
+                let mut batch = vec![Answer4::Slow; probes.len()];
+                snap.output4_batch(&probes, &mut batch);
+                for (dst, got) in probes.iter().zip(&batch) {
                     let fl = Flow4 { dst: *dst, proto: 17, ..Default::default() };
+                    prop_assert_eq!(*got, Answer4::of(fib.netns().route_get4(&fl)), "batch {:#x}", dst);
                     for fl in [fl, Flow4 { mark: 1, ..fl }, Flow4 { proto: 6, ..fl }] {
                         let want = Answer4::of(fib.netns().route_get4(&fl));
                         prop_assert_eq!(snap.output4(&fl), want, "flow {:?}", fl);
@@ -720,7 +745,12 @@ mod incremental_publish6 {
             dsts in proptest::collection::vec(any::<u128>(), 1..30),
             rules in proptest::collection::vec((0u8..12, any::<u32>(), any::<prop::sample::Index>()), 0..3),
             late_rule in (0usize..6, 0u8..12, any::<u32>()),
+            special in any::<bool>(),
         ) {
+            let mut base = base.clone();
+            if special {
+                base.extend([(0xff << 120, 8, 0, true), (0xfe80 << 112, 10, 1, true), (1, 128, 0, false), (0xff02 << 112, 16, 0, true)]);
+            }
             let (mut ns, d0) = ns_with_link();
             let gw = |b: bool| (0x2001_0db8_0001_u128 << 80) | if b { 0xfe } else { 0xfd };
             let route = |a: u128, len: u8, k: u8, g: bool, table: u32| {
@@ -789,8 +819,11 @@ mod incremental_publish6 {
                     probes.push(Prefix6::new(*a, len.saturating_sub(8)).addr);
                 }
                 let snap = reader.snapshot();
-                for dst in &probes {
+                let mut batch = vec![Answer6::Slow; probes.len()];
+                snap.output6_batch(&probes, &mut batch);
+                for (dst, got) in probes.iter().zip(&batch) {
                     let fl = Flow6 { dst: *dst, ..Default::default() };
+                    prop_assert_eq!(*got, Answer6::of(fib.netns().route_output6(&fl)), "batch {:#x}", dst);
                     for fl in [fl, Flow6 { mark: 1, ..fl }, Flow6 { proto: 6, ..fl }] {
                         let want = Answer6::of(fib.netns().route_output6(&fl));
                         prop_assert_eq!(snap.output6(&fl), want, "flow {:?}", fl);
