@@ -57,3 +57,36 @@ fn sysctl_changes_reach_the_compiled_answers() {
         assert_eq!(reader.snapshot().output4(&fl), want, "after {setting}");
     }
 }
+
+/// The same sysctl written straight into `Netns::sysctl` (no `sysctls_changed`): the
+/// writer notices the change at its next publication.
+#[test]
+fn direct_sysctl_writes_reach_the_compiled_answers() {
+    let mut ns = Netns::new();
+    for line in [
+        "link add d0 type dummy",
+        "link set d0 up",
+        "addr add 127.0.0.2/8 dev d0",
+        "route add 10.0.0.0/8 dev d0 src 127.0.0.2",
+    ] {
+        ip(&mut ns, line);
+    }
+    let mut fib = Fib::new(ns);
+    let mut reader = fib.reader();
+    let fl = Flow4 {
+        dst: 0x0a01_0101,
+        proto: 17,
+        ..Default::default()
+    };
+    for on in [1, 0, 1] {
+        fib.apply(|ns| ns.sysctl.v4_all.route_localnet = on);
+        fib.publish();
+        let want = Answer4::of(fib.netns().route_get4(&fl));
+        assert_eq!(
+            matches!(want, Answer4::Route { .. }),
+            on == 1,
+            "route_localnet={on}: {want:?}"
+        );
+        assert_eq!(reader.snapshot().output4(&fl), want, "route_localnet={on}");
+    }
+}

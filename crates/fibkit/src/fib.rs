@@ -34,6 +34,9 @@ pub struct Fib {
     fast6: Option<crate::snapshot::Fast6Builder>,
     /// Replaced snapshots, freed here once the writer holds the last reference.
     retired: Vec<Arc<Snapshot>>,
+    /// The sysctls as of the last publication: a change made by writing
+    /// `Netns::sysctl` directly is noticed here.
+    sysctl_seen: crate::sysctl::Sysctls,
 }
 
 impl Fib {
@@ -45,6 +48,7 @@ impl Fib {
         }
         let mut fast4 = ns.fast4_builder();
         let mut fast6 = ns.fast6_builder();
+        let sysctl_seen = ns.sysctl.clone();
         let snap = Snapshot::with_fast(
             ns.clone(),
             fast4.as_mut().map(|b| b.snapshot()),
@@ -60,6 +64,7 @@ impl Fib {
             fast4,
             fast6,
             retired: Vec::new(),
+            sysctl_seen,
         }
     }
 
@@ -77,6 +82,12 @@ impl Fib {
     /// Compile and publish the current state: one pointer swap, then the generation
     /// counter moves so that readers pick the new snapshot up on their next lookup.
     pub fn publish(&mut self) {
+        // sysctls written directly (without Netns::sysctls_changed) still recompile
+        // what depends on them
+        if self.ns.sysctl != self.sysctl_seen {
+            self.ns.sysctls_changed();
+            self.sysctl_seen = self.ns.sysctl.clone();
+        }
         // IPv4 answers: recompute only the changed prefixes unless something global
         // (links, addresses, rules, sysctls, the default table) changed
         let local = self.ns.take_touched4(crate::route::table::LOCAL);

@@ -115,7 +115,8 @@ pub struct Netns {
     /// validation can see (scope link or host) or anything global changes. A fast hash:
     /// a handful of keys, looked up once per route.
     pub(crate) nh_cache: rustc_hash::FxHashMap<NhKey, Result<NhChecked>>,
-    /// Sysctls. After changing them directly, call [`Netns::sysctls_changed`].
+    /// Sysctls. After changing them directly, call [`Netns::sysctls_changed`] (a
+    /// [`Fib`](crate::fib::Fib) writer also notices the change when it publishes).
     pub sysctl: Sysctls,
 }
 
