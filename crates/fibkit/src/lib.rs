@@ -14,6 +14,10 @@
 //!    the fast path while only the default rules ever existed), longest-prefix match with
 //!    the kernel's entry selection and backtracking, ECMP ([`ecmp`]), preferred source
 //!    selection, and the IPv4/IPv6 output and input semantics of `ip route get`.
+//! 3. **Data plane** — [`snapshot::Snapshot`], published to reader threads by
+//!    [`fib::Fib`]: a frozen namespace with per-prefix precomputed answers for the flows
+//!    only the destination decides (custom rules are checked first; a flow one of them
+//!    selects, and every other case, takes the namespace's lookup), single and batch.
 //!
 //! The engine performs no I/O and reads no clock: time is passed in with
 //! [`Netns::set_now`]. Nothing in it panics on any input.
