@@ -87,25 +87,36 @@ fn add_rules(ns: &mut Netns, n: usize) {
     }
 }
 
-/// `n` rules that a source-less flow may match (fwmark i+1): the snapshot checks
-/// each flow against them before it reads a compiled answer.
-fn add_mark_rules(ns: &mut Netns, n: usize) {
+/// `n` rules that a source-less flow may match: `fwmark i+1` (an unmarked flow is
+/// checked against none of them) or `dport 1000+i` (every flow is checked against
+/// them before it reads a compiled answer).
+fn add_selector_rules(ns: &mut Netns, n: usize, kind: &str) {
     for i in 0..n {
         for v6 in [false, true] {
-            let spec = RuleSpec {
+            let mut spec = RuleSpec {
                 pref: Some(2000 + i as u32),
-                mark: Some(i as u32 + 1),
                 action: Some(RuleAction::Lookup(100)),
                 table: Some(100),
                 ..Default::default()
             };
+            if kind == "fwmark" {
+                spec.mark = Some(i as u32 + 1);
+            } else {
+                let port = 1000 + i as u32;
+                spec.ipproto = Some(6);
+                spec.dport = Some(fibkit::rule::Range {
+                    start: port,
+                    end: port,
+                });
+            }
             ns.rule_add(v6, &spec).expect("rule");
         }
     }
 }
 
 /// The snapshot's output lookups with custom rules: `from` rules (which no source-less
-/// flow can match: left out of the check) and fwmark rules (checked per flow).
+/// flow can match) and `fwmark` rules (no unmarked flow) are left out of the check;
+/// `dport` rules are checked per flow.
 fn bench_snapshot(c: &mut Criterion) {
     let (ns0, d4, d6) = tables();
     let mut g = c.benchmark_group("snapshot_output_rules");
@@ -113,15 +124,16 @@ fn bench_snapshot(c: &mut Criterion) {
         ("none", 0usize),
         ("from", 10),
         ("from", 1000),
-        ("fwmark", 1),
-        ("fwmark", 10),
         ("fwmark", 100),
+        ("dport", 1),
+        ("dport", 10),
+        ("dport", 100),
     ] {
         let mut ns = ns0.clone();
         if kind == "from" {
             add_rules(&mut ns, n);
         } else {
-            add_mark_rules(&mut ns, n);
+            add_selector_rules(&mut ns, n, kind);
         }
         let snap = fibkit::snapshot::Snapshot::new(ns);
         let id = format!("{kind}-{n}");

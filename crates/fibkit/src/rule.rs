@@ -484,6 +484,11 @@ impl CompiledRule {
         fails && !self.invert
     }
 
+    /// Whether the rule selects no flow carrying firewall mark `mark`.
+    pub fn never_selects_mark(&self, mark: u32) -> bool {
+        (self.never || (self.mark ^ mark) & self.mark_mask != 0) && !self.invert
+    }
+
     /// Whether the rule selects the flow (`fib_rule_match` with the family match).
     #[inline]
     pub fn matches(&self, fl: &RuleFlow) -> bool {

@@ -75,7 +75,7 @@ pub struct Fast6 {
     lpm: Lpm<u128>,
     answers: Vec<Answer6>,
     /// The custom rules (see [`Fast4`]'s field of the same name).
-    guard: Vec<CompiledRule>,
+    guard: Guard,
 }
 
 impl Fast6 {
@@ -83,14 +83,15 @@ impl Fast6 {
     /// flow as `ip6_route_output` hands it to the rules: iif lo).
     #[inline]
     fn admits(&self, fl: &Flow6) -> bool {
-        self.guard.is_empty() || self.guard_passes(fl)
+        let g = self.guard.rules_for(fl.mark);
+        g.is_empty() || Self::guard_passes(g, fl)
     }
     #[inline(never)]
-    fn guard_passes(&self, fl: &Flow6) -> bool {
+    fn guard_passes(g: &[CompiledRule], fl: &Flow6) -> bool {
         let mut f = *fl;
         f.iif = 1;
         let rf = RuleFlow::of6(&f);
-        !self.guard.iter().any(|r| r.matches(&rf))
+        !g.iter().any(|r| r.matches(&rf))
     }
     /// The index: destination -> answer number (`fibkit_lpm::NO_MATCH`: unreachable).
     pub fn index(&self) -> &Lpm<u128> {
@@ -199,7 +200,7 @@ impl Netns {
     /// intact, see [`Netns::compile_fast6`]); keep it
     /// to update the answers incrementally with [`Netns::fast6_update`].
     pub fn fast6_builder(&self) -> Option<Fast6Builder> {
-        let guard = self.rule_guard(true)?;
+        let guard = Guard::new(self.rule_guard(true)?);
         let local: Vec<Prefix6> = self
             .table6(tid::LOCAL)
             .map(|t| t.dsts().collect())
@@ -281,7 +282,7 @@ impl Netns {
 #[derive(Clone, Debug)]
 pub struct Fast6Builder {
     index: AnswerIndex<u128, Answer6>,
-    guard: Vec<CompiledRule>,
+    guard: Guard,
     /// The namespace's global epoch the answers were computed at.
     pub epoch: u64,
 }
@@ -305,6 +306,35 @@ const BATCH_SPAN: usize = 512;
 
 /// Answers an [`AnswerIndex`] finds by a linear scan before it hashes.
 const SCAN_ANSWERS: usize = 16;
+
+/// The custom rules a flow is checked against before it takes a compiled answer (see
+/// [`Fast4`]), and the subset that can select a flow without a firewall mark (most
+/// flows: `fwmark` rules then cost nothing).
+#[derive(Clone, Debug, Default)]
+struct Guard {
+    all: Vec<CompiledRule>,
+    unmarked: Vec<CompiledRule>,
+}
+
+impl Guard {
+    fn new(all: Vec<CompiledRule>) -> Guard {
+        let unmarked = all
+            .iter()
+            .filter(|r| !r.never_selects_mark(0))
+            .copied()
+            .collect();
+        Guard { all, unmarked }
+    }
+    /// The rules that can select a flow with mark `mark`.
+    #[inline]
+    fn rules_for(&self, mark: u32) -> &[CompiledRule] {
+        if mark == 0 {
+            &self.unmarked
+        } else {
+            &self.all
+        }
+    }
+}
 
 /// The index value of a prefix whose answer is not precomputed (the full lookup
 /// answers): never an answer's number, so that a lookup tells precomputed answers from
@@ -492,7 +522,8 @@ impl Snapshot {
         };
         // two passes per span: the index walk into a buffer of answer numbers, then
         // the answers (the walk's loads stay independent of the answer checks)
-        let open = f.guard.is_empty();
+        // batch flows carry no mark
+        let open = f.guard.rules_for(0).is_empty();
         let mut ids = [0u32; BATCH_SPAN];
         let mut done = 0;
         while done < dsts.len() {
@@ -585,7 +616,8 @@ impl Snapshot {
             return;
         };
         let unreachable = Answer6::Error(Errno::ENETUNREACH);
-        let open = f.guard.is_empty();
+        // batch flows carry no mark
+        let open = f.guard.rules_for(0).is_empty();
         let mut ids = [0u32; BATCH_SPAN];
         let mut done = 0;
         while done < dsts.len() {
@@ -703,7 +735,7 @@ pub struct Fast4 {
     /// The custom rules, in order (empty while there are none): a flow any of them
     /// selects takes the full lookup; the others walk exactly the default rules,
     /// whose answers are compiled here.
-    guard: Vec<CompiledRule>,
+    guard: Guard,
     /// What an address matching nothing in local+main gets: the default table is
     /// consulted then, so a non-empty default table makes it [`Answer4::Slow`].
     nomatch: Answer4,
@@ -714,15 +746,16 @@ impl Fast4 {
     /// flow as the output route hands it to `fib_lookup`: iif lo, ECN bits cleared).
     #[inline]
     fn admits(&self, fl: &crate::lookup::Flow4) -> bool {
-        self.guard.is_empty() || self.guard_passes(fl)
+        let g = self.guard.rules_for(fl.mark);
+        g.is_empty() || Self::guard_passes(g, fl)
     }
     #[inline(never)]
-    fn guard_passes(&self, fl: &crate::lookup::Flow4) -> bool {
+    fn guard_passes(g: &[CompiledRule], fl: &crate::lookup::Flow4) -> bool {
         let mut f = *fl;
         f.iif = 1;
         f.tos &= 0xfc;
         let rf = RuleFlow::of4(&f);
-        !self.guard.iter().any(|r| r.matches(&rf))
+        !g.iter().any(|r| r.matches(&rf))
     }
     /// The index: destination -> answer number (see [`Fast4::answer_list`]).
     pub fn index(&self) -> &Lpm<u32> {
@@ -868,7 +901,7 @@ impl Netns {
     /// intact); keep it
     /// to update the answers incrementally with [`Netns::fast4_update`].
     pub fn fast4_builder(&self) -> Option<Fast4Builder> {
-        let guard = self.rule_guard(false)?;
+        let guard = Guard::new(self.rule_guard(false)?);
         // every prefix of local and main, with its main-table slot when main has it
         let mut all: Vec<(crate::prefix::Prefix4, Option<u32>)> = Vec::new();
         if let Some(tb) = self.table4(tid::LOCAL) {
@@ -934,7 +967,7 @@ impl Netns {
 #[derive(Clone, Debug)]
 pub struct Fast4Builder {
     index: AnswerIndex<u32, Answer4>,
-    guard: Vec<CompiledRule>,
+    guard: Guard,
     nomatch: Answer4,
     /// The namespace's global epoch the answers were computed at.
     pub epoch: u64,

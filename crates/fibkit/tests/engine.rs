@@ -15,7 +15,8 @@ use common::ns_with_link;
 
 /// Adds custom rule `kind` (random selectors from `bits`, destination selector
 /// `to`) to family `v6`: rules that select some output flows and not others, rules
-/// that never select them, `not`, goto and nop, and the removal of a default rule.
+/// that never select them, `not` (also wg-quick's `not fwmark`), goto and nop, and the
+/// removal of a default rule.
 /// Table 100 answers the rules that look it up.
 fn add_custom_rule(ns: &mut Netns, v6: bool, kind: u8, bits: u32, to: RulePrefix) {
     let from = |len: u8| {
@@ -87,6 +88,13 @@ fn add_custom_rule(ns: &mut Netns, v6: bool, kind: u8, bits: u32, to: RulePrefix
         },
         10 => RuleSpec {
             tos: Some(0x10),
+            action: lookup,
+            ..Default::default()
+        },
+        // wg-quick's: selects every flow without that mark
+        11 => RuleSpec {
+            mark: Some(0xca6c),
+            invert: true,
             action: lookup,
             ..Default::default()
         },
@@ -316,7 +324,7 @@ mod snapshot_equivalence {
             forwarding in any::<bool>(),
             failed_neigh in any::<bool>(),
             bare in any::<bool>(),
-            rules in proptest::collection::vec((0u8..12, any::<u32>(), any::<prop::sample::Index>()), 0..4),
+            rules in proptest::collection::vec((0u8..13, any::<u32>(), any::<prop::sample::Index>()), 0..4),
         ) {
             let (mut ns, d0) = ns_with_link();
             let gw = |b: bool| (0x2001_0db8_0001_u128 << 80) | if b { 0xfe } else { 0xfd };
@@ -427,7 +435,7 @@ mod snapshot_equivalence4 {
             routes in proptest::collection::vec((any::<u32>(), 0u8..=32, 0u32..3, 0u8..12, any::<bool>()), 1..60),
             dsts in proptest::collection::vec(any::<u32>(), 1..60),
             default_table in any::<bool>(),
-            rules in proptest::collection::vec((0u8..12, any::<u32>(), any::<prop::sample::Index>()), 0..4),
+            rules in proptest::collection::vec((0u8..13, any::<u32>(), any::<prop::sample::Index>()), 0..4),
         ) {
             let (mut ns, d0) = ns_with_link();
             for (a, len, metric, k, src) in &routes {
@@ -621,8 +629,8 @@ mod incremental_publish {
             base in proptest::collection::vec((any::<u32>(), 0u8..=28, any::<bool>()), 1..40),
             batches in proptest::collection::vec(proptest::collection::vec((any::<u32>(), 0u8..=28, 0u8..5, any::<bool>()), 1..12), 1..5),
             dsts in proptest::collection::vec(any::<u32>(), 1..40),
-            rules in proptest::collection::vec((0u8..12, any::<u32>(), any::<prop::sample::Index>()), 0..3),
-            late_rule in (0usize..6, 0u8..12, any::<u32>()),
+            rules in proptest::collection::vec((0u8..13, any::<u32>(), any::<prop::sample::Index>()), 0..3),
+            late_rule in (0usize..6, 0u8..13, any::<u32>()),
             special in any::<bool>(),
         ) {
             // routes at the prefixes the compiled answers never cover, changed by the
@@ -743,8 +751,8 @@ mod incremental_publish6 {
             base in proptest::collection::vec((any::<u128>(), 0u8..=64, 0u8..9, any::<bool>()), 1..30),
             batches in proptest::collection::vec(proptest::collection::vec((any::<u128>(), 0u8..=64, 0u8..5, 0u8..9, any::<bool>()), 1..12), 1..5),
             dsts in proptest::collection::vec(any::<u128>(), 1..30),
-            rules in proptest::collection::vec((0u8..12, any::<u32>(), any::<prop::sample::Index>()), 0..3),
-            late_rule in (0usize..6, 0u8..12, any::<u32>()),
+            rules in proptest::collection::vec((0u8..13, any::<u32>(), any::<prop::sample::Index>()), 0..3),
+            late_rule in (0usize..6, 0u8..13, any::<u32>()),
             special in any::<bool>(),
         ) {
             let mut base = base.clone();
