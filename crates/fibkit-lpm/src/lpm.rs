@@ -129,30 +129,20 @@ impl<K: Key> Lpm<K> {
     /// Only the first `min(addrs.len(), out.len())` positions are processed.
     pub fn lookup_batch(&self, addrs: &[K], out: &mut [u32]) {
         let n = addrs.len().min(out.len());
-        with_popcnt(Batch {
-            lpm: self,
-            addrs: &addrs[..n],
-            sink: SliceSink(&mut out[..n]),
-        });
-    }
-
-    /// [`lookup_batch`](Self::lookup_batch) handing each value to `visit(i,
-    /// value)` for `addrs[i]`, in order, as the walk produces it (the last
-    /// stage of the pipeline), instead of storing it: a caller that maps the
-    /// value to something else does it without a second pass.
-    pub fn lookup_batch_with(&self, addrs: &[K], visit: impl FnMut(usize, u32)) {
+        let (addrs, out) = (&addrs[..n], &mut out[..n]);
         with_popcnt(Batch {
             lpm: self,
             addrs,
-            sink: FnSink(visit),
+            out,
         });
     }
 
     #[inline(always)]
-    fn batch(&self, a: &[K], mut sink: impl Sink) {
+    fn batch(&self, a: &[K], out: &mut [u32]) {
         let inner = &*self.inner;
         let (top, nodes, leaves) = (&inner.top, &inner.nodes, &inner.leaves);
-        let n = a.len();
+        let n = a.len().min(out.len());
+        let (a, out) = (&a[..n], &mut out[..n]);
         let groups = n.div_ceil(GROUP);
         // Three groups in flight, one stage apart: group t reads its top-level
         // entries (prefetched one iteration earlier) and prefetches its first
@@ -166,7 +156,9 @@ impl<K: Key> Lpm<K> {
         for t in 0..groups + 2 {
             if t >= 2 {
                 let s = &st[(t - 2) % 3];
-                sink.group(s.base, &s.leaf_ref[..s.m]);
+                for (o, &r) in out[s.base..s.base + s.m].iter_mut().zip(&s.leaf_ref) {
+                    *o = *r;
+                }
             }
             if (1..=groups).contains(&t) {
                 let s = &mut st[(t - 1) % 3];
@@ -252,47 +244,17 @@ impl<K: Key> Kernel for Walk<'_, K> {
     }
 }
 
-struct Batch<'a, K: Key, S> {
+struct Batch<'a, K: Key> {
     lpm: &'a Lpm<K>,
     addrs: &'a [K],
-    sink: S,
+    out: &'a mut [u32],
 }
 
-impl<K: Key, S: Sink> Kernel for Batch<'_, K, S> {
+impl<K: Key> Kernel for Batch<'_, K> {
     type Out = ();
     #[inline(always)]
     fn run(self) {
-        self.lpm.batch(self.addrs, self.sink);
-    }
-}
-
-/// Where the batch walk puts the values of a group of lanes.
-trait Sink {
-    /// The values of the addresses `base..base + vals.len()`.
-    fn group(&mut self, base: usize, vals: &[&u32]);
-}
-
-/// Into an output slice (`lookup_batch`): a plain copy loop.
-struct SliceSink<'a>(&'a mut [u32]);
-
-impl Sink for SliceSink<'_> {
-    #[inline(always)]
-    fn group(&mut self, base: usize, vals: &[&u32]) {
-        for (o, &r) in self.0[base..base + vals.len()].iter_mut().zip(vals) {
-            *o = *r;
-        }
-    }
-}
-
-/// To a visitor (`lookup_batch_with`).
-struct FnSink<F>(F);
-
-impl<F: FnMut(usize, u32)> Sink for FnSink<F> {
-    #[inline(always)]
-    fn group(&mut self, base: usize, vals: &[&u32]) {
-        for (j, &r) in vals.iter().enumerate() {
-            (self.0)(base + j, *r);
-        }
+        self.lpm.batch(self.addrs, self.out);
     }
 }
 
