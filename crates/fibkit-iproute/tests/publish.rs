@@ -14,11 +14,9 @@ fn ip(ns: &mut Netns, line: &str) {
     }
 }
 
-/// A sysctl that the compiled IPv4 answers depend on (`route_localnet`: a loopback
-/// preferred source is refused on other devices without it) changes between two
-/// publications, and nothing else does.
-#[test]
-fn sysctl_changes_reach_the_compiled_answers() {
+/// A namespace whose route to 10/8 has a loopback preferred source: refused on d0
+/// unless `route_localnet` allows it.
+fn loopback_source_route() -> Netns {
     let mut ns = Netns::new();
     for line in [
         "link add d0 type dummy",
@@ -28,13 +26,32 @@ fn sysctl_changes_reach_the_compiled_answers() {
     ] {
         ip(&mut ns, line);
     }
-    let mut fib = Fib::new(ns);
+    ns
+}
+
+/// A flow through that route.
+const FLOW: Flow4 = Flow4 {
+    dst: 0x0a01_0101,
+    src: 0,
+    oif: 0,
+    iif: 0,
+    mark: 0,
+    tos: 0,
+    proto: 17,
+    sport: 0,
+    dport: 0,
+    uid: 0,
+    scope: 0,
+};
+
+/// A sysctl that the compiled IPv4 answers depend on (`route_localnet`: a loopback
+/// preferred source is refused on other devices without it) changes between two
+/// publications, and nothing else does.
+#[test]
+fn sysctl_changes_reach_the_compiled_answers() {
+    let mut fib = Fib::new(loopback_source_route());
     let mut reader = fib.reader();
-    let fl = Flow4 {
-        dst: 0x0a01_0101,
-        proto: 17,
-        ..Default::default()
-    };
+    let fl = FLOW;
     let before = Answer4::of(fib.netns().route_get4(&fl));
     assert!(
         matches!(before, Answer4::Error(_)),
@@ -62,22 +79,9 @@ fn sysctl_changes_reach_the_compiled_answers() {
 /// writer notices the change at its next publication.
 #[test]
 fn direct_sysctl_writes_reach_the_compiled_answers() {
-    let mut ns = Netns::new();
-    for line in [
-        "link add d0 type dummy",
-        "link set d0 up",
-        "addr add 127.0.0.2/8 dev d0",
-        "route add 10.0.0.0/8 dev d0 src 127.0.0.2",
-    ] {
-        ip(&mut ns, line);
-    }
-    let mut fib = Fib::new(ns);
+    let mut fib = Fib::new(loopback_source_route());
     let mut reader = fib.reader();
-    let fl = Flow4 {
-        dst: 0x0a01_0101,
-        proto: 17,
-        ..Default::default()
-    };
+    let fl = FLOW;
     for on in [1, 0, 1] {
         fib.apply(|ns| ns.sysctl.v4_all.route_localnet = on);
         fib.publish();

@@ -709,11 +709,7 @@ impl Netns {
     /// exactly the default rules, whatever their priorities. `None` when the default
     /// lookups are not intact (deleted, duplicated, reordered): no compiled answers then.
     pub(crate) fn rule_guard(&self, v6: bool) -> Option<Vec<crate::rule::CompiledRule>> {
-        let (rules, prog) = if v6 {
-            (&self.rules6, &self.prog6)
-        } else {
-            (&self.rules4, &self.prog4)
-        };
+        let prog = if v6 { &self.prog6 } else { &self.prog4 };
         let want: &[u32] = if v6 {
             &[tid::LOCAL, tid::MAIN]
         } else {
@@ -725,10 +721,11 @@ impl Netns {
             .collect();
         let mut seen = Vec::new();
         let mut guard = Vec::new();
-        for (r, c) in rules.iter().zip(prog) {
+        for c in prog {
+            // the compiled form holds the action: equal means the same plain lookup
             match plain.iter().position(|x| x == c) {
-                Some(i) if r.action == RuleAction::Lookup(want[i]) => seen.push(want[i]),
-                _ => guard.push(*c),
+                Some(i) => seen.push(want[i]),
+                None => guard.push(*c),
             }
         }
         // the flows that take compiled answers come from lo with no source, no output

@@ -23,7 +23,7 @@ use fibkit_lpm::{Lpm, LpmBuilder, NO_MATCH};
 use crate::error::Errno;
 use crate::fib6::{strict, Flow6};
 use crate::netns::Netns;
-use crate::prefix::{v6, Prefix6};
+use crate::prefix::Prefix6;
 use crate::route::{rtf, table as tid, Pref, RouteType};
 use crate::rule::{CompiledRule, RuleFlow};
 
@@ -120,7 +120,11 @@ impl Fast6 {
     /// matches (unreachable).
     #[inline]
     fn get_ref(&self, dst: u128) -> Option<&Answer6> {
-        let v = self.lpm.lookup(dst);
+        self.answer_of(self.lpm.lookup(dst))
+    }
+    /// The answer an index value stands for (`None`: unreachable).
+    #[inline]
+    fn answer_of(&self, v: u32) -> Option<&Answer6> {
         match self.answers.get(v as usize) {
             Some(a) => Some(a),
             None if v == SLOW => Some(&SLOW6),
@@ -462,13 +466,7 @@ impl Snapshot {
     #[inline]
     pub fn output4(&self, fl: &crate::lookup::Flow4) -> Answer4 {
         if let Some(f) = &self.fast4 {
-            if fl.src == 0
-                && fl.oif == 0
-                && fl.iif == 0
-                && fl.tos & 0xfc == 0
-                && !Self::special4(fl.dst)
-                && f.admits(fl)
-            {
+            if fl.src == 0 && fl.oif == 0 && fl.iif == 0 && fl.tos & 0xfc == 0 && f.admits(fl) {
                 let a = f.get_ref(fl.dst);
                 if !matches!(a, Answer4::Slow) {
                     return *a;
@@ -476,14 +474,6 @@ impl Snapshot {
             }
         }
         self.output4_full(fl)
-    }
-
-    /// IPv4 destinations the compiled answers never cover (0.0.0.0, multicast, the
-    /// limited broadcast).
-    #[inline]
-    fn special4(dst: u32) -> bool {
-        use crate::prefix::v4;
-        dst == 0 || v4::is_multicast(dst) || v4::is_lbcast(dst)
     }
 
     /// The full lookup behind [`Snapshot::output4`], out of line: the fast path stays
@@ -555,23 +545,11 @@ impl Snapshot {
         self.fast6.as_deref()
     }
 
-    #[inline]
-    fn simple6(fl: &Flow6) -> bool {
-        fl.src == 0 && fl.oif == 0 && fl.iif == 0 && !Self::special6(fl.dst)
-    }
-
-    /// IPv6 destinations the compiled answers never cover (multicast, link-local,
-    /// loopback).
-    #[inline]
-    fn special6(dst: u128) -> bool {
-        v6::addr_type(dst) & (v6::MULTICAST | v6::LINKLOCAL | v6::LOOPBACK) != 0
-    }
-
     /// The IPv6 output route of a flow: exactly [`Netns::route_output6`]'s answer.
     #[inline]
     pub fn output6(&self, fl: &Flow6) -> Answer6 {
         if let Some(f) = &self.fast6 {
-            if Self::simple6(fl) && f.admits(fl) {
+            if fl.src == 0 && fl.oif == 0 && fl.iif == 0 && f.admits(fl) {
                 if let Some(a) = f.get_ref(fl.dst) {
                     if !matches!(a, Answer6::Slow) {
                         return *a;
@@ -630,11 +608,7 @@ impl Snapshot {
                     Some(a) if open => visit(done + j, a),
                     None if open && id == NO_MATCH => visit(done + j, &unreachable),
                     _ => {
-                        let a = match f.answers.get(id as usize) {
-                            Some(a) => a,
-                            None if id == NO_MATCH => &unreachable,
-                            None => &SLOW6,
-                        };
+                        let a = f.answer_of(id).unwrap_or(&unreachable);
                         if matches!(a, Answer6::Slow) || !f.admits(&flow6(dst)) {
                             visit(done + j, &slow_path(self, dst));
                         } else {
@@ -648,9 +622,9 @@ impl Snapshot {
     }
 }
 
-/// IPv4 destinations the compiled answers never cover ([`Snapshot::special4`]): the
-/// index maps these prefixes, and every prefix inside them, to [`SLOW`], so that a
-/// batch lookup needs no check of the destination itself.
+/// IPv4 destinations the compiled answers never cover (0.0.0.0, multicast, the limited
+/// broadcast): the index maps these prefixes, and every prefix inside them, to
+/// [`SLOW`], so that a lookup needs no check of the destination itself.
 const SPECIAL4: [(u32, u8); 3] = [(0, 32), (0xe000_0000, 4), (0xffff_ffff, 32)];
 
 fn in_special4(p: crate::prefix::Prefix4) -> bool {
@@ -659,8 +633,8 @@ fn in_special4(p: crate::prefix::Prefix4) -> bool {
         .any(|&(a, l)| p.len >= l && (p.addr ^ a) & crate::prefix::mask4(l) == 0)
 }
 
-/// IPv6 destinations the compiled answers never cover ([`Snapshot::special6`]:
-/// multicast, link-local, loopback), mapped to [`SLOW`] like [`SPECIAL4`].
+/// IPv6 destinations the compiled answers never cover (multicast, link-local,
+/// loopback), mapped to [`SLOW`] like [`SPECIAL4`].
 const SPECIAL6: [(u128, u8); 3] = [(0xff << 120, 8), (0xfe80 << 112, 10), (1, 128)];
 
 fn in_special6(p: Prefix6) -> bool {
