@@ -694,12 +694,65 @@ impl<K: Key> LpmBuilder<K> {
         }
     }
 
+    /// Whether some stored prefix lies strictly inside `addr/len` (a longer
+    /// prefix covered by it). Conservative for prefixes no longer than the top
+    /// level (always `true` there); exact below it, at the cost of a walk to the
+    /// node holding `addr/len`.
+    pub fn has_longer_within(&self, addr: K, len: u8) -> bool {
+        let (a, len) = Self::norm(addr, len);
+        if len <= Self::TOP {
+            return true;
+        }
+        let Some(mut node) = self.ts.child(Self::top_start(a) as usize) else {
+            return false;
+        };
+        let mut start = Self::TOP;
+        while len > start + STRIDE {
+            let slot = slot_of(a, start);
+            if !node.has_child(slot) {
+                return false;
+            }
+            node = &node.children[node.child_pos(slot)];
+            start += STRIDE;
+        }
+        let r = len - start;
+        let pbits = bits_at(a, start, r);
+        // longer prefixes in this node: one run of sorted keys per length
+        for qr in r + 1..=STRIDE {
+            let lo = ((qr << 8) | (pbits << (qr - r))) as u16;
+            let hi = (qr << 8) + ((pbits + 1) << (qr - r));
+            let i = node.pfx.partition_point(|e| e.0 < lo);
+            if node.pfx.get(i).is_some_and(|e| u32::from(e.0) < hi) {
+                return true;
+            }
+        }
+        // or any child node under it
+        let width = 1u32 << (STRIDE - r);
+        let lo = pbits << (STRIDE - r);
+        let mask = if width >= 64 {
+            u64::MAX
+        } else {
+            ((1u64 << width) - 1) << lo
+        };
+        node.child_bits & mask != 0
+    }
+
     /// The stored prefixes inside `addr/len` (`addr/len` itself included when
     /// stored) as `(addr, len, value)`, in no particular order. Costs a walk to
     /// the node holding `addr/len` plus the size of the answer.
     pub fn within(&self, addr: K, len: u8) -> Vec<(K, u8, u32)> {
+        let mut out = Vec::new();
+        self.within_each(addr, len, |a, l, v| out.push((a, l, v)));
+        out
+    }
+
+    /// [`within`](Self::within) without the vector: `f(addr, len, value)` for
+    /// each stored prefix inside `addr/len`, in no particular order. Inside
+    /// the node holding `addr/len`, each prefix length is found by a binary
+    /// search of the node's sorted prefixes, not a scan.
+    pub fn within_each(&self, addr: K, len: u8, mut f: impl FnMut(K, u8, u32)) {
         let (a, len) = Self::norm(addr, len);
-        let mut out: Vec<(u128, u8, u32)> = Vec::new();
+        let mut emit = |a: u128, l: u8, v: u32| f(K::from_u128(a >> (128 - K::BITS)), l, v);
         let top = Self::TOP;
         if len <= top {
             // top-level prefixes and every subtree under the covered entries
@@ -714,7 +767,7 @@ impl<K: Key> LpmBuilder<K> {
                     } else {
                         u128::from(st) << (128 - top)
                     };
-                    out.push((pa, l, v));
+                    emit(pa, l, v);
                 }
             }
             // subtrees live in chunks of entries: skip the empty chunks whole
@@ -732,19 +785,19 @@ impl<K: Key> LpmBuilder<K> {
                         } else {
                             (ti as u128) << (128 - top)
                         };
-                        collect_rec(c, base, top, &mut out);
+                        collect_rec(c, base, top, &mut emit);
                     }
                 }
             }
         } else {
             let Some(mut node) = self.ts.child(Self::top_start(a) as usize) else {
-                return Vec::new();
+                return;
             };
             let mut start = top;
             while len > start + STRIDE {
                 let slot = slot_of(a, start);
                 if !node.has_child(slot) {
-                    return Vec::new();
+                    return;
                 }
                 node = &node.children[node.child_pos(slot)];
                 start += STRIDE;
@@ -753,15 +806,19 @@ impl<K: Key> LpmBuilder<K> {
             let r = len - start;
             let pbits = bits_at(a, start, r);
             let base = a & !(u128::MAX.checked_shr(start).unwrap_or(0));
-            for &(key, v) in &node.pfx {
-                let qr = u32::from(key >> 8);
-                let qb = u32::from(key & 0xff);
-                if qr >= r && qb >> (qr - r) == pbits {
-                    out.push((
+            // the node's prefixes are sorted by (length, bits): the ones of length
+            // `qr` inside the prefix are one run of keys
+            for qr in r..=STRIDE {
+                let lo = ((qr << 8) | (pbits << (qr - r))) as u16;
+                let hi = (qr << 8) + ((pbits + 1) << (qr - r));
+                let i = node.pfx.partition_point(|e| e.0 < lo);
+                for &(key, v) in node.pfx[i..].iter().take_while(|e| u32::from(e.0) < hi) {
+                    let qb = u32::from(key & 0xff);
+                    emit(
                         base | (u128::from(qb) << (128 - start - qr)),
                         (start + qr) as u8,
                         v,
-                    ));
+                    );
                 }
             }
             let lo = pbits << (STRIDE - r);
@@ -773,14 +830,11 @@ impl<K: Key> LpmBuilder<K> {
                         &node.children[node.child_pos(slot)],
                         ca,
                         start + STRIDE,
-                        &mut out,
+                        &mut emit,
                     );
                 }
             }
         }
-        out.into_iter()
-            .map(|(a, l, v)| (K::from_u128(a >> (128 - K::BITS)), l, v))
-            .collect()
     }
 
     /// All stored prefixes as `(addr, len, value)`, sorted by address then
@@ -800,7 +854,9 @@ impl<K: Key> LpmBuilder<K> {
             for (j, c) in chunk.iter().flat_map(|c| c.iter()).enumerate() {
                 if let Some(c) = c {
                     let ti = (ci * CHUNK + j) as u128;
-                    collect_rec(c, ti << (128 - top), top, &mut out);
+                    collect_rec(c, ti << (128 - top), top, &mut |a, l, v| {
+                        out.push((a, l, v))
+                    });
                 }
             }
         }
@@ -1141,12 +1197,12 @@ fn remove_rec(node: &mut CNode, a: u128, len: u32, start: u32) -> Option<u32> {
     Some(v)
 }
 
-fn collect_rec(node: &CNode, base: u128, start: u32, out: &mut Vec<(u128, u8, u32)>) {
+fn collect_rec(node: &CNode, base: u128, start: u32, out: &mut impl FnMut(u128, u8, u32)) {
     for &(key, v) in &node.pfx {
         let r = u32::from(key >> 8);
         let b = u128::from(key & 0xff);
         let a = base | (b << (128 - start - r));
-        out.push((a, (start + r) as u8, v));
+        out(a, (start + r) as u8, v);
     }
     let mut bits = node.child_bits;
     let mut k = 0;

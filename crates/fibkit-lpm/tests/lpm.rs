@@ -177,6 +177,14 @@ fn run_ops<K: Key>(seeds: [u128; 4], ops: &[RawOp]) -> Result<(), TestCaseError>
                 .filter(|((p, l), _)| *l >= len && p.mask(len) == a.mask(len))
                 .map(|((p, l), v)| (*p, *l, *v))
                 .collect();
+            // `has_longer_within`: exact below the top level, never a false "no"
+            let longer = want.iter().any(|e| e.1 > len);
+            let said = b.has_longer_within(a, len);
+            if u32::from(len) > K::TOP_BITS {
+                prop_assert_eq!(said, longer, "has_longer_within {:?}/{}", a, len);
+            } else {
+                prop_assert!(said || !longer, "has_longer_within {:?}/{}", a, len);
+            }
             prop_assert_eq!(got, want, "within {:?}/{}", a, len);
         }
     }
