@@ -91,7 +91,7 @@ impl Fib {
         // IPv4 answers: recompute only the changed prefixes unless something global
         // (links, addresses, rules, sysctls, the default table) changed
         let local = self.ns.take_touched4(crate::route::table::LOCAL);
-        let main = self.ns.take_touched4(crate::route::table::MAIN);
+        let main = self.ns.take_touches4(crate::route::table::MAIN);
         let default = self.ns.take_touched4(crate::route::table::DEFAULT);
         let incremental = match (&self.fast4, &local, &main, &default) {
             (Some(b), Some(_), Some(_), Some(d)) => {
@@ -101,10 +101,12 @@ impl Fib {
             _ => false,
         };
         if incremental {
-            let mut touched = local.unwrap_or_default();
-            touched.extend(main.unwrap_or_default());
             if let Some(b) = self.fast4.as_mut() {
-                self.ns.fast4_update(b, &touched);
+                self.ns.fast4_update_touches(
+                    b,
+                    &local.unwrap_or_default(),
+                    &main.unwrap_or_default(),
+                );
             }
         } else {
             self.fast4 = self.ns.fast4_builder();

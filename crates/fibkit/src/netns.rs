@@ -308,6 +308,14 @@ impl Netns {
         }
     }
 
+    /// [`Netns::take_touched4`] with the writer's hints ([`crate::table::Touch4`]).
+    pub fn take_touches4(&mut self, table: u32) -> Option<Vec<crate::table::Touch4>> {
+        match self.tables4.get_mut(&table) {
+            Some(t) => t.take_touches(),
+            None => Some(Vec::new()),
+        }
+    }
+
     /// Take the destinations of an IPv6 table changed since the last call (`None`: the
     /// whole table may have changed).
     pub fn take_touched6(&mut self, table: u32) -> Option<Vec<crate::prefix::Prefix6>> {

@@ -263,7 +263,7 @@ impl Netns {
         for p in touched {
             affected.push(*p);
             for t in [local, main].into_iter().flatten() {
-                affected.extend(t.dsts_within(*p));
+                t.dsts_within_each(*p, |q| affected.push(q));
             }
         }
         affected.sort_unstable();
@@ -912,24 +912,80 @@ impl Netns {
     /// local and main tables): those prefixes and every prefix inside them (whose
     /// fallback may pass through them) are recomputed; nothing else is.
     pub fn fast4_update(&self, st: &mut Fast4Builder, touched: &[crate::prefix::Prefix4]) {
-        let mut affected: Vec<crate::prefix::Prefix4> = Vec::new();
-        for p in touched {
-            affected.push(*p);
-            for t in [tid::LOCAL, tid::MAIN] {
-                if let Some(tb) = self.table4(t) {
-                    affected.extend(tb.prefixes_within(*p));
+        self.fast4_update_touches(st, touched, &[]);
+    }
+
+    /// [`Netns::fast4_update`] for the prefixes `touched` (of either table) and the
+    /// main table's changes with their hints, `main_touches`: a change whose prefix had
+    /// no longer prefix inside it needs no search of the main table (its slot, if it
+    /// still holds the prefix, is where the answer's lookup starts).
+    pub fn fast4_update_touches(
+        &self,
+        st: &mut Fast4Builder,
+        touched: &[crate::prefix::Prefix4],
+        main_touches: &[crate::table::Touch4],
+    ) {
+        let local = self.table4(tid::LOCAL);
+        let main = self.table4(tid::MAIN);
+        // (prefix, its main-table slot when main holds it): the answer's lookup starts
+        // at that slot, and the slot tells whether main has entries for the prefix.
+        // Prefixes are packed into one integer (address, length) so that sorting them
+        // is cheap.
+        const NO_SLOT: u32 = u32::MAX;
+        let key = |q: crate::prefix::Prefix4| (u64::from(q.addr) << 8) | u64::from(q.len);
+        let held = |q: crate::prefix::Prefix4, slot: u32| {
+            if main.is_some_and(|tb| tb.slot_holds(slot, q)) {
+                slot
+            } else {
+                NO_SLOT
+            }
+        };
+        let mut affected: Vec<(u64, u32)> = Vec::with_capacity(touched.len() * 2);
+        let unhinted = touched.iter().map(|p| crate::table::Touch4 {
+            prefix: *p,
+            slot: None,
+            longer: true,
+        });
+        for t in unhinted.chain(main_touches.iter().copied()) {
+            let p = crate::prefix::Prefix4::new(t.prefix.addr, t.prefix.len);
+            if let Some(tb) = local {
+                tb.prefixes_within_each(p, |q, _| affected.push((key(q), NO_SLOT)));
+            }
+            match (t.slot, t.longer, main) {
+                // nothing inside it: the prefix alone, from the slot it was held in
+                (Some(slot), false, _) => affected.push((key(p), held(p, slot))),
+                (_, _, Some(tb)) => {
+                    // the prefix itself even when no table holds it any more
+                    affected.push((key(p), NO_SLOT));
+                    tb.prefixes_within_each(p, |q, slot| affected.push((key(q), held(q, slot))));
                 }
+                (_, _, None) => affected.push((key(p), NO_SLOT)),
             }
         }
-        affected.sort_unstable();
-        affected.dedup();
-        for q in affected {
-            let present = [tid::LOCAL, tid::MAIN].iter().any(|t| {
-                self.table4(*t)
-                    .is_some_and(|tb| tb.get(q).is_some_and(|l| !l.is_empty()))
-            });
+        // per prefix, keep the entry with a main-table slot
+        affected.sort_unstable_by_key(|e| e.0);
+        affected.dedup_by(|later, kept| {
+            if later.0 == kept.0 {
+                if kept.1 == NO_SLOT {
+                    kept.1 = later.1;
+                }
+                true
+            } else {
+                false
+            }
+        });
+        let affected = affected.into_iter().map(|(k, slot)| {
+            let q = crate::prefix::Prefix4 {
+                addr: (k >> 8) as u32,
+                len: k as u8,
+            };
+            (q, (slot != NO_SLOT).then_some(slot))
+        });
+        for (q, slot) in affected {
+            let present =
+                slot.is_some() || local.is_some_and(|tb| tb.get(q).is_some_and(|l| !l.is_empty()));
             if present || SPECIAL4.contains(&(q.addr, q.len)) {
-                st.index.set(q.addr, q.len, self.fast4_answer(q, None));
+                st.index.set(q.addr, q.len, self.fast4_answer(q, slot));
             } else {
                 st.index.remove(q.addr, q.len);
             }

@@ -36,7 +36,7 @@ pub struct Table4 {
     index: Lpm<u32>,
     dirty: bool,
     /// Prefixes changed since [`Table4::take_touched`] (`None`: too many to track).
-    touched: Option<Vec<Prefix4>>,
+    touched: Option<Vec<Touch4>>,
     /// Number of prefixes of each length: probing the RIB skips absent lengths.
     len_count: LenCount,
 }
@@ -81,17 +81,43 @@ impl Table4 {
             None => self.keys.get(&(p.addr, 32 - p.len)).copied(),
         }
     }
-    fn touch(&mut self, p: Prefix4) {
-        touch(&mut self.touched, p, self.keys.len());
+    /// Record a change of `p`, held in `slot`, with what the index builder (when this
+    /// copy has one) tells about longer prefixes inside it.
+    fn touch(&mut self, p: Prefix4, slot: u32) {
+        let p = Prefix4::new(p.addr, p.len);
+        let longer = self
+            .lpm
+            .as_ref()
+            .is_none_or(|b| b.has_longer_within(p.addr, p.len));
+        let t = Touch4 {
+            prefix: p,
+            slot: Some(slot),
+            longer,
+        };
+        touch(&mut self.touched, t, self.keys.len());
     }
     /// The prefixes changed since the last call (`None`: everything may have changed).
     pub fn take_touched(&mut self) -> Option<Vec<Prefix4>> {
+        self.take_touches()
+            .map(|v| v.into_iter().map(|t| t.prefix).collect())
+    }
+    /// The changes since the last call, with their hints (`None`: everything may have
+    /// changed).
+    pub fn take_touches(&mut self) -> Option<Vec<Touch4>> {
         self.touched.replace(Vec::new())
+    }
+    /// Whether `slot` holds `p` with entries: a [`Touch4`]'s slot is checked this way,
+    /// as the prefix may have left it since.
+    pub fn slot_holds(&self, slot: u32, p: Prefix4) -> bool {
+        (slot as usize) < self.slots.len() && {
+            let (q, list) = &*self.slots[slot as usize];
+            *q == p && !list.is_empty()
+        }
     }
     /// Mutable entries of one prefix.
     pub fn get_mut(&mut self, p: Prefix4) -> Option<&mut Vec<Route4>> {
         let s = self.slot_of(p)?;
-        self.touch(p);
+        self.touch(p, s);
         Some(&mut Arc::make_mut(&mut self.slots[s as usize]).1)
     }
     /// The index builder (rebuilt from the keys in a copy that never had one).
@@ -109,7 +135,6 @@ impl Table4 {
     /// Mutable entries of one prefix (created empty; [`Table4::prune`] drops it again if
     /// it stays empty).
     pub fn entry(&mut self, p: Prefix4) -> &mut Vec<Route4> {
-        self.touch(p);
         let key = (p.addr, 32 - p.len);
         let s = match self.slot_of(p) {
             Some(s) => s,
@@ -131,6 +156,7 @@ impl Table4 {
                 s
             }
         };
+        self.touch(p, s);
         &mut Arc::make_mut(&mut self.slots[s as usize]).1
     }
     /// Drop prefixes left without entries.
@@ -264,24 +290,34 @@ impl Table4 {
 
     /// The prefixes inside `p` (its own and longer ones), in no particular order.
     pub fn prefixes_within(&self, p: Prefix4) -> Vec<Prefix4> {
+        let mut out = Vec::new();
+        self.prefixes_within_each(p, |q, _| out.push(q));
+        out
+    }
+
+    /// [`Table4::prefixes_within`] without the vector: `f(prefix, slot)` for each
+    /// prefix inside `p`, in no particular order.
+    pub fn prefixes_within_each(&self, p: Prefix4, mut f: impl FnMut(Prefix4, u32)) {
         // the index builder, when this copy has one, walks straight to `p`'s node; the
         // ordered key map would cost B-tree searches through a million keys
         if let Some(b) = &self.lpm {
-            return b
-                .within(p.addr, p.len)
-                .into_iter()
-                .map(|(addr, len, _)| Prefix4 { addr, len })
-                .collect();
+            b.within_each(p.addr, p.len, |addr, len, slot| {
+                f(Prefix4 { addr, len }, slot)
+            });
+            return;
         }
         let last = p.addr | !mask4(p.len);
-        self.keys
-            .range((p.addr, 0)..=(last, 32))
-            .map(|((a, s), _)| Prefix4 {
-                addr: *a,
-                len: 32 - *s,
-            })
-            .filter(|q| q.len >= p.len)
-            .collect()
+        for ((a, s), slot) in self.keys.range((p.addr, 0)..=(last, 32)) {
+            if 32 - *s >= p.len {
+                f(
+                    Prefix4 {
+                        addr: *a,
+                        len: 32 - *s,
+                    },
+                    *slot,
+                );
+            }
+        }
     }
 
     /// The prefixes of the table.
@@ -348,6 +384,20 @@ fn touch<P>(touched: &mut Option<Vec<P>>, p: P, size: usize) {
             *touched = None;
         }
     }
+}
+
+/// A change of an IPv4 table's prefix, as [`Table4::take_touches`] reports it: what the
+/// writer knew at the time spares the answer compiler a search of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Touch4 {
+    /// The prefix changed.
+    pub prefix: Prefix4,
+    /// The slot that held it then (check with [`Table4::slot_holds`]: a later
+    /// change may have moved it).
+    pub slot: Option<u32>,
+    /// Whether longer prefixes inside it may exist (`false` only when the table's
+    /// index builder said none did; a longer prefix added later is a change of its own).
+    pub longer: bool,
 }
 
 /// Apply `f` to a value shared with snapshots: in place if this is the only copy,
@@ -599,15 +649,18 @@ impl Table6 {
     }
     /// The destinations with nodes inside `p` (`p` included), in order.
     pub fn dsts_within(&self, p: Prefix6) -> Vec<Prefix6> {
+        let mut out = Vec::new();
+        self.dsts_within_each(p, |q| out.push(q));
+        out.sort_unstable();
+        out
+    }
+
+    /// [`Table6::dsts_within`] without the vector: `f(destination)` for each, in no
+    /// particular order.
+    pub fn dsts_within_each(&self, p: Prefix6, mut f: impl FnMut(Prefix6)) {
         if let Some(b) = &self.lpm {
-            // the index builder walks straight to `p`'s node (see Table4::prefixes_within)
-            let mut out: Vec<Prefix6> = b
-                .within(p.addr, p.len)
-                .into_iter()
-                .map(|(addr, len, _)| Prefix6 { addr, len })
-                .collect();
-            out.sort_unstable();
-            return out;
+            b.within_each(p.addr, p.len, |addr, len, _| f(Prefix6 { addr, len }));
+            return;
         }
         let last = p.addr | (u128::MAX.checked_shr(u32::from(p.len)).unwrap_or(0));
         let hi = Prefix6 {
@@ -618,14 +671,15 @@ impl Table6 {
             addr: u128::MAX,
             len: 128,
         };
-        let mut out: Vec<Prefix6> = Vec::new();
+        let mut prev: Option<Prefix6> = None;
         for ((d, _), _) in self.keys.range((p, Prefix6::default())..=(hi, top)) {
-            if d.len >= p.len && p.covers(d) && out.last() != Some(d) {
-                out.push(*d);
+            if d.len >= p.len && p.covers(d) && prev != Some(*d) {
+                f(*d);
+                prev = Some(*d);
             }
         }
-        out
     }
+
     /// The length of the longest destination with nodes covering `p` (`p` included).
     pub fn longest_cover(&self, p: Prefix6) -> Option<u8> {
         if self.dmap.contains_key(&p) {

@@ -725,6 +725,94 @@ mod incremental_publish {
     }
 }
 
+/// The writer hands the answer compiler the slot each changed prefix was held in; a
+/// slot freed by a delete and taken by another prefix in the same batch, or left
+/// empty, must not be mistaken for the prefix's own.
+mod incremental_slots {
+    use super::*;
+    use fibkit::fib::Fib;
+    use fibkit::snapshot::Answer4;
+
+    fn route(d0: u32, a: u32, len: u8, gw: u32) -> Route4Cfg {
+        Route4Cfg {
+            dst: a,
+            dst_len: len,
+            nh: NhCfg {
+                gw: Some(Gateway::V4(gw)),
+                dev: d0,
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    }
+
+    fn delete(a: u32, len: u8) -> Route4Cfg {
+        Route4Cfg {
+            dst: a,
+            dst_len: len,
+            rtype: fibkit::route::RouteType::Unspec,
+            proto: 0,
+            scope: 255,
+            ..Default::default()
+        }
+    }
+
+    fn check(fib: &mut Fib, dsts: &[u32]) {
+        let mut r = fib.reader();
+        let snap = r.snapshot();
+        for d in dsts {
+            let fl = Flow4 {
+                dst: *d,
+                ..Default::default()
+            };
+            let want = Answer4::of(fib.netns().route_get4(&fl));
+            assert_eq!(snap.output4(&fl), want, "{d:#x}");
+        }
+    }
+
+    #[test]
+    fn freed_and_reused_slots_are_not_trusted() {
+        let (mut ns, d0) = ns_with_link();
+        let (a, b, c) = (0xc000_0201, 0xc000_0202, 0xc000_0203);
+        ns.route4_modify(RouteOp::Add, &route(d0, 0x0a00_0000, 8, a))
+            .unwrap();
+        ns.route4_modify(RouteOp::Add, &route(d0, 0x0a01_0200, 24, b))
+            .unwrap();
+        let mut fib = Fib::new(ns);
+        let probes = [0x0a01_0201, 0x0a02_0001, 0xc0a8_0501];
+        check(&mut fib, &probes);
+        // the /24 (longer than the index top level: its slot is handed on) goes and a
+        // new prefix takes its slot, in one batch
+        fib.apply(|ns| {
+            ns.route4_modify(RouteOp::Delete, &delete(0x0a01_0200, 24))
+                .unwrap();
+            ns.route4_modify(RouteOp::Add, &route(d0, 0xc0a8_0500, 24, c))
+                .unwrap();
+        });
+        fib.publish();
+        check(&mut fib, &probes);
+        // deleted alone (its slot left empty), then the covering prefix changes
+        fib.apply(|ns| {
+            ns.route4_modify(RouteOp::Add, &route(d0, 0x0a01_0200, 24, b))
+                .unwrap();
+        });
+        fib.publish();
+        check(&mut fib, &probes);
+        fib.apply(|ns| {
+            ns.route4_modify(RouteOp::Delete, &delete(0x0a01_0200, 24))
+                .unwrap();
+        });
+        fib.publish();
+        check(&mut fib, &probes);
+        fib.apply(|ns| {
+            ns.route4_modify(RouteOp::Replace, &route(d0, 0x0a00_0000, 8, c))
+                .unwrap();
+        });
+        fib.publish();
+        check(&mut fib, &probes);
+    }
+}
+
 mod incremental_publish6 {
     use super::*;
     use fibkit::fib::Fib;
