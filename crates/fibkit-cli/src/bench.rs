@@ -763,26 +763,35 @@ pub fn flood_main(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// `fib bench updates [--family 4|6] [--batch N] [--limit N] [--file F]`: replay the RIS
-/// update stream (`A`/`W` lines; default `../shared/data/ris-2026/updates-v4.txt.gz`) on the
-/// full embedded table in batches, publishing a snapshot after each batch, while a reader
-/// thread keeps looking up; reports update and publish rates and the reader's lookup
+/// `fib bench updates [--family 4|6] [--batch N] [--limit N] [--readers 0|1] [--file F]`:
+/// replay the RIS update stream (`A`/`W` lines; default
+/// `../shared/data/ris-2026/updates-v4.txt.gz`) on the full embedded table in batches,
+/// publishing a snapshot after each batch, while a reader thread keeps looking up (none
+/// with `--readers 0`: the writer's own cost, without the competition for cores); reports update and publish rates and the reader's lookup
 /// rate during the replay against its idle rate.
 pub fn updates_main(args: &[String]) -> Result<(), String> {
     let mut v6 = false;
     let mut batch = 10_000usize;
     let mut limit = 100_000usize;
     let mut file: Option<String> = None;
+    let mut with_reader = true;
     let mut i = 0;
     while i < args.len() {
         match (args[i].as_str(), args.get(i + 1)) {
             ("--family", Some(f)) => v6 = f == "6",
+            ("--readers", Some(n)) => {
+                with_reader = match n.as_str() {
+                    "0" => false,
+                    "1" => true,
+                    _ => return Err("bad --readers (0 or 1)\n".into()),
+                }
+            }
             ("--batch", Some(n)) => batch = n.parse().map_err(|_| "bad --batch\n".to_string())?,
             ("--limit", Some(n)) => limit = n.parse().map_err(|_| "bad --limit\n".to_string())?,
             ("--file", Some(f)) => file = Some(f.clone()),
             _ => {
                 return Err(
-                    "Usage: fib bench updates [--family 4|6] [--batch N] [--limit N] [--file F]\n"
+                    "Usage: fib bench updates [--family 4|6] [--batch N] [--limit N] [--readers 0|1] [--file F]\n"
                         .into(),
                 )
             }
@@ -929,7 +938,7 @@ pub fn updates_main(args: &[String]) -> Result<(), String> {
         let mut r = fib.reader();
         let (stop, phase, counts) = (stop.clone(), phase.clone(), counts.clone());
         std::thread::spawn(move || {
-            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            while with_reader && !stop.load(std::sync::atomic::Ordering::Relaxed) {
                 let snap = r.snapshot();
                 for k in keys.iter().take(4096) {
                     if v6 {
@@ -950,7 +959,9 @@ pub fn updates_main(args: &[String]) -> Result<(), String> {
             }
         })
     };
-    std::thread::sleep(std::time::Duration::from_secs(1));
+    if with_reader {
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
     let idle = counts[0].load(std::sync::atomic::Ordering::Relaxed) as f64;
     phase.store(1, std::sync::atomic::Ordering::Relaxed);
     let t = Instant::now();
@@ -987,11 +998,15 @@ pub fn updates_main(args: &[String]) -> Result<(), String> {
         updates.len().div_ceil(batch.max(1)),
         publish_time * 1e3 / updates.len().div_ceil(batch.max(1)) as f64
     );
-    println!(
-        "reader: idle {:.1} M lookups/s, during the replay {:.1} M lookups/s ({:.0}% of idle)",
-        idle / 1e6,
-        during / total / 1e6,
-        100.0 * (during / total) / idle.max(1.0)
-    );
+    if with_reader {
+        println!(
+            "reader: idle {:.1} M lookups/s, during the replay {:.1} M lookups/s ({:.0}% of idle)",
+            idle / 1e6,
+            during / total / 1e6,
+            100.0 * (during / total) / idle.max(1.0)
+        );
+    } else {
+        println!("reader: none (--readers 0)");
+    }
     Ok(())
 }
