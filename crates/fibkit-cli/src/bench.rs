@@ -17,6 +17,8 @@ use fibkit_bench::kbench::{self, KbenchConfig, Outcome};
 struct KbenchOpts {
     routes: usize,
     unit_ns: bool,
+    /// Time with the time-stamp counter, as the module does (else `Instant`).
+    tsc: bool,
     warmup: u64,
     loops: u64,
     max_loops: u64,
@@ -27,11 +29,14 @@ struct KbenchOpts {
 }
 
 fn usage() -> String {
-    "Usage: fib bench kbench [--routes N] [--unit ns|cycles] [--warmup N] [--loop N] [--max-loop N]\n\
-     \x20                       [--start ADDR] [--end ADDR] [--svg FILE] [--quiet]\n\
+    "Usage: fib bench kbench [--routes N] [--unit ns|cycles] [--clock tsc|instant] [--warmup N]\n\
+     \x20                       [--loop N] [--max-loop N] [--start ADDR] [--end ADDR] [--svg FILE] [--quiet]\n\
      Times fibkit's IPv6 route output lookup like the seed's kbench module: N routes\n\
      (default 40,000) sampled from the embedded RIS 2026 IPv6 table, round-robin over 5\n\
-     gateways; once with only the default rules, once with one non-matching custom rule.\n"
+     gateways; once with only the default rules, once with one non-matching custom rule.\n\
+     --clock tsc (default where the CPU has an invariant TSC): the time-stamp counter read\n\
+     around the lookup like the module's get_cycles(), not ordered with the lookup's loads;\n\
+     --clock instant: std::time::Instant, an ordered clock whose own cost is included.\n"
         .to_string()
 }
 
@@ -39,6 +44,7 @@ fn parse_kbench(args: &[String]) -> Result<KbenchOpts, String> {
     let mut o = KbenchOpts {
         routes: fibkit_bench::data::DEFAULT_ROUTE_COUNT,
         unit_ns: true,
+        tsc: true,
         warmup: 100_000,
         loops: 5_000,
         max_loops: 1_000_000,
@@ -64,6 +70,13 @@ fn parse_kbench(args: &[String]) -> Result<KbenchOpts, String> {
                 o.unit_ns = match v.map(String::as_str) {
                     Some("ns") => true,
                     Some("cycles") => false,
+                    _ => return Err(usage()),
+                }
+            }
+            "--clock" => {
+                o.tsc = match v.map(String::as_str) {
+                    Some("tsc") => true,
+                    Some("instant") => false,
                     _ => return Err(usage()),
                 }
             }
@@ -157,6 +170,16 @@ pub fn kbench_namespace(routes: &[((u128, u8), u128)]) -> Result<Netns, String> 
     Ok(ns)
 }
 
+/// The time-stamp counter (through `quanta`, which reads it when the CPU has an
+/// invariant TSC) and its ticks per ns; `None` when `quanta` falls back to the
+/// monotonic clock (its ticks are then ns: no counter to read).
+fn tsc_clock() -> Option<(quanta::Clock, f64)> {
+    let clock = quanta::Clock::new();
+    let ns = clock.delta_as_nanos(0, 1 << 40);
+    let ticks_per_ns = (1u64 << 40) as f64 / ns.max(1) as f64;
+    ((ticks_per_ns - 1.0).abs() > 0.01).then_some((clock, ticks_per_ns))
+}
+
 fn cycles_per_ns() -> f64 {
     // calibrate the TSC-free clock: fibkit reports ns; cycles are derived from the
     // measured CPU frequency when /proc/cpuinfo gives one
@@ -182,13 +205,7 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) {
         flow_dst_end: o.end,
         ..Default::default()
     };
-    let origin = Instant::now();
-    let scale = if o.unit_ns { 1.0 } else { cycles_per_ns() };
-    let mut clock = move || {
-        let ns = origin.elapsed().as_nanos() as f64;
-        (ns * scale) as u64
-    };
-    let res = kbench::run(&cfg, &mut clock, |dst| {
+    let lookup = |dst| {
         let fl = Flow6 {
             dst,
             proto: cfg.protocol,
@@ -198,12 +215,42 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) {
             fibkit::snapshot::Answer6::Error(Errno::ENETUNREACH) => Outcome::Miss,
             _ => Outcome::Hit,
         }
-    });
-    println!(
-        "## {label} (unit: {})",
+    };
+    let (res, clock_name) = match tsc_clock().filter(|_| o.tsc) {
+        Some((tsc, ticks_per_ns)) => {
+            // the counter's ticks are the module's cycles; ns are scaled afterwards,
+            // outside the timed region
+            let mut res = kbench::run(&cfg, &mut || tsc.raw(), lookup);
+            if o.unit_ns {
+                for s in &mut res.samples {
+                    *s = tsc.delta_as_nanos(0, *s);
+                }
+            }
+            (
+                res,
+                format!("TSC, {:.3} GHz, unordered like get_cycles()", ticks_per_ns),
+            )
+        }
+        None => {
+            let origin = Instant::now();
+            let scale = if o.unit_ns { 1.0 } else { cycles_per_ns() };
+            let mut clock = move || {
+                let ns = origin.elapsed().as_nanos() as f64;
+                (ns * scale) as u64
+            };
+            let name = if o.unit_ns {
+                "Instant"
+            } else {
+                "Instant, cycles from the CPU's MHz"
+            };
+            (kbench::run(&cfg, &mut clock, lookup), name.to_string())
+        }
+    };
+    outln!(
+        "## {label} (unit: {}; clock: {clock_name})",
         if o.unit_ns { "ns" } else { "cycles" }
     );
-    print!("{}", res.stats_line());
+    out!("{}", res.stats_line());
     let depth = match snap.fast6() {
         Some(f) => f.depth_stats(),
         None => ns
@@ -211,12 +258,12 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) {
             .map(|t| t.index().depth_stats())
             .unwrap_or_default(),
     };
-    print!(
+    out!(
         "{}",
         kbench::depth_line(254, depth.sum, depth.count, u64::from(depth.max))
     );
     if o.verbose {
-        print!("{}", res.histogram());
+        out!("{}", res.histogram());
     }
     if let Some(path) = &o.svg {
         let sorted = res.sorted_samples();
@@ -228,7 +275,7 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) {
         if let Err(e) = std::fs::write(&p, svg) {
             eprintln!("cannot write {p}: {e}");
         } else {
-            println!("(histogram written to {p})");
+            outln!("(histogram written to {p})");
         }
     }
 }
@@ -245,7 +292,7 @@ pub fn kbench_main(args: &[String]) -> Result<(), String> {
     let routes = fibkit_bench::data::with_gateways_v6(&sample);
     let t = Instant::now();
     let mut ns = kbench_namespace(&routes)?;
-    println!(
+    outln!(
         "# fibkit kbench: {} IPv6 routes (RIS 2026 sample, seed {}), gateways 2001:db8:1::3/5/7/9/11 round-robin; loaded in {:.2?}",
         routes.len(),
         fibkit_bench::data::DEFAULT_SAMPLE_SEED,
@@ -350,7 +397,7 @@ pub fn files_main(args: &[String]) -> Result<(), String> {
     if dsts.is_empty() {
         return Err("no destinations\n".into());
     }
-    println!(
+    outln!(
         "fibkit: {n} routes loaded in {load:.2?}; {} destinations",
         dsts.len()
     );
@@ -409,7 +456,7 @@ pub fn files_main(args: &[String]) -> Result<(), String> {
             trials.push(t.elapsed().as_nanos() as f64 / count as f64);
         }
         trials.sort_by(|a, b| a.total_cmp(b));
-        println!(
+        outln!(
             "fibkit_ns_per_lookup family={family} routes={n} rules={want} {:.1}   (min {:.1}, max {:.1}; ok {ok})",
             trials[2], trials[0], trials[4]
         );
@@ -538,12 +585,12 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
         snap.fast4()
             .map_or((0, 0), |f| (f.memory_bytes(), f.answers()))
     };
-    println!(
+    outln!(
         "# fibkit bench lpm: IPv{} {n} prefixes (RIS 2026); from the parsed list: namespace load {load:.2?} (validation, RIB, per-table index) + snapshot compile {compile:.2?} = {:.2?}",
         if v6 { 6 } else { 4 },
         load + compile
     );
-    println!(
+    outln!(
         "# snapshot index: {mem} bytes ({:.2} bytes/prefix), {answers} distinct answers",
         mem as f64 / n as f64
     );
@@ -637,7 +684,7 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
             }
             best[3] = best[3].max(mlps(keys.len(), t));
         }
-        println!(
+        outln!(
             "{name:>16}: single {:7.1} Mlps   batch {:7.1} Mlps   batch in place {:7.1} Mlps   index alone {:7.1} Mlps   (best of {passes} x {} lookups)",
             best[0], best[1], best[2], best[3], keys.len()
         );
@@ -701,7 +748,7 @@ pub fn flood_main(args: &[String]) -> Result<(), String> {
     )
     .map_err(|e| e.to_string())?;
     let fib = fibkit::fib::Fib::new(ns);
-    println!(
+    outln!(
         "# fibkit bench flood: IPv{}, route output on per-thread reader handles, {secs} s per run",
         if v6 { 6 } else { 4 }
     );
@@ -753,7 +800,7 @@ pub fn flood_main(args: &[String]) -> Result<(), String> {
         if n == threads[0] {
             base = total;
         }
-        println!(
+        outln!(
             "threads={n} lookups/s={:.1}M per-thread={:.1}M scaling={:.2}x",
             total / 1e6,
             total / 1e6 / n as f64,
@@ -927,7 +974,7 @@ pub fn updates_main(args: &[String]) -> Result<(), String> {
         );
     }
     let mut fib = fibkit::fib::Fib::new(ns);
-    println!("# fibkit bench updates: IPv{} full table loaded (from the parsed list) and published in {:.2?}; {} updates, batches of {batch}", if v6 { 6 } else { 4 }, t0.elapsed(), updates.len());
+    outln!("# fibkit bench updates: IPv{} full table loaded (from the parsed list) and published in {:.2?}; {} updates, batches of {batch}", if v6 { 6 } else { 4 }, t0.elapsed(), updates.len());
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let phase = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let counts = std::sync::Arc::new([
@@ -990,7 +1037,7 @@ pub fn updates_main(args: &[String]) -> Result<(), String> {
     let during = counts[1].load(std::sync::atomic::Ordering::Relaxed) as f64;
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     reader.join().map_err(|_| "reader panicked".to_string())?;
-    println!(
+    outln!(
         "updates={} applied={applied} apply={:.0} updates/s  with publish={:.0} updates/s  publishes={} ({:.1} ms each)",
         updates.len(),
         updates.len() as f64 / apply_time,
@@ -999,14 +1046,14 @@ pub fn updates_main(args: &[String]) -> Result<(), String> {
         publish_time * 1e3 / updates.len().div_ceil(batch.max(1)) as f64
     );
     if with_reader {
-        println!(
+        outln!(
             "reader: idle {:.1} M lookups/s, during the replay {:.1} M lookups/s ({:.0}% of idle)",
             idle / 1e6,
             during / total / 1e6,
             100.0 * (during / total) / idle.max(1.0)
         );
     } else {
-        println!("reader: none (--readers 0)");
+        outln!("reader: none (--readers 0)");
     }
     Ok(())
 }

@@ -8,12 +8,14 @@
 
 #![forbid(unsafe_code)]
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::process::ExitCode;
 
 use fibkit_iproute::exec::{run_ip, GetAnswer, Outcome};
 use fibkit_iproute::scenario::{compare, run_scenario, shell_split};
 
+#[macro_use]
+mod out;
 mod bench;
 mod text;
 
@@ -73,23 +75,23 @@ fn scenario(args: &[String]) -> ExitCode {
         };
         let out = run_scenario(&text);
         if !check {
-            print!("{out}");
+            out!("{out}");
             continue;
         }
         let exp_path = format!("{f}.expected");
         let Ok(exp) = std::fs::read_to_string(&exp_path) else {
-            println!("MISSING {exp_path}");
+            outln!("MISSING {exp_path}");
             failed += 1;
             continue;
         };
         let d = compare(&exp, &out);
         if d.is_empty() {
-            println!("PASS {f}");
+            outln!("PASS {f}");
         } else {
             failed += 1;
-            println!("FAIL {f} ({} lines differ)", d.len());
+            outln!("FAIL {f} ({} lines differ)", d.len());
             for (n, e, g) in d.iter().take(40) {
-                println!("  line {n}\n    kernel: {e}\n    fibkit: {g}");
+                outln!("  line {n}\n    kernel: {e}\n    fibkit: {g}");
             }
         }
     }
@@ -177,8 +179,7 @@ fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
         .any(|a| a == "-j" || a == "-json");
     match run_ip(ns, args) {
         Ok(Outcome::Ok(s)) => {
-            print!("{s}");
-            let _ = std::io::stdout().flush();
+            out!("{s}");
             0
         }
         Ok(Outcome::Get(g)) => {
@@ -189,7 +190,7 @@ fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
                     text::get6(ns, r, *fm, json, dst, src, iif)
                 }
             };
-            print!("{s}");
+            out!("{s}");
             0
         }
         Err(f) => {

@@ -107,3 +107,37 @@ fn scenario_check_passes_on_the_demo() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("PASS"));
 }
+
+#[test]
+fn a_closed_output_pipe_ends_the_process_quietly() {
+    // `fib ... | head -1`: more output than a pipe holds, and the reader leaves after
+    // the first bytes; iproute2's `ip` dies of SIGPIPE (status 141 in a shell), and
+    // fib must not panic
+    use std::io::Read;
+    let mut script = String::from("link add d0 type dummy\nlink set d0 up\n");
+    for i in 0..6000 {
+        script.push_str(&format!("route add 10.{}.{}.0/24 dev d0\n", i / 250, i % 250));
+    }
+    script.push_str("route show\n");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fib"))
+        .args(["-batch", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fib runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("write stdin");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).expect("some output");
+    drop(stdout);
+    let out = child.wait_with_output().expect("fib finishes");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+}
