@@ -116,7 +116,11 @@ fn a_closed_output_pipe_ends_the_process_quietly() {
     use std::io::Read;
     let mut script = String::from("link add d0 type dummy\nlink set d0 up\n");
     for i in 0..6000 {
-        script.push_str(&format!("route add 10.{}.{}.0/24 dev d0\n", i / 250, i % 250));
+        script.push_str(&format!(
+            "route add 10.{}.{}.0/24 dev d0\n",
+            i / 250,
+            i % 250
+        ));
     }
     script.push_str("route show\n");
     let mut child = Command::new(env!("CARGO_BIN_EXE_fib"))

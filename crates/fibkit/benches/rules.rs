@@ -91,6 +91,54 @@ fn add_rules(ns: &mut Netns, n: usize) {
 /// checked against none of them) or `dport 1000+i` (every flow is checked against
 /// them before it reads a compiled answer).
 fn add_selector_rules(ns: &mut Netns, n: usize, kind: &str) {
+    if kind == "wg-quick" {
+        // `not fwmark 0xca6c lookup 100` and `lookup main suppress_prefixlength 0`,
+        // table 100 holding a default route through the "tunnel"
+        let d0 = ns.link_index("d0").expect("d0");
+        ns.route4_modify(
+            RouteOp::Add,
+            &Route4Cfg {
+                table: 100,
+                scope: 253,
+                nh: NhCfg {
+                    dev: d0,
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
+        )
+        .expect("table 100 v4");
+        ns.route6_modify(
+            RouteOp::Add,
+            &Route6Cfg {
+                table: 100,
+                nh: NhCfg {
+                    dev: d0,
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
+        )
+        .expect("table 100 v6");
+        for v6 in [false, true] {
+            for spec in [
+                RuleSpec {
+                    mark: Some(0xca6c),
+                    invert: true,
+                    action: Some(RuleAction::Lookup(100)),
+                    ..Default::default()
+                },
+                RuleSpec {
+                    action: Some(RuleAction::Lookup(254)),
+                    suppress_prefixlen: Some(0),
+                    ..Default::default()
+                },
+            ] {
+                ns.rule_add(v6, &spec).expect("rule");
+            }
+        }
+        return;
+    }
     for i in 0..n {
         for v6 in [false, true] {
             let mut spec = RuleSpec {
@@ -128,6 +176,7 @@ fn bench_snapshot(c: &mut Criterion) {
         ("dport", 1),
         ("dport", 10),
         ("dport", 100),
+        ("wg-quick", 2),
     ] {
         let mut ns = ns0.clone();
         if kind == "from" {

@@ -42,8 +42,12 @@ pub struct Fib {
 impl Fib {
     /// Start from a namespace; its first snapshot is published at once.
     pub fn new(mut ns: Netns) -> Fib {
-        for t in [254, 255, 253] {
+        // every table's change list starts here
+        let ids: Vec<u32> = ns.tables4().map(|t| t.id).collect();
+        for t in ids {
             let _ = ns.take_touched4(t);
+        }
+        for t in [254, 255, 253] {
             let _ = ns.take_touched6(t);
         }
         let mut fast4 = ns.fast4_builder();
@@ -89,27 +93,49 @@ impl Fib {
             self.sysctl_seen = self.ns.sysctl.clone();
         }
         // IPv4 answers: recompute only the changed prefixes unless something global
-        // (links, addresses, rules, sysctls, the default table) changed
-        let local = self.ns.take_touched4(crate::route::table::LOCAL);
+        // (links, addresses, rules, sysctls, the default table) changed. Every table's
+        // changes are taken, so that each one's list starts afresh here.
         let main = self.ns.take_touches4(crate::route::table::MAIN);
-        let default = self.ns.take_touched4(crate::route::table::DEFAULT);
-        let incremental = match (&self.fast4, &local, &main, &default) {
-            (Some(b), Some(_), Some(_), Some(d)) => {
-                // (rule changes move the epoch: the compiled rule guard stays current)
-                b.epoch == self.ns.global_epoch() && d.is_empty()
+        let ids: Vec<u32> = self.ns.tables4().map(|t| t.id).collect();
+        let mut others: Option<Vec<crate::prefix::Prefix4>> = Some(Vec::new());
+        let mut local: Option<Vec<crate::prefix::Prefix4>> = Some(Vec::new());
+        let mut default_changed = false;
+        for id in ids
+            .iter()
+            .copied()
+            .filter(|&t| t != crate::route::table::MAIN)
+        {
+            let t = self.ns.take_touched4(id);
+            match id {
+                crate::route::table::LOCAL => local.clone_from(&t),
+                crate::route::table::DEFAULT => {
+                    default_changed = t.as_ref().is_none_or(|v| !v.is_empty())
+                }
+                _ => {}
             }
-            _ => false,
+            match (others.as_mut(), t) {
+                (Some(o), Some(v)) => o.extend(v),
+                _ => others = None,
+            }
+        }
+        let rebuild = match (&self.fast4, &main) {
+            (Some(b), Some(_)) if b.epoch == self.ns.global_epoch() => match &b.walk {
+                // the whole rule walk: any table's changes, and the same tables
+                Some(tables) => others.is_none() || *tables != ids,
+                // the default rules' walk: local and main changes, default unchanged
+                None => local.is_none() || default_changed,
+            },
+            _ => true,
         };
-        if incremental {
-            if let Some(b) = self.fast4.as_mut() {
-                self.ns.fast4_update_touches(
-                    b,
-                    &local.unwrap_or_default(),
-                    &main.unwrap_or_default(),
-                );
-            }
-        } else {
+        if rebuild {
             self.fast4 = self.ns.fast4_builder();
+        } else if let Some(b) = self.fast4.as_mut() {
+            let changed = if b.walk.is_some() { others } else { local };
+            self.ns.fast4_update_touches(
+                b,
+                &changed.unwrap_or_default(),
+                &main.unwrap_or_default(),
+            );
         }
         // IPv6 answers likewise (the default table never takes part in them)
         let local6 = self.ns.take_touched6(crate::route::table::LOCAL);

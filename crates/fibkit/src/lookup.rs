@@ -2,7 +2,7 @@
 //! (`ip_route_input_slow`) routes, as `ip route get` reports them.
 
 use crate::error::Errno;
-use crate::fib4::FibResult4;
+use crate::fib4::{FibResult4, Start4};
 use crate::netns::Netns;
 use crate::prefix::v4;
 use crate::route::{scope, table as tid, Gateway, Metrics, Route4, RouteType};
@@ -123,23 +123,37 @@ impl Netns {
         fl: &Flow4,
         ignore_linkstate: bool,
     ) -> Result<FibResult4<'_>, Errno> {
+        self.fib4_lookup_from(fl, ignore_linkstate, Start4::Longest)
+    }
+
+    /// [`Netns::fib4_lookup`] with every table lookup starting where `from` says
+    /// (`Start4::AtLen(l)`: only prefixes of length `l` and shorter take part, which
+    /// compiles the answer of a prefix of length `l` without its longer prefixes).
+    pub(crate) fn fib4_lookup_from(
+        &self,
+        fl: &Flow4,
+        ignore_linkstate: bool,
+        from: Start4,
+    ) -> Result<FibResult4<'_>, Errno> {
         if !self.custom_rules4 {
-            let mut r = self.fib4_table_lookup(
+            let mut r = self.fib4_table_lookup_at(
                 tid::MAIN,
                 fl.dst,
                 fl.tos,
                 fl.scope,
                 fl.oif,
                 ignore_linkstate,
+                from,
             );
             if matches!(r, Err(Errno::EAGAIN)) && self.tables4.contains_key(&tid::DEFAULT) {
-                r = self.fib4_table_lookup(
+                r = self.fib4_table_lookup_at(
                     tid::DEFAULT,
                     fl.dst,
                     fl.tos,
                     fl.scope,
                     fl.oif,
                     ignore_linkstate,
+                    from,
                 );
             }
             return match r {
@@ -155,7 +169,15 @@ impl Netns {
                 if !self.tables4.contains_key(&t) {
                     return Err(Errno::EAGAIN);
                 }
-                self.fib4_table_lookup(t, fl.dst, fl.tos, fl.scope, fl.oif, ignore_linkstate)
+                self.fib4_table_lookup_at(
+                    t,
+                    fl.dst,
+                    fl.tos,
+                    fl.scope,
+                    fl.oif,
+                    ignore_linkstate,
+                    from,
+                )
             },
             |rule, res: &FibResult4<'_>| {
                 if i32::from(res.prefix.len) <= rule.suppress_prefixlen {
@@ -260,6 +282,16 @@ impl Netns {
 
     /// IPv4 output route: `ip route get DST [from S] [oif D] ...` without `iif`.
     pub fn route_output4(&self, flow: &Flow4) -> Result<RouteGet4<'_>, Errno> {
+        self.route_output4_from(flow, Start4::Longest)
+    }
+
+    /// [`Netns::route_output4`] with the policy lookup's table lookups starting where
+    /// `from` says (see [`Netns::fib4_lookup_from`]).
+    pub(crate) fn route_output4_from(
+        &self,
+        flow: &Flow4,
+        from: Start4,
+    ) -> Result<RouteGet4<'_>, Errno> {
         let mut fl = *flow;
         fl.iif = 1;
         let orig_oif = fl.oif;
@@ -306,7 +338,7 @@ impl Netns {
             fl.oif = 1;
             return self.mkroute_output(None, RouteType::Local, &fl, orig_oif, 1, RTCF_LOCAL);
         }
-        let mut res = match self.fib4_lookup(&fl, false) {
+        let mut res = match self.fib4_lookup_from(&fl, false, from) {
             Ok(r) => r,
             Err(e) => {
                 if fl.oif != 0 {

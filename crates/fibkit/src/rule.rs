@@ -484,6 +484,32 @@ impl CompiledRule {
         fails && !self.invert
     }
 
+    /// How the rule treats the flows that take compiled output answers when custom
+    /// rules are compiled into them: output flows (input interface lo) with no output
+    /// interface, no source, no firewall mark and, when `tos` is given, that TOS.
+    /// `Some(true)`: it selects every such flow; `Some(false)`: none of them; `None`:
+    /// it depends on fields the compiled answers leave free (destination, protocol,
+    /// ports, uid, or the TOS when `tos` is `None`).
+    pub fn selects_plain_output(&self, tos: Option<u8>) -> Option<bool> {
+        let fixed_fail = self.never
+            || (self.iif != 0 && self.iif != 1)
+            || self.oif != 0
+            || self.mark & self.mark_mask != 0
+            || self.src & self.src_mask != 0
+            || tos.is_some_and(|t| t & self.tos_mask != self.tos);
+        if fixed_fail {
+            return Some(self.invert);
+        }
+        let free = self.uid_lo == 0
+            && self.uid_hi == u32::MAX
+            && self.dst_mask == 0
+            && self.ipproto == 0
+            && (self.sport_lo, self.sport_hi) == (0, u16::MAX)
+            && (self.dport_lo, self.dport_hi) == (0, u16::MAX)
+            && (tos.is_some() || (self.tos_mask == 0 && self.tos == 0));
+        free.then_some(!self.invert)
+    }
+
     /// Whether the rule selects no flow carrying firewall mark `mark`.
     pub fn never_selects_mark(&self, mark: u32) -> bool {
         (self.never || (self.mark ^ mark) & self.mark_mask != 0) && !self.invert

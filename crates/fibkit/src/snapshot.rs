@@ -329,6 +329,17 @@ impl Guard {
             .collect();
         Guard { all, unmarked }
     }
+    /// The guard of rule-walk answers (see [`Fast4Builder::walk`]): unmarked flows are
+    /// checked against `unmarked` (the rules whose choice depends on fields the
+    /// answers leave free); a marked flow always takes the full lookup (a rule that
+    /// selects every flow stands for that).
+    fn for_walk(unmarked: Vec<CompiledRule>) -> Guard {
+        let every = crate::rule::compile_rules(&[crate::rule::Rule::lookup(0, 0)], false);
+        Guard {
+            all: every,
+            unmarked,
+        }
+    }
     /// The rules that can select a flow with mark `mark`.
     #[inline]
     fn rules_for(&self, mark: u32) -> &[CompiledRule] {
@@ -465,15 +476,25 @@ impl Snapshot {
     /// [`Netns::route_get4`]'s answer.
     #[inline]
     pub fn output4(&self, fl: &crate::lookup::Flow4) -> Answer4 {
-        if let Some(f) = &self.fast4 {
-            if fl.src == 0 && fl.oif == 0 && fl.iif == 0 && fl.tos & 0xfc == 0 && f.admits(fl) {
-                let a = f.get_ref(fl.dst);
-                if !matches!(a, Answer4::Slow) {
-                    return *a;
-                }
+        match self.precomputed4(fl) {
+            Some(a) => a,
+            None => self.output4_full(fl),
+        }
+    }
+
+    /// The compiled answer [`Snapshot::output4`] gives `fl`, or `None` when the flow
+    /// takes the full lookup (a source, an output interface, a TOS, a custom rule
+    /// that may select it, a destination without a compiled answer).
+    #[inline]
+    pub fn precomputed4(&self, fl: &crate::lookup::Flow4) -> Option<Answer4> {
+        let f = self.fast4.as_ref()?;
+        if fl.src == 0 && fl.oif == 0 && fl.iif == 0 && fl.tos & 0xfc == 0 && f.admits(fl) {
+            let a = f.get_ref(fl.dst);
+            if !matches!(a, Answer4::Slow) {
+                return Some(*a);
             }
         }
-        self.output4_full(fl)
+        None
     }
 
     /// The full lookup behind [`Snapshot::output4`], out of line: the fast path stays
@@ -875,7 +896,20 @@ impl Netns {
     /// intact); keep it
     /// to update the answers incrementally with [`Netns::fast4_update`].
     pub fn fast4_builder(&self) -> Option<Fast4Builder> {
-        let guard = Guard::new(self.rule_guard(false)?);
+        // custom rules that select every plain flow (wg-quick's `not fwmark ... lookup
+        // T`, `lookup main suppress_prefixlength 0`), or default rules deleted or
+        // reordered: the answers of the whole rule walk are compiled instead
+        let guard = match self.rule_guard(false) {
+            Some(g)
+                if !g
+                    .iter()
+                    .any(|r| r.selects_plain_output(Some(0)) == Some(true)) =>
+            {
+                g
+            }
+            _ => return Some(self.fast4_builder_walk()),
+        };
+        let guard = Guard::new(guard);
         // every prefix of local and main, with its main-table slot when main has it
         let mut all: Vec<(crate::prefix::Prefix4, Option<u32>)> = Vec::new();
         if let Some(tb) = self.table4(tid::LOCAL) {
@@ -905,7 +939,80 @@ impl Netns {
             guard,
             nomatch,
             epoch: self.global_epoch(),
+            walk: None,
         })
+    }
+
+    /// The compiler state of the rule-walk answers (see [`Fast4Builder`]): every
+    /// prefix of every table, each answered by the output route lookup of an unmarked
+    /// flow to it whose table lookups see only prefixes no longer than it (so that the
+    /// answer is the one of every destination it holds outside its longer prefixes).
+    /// The flows it answers for: unmarked, and selected by none of the rules whose
+    /// choice depends on the flow's other fields (the guard).
+    fn fast4_builder_walk(&self) -> Fast4Builder {
+        let guard: Vec<CompiledRule> = self
+            .prog4
+            .iter()
+            .filter(|r| r.selects_plain_output(Some(0)).is_none())
+            .copied()
+            .collect();
+        let mut all: Vec<crate::prefix::Prefix4> =
+            self.tables4().flat_map(|t| t.prefix_list()).collect();
+        all.sort_unstable();
+        all.dedup();
+        let mut index = AnswerIndex::new();
+        for p in all {
+            index.set(p.addr, p.len, self.walk4_answer(p, &guard));
+        }
+        for (a, l) in SPECIAL4 {
+            index.set(a, l, Answer4::Slow);
+        }
+        Fast4Builder {
+            index,
+            guard: Guard::for_walk(guard),
+            // an address no table holds: the full walk answers (rare)
+            nomatch: Answer4::Slow,
+            epoch: self.global_epoch(),
+            walk: Some(self.tables4().map(|t| t.id).collect()),
+        }
+    }
+
+    /// The rule-walk answer of the destinations of `p` outside its longer prefixes
+    /// (see [`Netns::fast4_builder_walk`]).
+    fn walk4_answer(&self, p: crate::prefix::Prefix4, guard: &[CompiledRule]) -> Answer4 {
+        if in_special4(p) {
+            return Answer4::Slow;
+        }
+        // a destination of `p` the output route treats like any other (not 0, not
+        // multicast, not limited broadcast): the table lookups see only `p`'s bits
+        let last = p.addr | !crate::prefix::mask4(p.len);
+        let plain = |d: u32| d != 0 && !crate::prefix::v4::is_multicast(d) && d != u32::MAX;
+        let Some(dst) = [last.wrapping_sub(1), p.addr | 1, p.addr]
+            .into_iter()
+            .find(|&d| p.contains(d) && plain(d))
+        else {
+            return Answer4::Slow;
+        };
+        let fl = flow4(dst);
+        // a guard rule selecting the compiling flow would make its answer not the one
+        // of the flows the guard lets through
+        if !Fast4::guard_passes(guard, &fl) {
+            return Answer4::Slow;
+        }
+        match self.route_output4_from(&fl, crate::fib4::Start4::AtLen(p.len)) {
+            Ok(g) => match g.fib {
+                // multipath: the path depends on the flow's hash; a local route without
+                // a preferred source answers with the destination as source
+                Some((r, _))
+                    if r.info.nhs.len() > 1
+                        || (r.rtype == RouteType::Local && r.info.prefsrc == 0) =>
+                {
+                    Answer4::Slow
+                }
+                _ => Answer4::of(Ok(g)),
+            },
+            Err(e) => Answer4::Error(e),
+        }
     }
 
     /// Update compiled IPv4 answers after route changes of the prefixes `touched` (in the
@@ -925,6 +1032,12 @@ impl Netns {
         touched: &[crate::prefix::Prefix4],
         main_touches: &[crate::table::Touch4],
     ) {
+        if st.walk.is_some() {
+            let mut all: Vec<crate::prefix::Prefix4> = touched.to_vec();
+            all.extend(main_touches.iter().map(|t| t.prefix));
+            self.walk4_update(st, &all);
+            return;
+        }
         let local = self.table4(tid::LOCAL);
         let main = self.table4(tid::MAIN);
         // (prefix, its main-table slot when main holds it): the answer's lookup starts
@@ -993,6 +1106,39 @@ impl Netns {
     }
 }
 
+impl Netns {
+    /// [`Netns::fast4_update`] of rule-walk answers: the changed prefixes (of any
+    /// table) and every prefix inside them in any table.
+    fn walk4_update(&self, st: &mut Fast4Builder, touched: &[crate::prefix::Prefix4]) {
+        let mut affected: Vec<u64> = Vec::with_capacity(touched.len() * 2);
+        let key = |q: crate::prefix::Prefix4| (u64::from(q.addr) << 8) | u64::from(q.len);
+        for p in touched {
+            let p = crate::prefix::Prefix4::new(p.addr, p.len);
+            affected.push(key(p));
+            for tb in self.tables4() {
+                tb.prefixes_within_each(p, |q, _| affected.push(key(q)));
+            }
+        }
+        affected.sort_unstable();
+        affected.dedup();
+        for k in affected {
+            let q = crate::prefix::Prefix4 {
+                addr: (k >> 8) as u32,
+                len: k as u8,
+            };
+            let present = self
+                .tables4()
+                .any(|tb| tb.get(q).is_some_and(|l| !l.is_empty()));
+            if present || SPECIAL4.contains(&(q.addr, q.len)) {
+                let a = self.walk4_answer(q, &st.guard.unmarked);
+                st.index.set(q.addr, q.len, a);
+            } else {
+                st.index.remove(q.addr, q.len);
+            }
+        }
+    }
+}
+
 /// The IPv4 fast-path compiler state kept by a writer between publications.
 #[derive(Clone, Debug)]
 pub struct Fast4Builder {
@@ -1001,6 +1147,11 @@ pub struct Fast4Builder {
     nomatch: Answer4,
     /// The namespace's global epoch the answers were computed at.
     pub epoch: u64,
+    /// `Some(tables)`: the answers are the whole rule walk's, over these tables (custom
+    /// rules selecting every plain flow, or default rules not intact), and only
+    /// unmarked flows take them; `None`: the default rules' walk (local, main,
+    /// default), for flows no custom rule selects.
+    pub walk: Option<Vec<u32>>,
 }
 
 impl Fast4Builder {

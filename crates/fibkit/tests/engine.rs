@@ -98,6 +98,32 @@ fn add_custom_rule(ns: &mut Netns, v6: bool, kind: u8, bits: u32, to: RulePrefix
             action: lookup,
             ..Default::default()
         },
+        // wg-quick's other rule: main, unless only its default route answers
+        13 => RuleSpec {
+            action: Some(RuleAction::Lookup(tid::MAIN)),
+            suppress_prefixlen: Some(0),
+            ..Default::default()
+        },
+        // every output flow (from lo), before or after main
+        14 => RuleSpec {
+            iif: Some("lo".into()),
+            action: lookup,
+            ..Default::default()
+        },
+        // some users only
+        15 => RuleSpec {
+            uid: Some(fibkit::rule::Range {
+                start: 0,
+                end: bits % 2,
+            }),
+            action: lookup,
+            ..Default::default()
+        },
+        // every flow, refused
+        16 => RuleSpec {
+            action: Some(RuleAction::Prohibit),
+            ..Default::default()
+        },
         _ => {
             let _ = ns.rule_del(
                 v6,
@@ -324,7 +350,7 @@ mod snapshot_equivalence {
             forwarding in any::<bool>(),
             failed_neigh in any::<bool>(),
             bare in any::<bool>(),
-            rules in proptest::collection::vec((0u8..13, any::<u32>(), any::<prop::sample::Index>()), 0..4),
+            rules in proptest::collection::vec((0u8..18, any::<u32>(), any::<prop::sample::Index>()), 0..4),
         ) {
             let (mut ns, d0) = ns_with_link();
             let gw = |b: bool| (0x2001_0db8_0001_u128 << 80) | if b { 0xfe } else { 0xfd };
@@ -435,7 +461,7 @@ mod snapshot_equivalence4 {
             routes in proptest::collection::vec((any::<u32>(), 0u8..=32, 0u32..3, 0u8..12, any::<bool>()), 1..60),
             dsts in proptest::collection::vec(any::<u32>(), 1..60),
             default_table in any::<bool>(),
-            rules in proptest::collection::vec((0u8..13, any::<u32>(), any::<prop::sample::Index>()), 0..4),
+            rules in proptest::collection::vec((0u8..18, any::<u32>(), any::<prop::sample::Index>()), 0..4),
         ) {
             let (mut ns, d0) = ns_with_link();
             for (a, len, metric, k, src) in &routes {
@@ -494,7 +520,9 @@ mod snapshot_equivalence4 {
             }
             let mut probes = dsts.clone();
             for (a, len, ..) in &routes {
-                probes.push(Prefix4::new(*a, *len).addr);
+                let p = Prefix4::new(*a, *len);
+                probes.push(p.addr);
+                probes.push(p.addr | !fibkit::prefix::mask4(p.len));
             }
             // the destinations the compiled answers never cover, and their edges
             probes.extend([0, 1, 0xdfff_ffff, 0xe000_0000, 0xe000_0001, 0xefff_ffff, 0xf000_0000, 0xffff_fffe, 0xffff_ffff]);
@@ -516,9 +544,11 @@ mod snapshot_equivalence4 {
                 // flows some custom rules select (mark, protocol, TOS with ECN bits)
                 for fl in [
                     Flow4 { mark: 1, ..fl },
+                    Flow4 { mark: 0xca6c, ..fl },
                     Flow4 { proto: 6, dport: 80, ..fl },
                     Flow4 { tos: 0x11, ..fl },
                     Flow4 { tos: 0x02, ..fl },
+                    Flow4 { uid: 1, ..fl },
                 ] {
                     let want = Answer4::of(ns.route_get4(&fl));
                     prop_assert_eq!(snap.output4(&fl), want, "flow {:?}", fl);
@@ -627,10 +657,10 @@ mod incremental_publish {
         #[test]
         fn incremental_answers_equal_full_lookup(
             base in proptest::collection::vec((any::<u32>(), 0u8..=28, any::<bool>()), 1..40),
-            batches in proptest::collection::vec(proptest::collection::vec((any::<u32>(), 0u8..=28, 0u8..5, any::<bool>()), 1..12), 1..5),
+            batches in proptest::collection::vec(proptest::collection::vec((any::<u32>(), 0u8..=28, 0u8..7, any::<bool>()), 1..12), 1..5),
             dsts in proptest::collection::vec(any::<u32>(), 1..40),
-            rules in proptest::collection::vec((0u8..13, any::<u32>(), any::<prop::sample::Index>()), 0..3),
-            late_rule in (0usize..6, 0u8..13, any::<u32>()),
+            rules in proptest::collection::vec((0u8..18, any::<u32>(), any::<prop::sample::Index>()), 0..3),
+            late_rule in (0usize..6, 0u8..18, any::<u32>()),
             special in any::<bool>(),
         ) {
             // routes at the prefixes the compiled answers never cover, changed by the
@@ -696,6 +726,9 @@ mod incremental_publish {
                                 nh: NhCfg { dev: 1, ..Default::default() },
                                 ..cfg
                             }),
+                            // table 100, which custom rules may look up
+                            5 => ns.route4_modify(RouteOp::Replace, &Route4Cfg { table: 100, ..cfg }),
+                            6 => ns.route4_modify(RouteOp::Delete, &Route4Cfg { table: 100, rtype: fibkit::route::RouteType::Unspec, proto: 0, scope: 255, nh: NhCfg::default(), ..cfg }),
                             _ => ns.route4_modify(RouteOp::Add, &cfg),
                         };
                     }
@@ -715,13 +748,171 @@ mod incremental_publish {
                 for (dst, got) in probes.iter().zip(&batch) {
                     let fl = Flow4 { dst: *dst, proto: 17, ..Default::default() };
                     prop_assert_eq!(*got, Answer4::of(fib.netns().route_get4(&fl)), "batch {:#x}", dst);
-                    for fl in [fl, Flow4 { mark: 1, ..fl }, Flow4 { proto: 6, ..fl }] {
+                    for fl in [fl, Flow4 { mark: 1, ..fl }, Flow4 { proto: 6, ..fl }, Flow4 { uid: 1, ..fl }] {
                         let want = Answer4::of(fib.netns().route_get4(&fl));
                         prop_assert_eq!(snap.output4(&fl), want, "flow {:?}", fl);
                     }
                 }
             }
         }
+    }
+}
+
+/// wg-quick's rules select every unmarked flow: the answers of the whole rule walk are
+/// compiled for unmarked flows (main when it has more than its default route, else
+/// the tunnel's table), and marked flows take the full lookup.
+mod wg_quick {
+    use super::*;
+    use fibkit::fib::Fib;
+    use fibkit::snapshot::{Answer4, Snapshot};
+
+    fn route(d0: u32, table: u32, a: u32, len: u8, gw: Option<u32>) -> Route4Cfg {
+        Route4Cfg {
+            table,
+            dst: a,
+            dst_len: len,
+            scope: if gw.is_some() { 0 } else { 253 },
+            nh: NhCfg {
+                gw: gw.map(Gateway::V4),
+                dev: d0,
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    }
+
+    fn wg_namespace() -> (Netns, u32) {
+        let (mut ns, d0) = ns_with_link();
+        for (a, len, gw) in [
+            (0, 0, 0xc000_02fe),
+            (0x0a00_0000, 8, 0xc000_02fd),
+            // a prefix whose first address is multicast (the rest is not)
+            (0xe000_0000, 3, 0xc000_02fc),
+        ] {
+            ns.route4_modify(RouteOp::Add, &route(d0, tid::MAIN, a, len, Some(gw)))
+                .expect("main route");
+        }
+        ns.route4_modify(RouteOp::Add, &route(d0, 51820, 0, 0, None))
+            .expect("tunnel default");
+        for spec in [
+            RuleSpec {
+                mark: Some(0xca6c),
+                invert: true,
+                action: Some(RuleAction::Lookup(51820)),
+                ..Default::default()
+            },
+            RuleSpec {
+                action: Some(RuleAction::Lookup(tid::MAIN)),
+                suppress_prefixlen: Some(0),
+                ..Default::default()
+            },
+        ] {
+            ns.rule_add(false, &spec).expect("rule");
+        }
+        (ns, d0)
+    }
+
+    const DSTS: [u32; 5] = [
+        0x0a01_0203,
+        0x0808_0808,
+        0xf000_0001,
+        0xc000_0207,
+        0x0a00_0000,
+    ];
+
+    fn check(snap: &Snapshot, ns: &Netns) {
+        for dst in DSTS {
+            let fl = Flow4 {
+                dst,
+                proto: 17,
+                ..Default::default()
+            };
+            let want = Answer4::of(ns.route_get4(&fl));
+            assert_eq!(snap.precomputed4(&fl), Some(want), "{dst:#x}");
+            assert_eq!(snap.output4(&fl), want, "{dst:#x}");
+            // the tunnel's own packets carry the mark: the full walk answers them
+            let marked = Flow4 { mark: 0xca6c, ..fl };
+            assert_eq!(snap.precomputed4(&marked), None, "{dst:#x}");
+            assert_eq!(snap.output4(&marked), Answer4::of(ns.route_get4(&marked)));
+        }
+    }
+
+    #[test]
+    fn one_rule_selecting_every_unmarked_flow_is_compiled_in() {
+        // wg-quick's first rule alone: every unmarked flow goes the tunnel's way
+        let (mut ns, _) = wg_namespace();
+        ns.rule_del(
+            false,
+            &RuleSpec {
+                action: Some(RuleAction::Lookup(tid::MAIN)),
+                suppress_prefixlen: Some(0),
+                ..Default::default()
+            },
+        )
+        .expect("rule gone");
+        check(&Snapshot::new(ns.clone()), &ns);
+    }
+
+    #[test]
+    fn unmarked_flows_take_compiled_answers_of_the_whole_walk() {
+        let (ns, _) = wg_namespace();
+        let snap = Snapshot::new(ns.clone());
+        check(&snap, &ns);
+        // the default route via the tunnel, the rest via main
+        let via = |dst| match snap.output4(&Flow4 {
+            dst,
+            ..Default::default()
+        }) {
+            Answer4::Route { table, .. } => table,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(via(0x0808_0808), 51820);
+        assert_eq!(via(0x0a01_0203), tid::MAIN);
+    }
+
+    #[test]
+    fn changes_in_the_tunnel_table_reach_the_compiled_answers() {
+        let (ns, d0) = wg_namespace();
+        let mut fib = Fib::new(ns);
+        let mut r = fib.reader();
+        check(r.snapshot(), fib.netns());
+        // a route in the tunnel's table only (main answers 10/8 first; 8.8.0.0/16
+        // now goes the tunnel's new way)
+        fib.apply(|ns| {
+            ns.route4_modify(
+                RouteOp::Add,
+                &route(d0, 51820, 0x0808_0000, 16, Some(0xc000_0207)),
+            )
+            .expect("tunnel route");
+        });
+        fib.publish();
+        check(r.snapshot(), fib.netns());
+        // main's 8.0.0.0/8 answers inside the tunnel table's 8.8.0.0/16 (main comes
+        // first and its match is longer than /0): changing it changes that answer
+        fib.apply(|ns| {
+            ns.route4_modify(
+                RouteOp::Add,
+                &route(d0, tid::MAIN, 0x0800_0000, 8, Some(0xc000_02fb)),
+            )
+            .expect("main /8");
+        });
+        fib.publish();
+        check(r.snapshot(), fib.netns());
+        fib.apply(|ns| {
+            ns.route4_modify(
+                RouteOp::Replace,
+                &route(d0, tid::MAIN, 0x0800_0000, 8, Some(0xc000_02fa)),
+            )
+            .expect("main /8 replaced");
+        });
+        fib.publish();
+        check(r.snapshot(), fib.netns());
+        fib.apply(|ns| {
+            ns.route4_modify(RouteOp::Delete, &route(d0, 51820, 0, 0, None))
+                .expect("tunnel default gone");
+        });
+        fib.publish();
+        check(r.snapshot(), fib.netns());
     }
 }
 
@@ -839,8 +1030,8 @@ mod incremental_publish6 {
             base in proptest::collection::vec((any::<u128>(), 0u8..=64, 0u8..9, any::<bool>()), 1..30),
             batches in proptest::collection::vec(proptest::collection::vec((any::<u128>(), 0u8..=64, 0u8..5, 0u8..9, any::<bool>()), 1..12), 1..5),
             dsts in proptest::collection::vec(any::<u128>(), 1..30),
-            rules in proptest::collection::vec((0u8..13, any::<u32>(), any::<prop::sample::Index>()), 0..3),
-            late_rule in (0usize..6, 0u8..13, any::<u32>()),
+            rules in proptest::collection::vec((0u8..18, any::<u32>(), any::<prop::sample::Index>()), 0..3),
+            late_rule in (0usize..6, 0u8..18, any::<u32>()),
             special in any::<bool>(),
         ) {
             let mut base = base.clone();
