@@ -47,7 +47,8 @@ impl Fib {
         for t in ids {
             let _ = ns.take_touched4(t);
         }
-        for t in [254, 255, 253] {
+        let ids6: Vec<u32> = ns.tables6().map(|t| t.id).collect();
+        for t in ids6 {
             let _ = ns.take_touched6(t);
         }
         let mut fast4 = ns.fast4_builder();
@@ -137,15 +138,33 @@ impl Fib {
                 &main.unwrap_or_default(),
             );
         }
-        // IPv6 answers likewise (the default table never takes part in them)
-        let local6 = self.ns.take_touched6(crate::route::table::LOCAL);
-        let main6 = self.ns.take_touched6(crate::route::table::MAIN);
-        let _ = self.ns.take_touched6(crate::route::table::DEFAULT);
-        match (self.fast6.as_mut(), local6, main6) {
-            (Some(b), Some(mut touched), Some(main6)) if b.epoch == self.ns.global_epoch() => {
-                touched.extend(main6);
-                self.ns.fast6_update(b, &touched);
+        // IPv6 answers likewise (the default rules' walk: local and main only)
+        let ids6: Vec<u32> = self.ns.tables6().map(|t| t.id).collect();
+        let mut all6: Option<Vec<crate::prefix::Prefix6>> = Some(Vec::new());
+        let mut plain6: Option<Vec<crate::prefix::Prefix6>> = Some(Vec::new());
+        for id in ids6.iter().copied() {
+            let t = self.ns.take_touched6(id);
+            if id == crate::route::table::LOCAL || id == crate::route::table::MAIN {
+                match (plain6.as_mut(), &t) {
+                    (Some(o), Some(v)) => o.extend_from_slice(v),
+                    _ => plain6 = None,
+                }
             }
+            match (all6.as_mut(), t) {
+                (Some(o), Some(v)) => o.extend(v),
+                _ => all6 = None,
+            }
+        }
+        let changed6 = match &self.fast6 {
+            Some(b) if b.epoch == self.ns.global_epoch() => match &b.walk {
+                Some(tables) if *tables == ids6 => all6,
+                Some(_) => None,
+                None => plain6,
+            },
+            _ => None,
+        };
+        match (self.fast6.as_mut(), changed6) {
+            (Some(b), Some(touched)) => self.ns.fast6_update(b, &touched),
             _ => self.fast6 = self.ns.fast6_builder(),
         }
         let fast4 = self.fast4.as_mut().map(|b| b.snapshot());

@@ -1301,6 +1301,18 @@ impl Netns {
         None
     }
 
+    /// Whether a multipath route covers `dst` at prefix length `len` or shorter in
+    /// `table` (its leg, and so the leg's device, depends on the flow's hash).
+    pub(crate) fn multipath_covers6(&self, table: u32, dst: u128, len: u8) -> bool {
+        let Some(t) = self.tables6.get(&table) else {
+            return false;
+        };
+        self.fib6_walk(t, dst, 0, Some(len), |list| {
+            list.iter().any(|r| r.sibling_group != 0).then_some(())
+        })
+        .is_some()
+    }
+
     /// `fib6_table_lookup`.
     pub(crate) fn fib6_table_lookup<'a>(
         &'a self,
@@ -1414,11 +1426,24 @@ impl Netns {
         fl: &Flow6,
         flags: u32,
     ) -> std::result::Result<FibResult6<'a>, Errno> {
+        self.ip6_pol_route_at(table, oif, fl, flags, None)
+    }
+
+    /// [`Netns::ip6_pol_route`] whose table walk starts at destination prefix length
+    /// `from_len` (see [`Netns::fib6_table_lookup_at`]).
+    pub(crate) fn ip6_pol_route_at<'a>(
+        &'a self,
+        table: u32,
+        oif: u32,
+        fl: &Flow6,
+        flags: u32,
+        from_len: Option<u8>,
+    ) -> std::result::Result<FibResult6<'a>, Errno> {
         let mut strict = flags & (strict::IFACE | strict::IGNORE_LINKSTATE);
         if !self.forwarding6() {
             strict |= strict::REACHABLE;
         }
-        let mut res = self.fib6_table_lookup(table, oif, fl, strict)?;
+        let mut res = self.fib6_table_lookup_at(table, oif, fl, strict, from_len)?;
         self.fib6_select_path(&mut res, fl, oif, strict);
         Ok(res)
     }

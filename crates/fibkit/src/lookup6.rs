@@ -246,16 +246,32 @@ impl Netns {
     /// IPv6 `ip -6 route get` (output, or input when `flow.iif != 0`), with the preferred
     /// source of output lookups.
     pub fn route_get6(&self, flow: &Flow6) -> Result<RouteGet6<'_>, Errno> {
-        self.route6(flow, true)
+        self.route6(flow, true, None)
     }
 
     /// The IPv6 route of a flow (`ip6_route_output` / `ip6_route_input_lookup`) without
     /// source address selection: what the kernel's lookup itself returns.
     pub fn route_output6(&self, flow: &Flow6) -> Result<RouteGet6<'_>, Errno> {
-        self.route6(flow, false)
+        self.route6(flow, false, None)
     }
 
-    fn route6(&self, flow: &Flow6, want_src: bool) -> Result<RouteGet6<'_>, Errno> {
+    /// [`Netns::route_output6`] of an output flow whose table walks start at
+    /// destination prefix length `from_len`: only prefixes of that length and shorter
+    /// take part (compiling the answer of a prefix without its longer prefixes).
+    pub(crate) fn route_output6_from(
+        &self,
+        flow: &Flow6,
+        from_len: u8,
+    ) -> Result<RouteGet6<'_>, Errno> {
+        self.route6(flow, false, Some(from_len))
+    }
+
+    fn route6(
+        &self,
+        flow: &Flow6,
+        want_src: bool,
+        from_len: Option<u8>,
+    ) -> Result<RouteGet6<'_>, Errno> {
         let mut fl = *flow;
         let need_strict =
             v6::addr_type(fl.dst) & (v6::MULTICAST | v6::LINKLOCAL | v6::LOOPBACK) != 0;
@@ -295,10 +311,10 @@ impl Netns {
             rf.iif = 1;
             let oif = lf.oif;
             if !self.custom_rules6 {
-                let local = self.ip6_pol_route(tid::LOCAL, oif, &lf, flags);
+                let local = self.ip6_pol_route_at(tid::LOCAL, oif, &lf, flags, from_len);
                 match local {
                     Ok(r) if r.route.rtype != RouteType::Throw => Ok(r),
-                    _ => match self.ip6_pol_route(tid::MAIN, oif, &lf, flags) {
+                    _ => match self.ip6_pol_route_at(tid::MAIN, oif, &lf, flags, from_len) {
                         Ok(r) if r.route.rtype != RouteType::Throw => Ok(r),
                         _ => Err(Errno::ENETUNREACH),
                     },
@@ -307,7 +323,7 @@ impl Netns {
                 self.fib6_rule_lookup(&rf, flags, oif, |t, f, fl| {
                     let mut x = fl;
                     x.iif = 0;
-                    self.ip6_pol_route(t, oif, &x, f)
+                    self.ip6_pol_route_at(t, oif, &x, f, from_len)
                 })
             }
         }?;

@@ -204,7 +204,13 @@ impl Netns {
     /// intact, see [`Netns::compile_fast6`]); keep it
     /// to update the answers incrementally with [`Netns::fast6_update`].
     pub fn fast6_builder(&self) -> Option<Fast6Builder> {
-        let guard = Guard::new(self.rule_guard(true)?);
+        // as for IPv4 (see Netns::fast4_builder): rules selecting every plain flow, or
+        // default rules not intact, compile the whole rule walk
+        let guard = match self.rule_guard(true) {
+            Some(g) if !g.iter().any(|r| r.selects_plain_output(None) == Some(true)) => g,
+            _ => return Some(self.fast6_builder_walk()),
+        };
+        let guard = Guard::new(guard);
         let local: Vec<Prefix6> = self
             .table6(tid::LOCAL)
             .map(|t| t.dsts().collect())
@@ -225,6 +231,7 @@ impl Netns {
             index: AnswerIndex::new(),
             guard,
             epoch: self.global_epoch(),
+            walk: None,
         };
         let mut i = 0;
         while i < all.len() {
@@ -257,6 +264,10 @@ impl Netns {
     /// (in the local and main tables): those destinations and every destination inside
     /// them are recomputed; nothing else is.
     pub fn fast6_update(&self, st: &mut Fast6Builder, touched: &[Prefix6]) {
+        if st.walk.is_some() {
+            self.walk6_update(st, touched);
+            return;
+        }
         let local = self.table6(tid::LOCAL);
         let main = self.table6(tid::MAIN);
         let mut affected: Vec<Prefix6> = Vec::new();
@@ -282,6 +293,108 @@ impl Netns {
     }
 }
 
+impl Netns {
+    /// The IPv6 rule-walk answers (see [`Netns::fast4_builder_walk`]): every
+    /// destination of every table, and `::/0`.
+    fn fast6_builder_walk(&self) -> Fast6Builder {
+        let guard: Vec<CompiledRule> = self
+            .prog6
+            .iter()
+            .filter(|r| r.selects_plain_output(None).is_none())
+            .copied()
+            .collect();
+        let mut all: Vec<Prefix6> = self.tables6().flat_map(|t| t.dsts()).collect();
+        all.push(Prefix6::default());
+        all.sort_unstable();
+        all.dedup();
+        let mut index = AnswerIndex::new();
+        for p in all {
+            index.set(p.addr, p.len, self.walk6_answer(p, &guard));
+        }
+        for (a, l) in SPECIAL6 {
+            index.set(a, l, Answer6::Slow);
+        }
+        Fast6Builder {
+            index,
+            guard: Guard::for_walk(guard),
+            epoch: self.global_epoch(),
+            walk: Some(self.tables6().map(|t| t.id).collect()),
+        }
+    }
+
+    /// The rule-walk answer of the destinations of `p` outside its longer prefixes.
+    fn walk6_answer(&self, p: Prefix6, guard: &[CompiledRule]) -> Answer6 {
+        if in_special6(p) {
+            return Answer6::Slow;
+        }
+        // a destination of `p` the output route treats like any other (not
+        // multicast, link-local, loopback or unspecified)
+        let host = u128::MAX.checked_shr(u32::from(p.len)).unwrap_or(0);
+        let plain = |d: u128| {
+            d != 0
+                && p.contains(d)
+                && crate::prefix::v6::addr_type(d)
+                    & (crate::prefix::v6::MULTICAST
+                        | crate::prefix::v6::LINKLOCAL
+                        | crate::prefix::v6::LOOPBACK)
+                    == 0
+        };
+        let middle = p.addr | ((host >> 1) + 1);
+        let Some(dst) = [
+            p.addr | 1,
+            middle | 1,
+            (p.addr | host).wrapping_sub(1),
+            p.addr,
+        ]
+        .into_iter()
+        .find(|&d| plain(d)) else {
+            return Answer6::Slow;
+        };
+        let fl = flow6(dst);
+        if !Fast6::guard_passes(guard, &fl) {
+            return Answer6::Slow;
+        }
+        // a rule suppressing results by the device's group sees the leg a multipath
+        // route's hash picks: then any multipath route on the way makes the answer
+        // the flow's own (IPv4 decides by the first nexthop, whatever the leg)
+        if self.prog6.iter().any(|r| r.suppress_ifgroup != -1)
+            && self
+                .tables6()
+                .any(|t| self.multipath_covers6(t.id, dst, p.len))
+        {
+            return Answer6::Slow;
+        }
+        match self.route_output6_from(&fl, p.len) {
+            // multipath: the leg depends on the flow's hash
+            Ok(g) if g.route.sibling_group != 0 => Answer6::Slow,
+            r => Answer6::of(r),
+        }
+    }
+
+    /// [`Netns::fast6_update`] of rule-walk answers: the changed destinations (of any
+    /// table) and every destination inside them in any table.
+    fn walk6_update(&self, st: &mut Fast6Builder, touched: &[Prefix6]) {
+        let mut affected: Vec<Prefix6> = Vec::with_capacity(touched.len() * 2);
+        for p in touched {
+            affected.push(*p);
+            for t in self.tables6() {
+                t.dsts_within_each(*p, |q| affected.push(q));
+            }
+        }
+        affected.sort_unstable();
+        affected.dedup();
+        for q in affected {
+            let present = q.len == 0 || self.tables6().any(|t| t.has_dst(q));
+            if present || SPECIAL6.contains(&(q.addr, q.len)) {
+                let a = self.walk6_answer(q, &st.guard.unmarked);
+                st.index.set(q.addr, q.len, a);
+            } else {
+                st.index.remove(q.addr, q.len);
+            }
+        }
+    }
+}
+
 /// The IPv6 fast-path compiler state kept by a writer between publications.
 #[derive(Clone, Debug)]
 pub struct Fast6Builder {
@@ -289,6 +402,8 @@ pub struct Fast6Builder {
     guard: Guard,
     /// The namespace's global epoch the answers were computed at.
     pub epoch: u64,
+    /// See [`Fast4Builder::walk`].
+    pub walk: Option<Vec<u32>>,
 }
 
 impl Fast6Builder {
@@ -569,18 +684,32 @@ impl Snapshot {
     /// The IPv6 output route of a flow: exactly [`Netns::route_output6`]'s answer.
     #[inline]
     pub fn output6(&self, fl: &Flow6) -> Answer6 {
+        // (the same test as `precomputed6`, written out: the answer is copied once)
         if let Some(f) = &self.fast6 {
             if fl.src == 0 && fl.oif == 0 && fl.iif == 0 && f.admits(fl) {
-                if let Some(a) = f.get_ref(fl.dst) {
-                    if !matches!(a, Answer6::Slow) {
-                        return *a;
-                    }
-                } else {
-                    return Answer6::Error(Errno::ENETUNREACH);
+                match f.get_ref(fl.dst) {
+                    Some(Answer6::Slow) => {}
+                    Some(a) => return *a,
+                    None => return Answer6::Error(Errno::ENETUNREACH),
                 }
             }
         }
         self.output6_full(fl)
+    }
+
+    /// The compiled answer [`Snapshot::output6`] gives `fl`, or `None` when the flow
+    /// takes the full lookup (see [`Snapshot::precomputed4`]).
+    #[inline]
+    pub fn precomputed6(&self, fl: &Flow6) -> Option<Answer6> {
+        let f = self.fast6.as_ref()?;
+        if fl.src == 0 && fl.oif == 0 && fl.iif == 0 && f.admits(fl) {
+            match f.get_ref(fl.dst) {
+                Some(Answer6::Slow) => {}
+                Some(a) => return Some(*a),
+                None => return Some(Answer6::Error(Errno::ENETUNREACH)),
+            }
+        }
+        None
     }
 
     /// The full lookup behind [`Snapshot::output6`], out of line (see
@@ -958,6 +1087,8 @@ impl Netns {
             .collect();
         let mut all: Vec<crate::prefix::Prefix4> =
             self.tables4().flat_map(|t| t.prefix_list()).collect();
+        // 0.0.0.0/0 always: the walk's answer where no table has a route
+        all.push(crate::prefix::Prefix4::default());
         all.sort_unstable();
         all.dedup();
         let mut index = AnswerIndex::new();
@@ -970,7 +1101,7 @@ impl Netns {
         Fast4Builder {
             index,
             guard: Guard::for_walk(guard),
-            // an address no table holds: the full walk answers (rare)
+            // (never used: 0.0.0.0/0 is always compiled)
             nomatch: Answer4::Slow,
             epoch: self.global_epoch(),
             walk: Some(self.tables4().map(|t| t.id).collect()),
@@ -1126,9 +1257,10 @@ impl Netns {
                 addr: (k >> 8) as u32,
                 len: k as u8,
             };
-            let present = self
-                .tables4()
-                .any(|tb| tb.get(q).is_some_and(|l| !l.is_empty()));
+            let present = q.len == 0
+                || self
+                    .tables4()
+                    .any(|tb| tb.get(q).is_some_and(|l| !l.is_empty()));
             if present || SPECIAL4.contains(&(q.addr, q.len)) {
                 let a = self.walk4_answer(q, &st.guard.unmarked);
                 st.index.set(q.addr, q.len, a);

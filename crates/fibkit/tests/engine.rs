@@ -124,6 +124,12 @@ fn add_custom_rule(ns: &mut Netns, v6: bool, kind: u8, bits: u32, to: RulePrefix
             action: Some(RuleAction::Prohibit),
             ..Default::default()
         },
+        // every flow, unless the answer's device is in the default group
+        17 => RuleSpec {
+            action: lookup,
+            suppress_ifgroup: Some(0),
+            ..Default::default()
+        },
         _ => {
             let _ = ns.rule_del(
                 v6,
@@ -350,7 +356,7 @@ mod snapshot_equivalence {
             forwarding in any::<bool>(),
             failed_neigh in any::<bool>(),
             bare in any::<bool>(),
-            rules in proptest::collection::vec((0u8..18, any::<u32>(), any::<prop::sample::Index>()), 0..4),
+            rules in proptest::collection::vec((0u8..19, any::<u32>(), any::<prop::sample::Index>()), 0..4),
         ) {
             let (mut ns, d0) = ns_with_link();
             let gw = |b: bool| (0x2001_0db8_0001_u128 << 80) | if b { 0xfe } else { 0xfd };
@@ -412,7 +418,9 @@ mod snapshot_equivalence {
             }
             let mut probes = dsts.clone();
             for (a, len, ..) in &routes {
-                probes.push(Prefix6::new(*a, *len).addr);
+                let p = Prefix6::new(*a, *len);
+                probes.push(p.addr);
+                probes.push(p.addr | !fibkit::prefix::mask6(p.len));
             }
             // the destinations the compiled answers never cover, and their edges
             let ff = |hi: u128| hi << 112;
@@ -436,8 +444,10 @@ mod snapshot_equivalence {
                 // flows some custom rules select (mark, protocol, traffic class)
                 for fl in [
                     Flow6 { mark: 1, ..fl },
+                    Flow6 { mark: 0xca6c, ..fl },
                     Flow6 { proto: 6, dport: 80, ..fl },
                     Flow6 { tos: 0x10, ..fl },
+                    Flow6 { uid: 1, ..fl },
                 ] {
                     let want = Answer6::of(ns.route_output6(&fl));
                     prop_assert_eq!(snap.output6(&fl), want, "flow {:?}", fl);
@@ -461,7 +471,7 @@ mod snapshot_equivalence4 {
             routes in proptest::collection::vec((any::<u32>(), 0u8..=32, 0u32..3, 0u8..12, any::<bool>()), 1..60),
             dsts in proptest::collection::vec(any::<u32>(), 1..60),
             default_table in any::<bool>(),
-            rules in proptest::collection::vec((0u8..18, any::<u32>(), any::<prop::sample::Index>()), 0..4),
+            rules in proptest::collection::vec((0u8..19, any::<u32>(), any::<prop::sample::Index>()), 0..4),
         ) {
             let (mut ns, d0) = ns_with_link();
             for (a, len, metric, k, src) in &routes {
@@ -659,8 +669,8 @@ mod incremental_publish {
             base in proptest::collection::vec((any::<u32>(), 0u8..=28, any::<bool>()), 1..40),
             batches in proptest::collection::vec(proptest::collection::vec((any::<u32>(), 0u8..=28, 0u8..7, any::<bool>()), 1..12), 1..5),
             dsts in proptest::collection::vec(any::<u32>(), 1..40),
-            rules in proptest::collection::vec((0u8..18, any::<u32>(), any::<prop::sample::Index>()), 0..3),
-            late_rule in (0usize..6, 0u8..18, any::<u32>()),
+            rules in proptest::collection::vec((0u8..19, any::<u32>(), any::<prop::sample::Index>()), 0..3),
+            late_rule in (0usize..6, 0u8..19, any::<u32>()),
             special in any::<bool>(),
         ) {
             // routes at the prefixes the compiled answers never cover, changed by the
@@ -834,6 +844,106 @@ mod wg_quick {
             let marked = Flow4 { mark: 0xca6c, ..fl };
             assert_eq!(snap.precomputed4(&marked), None, "{dst:#x}");
             assert_eq!(snap.output4(&marked), Answer4::of(ns.route_get4(&marked)));
+        }
+    }
+
+    #[test]
+    fn ipv6_unmarked_flows_take_compiled_answers_of_the_whole_walk() {
+        use fibkit::snapshot::Answer6;
+        let (mut ns, d0) = ns_with_link();
+        let gw = |x: u128| (0x2001_0db8_0001_u128 << 80) | x;
+        let route = |table: u32, a: u128, len: u8, g: Option<u128>| Route6Cfg {
+            table,
+            dst: Prefix6::new(a, len),
+            nh: NhCfg {
+                gw: g.map(Gateway::V6),
+                dev: d0,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let net = |hi: u128| hi << 80;
+        ns.route6_modify(RouteOp::Add, &route(tid::MAIN, 0, 0, Some(gw(0xfe))))
+            .expect("main default");
+        ns.route6_modify(
+            RouteOp::Add,
+            &route(tid::MAIN, net(0x2001_0db8_0010), 48, Some(gw(0xfd))),
+        )
+        .expect("main /48");
+        ns.route6_modify(RouteOp::Add, &route(51820, 0, 0, None))
+            .expect("tunnel default");
+        for spec in [
+            RuleSpec {
+                mark: Some(0xca6c),
+                invert: true,
+                action: Some(RuleAction::Lookup(51820)),
+                ..Default::default()
+            },
+            RuleSpec {
+                action: Some(RuleAction::Lookup(tid::MAIN)),
+                suppress_prefixlen: Some(0),
+                ..Default::default()
+            },
+        ] {
+            ns.rule_add(true, &spec).expect("rule");
+        }
+        let mut fib = Fib::new(ns);
+        let mut r = fib.reader();
+        let dsts = [
+            net(0x2001_0db8_0010) | 1,
+            net(0x2606_4700) | 1,
+            net(0x2001_0db8_0001) | 7,
+        ];
+        for step in 0..2 {
+            if step == 1 {
+                // a route in the tunnel's table, between publications
+                fib.apply(|ns| {
+                    ns.route6_modify(
+                        RouteOp::Add,
+                        &route(51820, net(0x2606_4700), 32, Some(gw(0x77))),
+                    )
+                    .expect("tunnel route");
+                    // a second leg: the flow's hash picks the gateway
+                    ns.route6_modify(
+                        RouteOp::Append,
+                        &route(51820, net(0x2606_4700), 32, Some(gw(0x78))),
+                    )
+                    .expect("second leg");
+                });
+                fib.publish();
+                let snap = r.snapshot();
+                for i in 0..32u16 {
+                    let fl = Flow6 {
+                        dst: net(0x2606_4700) | u128::from(i) << 40 | 9,
+                        proto: 6,
+                        sport: 1000 + i,
+                        dport: 443,
+                        ..Default::default()
+                    };
+                    assert_eq!(snap.precomputed6(&fl), None, "multipath");
+                    let want = Answer6::of(fib.netns().route_output6(&fl));
+                    assert_eq!(snap.output6(&fl), want, "{fl:?}");
+                }
+            }
+            let snap = r.snapshot();
+            for dst in dsts {
+                let fl = Flow6 {
+                    dst,
+                    ..Default::default()
+                };
+                let want = Answer6::of(fib.netns().route_output6(&fl));
+                // (the tunnel's multipath route: the full lookup hashes the flow)
+                let multipath = step == 1 && Prefix6::new(net(0x2606_4700), 32).contains(dst);
+                let compiled = (!multipath).then_some(want);
+                assert_eq!(snap.precomputed6(&fl), compiled, "{dst:#x}");
+                assert_eq!(snap.output6(&fl), want, "{dst:#x}");
+                let marked = Flow6 { mark: 0xca6c, ..fl };
+                assert_eq!(snap.precomputed6(&marked), None, "{dst:#x}");
+                assert_eq!(
+                    snap.output6(&marked),
+                    Answer6::of(fib.netns().route_output6(&marked))
+                );
+            }
         }
     }
 
@@ -1028,10 +1138,10 @@ mod incremental_publish6 {
         #[test]
         fn incremental6_answers_equal_full_lookup(
             base in proptest::collection::vec((any::<u128>(), 0u8..=64, 0u8..9, any::<bool>()), 1..30),
-            batches in proptest::collection::vec(proptest::collection::vec((any::<u128>(), 0u8..=64, 0u8..5, 0u8..9, any::<bool>()), 1..12), 1..5),
+            batches in proptest::collection::vec(proptest::collection::vec((any::<u128>(), 0u8..=64, 0u8..7, 0u8..9, any::<bool>()), 1..12), 1..5),
             dsts in proptest::collection::vec(any::<u128>(), 1..30),
-            rules in proptest::collection::vec((0u8..18, any::<u32>(), any::<prop::sample::Index>()), 0..3),
-            late_rule in (0usize..6, 0u8..18, any::<u32>()),
+            rules in proptest::collection::vec((0u8..19, any::<u32>(), any::<prop::sample::Index>()), 0..3),
+            late_rule in (0usize..6, 0u8..19, any::<u32>()),
             special in any::<bool>(),
         ) {
             let mut base = base.clone();
@@ -1086,10 +1196,17 @@ mod incremental_publish6 {
                         } else {
                             (*a, *len)
                         };
-                        let table = if *op == 4 { tid::LOCAL } else { tid::MAIN };
+                        // 4: the local table; 5 and 6: table 100, which custom rules
+                        // may look up
+                        let table = match op {
+                            4 => tid::LOCAL,
+                            5 | 6 => 100,
+                            _ => tid::MAIN,
+                        };
                         let cfg = route(a, len, *k, *g, table);
                         let _ = match op {
-                            0 => ns.route6_modify(RouteOp::Replace, &cfg),
+                            0 | 5 => ns.route6_modify(RouteOp::Replace, &cfg),
+                            6 => ns.route6_modify(RouteOp::Delete, &Route6Cfg { rtype: RouteType::Unspec, metric: 0, nh: NhCfg::default(), ..cfg }),
                             1 => ns.route6_modify(RouteOp::Delete, &Route6Cfg { rtype: RouteType::Unspec, metric: 0, nh: NhCfg::default(), ..cfg }),
                             2 => ns.route6_modify(RouteOp::Append, &cfg),
                             _ => ns.route6_modify(RouteOp::Add, &cfg),
@@ -1111,7 +1228,7 @@ mod incremental_publish6 {
                 for (dst, got) in probes.iter().zip(&batch) {
                     let fl = Flow6 { dst: *dst, ..Default::default() };
                     prop_assert_eq!(*got, Answer6::of(fib.netns().route_output6(&fl)), "batch {:#x}", dst);
-                    for fl in [fl, Flow6 { mark: 1, ..fl }, Flow6 { proto: 6, ..fl }] {
+                    for fl in [fl, Flow6 { mark: 1, ..fl }, Flow6 { proto: 6, ..fl }, Flow6 { uid: 1, ..fl }] {
                         let want = Answer6::of(fib.netns().route_output6(&fl));
                         prop_assert_eq!(snap.output6(&fl), want, "flow {:?}", fl);
                     }
