@@ -8,9 +8,12 @@
 //! array. Custom rules do not switch the compiled answers off: each lookup first checks
 //! the flow against them (the rule selectors, compiled to integers), and a flow that
 //! none of them selects walks exactly the default rules, so it takes the compiled answer
-//! (the kernel walks the rules on every lookup once one custom rule exists). Everything
-//! else (flows a custom rule selects; ECMP routes, whose leg depends on the flow hash;
-//! flows with a source or an interface; default rules deleted or reordered) is answered
+//! (the kernel walks the rules on every lookup once one custom rule exists). Custom
+//! rules that select every such flow (wg-quick's `not fwmark ... lookup T`), or default
+//! rules deleted or reordered, make the compiled answers those of the whole rule walk,
+//! for unmarked flows (see [`Fast4Builder::walk`]). Everything else (flows a custom
+//! rule selects; ECMP routes, whose leg depends on the flow hash; flows with a source
+//! or an interface) is answered
 //! by the namespace's full lookup, so a snapshot answers exactly what
 //! [`Netns::route_output6`] answers. The property tests check that equivalence on random
 //! tables and rules.
