@@ -699,31 +699,44 @@ impl<K: Key> LpmBuilder<K> {
     /// level (always `true` there); exact below it, at the cost of a walk to the
     /// node holding `addr/len`.
     pub fn has_longer_within(&self, addr: K, len: u8) -> bool {
+        self.get_and_longer(addr, len).1
+    }
+
+    /// [`get`](Self::get) and [`has_longer_within`](Self::has_longer_within) in
+    /// one walk.
+    pub fn get_and_longer(&self, addr: K, len: u8) -> (Option<u32>, bool) {
         let (a, len) = Self::norm(addr, len);
         if len <= Self::TOP {
-            return true;
+            let v = self.top_pfx.get(&(Self::top_start(a), len as u8)).copied();
+            return (v, true);
         }
         let Some(mut node) = self.ts.child(Self::top_start(a) as usize) else {
-            return false;
+            return (None, false);
         };
         let mut start = Self::TOP;
         while len > start + STRIDE {
             let slot = slot_of(a, start);
             if !node.has_child(slot) {
-                return false;
+                return (None, false);
             }
             node = &node.children[node.child_pos(slot)];
             start += STRIDE;
         }
         let r = len - start;
         let pbits = bits_at(a, start, r);
+        let key = pfx_key(a, start, len);
+        let value = node
+            .pfx
+            .binary_search_by_key(&key, |e| e.0)
+            .ok()
+            .map(|i| node.pfx[i].1);
         // longer prefixes in this node: one run of sorted keys per length
         for qr in r + 1..=STRIDE {
             let lo = ((qr << 8) | (pbits << (qr - r))) as u16;
             let hi = (qr << 8) + ((pbits + 1) << (qr - r));
             let i = node.pfx.partition_point(|e| e.0 < lo);
             if node.pfx.get(i).is_some_and(|e| u32::from(e.0) < hi) {
-                return true;
+                return (value, true);
             }
         }
         // or any child node under it
@@ -734,7 +747,7 @@ impl<K: Key> LpmBuilder<K> {
         } else {
             ((1u64 << width) - 1) << lo
         };
-        node.child_bits & mask != 0
+        (value, node.child_bits & mask != 0)
     }
 
     /// The stored prefixes inside `addr/len` (`addr/len` itself included when

@@ -180,6 +180,7 @@ fn run_ops<K: Key>(seeds: [u128; 4], ops: &[RawOp]) -> Result<(), TestCaseError>
             // `has_longer_within`: exact below the top level, never a false "no"
             let longer = want.iter().any(|e| e.1 > len);
             let said = b.has_longer_within(a, len);
+            prop_assert_eq!(b.get_and_longer(a, len), (b.get(a, len), said));
             if u32::from(len) > K::TOP_BITS {
                 prop_assert_eq!(said, longer, "has_longer_within {:?}/{}", a, len);
             } else {

@@ -81,14 +81,19 @@ impl Table4 {
             None => self.keys.get(&(p.addr, 32 - p.len)).copied(),
         }
     }
-    /// Record a change of `p`, held in `slot`, with what the index builder (when this
-    /// copy has one) tells about longer prefixes inside it.
-    fn touch(&mut self, p: Prefix4, slot: u32) {
+    /// The slot of `p` and whether longer prefixes lie inside it (`true` when not
+    /// known: this copy has no index builder), in one walk of the builder.
+    fn slot_and_longer(&self, p: Prefix4) -> (Option<u32>, bool) {
         let p = Prefix4::new(p.addr, p.len);
-        let longer = self
-            .lpm
-            .as_ref()
-            .is_none_or(|b| b.has_longer_within(p.addr, p.len));
+        match &self.lpm {
+            Some(b) => b.get_and_longer(p.addr, p.len),
+            None => (self.keys.get(&(p.addr, 32 - p.len)).copied(), true),
+        }
+    }
+    /// Record a change of `p`, held in `slot`, with whether longer prefixes were
+    /// inside it.
+    fn touch(&mut self, p: Prefix4, slot: u32, longer: bool) {
+        let p = Prefix4::new(p.addr, p.len);
         let t = Touch4 {
             prefix: p,
             slot: Some(slot),
@@ -116,8 +121,9 @@ impl Table4 {
     }
     /// Mutable entries of one prefix.
     pub fn get_mut(&mut self, p: Prefix4) -> Option<&mut Vec<Route4>> {
-        let s = self.slot_of(p)?;
-        self.touch(p, s);
+        let (s, longer) = self.slot_and_longer(p);
+        let s = s?;
+        self.touch(p, s, longer);
         Some(&mut Arc::make_mut(&mut self.slots[s as usize]).1)
     }
     /// The index builder (rebuilt from the keys in a copy that never had one).
@@ -136,7 +142,9 @@ impl Table4 {
     /// it stays empty).
     pub fn entry(&mut self, p: Prefix4) -> &mut Vec<Route4> {
         let key = (p.addr, 32 - p.len);
-        let s = match self.slot_of(p) {
+        // (inserting `p` adds no prefix inside it: `longer` stays true after it)
+        let (found, longer) = self.slot_and_longer(p);
+        let s = match found {
             Some(s) => s,
             None => {
                 let s = match self.free.pop() {
@@ -156,7 +164,7 @@ impl Table4 {
                 s
             }
         };
-        self.touch(p, s);
+        self.touch(p, s, longer);
         &mut Arc::make_mut(&mut self.slots[s as usize]).1
     }
     /// Drop prefixes left without entries.
