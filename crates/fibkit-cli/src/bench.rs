@@ -472,21 +472,76 @@ fn splitmix(x: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// `fib bench lpm [--family 4|6] [--routes N] [--passes N]`: the full RIS 2026 table (or
+/// wg-quick's routing on top of a namespace: table 51820 with a default route through
+/// `dev` (the tunnel), `not fwmark 0xca6c lookup 51820` and `lookup main
+/// suppress_prefixlength 0`, both families. Every unmarked flow is then selected by
+/// custom rules: the snapshot compiles the whole rule walk.
+fn add_wg_quick(ns: &mut Netns, dev: u32) -> Result<(), String> {
+    let nh = NhCfg {
+        dev,
+        ..Default::default()
+    };
+    ns.route4_modify(
+        RouteOp::Add,
+        &fibkit::fib4::Route4Cfg {
+            table: 51820,
+            scope: 253,
+            nh: nh.clone(),
+            ..Default::default()
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    ns.route6_modify(
+        RouteOp::Add,
+        &Route6Cfg {
+            table: 51820,
+            nh,
+            ..Default::default()
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    for v6 in [false, true] {
+        for spec in [
+            RuleSpec {
+                mark: Some(0xca6c),
+                invert: true,
+                action: Some(fibkit::rule::RuleAction::Lookup(51820)),
+                ..Default::default()
+            },
+            RuleSpec {
+                action: Some(fibkit::rule::RuleAction::Lookup(254)),
+                suppress_prefixlen: Some(0),
+                ..Default::default()
+            },
+        ] {
+            ns.rule_add(v6, &spec).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+/// `fib bench lpm [--family 4|6] [--routes N] [--passes N] [--wg-quick]`: the full RIS 2026 table (or
 /// its first N prefixes) loaded into a namespace, compiled into a snapshot; single and
 /// batch output lookups of random destinations inside the prefixes and uniformly
 /// random, in million lookups per second (one thread, best of N passes, default 5),
 /// with build times and memory. Batches: answers copied out (`output*_batch`), read in
 /// place (`output*_batch_with`), and the snapshot's index alone (answer numbers).
+/// `--wg-quick` adds wg-quick's rules first (see `add_wg_quick`).
 pub fn lpm_main(args: &[String]) -> Result<(), String> {
     let mut v6 = false;
     let mut limit = usize::MAX;
     let mut passes = 5usize;
+    let mut wg = false;
     let mut i = 0;
     while i < args.len() {
         match (args[i].as_str(), args.get(i + 1)) {
             ("--family", Some(f)) => v6 = f == "6",
             ("--routes", Some(n)) => limit = n.parse().map_err(|_| "bad --routes\n".to_string())?,
+            ("--wg-quick", _) => {
+                wg = true;
+                i += 1;
+                continue;
+            }
             ("--passes", Some(n)) => {
                 passes = n
                     .parse()
@@ -496,7 +551,8 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
             }
             _ => {
                 return Err(
-                    "Usage: fib bench lpm [--family 4|6] [--routes N] [--passes N]\n".into(),
+                    "Usage: fib bench lpm [--family 4|6] [--routes N] [--passes N] [--wg-quick]\n"
+                        .into(),
                 )
             }
         }
@@ -549,6 +605,9 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
         });
     }
     let load = t0.elapsed();
+    if wg {
+        add_wg_quick(&mut ns, d0)?;
+    }
     let t1 = Instant::now();
     let snap = fibkit::snapshot::Snapshot::new(ns);
     let compile = t1.elapsed();
@@ -590,6 +649,9 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
         if v6 { 6 } else { 4 },
         load + compile
     );
+    if wg {
+        outln!("# with wg-quick's rules (table 51820, `not fwmark 0xca6c`, `suppress_prefixlength 0`): the whole rule walk compiled; the lookups are unmarked flows");
+    }
     outln!(
         "# snapshot index: {mem} bytes ({:.2} bytes/prefix), {answers} distinct answers",
         mem as f64 / n as f64
