@@ -300,12 +300,7 @@ impl Netns {
     /// The IPv6 rule-walk answers (see [`Netns::fast4_builder_walk`]): every
     /// destination of every table, and `::/0`.
     fn fast6_builder_walk(&self) -> Fast6Builder {
-        let guard: Vec<CompiledRule> = self
-            .prog6
-            .iter()
-            .filter(|r| r.selects_plain_output(None).is_none())
-            .copied()
-            .collect();
+        let guard = walk_guard(&self.prog6, None);
         let mut all: Vec<Prefix6> = self.tables6().flat_map(|t| t.dsts()).collect();
         all.push(Prefix6::default());
         all.sort_unstable();
@@ -489,6 +484,15 @@ impl Precomputed for Answer6 {
     fn is_slow(&self) -> bool {
         matches!(self, Answer6::Slow)
     }
+}
+
+/// The guard of rule-walk answers: the rules whose choice depends on fields the
+/// answers leave free (see [`CompiledRule::selects_plain_output`]).
+fn walk_guard(prog: &[CompiledRule], tos: Option<u8>) -> Vec<CompiledRule> {
+    prog.iter()
+        .filter(|r| r.selects_plain_output(tos).is_none())
+        .copied()
+        .collect()
 }
 
 /// The answer of the [`SLOW`] index value.
@@ -1082,12 +1086,7 @@ impl Netns {
     /// The flows it answers for: unmarked, and selected by none of the rules whose
     /// choice depends on the flow's other fields (the guard).
     fn fast4_builder_walk(&self) -> Fast4Builder {
-        let guard: Vec<CompiledRule> = self
-            .prog4
-            .iter()
-            .filter(|r| r.selects_plain_output(Some(0)).is_none())
-            .copied()
-            .collect();
+        let guard = walk_guard(&self.prog4, Some(0));
         let mut all: Vec<crate::prefix::Prefix4> =
             self.tables4().flat_map(|t| t.prefix_list()).collect();
         // 0.0.0.0/0 always: the walk's answer where no table has a route

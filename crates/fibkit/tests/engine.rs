@@ -986,43 +986,31 @@ mod wg_quick {
         let mut fib = Fib::new(ns);
         let mut r = fib.reader();
         check(r.snapshot(), fib.netns());
-        // a route in the tunnel's table only (main answers 10/8 first; 8.8.0.0/16
-        // now goes the tunnel's new way)
-        fib.apply(|ns| {
-            ns.route4_modify(
+        // one route change per publication, each checked
+        let steps: [(RouteOp, Route4Cfg); 4] = [
+            // a route in the tunnel's table only (main answers 10/8 first; 8.8.0.0/16
+            // now goes the tunnel's new way)
+            (
                 RouteOp::Add,
-                &route(d0, 51820, 0x0808_0000, 16, Some(0xc000_0207)),
-            )
-            .expect("tunnel route");
-        });
-        fib.publish();
-        check(r.snapshot(), fib.netns());
-        // main's 8.0.0.0/8 answers inside the tunnel table's 8.8.0.0/16 (main comes
-        // first and its match is longer than /0): changing it changes that answer
-        fib.apply(|ns| {
-            ns.route4_modify(
+                route(d0, 51820, 0x0808_0000, 16, Some(0xc000_0207)),
+            ),
+            // main's 8.0.0.0/8 answers inside the tunnel table's 8.8.0.0/16 (main comes
+            // first and its match is longer than /0): changing it changes that answer
+            (
                 RouteOp::Add,
-                &route(d0, tid::MAIN, 0x0800_0000, 8, Some(0xc000_02fb)),
-            )
-            .expect("main /8");
-        });
-        fib.publish();
-        check(r.snapshot(), fib.netns());
-        fib.apply(|ns| {
-            ns.route4_modify(
+                route(d0, tid::MAIN, 0x0800_0000, 8, Some(0xc000_02fb)),
+            ),
+            (
                 RouteOp::Replace,
-                &route(d0, tid::MAIN, 0x0800_0000, 8, Some(0xc000_02fa)),
-            )
-            .expect("main /8 replaced");
-        });
-        fib.publish();
-        check(r.snapshot(), fib.netns());
-        fib.apply(|ns| {
-            ns.route4_modify(RouteOp::Delete, &route(d0, 51820, 0, 0, None))
-                .expect("tunnel default gone");
-        });
-        fib.publish();
-        check(r.snapshot(), fib.netns());
+                route(d0, tid::MAIN, 0x0800_0000, 8, Some(0xc000_02fa)),
+            ),
+            (RouteOp::Delete, route(d0, 51820, 0, 0, None)),
+        ];
+        for (op, cfg) in steps {
+            fib.apply(|ns| ns.route4_modify(op, &cfg)).expect("change");
+            fib.publish();
+            check(r.snapshot(), fib.netns());
+        }
     }
 }
 
