@@ -3,7 +3,9 @@
 //!
 //! Table slots live in one: a snapshot's copy of a full table costs one pointer per
 //! chunk instead of one per slot, while reading an element stays two loads away (unlike
-//! a persistent tree, whose indexing walks levels).
+//! a persistent tree, whose indexing walks levels). A chunk is one allocation holding
+//! its 64 elements inline (the last chunk's unused places hold copies of its first
+//! element until pushes fill them), so a chunk copy allocates once.
 
 use std::ops::{Index, IndexMut};
 use std::sync::Arc;
@@ -14,7 +16,7 @@ const CHUNK: usize = 1 << SHIFT;
 /// A copy-on-write vector of chunks of 64 elements.
 #[derive(Clone, Debug)]
 pub struct CowVec<T> {
-    chunks: Vec<Arc<Vec<T>>>,
+    chunks: Vec<Arc<[T; CHUNK]>>,
     len: usize,
 }
 
@@ -38,12 +40,12 @@ impl<T: Clone> CowVec<T> {
     }
     /// Append an element.
     pub fn push(&mut self, v: T) {
-        if self.len % CHUNK == 0 {
-            let mut c = Vec::with_capacity(CHUNK);
-            c.push(v);
-            self.chunks.push(Arc::new(c));
+        let k = self.len % CHUNK;
+        if k == 0 {
+            self.chunks
+                .push(Arc::new(std::array::from_fn(|_| v.clone())));
         } else if let Some(last) = self.chunks.last_mut() {
-            Arc::make_mut(last).push(v);
+            Arc::make_mut(last)[k] = v;
         }
         self.len += 1;
     }
@@ -53,6 +55,11 @@ impl<T> Index<usize> for CowVec<T> {
     type Output = T;
     #[inline]
     fn index(&self, i: usize) -> &T {
+        assert!(
+            i < self.len,
+            "index {i} out of range for length {}",
+            self.len
+        );
         &self.chunks[i >> SHIFT][i & (CHUNK - 1)]
     }
 }
@@ -61,6 +68,11 @@ impl<T: Clone> IndexMut<usize> for CowVec<T> {
     /// Copies the element's chunk first if another copy shares it.
     #[inline]
     fn index_mut(&mut self, i: usize) -> &mut T {
+        assert!(
+            i < self.len,
+            "index {i} out of range for length {}",
+            self.len
+        );
         &mut Arc::make_mut(&mut self.chunks[i >> SHIFT])[i & (CHUNK - 1)]
     }
 }
@@ -98,6 +110,6 @@ mod tests {
     fn out_of_range_panics_like_a_vec() {
         let mut a: CowVec<u32> = CowVec::default();
         a.push(1);
-        let _ = a[64];
+        let _ = a[5];
     }
 }
