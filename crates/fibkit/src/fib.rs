@@ -101,6 +101,7 @@ impl Fib {
         let mut others: Option<Vec<crate::prefix::Prefix4>> = Some(Vec::new());
         let mut local: Option<Vec<crate::prefix::Prefix4>> = Some(Vec::new());
         let mut default_changed = false;
+        let walk4 = self.fast4.as_ref().is_some_and(|b| b.walk.is_some());
         for id in ids
             .iter()
             .copied()
@@ -114,8 +115,10 @@ impl Fib {
                 }
                 _ => {}
             }
+            // (the default rules' walk reads local and main only)
             match (others.as_mut(), t) {
-                (Some(o), Some(v)) => o.extend(v),
+                (Some(o), Some(v)) if walk4 => o.extend(v),
+                (Some(_), Some(_)) => {}
                 _ => others = None,
             }
         }
