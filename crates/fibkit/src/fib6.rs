@@ -1274,7 +1274,11 @@ impl Netns {
                 continue;
             }
             let d = Prefix6::new(dst, len);
-            if t.has_subtree(d) {
+            // one probe of the destination: its plain node and its subtree
+            let Some((plain, sub)) = t.dest(d) else {
+                continue;
+            };
+            if sub {
                 for sl in (1..=128u8).rev() {
                     let s = Prefix6::new(src, sl);
                     if let Some(l) = t.get(d, s) {
@@ -1290,7 +1294,7 @@ impl Netns {
                     continue;
                 }
             }
-            if let Some(l) = t.get(d, Prefix6::default()) {
+            if let Some(l) = plain {
                 if !l.is_empty() {
                     if let Some(r) = visit(l.as_slice()) {
                         return Some(r);

@@ -700,6 +700,16 @@ impl Table6 {
     }
 
     /// Whether a source-specific subtree hangs under `dst`.
+    /// Destination `dst` in one probe: its plain node's entries (if any) and whether
+    /// source-specific nodes hang under it; `None` when no node has `dst`.
+    #[inline]
+    pub fn dest(&self, dst: Prefix6) -> Option<(Option<&Vec<Route6>>, bool)> {
+        let d = *self.dmap.get(&dst)?;
+        let (_, plain, sub) = self.drecs[d as usize];
+        let list = (plain != NONE).then(|| &self.slots[plain as usize].2);
+        Some((list, sub > 0))
+    }
+    /// Whether source-specific nodes hang under `dst`.
     pub fn has_subtree(&self, dst: Prefix6) -> bool {
         self.dmap
             .get(&dst)
