@@ -177,6 +177,8 @@ fn bench_snapshot(c: &mut Criterion) {
         ("dport", 10),
         ("dport", 100),
         ("wg-quick", 2),
+        // flows with a source address: the full lookup on the snapshot's copy
+        ("with-src", 0),
     ] {
         let mut ns = ns0.clone();
         if kind == "from" {
@@ -192,6 +194,7 @@ fn bench_snapshot(c: &mut Criterion) {
                 i = (i + 1) & 1023;
                 black_box(snap.output4(&Flow4 {
                     dst: d4[i],
+                    src: if kind == "with-src" { 0xc000_0201 } else { 0 },
                     proto: 17,
                     ..Default::default()
                 }))
@@ -203,6 +206,11 @@ fn bench_snapshot(c: &mut Criterion) {
                 i = (i + 1) & 1023;
                 black_box(snap.output6(&Flow6 {
                     dst: d6[i],
+                    src: if kind == "with-src" {
+                        (0x2001_0db8_0001u128 << 80) | 1
+                    } else {
+                        0
+                    },
                     proto: 6,
                     ..Default::default()
                 }))

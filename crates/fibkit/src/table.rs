@@ -439,8 +439,10 @@ pub struct Table6 {
     keys: imbl::OrdMap<(Prefix6, Prefix6), u32>,
     slots: crate::cowvec::CowVec<Arc<(Prefix6, Prefix6, Vec<Route6>)>>,
     free: Vec<u32>,
-    /// destination -> record index
-    dmap: std::collections::HashMap<Prefix6, u32>,
+    /// destination -> record index; `None` in a copy (a snapshot): copying the map
+    /// would cost the whole map on every publication, so a copy answers from the
+    /// persistent key map instead, and rebuilds this map if it is ever changed.
+    dmap: Option<std::collections::HashMap<Prefix6, u32>>,
     /// records: (destination, plain node slot or NONE, number of source-specific nodes)
     drecs: crate::cowvec::CowVec<(Prefix6, u32, u32)>,
     dfree: Vec<u32>,
@@ -466,7 +468,7 @@ impl Clone for Table6 {
             keys: self.keys.clone(),
             slots: self.slots.clone(),
             free: self.free.clone(),
-            dmap: self.dmap.clone(),
+            dmap: None,
             drecs: self.drecs.clone(),
             dfree: self.dfree.clone(),
             lpm: None,
@@ -493,7 +495,7 @@ impl Table6 {
             keys: imbl::OrdMap::new(),
             slots: Default::default(),
             free: Vec::new(),
-            dmap: Default::default(),
+            dmap: Some(Default::default()),
             drecs: Default::default(),
             dfree: Vec::new(),
             lpm: Some(LpmBuilder::new()),
@@ -519,12 +521,53 @@ impl Table6 {
     /// probe), source-specific ones through the ordered key map.
     #[inline]
     fn slot_of(&self, dst: Prefix6, src: Prefix6) -> Option<u32> {
-        if src.len == 0 && src.addr == 0 {
-            let d = *self.dmap.get(&dst)?;
-            let plain = self.drecs[d as usize].1;
-            (plain != NONE).then_some(plain)
+        match &self.dmap {
+            Some(m) if src.len == 0 && src.addr == 0 => {
+                let d = *m.get(&dst)?;
+                let plain = self.drecs[d as usize].1;
+                (plain != NONE).then_some(plain)
+            }
+            _ => self.keys.get(&(dst, src)).copied(),
+        }
+    }
+    /// The destination map, rebuilt from the live records in a copy that has none.
+    fn dmap_mut(&mut self) -> &mut std::collections::HashMap<Prefix6, u32> {
+        if self.dmap.is_none() {
+            let freed: std::collections::HashSet<u32> = self.dfree.iter().copied().collect();
+            let m = (0..self.drecs.len() as u32)
+                .filter(|d| !freed.contains(d))
+                .map(|d| (self.drecs[d as usize].0, d))
+                .collect();
+            self.dmap = Some(m);
+        }
+        self.dmap.as_mut().expect("just built")
+    }
+    /// The nodes under destination `dst` from the key map: its plain node's slot
+    /// (`NONE` if none) and whether source-specific nodes exist (`None`: no node).
+    fn dest_from_keys(&self, dst: Prefix6) -> Option<(u32, bool)> {
+        let last = Prefix6 {
+            addr: u128::MAX,
+            len: 128,
+        };
+        let mut nodes = self.keys.range((dst, Prefix6::default())..=(dst, last));
+        let (first, s) = nodes.next()?;
+        if first.1 == Prefix6::default() {
+            Some((*s, nodes.next().is_some()))
         } else {
-            self.keys.get(&(dst, src)).copied()
+            Some((NONE, true))
+        }
+    }
+    /// Destination `dst`: its plain node's slot (`NONE` if none) and whether
+    /// source-specific nodes hang under it; `None` when no node has `dst`.
+    #[inline]
+    fn dest_parts(&self, dst: Prefix6) -> Option<(u32, bool)> {
+        match &self.dmap {
+            Some(m) => {
+                let d = *m.get(&dst)?;
+                let (_, plain, sub) = self.drecs[d as usize];
+                Some((plain, sub > 0))
+            }
+            None => self.dest_from_keys(dst),
         }
     }
     /// Mutable entries of node (dst, src).
@@ -551,7 +594,7 @@ impl Table6 {
                     }
                 };
                 self.keys.insert((dst, src), s);
-                let d = match self.dmap.get(&dst) {
+                let d = match self.dmap_mut().get(&dst) {
                     Some(d) => *d,
                     None => {
                         let d = match self.dfree.pop() {
@@ -564,7 +607,7 @@ impl Table6 {
                                 (self.drecs.len() - 1) as u32
                             }
                         };
-                        self.dmap.insert(dst, d);
+                        self.dmap_mut().insert(dst, d);
                         Arc::make_mut(&mut self.len_count)[usize::from(dst.len)] += 1;
                         self.builder().insert(dst.addr, dst.len, d);
                         self.dirty = true;
@@ -586,7 +629,11 @@ impl Table6 {
     /// one).
     fn builder(&mut self) -> &mut LpmBuilder<u128> {
         if self.lpm.is_none() {
-            let b: LpmBuilder<u128> = self.dmap.iter().map(|(p, d)| (p.addr, p.len, *d)).collect();
+            let b: LpmBuilder<u128> = self
+                .dmap_mut()
+                .iter()
+                .map(|(p, d)| (p.addr, p.len, *d))
+                .collect();
             self.lpm = Some(b);
         }
         self.lpm.as_mut().expect("just built")
@@ -613,7 +660,7 @@ impl Table6 {
         }
         self.keys.remove(&(dst, src));
         self.free.push(s);
-        if let Some(d) = self.dmap.get(&dst).copied() {
+        if let Some(d) = self.dmap_mut().get(&dst).copied() {
             let rec = &mut self.drecs[d as usize];
             if src.len == 0 {
                 rec.1 = NONE;
@@ -621,7 +668,7 @@ impl Table6 {
                 rec.2 -= 1;
             }
             if rec.1 == NONE && rec.2 == 0 {
-                self.dmap.remove(&dst);
+                self.dmap_mut().remove(&dst);
                 Arc::make_mut(&mut self.len_count)[usize::from(dst.len)] -= 1;
                 self.dfree.push(d);
                 self.builder().remove(dst.addr, dst.len);
@@ -643,7 +690,21 @@ impl Table6 {
     }
     /// The destination prefixes that have nodes.
     pub fn dsts(&self) -> impl Iterator<Item = Prefix6> + '_ {
-        self.dmap.keys().copied()
+        let from_map = self.dmap.as_ref().map(|m| m.keys().copied());
+        // a copy without the map: the key map, whose nodes of one destination are
+        // adjacent
+        let from_keys = self.dmap.is_none().then(|| {
+            let mut prev: Option<Prefix6> = None;
+            self.keys.keys().map(|(d, _)| *d).filter(move |d| {
+                let new = prev != Some(*d);
+                prev = Some(*d);
+                new
+            })
+        });
+        from_map
+            .into_iter()
+            .flatten()
+            .chain(from_keys.into_iter().flatten())
     }
 
     /// Whether some destination of prefix length `len` has nodes.
@@ -653,7 +714,10 @@ impl Table6 {
     }
     /// Whether some node has destination `dst`.
     pub fn has_dst(&self, dst: Prefix6) -> bool {
-        self.dmap.contains_key(&dst)
+        match &self.dmap {
+            Some(m) => m.contains_key(&dst),
+            None => self.dest_from_keys(dst).is_some(),
+        }
     }
     /// The destinations with nodes inside `p` (`p` included), in order.
     pub fn dsts_within(&self, p: Prefix6) -> Vec<Prefix6> {
@@ -690,30 +754,26 @@ impl Table6 {
 
     /// The length of the longest destination with nodes covering `p` (`p` included).
     pub fn longest_cover(&self, p: Prefix6) -> Option<u8> {
-        if self.dmap.contains_key(&p) {
+        if self.has_dst(p) {
             return Some(p.len);
         }
         (0..p.len)
             .rev()
             .filter(|l| self.has_len(*l))
-            .find(|l| self.dmap.contains_key(&Prefix6::new(p.addr, *l)))
+            .find(|l| self.has_dst(Prefix6::new(p.addr, *l)))
     }
 
-    /// Whether a source-specific subtree hangs under `dst`.
     /// Destination `dst` in one probe: its plain node's entries (if any) and whether
     /// source-specific nodes hang under it; `None` when no node has `dst`.
     #[inline]
     pub fn dest(&self, dst: Prefix6) -> Option<(Option<&Vec<Route6>>, bool)> {
-        let d = *self.dmap.get(&dst)?;
-        let (_, plain, sub) = self.drecs[d as usize];
+        let (plain, sub) = self.dest_parts(dst)?;
         let list = (plain != NONE).then(|| &self.slots[plain as usize].2);
-        Some((list, sub > 0))
+        Some((list, sub))
     }
     /// Whether source-specific nodes hang under `dst`.
     pub fn has_subtree(&self, dst: Prefix6) -> bool {
-        self.dmap
-            .get(&dst)
-            .is_some_and(|d| self.drecs[*d as usize].2 > 0)
+        self.dest_parts(dst).is_some_and(|(_, sub)| sub)
     }
     /// Bring the index up to date.
     pub fn compile(&mut self) {

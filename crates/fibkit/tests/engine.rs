@@ -1312,3 +1312,97 @@ fn writer_frees_replaced_snapshots_once_readers_let_go() {
     fib.publish();
     assert_eq!(fib.retired(), 1);
 }
+
+/// A copy of a namespace (a snapshot's) leaves out the IPv6 tables' destination map and
+/// answers from their persistent key map; changed, it rebuilds the map. Both must
+/// behave exactly as the original, source-specific routes included.
+mod table6_copies {
+    use super::*;
+
+    fn route(d0: u32, dst: u128, len: u8, src: Option<(u128, u8)>, g: u8) -> Route6Cfg {
+        Route6Cfg {
+            dst: Prefix6::new(dst, len),
+            src: src.map_or(Prefix6::default(), |(a, l)| Prefix6::new(a, l)),
+            nh: NhCfg {
+                gw: Some(Gateway::V6((0x2001_0db8_0001_u128 << 80) | u128::from(g))),
+                dev: d0,
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    }
+
+    fn same(a: &Netns, b: &Netns, probes: &[(u128, u128)]) -> Result<(), TestCaseError> {
+        for (dst, src) in probes {
+            let fl = Flow6 {
+                dst: *dst,
+                src: *src,
+                ..Default::default()
+            };
+            let x = fibkit::snapshot::Answer6::of(a.route_output6(&fl));
+            let y = fibkit::snapshot::Answer6::of(b.route_output6(&fl));
+            prop_assert_eq!(x, y, "{:?}", fl);
+        }
+        let (ta, tb) = (
+            a.table6(tid::MAIN).expect("main"),
+            b.table6(tid::MAIN).expect("main"),
+        );
+        let mut da: Vec<Prefix6> = ta.dsts().collect();
+        let mut db: Vec<Prefix6> = tb.dsts().collect();
+        da.sort_unstable();
+        db.sort_unstable();
+        prop_assert_eq!(&da, &db);
+        for d in &da {
+            prop_assert_eq!(ta.has_subtree(*d), tb.has_subtree(*d));
+            prop_assert_eq!(ta.longest_cover(*d), tb.longest_cover(*d));
+            prop_assert_eq!(
+                ta.dest(*d).map(|(l, s)| (l.cloned(), s)),
+                tb.dest(*d).map(|(l, s)| (l.cloned(), s))
+            );
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn copies_answer_and_change_like_the_original(
+            base in proptest::collection::vec((0u128..8, 0u8..=64, proptest::option::of((0u128..4, 0u8..=64)), 0u8..4), 1..30),
+            changes in proptest::collection::vec((0u128..8, 0u8..=64, proptest::option::of((0u128..4, 0u8..=64)), 0u8..4, any::<bool>()), 1..20),
+        ) {
+            let (mut ns, d0) = ns_with_link();
+            // destinations and sources close together so that they nest
+            let dst = |x: u128| (0x2001_0db8_0100_u128 << 80) | (x << 76);
+            let src = |x: u128| (0x2001_0db8_0200_u128 << 80) | (x << 100);
+            for (d, l, s, g) in &base {
+                let _ = ns.route6_modify(RouteOp::Add, &route(d0, dst(*d), *l, s.map(|(a, sl)| (src(a), sl)), *g));
+            }
+            let mut probes = Vec::new();
+            for x in 0..8u128 {
+                for y in [0u128, src(0) | 1, src(3) | 9] {
+                    probes.push((dst(x) | 5, y));
+                }
+            }
+            // some destinations deleted before the copy (their records freed)
+            for (d, l, s, g) in base.iter().step_by(3) {
+                let cfg = route(d0, dst(*d), *l, s.map(|(a, sl)| (src(a), sl)), *g);
+                let _ = ns.route6_modify(RouteOp::Delete, &Route6Cfg { nh: NhCfg::default(), ..cfg });
+            }
+            // a copy answers from its key map
+            let copy = ns.clone();
+            same(&ns, &copy, &probes)?;
+            // and changed like the original, it stays the same
+            let mut copy = copy;
+            for (d, l, s, g, add) in &changes {
+                let cfg = route(d0, dst(*d), *l, s.map(|(a, sl)| (src(a), sl)), *g);
+                let op = if *add { RouteOp::Add } else { RouteOp::Delete };
+                let cfg = if *add { cfg } else { Route6Cfg { nh: NhCfg::default(), ..cfg } };
+                let x = ns.route6_modify(op, &cfg).is_ok();
+                let y = copy.route6_modify(op, &cfg).is_ok();
+                prop_assert_eq!(x, y);
+            }
+            same(&ns, &copy, &probes)?;
+        }
+    }
+}
