@@ -135,26 +135,14 @@ impl Netns {
         ignore_linkstate: bool,
         from: Start4,
     ) -> Result<FibResult4<'_>, Errno> {
+        // one table's lookup for this flow (`EAGAIN`: no match there)
+        let table = |t: u32| {
+            self.fib4_table_lookup_at(t, fl.dst, fl.tos, fl.scope, fl.oif, ignore_linkstate, from)
+        };
         if !self.custom_rules4 {
-            let mut r = self.fib4_table_lookup_at(
-                tid::MAIN,
-                fl.dst,
-                fl.tos,
-                fl.scope,
-                fl.oif,
-                ignore_linkstate,
-                from,
-            );
+            let mut r = table(tid::MAIN);
             if matches!(r, Err(Errno::EAGAIN)) && self.tables4.contains_key(&tid::DEFAULT) {
-                r = self.fib4_table_lookup_at(
-                    tid::DEFAULT,
-                    fl.dst,
-                    fl.tos,
-                    fl.scope,
-                    fl.oif,
-                    ignore_linkstate,
-                    from,
-                );
+                r = table(tid::DEFAULT);
             }
             return match r {
                 Err(Errno::EAGAIN) => Err(Errno::ENETUNREACH),
@@ -169,15 +157,7 @@ impl Netns {
                 if !self.tables4.contains_key(&t) {
                     return Err(Errno::EAGAIN);
                 }
-                self.fib4_table_lookup_at(
-                    t,
-                    fl.dst,
-                    fl.tos,
-                    fl.scope,
-                    fl.oif,
-                    ignore_linkstate,
-                    from,
-                )
+                table(t)
             },
             |rule, res: &FibResult4<'_>| {
                 if i32::from(res.prefix.len) <= rule.suppress_prefixlen {

@@ -301,17 +301,12 @@ impl Netns {
     /// destination of every table, and `::/0`.
     fn fast6_builder_walk(&self) -> Fast6Builder {
         let guard = walk_guard(&self.prog6, None);
-        let mut all: Vec<Prefix6> = self.tables6().flat_map(|t| t.dsts()).collect();
-        all.push(Prefix6::default());
-        all.sort_unstable();
-        all.dedup();
-        let mut index = AnswerIndex::new();
-        for p in all {
-            index.set(p.addr, p.len, self.walk6_answer(p, &guard));
-        }
-        for (a, l) in SPECIAL6 {
-            index.set(a, l, Answer6::Slow);
-        }
+        let index = walk_index(
+            self.tables6().flat_map(|t| t.dsts()),
+            |p| (p.addr, p.len),
+            &SPECIAL6,
+            |p| self.walk6_answer(p, &guard),
+        );
         Fast6Builder {
             index,
             guard: Guard::for_walk(guard),
@@ -471,16 +466,20 @@ const SLOW: u32 = NO_MATCH - 1;
 
 /// What an [`AnswerIndex`] stores: an answer, or "ask the full lookup".
 trait Precomputed: Copy + Eq + std::hash::Hash {
+    /// "Ask the full lookup".
+    const SLOW: Self;
     fn is_slow(&self) -> bool;
 }
 
 impl Precomputed for Answer4 {
+    const SLOW: Self = Answer4::Slow;
     fn is_slow(&self) -> bool {
         matches!(self, Answer4::Slow)
     }
 }
 
 impl Precomputed for Answer6 {
+    const SLOW: Self = Answer6::Slow;
     fn is_slow(&self) -> bool {
         matches!(self, Answer6::Slow)
     }
@@ -493,6 +492,29 @@ fn walk_guard(prog: &[CompiledRule], tos: Option<u8>) -> Vec<CompiledRule> {
         .filter(|r| r.selects_plain_output(tos).is_none())
         .copied()
         .collect()
+}
+
+/// The answer index of rule-walk answers: every prefix of `prefixes` and the default
+/// prefix (the walk's answer where no table has a route), each answered by `answer`,
+/// then the special destinations, which the full lookup answers.
+fn walk_index<P: Ord + Copy + Default, K: fibkit_lpm::Key, A: Precomputed>(
+    prefixes: impl Iterator<Item = P>,
+    key: impl Fn(P) -> (K, u8),
+    special: &[(K, u8)],
+    mut answer: impl FnMut(P) -> A,
+) -> AnswerIndex<K, A> {
+    let mut all: Vec<P> = prefixes.chain([P::default()]).collect();
+    all.sort_unstable();
+    all.dedup();
+    let mut index = AnswerIndex::new();
+    for p in all {
+        let (addr, len) = key(p);
+        index.set(addr, len, answer(p));
+    }
+    for &(addr, len) in special {
+        index.set(addr, len, A::SLOW);
+    }
+    index
 }
 
 /// The answer of the [`SLOW`] index value.
@@ -1087,19 +1109,12 @@ impl Netns {
     /// choice depends on the flow's other fields (the guard).
     fn fast4_builder_walk(&self) -> Fast4Builder {
         let guard = walk_guard(&self.prog4, Some(0));
-        let mut all: Vec<crate::prefix::Prefix4> =
-            self.tables4().flat_map(|t| t.prefix_list()).collect();
-        // 0.0.0.0/0 always: the walk's answer where no table has a route
-        all.push(crate::prefix::Prefix4::default());
-        all.sort_unstable();
-        all.dedup();
-        let mut index = AnswerIndex::new();
-        for p in all {
-            index.set(p.addr, p.len, self.walk4_answer(p, &guard));
-        }
-        for (a, l) in SPECIAL4 {
-            index.set(a, l, Answer4::Slow);
-        }
+        let index = walk_index(
+            self.tables4().flat_map(|t| t.prefix_list()),
+            |p| (p.addr, p.len),
+            &SPECIAL4,
+            |p| self.walk4_answer(p, &guard),
+        );
         Fast4Builder {
             index,
             guard: Guard::for_walk(guard),

@@ -296,15 +296,8 @@ impl Table4 {
         })
     }
 
-    /// The prefixes inside `p` (its own and longer ones), in no particular order.
-    pub fn prefixes_within(&self, p: Prefix4) -> Vec<Prefix4> {
-        let mut out = Vec::new();
-        self.prefixes_within_each(p, |q, _| out.push(q));
-        out
-    }
-
-    /// [`Table4::prefixes_within`] without the vector: `f(prefix, slot)` for each
-    /// prefix inside `p`, in no particular order.
+    /// `f(prefix, slot)` for each prefix inside `p` (its own and longer ones), in no
+    /// particular order.
     pub fn prefixes_within_each(&self, p: Prefix4, mut f: impl FnMut(Prefix4, u32)) {
         // the index builder, when this copy has one, walks straight to `p`'s node; the
         // ordered key map would cost B-tree searches through a million keys
@@ -719,16 +712,8 @@ impl Table6 {
             None => self.dest_from_keys(dst).is_some(),
         }
     }
-    /// The destinations with nodes inside `p` (`p` included), in order.
-    pub fn dsts_within(&self, p: Prefix6) -> Vec<Prefix6> {
-        let mut out = Vec::new();
-        self.dsts_within_each(p, |q| out.push(q));
-        out.sort_unstable();
-        out
-    }
-
-    /// [`Table6::dsts_within`] without the vector: `f(destination)` for each, in no
-    /// particular order.
+    /// `f(destination)` for each destination with nodes inside `p` (`p` included), in
+    /// no particular order.
     pub fn dsts_within_each(&self, p: Prefix6, mut f: impl FnMut(Prefix6)) {
         if let Some(b) = &self.lpm {
             b.within_each(p.addr, p.len, |addr, len, _| f(Prefix6 { addr, len }));

@@ -791,19 +791,9 @@ mod wg_quick {
         }
     }
 
-    fn wg_namespace() -> (Netns, u32) {
-        let (mut ns, d0) = ns_with_link();
-        for (a, len, gw) in [
-            (0, 0, 0xc000_02fe),
-            (0x0a00_0000, 8, 0xc000_02fd),
-            // a prefix whose first address is multicast (the rest is not)
-            (0xe000_0000, 3, 0xc000_02fc),
-        ] {
-            ns.route4_modify(RouteOp::Add, &route(d0, tid::MAIN, a, len, Some(gw)))
-                .expect("main route");
-        }
-        ns.route4_modify(RouteOp::Add, &route(d0, 51820, 0, 0, None))
-            .expect("tunnel default");
+    /// wg-quick's rules: `not fwmark 0xca6c lookup 51820`, `lookup main
+    /// suppress_prefixlength 0`.
+    fn wg_rules(ns: &mut Netns, v6: bool) {
         for spec in [
             RuleSpec {
                 mark: Some(0xca6c),
@@ -817,8 +807,24 @@ mod wg_quick {
                 ..Default::default()
             },
         ] {
-            ns.rule_add(false, &spec).expect("rule");
+            ns.rule_add(v6, &spec).expect("rule");
         }
+    }
+
+    fn wg_namespace() -> (Netns, u32) {
+        let (mut ns, d0) = ns_with_link();
+        for (a, len, gw) in [
+            (0, 0, 0xc000_02fe),
+            (0x0a00_0000, 8, 0xc000_02fd),
+            // a prefix whose first address is multicast (the rest is not)
+            (0xe000_0000, 3, 0xc000_02fc),
+        ] {
+            ns.route4_modify(RouteOp::Add, &route(d0, tid::MAIN, a, len, Some(gw)))
+                .expect("main route");
+        }
+        ns.route4_modify(RouteOp::Add, &route(d0, 51820, 0, 0, None))
+            .expect("tunnel default");
+        wg_rules(&mut ns, false);
         (ns, d0)
     }
 
@@ -872,21 +878,7 @@ mod wg_quick {
         .expect("main /48");
         ns.route6_modify(RouteOp::Add, &route(51820, 0, 0, None))
             .expect("tunnel default");
-        for spec in [
-            RuleSpec {
-                mark: Some(0xca6c),
-                invert: true,
-                action: Some(RuleAction::Lookup(51820)),
-                ..Default::default()
-            },
-            RuleSpec {
-                action: Some(RuleAction::Lookup(tid::MAIN)),
-                suppress_prefixlen: Some(0),
-                ..Default::default()
-            },
-        ] {
-            ns.rule_add(true, &spec).expect("rule");
-        }
+        wg_rules(&mut ns, true);
         let mut fib = Fib::new(ns);
         let mut r = fib.reader();
         let dsts = [
@@ -945,6 +937,48 @@ mod wg_quick {
                 );
             }
         }
+    }
+
+    #[test]
+    fn destinations_no_table_covers_take_the_walks_answer() {
+        // no default route anywhere: an address outside every prefix gets what the
+        // rules end with (here a prohibit rule after main), compiled like the rest
+        use fibkit::snapshot::{Answer6, Snapshot};
+        let (mut ns, _) = ns_with_link();
+        for (v6, spec) in [false, true].into_iter().flat_map(|v6| {
+            [
+                RuleSpec {
+                    pref: Some(100),
+                    action: Some(RuleAction::Lookup(100)),
+                    ..Default::default()
+                },
+                RuleSpec {
+                    pref: Some(40000),
+                    action: Some(RuleAction::Prohibit),
+                    ..Default::default()
+                },
+            ]
+            .map(|r| (v6, r))
+        }) {
+            ns.rule_add(v6, &spec).expect("rule");
+        }
+        let snap = Snapshot::new(ns.clone());
+        let fl6 = Flow6 {
+            dst: 0x2606_4700_u128 << 96 | 1,
+            ..Default::default()
+        };
+        let want6 = Answer6::of(ns.route_output6(&fl6));
+        // (the premise: the rules' end differs from "no route"; the prohibit action's
+        // errno itself is recorded from the kernel in conformance scenario 208)
+        assert_ne!(want6, Answer6::Error(fibkit::Errno::ENETUNREACH));
+        assert_eq!(snap.precomputed6(&fl6), Some(want6));
+        let fl4 = Flow4 {
+            dst: 0x0808_0808,
+            ..Default::default()
+        };
+        let want4 = Answer4::of(ns.route_get4(&fl4));
+        assert_ne!(want4, Answer4::Error(fibkit::Errno::ENETUNREACH));
+        assert_eq!(snap.precomputed4(&fl4), Some(want4));
     }
 
     #[test]
