@@ -183,6 +183,7 @@ impl Netns {
         cfg.src = Prefix6::new(cfg.src.addr, cfg.src.len);
         if op == RouteOp::Delete {
             let r = self.ip6_route_del(&cfg);
+            self.forget_gateways_in(cfg.dst);
             if r.is_ok() {
                 self.route_only = true;
                 self.bump();
@@ -200,6 +201,7 @@ impl Netns {
         } else {
             self.ip6_route_multipath_add(&cfg, op.flags())
         };
+        self.forget_gateways_in(cfg.dst);
         self.route_only = true;
         self.bump();
         r
@@ -278,7 +280,7 @@ impl Netns {
             rt.nh.dev = 1;
         } else {
             if let Some(Gateway::V6(gw)) = nh.gw {
-                self.ip6_validate_gw(cfg, nh, gw, &mut dev)?;
+                self.ip6_validate_gw_cached(cfg, nh, gw, &mut dev)?;
                 rt.nh.gw = Some(gw);
                 rt.flags |= rtf::GATEWAY;
             } else if nh.gw.is_some() {
@@ -315,6 +317,41 @@ impl Netns {
             return self.chk_addr6(a, Some(dev));
         }
         self.chk_addr6(a, None)
+    }
+
+    /// After a route change of destination `dst` (whatever its outcome): gateway
+    /// validations look gateways up, so those inside `dst` may now resolve otherwise
+    /// (including a validation the change itself just remembered).
+    fn forget_gateways_in(&mut self, dst: Prefix6) {
+        if !self.nh6_cache.is_empty() {
+            self.nh6_cache.retain(|k, _| !dst.contains(k.0));
+        }
+    }
+
+    /// [`Self::ip6_validate_gw`], remembered during a bulk load (a full table has
+    /// hundreds of thousands of routes through a handful of gateways).
+    fn ip6_validate_gw_cached(
+        &mut self,
+        cfg: &Route6Cfg,
+        nh: &NhCfg,
+        gw: u128,
+        dev: &mut Option<u32>,
+    ) -> Result<()> {
+        if !self.deferring {
+            return self.ip6_validate_gw(cfg, nh, gw, dev);
+        }
+        let key = (gw, dev.unwrap_or(0), nh.flags, cfg.table);
+        if let Some(r) = self.nh6_cache.get(&key) {
+            *dev = Some(r.clone()?);
+            return Ok(());
+        }
+        let r = self.ip6_validate_gw(cfg, nh, gw, dev);
+        // success always leaves the device set
+        let outcome = r
+            .clone()
+            .and_then(|()| dev.ok_or_else(|| Error::new(Errno::ENODEV)));
+        self.nh6_cache.insert(key, outcome);
+        r
     }
 
     fn ip6_validate_gw(

@@ -71,6 +71,9 @@ pub struct Neighbour {
 pub(crate) type NhKey = (u32, u32, u32, u32, u8);
 /// A remembered validation's outcome: (device, nexthop scope, flags).
 pub(crate) type NhChecked = (u32, u8, u32);
+/// Key of a remembered IPv6 gateway validation: (gateway, device given or 0, nexthop
+/// flags, table).
+pub(crate) type Nh6Key = (u128, u32, u32, u32);
 
 /// One Linux network namespace's routing state.
 #[derive(Clone, Debug)]
@@ -115,6 +118,11 @@ pub struct Netns {
     /// validation can see (scope link or host) or anything global changes. A fast hash:
     /// a handful of keys, looked up once per route.
     pub(crate) nh_cache: rustc_hash::FxHashMap<NhKey, Result<NhChecked>>,
+    /// Inside [`Netns::bulk`]: IPv6 gateway validations already done (the device they
+    /// resolved to). The validation looks the gateway up in the route's table and
+    /// through the rules, so a route change forgets the gateways its destination
+    /// covers; anything global forgets them all.
+    pub(crate) nh6_cache: rustc_hash::FxHashMap<Nh6Key, Result<u32>>,
     /// Sysctls. After changing them directly, call [`Netns::sysctls_changed`] (a
     /// [`Fib`](crate::fib::Fib) writer also notices the change when it publishes).
     pub sysctl: Sysctls,
@@ -181,6 +189,7 @@ impl Netns {
             global_epoch: 0,
             route_only: false,
             nh_cache: Default::default(),
+            nh6_cache: Default::default(),
             sysctl: Sysctls::oracle_defaults(),
         };
         ns.new_table6(tid::MAIN);
@@ -262,6 +271,7 @@ impl Netns {
         if !std::mem::take(&mut self.route_only) {
             self.global_epoch = self.global_epoch.wrapping_add(1);
             self.nh_cache.clear();
+            self.nh6_cache.clear();
         }
         if self.deferring {
             return;
@@ -288,6 +298,7 @@ impl Netns {
         self.deferring = was;
         if !was {
             self.nh_cache.clear();
+            self.nh6_cache.clear();
             self.compile_indexes();
             self.generation = self.generation.wrapping_add(1);
         }

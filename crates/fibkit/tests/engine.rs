@@ -1440,3 +1440,192 @@ mod table6_copies {
         }
     }
 }
+
+/// Inside a bulk change the IPv6 gateway checks are remembered; every outcome must
+/// still be the one of the same changes made one at a time.
+mod gateway_checks_in_bulk {
+    use super::*;
+    use fibkit::addr::Addr6;
+    use fibkit::link::LinkKind;
+    use fibkit::netns::LinkAdd;
+    use fibkit::route::RouteType;
+
+    const NET1: u128 = 0x2001_0db8_0001_u128 << 80;
+    /// (kind, destination, gateway, table, device and flags), see [`change`].
+    type Op = (u8, u8, u8, u8, u8);
+    const NET2: u128 = 0x2001_0db8_0002_u128 << 80;
+
+    /// One change: the gateways sit in 2001:db8:1::/64 (d0's subnet) and
+    /// 2001:db8:2::/64 (reachable only through routes the changes add), and the
+    /// destinations cover them at many lengths, so that changes keep altering how the
+    /// gateways resolve.
+    fn change(ns: &mut Netns, (d0, d1): (u32, u32), op: Op) -> String {
+        let (kind, d, g, t, x) = op;
+        let dsts = [
+            (NET2, 64),
+            (NET2 | 0xfe, 128),
+            (NET2, 120),
+            (NET1, 64),
+            (0, 0),
+        ];
+        let gws = [
+            NET2 | 0xfe,
+            NET1 | 0xfe,
+            NET2 | 0x1,
+            NET1 | 1,
+            0xfe80 << 112 | 1,
+        ];
+        let (a, len) = dsts[usize::from(d) % dsts.len()];
+        let table = if t % 2 == 1 { 100 } else { tid::MAIN };
+        let dev = match x % 3 {
+            0 => 0,
+            1 => d1,
+            _ => d0,
+        };
+        let route = |rtype: RouteType, gw: Option<u128>| Route6Cfg {
+            table,
+            dst: Prefix6::new(a, len),
+            rtype,
+            nh: NhCfg {
+                gw: gw.map(Gateway::V6),
+                dev: if gw.is_none() && rtype == RouteType::Unicast && dev == 0 {
+                    d1
+                } else {
+                    dev
+                },
+                flags: if x % 5 == 4 {
+                    fibkit::route::nhflags::ONLINK
+                } else {
+                    0
+                },
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        // mostly the first two gateways
+        let gw = gws[usize::from(g % 8).saturating_sub(3).min(gws.len() - 1)];
+        let r = match kind % 9 {
+            0..=2 => ns.route6_modify(RouteOp::Replace, &route(RouteType::Unicast, Some(gw))),
+            3 => ns.route6_modify(RouteOp::Add, &route(RouteType::Unicast, None)),
+            4 => ns.route6_modify(RouteOp::Replace, &route(RouteType::Unreachable, None)),
+            5 => ns.route6_modify(
+                RouteOp::Delete,
+                &Route6Cfg {
+                    table,
+                    dst: Prefix6::new(a, len),
+                    ..Default::default()
+                },
+            ),
+            6 => ns.link_set_up(d1, x % 2 == 0),
+            7 => {
+                if x % 2 == 0 {
+                    ns.addr6_add(
+                        d1,
+                        Addr6 {
+                            addr: NET2 | 0xfe,
+                            plen: 64,
+                            flags: 0,
+                            metric: 0,
+                            scope: 0,
+                        },
+                    )
+                } else {
+                    ns.addr6_del(d1, NET2 | 0xfe, Some(64))
+                }
+            }
+            _ => ns.rule_add(
+                true,
+                &RuleSpec {
+                    action: Some(fibkit::rule::RuleAction::Lookup(100)),
+                    pref: Some(100 + u32::from(x)),
+                    ..Default::default()
+                },
+            ),
+        };
+        format!("{r:?}")
+    }
+
+    fn namespace() -> (Netns, (u32, u32)) {
+        let (mut ns, d0) = ns_with_link();
+        let d1 = ns
+            .link_add(&LinkAdd {
+                name: "d1".into(),
+                kind: Some(LinkKind::Dummy),
+                up: true,
+                ..Default::default()
+            })
+            .expect("link");
+        (ns, (d0, d1))
+    }
+
+    fn routes(ns: &Netns) -> Vec<String> {
+        ns.tables6()
+            .flat_map(|t| {
+                t.dump_order()
+                    .into_iter()
+                    .map(|r| format!("{} {r:?}", t.id))
+            })
+            .collect()
+    }
+
+    /// `ops` in one bulk change and one at a time: the same outcomes and routes.
+    fn same_in_bulk(ops: &[Op]) -> Result<(), TestCaseError> {
+        let (mut one, devs) = namespace();
+        let single: Vec<String> = ops.iter().map(|op| change(&mut one, devs, *op)).collect();
+        let (mut bulk, devs_b) = namespace();
+        prop_assert_eq!(devs, devs_b);
+        let batched: Vec<String> =
+            bulk.bulk(|ns| ops.iter().map(|op| change(ns, devs, *op)).collect());
+        prop_assert_eq!(&batched, &single);
+        prop_assert_eq!(routes(&bulk), routes(&one));
+        Ok(())
+    }
+
+    #[test]
+    fn remembered_checks_forget_what_changes_them() {
+        let cases: [&[Op]; 5] = [
+            // 2001:db8:2::/64 dev d1; 2001:db8:1::/64 via 2001:db8:2::fe (checked:
+            // d1); the /64 deleted; the same gateway again: unreachable now
+            &[
+                (3, 0, 0, 0, 0),
+                (0, 3, 0, 0, 0),
+                (5, 0, 0, 0, 0),
+                (0, 3, 0, 0, 0),
+            ],
+            // the /64 through d0 in table 100 and d1 in main: the gateway resolves
+            // per table
+            &[
+                (3, 0, 0, 1, 2),
+                (3, 0, 0, 0, 1),
+                (0, 3, 0, 0, 0),
+                (0, 3, 0, 1, 0),
+            ],
+            // onlink accepts an unreachable gateway, without it the check fails
+            &[(0, 3, 0, 0, 4), (0, 3, 0, 0, 1)],
+            // no route to the gateway; then it becomes an address of d1 (and its
+            // subnet a route): a local gateway now
+            &[(0, 3, 0, 0, 1), (7, 0, 0, 0, 0), (0, 3, 0, 0, 1)],
+            // the gateway's route goes with its device
+            &[
+                (3, 0, 0, 0, 0),
+                (0, 3, 0, 0, 0),
+                (6, 0, 0, 0, 1),
+                (0, 3, 0, 0, 0),
+            ],
+        ];
+        for ops in cases {
+            same_in_bulk(ops).unwrap_or_else(|e| panic!("{ops:?}: {e}"));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn bulk_changes_fail_and_succeed_like_single_ones(
+            ops in proptest::collection::vec((0u8..9, 0u8..5, 0u8..8, 0u8..2, 0u8..10), 1..50),
+        ) {
+            same_in_bulk(&ops)?;
+        }
+    }
+}
