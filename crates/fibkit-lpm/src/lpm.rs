@@ -213,6 +213,66 @@ impl<K: Key> Lpm<K> {
         }
     }
 
+    /// Whether every address inside `addr/len` gets the same answer: `Some(true)` or
+    /// `Some(false)` from a walk to the node holding the prefix, `None` when the
+    /// prefix spans more than 64 top-level entries (too wide to tell cheaply).
+    ///
+    /// With a distinct value per stored prefix, `Some(false)` means exactly that a
+    /// prefix longer than `len` is stored inside `addr/len`.
+    pub fn is_uniform(&self, addr: K, len: u8) -> Option<bool> {
+        let inner = &*self.inner;
+        let len = u32::from(len).min(K::BITS);
+        let addr = addr.mask(len as u8);
+        let ti = addr.top_index();
+        if len <= K::TOP_BITS {
+            let span = K::TOP_BITS - len;
+            if span > 6 {
+                return None;
+            }
+            // the entries of the prefix: all leaves, of one value
+            let mut first = None;
+            for i in ti..ti + (1usize << span) {
+                let e = inner.top.get(i);
+                if e & NODE_FLAG != 0 {
+                    return Some(false);
+                }
+                let v = inner.leaves.get(e as usize);
+                if *first.get_or_insert(v) != v {
+                    return Some(false);
+                }
+            }
+            return Some(true);
+        }
+        let e = inner.top.get(ti);
+        if e & NODE_FLAG == 0 {
+            // inside one top-level leaf
+            return Some(true);
+        }
+        let mut n = inner.nodes.get_ref((e & !NODE_FLAG) as usize);
+        let mut path = addr.path();
+        let mut start = K::TOP_BITS;
+        while len > start + 6 {
+            match step(n, K::next_slot(&mut path)) {
+                Step::Child(c) => n = inner.nodes.get_ref(c),
+                // inside one leaf slot
+                Step::Leaf(_) => return Some(true),
+            }
+            start += 6;
+        }
+        // the prefix covers 2^(6-r) slots of this node from `lo`
+        let r = len - start;
+        let lo = K::next_slot(&mut path);
+        let count = 1u32 << (6 - r);
+        let range = if count == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << count) - 1) << lo
+        };
+        // no child slot inside, and no leaf run starting after the first slot (with no
+        // child slot in between, a run start means a new value)
+        Some(n.vec & range == 0 && n.leafvec & range & !(1u64 << lo) == 0)
+    }
+
     /// Bytes of the index structure of this snapshot: the distinct pages of
     /// the top-level, node and leaf arrays, their page tables and the
     /// snapshot header. Pages shared with other snapshots are counted in

@@ -131,6 +131,70 @@ fn near_seed<K: Key>(seeds: &[u128; 4], op: &RawOp) -> K {
     K::from_u128((seeds[op.seed] & keep) | (op.rnd & all & !keep))
 }
 
+/// `Lpm::is_uniform` against the reference: a "yes" must be true (answers are constant
+/// between the boundaries of the stored prefixes, so the prefix is uniform exactly when
+/// the reference answers the same at its first address and at every boundary of a
+/// longer prefix inside it); with a distinct value per prefix, "no" must mean a longer
+/// prefix inside.
+fn check_is_uniform<K: Key>(
+    lpm: &Lpm<K>,
+    r: &Reference<K>,
+    seeds: &[u128; 4],
+    ops: &[RawOp],
+) -> Result<(), TestCaseError> {
+    let mut values: Vec<u32> = r.values().copied().collect();
+    values.sort_unstable();
+    values.dedup();
+    let distinct = values.len() == r.len();
+    for op in ops {
+        let a = near_seed::<K>(seeds, op);
+        // the prefix's sibling is often not stored, nor anything under it
+        let sibling = |len: u8| {
+            let bit = K::BITS.saturating_sub(u32::from(len));
+            K::from_u128(a.to_u128() ^ 1u128.checked_shl(bit).unwrap_or(0))
+        };
+        let lens = [op.len, op.len / 2, op.len.saturating_sub(3), 0];
+        // and an address away from the seeds: nothing under its top-level entry
+        let away = K::from_u128(op.rnd.rotate_left(61) & (u128::MAX >> (128 - K::BITS)));
+        let probes = lens
+            .map(|l| (a, l))
+            .into_iter()
+            .chain(lens.map(|l| (sibling(l), l)))
+            .chain([(away, op.len)])
+            // a host route beside the address in the first node level: the walk often
+            // ends on a leaf above its last level
+            .chain([(sibling((K::TOP_BITS + 3) as u8), K::BITS as u8)]);
+        for (a, len) in probes {
+            let Some(said) = lpm.is_uniform(a, len) else {
+                prop_assert!(K::TOP_BITS - u32::from(len) > 6, "None for {:?}/{}", a, len);
+                continue;
+            };
+            let first = a.mask(len).to_u128();
+            let last = first | host_mask::<K>(len);
+            let mut probes = vec![first];
+            let mut longer = false;
+            for &(q, l) in r.keys() {
+                let qf = q.to_u128();
+                if l > len && qf >= first && qf <= last {
+                    longer = true;
+                    probes.push(qf);
+                    let end = qf | host_mask::<K>(l);
+                    if end < last {
+                        probes.push(end + 1);
+                    }
+                }
+            }
+            let v0 = naive(r, K::from_u128(first));
+            let uniform = probes.iter().all(|&x| naive(r, K::from_u128(x)) == v0);
+            prop_assert!(!said || uniform, "is_uniform {:?}/{}: not uniform", a, len);
+            if distinct {
+                prop_assert_eq!(said, !longer, "is_uniform {:?}/{}", a, len);
+            }
+        }
+    }
+    Ok(())
+}
+
 fn run_ops<K: Key>(seeds: [u128; 4], ops: &[RawOp]) -> Result<(), TestCaseError> {
     let mut b = LpmBuilder::<K>::new();
     let mut r: Reference<K> = BTreeMap::new();
@@ -191,11 +255,25 @@ fn run_ops<K: Key>(seeds: [u128; 4], ops: &[RawOp]) -> Result<(), TestCaseError>
     }
     let lpm = b.snapshot();
     check_snapshot(&lpm, &r, &boundary_probes(&r, &extra))?;
+    check_is_uniform(&lpm, &r, &seeds, ops)?;
     // Persistence: every earlier snapshot still answers for its own state.
     for (old, old_r) in &history {
         check_snapshot(old, old_r, &boundary_probes(old_r, &extra))?;
     }
     Ok(())
+}
+
+/// A table of the operations' prefixes with one value per prefix (its position),
+/// checked with [`check_is_uniform`].
+fn is_uniform_distinct<K: Key>(seeds: [u128; 4], ops: &[RawOp]) -> Result<(), TestCaseError> {
+    let mut r: Reference<K> = BTreeMap::new();
+    for op in ops {
+        let a = near_seed::<K>(&seeds, op);
+        let n = r.len() as u32;
+        r.entry((a.mask(op.len), op.len)).or_insert(n);
+    }
+    let lpm = LpmBuilder::from_iter(r.iter().map(|(&(a, l), &v)| (a, l, v))).snapshot();
+    check_is_uniform(&lpm, &r, &seeds, ops)
 }
 
 proptest! {
@@ -235,6 +313,22 @@ proptest! {
         let lpm = b.snapshot();
         let extra: Vec<u32> = items.iter().map(|i| i.0).collect();
         check_snapshot(&lpm, &r, &boundary_probes(&r, &extra))?;
+    }
+
+    #[test]
+    fn v4_is_uniform_tells_longer_prefixes(
+        seeds in any::<[u128; 4]>(),
+        ops in proptest::collection::vec(raw_op(32, u32::TOP_BITS), 0..150),
+    ) {
+        is_uniform_distinct::<u32>(seeds, &ops)?;
+    }
+
+    #[test]
+    fn v6_is_uniform_tells_longer_prefixes(
+        seeds in any::<[u128; 4]>(),
+        ops in proptest::collection::vec(raw_op(128, u128::TOP_BITS), 0..150),
+    ) {
+        is_uniform_distinct::<u128>(seeds, &ops)?;
     }
 
     #[test]

@@ -277,7 +277,9 @@ impl Netns {
         for p in touched {
             affected.push(*p);
             for t in [local, main].into_iter().flatten() {
-                t.dsts_within_each(*p, |q| affected.push(q));
+                if t.has_dsts_inside(*p) {
+                    t.dsts_within_each(*p, |q| affected.push(q));
+                }
             }
         }
         affected.sort_unstable();
@@ -371,7 +373,9 @@ impl Netns {
         for p in touched {
             affected.push(*p);
             for t in self.tables6() {
-                t.dsts_within_each(*p, |q| affected.push(q));
+                if t.has_dsts_inside(*p) {
+                    t.dsts_within_each(*p, |q| affected.push(q));
+                }
             }
         }
         affected.sort_unstable();

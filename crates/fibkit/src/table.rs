@@ -435,7 +435,9 @@ pub struct Table6 {
     /// destination -> record index; `None` in a copy (a snapshot): copying the map
     /// would cost the whole map on every publication, so a copy answers from the
     /// persistent key map instead, and rebuilds this map if it is ever changed.
-    dmap: Option<std::collections::HashMap<Prefix6, u32>>,
+    /// A fast hash seeded per process (prefixes come from the network: a fixed seed
+    /// would let a peer pick colliding ones).
+    dmap: Option<DestMap>,
     /// records: (destination, plain node slot or NONE, number of source-specific nodes)
     drecs: crate::cowvec::CowVec<(Prefix6, u32, u32)>,
     dfree: Vec<u32>,
@@ -450,6 +452,9 @@ pub struct Table6 {
 }
 
 const NONE: u32 = u32::MAX;
+
+/// Destination prefix -> record index.
+type DestMap = std::collections::HashMap<Prefix6, u32, foldhash::fast::RandomState>;
 
 impl Clone for Table6 {
     /// A cheap copy (a snapshot): nodes and records are shared until changed, the key
@@ -524,7 +529,7 @@ impl Table6 {
         }
     }
     /// The destination map, rebuilt from the live records in a copy that has none.
-    fn dmap_mut(&mut self) -> &mut std::collections::HashMap<Prefix6, u32> {
+    fn dmap_mut(&mut self) -> &mut DestMap {
         if self.dmap.is_none() {
             let freed: std::collections::HashSet<u32> = self.dfree.iter().copied().collect();
             let m = (0..self.drecs.len() as u32)
@@ -735,6 +740,21 @@ impl Table6 {
                 prev = Some(*d);
             }
         }
+    }
+
+    /// Whether a destination longer than `p` has nodes inside it. Cheap on a compiled
+    /// table: the index maps each destination to its own record, so one is inside
+    /// exactly when the index's answers inside `p` are not all one (a walk of the
+    /// compact index to the node holding `p`, no search of the builder).
+    pub fn has_dsts_inside(&self, p: Prefix6) -> bool {
+        if !self.dirty {
+            if let Some(uniform) = self.index.is_uniform(p.addr, p.len) {
+                return !uniform;
+            }
+        }
+        let mut inside = false;
+        self.dsts_within_each(p, |q| inside |= q.len > p.len);
+        inside
     }
 
     /// The length of the longest destination with nodes covering `p` (`p` included).
