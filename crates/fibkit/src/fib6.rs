@@ -324,7 +324,7 @@ impl Netns {
     /// (including a validation the change itself just remembered).
     fn forget_gateways_in(&mut self, dst: Prefix6) {
         if !self.nh6_cache.is_empty() {
-            self.nh6_cache.retain(|k, _| !dst.contains(k.0));
+            self.nh6_cache.retain(|(k, _)| !dst.contains(k.0));
         }
     }
 
@@ -341,16 +341,18 @@ impl Netns {
             return self.ip6_validate_gw(cfg, nh, gw, dev);
         }
         let key = (gw, dev.unwrap_or(0), nh.flags, cfg.table);
-        if let Some(r) = self.nh6_cache.get(&key) {
+        if let Some((_, r)) = self.nh6_cache.iter().find(|(k, _)| *k == key) {
             *dev = Some(r.clone()?);
             return Ok(());
         }
         let r = self.ip6_validate_gw(cfg, nh, gw, dev);
-        // success always leaves the device set
-        let outcome = r
-            .clone()
-            .and_then(|()| dev.ok_or_else(|| Error::new(Errno::ENODEV)));
-        self.nh6_cache.insert(key, outcome);
+        if self.nh6_cache.len() < crate::netns::NH6_CACHE_MAX {
+            // success always leaves the device set
+            let outcome = r
+                .clone()
+                .and_then(|()| dev.ok_or_else(|| Error::new(Errno::ENODEV)));
+            self.nh6_cache.push((key, outcome));
+        }
         r
     }
 

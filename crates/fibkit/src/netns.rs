@@ -74,6 +74,8 @@ pub(crate) type NhChecked = (u32, u8, u32);
 /// Key of a remembered IPv6 gateway validation: (gateway, device given or 0, nexthop
 /// flags, table).
 pub(crate) type Nh6Key = (u128, u32, u32, u32);
+/// Most IPv6 gateway validations remembered at once.
+pub(crate) const NH6_CACHE_MAX: usize = 32;
 
 /// One Linux network namespace's routing state.
 #[derive(Clone, Debug)]
@@ -122,7 +124,9 @@ pub struct Netns {
     /// resolved to). The validation looks the gateway up in the route's table and
     /// through the rules, so a route change forgets the gateways its destination
     /// covers; anything global forgets them all.
-    pub(crate) nh6_cache: rustc_hash::FxHashMap<Nh6Key, Result<u32>>,
+    /// A short list searched in order (a handful of gateways; at most
+    /// [`NH6_CACHE_MAX`] kept).
+    pub(crate) nh6_cache: Vec<(Nh6Key, Result<u32>)>,
     /// Sysctls. After changing them directly, call [`Netns::sysctls_changed`] (a
     /// [`Fib`](crate::fib::Fib) writer also notices the change when it publishes).
     pub sysctl: Sysctls,

@@ -285,10 +285,18 @@ impl Netns {
         affected.sort_unstable();
         affected.dedup();
         for q in affected {
-            let present = [local, main].into_iter().flatten().any(|t| t.has_dst(q));
-            if present || SPECIAL6.contains(&(q.addr, q.len)) {
-                let llen = local.and_then(|t| t.longest_cover(q));
-                let mlen = main.and_then(|t| t.longest_cover(q));
+            // one probe per table for `q` itself, reused by the covers
+            let in_local = local.is_some_and(|t| t.has_dst(q));
+            let in_main = main.is_some_and(|t| t.has_dst(q));
+            if in_local || in_main || SPECIAL6.contains(&(q.addr, q.len)) {
+                let cover = |t: Option<&crate::table::Table6>, has: bool| {
+                    if has {
+                        Some(q.len)
+                    } else {
+                        t.and_then(|t| t.longest_cover_below(q))
+                    }
+                };
+                let (llen, mlen) = (cover(local, in_local), cover(main, in_main));
                 st.index
                     .set(q.addr, q.len, self.fast6_answer(q, llen, mlen));
             } else {

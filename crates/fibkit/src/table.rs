@@ -762,6 +762,11 @@ impl Table6 {
         if self.has_dst(p) {
             return Some(p.len);
         }
+        self.longest_cover_below(p)
+    }
+
+    /// The length of the longest destination with nodes strictly covering `p`.
+    pub fn longest_cover_below(&self, p: Prefix6) -> Option<u8> {
         (0..p.len)
             .rev()
             .filter(|l| self.has_len(*l))
