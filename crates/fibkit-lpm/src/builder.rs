@@ -9,8 +9,8 @@ use crate::key::Key;
 use crate::lpm::{Inner, Lpm};
 use crate::prefetch::prefetch;
 use crate::{
-    depth_of_len, DepthStats, Leaves, Node, Nodes, PrefixError, Top, NODE_FLAG, NO_MATCH, STRIDE,
-    TOP_PAGE,
+    depth_of_len, DepthStats, Node, PrefixError, Top, Words, NODE_FLAG, NODE_WORDS, NO_MATCH,
+    STRIDE, TOP_PAGE,
 };
 
 /// Arena size (in u32 words) above which a snapshot recompiles from scratch
@@ -94,24 +94,41 @@ fn pfx_key(a: u128, start: u32, len: u32) -> u16 {
 
 /// The compiled arrays (everything but the top level).
 struct Arenas {
-    nodes: Nodes,
-    leaves: Leaves,
+    /// Nodes and leaf values (see [`Words`]).
+    words: Words,
 }
 
 impl Arenas {
     fn new() -> Self {
-        let mut leaves = Leaves::new();
-        // Leaf 0 is NO_MATCH forever: top entries without a match point at it,
-        // so pages of unmatched top entries are identical and shared.
-        leaves.push(NO_MATCH);
-        Arenas {
-            nodes: Nodes::new(),
-            leaves,
-        }
+        let mut words = Words::new();
+        // Word 0 is the leaf NO_MATCH forever: top entries without a match point
+        // at it, so pages of unmatched top entries are identical and shared.
+        words.push(NO_MATCH);
+        Arenas { words }
     }
 
     fn words(&self) -> usize {
-        self.nodes.len() * (core::mem::size_of::<Node>() / 4) + self.leaves.len()
+        self.words.len()
+    }
+
+    /// Appends a block of consecutive nodes (all in one page) and returns the word
+    /// offset of the first.
+    fn push_nodes(&mut self, nodes: &[Node]) -> usize {
+        let mut buf = [0u32; 64 * NODE_WORDS];
+        for (w, n) in buf.chunks_exact_mut(NODE_WORDS).zip(nodes) {
+            w.copy_from_slice(&n.to_words());
+        }
+        self.words.push_unsplit(&buf[..nodes.len() * NODE_WORDS])
+    }
+
+    /// The node at word offset `o`.
+    fn node(&self, o: usize) -> Node {
+        Node::from_words(self.words.get_array(o))
+    }
+
+    /// Appends leaf values and returns the word offset of the first.
+    fn push_leaves(&mut self, v: &[u32]) -> usize {
+        self.words.push_slice(v)
     }
 }
 
@@ -215,7 +232,7 @@ fn sync(node: &mut CNode, default: u32, force: bool, ar: &mut Arenas) -> bool {
             // Same child set: copy the old block, patch the changed children
             // (cheaper than touching every sibling's control node).
             for (k, dst) in buf[..nc].iter_mut().enumerate() {
-                *dst = ar.nodes.get(old.child as usize + k);
+                *dst = ar.node(old.child as usize + k * NODE_WORDS);
             }
             let mut bits = changed_kids;
             while bits != 0 {
@@ -224,12 +241,12 @@ fn sync(node: &mut CNode, default: u32, force: bool, ar: &mut Arenas) -> bool {
                 let k = node.child_pos(s);
                 buf[k] = node.children[k].compiled;
             }
-            new.child = ar.nodes.push_slice(&buf[..nc]) as u32;
+            new.child = ar.push_nodes(&buf[..nc]) as u32;
         } else {
             for (dst, c) in buf.iter_mut().zip(&node.children) {
                 *dst = c.compiled;
             }
-            new.child = ar.nodes.push_slice(&buf[..nc]) as u32;
+            new.child = ar.push_nodes(&buf[..nc]) as u32;
         }
     }
 
@@ -237,13 +254,13 @@ fn sync(node: &mut CNode, default: u32, force: bool, ar: &mut Arenas) -> bool {
         let (lv, buf, n) = compress_leaves(&slots, node.child_bits);
         let same = !force
             && lv == old.leafvec
-            && (0..n).all(|i| ar.leaves.get(old.leaf as usize + i) == buf[i]);
+            && (0..n).all(|i| ar.words.get(old.leaf as usize + i) == buf[i]);
         if !same {
             new.leafvec = lv;
             new.leaf = if n == 0 {
                 0
             } else {
-                ar.leaves.push_slice(&buf[..n]) as u32
+                ar.push_leaves(&buf[..n]) as u32
             };
         }
     }
@@ -460,8 +477,7 @@ impl<K: Key> Clone for LpmBuilder<K> {
             count: self.count,
             top: self.top.clone(),
             arenas: Arenas {
-                nodes: self.arenas.nodes.clone(),
-                leaves: self.arenas.leaves.clone(),
+                words: self.arenas.words.clone(),
             },
             dirty_ranges: self.dirty_ranges.clone(),
             dirty_list: self.dirty_list.clone(),
@@ -917,8 +933,7 @@ impl<K: Key> LpmBuilder<K> {
         }
         Lpm::from_inner(Arc::new(Inner {
             top: self.top.clone(),
-            nodes: self.arenas.nodes.clone(),
-            leaves: self.arenas.leaves.clone(),
+            words: self.arenas.words.clone(),
             stats,
             len: self.count,
         }))
@@ -1036,7 +1051,7 @@ impl<K: Key> LpmBuilder<K> {
         let leaf = if v == NO_MATCH {
             0
         } else {
-            self.arenas.leaves.push(v) as u32
+            self.arenas.push_leaves(&[v]) as u32
         };
         self.top.fill(range, leaf);
     }
@@ -1069,19 +1084,19 @@ impl<K: Key> LpmBuilder<K> {
                 Some(node) => {
                     let changed = sync(node, v, false, &mut self.arenas);
                     if changed || cur & NODE_FLAG == 0 {
-                        let idx = self.arenas.nodes.push(node.compiled) as u32;
+                        let idx = self.arenas.push_nodes(&[node.compiled]) as u32;
                         self.top.set(ti, NODE_FLAG | idx);
                     }
                 }
                 None => {
-                    if cur & NODE_FLAG == 0 && self.arenas.leaves.get(cur as usize) == v {
+                    if cur & NODE_FLAG == 0 && self.arenas.words.get(cur as usize) == v {
                         last_leaf = Some((ti, v, cur));
                         continue;
                     }
                     let leaf = match last_leaf {
                         _ if v == NO_MATCH => 0,
                         Some((pti, pv, pidx)) if pti + 1 == ti && pv == v => pidx,
-                        _ => self.arenas.leaves.push(v) as u32,
+                        _ => self.arenas.push_leaves(&[v]) as u32,
                     };
                     self.top.set(ti, leaf);
                     last_leaf = Some((ti, v, leaf));
@@ -1115,7 +1130,7 @@ impl<K: Key> LpmBuilder<K> {
         let mut leaf_of = |v: u32, ar: &mut Arenas| match run {
             Some((rv, idx)) if rv == v => idx,
             _ => {
-                let idx = ar.leaves.push(v) as u32;
+                let idx = ar.push_leaves(&[v]) as u32;
                 run = Some((v, idx));
                 idx
             }
@@ -1163,7 +1178,7 @@ impl<K: Key> LpmBuilder<K> {
                     };
                     page[ti - page_lo] = if let Some(node) = node {
                         sync(node, v, true, &mut ar);
-                        NODE_FLAG | ar.nodes.push(node.compiled) as u32
+                        NODE_FLAG | ar.push_nodes(&[node.compiled]) as u32
                     } else if v == NO_MATCH {
                         0
                     } else {

@@ -17,7 +17,7 @@
 //! # Structure
 //!
 //! A [Poptrie](https://doi.org/10.1145/2785956.2787474)-style multibit trie
-//! in three arrays:
+//! in two arrays:
 //!
 //! * **Top level**: a direct-indexed array of 2^T `u32` entries, indexed by
 //!   the first T bits of the address (T = [`Key::TOP_BITS`]: 18 for IPv4,
@@ -26,16 +26,21 @@
 //!   four node steps down instead of five). An entry is either a leaf index (the value of the longest
 //!   prefix of length <= T covering it; leaf 0 is `NO_MATCH`) or, with bit
 //!   31 set, the index of a node.
-//! * **Nodes**: 24 bytes each, each resolving the next 6 bits (a *stride*;
-//!   past the end of the key the slot index is zero-padded). `vec: u64` has
-//!   bit `s` set when slot `s` has a child node; the children of a node are
-//!   contiguous in the node array from `child`, so the child at slot `s` is
-//!   `child + popcount(vec & below(s))`. The other slots are leaves, with
-//!   *leaf pushing* (a slot holds the value of the longest prefix covering
-//!   it, own or inherited from above) and run compression: `leafvec` has a
-//!   bit set where the leaf value changes (child slots skipped), so slot
-//!   `s`'s value is at `leaf + popcount(leafvec & upto(s)) - 1`.
-//! * **Leaves**: the `u32` values.
+//! * **Words**: nodes and leaves in one `u32` array (indices are word
+//!   offsets). A node takes 6 words (24 bytes) and resolves the next 6 bits
+//!   (a *stride*; past the end of the key the slot index is zero-padded).
+//!   `vec: u64` has bit `s` set when slot `s` has a child node; the children
+//!   of a node are consecutive nodes from `child`, so the child at slot `s`
+//!   is at `child + 6 * popcount(vec & below(s))`. The other slots are
+//!   leaves, with *leaf pushing* (a slot holds the value of the longest
+//!   prefix covering it, own or inherited from above) and run compression:
+//!   `leafvec` has a bit set where the leaf value changes (child slots
+//!   skipped), so slot `s`'s value is the word at
+//!   `leaf + popcount(leafvec & upto(s)) - 1`. A node's leaf values are
+//!   written just before it whenever both are (always in a full build), so
+//!   the answer is often in the node's cache line or the one before: one
+//!   array instead of separate node and leaf arrays saves a cache miss on a
+//!   share of the lookups (`BENCHMARKS.md`).
 //!
 //! A lookup is one top-level load, then per node one node load and a
 //! popcount, then one leaf load: a plain array walk, without locks,
@@ -61,9 +66,9 @@
 //!
 //! # Memory layout and the update model
 //!
-//! The three arrays are [`Arc`](std::sync::Arc)-paged: each is a small
-//! table of pointers to fixed-size pages (16 KiB top-level pages, 12 KiB node
-//! pages, 16 KiB leaf pages), so that a snapshot shares every page it does
+//! The two arrays are [`Arc`](std::sync::Arc)-paged: each is a small
+//! table of pointers to fixed-size pages (16 KiB each; a block of nodes never
+//! straddles two pages), so that a snapshot shares every page it does
 //! not change with the previous one. The page tables are small enough to
 //! stay in L1/L2: paging costs one cache-hot load per array access.
 //!
@@ -92,12 +97,12 @@
 //! chunks they occupy.
 //!
 //! New blocks are appended to the arrays (bump allocation into pages that
-//! no snapshot shares yet); a snapshot then clones the three page tables
+//! no snapshot shares yet); a snapshot then clones the two page tables
 //! (one `Arc` per page) and the top-level pages written since the previous
 //! snapshot are copied once (copy-on-write). Earlier snapshots are never
 //! modified, so they keep answering for their own state. Superseded blocks
-//! stay in place (older snapshots may still read them) until the node and
-//! leaf arrays reach twice their size after the last full build; that
+//! stay in place (older snapshots may still read them) until the word
+//! array reaches twice their size after the last full build; that
 //! snapshot then rebuilds everything into fresh arrays (like a vector's
 //! growth: amortized, but that one snapshot takes as long as a bulk build;
 //! [`LpmBuilder::compact`] forces it). [`Lpm::memory_bytes`] includes the
@@ -132,12 +137,16 @@ pub(crate) const STRIDE: u32 = 6;
 pub(crate) const NODE_FLAG: u32 = 1 << 31;
 
 pub(crate) const TOP_PAGE: usize = 4096;
-const NODE_PAGE: usize = 512;
-const LEAF_PAGE: usize = 4096;
+const WORD_PAGE: usize = 4096;
 
 pub(crate) type Top = paged::Paged<u32, TOP_PAGE>;
-pub(crate) type Nodes = paged::Paged<Node, NODE_PAGE>;
-pub(crate) type Leaves = paged::Paged<u32, LEAF_PAGE>;
+/// Nodes and leaves in one array of words: a node's leaves are pushed just before
+/// it (see `sync`), so its answer is usually in the node's cache line or the one
+/// before, instead of a line of a separate leaf array.
+pub(crate) type Words = paged::Paged<u32, WORD_PAGE>;
+
+/// Words of one node in [`Words`].
+pub(crate) const NODE_WORDS: usize = 6;
 
 /// A compiled trie node (24 bytes).
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
@@ -147,10 +156,35 @@ pub(crate) struct Node {
     /// Bit `s` set: slot `s` is a leaf whose value differs from the
     /// previous leaf slot's (start of a run).
     pub(crate) leafvec: u64,
-    /// Index of the first child in the node array.
+    /// Word offset of the first child (children are consecutive nodes).
     pub(crate) child: u32,
-    /// Index of the first leaf of this node in the leaf array.
+    /// Word offset of the first leaf value of this node.
     pub(crate) leaf: u32,
+}
+
+impl Node {
+    /// The node's words: `vec` and `leafvec` (low half first), `child`, `leaf`.
+    pub(crate) fn to_words(self) -> [u32; NODE_WORDS] {
+        [
+            self.vec as u32,
+            (self.vec >> 32) as u32,
+            self.leafvec as u32,
+            (self.leafvec >> 32) as u32,
+            self.child,
+            self.leaf,
+        ]
+    }
+
+    /// The node stored in `w` (see [`Node::to_words`]).
+    #[inline(always)]
+    pub(crate) fn from_words(w: &[u32; NODE_WORDS]) -> Node {
+        Node {
+            vec: u64::from(w[0]) | (u64::from(w[1]) << 32),
+            leafvec: u64::from(w[2]) | (u64::from(w[3]) << 32),
+            child: w[4],
+            leaf: w[5],
+        }
+    }
 }
 
 /// The depth (number of node steps from the top level) of the node holding

@@ -5,13 +5,12 @@ use std::sync::Arc;
 
 use crate::key::Key;
 use crate::prefetch::{prefetch, with_popcnt, Kernel};
-use crate::{DepthStats, Leaves, Node, Nodes, Top, NODE_FLAG};
+use crate::{DepthStats, Top, Words, NODE_FLAG, NODE_WORDS};
 
 /// The arrays of one snapshot.
 pub(crate) struct Inner {
     pub(crate) top: Top,
-    pub(crate) nodes: Nodes,
-    pub(crate) leaves: Leaves,
+    pub(crate) words: Words,
     pub(crate) stats: DepthStats,
     pub(crate) len: usize,
 }
@@ -51,12 +50,10 @@ impl<K: Key> core::fmt::Debug for Lpm<K> {
     }
 }
 
-static DUMMY_NODE: Node = Node {
-    vec: 0,
-    leafvec: 0,
-    child: 0,
-    leaf: 0,
-};
+/// A node's words (see [`crate::Node::to_words`]).
+type NodeWords = [u32; NODE_WORDS];
+
+static DUMMY_NODE: NodeWords = [0; NODE_WORDS];
 static DUMMY_LEAF: u32 = crate::NO_MATCH;
 
 /// Lookups walked in lockstep by [`Lpm::lookup_batch`] (at most 64).
@@ -72,12 +69,11 @@ impl<K: Key> Lpm<K> {
 
     /// An index with no prefix: every lookup returns [`NO_MATCH`](crate::NO_MATCH).
     pub fn empty() -> Self {
-        let mut leaves = Leaves::new();
-        leaves.push(crate::NO_MATCH);
+        let mut words = Words::new();
+        words.push(crate::NO_MATCH);
         Self::from_inner(Arc::new(Inner {
             top: Top::filled(1usize << K::TOP_BITS, 0),
-            nodes: Nodes::new(),
-            leaves,
+            words,
             stats: DepthStats::default(),
             len: 0,
         }))
@@ -105,15 +101,15 @@ impl<K: Key> Lpm<K> {
         let inner = &*self.inner;
         let e = inner.top.get(addr.top_index());
         if e & NODE_FLAG == 0 {
-            return inner.leaves.get(e as usize);
+            return inner.words.get(e as usize);
         }
         let mut ni = (e & !NODE_FLAG) as usize;
         let mut path = addr.path();
         loop {
-            let n = inner.nodes.get_ref(ni);
+            let n = inner.words.get_array(ni);
             match step(n, K::next_slot(&mut path)) {
                 Step::Child(c) => ni = c,
-                Step::Leaf(l) => return inner.leaves.get(l),
+                Step::Leaf(l) => return inner.words.get(l),
             }
         }
     }
@@ -140,7 +136,7 @@ impl<K: Key> Lpm<K> {
     #[inline(always)]
     fn batch(&self, a: &[K], out: &mut [u32]) {
         let inner = &*self.inner;
-        let (top, nodes, leaves) = (&inner.top, &inner.nodes, &inner.leaves);
+        let (top, words) = (&inner.top, &inner.words);
         let n = a.len().min(out.len());
         let (a, out) = (&a[..n], &mut out[..n]);
         let groups = n.div_ceil(GROUP);
@@ -170,12 +166,12 @@ impl<K: Key> Lpm<K> {
                         p &= p - 1;
                         match step(s.node_ref[i], K::next_slot(&mut s.path[i])) {
                             Step::Child(c) => {
-                                let r = nodes.get_ref(c);
+                                let r = words.get_array(c);
                                 prefetch(r);
                                 s.node_ref[i] = r;
                             }
                             Step::Leaf(l) => {
-                                let r = leaves.get_ref(l);
+                                let r = words.get_ref(l);
                                 prefetch(r);
                                 s.leaf_ref[i] = r;
                                 s.pending &= !(1 << i);
@@ -194,13 +190,13 @@ impl<K: Key> Lpm<K> {
                 for (i, k) in a[base..base + m].iter().enumerate() {
                     let e = top.get(k.top_index());
                     if e & NODE_FLAG != 0 {
-                        let r = nodes.get_ref((e & !NODE_FLAG) as usize);
+                        let r = words.get_array((e & !NODE_FLAG) as usize);
                         prefetch(r);
                         s.node_ref[i] = r;
                         s.path[i] = k.path();
                         s.pending |= 1 << i;
                     } else {
-                        let r = leaves.get_ref(e as usize);
+                        let r = words.get_ref(e as usize);
                         prefetch(r);
                         s.leaf_ref[i] = r;
                     }
@@ -236,7 +232,7 @@ impl<K: Key> Lpm<K> {
                 if e & NODE_FLAG != 0 {
                     return Some(false);
                 }
-                let v = inner.leaves.get(e as usize);
+                let v = inner.words.get(e as usize);
                 if *first.get_or_insert(v) != v {
                     return Some(false);
                 }
@@ -248,12 +244,12 @@ impl<K: Key> Lpm<K> {
             // inside one top-level leaf
             return Some(true);
         }
-        let mut n = inner.nodes.get_ref((e & !NODE_FLAG) as usize);
+        let mut n = inner.words.get_array((e & !NODE_FLAG) as usize);
         let mut path = addr.path();
         let mut start = K::TOP_BITS;
         while len > start + 6 {
             match step(n, K::next_slot(&mut path)) {
-                Step::Child(c) => n = inner.nodes.get_ref(c),
+                Step::Child(c) => n = inner.words.get_array(c),
                 // inside one leaf slot
                 Step::Leaf(_) => return Some(true),
             }
@@ -270,19 +266,17 @@ impl<K: Key> Lpm<K> {
         };
         // no child slot inside, and no leaf run starting after the first slot (with no
         // child slot in between, a run start means a new value)
+        let n = crate::Node::from_words(n);
         Some(n.vec & range == 0 && n.leafvec & range & !(1u64 << lo) == 0)
     }
 
     /// Bytes of the index structure of this snapshot: the distinct pages of
-    /// the top-level, node and leaf arrays, their page tables and the
+    /// the top-level and word (node and leaf) arrays, their page tables and the
     /// snapshot header. Pages shared with other snapshots are counted in
     /// full; superseded blocks not yet compacted away are included.
     pub fn memory_bytes(&self) -> usize {
         let i = &*self.inner;
-        core::mem::size_of::<Inner>()
-            + i.top.memory_bytes()
-            + i.nodes.memory_bytes()
-            + i.leaves.memory_bytes()
+        core::mem::size_of::<Inner>() + i.top.memory_bytes() + i.words.memory_bytes()
     }
 
     /// Depth statistics of the stored prefixes (see [`DepthStats`]).
@@ -321,7 +315,7 @@ impl<K: Key> Kernel for Batch<'_, K> {
 /// The state of one group of [`Lpm::lookup_batch`]'s lanes.
 struct Lanes<'a, P> {
     /// Per lane: the node to read next (while the lane is pending).
-    node_ref: [&'a Node; GROUP],
+    node_ref: [&'a NodeWords; GROUP],
     /// Per lane: the leaf holding the answer (once it is not pending).
     leaf_ref: [&'a u32; GROUP],
     path: [P; GROUP],
@@ -349,12 +343,13 @@ enum Step {
     Leaf(usize),
 }
 
-/// One node step for 6-bit slot `s`: the child node index or the leaf index.
+/// One node step for 6-bit slot `s`: the child node's or the leaf's word offset.
 #[inline(always)]
-fn step(n: &Node, s: u32) -> Step {
+fn step(w: &NodeWords, s: u32) -> Step {
+    let n = crate::Node::from_words(w);
     let bit = 1u64 << s;
     if n.vec & bit != 0 {
-        Step::Child(n.child as usize + (n.vec & (bit - 1)).count_ones() as usize)
+        Step::Child(n.child as usize + NODE_WORDS * (n.vec & (bit - 1)).count_ones() as usize)
     } else {
         // Run starts at or before `s`; the first leaf slot always starts a
         // run, so the count is at least 1.

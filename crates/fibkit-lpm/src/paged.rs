@@ -81,6 +81,33 @@ impl<T: Copy + Default + PartialEq + 'static, const P: usize> Paged<T, P> {
         &self.pages[i >> Self::SHIFT][i & Self::MASK]
     }
 
+    /// The `M` elements from `i`, which must lie in one page (pushed with
+    /// [`Paged::push_unsplit`]). Panics otherwise (a bug).
+    #[inline(always)]
+    pub(crate) fn get_array<const M: usize>(&self, i: usize) -> &[T; M] {
+        let page = &self.pages[i >> Self::SHIFT];
+        let off = i & Self::MASK;
+        page[off..off + M]
+            .try_into()
+            .expect("array inside one page")
+    }
+
+    /// [`Paged::push_slice`], starting a new page first (the rest of the current one
+    /// left as padding) when `items` would not fit in the current page, so that
+    /// `items` can be read back with [`Paged::get_array`]. `items` must not be
+    /// longer than a page.
+    pub(crate) fn push_unsplit(&mut self, items: &[T]) -> usize {
+        debug_assert!(items.len() <= P);
+        let off = self.len & Self::MASK;
+        if off != 0 && off + items.len() > P {
+            let pad = P - off;
+            self.len += pad;
+            // the padding keeps its page's default values
+            debug_assert_eq!(self.len & Self::MASK, 0);
+        }
+        self.push_slice(items)
+    }
+
     /// Overwrites element `i` (copying its page first if it is shared).
     pub(crate) fn set(&mut self, i: usize, v: T) {
         let page = Arc::make_mut(&mut self.pages[i >> Self::SHIFT]);
@@ -177,6 +204,31 @@ mod tests {
         let got: Vec<u32> = (0..16).map(|i| b.get(i)).collect();
         assert_eq!(got, [0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0]);
         assert_eq!(b.memory_bytes(), 3 * 16 + 4 * 8);
+    }
+
+    #[test]
+    fn unsplit_blocks_stay_in_one_page() {
+        let mut a: Paged<u32, 8> = Paged::new();
+        assert_eq!(a.push_slice(&[1, 2, 3, 4, 5]), 0);
+        // 3 places left in the first page: a block of 4 starts the next one
+        assert_eq!(a.push_unsplit(&[6, 7, 8, 9]), 8);
+        assert_eq!(a.get_array::<4>(8), &[6, 7, 8, 9]);
+        assert_eq!(a.len(), 12);
+        // a block that fits stays where it is
+        assert_eq!(a.push_unsplit(&[10, 11]), 12);
+        assert_eq!(a.get_array::<2>(12), &[10, 11]);
+        // padding keeps the default value; plain pushes still fill pages in order
+        assert_eq!((a.get(5), a.get(7)), (0, 0));
+        assert_eq!(a.push_slice(&[12, 13, 14]), 14);
+        assert_eq!((a.get(15), a.get(16)), (13, 14));
+    }
+
+    #[test]
+    #[should_panic]
+    fn array_across_pages_panics() {
+        let mut a: Paged<u32, 4> = Paged::new();
+        a.push_slice(&[1, 2, 3, 4, 5, 6]);
+        let _ = a.get_array::<3>(2);
     }
 
     #[test]
