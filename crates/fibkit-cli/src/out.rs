@@ -20,14 +20,14 @@ pub fn write(args: std::fmt::Arguments<'_>) {
     }
 }
 
-/// `print!` through [`write`].
+/// `print!` through [`write()`].
 macro_rules! out {
     ($($t:tt)*) => {
         $crate::out::write(format_args!($($t)*))
     };
 }
 
-/// `println!` through [`write`].
+/// `println!` through [`write()`].
 macro_rules! outln {
     () => {
         $crate::out::write(format_args!("\n"))
