@@ -100,6 +100,36 @@ fn bench_lookups<K: Key>(lpm: &Lpm<K>, addrs: &[K]) {
     lpm.lookup_batch(addrs, &mut out);
 
     let reps = 5;
+    if std::env::args().any(|a| a == "groups") {
+        // the batch walk's group size, every size timed in turn in each pass
+        type Run<K> = fn(&Lpm<K>, &[K], &mut [u32]);
+        let sizes: [(usize, Run<K>); 5] = [
+            (8, |l, a, o| l.lookup_batch_groups::<8>(a, o)),
+            (16, |l, a, o| l.lookup_batch_groups::<16>(a, o)),
+            (24, |l, a, o| l.lookup_batch_groups::<24>(a, o)),
+            (32, |l, a, o| l.lookup_batch_groups::<32>(a, o)),
+            (48, |l, a, o| l.lookup_batch_groups::<48>(a, o)),
+        ];
+        let mut best = [Duration::MAX; 5];
+        for _ in 0..reps * 4 {
+            for (b, (_, run)) in best.iter_mut().zip(&sizes) {
+                let t = Instant::now();
+                run(lpm, addrs, &mut out);
+                black_box(&out);
+                *b = (*b).min(t.elapsed());
+            }
+        }
+        let want: Vec<u32> = addrs.iter().map(|&a| lpm.lookup(a)).collect();
+        assert!(out == want, "group walk differs");
+        for ((g, _), b) in sizes.iter().zip(best) {
+            print!(
+                "  groups of {g}: {:.1}",
+                addrs.len() as f64 / b.as_secs_f64() / 1e6
+            );
+        }
+        println!(" M/s");
+        return;
+    }
     if std::env::args().any(|a| a == "batchonly") {
         let mut best = Duration::MAX;
         for _ in 0..reps * 4 {

@@ -1465,6 +1465,16 @@ mod tests {
             let mut short = vec![u32::MAX; len / 2];
             lpm.lookup_batch(&addrs, &mut short);
             assert_eq!(short[..], out[..len / 2], "len {len}: short output");
+            // other group sizes, down to one lane and up to 64
+            for run in [
+                Lpm::lookup_batch_groups::<1>,
+                Lpm::lookup_batch_groups::<7>,
+                Lpm::lookup_batch_groups::<64>,
+            ] {
+                let mut other = vec![u32::MAX; len];
+                run(&lpm, &addrs, &mut other);
+                assert_eq!(other[..], out[..len], "len {len}: other group size");
+            }
         }
     }
 

@@ -133,8 +133,27 @@ impl<K: Key> Lpm<K> {
         });
     }
 
+    /// [`lookup_batch`](Self::lookup_batch) with groups of `G` lanes (1..=64), for
+    /// measuring the group size (`lpm_bench ... groups`).
+    #[doc(hidden)]
+    pub fn lookup_batch_groups<const G: usize>(&self, addrs: &[K], out: &mut [u32]) {
+        let n = addrs.len().min(out.len());
+        let (addrs, out) = (&addrs[..n], &mut out[..n]);
+        with_popcnt(BatchG::<K, G> {
+            lpm: self,
+            addrs,
+            out,
+        });
+    }
+
     #[inline(always)]
     fn batch(&self, a: &[K], out: &mut [u32]) {
+        self.batch_g::<GROUP>(a, out);
+    }
+
+    #[inline(always)]
+    fn batch_g<const GROUP: usize>(&self, a: &[K], out: &mut [u32]) {
+        const { assert!(GROUP >= 1 && GROUP <= 64) };
         let inner = &*self.inner;
         let (top, words) = (&inner.top, &inner.words);
         let n = a.len().min(out.len());
@@ -145,7 +164,7 @@ impl<K: Key> Lpm<K> {
         // nodes; group t-1 walks its nodes and prefetches its leaves; group
         // t-2 reads its leaves. Every dependent load was asked for one whole
         // iteration (three groups of work) before it is needed.
-        let mut st: [Lanes<'_, K::Path>; 3] = [Lanes::new(), Lanes::new(), Lanes::new()];
+        let mut st: [Lanes<'_, K::Path, GROUP>; 3] = [Lanes::new(), Lanes::new(), Lanes::new()];
         for k in a.iter().take(GROUP) {
             prefetch(top.get_ref(k.top_index()));
         }
@@ -312,8 +331,22 @@ impl<K: Key> Kernel for Batch<'_, K> {
     }
 }
 
+struct BatchG<'a, K: Key, const G: usize> {
+    lpm: &'a Lpm<K>,
+    addrs: &'a [K],
+    out: &'a mut [u32],
+}
+
+impl<K: Key, const G: usize> Kernel for BatchG<'_, K, G> {
+    type Out = ();
+    #[inline(always)]
+    fn run(self) {
+        self.lpm.batch_g::<G>(self.addrs, self.out);
+    }
+}
+
 /// The state of one group of [`Lpm::lookup_batch`]'s lanes.
-struct Lanes<'a, P> {
+struct Lanes<'a, P, const GROUP: usize> {
     /// Per lane: the node to read next (while the lane is pending).
     node_ref: [&'a NodeWords; GROUP],
     /// Per lane: the leaf holding the answer (once it is not pending).
@@ -325,7 +358,7 @@ struct Lanes<'a, P> {
     m: usize,
 }
 
-impl<P: Copy + Default> Lanes<'_, P> {
+impl<P: Copy + Default, const GROUP: usize> Lanes<'_, P, GROUP> {
     fn new() -> Self {
         Lanes {
             node_ref: [&DUMMY_NODE; GROUP],
