@@ -3,7 +3,7 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::key::Key;
+use crate::key::{Key, PATH_SPENT};
 use crate::prefetch::{prefetch, with_popcnt, Kernel};
 use crate::{DepthStats, Top, Words, NODE_FLAG, NODE_WORDS};
 
@@ -104,11 +104,18 @@ impl<K: Key> Lpm<K> {
             return inner.words.get(e as usize);
         }
         let mut ni = (e & !NODE_FLAG) as usize;
-        let mut path = addr.path();
+        let mut path = addr.batch_path();
         loop {
             let n = inner.words.get_array(ni);
-            match step(n, K::next_slot(&mut path)) {
-                Step::Child(c) => ni = c,
+            let slot = (path >> 58) as u32;
+            path <<= 6;
+            match step(n, slot) {
+                Step::Child(c) => {
+                    ni = c;
+                    if path == PATH_SPENT {
+                        path = addr.batch_path_rest();
+                    }
+                }
                 Step::Leaf(l) => return inner.words.get(l),
             }
         }
@@ -164,7 +171,7 @@ impl<K: Key> Lpm<K> {
         // nodes; group t-1 walks its nodes and prefetches its leaves; group
         // t-2 reads its leaves. Every dependent load was asked for one whole
         // iteration (three groups of work) before it is needed.
-        let mut st: [Lanes<'_, K::Path, GROUP>; 3] = [Lanes::new(), Lanes::new(), Lanes::new()];
+        let mut st: [Lanes<'_, GROUP>; 3] = [Lanes::new(), Lanes::new(), Lanes::new()];
         for k in a.iter().take(GROUP) {
             prefetch(top.get_ref(k.top_index()));
         }
@@ -183,11 +190,16 @@ impl<K: Key> Lpm<K> {
                     while p != 0 {
                         let i = p.trailing_zeros() as usize;
                         p &= p - 1;
-                        match step(s.node_ref[i], K::next_slot(&mut s.path[i])) {
+                        let slot = (s.path[i] >> 58) as u32;
+                        s.path[i] <<= 6;
+                        match step(s.node_ref[i], slot) {
                             Step::Child(c) => {
                                 let r = words.get_array(c);
                                 prefetch(r);
                                 s.node_ref[i] = r;
+                                if s.path[i] == PATH_SPENT {
+                                    s.path[i] = a[s.base + i].batch_path_rest();
+                                }
                             }
                             Step::Leaf(l) => {
                                 let r = words.get_ref(l);
@@ -212,7 +224,7 @@ impl<K: Key> Lpm<K> {
                         let r = words.get_array((e & !NODE_FLAG) as usize);
                         prefetch(r);
                         s.node_ref[i] = r;
-                        s.path[i] = k.path();
+                        s.path[i] = k.batch_path();
                         s.pending |= 1 << i;
                     } else {
                         let r = words.get_ref(e as usize);
@@ -346,24 +358,25 @@ impl<K: Key, const G: usize> Kernel for BatchG<'_, K, G> {
 }
 
 /// The state of one group of [`Lpm::lookup_batch`]'s lanes.
-struct Lanes<'a, P, const GROUP: usize> {
+struct Lanes<'a, const GROUP: usize> {
     /// Per lane: the node to read next (while the lane is pending).
     node_ref: [&'a NodeWords; GROUP],
     /// Per lane: the leaf holding the answer (once it is not pending).
     leaf_ref: [&'a u32; GROUP],
-    path: [P; GROUP],
+    /// Per lane: the rest of the address to walk (see [`Key::batch_path`]).
+    path: [u64; GROUP],
     pending: u64,
     /// The group's first address and number of addresses.
     base: usize,
     m: usize,
 }
 
-impl<P: Copy + Default, const GROUP: usize> Lanes<'_, P, GROUP> {
+impl<const GROUP: usize> Lanes<'_, GROUP> {
     fn new() -> Self {
         Lanes {
             node_ref: [&DUMMY_NODE; GROUP],
             leaf_ref: [&DUMMY_LEAF; GROUP],
-            path: [P::default(); GROUP],
+            path: [0; GROUP],
             pending: 0,
             base: 0,
             m: 0,
