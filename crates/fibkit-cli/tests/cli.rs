@@ -1,9 +1,10 @@
 //! The `fib` binary: batch semantics, exit statuses and iproute2's texts.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
-fn fib(args: &[&str], stdin: &str) -> Output {
+/// `fib ARGS` running, its input written and closed.
+fn spawn_fib(args: &[&str], stdin: &str) -> Child {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fib"))
         .args(args)
         .stdin(Stdio::piped())
@@ -17,7 +18,13 @@ fn fib(args: &[&str], stdin: &str) -> Output {
         .expect("stdin")
         .write_all(stdin.as_bytes())
         .expect("write stdin");
-    child.wait_with_output().expect("fib finishes")
+    child
+}
+
+fn fib(args: &[&str], stdin: &str) -> Output {
+    spawn_fib(args, stdin)
+        .wait_with_output()
+        .expect("fib finishes")
 }
 
 const SETUP: &str = "link add d0 type dummy\nlink set d0 up\naddr add 192.0.2.1/24 dev d0\n";
@@ -123,19 +130,7 @@ fn a_closed_output_pipe_ends_the_process_quietly() {
         ));
     }
     script.push_str("route show\n");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fib"))
-        .args(["-batch", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("fib runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(script.as_bytes())
-        .expect("write stdin");
+    let mut child = spawn_fib(&["-batch", "-"], &script);
     let mut stdout = child.stdout.take().expect("stdout");
     let mut first = [0u8; 16];
     stdout.read_exact(&mut first).expect("some output");

@@ -40,33 +40,20 @@ pub trait Key: Copy + Eq + Ord + Hash + Debug + Send + Sync + 'static + sealed::
     #[doc(hidden)]
     fn top_index(self) -> usize;
 
-    /// The bits after the top-level ones, left-aligned in a word that
-    /// [`Key::next_slot`] consumes 6 bits at a time.
-    #[doc(hidden)]
-    type Path: Copy + Default;
-
-    /// The path of this key below the top level.
-    #[doc(hidden)]
-    fn path(self) -> Self::Path;
-
-    /// Takes the next 6 bits of `path` (zero-padded past the end).
-    #[doc(hidden)]
-    fn next_slot(path: &mut Self::Path) -> u32;
-
     /// The 6 bits of the key starting at bit `start` (counted from the most
     /// significant bit), zero-padded past the end of the key.
     /// `start` must be below [`Key::BITS`].
     #[doc(hidden)]
     fn slot(self, start: u32) -> u32;
 
-    /// The batch walk's path: the 60 bits after the top-level ones, left-aligned
+    /// A walk's path: the 60 bits after the top-level ones, left-aligned
     /// in a `u64` (ten 6-bit slots; a `u64` shifts in one instruction where a
     /// `u128` takes three), with a marker bit below them: once the ten slots are
-    /// consumed the path equals [`PATH_SPENT`] and [`Key::batch_path_rest`] takes
+    /// consumed the path equals [`PATH_SPENT`] and [`Key::walk_path_rest`] takes
     /// over (IPv6 walks below /84 only).
     #[doc(hidden)]
     #[inline(always)]
-    fn batch_path(self) -> u64 {
+    fn walk_path(self) -> u64 {
         let v = self.to_u128() << (128 - Self::BITS);
         (((v << Self::TOP_BITS) >> 64) as u64 & !0xf) | (1 << 3)
     }
@@ -76,14 +63,14 @@ pub trait Key: Copy + Eq + Ord + Hash + Debug + Send + Sync + 'static + sealed::
     /// [`PATH_SPENT`] (at most 8 more slots are read from it).
     #[doc(hidden)]
     #[inline(always)]
-    fn batch_path_rest(self) -> u64 {
+    fn walk_path_rest(self) -> u64 {
         let v = self.to_u128() << (128 - Self::BITS);
         let rest = v.checked_shl(Self::TOP_BITS + 60).unwrap_or(0);
         (((rest >> 64) as u64) & !0x3) | (1 << 1)
     }
 }
 
-/// A [`Key::batch_path`] whose ten slots have all been read.
+/// A [`Key::walk_path`] whose ten slots have all been read.
 #[doc(hidden)]
 pub const PATH_SPENT: u64 = 1 << 63;
 
@@ -125,20 +112,6 @@ impl Key for u32 {
         (self >> (32 - Self::TOP_BITS)) as usize
     }
 
-    type Path = u64;
-
-    #[inline(always)]
-    fn path(self) -> u64 {
-        (u64::from(self) << 32) << Self::TOP_BITS
-    }
-
-    #[inline(always)]
-    fn next_slot(path: &mut u64) -> u32 {
-        let s = (*path >> 58) as u32;
-        *path <<= 6;
-        s
-    }
-
     #[inline(always)]
     fn slot(self, start: u32) -> u32 {
         // Left-align in 64 bits so that a stride running past bit 32 reads
@@ -164,20 +137,6 @@ impl Key for u128 {
     #[inline(always)]
     fn top_index(self) -> usize {
         (self >> (128 - Self::TOP_BITS)) as usize
-    }
-
-    type Path = u128;
-
-    #[inline(always)]
-    fn path(self) -> u128 {
-        self << Self::TOP_BITS
-    }
-
-    #[inline(always)]
-    fn next_slot(path: &mut u128) -> u32 {
-        let s = (*path >> 122) as u32;
-        *path <<= 6;
-        s
     }
 
     #[inline(always)]
@@ -217,19 +176,12 @@ mod tests {
         assert_eq!(u128::MAX.slot(122), 63);
         assert_eq!((1u128 << 127).slot(0), 0b100000);
         assert_eq!(0xabcd_0000u32.top_index(), 0xabcd << 2);
-        let mut p = b.path();
-        let got: Vec<u32> = (0..3).map(|_| u32::next_slot(&mut p)).collect();
-        assert_eq!(got, [b.slot(18), b.slot(24), b.slot(30)]);
         let x: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
-        let mut p = x.path();
         let t = u128::TOP_BITS;
-        for k in 0..(128 - t).div_ceil(6) {
-            assert_eq!(u128::next_slot(&mut p), x.slot(t + 6 * k));
-        }
         assert_eq!((0x2001_0db8u128 << 96).top_index(), 0x2001_0db8 >> (32 - t));
-        // the batch path: ten slots, then spent, then the rest of the key
+        // the walk path: ten slots, then spent, then the rest of the key
         for key in [x, u128::MAX, 0, 1, 1u128 << 127] {
-            let mut p = key.batch_path();
+            let mut p = key.walk_path();
             for k in 0..10 {
                 assert_ne!(p, PATH_SPENT, "spent early at {k}");
                 assert_eq!(
@@ -240,7 +192,7 @@ mod tests {
                 p <<= 6;
             }
             assert_eq!(p, PATH_SPENT);
-            let mut p = key.batch_path_rest();
+            let mut p = key.walk_path_rest();
             for k in 10..(128 - t).div_ceil(6) {
                 assert_ne!(p, PATH_SPENT);
                 assert_eq!(
@@ -252,7 +204,7 @@ mod tests {
             }
         }
         // IPv4: three slots at most, never spent
-        let mut p = b.batch_path();
+        let mut p = b.walk_path();
         for k in 0..3 {
             assert_eq!((p >> 58) as u32, b.slot(u32::TOP_BITS + 6 * k));
             p <<= 6;

@@ -104,7 +104,7 @@ impl<K: Key> Lpm<K> {
             return inner.words.get(e as usize);
         }
         let mut ni = (e & !NODE_FLAG) as usize;
-        let mut path = addr.batch_path();
+        let mut path = addr.walk_path();
         loop {
             let n = inner.words.get_array(ni);
             let slot = (path >> 58) as u32;
@@ -113,7 +113,7 @@ impl<K: Key> Lpm<K> {
                 Step::Child(c) => {
                     ni = c;
                     if path == PATH_SPENT {
-                        path = addr.batch_path_rest();
+                        path = addr.walk_path_rest();
                     }
                 }
                 Step::Leaf(l) => return inner.words.get(l),
@@ -198,7 +198,7 @@ impl<K: Key> Lpm<K> {
                                 prefetch(r);
                                 s.node_ref[i] = r;
                                 if s.path[i] == PATH_SPENT {
-                                    s.path[i] = a[s.base + i].batch_path_rest();
+                                    s.path[i] = a[s.base + i].walk_path_rest();
                                 }
                             }
                             Step::Leaf(l) => {
@@ -224,7 +224,7 @@ impl<K: Key> Lpm<K> {
                         let r = words.get_array((e & !NODE_FLAG) as usize);
                         prefetch(r);
                         s.node_ref[i] = r;
-                        s.path[i] = k.batch_path();
+                        s.path[i] = k.walk_path();
                         s.pending |= 1 << i;
                     } else {
                         let r = words.get_ref(e as usize);
@@ -276,10 +276,9 @@ impl<K: Key> Lpm<K> {
             return Some(true);
         }
         let mut n = inner.words.get_array((e & !NODE_FLAG) as usize);
-        let mut path = addr.path();
         let mut start = K::TOP_BITS;
         while len > start + 6 {
-            match step(n, K::next_slot(&mut path)) {
+            match step(n, addr.slot(start)) {
                 Step::Child(c) => n = inner.words.get_array(c),
                 // inside one leaf slot
                 Step::Leaf(_) => return Some(true),
@@ -288,7 +287,7 @@ impl<K: Key> Lpm<K> {
         }
         // the prefix covers 2^(6-r) slots of this node from `lo`
         let r = len - start;
-        let lo = K::next_slot(&mut path);
+        let lo = addr.slot(start);
         let count = 1u32 << (6 - r);
         let range = if count == 64 {
             u64::MAX
@@ -363,7 +362,7 @@ struct Lanes<'a, const GROUP: usize> {
     node_ref: [&'a NodeWords; GROUP],
     /// Per lane: the leaf holding the answer (once it is not pending).
     leaf_ref: [&'a u32; GROUP],
-    /// Per lane: the rest of the address to walk (see [`Key::batch_path`]).
+    /// Per lane: the rest of the address to walk (see [`Key::walk_path`]).
     path: [u64; GROUP],
     pending: u64,
     /// The group's first address and number of addresses.

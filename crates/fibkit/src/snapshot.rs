@@ -273,18 +273,8 @@ impl Netns {
         }
         let local = self.table6(tid::LOCAL);
         let main = self.table6(tid::MAIN);
-        let mut affected: Vec<Prefix6> = Vec::new();
-        for p in touched {
-            affected.push(*p);
-            for t in [local, main].into_iter().flatten() {
-                if t.has_dsts_inside(*p) {
-                    t.dsts_within_each(*p, |q| affected.push(q));
-                }
-            }
-        }
-        affected.sort_unstable();
-        affected.dedup();
-        for q in affected {
+        let tables: Vec<_> = [local, main].into_iter().flatten().collect();
+        for q in affected6(touched, &tables) {
             // one probe per table for `q` itself, reused by the covers
             let in_local = local.is_some_and(|t| t.has_dst(q));
             let in_main = main.is_some_and(|t| t.has_dst(q));
@@ -377,18 +367,8 @@ impl Netns {
     /// [`Netns::fast6_update`] of rule-walk answers: the changed destinations (of any
     /// table) and every destination inside them in any table.
     fn walk6_update(&self, st: &mut Fast6Builder, touched: &[Prefix6]) {
-        let mut affected: Vec<Prefix6> = Vec::with_capacity(touched.len() * 2);
-        for p in touched {
-            affected.push(*p);
-            for t in self.tables6() {
-                if t.has_dsts_inside(*p) {
-                    t.dsts_within_each(*p, |q| affected.push(q));
-                }
-            }
-        }
-        affected.sort_unstable();
-        affected.dedup();
-        for q in affected {
+        let tables: Vec<_> = self.tables6().collect();
+        for q in affected6(touched, &tables) {
             let present = q.len == 0 || self.tables6().any(|t| t.has_dst(q));
             if present || SPECIAL6.contains(&(q.addr, q.len)) {
                 let a = self.walk6_answer(q, &st.guard.unmarked);
@@ -398,6 +378,23 @@ impl Netns {
             }
         }
     }
+}
+
+/// The destinations whose compiled answers changes of `touched` may alter: those
+/// prefixes and every destination inside them in `tables`, sorted, once each.
+fn affected6(touched: &[Prefix6], tables: &[&crate::table::Table6]) -> Vec<Prefix6> {
+    let mut affected: Vec<Prefix6> = Vec::with_capacity(touched.len() * 2);
+    for p in touched {
+        affected.push(*p);
+        for t in tables {
+            if t.has_dsts_inside(*p) {
+                t.dsts_within_each(*p, |q| affected.push(q));
+            }
+        }
+    }
+    affected.sort_unstable();
+    affected.dedup();
+    affected
 }
 
 /// The IPv6 fast-path compiler state kept by a writer between publications.
@@ -725,17 +722,10 @@ impl Snapshot {
     /// The IPv6 output route of a flow: exactly [`Netns::route_output6`]'s answer.
     #[inline]
     pub fn output6(&self, fl: &Flow6) -> Answer6 {
-        // (the same test as `precomputed6`, written out: the answer is copied once)
-        if let Some(f) = &self.fast6 {
-            if fl.src == 0 && fl.oif == 0 && fl.iif == 0 && f.admits(fl) {
-                match f.get_ref(fl.dst) {
-                    Some(Answer6::Slow) => {}
-                    Some(a) => return *a,
-                    None => return Answer6::Error(Errno::ENETUNREACH),
-                }
-            }
+        match self.precomputed6(fl) {
+            Some(a) => a,
+            None => self.output6_full(fl),
         }
-        self.output6_full(fl)
     }
 
     /// The compiled answer [`Snapshot::output6`] gives `fl`, or `None` when the flow
