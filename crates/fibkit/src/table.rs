@@ -99,7 +99,9 @@ impl Table4 {
             slot: Some(slot),
             longer,
         };
-        touch(&mut self.touched, t, self.keys.len());
+        // an incremental IPv4 publication costs ~0.7 µs per change, a full recompile
+        // ~0.3 µs per prefix (BENCHMARKS.md): even at a quarter of the table
+        touch(&mut self.touched, t, self.keys.len() / 4);
     }
     /// The prefixes changed since the last call (`None`: everything may have changed).
     pub fn take_touched(&mut self) -> Option<Vec<Prefix4>> {
@@ -374,14 +376,14 @@ impl Default for LenCount {
     }
 }
 
-/// Add `p` to a table's list of changed prefixes. Past a quarter of the table's `size`
-/// (a bulk load, or a table nobody takes the list from) the list is dropped (`None`:
-/// everything may have changed): recompiling everything is as cheap, and the list would
-/// only grow.
+/// Add `p` to a table's list of changed prefixes. Past `size` (a share of the table's
+/// size; a bulk load, or a table nobody takes the list from) the list is dropped
+/// (`None`: everything may have changed): recompiling everything is then as cheap,
+/// and the list would only grow.
 fn touch<P>(touched: &mut Option<Vec<P>>, p: P, size: usize) {
     if let Some(v) = touched {
         v.push(p);
-        if v.len() > 4096 && v.len() > size / 4 {
+        if v.len() > 4096 && v.len() > size {
             *touched = None;
         }
     }
@@ -504,6 +506,8 @@ impl Table6 {
         }
     }
     fn touch(&mut self, dst: Prefix6) {
+        // an incremental IPv6 publication costs ~0.4-0.6 µs per change, a full
+        // recompile ~0.9 µs per prefix (BENCHMARKS.md): even at the table's size
         touch(&mut self.touched, dst, self.keys.len());
     }
     /// The destinations changed since the last call (`None`: everything may have
@@ -854,4 +858,51 @@ pub fn postorder_cmp(a: Prefix6, b: Prefix6) -> std::cmp::Ordering {
         return Less;
     }
     a.addr.cmp(&b.addr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p6(i: u32) -> Prefix6 {
+        Prefix6::new((0x2001_0db8u128 << 96) | (u128::from(i) << 64), 64)
+    }
+
+    /// The change lists are kept (so that a publication recompiles only what changed)
+    /// up to a share of the table's size: a quarter for IPv4, the whole size for IPv6,
+    /// whose incremental recompile stays cheaper than a full one that far (a list
+    /// dropped too early made every publication of a 100k batch a full recompile).
+    #[test]
+    fn change_lists_kept_up_to_their_share() {
+        let n = 20_000u32;
+        let mut t6 = Table6::new(254);
+        for i in 0..n {
+            t6.entry(p6(i), Prefix6::default());
+        }
+        // the load itself went past the share: everything may have changed
+        assert_eq!(t6.take_touched(), None);
+        for i in 0..n {
+            t6.entry(p6(i), Prefix6::default());
+        }
+        assert_eq!(t6.take_touched().map(|v| v.len()), Some(n as usize));
+        for i in 0..=n {
+            t6.entry(p6(i % n), Prefix6::default());
+        }
+        assert_eq!(t6.take_touched(), None, "past the table's size");
+
+        let mut t4 = Table4::new(254);
+        let p4 = |i: u32| Prefix4::new(0x0a00_0000 | (i << 8), 24);
+        for i in 0..n {
+            t4.entry(p4(i));
+        }
+        assert_eq!(t4.take_touched(), None);
+        for i in 0..n / 4 {
+            t4.entry(p4(i));
+        }
+        assert_eq!(t4.take_touched().map(|v| v.len()), Some(n as usize / 4));
+        for i in 0..=n / 4 {
+            t4.entry(p4(i));
+        }
+        assert_eq!(t4.take_touched(), None, "past a quarter of the table");
+    }
 }
