@@ -1475,6 +1475,11 @@ mod tests {
                 run(&lpm, &addrs, &mut other);
                 assert_eq!(other[..], out[..len], "len {len}: other group size");
             }
+            // the visiting form: every position once, in order, with the same value
+            let mut seen = Vec::with_capacity(len);
+            lpm.lookup_batch_with(&addrs, |i, v| seen.push((i, v)));
+            let want: Vec<(usize, u32)> = out[..len].iter().copied().enumerate().collect();
+            assert_eq!(seen, want, "len {len}: lookup_batch_with");
         }
     }
 

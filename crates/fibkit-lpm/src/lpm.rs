@@ -133,10 +133,18 @@ impl<K: Key> Lpm<K> {
     pub fn lookup_batch(&self, addrs: &[K], out: &mut [u32]) {
         let n = addrs.len().min(out.len());
         let (addrs, out) = (&addrs[..n], &mut out[..n]);
+        self.lookup_batch_with(addrs, |i, v| out[i] = v);
+    }
+
+    /// [`lookup_batch`](Self::lookup_batch) handing each answer to `visit(i, value)`
+    /// (for `addrs[i]`) as soon as its group's leaves are read, in order, instead of
+    /// storing it: a caller mapping values to something else does so inside the
+    /// walk's pipeline, on one call for the whole slice, with no buffer between.
+    pub fn lookup_batch_with(&self, addrs: &[K], visit: impl FnMut(usize, u32)) {
         with_popcnt(Batch {
             lpm: self,
             addrs,
-            out,
+            visit,
         });
     }
 
@@ -146,25 +154,19 @@ impl<K: Key> Lpm<K> {
     pub fn lookup_batch_groups<const G: usize>(&self, addrs: &[K], out: &mut [u32]) {
         let n = addrs.len().min(out.len());
         let (addrs, out) = (&addrs[..n], &mut out[..n]);
-        with_popcnt(BatchG::<K, G> {
+        with_popcnt(BatchG::<K, _, G> {
             lpm: self,
             addrs,
-            out,
+            visit: |i, v| out[i] = v,
         });
     }
 
     #[inline(always)]
-    fn batch(&self, a: &[K], out: &mut [u32]) {
-        self.batch_g::<GROUP>(a, out);
-    }
-
-    #[inline(always)]
-    fn batch_g<const GROUP: usize>(&self, a: &[K], out: &mut [u32]) {
+    fn batch_g<const GROUP: usize>(&self, a: &[K], mut visit: impl FnMut(usize, u32)) {
         const { assert!(GROUP >= 1 && GROUP <= 64) };
         let inner = &*self.inner;
         let (top, words) = (&inner.top, &inner.words);
-        let n = a.len().min(out.len());
-        let (a, out) = (&a[..n], &mut out[..n]);
+        let n = a.len();
         let groups = n.div_ceil(GROUP);
         // Three groups in flight, one stage apart: group t reads its top-level
         // entries (prefetched one iteration earlier) and prefetches its first
@@ -178,8 +180,8 @@ impl<K: Key> Lpm<K> {
         for t in 0..groups + 2 {
             if t >= 2 {
                 let s = &st[(t - 2) % 3];
-                for (o, &r) in out[s.base..s.base + s.m].iter_mut().zip(&s.leaf_ref) {
-                    *o = *r;
+                for (i, &r) in s.leaf_ref[..s.m].iter().enumerate() {
+                    visit(s.base + i, *r);
                 }
             }
             if (1..=groups).contains(&t) {
@@ -328,31 +330,31 @@ impl<K: Key> Kernel for Walk<'_, K> {
     }
 }
 
-struct Batch<'a, K: Key> {
+struct Batch<'a, K: Key, F> {
     lpm: &'a Lpm<K>,
     addrs: &'a [K],
-    out: &'a mut [u32],
+    visit: F,
 }
 
-impl<K: Key> Kernel for Batch<'_, K> {
+impl<K: Key, F: FnMut(usize, u32)> Kernel for Batch<'_, K, F> {
     type Out = ();
     #[inline(always)]
     fn run(self) {
-        self.lpm.batch(self.addrs, self.out);
+        self.lpm.batch_g::<GROUP>(self.addrs, self.visit);
     }
 }
 
-struct BatchG<'a, K: Key, const G: usize> {
+struct BatchG<'a, K: Key, F, const G: usize> {
     lpm: &'a Lpm<K>,
     addrs: &'a [K],
-    out: &'a mut [u32],
+    visit: F,
 }
 
-impl<K: Key, const G: usize> Kernel for BatchG<'_, K, G> {
+impl<K: Key, F: FnMut(usize, u32), const G: usize> Kernel for BatchG<'_, K, F, G> {
     type Out = ();
     #[inline(always)]
     fn run(self) {
-        self.lpm.batch_g::<G>(self.addrs, self.out);
+        self.lpm.batch_g::<G>(self.addrs, self.visit);
     }
 }
 

@@ -421,10 +421,6 @@ impl Fast6Builder {
     }
 }
 
-/// Destinations handed to one `Lpm::lookup_batch` call by the batch lookups: the index
-/// keeps three groups of 32 in flight, so a call should span many groups.
-const BATCH_SPAN: usize = 512;
-
 /// Answers an [`AnswerIndex`] finds by a linear scan before it hashes.
 const SCAN_ANSWERS: usize = 16;
 
@@ -684,34 +680,27 @@ impl Snapshot {
             }
             return;
         };
-        // two passes per span: the index walk into a buffer of answer numbers, then
-        // the answers (the walk's loads stay independent of the answer checks)
+        // one index walk over the whole slice; each answer number is turned into its
+        // answer as the walk's pipeline delivers it
         // batch flows carry no mark
         let open = f.guard.rules_for(0).is_empty();
-        let mut ids = [0u32; BATCH_SPAN];
-        let mut done = 0;
-        while done < dsts.len() {
-            let k = (dsts.len() - done).min(BATCH_SPAN);
-            let ds = &dsts[done..done + k];
-            f.lpm.lookup_batch(ds, &mut ids[..k]);
-            for (j, (&dst, &id)) in ds.iter().zip(&ids[..k]).enumerate() {
-                // one comparison tells a precomputed answer from the rest: no match,
-                // SLOW (no precomputed answer; the special destinations' prefixes map
-                // there too), and any flow while custom rules must be checked
-                match f.answers.get(id as usize) {
-                    Some(a) if open => visit(done + j, a),
-                    _ => {
-                        let a = f.answer_of(id);
-                        if matches!(a, Answer4::Slow) || !f.admits(&flow4(dst)) {
-                            visit(done + j, &slow_path(self, dst));
-                        } else {
-                            visit(done + j, a);
-                        }
+        f.lpm.lookup_batch_with(dsts, |i, id| {
+            // one comparison tells a precomputed answer from the rest: no match,
+            // SLOW (no precomputed answer; the special destinations' prefixes map
+            // there too), and any flow while custom rules must be checked
+            match f.answers.get(id as usize) {
+                Some(a) if open => visit(i, a),
+                _ => {
+                    let dst = dsts[i];
+                    let a = f.answer_of(id);
+                    if matches!(a, Answer4::Slow) || !f.admits(&flow4(dst)) {
+                        visit(i, &slow_path(self, dst));
+                    } else {
+                        visit(i, a);
                     }
                 }
             }
-            done += k;
-        }
+        });
     }
 
     /// The compiled IPv6 answers, unless the default rules were deleted or reordered.
@@ -777,29 +766,22 @@ impl Snapshot {
         let unreachable = Answer6::Error(Errno::ENETUNREACH);
         // batch flows carry no mark
         let open = f.guard.rules_for(0).is_empty();
-        let mut ids = [0u32; BATCH_SPAN];
-        let mut done = 0;
-        while done < dsts.len() {
-            let k = (dsts.len() - done).min(BATCH_SPAN);
-            let ds = &dsts[done..done + k];
-            f.lpm.lookup_batch(ds, &mut ids[..k]);
-            for (j, (&dst, &id)) in ds.iter().zip(&ids[..k]).enumerate() {
-                // see output4_batch_with
-                match f.answers.get(id as usize) {
-                    Some(a) if open => visit(done + j, a),
-                    None if open && id == NO_MATCH => visit(done + j, &unreachable),
-                    _ => {
-                        let a = f.answer_of(id).unwrap_or(&unreachable);
-                        if matches!(a, Answer6::Slow) || !f.admits(&flow6(dst)) {
-                            visit(done + j, &slow_path(self, dst));
-                        } else {
-                            visit(done + j, a);
-                        }
+        f.lpm.lookup_batch_with(dsts, |i, id| {
+            // see output4_batch_with
+            match f.answers.get(id as usize) {
+                Some(a) if open => visit(i, a),
+                None if open && id == NO_MATCH => visit(i, &unreachable),
+                _ => {
+                    let dst = dsts[i];
+                    let a = f.answer_of(id).unwrap_or(&unreachable);
+                    if matches!(a, Answer6::Slow) || !f.admits(&flow6(dst)) {
+                        visit(i, &slow_path(self, dst));
+                    } else {
+                        visit(i, a);
                     }
                 }
             }
-            done += k;
-        }
+        });
     }
 }
 
