@@ -9,8 +9,8 @@ use crate::key::Key;
 use crate::lpm::{Inner, Lpm};
 use crate::prefetch::prefetch;
 use crate::{
-    depth_of_len, DepthStats, Node, PrefixError, Top, Words, NODE_FLAG, NODE_WORDS, NO_MATCH,
-    STRIDE, TOP_PAGE,
+    depth_of_len, DepthStats, Node, PrefixError, Top, TopEntry, TopRef, Words, NODE_WORDS,
+    NO_MATCH, STRIDE, TOP_PAGE,
 };
 
 /// Arena size (in u32 words) above which a snapshot recompiles from scratch
@@ -129,6 +129,16 @@ impl Arenas {
     /// Appends leaf values and returns the word offset of the first.
     fn push_leaves(&mut self, v: &[u32]) -> usize {
         self.words.push_slice(v)
+    }
+}
+
+/// The top-level entry of a top-level node just compiled: the node itself when
+/// the key type holds childless nodes in place, else a pointer to a copy pushed now.
+fn top_entry<E: TopEntry>(n: &Node, ar: &mut Arenas) -> E {
+    if E::INLINE && n.vec == 0 && n.leafvec != 0 {
+        E::inline(n.leafvec, n.leaf)
+    } else {
+        E::node(ar.push_nodes(&[*n]) as u32)
     }
 }
 
@@ -446,7 +456,7 @@ pub struct LpmBuilder<K: Key> {
     hist: [u64; 129],
     count: usize,
 
-    top: Top,
+    top: Top<K::Top>,
     arenas: Arenas,
     /// Top ranges `(first index, len)` whose short prefixes changed.
     dirty_ranges: Vec<(u32, u8)>,
@@ -1053,7 +1063,7 @@ impl<K: Key> LpmBuilder<K> {
         } else {
             self.arenas.push_leaves(&[v]) as u32
         };
-        self.top.fill(range, leaf);
+        self.top.fill(range, K::Top::leaf(leaf));
     }
 
     fn incremental(&mut self) {
@@ -1083,22 +1093,24 @@ impl<K: Key> LpmBuilder<K> {
             match self.ts.child_mut(ti) {
                 Some(node) => {
                     let changed = sync(node, v, false, &mut self.arenas);
-                    if changed || cur & NODE_FLAG == 0 {
-                        let idx = self.arenas.push_nodes(&[node.compiled]) as u32;
-                        self.top.set(ti, NODE_FLAG | idx);
+                    if changed || matches!(cur.get(), TopRef::Leaf(_)) {
+                        let e = top_entry(&node.compiled, &mut self.arenas);
+                        self.top.set(ti, e);
                     }
                 }
                 None => {
-                    if cur & NODE_FLAG == 0 && self.arenas.words.get(cur as usize) == v {
-                        last_leaf = Some((ti, v, cur));
-                        continue;
+                    if let TopRef::Leaf(o) = cur.get() {
+                        if self.arenas.words.get(o) == v {
+                            last_leaf = Some((ti, v, o as u32));
+                            continue;
+                        }
                     }
                     let leaf = match last_leaf {
                         _ if v == NO_MATCH => 0,
                         Some((pti, pv, pidx)) if pti + 1 == ti && pv == v => pidx,
                         _ => self.arenas.push_leaves(&[v]) as u32,
                     };
-                    self.top.set(ti, leaf);
+                    self.top.set(ti, K::Top::leaf(leaf));
                     last_leaf = Some((ti, v, leaf));
                 }
             }
@@ -1150,7 +1162,7 @@ impl<K: Key> LpmBuilder<K> {
                     if let Some(v) = ts.uniform(c) {
                         if v != NO_MATCH {
                             let idx = leaf_of(v, &mut ar);
-                            page[lo - page_lo..hi - page_lo].fill(idx);
+                            page[lo - page_lo..hi - page_lo].fill(K::Top::leaf(idx));
                             wrote = true;
                         }
                         continue;
@@ -1178,11 +1190,11 @@ impl<K: Key> LpmBuilder<K> {
                     };
                     page[ti - page_lo] = if let Some(node) = node {
                         sync(node, v, true, &mut ar);
-                        NODE_FLAG | ar.push_nodes(&[node.compiled]) as u32
+                        top_entry(&node.compiled, &mut ar)
                     } else if v == NO_MATCH {
-                        0
+                        K::Top::leaf(0)
                     } else {
-                        leaf_of(v, &mut ar)
+                        K::Top::leaf(leaf_of(v, &mut ar))
                     };
                 }
             }

@@ -23,6 +23,10 @@ pub trait Key: Copy + Eq + Ord + Hash + Debug + Send + Sync + 'static + sealed::
     /// (depth 0); longer ones in the 6-bit-stride nodes below it.
     const TOP_BITS: u32;
 
+    /// How a top-level entry is stored (internal).
+    #[doc(hidden)]
+    type Top: crate::top_entry::TopEntry;
+
     /// The key as a `u128`, right-aligned (the numeric value of the key).
     fn to_u128(self) -> u128;
 
@@ -96,6 +100,7 @@ pub(crate) fn prefix_mask(len: u32, bits: u32) -> u128 {
 impl Key for u32 {
     const BITS: u32 = 32;
     const TOP_BITS: u32 = 18;
+    type Top = [u32; 3];
 
     #[inline]
     fn to_u128(self) -> u128 {
@@ -123,6 +128,7 @@ impl Key for u32 {
 impl Key for u128 {
     const BITS: u32 = 128;
     const TOP_BITS: u32 = 24;
+    type Top = u32;
 
     #[inline]
     fn to_u128(self) -> u128 {

@@ -19,13 +19,18 @@
 //! A [Poptrie](https://doi.org/10.1145/2785956.2787474)-style multibit trie
 //! in two arrays:
 //!
-//! * **Top level**: a direct-indexed array of 2^T `u32` entries, indexed by
+//! * **Top level**: a direct-indexed array of 2^T entries, indexed by
 //!   the first T bits of the address (T = [`Key::TOP_BITS`]: 18 for IPv4,
 //!   24 for IPv6: announced IPv6 space lies in a few /12s, so the top-level
 //!   pages outside them are one shared blank page, and 24 bits put a /48
-//!   four node steps down instead of five). An entry is either a leaf index (the value of the longest
-//!   prefix of length <= T covering it; leaf 0 is `NO_MATCH`) or, with bit
-//!   31 set, the index of a node.
+//!   four node steps down instead of five). An entry is either a leaf index
+//!   (the value of the longest prefix of length <= T covering it; leaf 0 is
+//!   `NO_MATCH`) or the index of a node. IPv6 entries are one `u32` (bit 31
+//!   set: a node). IPv4 entries are three words and hold a node without
+//!   children in place (its `leafvec` and first leaf below): an IPv4 lookup
+//!   that ends one level below the top, as every lookup in a table with
+//!   nothing longer than /24 does, reads the entry and then its leaf, one
+//!   cache line less than through a node (`BENCHMARKS.md`).
 //! * **Words**: nodes and leaves in one `u32` array (indices are word
 //!   offsets). A node takes 6 words (24 bytes) and resolves the next 6 bits
 //!   (a *stride*; past the end of the key the slot index is zero-padded).
@@ -139,7 +144,125 @@ pub(crate) const NODE_FLAG: u32 = 1 << 31;
 pub(crate) const TOP_PAGE: usize = 4096;
 const WORD_PAGE: usize = 4096;
 
-pub(crate) type Top = paged::Paged<u32, TOP_PAGE>;
+/// The top-level array of a key type's entries (see `TopEntry`).
+pub(crate) type Top<E> = paged::Paged<E, TOP_PAGE>;
+
+mod top_entry {
+    /// What a top-level entry holds.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum TopRef {
+        /// The word offset of the entry's value (a leaf).
+        Leaf(usize),
+        /// A node without children, held in the entry itself: its `leafvec` and the
+        /// word offset of its first leaf value (one line less per lookup).
+        Inline(u64, u32),
+        /// The word offset of the entry's node.
+        Node(usize),
+    }
+
+    /// How one top-level entry is stored, per key type ([`crate::Key::Top`]):
+    /// IPv4 entries hold a node without children in place (three words: most
+    /// IPv4 lookups end one level below the top, where the tables have nothing
+    /// longer than /24), IPv6 entries are one word (its sparse top level would
+    /// triple in size, and few of its top nodes are childless).
+    pub trait TopEntry:
+        Copy + Default + PartialEq + Send + Sync + core::fmt::Debug + 'static
+    {
+        /// Whether childless nodes are held in the entry ([`TopRef::Inline`]).
+        const INLINE: bool;
+        /// An entry whose value is the leaf at word offset `off`.
+        fn leaf(off: u32) -> Self;
+        /// An entry pointing at the node at word offset `off`.
+        fn node(off: u32) -> Self;
+        /// An entry holding a childless node (only when [`TopEntry::INLINE`];
+        /// `leafvec` is never 0 for a childless node, its first slot starts a run).
+        fn inline(leafvec: u64, leaf: u32) -> Self;
+        /// What the entry holds.
+        fn get(self) -> TopRef;
+    }
+
+    impl TopEntry for u32 {
+        const INLINE: bool = false;
+        #[inline(always)]
+        fn leaf(off: u32) -> Self {
+            off
+        }
+        #[inline(always)]
+        fn node(off: u32) -> Self {
+            super::NODE_FLAG | off
+        }
+        fn inline(_: u64, _: u32) -> Self {
+            unreachable!("one-word top entries hold no node")
+        }
+        #[inline(always)]
+        fn get(self) -> TopRef {
+            if self & super::NODE_FLAG != 0 {
+                TopRef::Node((self & !super::NODE_FLAG) as usize)
+            } else {
+                TopRef::Leaf(self as usize)
+            }
+        }
+    }
+
+    /// `[leafvec low, leafvec high, word]`: a non-zero `leafvec` marks a node held
+    /// in place (`word`: its first leaf); else `word` is a leaf offset or, with
+    /// [`super::NODE_FLAG`], a node offset.
+    impl TopEntry for [u32; 3] {
+        const INLINE: bool = true;
+        #[inline(always)]
+        fn leaf(off: u32) -> Self {
+            [0, 0, off]
+        }
+        #[inline(always)]
+        fn node(off: u32) -> Self {
+            [0, 0, super::NODE_FLAG | off]
+        }
+        #[inline(always)]
+        fn inline(leafvec: u64, leaf: u32) -> Self {
+            [leafvec as u32, (leafvec >> 32) as u32, leaf]
+        }
+        #[inline(always)]
+        fn get(self) -> TopRef {
+            let lv = u64::from(self[0]) | (u64::from(self[1]) << 32);
+            if lv != 0 {
+                TopRef::Inline(lv, self[2])
+            } else if self[2] & super::NODE_FLAG != 0 {
+                TopRef::Node((self[2] & !super::NODE_FLAG) as usize)
+            } else {
+                TopRef::Leaf(self[2] as usize)
+            }
+        }
+    }
+}
+pub(crate) use top_entry::{TopEntry, TopRef};
+
+#[cfg(test)]
+mod top_entry_tests {
+    use super::{TopEntry, TopRef, NODE_FLAG};
+
+    #[test]
+    fn entries_say_what_they_hold() {
+        for off in [0u32, 1, 4095, 4096, NODE_FLAG - 1] {
+            assert_eq!(
+                <u32 as TopEntry>::leaf(off).get(),
+                TopRef::Leaf(off as usize)
+            );
+            assert_eq!(
+                <u32 as TopEntry>::node(off).get(),
+                TopRef::Node(off as usize)
+            );
+            assert_eq!(<[u32; 3]>::leaf(off).get(), TopRef::Leaf(off as usize));
+            assert_eq!(<[u32; 3]>::node(off).get(), TopRef::Node(off as usize));
+            for lv in [1u64, 0x8000_0000_0000_0001, 1 << 32 | 1, u64::MAX] {
+                assert_eq!(<[u32; 3]>::inline(lv, off).get(), TopRef::Inline(lv, off));
+            }
+        }
+        // blank pages are leaf 0 (NO_MATCH) for both layouts
+        assert_eq!(u32::default().get(), TopRef::Leaf(0));
+        assert_eq!(<[u32; 3]>::default().get(), TopRef::Leaf(0));
+        const { assert!(<[u32; 3] as TopEntry>::INLINE && !<u32 as TopEntry>::INLINE) };
+    }
+}
 /// Nodes and leaves in one array of words: a node's leaves are pushed just before
 /// it (see `sync`), so its answer is usually in the node's cache line or the one
 /// before, instead of a line of a separate leaf array.

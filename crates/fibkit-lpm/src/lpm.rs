@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 use crate::key::{Key, PATH_SPENT};
 use crate::prefetch::{prefetch, with_popcnt, Kernel};
-use crate::{DepthStats, Top, Words, NODE_FLAG, NODE_WORDS};
+use crate::{DepthStats, Node, Top, TopEntry, TopRef, Words, NODE_WORDS};
 
-/// The arrays of one snapshot.
-pub(crate) struct Inner {
-    pub(crate) top: Top,
+/// The arrays of one snapshot (`E`: the key type's top-level entries).
+pub(crate) struct Inner<E: TopEntry> {
+    pub(crate) top: Top<E>,
     pub(crate) words: Words,
     pub(crate) stats: DepthStats,
     pub(crate) len: usize,
@@ -21,7 +21,7 @@ pub(crate) struct Inner {
 /// Cheap to clone (one `Arc`), `Send + Sync`; lookups take no lock, do no
 /// allocation and touch no reference count.
 pub struct Lpm<K: Key> {
-    inner: Arc<Inner>,
+    inner: Arc<Inner<K::Top>>,
     _k: PhantomData<fn(K) -> K>,
 }
 
@@ -60,7 +60,7 @@ static DUMMY_LEAF: u32 = crate::NO_MATCH;
 const GROUP: usize = 32;
 
 impl<K: Key> Lpm<K> {
-    pub(crate) fn from_inner(inner: Arc<Inner>) -> Self {
+    pub(crate) fn from_inner(inner: Arc<Inner<K::Top>>) -> Self {
         Lpm {
             inner,
             _k: PhantomData,
@@ -72,7 +72,7 @@ impl<K: Key> Lpm<K> {
         let mut words = Words::new();
         words.push(crate::NO_MATCH);
         Self::from_inner(Arc::new(Inner {
-            top: Top::filled(1usize << K::TOP_BITS, 0),
+            top: Top::filled(1usize << K::TOP_BITS, K::Top::leaf(0)),
             words,
             stats: DepthStats::default(),
             len: 0,
@@ -99,11 +99,15 @@ impl<K: Key> Lpm<K> {
     #[inline(always)]
     fn walk(&self, addr: K) -> u32 {
         let inner = &*self.inner;
-        let e = inner.top.get(addr.top_index());
-        if e & NODE_FLAG == 0 {
-            return inner.words.get(e as usize);
-        }
-        let mut ni = (e & !NODE_FLAG) as usize;
+        let mut ni = match inner.top.get(addr.top_index()).get() {
+            TopRef::Node(o) => o,
+            TopRef::Inline(lv, leaf) => {
+                return inner
+                    .words
+                    .get(leaf_at(lv, leaf, (addr.walk_path() >> 58) as u32));
+            }
+            TopRef::Leaf(o) => return inner.words.get(o),
+        };
         let mut path = addr.walk_path();
         loop {
             let n = inner.words.get_array(ni);
@@ -221,17 +225,26 @@ impl<K: Key> Lpm<K> {
                 s.m = m;
                 s.pending = 0;
                 for (i, k) in a[base..base + m].iter().enumerate() {
-                    let e = top.get(k.top_index());
-                    if e & NODE_FLAG != 0 {
-                        let r = words.get_array((e & !NODE_FLAG) as usize);
-                        prefetch(r);
-                        s.node_ref[i] = r;
-                        s.path[i] = k.walk_path();
-                        s.pending |= 1 << i;
-                    } else {
-                        let r = words.get_ref(e as usize);
-                        prefetch(r);
-                        s.leaf_ref[i] = r;
+                    match top.get(k.top_index()).get() {
+                        TopRef::Node(o) => {
+                            let r = words.get_array(o);
+                            prefetch(r);
+                            s.node_ref[i] = r;
+                            s.path[i] = k.walk_path();
+                            s.pending |= 1 << i;
+                        }
+                        TopRef::Inline(lv, leaf) => {
+                            // the node is the entry: straight to its leaf
+                            let slot = (k.walk_path() >> 58) as u32;
+                            let r = words.get_ref(leaf_at(lv, leaf, slot));
+                            prefetch(r);
+                            s.leaf_ref[i] = r;
+                        }
+                        TopRef::Leaf(o) => {
+                            let r = words.get_ref(o);
+                            prefetch(r);
+                            s.leaf_ref[i] = r;
+                        }
                     }
                 }
                 // Prefetch the next group's top-level entries.
@@ -261,27 +274,31 @@ impl<K: Key> Lpm<K> {
             // the entries of the prefix: all leaves, of one value
             let mut first = None;
             for i in ti..ti + (1usize << span) {
-                let e = inner.top.get(i);
-                if e & NODE_FLAG != 0 {
+                let TopRef::Leaf(o) = inner.top.get(i).get() else {
                     return Some(false);
-                }
-                let v = inner.words.get(e as usize);
+                };
+                let v = inner.words.get(o);
                 if *first.get_or_insert(v) != v {
                     return Some(false);
                 }
             }
             return Some(true);
         }
-        let e = inner.top.get(ti);
-        if e & NODE_FLAG == 0 {
+        let mut n = match inner.top.get(ti).get() {
+            TopRef::Node(o) => Node::from_words(inner.words.get_array(o)),
+            TopRef::Inline(leafvec, leaf) => Node {
+                vec: 0,
+                leafvec,
+                child: 0,
+                leaf,
+            },
             // inside one top-level leaf
-            return Some(true);
-        }
-        let mut n = inner.words.get_array((e & !NODE_FLAG) as usize);
+            TopRef::Leaf(_) => return Some(true),
+        };
         let mut start = K::TOP_BITS;
         while len > start + 6 {
-            match step(n, addr.slot(start)) {
-                Step::Child(c) => n = inner.words.get_array(c),
+            match step_node(n, addr.slot(start)) {
+                Step::Child(c) => n = Node::from_words(inner.words.get_array(c)),
                 // inside one leaf slot
                 Step::Leaf(_) => return Some(true),
             }
@@ -298,7 +315,6 @@ impl<K: Key> Lpm<K> {
         };
         // no child slot inside, and no leaf run starting after the first slot (with no
         // child slot in between, a run start means a new value)
-        let n = crate::Node::from_words(n);
         Some(n.vec & range == 0 && n.leafvec & range & !(1u64 << lo) == 0)
     }
 
@@ -308,7 +324,7 @@ impl<K: Key> Lpm<K> {
     /// full; superseded blocks not yet compacted away are included.
     pub fn memory_bytes(&self) -> usize {
         let i = &*self.inner;
-        core::mem::size_of::<Inner>() + i.top.memory_bytes() + i.words.memory_bytes()
+        core::mem::size_of::<Inner<K::Top>>() + i.top.memory_bytes() + i.words.memory_bytes()
     }
 
     /// Depth statistics of the stored prefixes (see [`DepthStats`]).
@@ -393,14 +409,27 @@ enum Step {
 /// One node step for 6-bit slot `s`: the child node's or the leaf's word offset.
 #[inline(always)]
 fn step(w: &NodeWords, s: u32) -> Step {
-    let n = crate::Node::from_words(w);
+    step_node(Node::from_words(w), s)
+}
+
+/// [`step`] on a node already read.
+#[inline(always)]
+fn step_node(n: Node, s: u32) -> Step {
     let bit = 1u64 << s;
     if n.vec & bit != 0 {
         Step::Child(n.child as usize + NODE_WORDS * (n.vec & (bit - 1)).count_ones() as usize)
     } else {
-        // Run starts at or before `s`; the first leaf slot always starts a
-        // run, so the count is at least 1.
-        let runs = (n.leafvec & (bit | (bit - 1))).count_ones() as usize;
-        Step::Leaf((n.leaf as usize + runs).wrapping_sub(1))
+        Step::Leaf(leaf_at(n.leafvec, n.leaf, s))
     }
+}
+
+/// The word offset of the value of leaf slot `s` of a node with `leafvec` whose
+/// leaves start at `leaf`.
+#[inline(always)]
+fn leaf_at(leafvec: u64, leaf: u32, s: u32) -> usize {
+    let bit = 1u64 << s;
+    // Run starts at or before `s`; the first leaf slot always starts a run, so
+    // the count is at least 1.
+    let runs = (leafvec & (bit | (bit - 1))).count_ones() as usize;
+    (leaf as usize + runs).wrapping_sub(1)
 }
