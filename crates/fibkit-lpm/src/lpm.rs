@@ -190,22 +190,33 @@ impl<K: Key> Lpm<K> {
             }
             if (1..=groups).contains(&t) {
                 let s = &mut st[(t - 1) % 3];
-                // Node levels, all pending lanes at the same level.
+                // Node levels, all pending lanes at the same level, so the slot
+                // is read from each lane's path at the level's shift (no path
+                // written back), and the ten slots of a path run out for all of
+                // them at once (IPv6 walks below /84).
+                let mut level = 0u32;
                 while s.pending != 0 {
+                    if level == 10 {
+                        let mut p = s.pending;
+                        while p != 0 {
+                            let i = p.trailing_zeros() as usize;
+                            p &= p - 1;
+                            s.path[i] = a[s.base + i].walk_path_rest();
+                        }
+                        level = 0;
+                    }
+                    let sh = 6 * level;
+                    level += 1;
                     let mut p = s.pending;
                     while p != 0 {
                         let i = p.trailing_zeros() as usize;
                         p &= p - 1;
-                        let slot = (s.path[i] >> 58) as u32;
-                        s.path[i] <<= 6;
+                        let slot = ((s.path[i] << sh) >> 58) as u32;
                         match step(s.node_ref[i], slot) {
                             Step::Child(c) => {
                                 let r = words.get_array(c);
                                 prefetch(r);
                                 s.node_ref[i] = r;
-                                if s.path[i] == PATH_SPENT {
-                                    s.path[i] = a[s.base + i].walk_path_rest();
-                                }
                             }
                             Step::Leaf(l) => {
                                 let r = words.get_ref(l);
