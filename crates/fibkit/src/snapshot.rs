@@ -674,6 +674,18 @@ impl Snapshot {
         fn slow_path(s: &Snapshot, dst: u32) -> Answer4 {
             s.output4_full(&flow4(dst))
         }
+        // an answer number past the compiled answers (SLOW: no precomputed answer;
+        // the special destinations' prefixes map there too)
+        #[cold]
+        #[inline(never)]
+        fn rare(s: &Snapshot, f: &Fast4, dst: u32, id: u32) -> Answer4 {
+            let a = f.answer_of(id);
+            if !matches!(a, Answer4::Slow) && f.admits(&flow4(dst)) {
+                *a
+            } else {
+                s.output4_full(&flow4(dst))
+            }
+        }
         let Some(f) = &self.fast4 else {
             for (i, d) in dsts.iter().enumerate() {
                 visit(i, &slow_path(self, *d));
@@ -682,25 +694,27 @@ impl Snapshot {
         };
         // one index walk over the whole slice; each answer number is turned into its
         // answer as the walk's pipeline delivers it
-        // batch flows carry no mark
-        let open = f.guard.rules_for(0).is_empty();
-        f.lpm.lookup_batch_with(dsts, |i, id| {
-            // one comparison tells a precomputed answer from the rest: no match,
-            // SLOW (no precomputed answer; the special destinations' prefixes map
-            // there too), and any flow while custom rules must be checked
-            match f.answers.get(id as usize) {
-                Some(a) if open => visit(i, a),
-                _ => {
-                    let dst = dsts[i];
-                    let a = f.answer_of(id);
-                    if matches!(a, Answer4::Slow) || !f.admits(&flow4(dst)) {
-                        visit(i, &slow_path(self, dst));
-                    } else {
-                        visit(i, a);
-                    }
+        let answers = &f.answers[..];
+        if f.guard.rules_for(0).is_empty() {
+            // no custom rule can select a batch flow (they carry no mark): one
+            // comparison tells a compiled answer from the rest
+            f.lpm
+                .lookup_batch_with(dsts, |i, id| match answers.get(id as usize) {
+                    Some(a) => visit(i, a),
+                    None => visit(i, &rare(self, f, dsts[i], id)),
+                });
+        } else {
+            // every flow checked against the custom rules that may select it
+            f.lpm.lookup_batch_with(dsts, |i, id| {
+                let dst = dsts[i];
+                let a = f.answer_of(id);
+                if matches!(a, Answer4::Slow) || !f.admits(&flow4(dst)) {
+                    visit(i, &slow_path(self, dst));
+                } else {
+                    visit(i, a);
                 }
-            }
-        });
+            });
+        }
     }
 
     /// The compiled IPv6 answers, unless the default rules were deleted or reordered.
@@ -757,6 +771,16 @@ impl Snapshot {
         fn slow_path(s: &Snapshot, dst: u128) -> Answer6 {
             s.output6_full(&flow6(dst))
         }
+        // an answer number past the compiled answers: no match, or SLOW
+        #[cold]
+        #[inline(never)]
+        fn rare(s: &Snapshot, f: &Fast6, dst: u128, id: u32) -> Answer6 {
+            match f.answer_of(id) {
+                None => Answer6::Error(Errno::ENETUNREACH),
+                Some(a) if !matches!(a, Answer6::Slow) && f.admits(&flow6(dst)) => *a,
+                Some(_) => s.output6_full(&flow6(dst)),
+            }
+        }
         let Some(f) = &self.fast6 else {
             for (i, d) in dsts.iter().enumerate() {
                 visit(i, &slow_path(self, *d));
@@ -764,24 +788,25 @@ impl Snapshot {
             return;
         };
         let unreachable = Answer6::Error(Errno::ENETUNREACH);
-        // batch flows carry no mark
-        let open = f.guard.rules_for(0).is_empty();
-        f.lpm.lookup_batch_with(dsts, |i, id| {
-            // see output4_batch_with
-            match f.answers.get(id as usize) {
-                Some(a) if open => visit(i, a),
-                None if open && id == NO_MATCH => visit(i, &unreachable),
-                _ => {
-                    let dst = dsts[i];
-                    let a = f.answer_of(id).unwrap_or(&unreachable);
-                    if matches!(a, Answer6::Slow) || !f.admits(&flow6(dst)) {
-                        visit(i, &slow_path(self, dst));
-                    } else {
-                        visit(i, a);
-                    }
+        let answers = &f.answers[..];
+        // see output4_batch_with
+        if f.guard.rules_for(0).is_empty() {
+            f.lpm
+                .lookup_batch_with(dsts, |i, id| match answers.get(id as usize) {
+                    Some(a) => visit(i, a),
+                    None => visit(i, &rare(self, f, dsts[i], id)),
+                });
+        } else {
+            f.lpm.lookup_batch_with(dsts, |i, id| {
+                let dst = dsts[i];
+                let a = f.answer_of(id).unwrap_or(&unreachable);
+                if matches!(a, Answer6::Slow) || !f.admits(&flow6(dst)) {
+                    visit(i, &slow_path(self, dst));
+                } else {
+                    visit(i, a);
                 }
-            }
-        });
+            });
+        }
     }
 }
 
