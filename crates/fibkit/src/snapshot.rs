@@ -692,29 +692,22 @@ impl Snapshot {
             }
             return;
         };
-        // one index walk over the whole slice; each answer number is turned into its
-        // answer as the walk's pipeline delivers it
-        let answers = &f.answers[..];
-        if f.guard.rules_for(0).is_empty() {
-            // no custom rule can select a batch flow (they carry no mark): one
-            // comparison tells a compiled answer from the rest
-            f.lpm
-                .lookup_batch_with(dsts, |i, id| match answers.get(id as usize) {
-                    Some(a) => visit(i, a),
-                    None => visit(i, &rare(self, f, dsts[i], id)),
-                });
-        } else {
-            // every flow checked against the custom rules that may select it
-            f.lpm.lookup_batch_with(dsts, |i, id| {
-                let dst = dsts[i];
+        visit_batch(
+            &f.lpm,
+            &f.answers,
+            dsts,
+            f.guard.rules_for(0).is_empty(),
+            visit,
+            |dst, id| rare(self, f, dst, id),
+            |dst, id| {
                 let a = f.answer_of(id);
                 if matches!(a, Answer4::Slow) || !f.admits(&flow4(dst)) {
-                    visit(i, &slow_path(self, dst));
+                    Err(slow_path(self, dst))
                 } else {
-                    visit(i, a);
+                    Ok(a)
                 }
-            });
-        }
+            },
+        );
     }
 
     /// The compiled IPv6 answers, unless the default rules were deleted or reordered.
@@ -788,25 +781,53 @@ impl Snapshot {
             return;
         };
         let unreachable = Answer6::Error(Errno::ENETUNREACH);
-        let answers = &f.answers[..];
-        // see output4_batch_with
-        if f.guard.rules_for(0).is_empty() {
-            f.lpm
-                .lookup_batch_with(dsts, |i, id| match answers.get(id as usize) {
-                    Some(a) => visit(i, a),
-                    None => visit(i, &rare(self, f, dsts[i], id)),
-                });
-        } else {
-            f.lpm.lookup_batch_with(dsts, |i, id| {
-                let dst = dsts[i];
+        visit_batch(
+            &f.lpm,
+            &f.answers,
+            dsts,
+            f.guard.rules_for(0).is_empty(),
+            visit,
+            |dst, id| rare(self, f, dst, id),
+            |dst, id| {
                 let a = f.answer_of(id).unwrap_or(&unreachable);
                 if matches!(a, Answer6::Slow) || !f.admits(&flow6(dst)) {
-                    visit(i, &slow_path(self, dst));
+                    Err(slow_path(self, dst))
                 } else {
-                    visit(i, a);
+                    Ok(a)
                 }
-            });
-        }
+            },
+        );
+    }
+}
+
+/// The batch loop of both families: one index walk over `dsts`, each answer number
+/// turned into its answer as the walk's pipeline delivers it. With `open` (no custom
+/// rule can select a batch flow: they carry no mark) one comparison tells a compiled
+/// answer (`answers[id]`) from the rest, which `rare(dst, id)` answers out of line;
+/// otherwise every flow's answer is `guarded(dst, id)`: a compiled answer the rules let
+/// it take, or one of its own.
+#[inline(always)]
+fn visit_batch<'a, K: fibkit_lpm::Key, A>(
+    lpm: &Lpm<K>,
+    answers: &[A],
+    dsts: &[K],
+    open: bool,
+    mut visit: impl FnMut(usize, &A),
+    rare: impl Fn(K, u32) -> A,
+    guarded: impl Fn(K, u32) -> Result<&'a A, A>,
+) where
+    A: 'a,
+{
+    if open {
+        lpm.lookup_batch_with(dsts, |i, id| match answers.get(id as usize) {
+            Some(a) => visit(i, a),
+            None => visit(i, &rare(dsts[i], id)),
+        });
+    } else {
+        lpm.lookup_batch_with(dsts, |i, id| match guarded(dsts[i], id) {
+            Ok(a) => visit(i, a),
+            Err(a) => visit(i, &a),
+        });
     }
 }
 
