@@ -99,18 +99,17 @@ impl<K: Key> Lpm<K> {
     #[inline(always)]
     fn walk(&self, addr: K) -> u32 {
         let inner = &*self.inner;
+        let words = inner.words.view();
         let mut ni = match inner.top.get(addr.top_index()).get() {
             TopRef::Node(o) => o,
             TopRef::Inline(lv, leaf) => {
-                return inner
-                    .words
-                    .get(leaf_at(lv, leaf, (addr.walk_path() >> 58) as u32));
+                return words.get(leaf_at(lv, leaf, (addr.walk_path() >> 58) as u32));
             }
-            TopRef::Leaf(o) => return inner.words.get(o),
+            TopRef::Leaf(o) => return words.get(o),
         };
         let mut path = addr.walk_path();
         loop {
-            let n = inner.words.get_array(ni);
+            let n = words.get_array(ni);
             let slot = (path >> 58) as u32;
             path <<= 6;
             match step(n, slot) {
@@ -120,7 +119,7 @@ impl<K: Key> Lpm<K> {
                         path = addr.walk_path_rest();
                     }
                 }
-                Step::Leaf(l) => return inner.words.get(l),
+                Step::Leaf(l) => return words.get(l),
             }
         }
     }
@@ -169,7 +168,8 @@ impl<K: Key> Lpm<K> {
     fn batch_g<const GROUP: usize>(&self, a: &[K], mut visit: impl FnMut(usize, u32)) {
         const { assert!(GROUP >= 1 && GROUP <= 64) };
         let inner = &*self.inner;
-        let (top, words) = (&inner.top, &inner.words);
+        // views: the page tables' addresses and lengths stay in registers
+        let (top, words) = (inner.top.view(), inner.words.view());
         let n = a.len();
         let groups = n.div_ceil(GROUP);
         // Three groups in flight, one stage apart: group t reads its top-level

@@ -75,12 +75,6 @@ impl<T: Copy + Default + PartialEq + 'static, const P: usize> Paged<T, P> {
         self.pages[i >> Self::SHIFT][i & Self::MASK]
     }
 
-    /// Reference to element `i` (used for prefetching).
-    #[inline(always)]
-    pub(crate) fn get_ref(&self, i: usize) -> &T {
-        &self.pages[i >> Self::SHIFT][i & Self::MASK]
-    }
-
     /// The `M` elements from `i`, which must lie in one page (pushed with
     /// [`Paged::push_unsplit`]). Panics otherwise (a bug).
     #[inline(always)]
@@ -90,6 +84,13 @@ impl<T: Copy + Default + PartialEq + 'static, const P: usize> Paged<T, P> {
         page[off..off + M]
             .try_into()
             .expect("array inside one page")
+    }
+
+    /// A read-only view of the array whose page table is a plain slice: a loop
+    /// reading through it keeps the table's address and length in registers.
+    #[inline(always)]
+    pub(crate) fn view(&self) -> View<'_, T, P> {
+        View { pages: &self.pages }
     }
 
     /// [`Paged::push_slice`], starting a new page first (the rest of the current one
@@ -167,6 +168,39 @@ impl<T: Copy + Default + PartialEq + 'static, const P: usize> Paged<T, P> {
     }
 }
 
+/// See [`Paged::view`].
+#[derive(Clone, Copy)]
+pub(crate) struct View<'a, T: 'static, const P: usize> {
+    pages: &'a [Arc<[T; P]>],
+}
+
+impl<'a, T: Copy + 'static, const P: usize> View<'a, T, P> {
+    const SHIFT: u32 = P.trailing_zeros();
+    const MASK: usize = P - 1;
+
+    /// Element `i` (see [`Paged::get`]).
+    #[inline(always)]
+    pub(crate) fn get(self, i: usize) -> T {
+        self.pages[i >> Self::SHIFT][i & Self::MASK]
+    }
+
+    /// Reference to element `i` (used for prefetching).
+    #[inline(always)]
+    pub(crate) fn get_ref(self, i: usize) -> &'a T {
+        &self.pages[i >> Self::SHIFT][i & Self::MASK]
+    }
+
+    /// See [`Paged::get_array`].
+    #[inline(always)]
+    pub(crate) fn get_array<const M: usize>(self, i: usize) -> &'a [T; M] {
+        let page = &self.pages[i >> Self::SHIFT];
+        let off = i & Self::MASK;
+        page[off..off + M]
+            .try_into()
+            .expect("array inside one page")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,7 +223,7 @@ mod tests {
         assert_eq!(a.get(4), 50);
         assert_eq!(snap.get(4), 5);
         assert_eq!(snap.len(), 9);
-        assert_eq!(*a.get_ref(9), 10);
+        assert_eq!(*a.view().get_ref(9), 10);
         let snap2 = a.clone();
         a.fill(2..9, 7);
         assert_eq!(
@@ -221,6 +255,23 @@ mod tests {
         assert_eq!((a.get(5), a.get(7)), (0, 0));
         assert_eq!(a.push_slice(&[12, 13, 14]), 14);
         assert_eq!((a.get(15), a.get(16)), (13, 14));
+    }
+
+    #[test]
+    fn views_read_what_the_array_holds() {
+        let mut a: Paged<u32, 8> = Paged::new();
+        a.push_slice(&(0..21).collect::<Vec<u32>>());
+        a.push_unsplit(&[100, 101, 102, 103, 104]);
+        let snap = a.clone();
+        a.set(3, 33);
+        let (v, sv) = (a.view(), snap.view());
+        for i in 0..a.len() {
+            assert_eq!((v.get(i), *v.get_ref(i)), (a.get(i), a.get(i)), "at {i}");
+            assert_eq!(sv.get(i), snap.get(i), "snapshot at {i}");
+        }
+        assert_eq!((v.get(3), sv.get(3)), (33, 3));
+        assert_eq!(v.get_array::<5>(24), &[100, 101, 102, 103, 104]);
+        assert_eq!(v.get_array::<3>(8), a.get_array::<3>(8));
     }
 
     #[test]
