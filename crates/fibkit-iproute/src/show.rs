@@ -96,7 +96,7 @@ pub enum Selected {
     /// An IPv6 route entry. An IPv6 multipath route is dumped as one message; every one
     /// of its legs is returned, head first (the kernel deletes them all when it receives
     /// the flush request for that message).
-    V6(Route6),
+    V6(Box<Route6>),
 }
 
 /// `ip [-4|-6] route show|list ARGS` (ARGS after the verb).
@@ -1299,7 +1299,7 @@ impl MsgSource<'_> {
     fn selected(&self) -> Vec<Selected> {
         match self {
             MsgSource::V4(r) => vec![Selected::V4((*r).clone())],
-            MsgSource::V6(v) => v.iter().map(|r| Selected::V6((*r).clone())).collect(),
+            MsgSource::V6(v) => v.iter().map(|r| Selected::V6(Box::new((*r).clone()))).collect(),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! IPv4 FIB changes: `fib_table_insert`, `fib_table_delete`, the routes derived from
 //! addresses (`fib_add_ifaddr`, `fib_del_ifaddr`) and the device events.
 
+use std::sync::Arc;
+
 use crate::addr::{ifa, Addr4};
 use crate::error::{Errno, Error, Result};
 use crate::netns::Netns;
@@ -8,6 +10,9 @@ use crate::prefix::{mask4, v4, Prefix4};
 use crate::route::{
     nhflags, scope, table as tid, Fib4Info, Gateway, Metrics, Nh4, Route4, RouteType,
 };
+
+/// Distinct route infos remembered for sharing (see `Netns::share_info4`).
+const INFO4_CACHE_MAX: usize = 16;
 
 /// Netlink flags of a route request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -673,11 +678,32 @@ impl Netns {
         }
     }
 
+    /// The kernel's `fib_find_info`: a new route whose info equals one of the
+    /// last few created shares its allocation (a table's routes mostly differ
+    /// only in their destination: a full table holds a handful of distinct
+    /// infos, one per gateway). Sharing changes no answer: an info is never
+    /// changed in place while shared (`Arc::make_mut`).
+    fn share_info4(&mut self, info: Fib4Info) -> Arc<Fib4Info> {
+        if let Some(c) = self.info4_cache.iter().find(|c| ***c == info) {
+            return Arc::clone(c);
+        }
+        let a = Arc::new(info);
+        if self.info4_cache.len() < INFO4_CACHE_MAX {
+            self.info4_cache.push(Arc::clone(&a));
+        } else {
+            let i = self.info4_cache_next % INFO4_CACHE_MAX;
+            self.info4_cache[i] = Arc::clone(&a);
+            self.info4_cache_next = i + 1;
+        }
+        a
+    }
+
     /// `fib_table_insert`.
     pub(crate) fn fib4_insert(&mut self, cfg: &Route4Cfg, fl: NlFlags) -> Result<()> {
         Self::check_key(cfg.dst, cfg.dst_len)?;
         self.new_table4(cfg.table);
         let info = self.fib4_create_info(cfg)?;
+        let info = self.share_info4(info);
         let p = Prefix4::new(cfg.dst, cfg.dst_len);
         let new = Route4 {
             dst: p,
@@ -1199,13 +1225,16 @@ impl Netns {
                     if !r.info.nhs.iter().any(|n| n.dev == dev) {
                         continue;
                     }
+                    // (a shared info is copied for this route: equal routes
+                    // change alike, so the copies stay equal)
+                    let info = Arc::make_mut(&mut r.info);
                     if unregister {
-                        r.info.flags |= nhflags::DEAD;
+                        info.flags |= nhflags::DEAD;
                         continue;
                     }
                     let mut dead = 0;
-                    let n = r.info.nhs.len();
-                    for nh in r.info.nhs.iter_mut() {
+                    let n = info.nhs.len();
+                    for nh in info.nhs.iter_mut() {
                         if nh.flags & nhflags::DEAD != 0 {
                             dead += 1;
                         } else if nh.dev == dev && (force || nh.scope != scope::NOWHERE) {
@@ -1214,7 +1243,7 @@ impl Netns {
                         }
                     }
                     if dead == n {
-                        r.info.flags |= nhflags::DEAD | nhflags::LINKDOWN;
+                        info.flags |= nhflags::DEAD | nhflags::LINKDOWN;
                     }
                 }
                 list.retain(|r| r.info.flags & nhflags::DEAD == 0);
@@ -1229,9 +1258,12 @@ impl Netns {
                     if !r.info.nhs.iter().any(|n| n.dev == dev) {
                         continue;
                     }
+                    // (a shared info is copied for this route: equal routes
+                    // change alike, so the copies stay equal)
+                    let info = Arc::make_mut(&mut r.info);
                     let mut dead = 0;
-                    let n = r.info.nhs.len();
-                    for nh in r.info.nhs.iter_mut() {
+                    let n = info.nhs.len();
+                    for nh in info.nhs.iter_mut() {
                         if nh.flags & nhflags::DEAD != 0 {
                             dead += 1;
                         } else if nh.dev == dev && nh.scope != scope::NOWHERE {
@@ -1240,7 +1272,7 @@ impl Netns {
                         }
                     }
                     if dead == n {
-                        r.info.flags |= nhflags::LINKDOWN;
+                        info.flags |= nhflags::LINKDOWN;
                     }
                 }
             });
@@ -1267,8 +1299,11 @@ impl Netns {
                     if !r.info.nhs.iter().any(|n| n.dev == dev) {
                         continue;
                     }
+                    // (a shared info is copied for this route: equal routes
+                    // change alike, so the copies stay equal)
+                    let info = Arc::make_mut(&mut r.info);
                     let mut alive = 0;
-                    for nh in r.info.nhs.iter_mut() {
+                    for nh in info.nhs.iter_mut() {
                         if nh.flags & nh_flags == 0 {
                             alive += 1;
                             continue;
@@ -1283,7 +1318,7 @@ impl Netns {
                         nh.flags &= !nh_flags;
                     }
                     if alive > 0 {
-                        r.info.flags &= !nh_flags;
+                        info.flags &= !nh_flags;
                     }
                 }
             });
@@ -1321,5 +1356,90 @@ impl Netns {
         }
         self.addrs4.remove(&dev);
         self.fib_disable_ip(dev, true, true);
+    }
+}
+
+#[cfg(test)]
+mod info_sharing_tests {
+    use super::*;
+    use crate::link::LinkKind;
+    use crate::netns::LinkAdd;
+
+    fn link(ns: &mut Netns, name: &str, addr: u32) -> u32 {
+        let dev = ns
+            .link_add(&LinkAdd {
+                name: name.into(),
+                kind: Some(LinkKind::Dummy),
+                up: true,
+                ..Default::default()
+            })
+            .expect("link");
+        ns.addr4_add(
+            dev,
+            Addr4 {
+                local: addr,
+                address: addr,
+                plen: 24,
+                broadcast: 0,
+                scope: 0,
+                flags: 0,
+                metric: 0,
+                label: String::new(),
+            },
+        )
+        .expect("address");
+        dev
+    }
+
+    fn add(ns: &mut Netns, dst: u32, gw: u32, dev: u32) {
+        let cfg = Route4Cfg {
+            dst,
+            dst_len: 24,
+            nh: NhCfg {
+                gw: Some(Gateway::V4(gw)),
+                dev,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        ns.route4_modify(RouteOp::Add, &cfg).expect("route");
+    }
+
+    fn info(ns: &Netns, dst: u32) -> Option<Arc<Fib4Info>> {
+        let t = ns.table4(tid::MAIN)?;
+        Some(Arc::clone(&t.get(Prefix4::new(dst, 24))?.first()?.info))
+    }
+
+    #[test]
+    fn equal_infos_share_one_allocation() {
+        let mut ns = Netns::new();
+        let d0 = link(&mut ns, "d0", 0xc000_0201); // 192.0.2.1/24
+        let d1 = link(&mut ns, "d1", 0xc633_6401); // 198.51.100.1/24
+        add(&mut ns, 0x0a00_0000, 0xc000_0203, d0);
+        add(&mut ns, 0x0a00_0100, 0xc000_0203, d0);
+        add(&mut ns, 0x0a00_0200, 0xc000_0205, d0);
+        add(&mut ns, 0x0a00_0300, 0xc633_6403, d1);
+        let a = info(&ns, 0x0a00_0000).expect("route a");
+        let b = info(&ns, 0x0a00_0100).expect("route b");
+        let c = info(&ns, 0x0a00_0200).expect("route c");
+        assert!(Arc::ptr_eq(&a, &b), "same gateway and device: one info");
+        assert!(!Arc::ptr_eq(&a, &c));
+        assert_eq!(c.nhs[0].gw, Some(Gateway::V4(0xc000_0205)));
+        // More distinct infos than are remembered: every route keeps its own values.
+        for i in 0..2 * INFO4_CACHE_MAX as u32 {
+            add(&mut ns, 0x0b00_0000 + (i << 8), 0xc000_0210 + i, d0);
+        }
+        add(&mut ns, 0x0a00_0400, 0xc000_0203, d0);
+        for i in 0..2 * INFO4_CACHE_MAX as u32 {
+            let x = info(&ns, 0x0b00_0000 + (i << 8)).expect("route");
+            assert_eq!(x.nhs[0].gw, Some(Gateway::V4(0xc000_0210 + i)));
+        }
+        assert_eq!(info(&ns, 0x0a00_0400).expect("route"), a);
+        // A device event changes only the routes through the device.
+        ns.link_set_up(d1, false).expect("link down");
+        assert!(info(&ns, 0x0a00_0300).is_none());
+        let a2 = info(&ns, 0x0a00_0000).expect("route a");
+        assert!(Arc::ptr_eq(&a2, &info(&ns, 0x0a00_0100).expect("route b")));
+        assert_eq!(a2, a);
     }
 }

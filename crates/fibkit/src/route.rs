@@ -329,8 +329,9 @@ pub struct Route4 {
     pub rtype: RouteType,
     /// Table id.
     pub table: u32,
-    /// The fib_info.
-    pub info: Fib4Info,
+    /// The fib_info, shared by the routes whose infos are equal (like the kernel's
+    /// `fib_find_info`): most of a route's size, held once per distinct info.
+    pub info: std::sync::Arc<Fib4Info>,
 }
 
 /// The IPv6 route `RTF_*` flags fibkit keeps.
