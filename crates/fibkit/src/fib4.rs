@@ -774,10 +774,6 @@ impl Netns {
             return Err(Error::new(Errno::ENOENT));
         }
         let visible = new.info.scope >= scope::LINK;
-        if list.is_empty() {
-            // most prefixes hold one route: no room for four
-            list.reserve_exact(1);
-        }
         list.insert(insert_at, new);
         if visible {
             // gateway validation sees link and host scope routes: forget cached answers

@@ -7,6 +7,11 @@ use fibkit_lpm::{Lpm, LpmBuilder};
 use crate::prefix::{mask4, Prefix4, Prefix6};
 use crate::route::{Route4, Route6};
 
+/// The entries of one IPv4 prefix, most specific first (the kernel's alias list).
+/// Most prefixes hold one route, kept inline in the prefix's slot (no allocation
+/// of its own).
+pub type Routes4 = smallvec::SmallVec<[Route4; 1]>;
+
 /// One IPv4 table: the RIB (every entry of every prefix, in the kernel's alias order:
 /// TOS descending, priority ascending, then insertion order) and its compiled
 /// longest-prefix-match index.
@@ -30,7 +35,7 @@ pub struct Table4 {
     keys: imbl::OrdMap<(u32, u8), u32>,
     /// Slot -> (prefix, entries), in shared chunks: a snapshot's copy costs one pointer
     /// per 64 slots, a change copies one chunk of slot pointers.
-    slots: crate::cowvec::CowVec<Arc<(Prefix4, Vec<Route4>)>>,
+    slots: crate::cowvec::CowVec<Arc<(Prefix4, Routes4)>>,
     free: Vec<u32>,
     lpm: Option<LpmBuilder<u32>>,
     index: Lpm<u32>,
@@ -68,7 +73,7 @@ impl Table4 {
         }
     }
     /// The entries of one prefix.
-    pub fn get(&self, p: Prefix4) -> Option<&Vec<Route4>> {
+    pub fn get(&self, p: Prefix4) -> Option<&Routes4> {
         self.slot_of(p).map(|s| &self.slots[s as usize].1)
     }
     /// The slot of prefix `p`: from the index builder when this copy has one (a trie
@@ -122,7 +127,7 @@ impl Table4 {
         }
     }
     /// Mutable entries of one prefix.
-    pub fn get_mut(&mut self, p: Prefix4) -> Option<&mut Vec<Route4>> {
+    pub fn get_mut(&mut self, p: Prefix4) -> Option<&mut Routes4> {
         let (s, longer) = self.slot_and_longer(p);
         let s = s?;
         self.touch(p, s, longer);
@@ -142,7 +147,7 @@ impl Table4 {
     }
     /// Mutable entries of one prefix (created empty; [`Table4::prune`] drops it again if
     /// it stays empty).
-    pub fn entry(&mut self, p: Prefix4) -> &mut Vec<Route4> {
+    pub fn entry(&mut self, p: Prefix4) -> &mut Routes4 {
         let key = (p.addr, 32 - p.len);
         // (inserting `p` adds no prefix inside it: `longer` stays true after it)
         let (found, longer) = self.slot_and_longer(p);
@@ -151,11 +156,11 @@ impl Table4 {
             None => {
                 let s = match self.free.pop() {
                     Some(s) => {
-                        self.slots[s as usize] = Arc::new((p, Vec::new()));
+                        self.slots[s as usize] = Arc::new((p, Routes4::new()));
                         s
                     }
                     None => {
-                        self.slots.push(Arc::new((p, Vec::new())));
+                        self.slots.push(Arc::new((p, Routes4::new())));
                         (self.slots.len() - 1) as u32
                     }
                 };
@@ -197,7 +202,7 @@ impl Table4 {
         }
     }
     /// Apply `f` to every prefix's entry list (then [`Table4::prune`]).
-    pub fn for_each_list_mut(&mut self, mut f: impl FnMut(&mut Vec<Route4>)) {
+    pub fn for_each_list_mut(&mut self, mut f: impl FnMut(&mut Routes4)) {
         self.touched = None;
         for s in self.keys.values() {
             change_shared(&mut self.slots[*s as usize], |slot| f(&mut slot.1));
@@ -341,7 +346,7 @@ pub struct Matches4<'a> {
 }
 
 impl<'a> Iterator for Matches4<'a> {
-    type Item = (Prefix4, &'a Vec<Route4>);
+    type Item = (Prefix4, &'a Routes4);
     fn next(&mut self) -> Option<Self::Item> {
         if let Some(s) = self.first.take() {
             let (p, l) = &*self.t.slots[s as usize];
