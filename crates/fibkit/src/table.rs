@@ -166,7 +166,7 @@ impl Table4 {
                 };
                 self.builder().insert(p.addr, p.len, s);
                 self.keys.insert(key, s);
-                self.len_count.0[usize::from(p.len)] += 1;
+                self.len_count.add(p.len);
                 self.dirty = true;
                 s
             }
@@ -195,7 +195,7 @@ impl Table4 {
             if self.slots[s as usize].1.is_empty() {
                 self.builder().remove(p.addr, p.len);
                 self.keys.remove(&key);
-                self.len_count.0[usize::from(p.len)] -= 1;
+                self.len_count.sub(p.len);
                 self.free.push(s);
                 self.dirty = true;
             }
@@ -354,11 +354,12 @@ impl<'a> Iterator for Matches4<'a> {
             return Some((*p, l));
         }
         while self.next_len >= 0 {
-            let len = self.next_len as u8;
-            self.next_len -= 1;
-            if self.t.len_count.0[usize::from(len)] == 0 {
-                continue;
-            }
+            // the next shorter length holding prefixes
+            let Some(len) = self.t.len_count.longest_upto(self.next_len as u8) else {
+                self.next_len = -1;
+                break;
+            };
+            self.next_len = i32::from(len) - 1;
             if let Some(s) = self.t.slot_of(Prefix4 {
                 addr: self.dst & mask4(len),
                 len,
@@ -371,13 +372,37 @@ impl<'a> Iterator for Matches4<'a> {
     }
 }
 
-/// Prefix count per prefix length 0..=32.
+/// Prefix count per prefix length 0..=32, and the lengths present as a bit mask
+/// (bit `l` set: some prefix of length `l`), so that a walk down the lengths skips
+/// the empty ones at once.
 #[derive(Clone, Copy, Debug)]
-struct LenCount([u32; 33]);
+struct LenCount([u32; 33], u64);
 
 impl Default for LenCount {
     fn default() -> Self {
-        LenCount([0; 33])
+        LenCount([0; 33], 0)
+    }
+}
+
+impl LenCount {
+    fn add(&mut self, len: u8) {
+        self.0[usize::from(len)] += 1;
+        self.1 |= 1 << len;
+    }
+
+    fn sub(&mut self, len: u8) {
+        let c = &mut self.0[usize::from(len)];
+        *c -= 1;
+        if *c == 0 {
+            self.1 &= !(1 << len);
+        }
+    }
+
+    /// The longest length `<= len` holding prefixes.
+    #[inline]
+    fn longest_upto(&self, len: u8) -> Option<u8> {
+        let below = self.1 & (u64::MAX >> (63 - u32::from(len.min(63))));
+        (below != 0).then(|| (63 - below.leading_zeros()) as u8)
     }
 }
 
@@ -868,6 +893,43 @@ pub fn postorder_cmp(a: Prefix6, b: Prefix6) -> std::cmp::Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn length_walk_skips_empty_lengths() {
+        let mut c = LenCount::default();
+        assert_eq!(c.longest_upto(32), None);
+        for l in [0, 8, 24, 24, 32] {
+            c.add(l);
+        }
+        assert_eq!(c.longest_upto(32), Some(32));
+        assert_eq!(c.longest_upto(31), Some(24));
+        assert_eq!(c.longest_upto(24), Some(24));
+        assert_eq!(c.longest_upto(23), Some(8));
+        assert_eq!(c.longest_upto(7), Some(0));
+        c.sub(24);
+        assert_eq!(c.longest_upto(31), Some(24), "one /24 left");
+        c.sub(24);
+        assert_eq!(c.longest_upto(31), Some(8));
+        c.sub(0);
+        assert_eq!(c.longest_upto(7), None);
+        // the walk over a table visits every length holding a match, longest first
+        let mut t = Table4::default();
+        for (a, l) in [
+            (0u32, 0u8),
+            (0x0a00_0000, 8),
+            (0x0a01_0000, 16),
+            (0x0a01_0200, 24),
+        ] {
+            t.entry(Prefix4::new(a, l));
+        }
+        let lens: Vec<u8> = t.matches(0x0a01_0203).map(|(p, _)| p.len).collect();
+        assert_eq!(lens, [24, 16, 8, 0]);
+        let lens: Vec<u8> = t
+            .matches_from(0x0a01_0203, 15)
+            .map(|(p, _)| p.len)
+            .collect();
+        assert_eq!(lens, [8, 0]);
+    }
 
     fn p6(i: u32) -> Prefix6 {
         Prefix6::new((0x2001_0db8u128 << 96) | (u128::from(i) << 64), 64)
