@@ -1299,7 +1299,10 @@ impl MsgSource<'_> {
     fn selected(&self) -> Vec<Selected> {
         match self {
             MsgSource::V4(r) => vec![Selected::V4((*r).clone())],
-            MsgSource::V6(v) => v.iter().map(|r| Selected::V6(Box::new((*r).clone()))).collect(),
+            MsgSource::V6(v) => v
+                .iter()
+                .map(|r| Selected::V6(Box::new((*r).clone())))
+                .collect(),
         }
     }
 }

@@ -17,6 +17,10 @@ use crate::{
 /// instead of appending, relative to the size right after the last full
 /// compile: `size > GROWTH * base + SLACK`.
 const GROWTH: usize = 2;
+
+/// Changes since the last snapshot from which a snapshot may compile everything
+/// in one pass instead of incrementally (see [`LpmBuilder::snapshot`]).
+const BULK_MIN: usize = 4096;
 const SLACK: usize = 1 << 16;
 
 /// A node of the control trie. It mirrors one compiled poptrie node: it
@@ -465,6 +469,10 @@ pub struct LpmBuilder<K: Key> {
     dirty_bits: Vec<u64>,
     /// The next snapshot recompiles everything into fresh arenas.
     needs_full: bool,
+    /// Prefix insertions, value changes and removals since the last snapshot.
+    changes: usize,
+    /// Snapshots compiled in one pass (for the tests).
+    full_builds: u64,
     /// Arena words right after the last full compile.
     base_words: usize,
     _k: PhantomData<K>,
@@ -493,6 +501,8 @@ impl<K: Key> Clone for LpmBuilder<K> {
             dirty_list: self.dirty_list.clone(),
             dirty_bits: self.dirty_bits.clone(),
             needs_full: self.needs_full,
+            changes: self.changes,
+            full_builds: self.full_builds,
             base_words: self.base_words,
             _k: PhantomData,
         }
@@ -550,6 +560,8 @@ impl<K: Key> LpmBuilder<K> {
             dirty_list: Vec::new(),
             dirty_bits: vec![0; n.div_ceil(64)],
             needs_full: true,
+            changes: 0,
+            full_builds: 0,
             base_words: 0,
             _k: PhantomData,
         }
@@ -608,6 +620,9 @@ impl<K: Key> LpmBuilder<K> {
         } else {
             self.insert_deep(a, len, value)
         };
+        if old != Some(value) {
+            self.changes += 1;
+        }
         if old.is_none() {
             self.hist[len as usize] += 1;
             self.count += 1;
@@ -687,6 +702,7 @@ impl<K: Key> LpmBuilder<K> {
             Some(old)
         };
         if old.is_some() {
+            self.changes += 1;
             self.hist[len as usize] -= 1;
             self.count -= 1;
         }
@@ -927,11 +943,15 @@ impl<K: Key> LpmBuilder<K> {
     /// Earlier snapshots are unaffected.
     pub fn snapshot(&mut self) -> Lpm<K> {
         let limit = GROWTH * self.base_words + SLACK;
-        if self.needs_full || self.arenas.words() > limit {
+        // A bulk load (changes of at least half the prefixes now held) compiles
+        // faster in one pass than change by change (BENCHMARKS.md).
+        let bulk = self.changes >= BULK_MIN && self.changes >= self.count / 2;
+        if self.needs_full || bulk || self.arenas.words() > limit {
             self.full_compile();
         } else {
             self.incremental();
         }
+        self.changes = 0;
         let mut stats = DepthStats::default();
         for (l, &c) in self.hist.iter().enumerate() {
             if c > 0 {
@@ -1208,6 +1228,7 @@ impl<K: Key> LpmBuilder<K> {
         }
         self.dirty_list.clear();
         self.needs_full = false;
+        self.full_builds += 1;
         self.base_words = self.arenas.words();
     }
 }
@@ -1278,6 +1299,31 @@ mod tests {
             assert_eq!(lpm.lookup(a), naive(&set, a), "addr {a:#010x}");
         }
         lpm
+    }
+
+    #[test]
+    fn bulk_changes_compile_in_one_pass() {
+        let prefixes: Vec<(u32, u8, u32)> = (0..3 * BULK_MIN as u32)
+            .map(|i| (i.wrapping_mul(0x9e37_79b9) & 0xffff_ff00, 24, i))
+            .collect();
+        let fresh = {
+            let mut b: LpmBuilder<u32> = prefixes.iter().copied().collect();
+            b.snapshot().memory_bytes()
+        };
+        // One prefix and a snapshot first: the bulk that follows is compiled into
+        // fresh arrays, exactly as a builder that never had a snapshot does.
+        let mut b = LpmBuilder::<u32>::new();
+        b.insert(prefixes[0].0, 24, prefixes[0].2);
+        b.snapshot();
+        b.extend(prefixes.iter().copied());
+        let before = b.full_builds;
+        let lpm = check(&mut b, &[0, 0x0a00_0000, prefixes[7].0 | 5]);
+        assert_eq!(b.full_builds, before + 1);
+        assert_eq!(lpm.memory_bytes(), fresh);
+        // A few changes stay incremental.
+        b.insert(0x0a00_0000, 8, 1);
+        check(&mut b, &[0x0a01_0203]);
+        assert_eq!(b.full_builds, before + 1);
     }
 
     #[test]
