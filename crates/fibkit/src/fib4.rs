@@ -684,7 +684,12 @@ impl Netns {
     /// infos, one per gateway). Sharing changes no answer: an info is never
     /// changed in place while shared (`Arc::make_mut`).
     fn share_info4(&mut self, info: Fib4Info) -> Arc<Fib4Info> {
-        if let Some(c) = self.info4_cache.iter().find(|c| ***c == info) {
+        // the nexthops first: what tells a table's infos apart
+        if let Some(c) = self
+            .info4_cache
+            .iter()
+            .find(|c| c.nhs == info.nhs && ***c == info)
+        {
             return Arc::clone(c);
         }
         let a = Arc::new(info);
