@@ -1099,20 +1099,20 @@ impl Netns {
         };
         let guard = Guard::new(guard);
         // every prefix of local and main, with its main-table slot when main has it
-        let mut all: Vec<(crate::prefix::Prefix4, Option<u32>)> = Vec::new();
-        if let Some(tb) = self.table4(tid::LOCAL) {
-            all.extend(tb.prefix_list().map(|p| (p, None)));
-        }
-        if let Some(tb) = self.table4(tid::MAIN) {
-            all.extend(tb.prefix_slots().map(|(p, s)| (p, Some(s))));
-        }
-        // equal prefixes: the one with the slot sorts last, and dedup keeps the last
-        all.sort_unstable();
-        all.reverse();
-        all.dedup_by_key(|e| e.0);
+        // (once: a prefix of both tables is compiled with its main slot)
         let mut index = AnswerIndex::new();
-        for (p, slot) in all.into_iter().rev() {
-            index.set(p.addr, p.len, self.fast4_answer(p, slot));
+        let main = self.table4(tid::MAIN);
+        if let Some(tb) = main {
+            for (p, slot) in tb.prefix_slots() {
+                index.set(p.addr, p.len, self.fast4_answer(p, Some(slot)));
+            }
+        }
+        if let Some(tb) = self.table4(tid::LOCAL) {
+            for p in tb.prefix_list() {
+                if main.is_none_or(|m| m.get(p).is_none()) {
+                    index.set(p.addr, p.len, self.fast4_answer(p, None));
+                }
+            }
         }
         for (a, l) in SPECIAL4 {
             index.set(a, l, Answer4::Slow);
