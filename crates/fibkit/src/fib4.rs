@@ -14,6 +14,25 @@ use crate::route::{
 /// Distinct route infos remembered for sharing (see `Netns::share_info4`).
 const INFO4_CACHE_MAX: usize = 16;
 
+/// A cheap digest of the fields that usually tell a table's route infos apart (first
+/// nexthop, their number, priority, preferred source): equal infos have equal
+/// fingerprints, so only infos with the same one are compared in full.
+fn info4_fingerprint(i: &Fib4Info) -> u64 {
+    let (gw, dev) = i.nhs.first().map_or((0, 0), |n| {
+        let gw = match n.gw {
+            Some(Gateway::V4(a)) => u64::from(a),
+            Some(Gateway::V6(a)) => (a as u64) ^ ((a >> 64) as u64) ^ (1 << 63),
+            None => 0,
+        };
+        (gw, u64::from(n.dev))
+    });
+    gw.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ dev.rotate_left(32)
+        ^ u64::from(i.priority).rotate_left(16)
+        ^ u64::from(i.prefsrc).rotate_left(48)
+        ^ (i.nhs.len() as u64).rotate_left(8)
+}
+
 /// Netlink flags of a route request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct NlFlags {
@@ -684,20 +703,21 @@ impl Netns {
     /// infos, one per gateway). Sharing changes no answer: an info is never
     /// changed in place while shared (`Arc::make_mut`).
     fn share_info4(&mut self, info: Fib4Info) -> Arc<Fib4Info> {
-        // the nexthops first: what tells a table's infos apart
-        if let Some(c) = self
+        // a fingerprint of what tells a table's infos apart, compared before the infos
+        let fp = info4_fingerprint(&info);
+        if let Some((_, c)) = self
             .info4_cache
             .iter()
-            .find(|c| c.nhs == info.nhs && ***c == info)
+            .find(|(f, c)| *f == fp && **c == info)
         {
             return Arc::clone(c);
         }
         let a = Arc::new(info);
         if self.info4_cache.len() < INFO4_CACHE_MAX {
-            self.info4_cache.push(Arc::clone(&a));
+            self.info4_cache.push((fp, Arc::clone(&a)));
         } else {
             let i = self.info4_cache_next % INFO4_CACHE_MAX;
-            self.info4_cache[i] = Arc::clone(&a);
+            self.info4_cache[i] = (fp, Arc::clone(&a));
             self.info4_cache_next = i + 1;
         }
         a
@@ -1425,6 +1445,21 @@ mod info_sharing_tests {
         let c = info(&ns, 0x0a00_0200).expect("route c");
         assert!(Arc::ptr_eq(&a, &b), "same gateway and device: one info");
         assert!(!Arc::ptr_eq(&a, &c));
+        // same nexthop, another protocol: an info of its own
+        let cfg = Route4Cfg {
+            dst: 0x0a00_0500,
+            dst_len: 24,
+            proto: 4,
+            nh: NhCfg {
+                gw: Some(Gateway::V4(0xc000_0203)),
+                dev: d0,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        ns.route4_modify(RouteOp::Add, &cfg).expect("route");
+        let e = info(&ns, 0x0a00_0500).expect("route e");
+        assert_eq!((e.proto, a.proto == e.proto), (4, false));
         assert_eq!(c.nhs[0].gw, Some(Gateway::V4(0xc000_0205)));
         // More distinct infos than are remembered: every route keeps its own values.
         for i in 0..2 * INFO4_CACHE_MAX as u32 {

@@ -127,9 +127,9 @@ pub struct Netns {
     /// A short list searched in order (a handful of gateways; at most
     /// [`NH6_CACHE_MAX`] kept).
     pub(crate) nh6_cache: Vec<(Nh6Key, Result<u32>)>,
-    /// The last distinct IPv4 route infos created, for new routes to share
-    /// (`Netns::share_info4`), and the next one to replace.
-    pub(crate) info4_cache: Vec<std::sync::Arc<crate::route::Fib4Info>>,
+    /// The last distinct IPv4 route infos created, with their fingerprints, for new
+    /// routes to share (`Netns::share_info4`), and the next one to replace.
+    pub(crate) info4_cache: Vec<(u64, std::sync::Arc<crate::route::Fib4Info>)>,
     pub(crate) info4_cache_next: usize,
     /// Sysctls. After changing them directly, call [`Netns::sysctls_changed`] (a
     /// [`Fib`](crate::fib::Fib) writer also notices the change when it publishes).
