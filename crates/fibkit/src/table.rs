@@ -33,9 +33,11 @@ pub struct Table4 {
     /// `(network address, 32 - prefix length)` -> slot, in the trie's dump order
     /// (address ascending, longer prefix first).
     keys: imbl::OrdMap<(u32, u8), u32>,
-    /// Slot -> (prefix, entries), in shared chunks: a snapshot's copy costs one pointer
-    /// per 64 slots, a change copies one chunk of slot pointers.
-    slots: crate::cowvec::CowVec<Arc<(Prefix4, Routes4)>>,
+    /// Slot -> (prefix, entries), held inline in shared chunks: a snapshot's copy costs
+    /// one pointer per 64 slots, and a change copies one chunk (2.5 KiB in a row; slots
+    /// behind pointers of their own made a chunk copy and its later drop touch 64
+    /// reference counts scattered over the heap).
+    slots: crate::cowvec::CowVec<(Prefix4, Routes4)>,
     free: Vec<u32>,
     lpm: Option<LpmBuilder<u32>>,
     index: Lpm<u32>,
@@ -122,7 +124,7 @@ impl Table4 {
     /// as the prefix may have left it since.
     pub fn slot_holds(&self, slot: u32, p: Prefix4) -> bool {
         (slot as usize) < self.slots.len() && {
-            let (q, list) = &*self.slots[slot as usize];
+            let (q, list) = &self.slots[slot as usize];
             *q == p && !list.is_empty()
         }
     }
@@ -131,7 +133,7 @@ impl Table4 {
         let (s, longer) = self.slot_and_longer(p);
         let s = s?;
         self.touch(p, s, longer);
-        Some(&mut Arc::make_mut(&mut self.slots[s as usize]).1)
+        Some(&mut self.slots[s as usize].1)
     }
     /// The index builder (rebuilt from the keys in a copy that never had one).
     fn builder(&mut self) -> &mut LpmBuilder<u32> {
@@ -156,11 +158,11 @@ impl Table4 {
             None => {
                 let s = match self.free.pop() {
                     Some(s) => {
-                        self.slots[s as usize] = Arc::new((p, Routes4::new()));
+                        self.slots[s as usize] = (p, Routes4::new());
                         s
                     }
                     None => {
-                        self.slots.push(Arc::new((p, Routes4::new())));
+                        self.slots.push((p, Routes4::new()));
                         (self.slots.len() - 1) as u32
                     }
                 };
@@ -172,7 +174,7 @@ impl Table4 {
             }
         };
         self.touch(p, s, longer);
-        &mut Arc::make_mut(&mut self.slots[s as usize]).1
+        &mut self.slots[s as usize].1
     }
     /// Drop prefixes left without entries.
     pub fn prune(&mut self) {
@@ -180,7 +182,7 @@ impl Table4 {
             .keys
             .values()
             .filter_map(|s| {
-                let (p, list) = &*self.slots[*s as usize];
+                let (p, list) = &self.slots[*s as usize];
                 list.is_empty().then_some(*p)
             })
             .collect();
@@ -205,7 +207,12 @@ impl Table4 {
     pub fn for_each_list_mut(&mut self, mut f: impl FnMut(&mut Routes4)) {
         self.touched = None;
         for s in self.keys.values() {
-            change_shared(&mut self.slots[*s as usize], |slot| f(&mut slot.1));
+            // a shared chunk is copied only for a list `f` really changes
+            let mut list = self.slots[*s as usize].1.clone();
+            f(&mut list);
+            if list != self.slots[*s as usize].1 {
+                self.slots[*s as usize].1 = list;
+            }
         }
         self.prune();
     }
@@ -349,7 +356,7 @@ impl<'a> Iterator for Matches4<'a> {
     type Item = (Prefix4, &'a Routes4);
     fn next(&mut self) -> Option<Self::Item> {
         if let Some(s) = self.first.take() {
-            let (p, l) = &*self.t.slots[s as usize];
+            let (p, l) = &self.t.slots[s as usize];
             self.next_len = i32::from(p.len) - 1;
             return Some((*p, l));
         }
@@ -364,7 +371,7 @@ impl<'a> Iterator for Matches4<'a> {
                 addr: self.dst & mask4(len),
                 len,
             }) {
-                let (p, l) = &*self.t.slots[s as usize];
+                let (p, l) = &self.t.slots[s as usize];
                 return Some((*p, l));
             }
         }
