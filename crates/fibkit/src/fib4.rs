@@ -1413,9 +1413,14 @@ mod info_sharing_tests {
     }
 
     fn add(ns: &mut Netns, dst: u32, gw: u32, dev: u32) {
+        add_proto(ns, dst, gw, dev, crate::route::proto::BOOT);
+    }
+
+    fn add_proto(ns: &mut Netns, dst: u32, gw: u32, dev: u32, proto: u8) {
         let cfg = Route4Cfg {
             dst,
             dst_len: 24,
+            proto,
             nh: NhCfg {
                 gw: Some(Gateway::V4(gw)),
                 dev,
@@ -1446,18 +1451,7 @@ mod info_sharing_tests {
         assert!(Arc::ptr_eq(&a, &b), "same gateway and device: one info");
         assert!(!Arc::ptr_eq(&a, &c));
         // same nexthop, another protocol: an info of its own
-        let cfg = Route4Cfg {
-            dst: 0x0a00_0500,
-            dst_len: 24,
-            proto: 4,
-            nh: NhCfg {
-                gw: Some(Gateway::V4(0xc000_0203)),
-                dev: d0,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
-        ns.route4_modify(RouteOp::Add, &cfg).expect("route");
+        add_proto(&mut ns, 0x0a00_0500, 0xc000_0203, d0, 4);
         let e = info(&ns, 0x0a00_0500).expect("route e");
         assert_eq!((e.proto, a.proto == e.proto), (4, false));
         assert_eq!(c.nhs[0].gw, Some(Gateway::V4(0xc000_0205)));
