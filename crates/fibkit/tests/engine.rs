@@ -1260,6 +1260,120 @@ mod incremental_publish6 {
     }
 }
 
+mod copies4 {
+    use super::*;
+    use fibkit::link::LinkKind;
+    use fibkit::netns::LinkAdd;
+    use fibkit::snapshot::Answer4;
+
+    /// `ns_with_link` plus link `d1` (up) holding 198.51.100.1/24.
+    fn ns_with_two_links() -> (Netns, u32, u32) {
+        let (mut ns, d0) = ns_with_link();
+        let d1 = ns
+            .link_add(&LinkAdd {
+                name: "d1".into(),
+                kind: Some(LinkKind::Dummy),
+                up: true,
+                ..Default::default()
+            })
+            .expect("link");
+        let a = Addr4 {
+            local: 0xc633_6401,
+            address: 0xc633_6401,
+            plen: 24,
+            broadcast: 0,
+            scope: 0,
+            flags: ifa::PERMANENT,
+            metric: 0,
+            label: String::new(),
+        };
+        ns.addr4_add(d1, a).expect("addr");
+        (ns, d0, d1)
+    }
+
+    fn answers(n: &Netns, probes: &[u32]) -> Vec<Answer4> {
+        probes
+            .iter()
+            .map(|d| {
+                Answer4::of(n.route_get4(&Flow4 {
+                    dst: *d,
+                    ..Default::default()
+                }))
+            })
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// IPv4 copies share route infos (equal infos are one allocation) and table
+        /// slots (chunks copied on change): changes and device events applied to the
+        /// original and to a copy give the same answers, and leave an earlier copy as
+        /// it was.
+        #[test]
+        fn copies_change_independently(
+            base in proptest::collection::vec((any::<u32>(), 0u8..=32, 0u8..4), 1..60),
+            changes in proptest::collection::vec((any::<u32>(), 0u8..=32, 0u8..4, any::<bool>()), 1..40),
+            down_at in 0usize..40,
+            dsts in proptest::collection::vec(any::<u32>(), 1..30),
+        ) {
+            let (mut ns, d0, d1) = ns_with_two_links();
+            // four nexthops, two per device: many routes share each info
+            let route = |a: u32, len: u8, g: u8| {
+                let (gw, dev) = match g {
+                    0 => (0xc000_02fe, d0),
+                    1 => (0xc000_02fd, d0),
+                    2 => (0xc633_64fe, d1),
+                    _ => (0xc633_64fd, d1),
+                };
+                let p = Prefix4::new(a, len);
+                Route4Cfg {
+                    dst: p.addr,
+                    dst_len: p.len,
+                    nh: NhCfg { gw: Some(Gateway::V4(gw)), dev, ..Default::default() },
+                    ..Default::default()
+                }
+            };
+            for (a, len, g) in &base {
+                let _ = ns.route4_modify(RouteOp::Add, &route(*a, *len, *g));
+            }
+            let mut probes = dsts.clone();
+            probes.extend(base.iter().map(|(a, l, _)| Prefix4::new(*a, *l).addr));
+            let frozen = ns.clone();
+            let before = answers(&ns, &probes);
+            let mut copy = ns.clone();
+            for (i, (a, len, g, del)) in changes.iter().enumerate() {
+                if i == down_at {
+                    ns.link_set_up(d1, false).expect("down");
+                    copy.link_set_up(d1, false).expect("down");
+                }
+                let (a, len) = if i % 2 == 0 {
+                    let (ba, bl, _) = base[(*a as usize) % base.len()];
+                    (ba, bl)
+                } else {
+                    (*a, *len)
+                };
+                let cfg = route(a, len, *g);
+                let op = if *del { RouteOp::Delete } else { RouteOp::Replace };
+                let r1 = ns.route4_modify(op, &cfg).map_err(|e| e.errno);
+                let r2 = copy.route4_modify(op, &cfg).map_err(|e| e.errno);
+                prop_assert_eq!(r1, r2);
+                probes.push(Prefix4::new(a, len).addr);
+            }
+            prop_assert_eq!(answers(&copy, &probes), answers(&ns, &probes));
+            prop_assert_eq!(answers(&frozen, &probes[..before.len()]), before);
+            // the device event removed every route through d1 from both (and a route
+            // through a device that is down cannot be added again)
+            let via_d1 = |n: &Netns| n.table4(tid::MAIN).map_or(0, |t| {
+                t.iter().filter(|r| r.info.nhs.iter().any(|h| h.dev == d1)).count()
+            });
+            if down_at < changes.len() {
+                prop_assert_eq!((via_d1(&ns), via_d1(&copy)), (0, 0));
+            }
+        }
+    }
+}
+
 mod copies {
     use super::*;
     use fibkit::snapshot::Answer6;
