@@ -17,11 +17,11 @@ use crate::{
 /// instead of appending, relative to the size right after the last full
 /// compile: `size > GROWTH * base + SLACK`.
 const GROWTH: usize = 2;
+const SLACK: usize = 1 << 16;
 
 /// Changes since the last snapshot from which a snapshot may compile everything
 /// in one pass instead of incrementally (see [`LpmBuilder::snapshot`]).
 const BULK_MIN: usize = 4096;
-const SLACK: usize = 1 << 16;
 
 /// A node of the control trie. It mirrors one compiled poptrie node: it
 /// covers [`STRIDE`] bits starting at some bit `start`, owns the prefixes
@@ -932,8 +932,9 @@ impl<K: Key> LpmBuilder<K> {
 
     /// Builds (or refreshes) the immutable index.
     ///
-    /// The first snapshot (and one after [`compact`](Self::compact)) builds
-    /// everything in one pass. Later ones recompile only the nodes under
+    /// The first snapshot (and one after [`compact`](Self::compact), or after
+    /// changes to at least half the prefixes held, 4,096 or more: a bulk load)
+    /// builds everything in one pass. Later ones recompile only the nodes under
     /// top-level entries touched since the last snapshot, and among those
     /// only the ones whose prefixes, children or inherited value changed
     /// (plus the path up to them); their new blocks are appended to the
