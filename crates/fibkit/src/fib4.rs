@@ -33,6 +33,19 @@ fn info4_fingerprint(i: &Fib4Info) -> u64 {
         ^ (i.nhs.len() as u64).rotate_left(8)
 }
 
+/// After a device event changed a route's info (its own copy, `Arc::make_mut`): the
+/// route takes an equal info another route already got from the same event (`fresh`,
+/// up to [`INFO4_CACHE_MAX`] of them), so that routes which shared an info before the
+/// event share one after it, as the kernel's routes keep their one `fib_info`.
+fn reshare4(info: &mut Arc<Fib4Info>, fresh: &mut Vec<(u64, Arc<Fib4Info>)>) {
+    let fp = info4_fingerprint(info);
+    if let Some((_, c)) = fresh.iter().find(|(f, c)| *f == fp && **c == **info) {
+        *info = Arc::clone(c);
+    } else if fresh.len() < INFO4_CACHE_MAX {
+        fresh.push((fp, Arc::clone(info)));
+    }
+}
+
 /// Netlink flags of a route request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct NlFlags {
@@ -1240,14 +1253,15 @@ impl Netns {
 
     /// `fib_sync_down_dev` + `fib_flush`.
     fn fib_disable_ip(&mut self, dev: u32, force: bool, unregister: bool) {
+        let mut fresh = Vec::new();
         for t in self.tables4.values_mut() {
             t.for_each_list_mut(|list| {
                 for r in list.iter_mut() {
                     if !r.info.nhs.iter().any(|n| n.dev == dev) {
                         continue;
                     }
-                    // (a shared info is copied for this route: equal routes
-                    // change alike, so the copies stay equal)
+                    // a shared info is copied for this route, and shared again
+                    // below with the routes whose copies came out equal
                     let info = Arc::make_mut(&mut r.info);
                     if unregister {
                         info.flags |= nhflags::DEAD;
@@ -1266,6 +1280,7 @@ impl Netns {
                     if dead == n {
                         info.flags |= nhflags::DEAD | nhflags::LINKDOWN;
                     }
+                    reshare4(&mut r.info, &mut fresh);
                 }
                 list.retain(|r| r.info.flags & nhflags::DEAD == 0);
             });
@@ -1273,14 +1288,15 @@ impl Netns {
     }
 
     fn fib_sync_down_change(&mut self, dev: u32) {
+        let mut fresh = Vec::new();
         for t in self.tables4.values_mut() {
             t.for_each_list_mut(|list| {
                 for r in list.iter_mut() {
                     if !r.info.nhs.iter().any(|n| n.dev == dev) {
                         continue;
                     }
-                    // (a shared info is copied for this route: equal routes
-                    // change alike, so the copies stay equal)
+                    // a shared info is copied for this route, and shared again
+                    // below with the routes whose copies came out equal
                     let info = Arc::make_mut(&mut r.info);
                     let mut dead = 0;
                     let n = info.nhs.len();
@@ -1295,6 +1311,7 @@ impl Netns {
                     if dead == n {
                         info.flags |= nhflags::LINKDOWN;
                     }
+                    reshare4(&mut r.info, &mut fresh);
                 }
             });
         }
@@ -1314,14 +1331,15 @@ impl Netns {
         }
         let ups: std::collections::BTreeMap<u32, bool> =
             self.links.values().map(|l| (l.index, l.up)).collect();
+        let mut fresh = Vec::new();
         for t in self.tables4.values_mut() {
             t.for_each_list_mut(|list| {
                 for r in list.iter_mut() {
                     if !r.info.nhs.iter().any(|n| n.dev == dev) {
                         continue;
                     }
-                    // (a shared info is copied for this route: equal routes
-                    // change alike, so the copies stay equal)
+                    // a shared info is copied for this route, and shared again
+                    // below with the routes whose copies came out equal
                     let info = Arc::make_mut(&mut r.info);
                     let mut alive = 0;
                     for nh in info.nhs.iter_mut() {
@@ -1341,6 +1359,7 @@ impl Netns {
                     if alive > 0 {
                         info.flags &= !nh_flags;
                     }
+                    reshare4(&mut r.info, &mut fresh);
                 }
             });
         }
@@ -1465,6 +1484,21 @@ mod info_sharing_tests {
             assert_eq!(x.nhs[0].gw, Some(Gateway::V4(0xc000_0210 + i)));
         }
         assert_eq!(info(&ns, 0x0a00_0400).expect("route"), a);
+        // A carrier loss marks every route through d0 LINKDOWN: each takes a changed
+        // copy, and the equal copies are shared again (the routes to 10.0.0/24 and
+        // 10.0.4/24 had equal infos in two allocations: now one).
+        ns.ipv4_netdev_change(d0, false);
+        let down = info(&ns, 0x0a00_0000).expect("route a");
+        assert_ne!(down.nhs[0].flags & nhflags::LINKDOWN, 0);
+        for dst in [0x0a00_0100, 0x0a00_0400] {
+            assert!(Arc::ptr_eq(&down, &info(&ns, dst).expect("route")));
+        }
+        ns.ipv4_netdev_change(d0, true);
+        let up = info(&ns, 0x0a00_0000).expect("route a");
+        assert_eq!(up, a);
+        for dst in [0x0a00_0100, 0x0a00_0400] {
+            assert!(Arc::ptr_eq(&up, &info(&ns, dst).expect("route")));
+        }
         // A device event changes only the routes through the device.
         ns.link_set_up(d1, false).expect("link down");
         assert!(info(&ns, 0x0a00_0300).is_none());
