@@ -1,6 +1,5 @@
 //! Engine properties: lookups agree with a naive scan of the RIB, on random route sets.
 
-use fibkit::addr::{ifa, Addr4};
 use fibkit::fib4::{NhCfg, Route4Cfg, RouteOp};
 use fibkit::fib6::{Flow6, Route6Cfg};
 use fibkit::lookup::Flow4;
@@ -576,20 +575,7 @@ fn readers_see_only_committed_states() {
     use fibkit::snapshot::Answer4;
     let (mut ns, d0) = ns_with_link();
     // a second address, so that the two committed states differ in source too
-    ns.addr4_add(
-        d0,
-        Addr4 {
-            local: 0xc633_6401,
-            address: 0xc633_6401,
-            plen: 24,
-            broadcast: 0,
-            scope: 0,
-            flags: ifa::PERMANENT,
-            metric: 0,
-            label: String::new(),
-        },
-    )
-    .expect("addr");
+    common::add_addr4(&mut ns, d0, 0xc633_6401, 24);
     let route = |gw: u32| Route4Cfg {
         dst: 0x0a00_0000,
         dst_len: 8,
@@ -1260,34 +1246,26 @@ mod incremental_publish6 {
     }
 }
 
+/// The prefix of change `i` of a copies test: even changes hit a base prefix (the
+/// `sel`-th, modulo), odd ones the change's own.
+fn pick_change<A: Copy, G>(i: usize, sel: usize, own: (A, u8), base: &[(A, u8, G)]) -> (A, u8) {
+    if i % 2 == 0 {
+        let (a, l, _) = &base[sel % base.len()];
+        (*a, *l)
+    } else {
+        own
+    }
+}
+
 mod copies4 {
     use super::*;
-    use fibkit::link::LinkKind;
-    use fibkit::netns::LinkAdd;
     use fibkit::snapshot::Answer4;
 
     /// `ns_with_link` plus link `d1` (up) holding 198.51.100.1/24.
     fn ns_with_two_links() -> (Netns, u32, u32) {
         let (mut ns, d0) = ns_with_link();
-        let d1 = ns
-            .link_add(&LinkAdd {
-                name: "d1".into(),
-                kind: Some(LinkKind::Dummy),
-                up: true,
-                ..Default::default()
-            })
-            .expect("link");
-        let a = Addr4 {
-            local: 0xc633_6401,
-            address: 0xc633_6401,
-            plen: 24,
-            broadcast: 0,
-            scope: 0,
-            flags: ifa::PERMANENT,
-            metric: 0,
-            label: String::new(),
-        };
-        ns.addr4_add(d1, a).expect("addr");
+        let d1 = common::add_dummy(&mut ns, "d1");
+        common::add_addr4(&mut ns, d1, 0xc633_6401, 24);
         (ns, d0, d1)
     }
 
@@ -1347,12 +1325,7 @@ mod copies4 {
                     ns.link_set_up(d1, false).expect("down");
                     copy.link_set_up(d1, false).expect("down");
                 }
-                let (a, len) = if i % 2 == 0 {
-                    let (ba, bl, _) = base[(*a as usize) % base.len()];
-                    (ba, bl)
-                } else {
-                    (*a, *len)
-                };
+                let (a, len) = pick_change(i, *a as usize, (*a, *len), &base);
                 let cfg = route(a, len, *g);
                 let op = if *del { RouteOp::Delete } else { RouteOp::Replace };
                 let r1 = ns.route4_modify(op, &cfg).map_err(|e| e.errno);
@@ -1414,12 +1387,7 @@ mod copies {
             };
             let before = answers(&ns, &probes);
             for (i, (a, len, g, del)) in changes.iter().enumerate() {
-                let (a, len) = if i % 2 == 0 {
-                    let (ba, bl, _) = base[(*a as usize) % base.len()];
-                    (ba, bl)
-                } else {
-                    (*a, *len)
-                };
+                let (a, len) = pick_change(i, *a as usize, (*a, *len), &base);
                 let cfg = route(a, len, *g);
                 let op = if *del { RouteOp::Delete } else { RouteOp::Replace };
                 let cfg = if *del { Route6Cfg { nh: NhCfg::default(), ..cfg } } else { cfg };
@@ -1560,8 +1528,6 @@ mod table6_copies {
 mod gateway_checks_in_bulk {
     use super::*;
     use fibkit::addr::Addr6;
-    use fibkit::link::LinkKind;
-    use fibkit::netns::LinkAdd;
     use fibkit::route::RouteType;
 
     const NET1: u128 = 0x2001_0db8_0001_u128 << 80;
@@ -1661,14 +1627,7 @@ mod gateway_checks_in_bulk {
 
     fn namespace() -> (Netns, (u32, u32)) {
         let (mut ns, d0) = ns_with_link();
-        let d1 = ns
-            .link_add(&LinkAdd {
-                name: "d1".into(),
-                kind: Some(LinkKind::Dummy),
-                up: true,
-                ..Default::default()
-            })
-            .expect("link");
+        let d1 = common::add_dummy(&mut ns, "d1");
         (ns, (d0, d1))
     }
 

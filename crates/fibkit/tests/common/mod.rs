@@ -9,28 +9,8 @@ use fibkit::Netns;
 /// link's index.
 pub fn ns_with_link() -> (Netns, u32) {
     let mut ns = Netns::new();
-    let d0 = ns
-        .link_add(&LinkAdd {
-            name: "d0".into(),
-            kind: Some(LinkKind::Dummy),
-            up: true,
-            ..Default::default()
-        })
-        .expect("link");
-    ns.addr4_add(
-        d0,
-        Addr4 {
-            local: 0xc000_0201,
-            address: 0xc000_0201,
-            plen: 24,
-            broadcast: 0,
-            scope: 0,
-            flags: ifa::PERMANENT,
-            metric: 0,
-            label: String::new(),
-        },
-    )
-    .expect("addr");
+    let d0 = add_dummy(&mut ns, "d0");
+    add_addr4(&mut ns, d0, 0xc000_0201, 24);
     ns.addr6_add(
         d0,
         Addr6 {
@@ -43,4 +23,30 @@ pub fn ns_with_link() -> (Netns, u32) {
     )
     .expect("addr6");
     (ns, d0)
+}
+
+/// Adds dummy link `name`, up, and returns its index.
+pub fn add_dummy(ns: &mut Netns, name: &str) -> u32 {
+    ns.link_add(&LinkAdd {
+        name: name.into(),
+        kind: Some(LinkKind::Dummy),
+        up: true,
+        ..Default::default()
+    })
+    .expect("link")
+}
+
+/// Adds the permanent IPv4 address `addr/plen` to link `dev`.
+pub fn add_addr4(ns: &mut Netns, dev: u32, addr: u32, plen: u8) {
+    let a = Addr4 {
+        local: addr,
+        address: addr,
+        plen,
+        broadcast: 0,
+        scope: 0,
+        flags: ifa::PERMANENT,
+        metric: 0,
+        label: String::new(),
+    };
+    ns.addr4_add(dev, a).expect("addr");
 }
