@@ -11,7 +11,7 @@ use crate::route::{
     nhflags, scope, table as tid, Fib4Info, Gateway, Metrics, Nh4, Route4, RouteType,
 };
 
-/// Distinct route infos remembered for sharing (see `Netns::share_info4`).
+/// Distinct route infos remembered for sharing (see [`InfoPool4`]).
 const INFO4_CACHE_MAX: usize = 16;
 
 /// A cheap digest of the fields that usually tell a table's route infos apart (first
@@ -33,16 +33,53 @@ fn info4_fingerprint(i: &Fib4Info) -> u64 {
         ^ (i.nhs.len() as u64).rotate_left(8)
 }
 
-/// After a device event changed a route's info (its own copy, `Arc::make_mut`): the
-/// route takes an equal info another route already got from the same event (`fresh`,
-/// up to [`INFO4_CACHE_MAX`] of them), so that routes which shared an info before the
-/// event share one after it, as the kernel's routes keep their one `fib_info`.
-fn reshare4(info: &mut Arc<Fib4Info>, fresh: &mut Vec<(u64, Arc<Fib4Info>)>) {
-    let fp = info4_fingerprint(info);
-    if let Some((_, c)) = fresh.iter().find(|(f, c)| *f == fp && **c == **info) {
-        *info = Arc::clone(c);
-    } else if fresh.len() < INFO4_CACHE_MAX {
-        fresh.push((fp, Arc::clone(info)));
+/// Route infos remembered for sharing: equal infos get one allocation (the kernel's
+/// `fib_find_info`). Holds the last [`INFO4_CACHE_MAX`] distinct infos seen, with their
+/// fingerprints, replacing the oldest when full.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct InfoPool4 {
+    infos: Vec<(u64, Arc<Fib4Info>)>,
+    next: usize,
+}
+
+impl InfoPool4 {
+    fn find(&self, fp: u64, info: &Fib4Info) -> Option<&Arc<Fib4Info>> {
+        self.infos
+            .iter()
+            .find(|(f, c)| *f == fp && **c == *info)
+            .map(|(_, c)| c)
+    }
+
+    fn remember(&mut self, fp: u64, info: &Arc<Fib4Info>) {
+        if self.infos.len() < INFO4_CACHE_MAX {
+            self.infos.push((fp, Arc::clone(info)));
+        } else {
+            let i = self.next % INFO4_CACHE_MAX;
+            self.infos[i] = (fp, Arc::clone(info));
+            self.next = i + 1;
+        }
+    }
+
+    /// `info` in an allocation of its own, or an equal one remembered.
+    fn share(&mut self, info: Fib4Info) -> Arc<Fib4Info> {
+        let fp = info4_fingerprint(&info);
+        if let Some(c) = self.find(fp, &info) {
+            return Arc::clone(c);
+        }
+        let a = Arc::new(info);
+        self.remember(fp, &a);
+        a
+    }
+
+    /// After a device event changed a route's info (its own copy, `Arc::make_mut`):
+    /// the route takes an equal info another route already got from the same event,
+    /// so that routes which shared an info before the event share one after it.
+    fn reshare(&mut self, info: &mut Arc<Fib4Info>) {
+        let fp = info4_fingerprint(info);
+        match self.find(fp, info) {
+            Some(c) => *info = Arc::clone(c),
+            None => self.remember(fp, info),
+        }
     }
 }
 
@@ -710,38 +747,15 @@ impl Netns {
         }
     }
 
-    /// The kernel's `fib_find_info`: a new route whose info equals one of the
-    /// last few created shares its allocation (a table's routes mostly differ
-    /// only in their destination: a full table holds a handful of distinct
-    /// infos, one per gateway). Sharing changes no answer: an info is never
-    /// changed in place while shared (`Arc::make_mut`).
-    fn share_info4(&mut self, info: Fib4Info) -> Arc<Fib4Info> {
-        // a fingerprint of what tells a table's infos apart, compared before the infos
-        let fp = info4_fingerprint(&info);
-        if let Some((_, c)) = self
-            .info4_cache
-            .iter()
-            .find(|(f, c)| *f == fp && **c == info)
-        {
-            return Arc::clone(c);
-        }
-        let a = Arc::new(info);
-        if self.info4_cache.len() < INFO4_CACHE_MAX {
-            self.info4_cache.push((fp, Arc::clone(&a)));
-        } else {
-            let i = self.info4_cache_next % INFO4_CACHE_MAX;
-            self.info4_cache[i] = (fp, Arc::clone(&a));
-            self.info4_cache_next = i + 1;
-        }
-        a
-    }
-
     /// `fib_table_insert`.
     pub(crate) fn fib4_insert(&mut self, cfg: &Route4Cfg, fl: NlFlags) -> Result<()> {
         Self::check_key(cfg.dst, cfg.dst_len)?;
         self.new_table4(cfg.table);
+        // the kernel's `fib_find_info`: a table's routes mostly differ only in their
+        // destination (a full table holds a handful of distinct infos, one per
+        // gateway); an info is never changed in place while shared (`Arc::make_mut`)
         let info = self.fib4_create_info(cfg)?;
-        let info = self.share_info4(info);
+        let info = self.info4_pool.share(info);
         let p = Prefix4::new(cfg.dst, cfg.dst_len);
         let new = Route4 {
             dst: p,
@@ -1253,7 +1267,7 @@ impl Netns {
 
     /// `fib_sync_down_dev` + `fib_flush`.
     fn fib_disable_ip(&mut self, dev: u32, force: bool, unregister: bool) {
-        let mut fresh = Vec::new();
+        let mut fresh = InfoPool4::default();
         for t in self.tables4.values_mut() {
             t.for_each_list_mut(|list| {
                 for r in list.iter_mut() {
@@ -1280,7 +1294,7 @@ impl Netns {
                     if dead == n {
                         info.flags |= nhflags::DEAD | nhflags::LINKDOWN;
                     }
-                    reshare4(&mut r.info, &mut fresh);
+                    fresh.reshare(&mut r.info);
                 }
                 list.retain(|r| r.info.flags & nhflags::DEAD == 0);
             });
@@ -1288,7 +1302,7 @@ impl Netns {
     }
 
     fn fib_sync_down_change(&mut self, dev: u32) {
-        let mut fresh = Vec::new();
+        let mut fresh = InfoPool4::default();
         for t in self.tables4.values_mut() {
             t.for_each_list_mut(|list| {
                 for r in list.iter_mut() {
@@ -1311,7 +1325,7 @@ impl Netns {
                     if dead == n {
                         info.flags |= nhflags::LINKDOWN;
                     }
-                    reshare4(&mut r.info, &mut fresh);
+                    fresh.reshare(&mut r.info);
                 }
             });
         }
@@ -1331,7 +1345,7 @@ impl Netns {
         }
         let ups: std::collections::BTreeMap<u32, bool> =
             self.links.values().map(|l| (l.index, l.up)).collect();
-        let mut fresh = Vec::new();
+        let mut fresh = InfoPool4::default();
         for t in self.tables4.values_mut() {
             t.for_each_list_mut(|list| {
                 for r in list.iter_mut() {
@@ -1359,7 +1373,7 @@ impl Netns {
                     if alive > 0 {
                         info.flags &= !nh_flags;
                     }
-                    reshare4(&mut r.info, &mut fresh);
+                    fresh.reshare(&mut r.info);
                 }
             });
         }

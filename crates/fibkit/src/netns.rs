@@ -127,10 +127,8 @@ pub struct Netns {
     /// A short list searched in order (a handful of gateways; at most
     /// [`NH6_CACHE_MAX`] kept).
     pub(crate) nh6_cache: Vec<(Nh6Key, Result<u32>)>,
-    /// The last distinct IPv4 route infos created, with their fingerprints, for new
-    /// routes to share (`Netns::share_info4`), and the next one to replace.
-    pub(crate) info4_cache: Vec<(u64, std::sync::Arc<crate::route::Fib4Info>)>,
-    pub(crate) info4_cache_next: usize,
+    /// The last distinct IPv4 route infos created, for new routes to share.
+    pub(crate) info4_pool: crate::fib4::InfoPool4,
     /// Sysctls. After changing them directly, call [`Netns::sysctls_changed`] (a
     /// [`Fib`](crate::fib::Fib) writer also notices the change when it publishes).
     pub sysctl: Sysctls,
@@ -198,8 +196,7 @@ impl Netns {
             route_only: false,
             nh_cache: Default::default(),
             nh6_cache: Default::default(),
-            info4_cache: Vec::new(),
-            info4_cache_next: 0,
+            info4_pool: Default::default(),
             sysctl: Sysctls::oracle_defaults(),
         };
         ns.new_table6(tid::MAIN);
