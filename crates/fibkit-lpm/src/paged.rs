@@ -7,10 +7,31 @@
 
 use std::sync::Arc;
 
-/// A growable array of `T` stored as `Arc<[T; P]>` pages. `P` is a power of two.
+/// One page, aligned to a cache line so that a block aligned inside the page is
+/// aligned in memory.
+#[derive(Clone, Copy, PartialEq)]
+#[repr(C, align(64))]
+pub(crate) struct Page<T, const P: usize>(pub(crate) [T; P]);
+
+impl<T, const P: usize> core::ops::Deref for Page<T, P> {
+    type Target = [T; P];
+    #[inline(always)]
+    fn deref(&self) -> &[T; P] {
+        &self.0
+    }
+}
+
+impl<T, const P: usize> core::ops::DerefMut for Page<T, P> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [T; P] {
+        &mut self.0
+    }
+}
+
+/// A growable array of `T` stored as `Arc<Page<T, P>>` pages. `P` is a power of two.
 #[derive(Clone)]
 pub(crate) struct Paged<T: Copy + Default + 'static, const P: usize> {
-    pages: Vec<Arc<[T; P]>>,
+    pages: Vec<Arc<Page<T, P>>>,
     len: usize,
 }
 
@@ -33,10 +54,10 @@ impl<T: Copy + Default + PartialEq + 'static, const P: usize> Paged<T, P> {
     /// anything (it must leave `buf` untouched when it returns false). Untouched pages share one allocation, and so does a page
     /// equal to the previous one.
     pub(crate) fn build(len: usize, mut fill: impl FnMut(usize, &mut [T; P]) -> bool) -> Self {
-        let blank = Arc::new([T::default(); P]);
+        let blank = Arc::new(Page([T::default(); P]));
         let mut buf = Box::new([T::default(); P]);
-        let mut pages: Vec<Arc<[T; P]>> = Vec::with_capacity(len.div_ceil(P));
-        let mut prev: Option<Arc<[T; P]>> = None;
+        let mut pages: Vec<Arc<Page<T, P>>> = Vec::with_capacity(len.div_ceil(P));
+        let mut prev: Option<Arc<Page<T, P>>> = None;
         for pi in 0..len.div_ceil(P) {
             // `buf` is blank here: `fill` leaves it so when it returns false.
             if !fill(pi, &mut buf) {
@@ -44,8 +65,8 @@ impl<T: Copy + Default + PartialEq + 'static, const P: usize> Paged<T, P> {
                 continue;
             }
             let page = match &prev {
-                Some(p) if **p == *buf => Arc::clone(p),
-                _ => Arc::new(*buf),
+                Some(p) if p.0 == *buf => Arc::clone(p),
+                _ => Arc::new(Page(*buf)),
             };
             prev = Some(Arc::clone(&page));
             pages.push(page);
@@ -56,11 +77,17 @@ impl<T: Copy + Default + PartialEq + 'static, const P: usize> Paged<T, P> {
 
     /// An array of `len` copies of `v`, all pages sharing one allocation.
     pub(crate) fn filled(len: usize, v: T) -> Self {
-        let page = Arc::new([v; P]);
+        let page = Arc::new(Page([v; P]));
         Paged {
             pages: (0..len.div_ceil(P)).map(|_| Arc::clone(&page)).collect(),
             len,
         }
+    }
+
+    /// Reference to element `i` (see [`View::get_ref`]).
+    #[cfg(test)]
+    fn get_ref_at(&self, i: usize) -> &T {
+        self.view().get_ref(i)
     }
 
     /// Number of elements.
@@ -114,14 +141,14 @@ impl<T: Copy + Default + PartialEq + 'static, const P: usize> Paged<T, P> {
     /// Sets every element of `range` to `v` (copying shared pages first; the
     /// pages it covers whole all become one shared page of `v`).
     pub(crate) fn fill(&mut self, range: core::ops::Range<usize>, v: T) {
-        let mut whole: Option<Arc<[T; P]>> = None;
+        let mut whole: Option<Arc<Page<T, P>>> = None;
         let mut i = range.start;
         while i < range.end {
             let off = i & Self::MASK;
             let n = (P - off).min(range.end - i);
             let slot = &mut self.pages[i >> Self::SHIFT];
             if n == P {
-                *slot = Arc::clone(whole.get_or_insert_with(|| Arc::new([v; P])));
+                *slot = Arc::clone(whole.get_or_insert_with(|| Arc::new(Page([v; P]))));
             } else {
                 Arc::make_mut(slot)[off..off + n].fill(v);
             }
@@ -138,7 +165,7 @@ impl<T: Copy + Default + PartialEq + 'static, const P: usize> Paged<T, P> {
             let pi = pos >> Self::SHIFT;
             let off = pos & Self::MASK;
             if pi == self.pages.len() {
-                self.pages.push(Arc::new([T::default(); P]));
+                self.pages.push(Arc::new(Page([T::default(); P])));
             }
             let n = (P - off).min(items.len() - done);
             let page = Arc::make_mut(&mut self.pages[pi]);
@@ -156,18 +183,18 @@ impl<T: Copy + Default + PartialEq + 'static, const P: usize> Paged<T, P> {
 
     /// Bytes of distinct pages plus the page table.
     pub(crate) fn memory_bytes(&self) -> usize {
-        let mut ptrs: Vec<*const [T; P]> = self.pages.iter().map(Arc::as_ptr).collect();
+        let mut ptrs: Vec<*const Page<T, P>> = self.pages.iter().map(Arc::as_ptr).collect();
         ptrs.sort_unstable();
         ptrs.dedup();
-        ptrs.len() * core::mem::size_of::<[T; P]>()
-            + self.pages.len() * core::mem::size_of::<Arc<[T; P]>>()
+        ptrs.len() * core::mem::size_of::<Page<T, P>>()
+            + self.pages.len() * core::mem::size_of::<Arc<Page<T, P>>>()
     }
 }
 
 /// See [`Paged::view`].
 #[derive(Clone, Copy)]
 pub(crate) struct View<'a, T: 'static, const P: usize> {
-    pages: &'a [Arc<[T; P]>],
+    pub(crate) pages: &'a [Arc<Page<T, P>>],
 }
 
 impl<'a, T: Copy + 'static, const P: usize> View<'a, T, P> {
@@ -201,6 +228,25 @@ impl<'a, T: Copy + 'static, const P: usize> View<'a, T, P> {
 mod tests {
     use super::*;
 
+    /// Bytes of one page of four words: a whole cache line (pages are aligned).
+    const PAGE4: usize = core::mem::size_of::<Page<u32, 4>>();
+
+    #[test]
+    fn pages_start_on_a_cache_line() {
+        assert_eq!(PAGE4, 64);
+        let mut a: Paged<u32, 4096> = Paged::new();
+        for i in 0..3 * 4096 {
+            a.push(i);
+        }
+        let b = Paged::<u32, 4096>::build(2 * 4096, |_, buf| {
+            buf[0] = 1;
+            true
+        });
+        for (p, i) in [(&a, 0), (&a, 4096), (&a, 8192), (&b, 0), (&b, 4096)] {
+            assert_eq!(core::ptr::from_ref(p.get_ref_at(i)) as usize % 64, 0);
+        }
+    }
+
     #[test]
     fn push_get_set_cow() {
         let mut a: Paged<u32, 4> = Paged::new();
@@ -233,7 +279,7 @@ mod tests {
         b.fill(1..15, 3);
         let got: Vec<u32> = (0..16).map(|i| b.get(i)).collect();
         assert_eq!(got, [0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0]);
-        assert_eq!(b.memory_bytes(), 3 * 16 + 4 * 8);
+        assert_eq!(b.memory_bytes(), 3 * PAGE4 + 4 * 8);
     }
 
     #[test]
@@ -300,6 +346,6 @@ mod tests {
         let got: Vec<u32> = (0..18).map(|i| a.get(i)).collect();
         assert_eq!(got, [0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9, 0, 0, 0, 0, 0, 5]);
         // Distinct pages: blank, the 9s, the last one.
-        assert_eq!(a.memory_bytes(), 3 * 16 + 5 * 8);
+        assert_eq!(a.memory_bytes(), 3 * PAGE4 + 5 * 8);
     }
 }
