@@ -266,6 +266,51 @@ impl<K: Key> Lpm<K> {
         }
     }
 
+    /// The cache lines (address / 64) a single lookup of `addr` reads, page tables
+    /// aside, each with the number of the dependent read it belongs to (0: the
+    /// top-level entry, then one per node, then the leaf; a read spanning two lines
+    /// pushes both with one number). For cache simulations (`examples/lpm_cachesim.rs`).
+    #[doc(hidden)]
+    pub fn trace_lines(&self, addr: K, lines: &mut Vec<(usize, u8)>) {
+        fn span<T: ?Sized>(lines: &mut Vec<(usize, u8)>, r: &T, read: &mut u8) {
+            let a = core::ptr::from_ref(r).cast::<u8>() as usize;
+            let n = core::mem::size_of_val(r).max(1);
+            for l in a / 64..=(a + n - 1) / 64 {
+                lines.push((l, *read));
+            }
+            *read += 1;
+        }
+        let inner = &*self.inner;
+        let words = inner.words.view();
+        let mut read = 0u8;
+        let e = inner.top.view().get_ref(addr.top_index());
+        span(lines, e, &mut read);
+        let mut path = addr.walk_path();
+        let mut ni = match e.get() {
+            TopRef::Node(o) => o,
+            TopRef::Inline(lv, leaf) => {
+                let l = leaf_at(lv, leaf, (path >> 58) as u32);
+                return span(lines, words.get_ref(l), &mut read);
+            }
+            TopRef::Leaf(o) => return span(lines, words.get_ref(o), &mut read),
+        };
+        loop {
+            let n: &NodeWords = words.get_array(ni);
+            span(lines, n, &mut read);
+            let slot = (path >> 58) as u32;
+            path <<= 6;
+            match step(n, slot) {
+                Step::Child(c) => {
+                    ni = c;
+                    if path == PATH_SPENT {
+                        path = addr.walk_path_rest();
+                    }
+                }
+                Step::Leaf(l) => return span(lines, words.get_ref(l), &mut read),
+            }
+        }
+    }
+
     /// Whether every address inside `addr/len` gets the same answer: `Some(true)` or
     /// `Some(false)` from a walk to the node holding the prefix, `None` when the
     /// prefix spans more than 64 top-level entries (too wide to tell cheaply).
