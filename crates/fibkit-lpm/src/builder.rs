@@ -962,12 +962,19 @@ impl<K: Key> LpmBuilder<K> {
                 stats.max = stats.max.max(d);
             }
         }
-        Lpm::from_inner(Arc::new(Inner {
+        let inner = Inner {
             top: self.top.clone(),
             words: self.arenas.words.clone(),
             stats,
             len: self.count,
-        }))
+        };
+        // the lookups read at the index's offsets without bounds checks
+        // (`prefetch.rs`): debug builds check them all
+        #[cfg(debug_assertions)]
+        if let Err(e) = inner.check_offsets(K::TOP_BITS) {
+            panic!("snapshot with an offset out of bounds: {e}");
+        }
+        Lpm::from_inner(Arc::new(inner))
     }
 
     /// The best short-prefix value of the top entries in

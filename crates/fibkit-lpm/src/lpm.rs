@@ -15,6 +15,77 @@ pub(crate) struct Inner<E: TopEntry> {
     pub(crate) len: usize,
 }
 
+impl<E: TopEntry> Inner<E> {
+    /// Checks the invariant the lookups' unchecked reads rely on (`prefetch.rs`):
+    /// the top level has `2^top_bits` entries, and every offset reachable from it
+    /// (leaf values, node blocks and their children and leaves) lies inside the
+    /// words, each node block inside one page, and a node's first leaf slot starts
+    /// a run (so a leaf slot's run count is at least 1). Consecutive top-level pages
+    /// sharing one allocation are read once; the cost follows the reachable nodes.
+    #[cfg(any(debug_assertions, test))]
+    pub(crate) fn check_offsets(&self, top_bits: u32) -> Result<(), String> {
+        if self.top.len() != 1 << top_bits {
+            return Err(format!("top level of {} entries", self.top.len()));
+        }
+        let len = self.words.len();
+        let leaves = |first: usize, n: usize| -> Result<(), String> {
+            match first.checked_add(n) {
+                Some(end) if end <= len => Ok(()),
+                _ => Err(format!("{n} leaves from {first}, {len} words")),
+            }
+        };
+        let block = |first: usize, n: usize| -> Result<(), String> {
+            leaves(first, n * NODE_WORDS)?;
+            if first % crate::WORD_PAGE + n * NODE_WORDS > crate::WORD_PAGE {
+                return Err(format!("block of {n} nodes at {first} crosses a page"));
+            }
+            Ok(())
+        };
+        let mut stack = Vec::new();
+        let node_at = |o: usize, stack: &mut Vec<usize>| -> Result<(), String> {
+            block(o, 1)?;
+            stack.push(o);
+            while let Some(o) = stack.pop() {
+                let n = Node::from_words(self.words.get_array(o));
+                // a leaf slot's run count is at least 1: the first leaf slot
+                // starts a run
+                let first_leaf = (!n.vec).trailing_zeros();
+                if first_leaf < 64 && n.leafvec & (1 << first_leaf) == 0 {
+                    return Err(format!("node at {o}: its first leaf slot starts no run"));
+                }
+                if n.vec != 0 {
+                    let kids = n.vec.count_ones() as usize;
+                    block(n.child as usize, kids)?;
+                    stack.extend((0..kids).map(|k| n.child as usize + k * NODE_WORDS));
+                }
+                leaves(n.leaf as usize, n.leafvec.count_ones() as usize)?;
+            }
+            Ok(())
+        };
+        let view = self.top.view();
+        let mut last = None;
+        for (pi, page) in view.pages.iter().enumerate() {
+            let p = Arc::as_ptr(page);
+            if last == Some(p) {
+                continue;
+            }
+            last = Some(p);
+            for (k, e) in page.0.iter().enumerate() {
+                match e.get() {
+                    TopRef::Leaf(o) => leaves(o, 1),
+                    TopRef::Inline(lv, _) if lv & 1 == 0 => {
+                        Err("an entry's first slot starts no run".to_string())
+                    }
+                    TopRef::Inline(lv, leaf) => leaves(leaf as usize, lv.count_ones() as usize),
+                    TopRef::Node(o) => node_at(o, &mut stack),
+                }
+                .map_err(|m| format!("top-level entry {}: {m}", pi * view.pages[0].0.len() + k))?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// An immutable longest-prefix-match index (a snapshot of an
 /// [`LpmBuilder`](crate::LpmBuilder)).
 ///
@@ -100,16 +171,16 @@ impl<K: Key> Lpm<K> {
     fn walk(&self, addr: K) -> u32 {
         let inner = &*self.inner;
         let words = inner.words.view();
-        let mut ni = match inner.top.get(addr.top_index()).get() {
+        let mut ni = match inner.top.view().trusted_ref(addr.top_index()).get() {
             TopRef::Node(o) => o,
             TopRef::Inline(lv, leaf) => {
-                return words.get(leaf_at(lv, leaf, (addr.walk_path() >> 58) as u32));
+                return *words.trusted_ref(leaf_at(lv, leaf, (addr.walk_path() >> 58) as u32));
             }
-            TopRef::Leaf(o) => return words.get(o),
+            TopRef::Leaf(o) => return *words.trusted_ref(o),
         };
         let mut path = addr.walk_path();
         loop {
-            let n = words.get_array(ni);
+            let n = words.trusted_array(ni);
             let slot = (path >> 58) as u32;
             path <<= 6;
             match step(n, slot) {
@@ -119,7 +190,7 @@ impl<K: Key> Lpm<K> {
                         path = addr.walk_path_rest();
                     }
                 }
-                Step::Leaf(l) => return words.get(l),
+                Step::Leaf(l) => return *words.trusted_ref(l),
             }
         }
     }
@@ -179,7 +250,7 @@ impl<K: Key> Lpm<K> {
         // iteration (three groups of work) before it is needed.
         let mut st: [Lanes<'_, GROUP>; 3] = [Lanes::new(), Lanes::new(), Lanes::new()];
         for k in a.iter().take(GROUP) {
-            prefetch(top.get_ref(k.top_index()));
+            prefetch(top.trusted_ref(k.top_index()));
         }
         for t in 0..groups + 2 {
             if t >= 2 {
@@ -214,12 +285,12 @@ impl<K: Key> Lpm<K> {
                         let slot = ((s.path[i] << sh) >> 58) as u32;
                         match step(s.node_ref[i], slot) {
                             Step::Child(c) => {
-                                let r = words.get_array(c);
+                                let r = words.trusted_array(c);
                                 prefetch(r);
                                 s.node_ref[i] = r;
                             }
                             Step::Leaf(l) => {
-                                let r = words.get_ref(l);
+                                let r = words.trusted_ref(l);
                                 prefetch(r);
                                 s.leaf_ref[i] = r;
                                 s.pending &= !(1 << i);
@@ -236,9 +307,9 @@ impl<K: Key> Lpm<K> {
                 s.m = m;
                 s.pending = 0;
                 for (i, k) in a[base..base + m].iter().enumerate() {
-                    match top.get(k.top_index()).get() {
+                    match top.trusted_ref(k.top_index()).get() {
                         TopRef::Node(o) => {
-                            let r = words.get_array(o);
+                            let r = words.trusted_array(o);
                             prefetch(r);
                             s.node_ref[i] = r;
                             s.path[i] = k.walk_path();
@@ -247,12 +318,12 @@ impl<K: Key> Lpm<K> {
                         TopRef::Inline(lv, leaf) => {
                             // the node is the entry: straight to its leaf
                             let slot = (k.walk_path() >> 58) as u32;
-                            let r = words.get_ref(leaf_at(lv, leaf, slot));
+                            let r = words.trusted_ref(leaf_at(lv, leaf, slot));
                             prefetch(r);
                             s.leaf_ref[i] = r;
                         }
                         TopRef::Leaf(o) => {
-                            let r = words.get_ref(o);
+                            let r = words.trusted_ref(o);
                             prefetch(r);
                             s.leaf_ref[i] = r;
                         }
@@ -260,7 +331,7 @@ impl<K: Key> Lpm<K> {
                 }
                 // Prefetch the next group's top-level entries.
                 for k in a[base + m..].iter().take(GROUP) {
-                    prefetch(top.get_ref(k.top_index()));
+                    prefetch(top.trusted_ref(k.top_index()));
                 }
             }
         }
@@ -488,4 +559,57 @@ fn leaf_at(leafvec: u64, leaf: u32, s: u32) -> usize {
     // the count is at least 1.
     let runs = (leafvec & (bit | (bit - 1))).count_ones() as usize;
     (leaf as usize + runs).wrapping_sub(1)
+}
+
+#[cfg(test)]
+mod offset_tests {
+    use crate::{LpmBuilder, TopEntry, NODE_WORDS};
+
+    /// The check behind the lookups' unchecked reads finds every kind of bad
+    /// offset (it runs on every snapshot of the debug builds, the test suite's).
+    #[test]
+    fn check_offsets_finds_bad_offsets() {
+        let mut b = LpmBuilder::<u32>::new();
+        b.insert(0x0a00_0000, 8, 1);
+        b.insert(0x0a01_0200, 24, 2);
+        b.insert(0x0a01_0203, 32, 3);
+        for k in 0..2000u32 {
+            // more than two pages of words
+            b.insert(0x2000_0000 | k << 14 | 7, 32, 4 + k);
+        }
+        let lpm = b.snapshot();
+        let inner = &*lpm.inner;
+        assert_eq!(inner.check_offsets(18), Ok(()));
+        assert!(inner.check_offsets(17).is_err(), "top level size");
+        // the node under 10.1.0.0/18 (the top entry of 10.1.2.3)
+        let crate::TopRef::Node(o) = inner.top.get(0x0a01_0203 >> 14).get() else {
+            panic!("10.1.2.0/24 and /32 need a node under the top level");
+        };
+        let len = inner.words.len() as u32;
+        assert!(len > 8192);
+        for (word, bad) in [
+            (4, len),  // child block past the end
+            (4, 4095), // child block crossing a page
+            (5, len),  // leaves past the end
+            (2, 0),    // no run start at the first leaf
+        ] {
+            let mut broken = crate::lpm::Inner {
+                top: inner.top.clone(),
+                words: inner.words.clone(),
+                stats: inner.stats,
+                len: inner.len,
+            };
+            if word < 4 {
+                broken.words.set(o + word, bad);
+                broken.words.set(o + word + 1, bad);
+            } else {
+                broken.words.set(o + word, bad);
+            }
+            assert!(
+                broken.check_offsets(18).is_err(),
+                "word {word} of the node set to {bad}"
+            );
+        }
+        assert_eq!(NODE_WORDS, 6);
+    }
 }

@@ -4,7 +4,12 @@
 //!   x86_64 it issues `prefetcht0`, elsewhere (and under Miri) nothing.
 //! * [`with_popcnt`] runs a [`Kernel`] compiled with the `popcnt` instruction
 //!   when the CPU has it (runtime detection), else as plain code.
+//! * [`View::trusted_ref`] and [`View::trusted_array`] read the index's paged
+//!   arrays at offsets taken from the index itself without bounds checks (the
+//!   lookups' walks only; see their safety argument).
 #![allow(unsafe_code)]
+
+use crate::paged::View;
 
 /// Hints the CPU to bring the cache line holding `*r` into L1.
 ///
@@ -24,6 +29,56 @@ pub(crate) fn prefetch<T>(r: &T) {
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     {
         let _ = r;
+    }
+}
+
+/// Reads for the lookup walks: an offset read from an index (a top-level entry's,
+/// a node's child or leaf offset) is in bounds by the builder's invariant, so the
+/// walks skip the bounds checks (BENCHMARKS.md, eighth session: 194 -> 170
+/// instructions per IPv6 batch lookup under cachegrind, and more lookups/s in
+/// both families). The invariant:
+///
+/// - the top level has `2^Key::TOP_BITS` entries, and a key's top index is its
+///   first `TOP_BITS` bits;
+/// - the builder writes into top-level entries and nodes only offsets of words it
+///   has pushed (an array only grows; a snapshot shares the pages it was built
+///   with), and pushes each block of nodes inside one page
+///   (`Paged::push_unsplit`), so a node's words never cross a page's end;
+/// - a node's (or an in-place top-level node's) first leaf slot starts a run, so
+///   the leaf offset of a leaf slot is `leaf + runs - 1` with `runs >= 1`, inside
+///   the node's leaves;
+/// - an [`Lpm`](crate::Lpm) is made only by the builder (or empty);
+/// - debug builds check every offset of every snapshot (`Inner::check_offsets`,
+///   run by `LpmBuilder::snapshot`) and check again here on each read, so the
+///   test suite (property tests over random tables and update sequences included)
+///   would catch a builder that broke it.
+impl<'a, T: Copy + 'static, const P: usize> View<'a, T, P> {
+    /// Element `i`, an offset read from the index this view belongs to.
+    #[inline(always)]
+    pub(crate) fn trusted_ref(self, i: usize) -> &'a T {
+        let (pi, off) = (i / P, i % P);
+        debug_assert!(pi < self.pages.len(), "offset {i} past the array");
+        // SAFETY: `i` is an element the builder pushed (the invariant above), so its
+        // page exists: `pi < self.pages.len()`.
+        let page = unsafe { self.pages.get_unchecked(pi) };
+        &page.0[off]
+    }
+
+    /// The `M` elements from `i`, the offset of a node read from the index this
+    /// view belongs to.
+    #[inline(always)]
+    pub(crate) fn trusted_array<const M: usize>(self, i: usize) -> &'a [T; M] {
+        let (pi, off) = (i / P, i % P);
+        debug_assert!(pi < self.pages.len(), "offset {i} past the array");
+        debug_assert!(off + M <= P, "block at {i} crosses a page");
+        // SAFETY: `i` is the offset of a node block the builder pushed inside one
+        // page (the invariant above): page `pi` exists and `off + M <= P`, so the
+        // `M` elements from `off` lie inside the page's array, and `[T; M]` has the
+        // alignment of `T`.
+        unsafe {
+            let page = self.pages.get_unchecked(pi);
+            &*page.0.as_ptr().add(off).cast::<[T; M]>()
+        }
     }
 }
 
@@ -65,6 +120,63 @@ unsafe fn popcnt_enabled<K: Kernel>(k: K) -> K::Out {
 #[cfg(test)]
 mod tests {
     use super::{prefetch, with_popcnt, Kernel};
+    use crate::paged::Paged;
+    use crate::{Key, LpmBuilder, NO_MATCH};
+
+    #[test]
+    fn trusted_reads_are_the_checked_reads() {
+        let mut a: Paged<u32, 8> = Paged::new();
+        a.push_slice(&[1, 2, 3]);
+        let b = a.push_unsplit(&[10, 11, 12, 13, 14, 15]); // starts the next page
+        assert_eq!(b, 8);
+        let v = a.view();
+        for i in (0..3).chain(8..14) {
+            assert_eq!(v.trusted_ref(i), v.get_ref(i));
+        }
+        assert_eq!(v.trusted_array::<6>(8), &[10, 11, 12, 13, 14, 15]);
+        assert_eq!(v.trusted_array::<3>(0), &[1, 2, 3]);
+        assert_eq!(v.trusted_array::<2>(6), &[0, 0]); // the padding
+    }
+
+    /// Lookups through the unchecked reads, single and batch, on a small index of
+    /// each key type against the longest match found by a scan (also run under
+    /// Miri, which checks every read).
+    #[test]
+    fn prefetch_lookups_read_in_bounds() {
+        fn check<K: Key>(pfx: &[(u128, u8)], keys: &[u128]) {
+            let mut b = LpmBuilder::<K>::new();
+            for (i, &(a, l)) in pfx.iter().enumerate() {
+                b.insert(K::from_u128(a), l, i as u32 + 1);
+            }
+            let lpm = b.snapshot();
+            let keys: Vec<K> = keys.iter().map(|&k| K::from_u128(k)).collect();
+            let mut out = vec![0; keys.len()];
+            lpm.lookup_batch(&keys, &mut out);
+            for (&k, &got) in keys.iter().zip(&out) {
+                let want = pfx
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &(a, l))| k.mask(l).to_u128() == a)
+                    .max_by_key(|&(_, &(_, l))| l)
+                    .map_or(NO_MATCH, |(i, _)| i as u32 + 1);
+                assert_eq!((lpm.lookup(k), got), (want, want), "{k:?}");
+            }
+        }
+        let v4 = [
+            (0x0a00_0000, 8),
+            (0x0a01_0200, 24),
+            (0x0a01_0203, 32),
+            (0, 0),
+        ];
+        check::<u32>(&v4, &[0x0a01_0203, 0x0a01_0204, 0x0a02_0000, 0x0b00_0000]);
+        let v6 = [
+            (0x2001_0db8u128 << 96, 32),
+            (0x2001_0db8_0001u128 << 80, 48),
+            ((0x2001_0db8_0001u128 << 80) | 1, 128),
+        ];
+        let k = 0x2001_0db8_0001u128 << 80;
+        check::<u128>(&v6, &[k, k | 1, k | 2, 0x2001_0db8u128 << 96, 1 << 127]);
+    }
 
     struct Count<'a>(&'a [u64]);
 
