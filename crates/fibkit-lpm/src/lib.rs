@@ -72,10 +72,13 @@
 //! # Memory layout and the update model
 //!
 //! The two arrays are [`Arc`](std::sync::Arc)-paged: each is a small
-//! table of pointers to fixed-size pages (16 KiB each; a block of nodes never
-//! straddles two pages), so that a snapshot shares every page it does
-//! not change with the previous one. The page tables are small enough to
-//! stay in L1/L2: paging costs one cache-hot load per array access.
+//! table of pointers to fixed-size pages (16 KiB each, starting on a cache
+//! line; a block of nodes never straddles two pages), so that a snapshot
+//! shares every page it does not change with the previous one. The page
+//! tables are small enough to stay in L1/L2: paging costs one cache-hot load
+//! per array access. The lookup walks read those arrays at the offsets the
+//! index holds without bounds checks (the builder only writes offsets inside
+//! the arrays; debug builds check every snapshot's offsets, see `prefetch.rs`).
 //!
 //! [`LpmBuilder`] keeps the prefix set in a *control trie* of the same
 //! shape as the compiled one (each control node owns the prefixes its
