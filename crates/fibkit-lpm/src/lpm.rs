@@ -612,4 +612,15 @@ mod offset_tests {
         }
         assert_eq!(NODE_WORDS, 6);
     }
+
+    /// The empty index (the one index not made by a builder's snapshot) keeps the
+    /// invariant too.
+    #[test]
+    fn empty_indexes_pass_the_check() {
+        let (e4, e6) = (crate::Lpm::<u32>::empty(), crate::Lpm::<u128>::empty());
+        assert_eq!(e4.inner.check_offsets(18), Ok(()));
+        assert_eq!(e6.inner.check_offsets(24), Ok(()));
+        let none = crate::NO_MATCH;
+        assert_eq!((e4.lookup(0x0a00_0001), e6.lookup(1)), (none, none));
+    }
 }
