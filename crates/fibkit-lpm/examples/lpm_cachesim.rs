@@ -148,24 +148,14 @@ impl Cost {
     }
 }
 
-/// xorshift64* (the addresses of `fib bench lpm`'s kind, not its exact ones).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
-
+/// `n` random addresses inside random prefixes of `pfx` (of `fib bench lpm`'s kind,
+/// not its exact ones).
 fn inside<K: Key>(pfx: &[(u128, u8)], n: usize) -> Vec<K> {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = data::SplitMix64::new(0x9e37_79b9_7f4a_7c15);
     (0..n)
         .map(|_| {
-            let (a, l) = pfx[(rng.next() % pfx.len() as u64) as usize];
-            let r = (u128::from(rng.next()) << 64) | u128::from(rng.next());
+            let (a, l) = pfx[rng.below(pfx.len() as u64) as usize];
+            let r = (u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64());
             let host = (u128::MAX >> (128 - K::BITS)).checked_shr(u32::from(l));
             K::from_u128(a | (r & host.unwrap_or(0)))
         })
