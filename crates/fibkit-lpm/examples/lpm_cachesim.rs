@@ -19,9 +19,9 @@
 //! - `kbench`: 40,000 IPv6 routes sampled as `fib bench kbench` does, values over five
 //!   gateways, the module's destination walk over 2400::-2a07:: (the README's main
 //!   command): modelled latency of the timed hits (median, p90) and their misses.
-//! - `batch N`: only builds the IPv6 index and runs `lookup_batch` N times (for
-//!   instruction counts under `valgrind --tool=cachegrind --cache-sim=no`, see
-//!   [`batch`]).
+//! - `batch N`, `single N`: only build the IPv6 index and run `lookup_batch`, or
+//!   `lookup` per address, N times (for instruction counts under
+//!   `valgrind --tool=cachegrind --cache-sim=no`, see [`batch`]).
 //!
 //! With no argument `v4`, `v6` and `kbench` run. The lines are real addresses, so
 //! the set a line falls in moves a little with the allocator from run to run: the
@@ -249,6 +249,15 @@ fn kbench() {
 /// `valgrind --tool=cachegrind --cache-sim=no` with N = 0 and N = 2 and divide the
 /// difference by 2^21).
 fn batch<K: Key>(times: usize) {
+    run::<K>(times, true);
+}
+
+/// `single N`: as `batch N` with single lookups.
+fn single<K: Key>(times: usize) {
+    run::<K>(times, false);
+}
+
+fn run<K: Key>(times: usize, batch: bool) {
     let pfx = data::embedded_v6().expect("embedded IPv6 table");
     let mut b = LpmBuilder::<K>::new();
     for (i, &(a, l)) in pfx.iter().enumerate() {
@@ -258,7 +267,13 @@ fn batch<K: Key>(times: usize) {
     let addrs = inside::<K>(&pfx, 1 << 20);
     let mut out = vec![0u32; addrs.len()];
     for _ in 0..times {
-        lpm.lookup_batch(&addrs, &mut out);
+        if batch {
+            lpm.lookup_batch(&addrs, &mut out);
+        } else {
+            for (o, &a) in out.iter_mut().zip(&addrs) {
+                *o = lpm.lookup(a);
+            }
+        }
     }
     println!("{}", out.iter().map(|&v| u64::from(v)).sum::<u64>());
 }
@@ -268,6 +283,9 @@ fn main() {
     if let [w, n] = &args[..] {
         if w == "batch" {
             return batch::<u128>(n.parse().expect("a count"));
+        }
+        if w == "single" {
+            return single::<u128>(n.parse().expect("a count"));
         }
     }
     let want = |w: &str| args.is_empty() || args.iter().any(|a| a == w);

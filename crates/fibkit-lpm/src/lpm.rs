@@ -169,18 +169,38 @@ impl<K: Key> Lpm<K> {
 
     #[inline(always)]
     fn walk(&self, addr: K) -> u32 {
+        self.walk_reading(addr, |_, _| {})
+    }
+
+    /// [`Lpm::walk`], telling `read` the address and size of each dependent read
+    /// (nothing for the lookups: the closure compiles away; the cache lines for
+    /// [`Lpm::trace_lines`]).
+    #[inline(always)]
+    fn walk_reading(&self, addr: K, mut read: impl FnMut(usize, usize)) -> u32 {
+        fn at<T>(r: &T) -> usize {
+            core::ptr::from_ref(r) as usize
+        }
         let inner = &*self.inner;
         let words = inner.words.view();
-        let mut ni = match inner.top.view().trusted_ref(addr.top_index()).get() {
+        let e = inner.top.view().trusted_ref(addr.top_index());
+        read(at(e), core::mem::size_of::<K::Top>());
+        let mut ni = match e.get() {
             TopRef::Node(o) => o,
             TopRef::Inline(lv, leaf) => {
-                return *words.trusted_ref(leaf_at(lv, leaf, (addr.walk_path() >> 58) as u32));
+                let r = words.trusted_ref(leaf_at(lv, leaf, (addr.walk_path() >> 58) as u32));
+                read(at(r), 4);
+                return *r;
             }
-            TopRef::Leaf(o) => return *words.trusted_ref(o),
+            TopRef::Leaf(o) => {
+                let r = words.trusted_ref(o);
+                read(at(r), 4);
+                return *r;
+            }
         };
         let mut path = addr.walk_path();
         loop {
             let n = words.trusted_array(ni);
+            read(at(n), core::mem::size_of::<NodeWords>());
             let slot = (path >> 58) as u32;
             path <<= 6;
             match step(n, slot) {
@@ -190,7 +210,11 @@ impl<K: Key> Lpm<K> {
                         path = addr.walk_path_rest();
                     }
                 }
-                Step::Leaf(l) => return *words.trusted_ref(l),
+                Step::Leaf(l) => {
+                    let r = words.trusted_ref(l);
+                    read(at(r), 4);
+                    return *r;
+                }
             }
         }
     }
@@ -343,43 +367,13 @@ impl<K: Key> Lpm<K> {
     /// pushes both with one number). For cache simulations (`examples/lpm_cachesim.rs`).
     #[doc(hidden)]
     pub fn trace_lines(&self, addr: K, lines: &mut Vec<(usize, u8)>) {
-        fn span<T: ?Sized>(lines: &mut Vec<(usize, u8)>, r: &T, read: &mut u8) {
-            let a = core::ptr::from_ref(r).cast::<u8>() as usize;
-            let n = core::mem::size_of_val(r).max(1);
+        let mut k = 0u8;
+        self.walk_reading(addr, |a, n| {
             for l in a / 64..=(a + n - 1) / 64 {
-                lines.push((l, *read));
+                lines.push((l, k));
             }
-            *read += 1;
-        }
-        let inner = &*self.inner;
-        let words = inner.words.view();
-        let mut read = 0u8;
-        let e = inner.top.view().get_ref(addr.top_index());
-        span(lines, e, &mut read);
-        let mut path = addr.walk_path();
-        let mut ni = match e.get() {
-            TopRef::Node(o) => o,
-            TopRef::Inline(lv, leaf) => {
-                let l = leaf_at(lv, leaf, (path >> 58) as u32);
-                return span(lines, words.get_ref(l), &mut read);
-            }
-            TopRef::Leaf(o) => return span(lines, words.get_ref(o), &mut read),
-        };
-        loop {
-            let n: &NodeWords = words.get_array(ni);
-            span(lines, n, &mut read);
-            let slot = (path >> 58) as u32;
-            path <<= 6;
-            match step(n, slot) {
-                Step::Child(c) => {
-                    ni = c;
-                    if path == PATH_SPENT {
-                        path = addr.walk_path_rest();
-                    }
-                }
-                Step::Leaf(l) => return span(lines, words.get_ref(l), &mut read),
-            }
-        }
+            k += 1;
+        });
     }
 
     /// Whether every address inside `addr/len` gets the same answer: `Some(true)` or
