@@ -942,6 +942,11 @@ impl<K: Key> LpmBuilder<K> {
     /// When superseded blocks have doubled the arrays since the last full
     /// build, the snapshot rebuilds everything instead (amortized).
     /// Earlier snapshots are unaffected.
+    ///
+    /// # Panics
+    ///
+    /// When the compiled arrays outgrow the index's 31-bit offsets (2^31 words,
+    /// 8 GiB: a table of hundreds of millions of prefixes).
     pub fn snapshot(&mut self) -> Lpm<K> {
         let limit = GROWTH * self.base_words + SLACK;
         // A bulk load (changes of at least half the prefixes now held) compiles
@@ -962,6 +967,15 @@ impl<K: Key> LpmBuilder<K> {
                 stats.max = stats.max.max(d);
             }
         }
+        // Offsets are stored in 31 bits (a top-level entry's flag takes the 32nd): an
+        // array past that would wrap them, and the lookups read them unchecked. Out
+        // of reach in practice (8 GiB of words, a table of hundreds of millions of
+        // routes): a clear stop instead of wrong reads.
+        assert!(
+            self.arenas.words() <= crate::NODE_FLAG as usize,
+            "the index outgrew its 31-bit offsets ({} words)",
+            self.arenas.words()
+        );
         let inner = Inner {
             top: self.top.clone(),
             words: self.arenas.words.clone(),

@@ -47,6 +47,8 @@ pub(crate) fn prefetch<T>(r: &T) {
 /// - a node's (or an in-place top-level node's) first leaf slot starts a run, so
 ///   the leaf offset of a leaf slot is `leaf + runs - 1` with `runs >= 1`, inside
 ///   the node's leaves;
+/// - offsets fit their 31 bits: `LpmBuilder::snapshot` stops (panics) rather than
+///   publish words past 2^31;
 /// - an [`Lpm`](crate::Lpm) is made only by the builder (or empty);
 /// - debug builds check every offset of every snapshot (`Inner::check_offsets`,
 ///   run by `LpmBuilder::snapshot`) and check again here on each read, so the
