@@ -79,7 +79,7 @@ impl<E: TopEntry> Inner<E> {
                     TopRef::Inline(lv, leaf) => leaves(leaf as usize, lv.count_ones() as usize),
                     TopRef::Node(o) => node_at(o, &mut stack),
                 }
-                .map_err(|m| format!("top-level entry {}: {m}", pi * view.pages[0].0.len() + k))?;
+                .map_err(|m| format!("top-level entry {}: {m}", pi * crate::TOP_PAGE + k))?;
             }
         }
         Ok(())

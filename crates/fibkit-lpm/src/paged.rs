@@ -84,12 +84,6 @@ impl<T: Copy + Default + PartialEq + 'static, const P: usize> Paged<T, P> {
         }
     }
 
-    /// Reference to element `i` (see [`View::get_ref`]).
-    #[cfg(test)]
-    fn get_ref_at(&self, i: usize) -> &T {
-        self.view().get_ref(i)
-    }
-
     /// Number of elements.
     #[inline]
     pub(crate) fn len(&self) -> usize {
@@ -243,7 +237,7 @@ mod tests {
             true
         });
         for (p, i) in [(&a, 0), (&a, 4096), (&a, 8192), (&b, 0), (&b, 4096)] {
-            assert_eq!(core::ptr::from_ref(p.get_ref_at(i)) as usize % 64, 0);
+            assert_eq!(core::ptr::from_ref(p.view().get_ref(i)) as usize % 64, 0);
         }
     }
 
