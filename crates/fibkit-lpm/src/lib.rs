@@ -54,7 +54,8 @@
 //! at run time. [`Lpm::lookup_batch`] walks groups of 32 addresses in
 //! lockstep, one level at a time, three groups in flight one stage apart,
 //! prefetching each lookup's next node or leaf so that the cache misses
-//! overlap.
+//! overlap; [`Lpm::lookup_batch_by`] does the same over addresses held inside
+//! larger items (flows, packets), read in place.
 //!
 //! # Depth and steps
 //!

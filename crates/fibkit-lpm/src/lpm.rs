@@ -241,7 +241,25 @@ impl<K: Key> Lpm<K> {
     pub fn lookup_batch_with(&self, addrs: &[K], visit: impl FnMut(usize, u32)) {
         with_popcnt(Batch {
             lpm: self,
-            addrs,
+            items: addrs,
+            key: |k: &K| *k,
+            visit,
+        });
+    }
+
+    /// [`lookup_batch_with`](Self::lookup_batch_with) over the addresses `key` reads
+    /// from `items` (a packet's destination, a flow's), without copying them out
+    /// first: `visit(i, value)` for the address of `items[i]`, in order.
+    pub fn lookup_batch_by<T>(
+        &self,
+        items: &[T],
+        key: impl Fn(&T) -> K,
+        visit: impl FnMut(usize, u32),
+    ) {
+        with_popcnt(Batch {
+            lpm: self,
+            items,
+            key,
             visit,
         });
     }
@@ -260,7 +278,12 @@ impl<K: Key> Lpm<K> {
     }
 
     #[inline(always)]
-    fn batch_g<const GROUP: usize>(&self, a: &[K], mut visit: impl FnMut(usize, u32)) {
+    fn batch_g<const GROUP: usize, T>(
+        &self,
+        a: &[T],
+        key: impl Fn(&T) -> K,
+        mut visit: impl FnMut(usize, u32),
+    ) {
         const { assert!(GROUP >= 1 && GROUP <= 64) };
         let inner = &*self.inner;
         // views: the page tables' addresses and lengths stay in registers
@@ -274,7 +297,7 @@ impl<K: Key> Lpm<K> {
         // iteration (three groups of work) before it is needed.
         let mut st: [Lanes<'_, GROUP>; 3] = [Lanes::new(), Lanes::new(), Lanes::new()];
         for k in a.iter().take(GROUP) {
-            prefetch(top.trusted_ref(k.top_index()));
+            prefetch(top.trusted_ref(key(k).top_index()));
         }
         for t in 0..groups + 2 {
             if t >= 2 {
@@ -296,7 +319,7 @@ impl<K: Key> Lpm<K> {
                         while p != 0 {
                             let i = p.trailing_zeros() as usize;
                             p &= p - 1;
-                            s.path[i] = a[s.base + i].walk_path_rest();
+                            s.path[i] = key(&a[s.base + i]).walk_path_rest();
                         }
                         level = 0;
                     }
@@ -331,17 +354,17 @@ impl<K: Key> Lpm<K> {
                 s.m = m;
                 s.pending = 0;
                 for (i, k) in a[base..base + m].iter().enumerate() {
-                    match top.trusted_ref(k.top_index()).get() {
+                    match top.trusted_ref(key(k).top_index()).get() {
                         TopRef::Node(o) => {
                             let r = words.trusted_array(o);
                             prefetch(r);
                             s.node_ref[i] = r;
-                            s.path[i] = k.walk_path();
+                            s.path[i] = key(k).walk_path();
                             s.pending |= 1 << i;
                         }
                         TopRef::Inline(lv, leaf) => {
                             // the node is the entry: straight to its leaf
-                            let slot = (k.walk_path() >> 58) as u32;
+                            let slot = (key(k).walk_path() >> 58) as u32;
                             let r = words.trusted_ref(leaf_at(lv, leaf, slot));
                             prefetch(r);
                             s.leaf_ref[i] = r;
@@ -355,7 +378,7 @@ impl<K: Key> Lpm<K> {
                 }
                 // Prefetch the next group's top-level entries.
                 for k in a[base + m..].iter().take(GROUP) {
-                    prefetch(top.trusted_ref(k.top_index()));
+                    prefetch(top.trusted_ref(key(k).top_index()));
                 }
             }
         }
@@ -467,17 +490,19 @@ impl<K: Key> Kernel for Walk<'_, K> {
     }
 }
 
-struct Batch<'a, K: Key, F> {
+struct Batch<'a, K: Key, T, P, F> {
     lpm: &'a Lpm<K>,
-    addrs: &'a [K],
+    items: &'a [T],
+    key: P,
     visit: F,
 }
 
-impl<K: Key, F: FnMut(usize, u32)> Kernel for Batch<'_, K, F> {
+impl<K: Key, T, P: Fn(&T) -> K, F: FnMut(usize, u32)> Kernel for Batch<'_, K, T, P, F> {
     type Out = ();
     #[inline(always)]
     fn run(self) {
-        self.lpm.batch_g::<GROUP>(self.addrs, self.visit);
+        self.lpm
+            .batch_g::<GROUP, T>(self.items, self.key, self.visit);
     }
 }
 
@@ -491,7 +516,7 @@ impl<K: Key, F: FnMut(usize, u32), const G: usize> Kernel for BatchG<'_, K, F, G
     type Out = ();
     #[inline(always)]
     fn run(self) {
-        self.lpm.batch_g::<G>(self.addrs, self.visit);
+        self.lpm.batch_g::<G, K>(self.addrs, |k| *k, self.visit);
     }
 }
 

@@ -57,11 +57,17 @@ fn check_snapshot<K: Key>(
     prop_assert_eq!(lpm.len(), r.len());
     let mut batch = vec![0u32; probes.len()];
     lpm.lookup_batch(probes, &mut batch);
-    for (&a, &got_batch) in probes.iter().zip(&batch) {
+    // the addresses inside larger items (a flow's destination), read in place
+    let items: Vec<(u16, K, u8)> = probes.iter().map(|&a| (7, a, 9)).collect();
+    let mut by = Vec::with_capacity(items.len());
+    lpm.lookup_batch_by(&items, |it| it.1, |i, v| by.push((i, v)));
+    prop_assert_eq!(by.len(), probes.len());
+    for (i, ((&a, &got_batch), &(at, got_by))) in probes.iter().zip(&batch).zip(&by).enumerate() {
         let want = naive(r, a);
         let got = lpm.lookup(a);
         prop_assert_eq!(got, want, "lookup({:?})", a);
         prop_assert_eq!(got_batch, want, "lookup_batch at {:?}", a);
+        prop_assert_eq!((at, got_by), (i, want), "lookup_batch_by at {:?}", a);
     }
     let st = lpm.depth_stats();
     prop_assert_eq!(st.count, r.len() as u64);

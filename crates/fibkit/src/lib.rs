@@ -18,7 +18,8 @@
 //!    [`fib::Fib`]: a frozen namespace with per-prefix precomputed answers for the flows
 //!    only the destination decides (custom rules are checked first; a flow one of them
 //!    selects, and every other case, takes the namespace's lookup; rules that select
-//!    every such flow are compiled into the answers), single and batch.
+//!    every such flow are compiled into the answers), single and batch (over destinations,
+//!    or over whole flows of any kind).
 //!
 //! The engine performs no I/O and reads no clock: time is passed in with
 //! [`Netns::set_now`]. Nothing in it panics on any input.

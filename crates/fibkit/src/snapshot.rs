@@ -82,6 +82,12 @@ pub struct Fast6 {
 }
 
 impl Fast6 {
+    /// Whether `fl` takes a compiled answer (when its destination has one): only the
+    /// destination decides (no source, no interface) and no custom rule selects it.
+    #[inline]
+    fn compiled_for(&self, fl: &Flow6) -> bool {
+        fl.src == 0 && fl.oif == 0 && fl.iif == 0 && self.admits(fl)
+    }
     /// Whether the compiled answer is the flow's: no custom rule selects it (the
     /// flow as `ip6_route_output` hands it to the rules: iif lo).
     #[inline]
@@ -637,7 +643,7 @@ impl Snapshot {
     #[inline]
     pub fn precomputed4(&self, fl: &crate::lookup::Flow4) -> Option<Answer4> {
         let f = self.fast4.as_ref()?;
-        if fl.src == 0 && fl.oif == 0 && fl.iif == 0 && fl.tos & 0xfc == 0 && f.admits(fl) {
+        if f.compiled_for(fl) {
             let a = f.get_ref(fl.dst);
             if !matches!(a, Answer4::Slow) {
                 return Some(*a);
@@ -710,6 +716,118 @@ impl Snapshot {
         );
     }
 
+    /// [`Snapshot::output4`] for every flow of `flows`, with the index walks interleaved
+    /// as in [`Snapshot::output4_batch`]: `out[i]` gets exactly `output4(&flows[i])`,
+    /// for the first `min(len)` positions. Flows of any kind may be mixed: those only
+    /// the destination decides take their compiled answers, the others (a source, an
+    /// interface, a TOS, a mark some custom rule selects) the full lookup.
+    pub fn output4_flows_batch(&self, flows: &[crate::lookup::Flow4], out: &mut [Answer4]) {
+        let n = flows.len().min(out.len());
+        self.output4_flows_batch_with(&flows[..n], |i, a| out[i] = *a);
+    }
+
+    /// [`Snapshot::output4_flows_batch`] without the copies: `visit(i, answer)` for
+    /// every flow `flows[i]`, in order, with the answer in place.
+    pub fn output4_flows_batch_with(
+        &self,
+        flows: &[crate::lookup::Flow4],
+        mut visit: impl FnMut(usize, &Answer4),
+    ) {
+        #[cold]
+        #[inline(never)]
+        fn full(s: &Snapshot, fl: &crate::lookup::Flow4) -> Answer4 {
+            s.output4_full(fl)
+        }
+        let Some(f) = &self.fast4 else {
+            for (i, fl) in flows.iter().enumerate() {
+                visit(i, &full(self, fl));
+            }
+            return;
+        };
+        // what precomputed4 decides, from the answer number the walk found
+        #[cold]
+        #[inline(never)]
+        fn other(s: &Snapshot, f: &Fast4, fl: &crate::lookup::Flow4, id: u32) -> Answer4 {
+            let a = f.answer_of(id);
+            if f.compiled_for(fl) && !matches!(a, Answer4::Slow) {
+                *a
+            } else {
+                full(s, fl)
+            }
+        }
+        // a flow that no rule can select (none can select an unmarked flow) and that
+        // only its destination decides takes the compiled answer of its number
+        let open = f.guard.rules_for(0).is_empty();
+        f.lpm.lookup_batch_by(
+            flows,
+            |fl| fl.dst,
+            |i, id| {
+                let fl = &flows[i];
+                let bare = fl.src | fl.oif | fl.iif | fl.mark | u32::from(fl.tos & 0xfc) == 0;
+                match f.answers.get(id as usize) {
+                    Some(a) if bare && open => visit(i, a),
+                    _ => visit(i, &other(self, f, fl, id)),
+                }
+            },
+        );
+    }
+
+    /// [`Snapshot::output6`] for every flow of `flows`, with the index walks interleaved
+    /// as in [`Snapshot::output6_batch`]: `out[i]` gets exactly `output6(&flows[i])`,
+    /// for the first `min(len)` positions (flows of any kind, as in
+    /// [`Snapshot::output4_flows_batch`]).
+    pub fn output6_flows_batch(&self, flows: &[Flow6], out: &mut [Answer6]) {
+        let n = flows.len().min(out.len());
+        self.output6_flows_batch_with(&flows[..n], |i, a| out[i] = *a);
+    }
+
+    /// [`Snapshot::output6_flows_batch`] without the copies: `visit(i, answer)` for
+    /// every flow `flows[i]`, in order, with the answer in place.
+    pub fn output6_flows_batch_with(
+        &self,
+        flows: &[Flow6],
+        mut visit: impl FnMut(usize, &Answer6),
+    ) {
+        #[cold]
+        #[inline(never)]
+        fn full(s: &Snapshot, fl: &Flow6) -> Answer6 {
+            s.output6_full(fl)
+        }
+        let Some(f) = &self.fast6 else {
+            for (i, fl) in flows.iter().enumerate() {
+                visit(i, &full(self, fl));
+            }
+            return;
+        };
+        // what precomputed6 decides, from the answer number the walk found
+        #[cold]
+        #[inline(never)]
+        fn other(s: &Snapshot, f: &Fast6, fl: &Flow6, id: u32) -> Answer6 {
+            if f.compiled_for(fl) {
+                match f.answer_of(id) {
+                    Some(Answer6::Slow) => {}
+                    Some(a) => return *a,
+                    None => return Answer6::Error(Errno::ENETUNREACH),
+                }
+            }
+            full(s, fl)
+        }
+        // as in output4_flows_batch_with
+        let open = f.guard.rules_for(0).is_empty();
+        f.lpm.lookup_batch_by(
+            flows,
+            |fl| fl.dst,
+            |i, id| {
+                let fl = &flows[i];
+                let bare = fl.src == 0 && fl.oif | fl.iif | fl.mark == 0;
+                match f.answers.get(id as usize) {
+                    Some(a) if bare && open => visit(i, a),
+                    _ => visit(i, &other(self, f, fl, id)),
+                }
+            },
+        );
+    }
+
     /// The compiled IPv6 answers, unless the default rules were deleted or reordered.
     pub fn fast6(&self) -> Option<&Fast6> {
         self.fast6.as_deref()
@@ -729,7 +847,7 @@ impl Snapshot {
     #[inline]
     pub fn precomputed6(&self, fl: &Flow6) -> Option<Answer6> {
         let f = self.fast6.as_ref()?;
-        if fl.src == 0 && fl.oif == 0 && fl.iif == 0 && f.admits(fl) {
+        if f.compiled_for(fl) {
             match f.get_ref(fl.dst) {
                 Some(Answer6::Slow) => {}
                 Some(a) => return Some(*a),
@@ -925,6 +1043,13 @@ pub struct Fast4 {
 }
 
 impl Fast4 {
+    /// Whether `fl` takes a compiled answer (when its destination has one): only the
+    /// destination decides (no source, no interface, TOS 0 once the ECN bits are
+    /// stripped) and no custom rule selects it.
+    #[inline]
+    fn compiled_for(&self, fl: &crate::lookup::Flow4) -> bool {
+        fl.src == 0 && fl.oif == 0 && fl.iif == 0 && fl.tos & 0xfc == 0 && self.admits(fl)
+    }
     /// Whether the compiled answer is the flow's: no custom rule selects it (the
     /// flow as the output route hands it to `fib_lookup`: iif lo, ECN bits cleared).
     #[inline]

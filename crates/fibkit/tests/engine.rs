@@ -435,22 +435,41 @@ mod snapshot_equivalence {
                 prop_assert_eq!(*i, k);
                 prop_assert_eq!(*a, batch[k]);
             }
+            // every flow looked up, with the kernel-path answer, for the flow batch
+            let mut flows = Vec::new();
             for (i, dst) in probes.iter().enumerate() {
                 let fl = Flow6 { dst: *dst, ..Default::default() };
                 let want = Answer6::of(ns.route_output6(&fl));
                 prop_assert_eq!(snap.output6(&fl), want, "dst {:#x}", dst);
                 prop_assert_eq!(batch[i], want, "batch dst {:#x}", dst);
-                // flows some custom rules select (mark, protocol, traffic class)
+                flows.push((fl, want));
+                // flows some custom rules select (mark, protocol, traffic class), and
+                // flows only the full lookup answers (source, interfaces)
                 for fl in [
                     Flow6 { mark: 1, ..fl },
                     Flow6 { mark: 0xca6c, ..fl },
                     Flow6 { proto: 6, dport: 80, ..fl },
                     Flow6 { tos: 0x10, ..fl },
                     Flow6 { uid: 1, ..fl },
+                    Flow6 { src: gw(false), ..fl },
+                    Flow6 { oif: d0, ..fl },
+                    Flow6 { iif: d0, src: 0x2001_0db8_00ff_u128 << 80 | 1, ..fl },
                 ] {
                     let want = Answer6::of(ns.route_output6(&fl));
                     prop_assert_eq!(snap.output6(&fl), want, "flow {:?}", fl);
+                    flows.push((fl, want));
                 }
+            }
+            // the flow batch: the same answers, in order, over several walks' chunks
+            let fls: Vec<Flow6> = flows.iter().map(|(fl, _)| *fl).collect();
+            let mut got = vec![Answer6::Slow; fls.len()];
+            snap.output6_flows_batch(&fls, &mut got);
+            let mut seen = Vec::new();
+            snap.output6_flows_batch_with(&fls, |i, a| seen.push((i, *a)));
+            prop_assert_eq!(seen.len(), fls.len());
+            for (k, ((fl, want), (i, a))) in flows.iter().zip(&seen).enumerate() {
+                prop_assert_eq!(got[k], *want, "flow batch {:?}", fl);
+                prop_assert_eq!((*i, *a), (k, *want), "flow batch in place {:?}", fl);
             }
         }
     }
@@ -545,12 +564,16 @@ mod snapshot_equivalence4 {
                 prop_assert_eq!(*i, k);
                 prop_assert_eq!(*a, batch[k]);
             }
+            // every flow looked up, with the kernel-path answer, for the flow batch
+            let mut flows = Vec::new();
             for (i, dst) in probes.iter().enumerate() {
                 let fl = Flow4 { dst: *dst, proto: 17, ..Default::default() };
                 let want = Answer4::of(ns.route_get4(&fl));
                 prop_assert_eq!(snap.output4(&fl), want, "dst {:#x}", dst);
                 prop_assert_eq!(batch[i], want, "batch dst {:#x}", dst);
-                // flows some custom rules select (mark, protocol, TOS with ECN bits)
+                flows.push((fl, want));
+                // flows some custom rules select (mark, protocol, TOS with ECN bits),
+                // and flows only the full lookup answers (source, interfaces)
                 for fl in [
                     Flow4 { mark: 1, ..fl },
                     Flow4 { mark: 0xca6c, ..fl },
@@ -558,10 +581,25 @@ mod snapshot_equivalence4 {
                     Flow4 { tos: 0x11, ..fl },
                     Flow4 { tos: 0x02, ..fl },
                     Flow4 { uid: 1, ..fl },
+                    Flow4 { src: 0xc000_0201, ..fl },
+                    Flow4 { oif: d0, ..fl },
+                    Flow4 { iif: d0, src: 0xc633_6401, ..fl },
                 ] {
                     let want = Answer4::of(ns.route_get4(&fl));
                     prop_assert_eq!(snap.output4(&fl), want, "flow {:?}", fl);
+                    flows.push((fl, want));
                 }
+            }
+            // the flow batch: the same answers, in order, over several walks' chunks
+            let fls: Vec<Flow4> = flows.iter().map(|(fl, _)| *fl).collect();
+            let mut got = vec![Answer4::Slow; fls.len()];
+            snap.output4_flows_batch(&fls, &mut got);
+            let mut seen = Vec::new();
+            snap.output4_flows_batch_with(&fls, |i, a| seen.push((i, *a)));
+            prop_assert_eq!(seen.len(), fls.len());
+            for (k, ((fl, want), (i, a))) in flows.iter().zip(&seen).enumerate() {
+                prop_assert_eq!(got[k], *want, "flow batch {:?}", fl);
+                prop_assert_eq!((*i, *a), (k, *want), "flow batch in place {:?}", fl);
             }
         }
     }
