@@ -194,7 +194,7 @@ fn cycles_per_ns() -> f64 {
         .map_or(1.0, |mhz| mhz / 1000.0)
 }
 
-fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) {
+fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) -> Result<(), String> {
     // the lookups run on a compiled snapshot, as a dataplane would use fibkit
     let snap = fibkit::snapshot::Snapshot::new(ns.clone());
     let cfg = KbenchConfig {
@@ -272,12 +272,10 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) {
             "{path}.{}.svg",
             label.split_whitespace().next().unwrap_or("run")
         );
-        if let Err(e) = std::fs::write(&p, svg) {
-            eprintln!("cannot write {p}: {e}");
-        } else {
-            outln!("(histogram written to {p})");
-        }
+        std::fs::write(&p, svg).map_err(|e| format!("cannot write {p}: {e}\n"))?;
+        outln!("(histogram written to {p})");
     }
+    Ok(())
 }
 
 /// `fib bench kbench ...`.
@@ -298,7 +296,7 @@ pub fn kbench_main(args: &[String]) -> Result<(), String> {
         fibkit_bench::data::DEFAULT_SAMPLE_SEED,
         t.elapsed()
     );
-    run_once(&ns, &o, "default-rules (fast path: no custom rules)");
+    run_once(&ns, &o, "default-rules (fast path: no custom rules)")?;
     // one custom rule that never matches, as in the seed's "before" measurement
     let spec = RuleSpec {
         pref: Some(1000),
@@ -312,8 +310,7 @@ pub fn kbench_main(args: &[String]) -> Result<(), String> {
         &ns,
         &o,
         "one-custom-rule (rule 1000 `from` cannot select a flow without a source: compiled answers)",
-    );
-    Ok(())
+    )
 }
 
 /// `fib bench ...`.
@@ -532,11 +529,13 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
     let mut limit = usize::MAX;
     let mut passes = 5usize;
     let mut wg = false;
+    let mut table: Option<String> = None;
     let mut i = 0;
     while i < args.len() {
         match (args[i].as_str(), args.get(i + 1)) {
             ("--family", Some(f)) => v6 = f == "6",
             ("--routes", Some(n)) => limit = n.parse().map_err(|_| "bad --routes\n".to_string())?,
+            ("--table", Some(f)) => table = Some(f.clone()),
             ("--wg-quick", _) => {
                 wg = true;
                 i += 1;
@@ -551,7 +550,9 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
             }
             _ => {
                 return Err(
-                    "Usage: fib bench lpm [--family 4|6] [--routes N] [--passes N] [--wg-quick]\n"
+                    "Usage: fib bench lpm [--family 4|6] [--table FILE] [--routes N] [--passes N] [--wg-quick]\n\
+                     --table FILE: one prefix of the family per line (plain or gzip; '#' comments);\n\
+                     default: the embedded RIS 2026 table\n"
                         .into(),
                 )
             }
@@ -563,13 +564,30 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
     let mut seed = 42u64;
     // the route list is parsed before the clock starts: the load is timed from an
     // in-memory list to a published snapshot
+    let in_file = |e: fibkit_bench::data::DataError, f: &str| format!("{f}: {e}\n");
     let (all4, all6) = if v6 {
-        let all = fibkit_bench::data::embedded_v6().map_err(|e| e.to_string())?;
+        let all = match &table {
+            Some(f) => fibkit_bench::data::read_prefixes_v6_file(f).map_err(|e| in_file(e, f))?,
+            None => fibkit_bench::data::embedded_v6().map_err(|e| e.to_string())?,
+        };
         (Vec::new(), all[..all.len().min(limit)].to_vec())
     } else {
-        let all = fibkit_bench::data::embedded_v4().map_err(|e| e.to_string())?;
+        let all = match &table {
+            Some(f) => fibkit_bench::data::read_prefixes_v4_file(f).map_err(|e| in_file(e, f))?,
+            None => fibkit_bench::data::embedded_v4().map_err(|e| e.to_string())?,
+        };
         (all[..all.len().min(limit)].to_vec(), Vec::new())
     };
+    if all4.is_empty() && all6.is_empty() {
+        return Err(format!(
+            "no IPv{} prefix to look up in {}\n",
+            if v6 { 6 } else { 4 },
+            table
+                .as_deref()
+                .unwrap_or("the first --routes of the embedded table")
+        ));
+    }
+    let source = table.as_deref().unwrap_or("RIS 2026");
     let t0 = Instant::now();
     if v6 {
         ns.bulk(|ns| {
@@ -645,7 +663,7 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
             .map_or((0, 0), |f| (f.memory_bytes(), f.answers()))
     };
     outln!(
-        "# fibkit bench lpm: IPv{} {n} prefixes (RIS 2026); from the parsed list: namespace load {load:.2?} (validation, RIB, per-table index) + snapshot compile {compile:.2?} = {:.2?}",
+        "# fibkit bench lpm: IPv{} {n} prefixes ({source}); from the parsed list: namespace load {load:.2?} (validation, RIB, per-table index) + snapshot compile {compile:.2?} = {:.2?}",
         if v6 { 6 } else { 4 },
         load + compile
     );
@@ -805,10 +823,18 @@ pub fn flood_main(args: &[String]) -> Result<(), String> {
     while i < args.len() {
         match (args[i].as_str(), args.get(i + 1)) {
             ("--threads", Some(t)) => {
-                threads = t.split(',').filter_map(|x| x.parse().ok()).collect()
+                threads = t
+                    .split(',')
+                    .map(|x| x.parse().ok().filter(|n| *n > 0))
+                    .collect::<Option<_>>()
+                    .ok_or_else(|| "bad --threads: a list of thread counts above 0\n".to_string())?
             }
             ("--seconds", Some(t)) => {
-                secs = t.parse().map_err(|_| "bad --seconds\n".to_string())?
+                secs = t
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
+                    .ok_or_else(|| "bad --seconds: above 0, at most 86400\n".to_string())?
             }
             ("--family", Some(f)) => v6 = f == "6",
             _ => {
@@ -934,7 +960,13 @@ pub fn updates_main(args: &[String]) -> Result<(), String> {
                     _ => return Err("bad --readers (0 or 1)\n".into()),
                 }
             }
-            ("--batch", Some(n)) => batch = n.parse().map_err(|_| "bad --batch\n".to_string())?,
+            ("--batch", Some(n)) => {
+                batch = n
+                    .parse()
+                    .ok()
+                    .filter(|b| *b > 0)
+                    .ok_or_else(|| "bad --batch: updates per publication, at least 1\n".to_string())?
+            }
             ("--limit", Some(n)) => limit = n.parse().map_err(|_| "bad --limit\n".to_string())?,
             ("--file", Some(f)) => file = Some(f.clone()),
             _ => {

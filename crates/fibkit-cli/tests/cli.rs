@@ -140,3 +140,69 @@ fn a_closed_output_pipe_ends_the_process_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.code(), Some(141), "{stderr}");
 }
+
+/// The benchmarks refuse bad arguments and unreadable tables with a message and status
+/// 2 before measuring anything, and never panic on them.
+#[test]
+fn bench_refuses_bad_arguments_with_a_message() {
+    let dir = std::env::temp_dir().join(format!("fib-bench-args-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("write table");
+        p.to_string_lossy().into_owned()
+    };
+    let empty = file("empty.txt", "# nothing\n\n");
+    let host_bits = file("host.txt", "10.0.0.0/8\n10.0.0.1/8\n");
+    let v4 = file("v4.txt", "10.0.0.0/8\n");
+    let missing = dir.join("missing.txt").to_string_lossy().into_owned();
+    let svg = dir
+        .join("no-such-dir")
+        .join("h")
+        .to_string_lossy()
+        .into_owned();
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (
+            vec!["lpm", "--table", &empty],
+            format!("no IPv4 prefix to look up in {empty}"),
+        ),
+        (
+            vec!["lpm", "--table", &host_bits],
+            format!("{host_bits}: line 2: bits set past the prefix length: \"10.0.0.1/8\""),
+        ),
+        (
+            vec!["lpm", "--family", "6", "--table", &v4],
+            format!("{v4}: line 1: not an address of the expected family"),
+        ),
+        (
+            vec!["lpm", "--table", &missing],
+            format!("{missing}: read error"),
+        ),
+        (
+            vec!["lpm", "--family", "6", "--routes", "0"],
+            "no IPv6 prefix to look up in the first --routes".into(),
+        ),
+        (vec!["lpm", "--passes", "0"], "bad --passes".into()),
+        (vec!["flood", "--threads", "0"], "bad --threads".into()),
+        (vec!["flood", "--threads", "1,x"], "bad --threads".into()),
+        (vec!["flood", "--seconds", "-1"], "bad --seconds".into()),
+        (vec!["flood", "--seconds", "NaN"], "bad --seconds".into()),
+        (vec!["updates", "--batch", "0"], "bad --batch".into()),
+        (
+            vec![
+                "kbench", "--routes", "100", "--loop", "5", "--quiet", "--svg", &svg,
+            ],
+            format!("cannot write {svg}.default-rules.svg"),
+        ),
+    ];
+    for (args, want) in cases {
+        let mut all = vec!["bench"];
+        all.extend(&args);
+        let out = fib(&all, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(&want), "{args:?}: want {want:?} in {err:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
