@@ -530,12 +530,20 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
     let mut passes = 5usize;
     let mut wg = false;
     let mut table: Option<String> = None;
+    let mut bsize = 1024usize;
     let mut i = 0;
     while i < args.len() {
         match (args[i].as_str(), args.get(i + 1)) {
             ("--family", Some(f)) => v6 = f == "6",
             ("--routes", Some(n)) => limit = n.parse().map_err(|_| "bad --routes\n".to_string())?,
             ("--table", Some(f)) => table = Some(f.clone()),
+            ("--batch", Some(n)) => {
+                bsize = n
+                    .parse()
+                    .ok()
+                    .filter(|b| (1..=1 << 20).contains(b))
+                    .ok_or_else(|| "bad --batch: lookups per batch, 1 to 1048576\n".to_string())?
+            }
             ("--wg-quick", _) => {
                 wg = true;
                 i += 1;
@@ -550,9 +558,10 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
             }
             _ => {
                 return Err(
-                    "Usage: fib bench lpm [--family 4|6] [--table FILE] [--routes N] [--passes N] [--wg-quick]\n\
+                    "Usage: fib bench lpm [--family 4|6] [--table FILE] [--routes N] [--batch N] [--passes N] [--wg-quick]\n\
                      --table FILE: one prefix of the family per line (plain or gzip; '#' comments);\n\
-                     default: the embedded RIS 2026 table\n"
+                     default: the embedded RIS 2026 table\n\
+                     --batch N: lookups per batch call (default 1024)\n"
                         .into(),
                 )
             }
@@ -683,21 +692,21 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
     let mlps = |n: usize, t: Instant| n as f64 / t.elapsed().as_secs_f64() / 1e6;
     for (name, keys) in [("inside prefixes", &inside), ("uniform random", &uniform)] {
         let k4: Vec<u32> = keys.iter().map(|k| *k as u32).collect();
-        // a dataplane's buffer of 1,024 UDP flows, ports varying, refilled with the next
+        // a dataplane's buffer of `bsize` UDP flows, ports varying, refilled with the next
         // destinations before each batch (answered like the bare destinations: no custom
         // rule, no source, no interface)
-        let mut fl6: Vec<Flow6> = (0..1024u16)
+        let mut fl6: Vec<Flow6> = (0..bsize)
             .map(|i| Flow6 {
                 proto: 17,
-                sport: 1024 + i,
+                sport: 1024 + (i % 50_000) as u16,
                 dport: 53,
                 ..Default::default()
             })
             .collect();
-        let mut fl4: Vec<fibkit::lookup::Flow4> = (0..1024u16)
+        let mut fl4: Vec<fibkit::lookup::Flow4> = (0..bsize)
             .map(|i| fibkit::lookup::Flow4 {
                 proto: 17,
-                sport: 1024 + i,
+                sport: 1024 + (i % 50_000) as u16,
                 dport: 53,
                 ..Default::default()
             })
@@ -705,9 +714,9 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
         // best of `passes`; within a pass the five ways run back to back, so that the
         // host's noise falls on all of them alike
         let mut best = [0f64; 5];
-        let mut out4 = vec![Answer4::Slow; 1024];
-        let mut out6 = vec![Answer6::Slow; 1024];
-        let mut ids = vec![0u32; 1024];
+        let mut out4 = vec![Answer4::Slow; bsize];
+        let mut out6 = vec![Answer6::Slow; bsize];
+        let mut ids = vec![0u32; bsize];
         for _ in 0..passes {
             // single lookups
             let t = Instant::now();
@@ -732,15 +741,15 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
             }
             std::hint::black_box(hits);
             best[0] = best[0].max(mlps(keys.len(), t));
-            // batches of 1,024, answers copied out
+            // batches of `bsize` (1,024 by default), answers copied out
             let t = Instant::now();
             if v6 {
-                for c in keys.chunks(1024) {
+                for c in keys.chunks(bsize) {
                     snap.output6_batch(c, &mut out6);
                     std::hint::black_box(&out6);
                 }
             } else {
-                for c in k4.chunks(1024) {
+                for c in k4.chunks(bsize) {
                     snap.output4_batch(c, &mut out4);
                     std::hint::black_box(&out4);
                 }
@@ -750,7 +759,7 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
             let t = Instant::now();
             let mut acc = 0u64;
             if v6 {
-                for c in keys.chunks(1024) {
+                for c in keys.chunks(bsize) {
                     snap.output6_batch_with(c, |_, a| {
                         if let Answer6::Route { dev, .. } = a {
                             acc += u64::from(*dev);
@@ -758,7 +767,7 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
                     });
                 }
             } else {
-                for c in k4.chunks(1024) {
+                for c in k4.chunks(bsize) {
                     snap.output4_batch_with(c, |_, a| {
                         if let Answer4::Route { dev, .. } = a {
                             acc += u64::from(*dev);
@@ -771,21 +780,21 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
             // the snapshot's index alone (answer numbers, no answers)
             let t = Instant::now();
             if let (true, Some(f)) = (v6, snap.fast6()) {
-                for c in keys.chunks(1024) {
+                for c in keys.chunks(bsize) {
                     f.index().lookup_batch(c, &mut ids);
                     std::hint::black_box(&ids);
                 }
             } else if let (false, Some(f)) = (v6, snap.fast4()) {
-                for c in k4.chunks(1024) {
+                for c in k4.chunks(bsize) {
                     f.index().lookup_batch(c, &mut ids);
                     std::hint::black_box(&ids);
                 }
             }
             best[3] = best[3].max(mlps(keys.len(), t));
-            // batches of 1,024 whole flows, answers copied out
+            // batches of `bsize` whole flows, answers copied out
             let t = Instant::now();
             if v6 {
-                for c in keys.chunks(1024) {
+                for c in keys.chunks(bsize) {
                     for (fl, k) in fl6.iter_mut().zip(c) {
                         fl.dst = *k;
                     }
@@ -793,7 +802,7 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
                     std::hint::black_box(&out6);
                 }
             } else {
-                for c in k4.chunks(1024) {
+                for c in k4.chunks(bsize) {
                     for (fl, k) in fl4.iter_mut().zip(c) {
                         fl.dst = *k;
                     }
@@ -804,8 +813,9 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
             best[4] = best[4].max(mlps(keys.len(), t));
         }
         outln!(
-            "{name:>16}: single {:7.1} Mlps   batch {:7.1} Mlps   batch in place {:7.1} Mlps   index alone {:7.1} Mlps   flow batch {:7.1} Mlps   (best of {passes} x {} lookups)",
-            best[0], best[1], best[2], best[3], best[4], keys.len()
+            "{name:>16}: single {:7.1} Mlps   batch {:7.1} Mlps   batch in place {:7.1} Mlps   index alone {:7.1} Mlps   flow batch {:7.1} Mlps   (best of {passes} x {} lookups{})",
+            best[0], best[1], best[2], best[3], best[4], keys.len(),
+            if bsize == 1024 { String::new() } else { format!(", batches of {bsize}") }
         );
     }
     Ok(())
