@@ -183,6 +183,7 @@ fn bench_refuses_bad_arguments_with_a_message() {
             "no IPv6 prefix to look up in the first --routes".into(),
         ),
         (vec!["lpm", "--passes", "0"], "bad --passes".into()),
+        (vec!["lpm", "--batch", "0"], "bad --batch".into()),
         (vec!["flood", "--threads", "0"], "bad --threads".into()),
         (vec!["flood", "--threads", "1,x"], "bad --threads".into()),
         (vec!["flood", "--seconds", "-1"], "bad --seconds".into()),
