@@ -140,8 +140,8 @@ mod tests {
         assert_eq!(v.trusted_array::<2>(6), &[0, 0]); // the padding
     }
 
-    /// Lookups through the unchecked reads, single and batch, on a small index of
-    /// each key type against the longest match found by a scan (also run under
+    /// Lookups through the unchecked reads, single and batch (over plain keys and over
+    /// keys inside items), on a small index of each key type against the longest match found by a scan (also run under
     /// Miri, which checks every read).
     #[test]
     fn prefetch_lookups_read_in_bounds() {
@@ -154,14 +154,18 @@ mod tests {
             let keys: Vec<K> = keys.iter().map(|&k| K::from_u128(k)).collect();
             let mut out = vec![0; keys.len()];
             lpm.lookup_batch(&keys, &mut out);
-            for (&k, &got) in keys.iter().zip(&out) {
+            // the same walk over keys read from inside larger items
+            let items: Vec<(u8, K)> = keys.iter().map(|&k| (1, k)).collect();
+            let mut by = vec![0; keys.len()];
+            lpm.lookup_batch_by(&items, |it| it.1, |i, v| by[i] = v);
+            for ((&k, &got), &got_by) in keys.iter().zip(&out).zip(&by) {
                 let want = pfx
                     .iter()
                     .enumerate()
                     .filter(|&(_, &(a, l))| k.mask(l).to_u128() == a)
                     .max_by_key(|&(_, &(_, l))| l)
                     .map_or(NO_MATCH, |(i, _)| i as u32 + 1);
-                assert_eq!((lpm.lookup(k), got), (want, want), "{k:?}");
+                assert_eq!((lpm.lookup(k), got, got_by), (want, want, want), "{k:?}");
             }
         }
         let v4 = [
