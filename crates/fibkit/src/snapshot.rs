@@ -755,20 +755,15 @@ impl Snapshot {
                 full(s, fl)
             }
         }
-        // a flow that no rule can select (none can select an unmarked flow) and that
-        // only its destination decides takes the compiled answer of its number
-        let open = f.guard.rules_for(0).is_empty();
-        f.lpm.lookup_batch_by(
+        visit_flows(
+            &f.lpm,
+            &f.answers,
             flows,
+            f.guard.rules_for(0).is_empty(),
             |fl| fl.dst,
-            |i, id| {
-                let fl = &flows[i];
-                let bare = fl.src | fl.oif | fl.iif | fl.mark | u32::from(fl.tos & 0xfc) == 0;
-                match f.answers.get(id as usize) {
-                    Some(a) if bare && open => visit(i, a),
-                    _ => visit(i, &other(self, f, fl, id)),
-                }
-            },
+            |fl| fl.src | fl.oif | fl.iif | fl.mark | u32::from(fl.tos & 0xfc) == 0,
+            visit,
+            |fl, id| other(self, f, fl, id),
         );
     }
 
@@ -812,19 +807,15 @@ impl Snapshot {
             }
             full(s, fl)
         }
-        // as in output4_flows_batch_with
-        let open = f.guard.rules_for(0).is_empty();
-        f.lpm.lookup_batch_by(
+        visit_flows(
+            &f.lpm,
+            &f.answers,
             flows,
+            f.guard.rules_for(0).is_empty(),
             |fl| fl.dst,
-            |i, id| {
-                let fl = &flows[i];
-                let bare = fl.src == 0 && fl.oif | fl.iif | fl.mark == 0;
-                match f.answers.get(id as usize) {
-                    Some(a) if bare && open => visit(i, a),
-                    _ => visit(i, &other(self, f, fl, id)),
-                }
-            },
+            |fl| fl.src == 0 && fl.oif | fl.iif | fl.mark == 0,
+            visit,
+            |fl, id| other(self, f, fl, id),
         );
     }
 
@@ -916,6 +907,32 @@ impl Snapshot {
             },
         );
     }
+}
+
+/// The flow-batch loop of both families: one index walk over the flows' destinations
+/// (`dst`, read in place). A bare flow (`bare`: only its destination decides, no mark)
+/// takes the compiled answer of its number when `open` (no rule can select an unmarked
+/// flow); every other flow, and every number past the compiled answers, is answered by
+/// `other(flow, number)` (the single lookup's decision, out of line).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn visit_flows<'a, K: fibkit_lpm::Key, F, A: 'a>(
+    lpm: &Lpm<K>,
+    answers: &'a [A],
+    flows: &[F],
+    open: bool,
+    dst: impl Fn(&F) -> K,
+    bare: impl Fn(&F) -> bool,
+    mut visit: impl FnMut(usize, &A),
+    other: impl Fn(&F, u32) -> A,
+) {
+    lpm.lookup_batch_by(flows, dst, |i, id| {
+        let fl = &flows[i];
+        match answers.get(id as usize) {
+            Some(a) if open && bare(fl) => visit(i, a),
+            _ => visit(i, &other(fl, id)),
+        }
+    });
 }
 
 /// The batch loop of both families: one index walk over `dsts`, each answer number
