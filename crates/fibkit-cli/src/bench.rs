@@ -26,17 +26,22 @@ struct KbenchOpts {
     start: u128,
     end: u128,
     verbose: bool,
+    /// Runs of the pair (default rules, one rule), alternating.
+    repeat: usize,
 }
 
 fn usage() -> String {
     "Usage: fib bench kbench [--routes N] [--unit ns|cycles] [--clock tsc|instant] [--warmup N]\n\
      \x20                       [--loop N] [--max-loop N] [--start ADDR] [--end ADDR] [--svg FILE] [--quiet]\n\
+     \x20                       [--repeat N]\n\
      Times fibkit's IPv6 route output lookup like the seed's kbench module: N routes\n\
      (default 40,000) sampled from the embedded RIS 2026 IPv6 table, round-robin over 5\n\
      gateways; once with only the default rules, once with one non-matching custom rule.\n\
      --clock tsc (default where the CPU has an invariant TSC): the time-stamp counter read\n\
      around the lookup like the module's get_cycles(), not ordered with the lookup's loads;\n\
-     --clock instant: std::time::Instant, an ordered clock whose own cost is included.\n"
+     --clock instant: std::time::Instant, an ordered clock whose own cost is included.\n\
+     --repeat N: N runs of each, alternating, then the spread of their medians (the host's\n\
+     load moves a cold lookup's time from run to run).\n"
         .to_string()
 }
 
@@ -52,6 +57,7 @@ fn parse_kbench(args: &[String]) -> Result<KbenchOpts, String> {
         start: 0x2000u128 << 112,
         end: (0x3fffu128 << 112) | ((1u128 << 112) - 1),
         verbose: true,
+        repeat: 1,
     };
     let mut i = 0;
     let num = |v: Option<&String>| -> Result<u64, String> {
@@ -66,6 +72,12 @@ fn parse_kbench(args: &[String]) -> Result<KbenchOpts, String> {
             "--warmup" => o.warmup = num(v)?,
             "--loop" => o.loops = num(v)?,
             "--max-loop" => o.max_loops = num(v)?,
+            "--repeat" => {
+                o.repeat = usize::try_from(num(v)?)
+                    .ok()
+                    .filter(|n| (1..=10_000).contains(n))
+                    .ok_or_else(|| "bad --repeat: runs, 1 to 10000\n".to_string())?
+            }
             "--unit" => {
                 o.unit_ns = match v.map(String::as_str) {
                     Some("ns") => true,
@@ -194,7 +206,8 @@ fn cycles_per_ns() -> f64 {
         .map_or(1.0, |mhz| mhz / 1000.0)
 }
 
-fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) -> Result<(), String> {
+/// One kbench run on `ns`; returns the median of its timed hits (`None`: no hit).
+fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) -> Result<Option<u64>, String> {
     // the lookups run on a compiled snapshot, as a dataplane would use fibkit
     let snap = fibkit::snapshot::Snapshot::new(ns.clone());
     let cfg = KbenchConfig {
@@ -275,7 +288,23 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) -> Result<(), String> {
         std::fs::write(&p, svg).map_err(|e| format!("cannot write {p}: {e}\n"))?;
         outln!("(histogram written to {p})");
     }
-    Ok(())
+    Ok(res.stats().map(|st| st.p50))
+}
+
+/// The spread of one kind of run's medians over `--repeat` runs.
+fn medians_line(label: &str, medians: &[Option<u64>], unit: &str) -> String {
+    let mut m: Vec<u64> = medians.iter().flatten().copied().collect();
+    m.sort_unstable();
+    let Some((&lo, &hi)) = m.first().zip(m.last()) else {
+        return format!("# {label}: no run had a hit");
+    };
+    let list: Vec<String> = m.iter().map(u64::to_string).collect();
+    format!(
+        "# {label}: medians of {} runs ({unit}): min {lo}, middle {}, max {hi}; sorted: {}",
+        m.len(),
+        m[(m.len() - 1) / 2],
+        list.join(" ")
+    )
 }
 
 /// `fib bench kbench ...`.
@@ -289,15 +318,16 @@ pub fn kbench_main(args: &[String]) -> Result<(), String> {
     );
     let routes = fibkit_bench::data::with_gateways_v6(&sample);
     let t = Instant::now();
-    let mut ns = kbench_namespace(&routes)?;
+    let ns = kbench_namespace(&routes)?;
+    let ns_default = ns.clone();
     outln!(
         "# fibkit kbench: {} IPv6 routes (RIS 2026 sample, seed {}), gateways 2001:db8:1::3/5/7/9/11 round-robin; loaded in {:.2?}",
         routes.len(),
         fibkit_bench::data::DEFAULT_SAMPLE_SEED,
         t.elapsed()
     );
-    run_once(&ns, &o, "default-rules (fast path: no custom rules)")?;
     // one custom rule that never matches, as in the seed's "before" measurement
+    let mut ns_rule = ns.clone();
     let spec = RuleSpec {
         pref: Some(1000),
         src: Some(RulePrefix::V6(Prefix6::new(0x2001_0db8_ffffu128 << 80, 48))),
@@ -305,12 +335,22 @@ pub fn kbench_main(args: &[String]) -> Result<(), String> {
         action: Some(fibkit::rule::RuleAction::Lookup(100)),
         ..Default::default()
     };
-    ns.rule_add(true, &spec).map_err(|e| e.to_string())?;
-    run_once(
-        &ns,
-        &o,
-        "one-custom-rule (rule 1000 `from` cannot select a flow without a source: compiled answers)",
-    )
+    ns_rule.rule_add(true, &spec).map_err(|e| e.to_string())?;
+    drop(ns);
+    let default_label = "default-rules (fast path: no custom rules)";
+    let rule_label =
+        "one-custom-rule (rule 1000 `from` cannot select a flow without a source: compiled answers)";
+    let (mut m_default, mut m_rule) = (Vec::new(), Vec::new());
+    for _ in 0..o.repeat {
+        m_default.push(run_once(&ns_default, &o, default_label)?);
+        m_rule.push(run_once(&ns_rule, &o, rule_label)?);
+    }
+    if o.repeat > 1 {
+        let unit = if o.unit_ns { "ns" } else { "cycles" };
+        outln!("{}", medians_line("default-rules", &m_default, unit));
+        outln!("{}", medians_line("one-custom-rule", &m_rule, unit));
+    }
+    Ok(())
 }
 
 /// `fib bench ...`.

@@ -207,3 +207,56 @@ fn bench_refuses_bad_arguments_with_a_message() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `fib bench kbench --repeat N` alternates N runs of each kind and sums up their
+/// medians: the summary lists exactly the runs' own `50th=` figures, sorted, and its
+/// middle is the lower of the two middle ones for an even count.
+#[test]
+fn kbench_repeat_sums_up_the_runs_medians() {
+    let args = [
+        "bench",
+        "kbench",
+        "--warmup",
+        "10",
+        "--loop",
+        "20",
+        "--max-loop",
+        "20000",
+        "--start",
+        "2400::",
+        "--end",
+        "2a07::",
+        "--repeat",
+        "4",
+        "--quiet",
+    ];
+    let out = fib(&args, "");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for (kind, header) in [
+        ("default-rules", "## default-rules "),
+        ("one-custom-rule", "## one-custom-rule "),
+    ] {
+        // each run: its header, then its statistics line
+        let lines: Vec<&str> = text.lines().collect();
+        let mut medians: Vec<u64> = lines
+            .windows(2)
+            .filter(|w| w[0].starts_with(header))
+            .map(|w| {
+                let p50 = w[1].split(' ').find_map(|f| f.strip_prefix("50th="));
+                p50.and_then(|v| v.parse().ok()).expect("a 50th= figure")
+            })
+            .collect();
+        assert_eq!(medians.len(), 4, "{kind}: four runs in {text}");
+        medians.sort_unstable();
+        let want = format!(
+            "# {kind}: medians of 4 runs (ns): min {}, middle {}, max {}; sorted: {} {} {} {}",
+            medians[0], medians[1], medians[3], medians[0], medians[1], medians[2], medians[3]
+        );
+        assert!(text.lines().any(|l| l == want), "{want:?} in {text}");
+    }
+    // a count of runs outside 1..=10000 is refused
+    let out = fib(&["bench", "kbench", "--repeat", "0"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad --repeat"));
+}
