@@ -353,6 +353,15 @@ pub fn kbench_main(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// `--family 4|6`: whether it is 6; any other value is refused.
+fn is_v6(f: &str) -> Result<bool, String> {
+    match f {
+        "4" => Ok(false),
+        "6" => Ok(true),
+        _ => Err(format!("bad family {f:?}: 4 or 6\n")),
+    }
+}
+
 /// `fib bench ...`.
 pub fn main(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
@@ -373,12 +382,18 @@ pub fn files_main(args: &[String]) -> Result<(), String> {
         return Err("Usage: fib bench files ROUTES LOOKUPS 4|6 [--rules 0,8]\n".into());
     };
     let mut rule_counts = vec![0usize, 8];
-    if let [flag, list] = rest {
-        if flag == "--rules" {
-            rule_counts = list.split(',').filter_map(|x| x.parse().ok()).collect();
+    match rest {
+        [] => {}
+        [flag, list] if flag == "--rules" => {
+            rule_counts = list
+                .split(',')
+                .map(|x| x.parse().ok())
+                .collect::<Option<_>>()
+                .ok_or_else(|| format!("bad --rules {list:?}: a list of rule counts\n"))?
         }
+        _ => return Err("Usage: fib bench files ROUTES LOOKUPS 4|6 [--rules 0,8]\n".into()),
     }
-    let v6 = family == "6";
+    let v6 = is_v6(family)?;
     let rtext = std::fs::read_to_string(routes).map_err(|e| format!("{routes}: {e}\n"))?;
     let ltext = std::fs::read_to_string(lookups).map_err(|e| format!("{lookups}: {e}\n"))?;
     let first = |l: &str| l.split_whitespace().next().map(str::to_string);
@@ -574,7 +589,7 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
     let mut i = 0;
     while i < args.len() {
         match (args[i].as_str(), args.get(i + 1)) {
-            ("--family", Some(f)) => v6 = f == "6",
+            ("--family", Some(f)) => v6 = is_v6(f)?,
             ("--routes", Some(n)) => limit = n.parse().map_err(|_| "bad --routes\n".to_string())?,
             ("--table", Some(f)) => table = Some(f.clone()),
             ("--batch", Some(n)) => {
@@ -886,7 +901,7 @@ pub fn flood_main(args: &[String]) -> Result<(), String> {
                     .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
                     .ok_or_else(|| "bad --seconds: above 0, at most 86400\n".to_string())?
             }
-            ("--family", Some(f)) => v6 = f == "6",
+            ("--family", Some(f)) => v6 = is_v6(f)?,
             _ => {
                 return Err(
                     "Usage: fib bench flood [--threads 1,2] [--seconds S] [--family 4|6]\n".into(),
@@ -1002,7 +1017,7 @@ pub fn updates_main(args: &[String]) -> Result<(), String> {
     let mut i = 0;
     while i < args.len() {
         match (args[i].as_str(), args.get(i + 1)) {
-            ("--family", Some(f)) => v6 = f == "6",
+            ("--family", Some(f)) => v6 = is_v6(f)?,
             ("--readers", Some(n)) => {
                 with_reader = match n.as_str() {
                     "0" => false,

@@ -184,6 +184,21 @@ fn bench_refuses_bad_arguments_with_a_message() {
         ),
         (vec!["lpm", "--passes", "0"], "bad --passes".into()),
         (vec!["lpm", "--batch", "0"], "bad --batch".into()),
+        (
+            vec!["lpm", "--family", "5"],
+            "bad family \"5\": 4 or 6".into(),
+        ),
+        (vec!["flood", "--family", "inet"], "bad family".into()),
+        (vec!["updates", "--family", "46"], "bad family".into()),
+        (vec!["files", &v4, &v4, "5"], "bad family \"5\"".into()),
+        (
+            vec!["files", &v4, &v4, "4", "--rules", "0,x"],
+            "bad --rules".into(),
+        ),
+        (
+            vec!["files", &v4, &v4, "4", "--rule", "0"],
+            "Usage: fib bench files".into(),
+        ),
         (vec!["flood", "--threads", "0"], "bad --threads".into()),
         (vec!["flood", "--threads", "1,x"], "bad --threads".into()),
         (vec!["flood", "--seconds", "-1"], "bad --seconds".into()),
