@@ -1059,20 +1059,32 @@ pub fn updates_main(args: &[String]) -> Result<(), String> {
             .map_err(|e| format!("{path}: {e}\n"))?;
         s
     };
-    let updates: Vec<(bool, u128, u8)> = text
-        .lines()
-        .filter_map(|l| {
-            let (k, p) = l.split_once(' ')?;
-            let (a, len) = if v6 {
-                fibkit_bench::data::parse_prefix_v6(p.trim()).ok()?
-            } else {
-                let (a, len) = fibkit_bench::data::parse_prefix_v4(p.trim()).ok()?;
-                (u128::from(a), len)
-            };
-            Some((k == "A", a, len))
-        })
-        .take(limit)
-        .collect();
+    // the first `limit` updates, every line up to them checked (`A|W prefix`)
+    let mut updates: Vec<(bool, u128, u8)> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if updates.len() == limit {
+            break;
+        }
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        use fibkit_bench::data::Update;
+        let u = if v6 {
+            fibkit_bench::data::parse_update_v6(line)
+        } else {
+            fibkit_bench::data::parse_update_v4(line).map(|u| match u {
+                Update::Announce((a, l)) => Update::Announce((u128::from(a), l)),
+                Update::Withdraw((a, l)) => Update::Withdraw((u128::from(a), l)),
+            })
+        };
+        let u = u.map_err(|e| format!("{path}: line {}: {e}: {line:?}\n", n + 1))?;
+        let &(a, len) = u.prefix();
+        updates.push((matches!(u, Update::Announce(_)), a, len));
+    }
+    if updates.is_empty() {
+        return Err(format!("{path}: no update to replay\n"));
+    }
     let (mut ns, d0) = bench_namespace(true)?;
     let add = |ns: &mut Netns, a: u128, l: u8, i: usize, op: RouteOp| {
         if v6 {

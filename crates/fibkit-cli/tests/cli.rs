@@ -190,6 +190,18 @@ fn bench_refuses_bad_arguments_with_a_message() {
         ),
         (vec!["flood", "--family", "inet"], "bad family".into()),
         (vec!["updates", "--family", "46"], "bad family".into()),
+        (
+            vec!["updates", "--file", &v4],
+            format!("{v4}: line 1: update is not 'A <prefix>' or 'W <prefix>': \"10.0.0.0/8\""),
+        ),
+        (
+            vec!["updates", "--file", &empty],
+            format!("{empty}: no update to replay"),
+        ),
+        (
+            vec!["updates", "--limit", "0", "--file", &v4],
+            format!("{v4}: no update to replay"),
+        ),
         (vec!["files", &v4, &v4, "5"], "bad family \"5\"".into()),
         (
             vec!["files", &v4, &v4, "4", "--rules", "0,x"],
