@@ -250,6 +250,10 @@ impl<K: Key> Lpm<K> {
     /// [`lookup_batch_with`](Self::lookup_batch_with) over the addresses `key` reads
     /// from `items` (a packet's destination, a flow's), without copying them out
     /// first: `visit(i, value)` for the address of `items[i]`, in order.
+    ///
+    /// `key` is called more than once per item and must give the same address each
+    /// time; one that does not gets some prefix's value (or none), never a read
+    /// outside the index: the walks' reads depend only on the index's own offsets.
     pub fn lookup_batch_by<T>(
         &self,
         items: &[T],
