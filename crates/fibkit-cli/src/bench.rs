@@ -370,7 +370,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
         Some("lpm") => lpm_main(&args[1..]),
         Some("flood") => flood_main(&args[1..]),
         Some("updates") => updates_main(&args[1..]),
-        _ => Err(format!("Usage: fib bench kbench [options]\n\n{}", usage())),
+        _ => Err(format!(
+            "Usage: fib bench {{ kbench | lpm | flood | updates | files }} [options]\n\
+             \x20 lpm [--family 4|6] [--table FILE] [--routes N] [--batch N] [--passes N] [--wg-quick]\n\
+             \x20 flood [--threads 1,2] [--seconds S] [--family 4|6]\n\
+             \x20 updates [--family 4|6] [--batch N] [--limit N] [--readers 0|1] [--file F]\n\
+             \x20 files ROUTES LOOKUPS 4|6 [--rules 0,8]\n\n{}",
+            usage()
+        )),
     }
 }
 

@@ -4,6 +4,7 @@
 //! fib [-4|-6] [-j] [-d] OBJECT COMMAND ...     one command on a fresh namespace
 //! fib [-force] -batch FILE                      commands from FILE ('-' = stdin), one namespace
 //! fib scenario [--check] FILE...                run oracle scenarios, print normalized answers
+//! fib bench { kbench | lpm | flood | updates | files } [options]   benchmarks
 //! ```
 
 #![forbid(unsafe_code)]
@@ -21,7 +22,7 @@ mod text;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "Usage: fib [ OPTIONS ] OBJECT {{ COMMAND | help }}\n       fib [ -force ] -batch filename\n       fib scenario [--check] FILE...\nwhere  OBJECT := {{ link | address | route | rule | neighbor }}\n       OPTIONS := {{ -4 | -6 | -j[son] | -d[etails] | -o[neline] }}"
+        "Usage: fib [ OPTIONS ] OBJECT {{ COMMAND | help }}\n       fib [ -force ] -batch filename\n       fib scenario [--check] FILE...\n       fib bench {{ kbench | lpm | flood | updates | files }} [options]\nwhere  OBJECT := {{ link | address | route | rule | neighbor }}\n       OPTIONS := {{ -4 | -6 | -j[son] | -d[etails] | -o[neline] }}"
     );
     ExitCode::from(255)
 }

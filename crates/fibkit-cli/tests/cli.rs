@@ -182,6 +182,11 @@ fn bench_refuses_bad_arguments_with_a_message() {
             vec!["lpm", "--family", "6", "--routes", "0"],
             "no IPv6 prefix to look up in the first --routes".into(),
         ),
+        (
+            vec![],
+            "Usage: fib bench { kbench | lpm | flood | updates | files }".into(),
+        ),
+        (vec!["lmp"], "  lpm [--family 4|6] [--table FILE]".into()),
         (vec!["lpm", "--passes", "0"], "bad --passes".into()),
         (vec!["lpm", "--batch", "0"], "bad --batch".into()),
         (
