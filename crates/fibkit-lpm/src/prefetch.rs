@@ -158,6 +158,24 @@ mod tests {
             let items: Vec<(u8, K)> = keys.iter().map(|&k| (1, k)).collect();
             let mut by = vec![0; keys.len()];
             lpm.lookup_batch_by(&items, |it| it.1, |i, v| by[i] = v);
+            // a key closure that answers differently at every call: some value for
+            // each item, every read still inside the index (Miri checks them)
+            let calls = std::cell::Cell::new(0u32);
+            let mut seen = 0;
+            lpm.lookup_batch_by(
+                &items,
+                |it| {
+                    let c = calls.get().wrapping_add(0x9e37_79b9);
+                    calls.set(c);
+                    K::from_u128(it.1.to_u128() ^ (u128::from(c) << (c % 100)))
+                },
+                |i, _| {
+                    assert_eq!(i, seen);
+                    seen += 1;
+                },
+            );
+            assert_eq!(seen, keys.len());
+            assert!(calls.get() != 0);
             for ((&k, &got), &got_by) in keys.iter().zip(&out).zip(&by) {
                 let want = pfx
                     .iter()
