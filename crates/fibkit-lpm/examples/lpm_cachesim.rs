@@ -244,27 +244,17 @@ fn kbench() {
     cold.report("the same, each with L1 and L2 emptied first");
 }
 
-/// `batch N`: builds the IPv6 index, then runs `lookup_batch` N times over 2^20
-/// random addresses inside prefixes (for an instruction count: run under
-/// `valgrind --tool=cachegrind --cache-sim=no` with N = 0 and N = 2 and divide the
-/// difference by 2^21).
-fn batch<K: Key>(times: usize) {
-    run::<K>(times, true);
-}
-
-/// `single N`: as `batch N` with single lookups.
-fn single<K: Key>(times: usize) {
-    run::<K>(times, false);
-}
-
-fn run<K: Key>(times: usize, batch: bool) {
-    let pfx = data::embedded_v6().expect("embedded IPv6 table");
+/// `batch N` (`batch4 N`): builds the IPv6 (IPv4) index, then runs `lookup_batch` N
+/// times over 2^20 random addresses inside prefixes (for an instruction count: run
+/// under `valgrind --tool=cachegrind --cache-sim=no` with N = 0 and N = 2 and divide
+/// the difference by 2^21). `single N` (`single4 N`): the same with single lookups.
+fn run<K: Key>(pfx: &[(u128, u8)], times: usize, batch: bool) {
     let mut b = LpmBuilder::<K>::new();
     for (i, &(a, l)) in pfx.iter().enumerate() {
         b.insert(K::from_u128(a), l, i as u32 + 1);
     }
     let lpm = b.snapshot();
-    let addrs = inside::<K>(&pfx, 1 << 20);
+    let addrs = inside::<K>(pfx, 1 << 20);
     let mut out = vec![0u32; addrs.len()];
     for _ in 0..times {
         if batch {
@@ -280,21 +270,27 @@ fn run<K: Key>(times: usize, batch: bool) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let v4 = || -> Vec<(u128, u8)> {
+        data::embedded_v4()
+            .expect("embedded IPv4 table")
+            .into_iter()
+            .map(|(a, l)| (u128::from(a), l))
+            .collect()
+    };
     if let [w, n] = &args[..] {
-        if w == "batch" {
-            return batch::<u128>(n.parse().expect("a count"));
-        }
-        if w == "single" {
-            return single::<u128>(n.parse().expect("a count"));
+        let n: usize = n.parse().expect("a count");
+        let v6 = || data::embedded_v6().expect("embedded IPv6 table");
+        match w.as_str() {
+            "batch" => return run::<u128>(&v6(), n, true),
+            "single" => return run::<u128>(&v6(), n, false),
+            "batch4" => return run::<u32>(&v4(), n, true),
+            "single4" => return run::<u32>(&v4(), n, false),
+            _ => {}
         }
     }
     let want = |w: &str| args.is_empty() || args.iter().any(|a| a == w);
     if want("v4") {
-        let pfx: Vec<(u128, u8)> = data::embedded_v4()
-            .expect("embedded IPv4 table")
-            .into_iter()
-            .map(|(a, l)| (u128::from(a), l))
-            .collect();
+        let pfx = v4();
         table::<u32>("IPv4 RIS 2026", &pfx);
     }
     if want("v6") {
