@@ -761,7 +761,11 @@ impl Snapshot {
             flows,
             f.guard.rules_for(0).is_empty(),
             |fl| fl.dst,
-            |fl| fl.src | fl.oif | fl.iif | fl.mark | u32::from(fl.tos & 0xfc) == 0,
+            |fl| match (fl.src | fl.oif | fl.iif | u32::from(fl.tos & 0xfc), fl.mark) {
+                (0, 0) => FlowKind::Bare,
+                (0, _) => FlowKind::Marked,
+                _ => FlowKind::Full,
+            },
             visit,
             |fl, id| other(self, f, fl, id),
         );
@@ -813,7 +817,11 @@ impl Snapshot {
             flows,
             f.guard.rules_for(0).is_empty(),
             |fl| fl.dst,
-            |fl| fl.src == 0 && fl.oif | fl.iif | fl.mark == 0,
+            |fl| match (fl.src == 0 && fl.oif | fl.iif == 0, fl.mark) {
+                (true, 0) => FlowKind::Bare,
+                (true, _) => FlowKind::Marked,
+                (false, _) => FlowKind::Full,
+            },
             visit,
             |fl, id| other(self, f, fl, id),
         );
@@ -909,11 +917,24 @@ impl Snapshot {
     }
 }
 
+/// What a flow of a batch may take (see [`visit_flows`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FlowKind {
+    /// Only its destination decides, and it carries no mark.
+    Bare,
+    /// Only its destination decides, but its mark may let a rule select it.
+    Marked,
+    /// A source, an interface or a TOS: never a compiled answer.
+    Full,
+}
+
 /// The flow-batch loop of both families: one index walk over the flows' destinations
-/// (`dst`, read in place). A bare flow (`bare`: only its destination decides, no mark)
-/// takes the compiled answer of its number when `open` (no rule can select an unmarked
-/// flow); every other flow, and every number past the compiled answers, is answered by
-/// `other(flow, number)` (the single lookup's decision, out of line).
+/// (`dst`, read in place). A [`FlowKind::Bare`] flow takes the compiled answer of its
+/// number when `open` (no rule can select an unmarked flow); every other flow, and
+/// every number past the compiled answers, is answered by `other(flow, number)` (the
+/// single lookup's decision, out of line). A batch of [`FlowKind::Full`] flows only
+/// (forwarded packets, all with an input interface) skips the walk: `other` gets
+/// [`NO_MATCH`], which it never reads for them.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn visit_flows<'a, K: fibkit_lpm::Key, F, A: 'a>(
@@ -922,14 +943,21 @@ fn visit_flows<'a, K: fibkit_lpm::Key, F, A: 'a>(
     flows: &[F],
     open: bool,
     dst: impl Fn(&F) -> K,
-    bare: impl Fn(&F) -> bool,
+    kind: impl Fn(&F) -> FlowKind,
     mut visit: impl FnMut(usize, &A),
     other: impl Fn(&F, u32) -> A,
 ) {
+    // the first flow decides for the usual batches
+    if flows.iter().all(|fl| kind(fl) == FlowKind::Full) {
+        for (i, fl) in flows.iter().enumerate() {
+            visit(i, &other(fl, NO_MATCH));
+        }
+        return;
+    }
     lpm.lookup_batch_by(flows, dst, |i, id| {
         let fl = &flows[i];
         match answers.get(id as usize) {
-            Some(a) if open && bare(fl) => visit(i, a),
+            Some(a) if open && kind(fl) == FlowKind::Bare => visit(i, a),
             _ => visit(i, &other(fl, id)),
         }
     });

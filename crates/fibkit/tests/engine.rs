@@ -471,6 +471,19 @@ mod snapshot_equivalence {
                 prop_assert_eq!(got[k], *want, "flow batch {:?}", fl);
                 prop_assert_eq!((*i, *a), (k, *want), "flow batch in place {:?}", fl);
             }
+            // a batch of flows no compiled answer can serve (it skips the walk), and
+            // one of marked flows only (which may take compiled answers)
+            for only in [
+                flows.iter().filter(|(fl, _)| fl.src != 0 || fl.oif != 0 || fl.iif != 0).collect::<Vec<_>>(),
+                flows.iter().filter(|(fl, _)| fl.mark != 0 && fl.src == 0 && fl.oif == 0 && fl.iif == 0).collect(),
+            ] {
+                let fls: Vec<_> = only.iter().map(|(fl, _)| *fl).collect();
+                let mut got = vec![Answer6::Slow; fls.len()];
+                snap.output6_flows_batch(&fls, &mut got);
+                for ((fl, want), got) in only.iter().zip(&got) {
+                    prop_assert_eq!(got, want, "one-kind flow batch {:?}", fl);
+                }
+            }
         }
     }
 }
@@ -600,6 +613,19 @@ mod snapshot_equivalence4 {
             for (k, ((fl, want), (i, a))) in flows.iter().zip(&seen).enumerate() {
                 prop_assert_eq!(got[k], *want, "flow batch {:?}", fl);
                 prop_assert_eq!((*i, *a), (k, *want), "flow batch in place {:?}", fl);
+            }
+            // a batch of flows no compiled answer can serve (it skips the walk), and
+            // one of marked flows only (which may take compiled answers)
+            for only in [
+                flows.iter().filter(|(fl, _)| fl.src != 0 || fl.oif != 0 || fl.iif != 0 || fl.tos & 0xfc != 0).collect::<Vec<_>>(),
+                flows.iter().filter(|(fl, _)| fl.mark != 0 && fl.src == 0 && fl.oif == 0 && fl.iif == 0 && fl.tos & 0xfc == 0).collect(),
+            ] {
+                let fls: Vec<_> = only.iter().map(|(fl, _)| *fl).collect();
+                let mut got = vec![Answer4::Slow; fls.len()];
+                snap.output4_flows_batch(&fls, &mut got);
+                for ((fl, want), got) in only.iter().zip(&got) {
+                    prop_assert_eq!(got, want, "one-kind flow batch {:?}", fl);
+                }
             }
         }
     }
