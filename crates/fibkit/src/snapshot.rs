@@ -83,10 +83,16 @@ pub struct Fast6 {
 
 impl Fast6 {
     /// Whether `fl` takes a compiled answer (when its destination has one): only the
-    /// destination decides (no source, no interface) and no custom rule selects it.
+    /// destination decides (see [`Fast6::kind`]) and no custom rule selects it.
     #[inline]
     fn compiled_for(&self, fl: &Flow6) -> bool {
-        fl.src == 0 && fl.oif == 0 && fl.iif == 0 && self.admits(fl)
+        Self::kind(fl) != FlowKind::Full && self.admits(fl)
+    }
+    /// Whether only the destination decides `fl` (no source, no interface), and
+    /// whether it carries a mark.
+    #[inline]
+    fn kind(fl: &Flow6) -> FlowKind {
+        FlowKind::of(fl.src == 0 && fl.oif | fl.iif == 0, fl.mark)
     }
     /// Whether the compiled answer is the flow's: no custom rule selects it (the
     /// flow as `ip6_route_output` hands it to the rules: iif lo).
@@ -733,14 +739,9 @@ impl Snapshot {
         flows: &[crate::lookup::Flow4],
         mut visit: impl FnMut(usize, &Answer4),
     ) {
-        #[cold]
-        #[inline(never)]
-        fn full(s: &Snapshot, fl: &crate::lookup::Flow4) -> Answer4 {
-            s.output4_full(fl)
-        }
         let Some(f) = &self.fast4 else {
             for (i, fl) in flows.iter().enumerate() {
-                visit(i, &full(self, fl));
+                visit(i, &self.output4_full(fl));
             }
             return;
         };
@@ -752,7 +753,7 @@ impl Snapshot {
             if f.compiled_for(fl) && !matches!(a, Answer4::Slow) {
                 *a
             } else {
-                full(s, fl)
+                s.output4_full(fl)
             }
         }
         visit_flows(
@@ -761,11 +762,7 @@ impl Snapshot {
             flows,
             f.guard.rules_for(0).is_empty(),
             |fl| fl.dst,
-            |fl| match (fl.src | fl.oif | fl.iif | u32::from(fl.tos & 0xfc), fl.mark) {
-                (0, 0) => FlowKind::Bare,
-                (0, _) => FlowKind::Marked,
-                _ => FlowKind::Full,
-            },
+            Fast4::kind,
             visit,
             |fl, id| other(self, f, fl, id),
         );
@@ -787,14 +784,9 @@ impl Snapshot {
         flows: &[Flow6],
         mut visit: impl FnMut(usize, &Answer6),
     ) {
-        #[cold]
-        #[inline(never)]
-        fn full(s: &Snapshot, fl: &Flow6) -> Answer6 {
-            s.output6_full(fl)
-        }
         let Some(f) = &self.fast6 else {
             for (i, fl) in flows.iter().enumerate() {
-                visit(i, &full(self, fl));
+                visit(i, &self.output6_full(fl));
             }
             return;
         };
@@ -809,7 +801,7 @@ impl Snapshot {
                     None => return Answer6::Error(Errno::ENETUNREACH),
                 }
             }
-            full(s, fl)
+            s.output6_full(fl)
         }
         visit_flows(
             &f.lpm,
@@ -817,11 +809,7 @@ impl Snapshot {
             flows,
             f.guard.rules_for(0).is_empty(),
             |fl| fl.dst,
-            |fl| match (fl.src == 0 && fl.oif | fl.iif == 0, fl.mark) {
-                (true, 0) => FlowKind::Bare,
-                (true, _) => FlowKind::Marked,
-                (false, _) => FlowKind::Full,
-            },
+            Fast6::kind,
             visit,
             |fl, id| other(self, f, fl, id),
         );
@@ -926,6 +914,17 @@ enum FlowKind {
     Marked,
     /// A source, an interface or a TOS: never a compiled answer.
     Full,
+}
+
+impl FlowKind {
+    #[inline]
+    fn of(destination_only: bool, mark: u32) -> FlowKind {
+        match (destination_only, mark) {
+            (true, 0) => FlowKind::Bare,
+            (true, _) => FlowKind::Marked,
+            (false, _) => FlowKind::Full,
+        }
+    }
 }
 
 /// The flow-batch loop of both families: one index walk over the flows' destinations
@@ -1089,11 +1088,16 @@ pub struct Fast4 {
 
 impl Fast4 {
     /// Whether `fl` takes a compiled answer (when its destination has one): only the
-    /// destination decides (no source, no interface, TOS 0 once the ECN bits are
-    /// stripped) and no custom rule selects it.
+    /// destination decides (see [`Fast4::kind`]) and no custom rule selects it.
     #[inline]
     fn compiled_for(&self, fl: &crate::lookup::Flow4) -> bool {
-        fl.src == 0 && fl.oif == 0 && fl.iif == 0 && fl.tos & 0xfc == 0 && self.admits(fl)
+        Self::kind(fl) != FlowKind::Full && self.admits(fl)
+    }
+    /// Whether only the destination decides `fl` (no source, no interface, TOS 0 once
+    /// the ECN bits are stripped), and whether it carries a mark.
+    #[inline]
+    fn kind(fl: &crate::lookup::Flow4) -> FlowKind {
+        FlowKind::of(fl.src | fl.oif | fl.iif | u32::from(fl.tos & 0xfc) == 0, fl.mark)
     }
     /// Whether the compiled answer is the flow's: no custom rule selects it (the
     /// flow as the output route hands it to `fib_lookup`: iif lo, ECN bits cleared).

@@ -460,7 +460,7 @@ mod snapshot_equivalence {
                     flows.push((fl, want));
                 }
             }
-            // the flow batch: the same answers, in order, over several walks' chunks
+            // the flow batch: the same answers, in order
             let fls: Vec<Flow6> = flows.iter().map(|(fl, _)| *fl).collect();
             let mut got = vec![Answer6::Slow; fls.len()];
             snap.output6_flows_batch(&fls, &mut got);
@@ -603,7 +603,7 @@ mod snapshot_equivalence4 {
                     flows.push((fl, want));
                 }
             }
-            // the flow batch: the same answers, in order, over several walks' chunks
+            // the flow batch: the same answers, in order
             let fls: Vec<Flow4> = flows.iter().map(|(fl, _)| *fl).collect();
             let mut got = vec![Answer4::Slow; fls.len()];
             snap.output4_flows_batch(&fls, &mut got);
