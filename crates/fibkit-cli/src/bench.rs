@@ -318,8 +318,7 @@ pub fn kbench_main(args: &[String]) -> Result<(), String> {
     );
     let routes = fibkit_bench::data::with_gateways_v6(&sample);
     let t = Instant::now();
-    let ns = kbench_namespace(&routes)?;
-    let ns_default = ns.clone();
+    let ns_default = kbench_namespace(&routes)?;
     outln!(
         "# fibkit kbench: {} IPv6 routes (RIS 2026 sample, seed {}), gateways 2001:db8:1::3/5/7/9/11 round-robin; loaded in {:.2?}",
         routes.len(),
@@ -327,7 +326,7 @@ pub fn kbench_main(args: &[String]) -> Result<(), String> {
         t.elapsed()
     );
     // one custom rule that never matches, as in the seed's "before" measurement
-    let mut ns_rule = ns.clone();
+    let mut ns_rule = ns_default.clone();
     let spec = RuleSpec {
         pref: Some(1000),
         src: Some(RulePrefix::V6(Prefix6::new(0x2001_0db8_ffffu128 << 80, 48))),
@@ -336,7 +335,6 @@ pub fn kbench_main(args: &[String]) -> Result<(), String> {
         ..Default::default()
     };
     ns_rule.rule_add(true, &spec).map_err(|e| e.to_string())?;
-    drop(ns);
     let default_label = "default-rules (fast path: no custom rules)";
     let rule_label =
         "one-custom-rule (rule 1000 `from` cannot select a flow without a source: compiled answers)";
@@ -351,6 +349,22 @@ pub fn kbench_main(args: &[String]) -> Result<(), String> {
         outln!("{}", medians_line("one-custom-rule", &m_rule, unit));
     }
     Ok(())
+}
+
+/// Each benchmark's synopsis, for its own usage message and `fib bench`'s list.
+const LPM_SYNOPSIS: &str =
+    "lpm [--family 4|6] [--table FILE] [--routes N] [--batch N] [--passes N] [--wg-quick] [--input]";
+const FLOOD_SYNOPSIS: &str = "flood [--threads 1,2] [--seconds S] [--family 4|6]";
+const UPDATES_SYNOPSIS: &str =
+    "updates [--family 4|6] [--batch N] [--limit N] [--readers 0|1] [--file F]";
+const FILES_SYNOPSIS: &str = "files ROUTES LOOKUPS 4|6 [--rules 0,8]";
+
+/// A count argument: `v` as a number inside `range`, else `err` (a line of its own).
+fn count_in(v: &str, range: std::ops::RangeInclusive<usize>, err: &str) -> Result<usize, String> {
+    v.parse()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| format!("{err}\n"))
 }
 
 /// `--family 4|6`: whether it is 6; any other value is refused.
@@ -371,11 +385,8 @@ pub fn main(args: &[String]) -> Result<(), String> {
         Some("flood") => flood_main(&args[1..]),
         Some("updates") => updates_main(&args[1..]),
         _ => Err(format!(
-            "Usage: fib bench {{ kbench | lpm | flood | updates | files }} [options]\n\
-             \x20 lpm [--family 4|6] [--table FILE] [--routes N] [--batch N] [--passes N] [--wg-quick]\n\
-             \x20 flood [--threads 1,2] [--seconds S] [--family 4|6]\n\
-             \x20 updates [--family 4|6] [--batch N] [--limit N] [--readers 0|1] [--file F]\n\
-             \x20 files ROUTES LOOKUPS 4|6 [--rules 0,8]\n\n{}",
+            "Usage: fib bench {{ kbench | lpm | flood | updates | files }} [options]\n  \
+             {LPM_SYNOPSIS}\n  {FLOOD_SYNOPSIS}\n  {UPDATES_SYNOPSIS}\n  {FILES_SYNOPSIS}\n\n{}",
             usage()
         )),
     }
@@ -386,7 +397,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
 /// fibkit's `ip route get` path; median ns per lookup over 5 trials per rule count.
 pub fn files_main(args: &[String]) -> Result<(), String> {
     let [routes, lookups, family, rest @ ..] = args else {
-        return Err("Usage: fib bench files ROUTES LOOKUPS 4|6 [--rules 0,8]\n".into());
+        return Err(format!("Usage: fib bench {FILES_SYNOPSIS}\n"));
     };
     let mut rule_counts = vec![0usize, 8];
     match rest {
@@ -398,7 +409,7 @@ pub fn files_main(args: &[String]) -> Result<(), String> {
                 .collect::<Option<_>>()
                 .ok_or_else(|| format!("bad --rules {list:?}: a list of rule counts\n"))?
         }
-        _ => return Err("Usage: fib bench files ROUTES LOOKUPS 4|6 [--rules 0,8]\n".into()),
+        _ => return Err(format!("Usage: fib bench {FILES_SYNOPSIS}\n")),
     }
     let v6 = is_v6(family)?;
     let rtext = std::fs::read_to_string(routes).map_err(|e| format!("{routes}: {e}\n"))?;
@@ -601,11 +612,7 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
             ("--routes", Some(n)) => limit = n.parse().map_err(|_| "bad --routes\n".to_string())?,
             ("--table", Some(f)) => table = Some(f.clone()),
             ("--batch", Some(n)) => {
-                bsize = n
-                    .parse()
-                    .ok()
-                    .filter(|b| (1..=1 << 20).contains(b))
-                    .ok_or_else(|| "bad --batch: lookups per batch, 1 to 1048576\n".to_string())?
+                bsize = count_in(n, 1..=1 << 20, "bad --batch: lookups per batch, 1 to 1048576")?
             }
             ("--wg-quick", _) => {
                 wg = true;
@@ -617,23 +624,16 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
                 i += 1;
                 continue;
             }
-            ("--passes", Some(n)) => {
-                passes = n
-                    .parse()
-                    .ok()
-                    .filter(|p| *p > 0)
-                    .ok_or_else(|| "bad --passes\n".to_string())?
-            }
+            ("--passes", Some(n)) => passes = count_in(n, 1..=usize::MAX, "bad --passes")?,
             _ => {
-                return Err(
-                    "Usage: fib bench lpm [--family 4|6] [--table FILE] [--routes N] [--batch N] [--passes N] [--wg-quick] [--input]\n\
+                return Err(format!(
+                    "Usage: fib bench {LPM_SYNOPSIS}\n\
                      --table FILE: one prefix of the family per line (plain or gzip; '#' comments);\n\
                      default: the embedded RIS 2026 table\n\
                      --batch N: lookups per batch call (default 1024)\n\
                      --input: forwarding on, and a line more: input lookups of forwarded packets\n\
                      (iif d0, an on-link source), single and as a flow batch\n"
-                        .into(),
-                )
+                ))
             }
         }
         i += 2;
@@ -1003,11 +1003,7 @@ pub fn flood_main(args: &[String]) -> Result<(), String> {
                     .ok_or_else(|| "bad --seconds: above 0, at most 86400\n".to_string())?
             }
             ("--family", Some(f)) => v6 = is_v6(f)?,
-            _ => {
-                return Err(
-                    "Usage: fib bench flood [--threads 1,2] [--seconds S] [--family 4|6]\n".into(),
-                )
-            }
+            _ => return Err(format!("Usage: fib bench {FLOOD_SYNOPSIS}\n")),
         }
         i += 2;
     }
@@ -1127,20 +1123,15 @@ pub fn updates_main(args: &[String]) -> Result<(), String> {
                 }
             }
             ("--batch", Some(n)) => {
-                batch = n
-                    .parse()
-                    .ok()
-                    .filter(|b| *b > 0)
-                    .ok_or_else(|| "bad --batch: updates per publication, at least 1\n".to_string())?
+                batch = count_in(
+                    n,
+                    1..=usize::MAX,
+                    "bad --batch: updates per publication, at least 1",
+                )?
             }
             ("--limit", Some(n)) => limit = n.parse().map_err(|_| "bad --limit\n".to_string())?,
             ("--file", Some(f)) => file = Some(f.clone()),
-            _ => {
-                return Err(
-                    "Usage: fib bench updates [--family 4|6] [--batch N] [--limit N] [--readers 0|1] [--file F]\n"
-                        .into(),
-                )
-            }
+            _ => return Err(format!("Usage: fib bench {UPDATES_SYNOPSIS}\n")),
         }
         i += 2;
     }
@@ -1152,37 +1143,20 @@ pub fn updates_main(args: &[String]) -> Result<(), String> {
     });
     let raw = std::fs::read(&path)
         .map_err(|e| format!("{path}: {e} (give --file; the update streams are not embedded)\n"))?;
-    let text = {
-        use std::io::Read;
-        let mut s = String::new();
-        fibkit_bench::data::gunzip_if_needed(&raw[..])
-            .and_then(|mut r| r.read_to_string(&mut s))
-            .map_err(|e| format!("{path}: {e}\n"))?;
-        s
-    };
-    // the first `limit` updates, every line up to them checked (`A|W prefix`)
-    let mut updates: Vec<(bool, u128, u8)> = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if updates.len() == limit {
-            break;
-        }
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        use fibkit_bench::data::Update;
-        let u = if v6 {
-            fibkit_bench::data::parse_update_v6(line)
-        } else {
-            fibkit_bench::data::parse_update_v4(line).map(|u| match u {
-                Update::Announce((a, l)) => Update::Announce((u128::from(a), l)),
-                Update::Withdraw((a, l)) => Update::Withdraw((u128::from(a), l)),
-            })
-        };
-        let u = u.map_err(|e| format!("{path}: line {}: {e}: {line:?}\n", n + 1))?;
+    // the stream's reader checks every line (`A|W prefix`, gzip or plain)
+    use fibkit_bench::data::{read_updates_v4, read_updates_v6, Update};
+    fn flat<A: Copy + Into<u128>>(u: &Update<(A, u8)>) -> (bool, u128, u8) {
         let &(a, len) = u.prefix();
-        updates.push((matches!(u, Update::Announce(_)), a, len));
+        (matches!(u, Update::Announce(_)), a.into(), len)
     }
+    let in_file = |e: fibkit_bench::data::DataError| format!("{path}: {e}\n");
+    let updates: Vec<(bool, u128, u8)> = if v6 {
+        let all = read_updates_v6(&raw[..]).map_err(in_file)?;
+        all.iter().take(limit).map(flat).collect()
+    } else {
+        let all = read_updates_v4(&raw[..]).map_err(in_file)?;
+        all.iter().take(limit).map(flat).collect()
+    };
     if updates.is_empty() {
         return Err(format!("{path}: no update to replay\n"));
     }

@@ -155,6 +155,7 @@ fn bench_refuses_bad_arguments_with_a_message() {
     let empty = file("empty.txt", "# nothing\n\n");
     let host_bits = file("host.txt", "10.0.0.0/8\n10.0.0.1/8\n");
     let v4 = file("v4.txt", "10.0.0.0/8\n");
+    let stream = file("updates.txt", "A 10.0.0.0/8\nW 10.0.0.0/8\n");
     let missing = dir.join("missing.txt").to_string_lossy().into_owned();
     let svg = dir
         .join("no-such-dir")
@@ -204,8 +205,8 @@ fn bench_refuses_bad_arguments_with_a_message() {
             format!("{empty}: no update to replay"),
         ),
         (
-            vec!["updates", "--limit", "0", "--file", &v4],
-            format!("{v4}: no update to replay"),
+            vec!["updates", "--limit", "0", "--file", &stream],
+            format!("{stream}: no update to replay"),
         ),
         (vec!["files", &v4, &v4, "5"], "bad family \"5\"".into()),
         (

@@ -1097,7 +1097,10 @@ impl Fast4 {
     /// the ECN bits are stripped), and whether it carries a mark.
     #[inline]
     fn kind(fl: &crate::lookup::Flow4) -> FlowKind {
-        FlowKind::of(fl.src | fl.oif | fl.iif | u32::from(fl.tos & 0xfc) == 0, fl.mark)
+        FlowKind::of(
+            fl.src | fl.oif | fl.iif | u32::from(fl.tos & 0xfc) == 0,
+            fl.mark,
+        )
     }
     /// Whether the compiled answer is the flow's: no custom rule selects it (the
     /// flow as the output route hands it to `fib_lookup`: iif lo, ECN bits cleared).
