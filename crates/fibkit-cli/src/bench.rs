@@ -871,23 +871,7 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
             best[3] = best[3].max(mlps(keys.len(), t));
             // batches of `bsize` whole flows, answers copied out
             let t = Instant::now();
-            if v6 {
-                for c in keys.chunks(bsize) {
-                    for (fl, k) in fl6.iter_mut().zip(c) {
-                        fl.dst = *k;
-                    }
-                    snap.output6_flows_batch(&fl6[..c.len()], &mut out6);
-                    std::hint::black_box(&out6);
-                }
-            } else {
-                for c in k4.chunks(bsize) {
-                    for (fl, k) in fl4.iter_mut().zip(c) {
-                        fl.dst = *k;
-                    }
-                    snap.output4_flows_batch(&fl4[..c.len()], &mut out4);
-                    std::hint::black_box(&out4);
-                }
-            }
+            flow_batches(&snap, keys, v6, &mut fl4, &mut fl6, &mut out4, &mut out6);
             best[4] = best[4].max(mlps(keys.len(), t));
         }
         outln!(
@@ -947,22 +931,7 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
             }
             best[0] = best[0].max(mlps(keys.len(), t));
             let t = Instant::now();
-            // the flows' buffer refilled per batch, as for the output flow batch
-            for c in keys.chunks(bsize) {
-                if v6 {
-                    for (fl, k) in fl6.iter_mut().zip(c) {
-                        fl.dst = *k;
-                    }
-                    snap.output6_flows_batch(&fl6[..c.len()], &mut out6);
-                    std::hint::black_box(&out6);
-                } else {
-                    for (fl, k) in fl4.iter_mut().zip(c) {
-                        fl.dst = *k as u32;
-                    }
-                    snap.output4_flows_batch(&fl4[..c.len()], &mut out4);
-                    std::hint::black_box(&out4);
-                }
-            }
+            flow_batches(&snap, keys, v6, &mut fl4, &mut fl6, &mut out4, &mut out6);
             best[1] = best[1].max(mlps(keys.len(), t));
         }
         outln!(
@@ -975,6 +944,37 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// One pass of flow batches over `keys`: each batch refills the family's flow buffer
+/// (`fl4` or `fl6`, whose length is the batch size) with the next destinations, as a
+/// dataplane fills its burst, and looks it up, answers copied out.
+fn flow_batches(
+    snap: &fibkit::snapshot::Snapshot,
+    keys: &[u128],
+    v6: bool,
+    fl4: &mut [fibkit::lookup::Flow4],
+    fl6: &mut [Flow6],
+    out4: &mut [fibkit::snapshot::Answer4],
+    out6: &mut [fibkit::snapshot::Answer6],
+) {
+    if v6 {
+        for c in keys.chunks(fl6.len()) {
+            for (fl, k) in fl6.iter_mut().zip(c) {
+                fl.dst = *k;
+            }
+            snap.output6_flows_batch(&fl6[..c.len()], out6);
+            std::hint::black_box(&*out6);
+        }
+    } else {
+        for c in keys.chunks(fl4.len()) {
+            for (fl, k) in fl4.iter_mut().zip(c) {
+                fl.dst = *k as u32;
+            }
+            snap.output4_flows_batch(&fl4[..c.len()], out4);
+            std::hint::black_box(&*out4);
+        }
+    }
 }
 
 /// `fib bench flood [--threads 1,2] [--seconds S] [--family 4|6]`: the udpflood analogue.
