@@ -412,12 +412,12 @@ impl Netns {
         })
     }
 
-    fn rpfilter(&self, dev: u32) -> u32 {
+    pub(crate) fn rpfilter(&self, dev: u32) -> u32 {
         let d = self.sysctl.v4_dev.get(&dev).map_or(0, |c| c.rp_filter);
         self.sysctl.v4_all.rp_filter.max(d)
     }
 
-    fn accept_local(&self, dev: u32) -> bool {
+    pub(crate) fn accept_local(&self, dev: u32) -> bool {
         self.sysctl.v4_all.accept_local != 0
             || self
                 .sysctl
@@ -426,7 +426,7 @@ impl Netns {
                 .is_some_and(|c| c.accept_local != 0)
     }
 
-    fn forwarding4(&self, dev: u32) -> bool {
+    pub(crate) fn forwarding4(&self, dev: u32) -> bool {
         self.sysctl
             .v4_dev
             .get(&dev)

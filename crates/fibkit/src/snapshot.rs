@@ -86,7 +86,7 @@ impl Fast6 {
     /// destination decides (see [`Fast6::kind`]) and no custom rule selects it.
     #[inline]
     fn compiled_for(&self, fl: &Flow6) -> bool {
-        Self::kind(fl) != FlowKind::Full && self.admits(fl)
+        matches!(Self::kind(fl), FlowKind::Bare | FlowKind::Marked) && self.admits(fl)
     }
     /// Whether only the destination decides `fl` (no source, no interface), and
     /// whether it carries a mark.
@@ -488,10 +488,10 @@ trait Precomputed: Copy + Eq + std::hash::Hash {
     fn is_slow(&self) -> bool;
 }
 
-impl Precomputed for Answer4 {
-    const SLOW: Self = Answer4::Slow;
+impl Precomputed for Compiled4 {
+    const SLOW: Self = Compiled4::SLOW;
     fn is_slow(&self) -> bool {
-        matches!(self, Answer4::Slow)
+        *self == Compiled4::SLOW
     }
 }
 
@@ -589,6 +589,75 @@ impl<K: fibkit_lpm::Key, A: Precomputed> AnswerIndex<K, A> {
     }
 }
 
+/// What an IPv4 input route reads of its input interface (`net.ipv4.conf.*`, with
+/// `all` folded in as the kernel reads it).
+#[derive(Clone, Copy, Debug, Default)]
+struct InDev4 {
+    /// The interface exists.
+    exists: bool,
+    /// `forwarding`.
+    forwarding: bool,
+    /// `max(all.rp_filter, rp_filter)`.
+    rp_filter: u32,
+    /// `all.accept_local || accept_local`.
+    accept_local: bool,
+    /// It has IPv4 addresses.
+    has_addrs: bool,
+}
+
+/// The interfaces and local addresses as IPv4 input routes read them, gathered once per
+/// snapshot (its namespace's sysctls, links and addresses never change).
+#[derive(Clone, Debug, Default)]
+struct InConf4 {
+    /// By interface index; an index past the end takes the full lookup.
+    devs: Vec<InDev4>,
+    /// Every interface's local addresses, sorted (`inet_lookup_ifaddr`).
+    locals: Vec<u32>,
+    /// Custom rules or custom local routes: `fib_validate_source` has no short way.
+    no_short_way: bool,
+}
+
+impl InConf4 {
+    /// Interface indexes above this are left to the full lookup (the table is a vector).
+    const MAX_DEV: u32 = 1 << 16;
+
+    fn of(ns: &Netns) -> InConf4 {
+        let top = ns
+            .links
+            .keys()
+            .copied()
+            .filter(|d| *d <= Self::MAX_DEV)
+            .max()
+            .unwrap_or(0);
+        let mut devs = vec![InDev4::default(); top as usize + 1];
+        for &d in ns.links.keys().filter(|d| **d <= Self::MAX_DEV) {
+            devs[d as usize] = InDev4 {
+                exists: true,
+                forwarding: ns.forwarding4(d),
+                rp_filter: ns.rpfilter(d),
+                accept_local: ns.accept_local(d),
+                has_addrs: !ns.addrs4(d).is_empty(),
+            };
+        }
+        let mut locals: Vec<u32> = ns.all_addrs4().map(|(_, a)| a.local).collect();
+        locals.sort_unstable();
+        locals.dedup();
+        InConf4 {
+            devs,
+            locals,
+            no_short_way: ns.custom_local_routes4 || ns.custom_rules4,
+        }
+    }
+    #[inline]
+    fn dev(&self, d: u32) -> Option<&InDev4> {
+        self.devs.get(d as usize).filter(|c| c.exists)
+    }
+    #[inline]
+    fn is_local(&self, a: u32) -> bool {
+        self.locals.binary_search(&a).is_ok()
+    }
+}
+
 /// A frozen namespace with its compiled fast paths. Cheap to share between threads
 /// (`Arc` inside); lookups take no lock and allocate nothing.
 #[derive(Clone, Debug)]
@@ -596,6 +665,8 @@ pub struct Snapshot {
     ns: Arc<Netns>,
     fast4: Option<Arc<Fast4>>,
     fast6: Option<Arc<Fast6>>,
+    /// What IPv4 input routes read of the interfaces and addresses.
+    in4: Arc<InConf4>,
     generation: u64,
 }
 
@@ -613,10 +684,12 @@ impl Snapshot {
     /// [`Netns::fast4_update`] / [`Netns::fast6_update`].
     pub fn with_fast(ns: Netns, fast4: Option<Fast4>, fast6: Option<Fast6>) -> Snapshot {
         let generation = ns.generation();
+        let in4 = Arc::new(InConf4::of(&ns));
         Snapshot {
             ns: Arc::new(ns),
             fast4: fast4.map(Arc::new),
             fast6: fast6.map(Arc::new),
+            in4,
             generation,
         }
     }
@@ -639,8 +712,123 @@ impl Snapshot {
     pub fn output4(&self, fl: &crate::lookup::Flow4) -> Answer4 {
         match self.precomputed4(fl) {
             Some(a) => a,
+            None => self.output4_other(fl),
+        }
+    }
+
+    /// The compiled input answer [`Snapshot::output4`] gives `fl` (an input route: an
+    /// input interface and a source, no output interface, TOS 0, the default rules),
+    /// or `None` when the flow takes another way (a compiled output answer or the
+    /// full lookup).
+    pub fn precomputed_input4(&self, fl: &crate::lookup::Flow4) -> Option<Answer4> {
+        let f = self.fast4.as_ref()?;
+        if Fast4::kind(fl) != FlowKind::Input {
+            return None;
+        }
+        self.input4(f, fl, f.lpm.lookup(fl.dst))
+    }
+
+    /// [`Snapshot::output4`] of a flow without a compiled output answer: an input
+    /// route's compiled answer when it has one, else the full lookup.
+    #[inline(never)]
+    fn output4_other(&self, fl: &crate::lookup::Flow4) -> Answer4 {
+        match self.precomputed_input4(fl) {
+            Some(a) => a,
             None => self.output4_full(fl),
         }
+    }
+
+    /// The compiled answer of the input route of `fl` (a [`FlowKind::Input`] flow), whose
+    /// destination has the index value `id`; `None` when only the full input route
+    /// can answer. What `ip_route_input_slow` decides beyond the destination's FIB
+    /// result is read here: the input interface, its forwarding, and
+    /// `fib_validate_source`'s short way (no `rp_filter`, the output device not the
+    /// input one, the source not a local address unless `accept_local`).
+    #[inline]
+    fn input4(&self, f: &Fast4, fl: &crate::lookup::Flow4, id: u32) -> Option<Answer4> {
+        use crate::prefix::v4;
+        // martian sources and destinations, and the special ones, are the full
+        // route's (loopback ones depend on route_localnet)
+        let plain =
+            |a: u32| a != 0 && !v4::is_multicast(a) && a < 0xf000_0000 && !v4::is_loopback(a);
+        let (src, dst, iif) = (fl.src, fl.dst, fl.iif);
+        if !(plain(src) && plain(dst)) {
+            return None;
+        }
+        let inp = f.input_of(id);
+        if inp == InDst4::Slow {
+            return None;
+        }
+        let conf = self.in4.dev(iif)?;
+        let forwarding = conf.forwarding;
+        match inp {
+            InDst4::Error(e) => Some(Answer4::Error(if forwarding {
+                e
+            } else {
+                Errno::EHOSTUNREACH
+            })),
+            InDst4::Forward {
+                gateway,
+                dev,
+                table,
+            } => {
+                if !forwarding {
+                    return Some(Answer4::Error(Errno::EHOSTUNREACH));
+                }
+                if let Err(e) = self.validate_source4(f, conf, src, dev, iif)? {
+                    return Some(Answer4::Error(e));
+                }
+                Some(Answer4::Route {
+                    rtype: RouteType::Unicast,
+                    gateway,
+                    dev,
+                    prefsrc: 0,
+                    table,
+                })
+            }
+            InDst4::Slow => None,
+        }
+    }
+
+    /// `fib_validate_source` of a forwarded packet from `src` arriving on `iif` and
+    /// leaving by `oif`, with the route back to the source read from the compiled
+    /// input answers (the default rules: custom ones leave no input answer to reach
+    /// this); `None` when only the full check can tell (the route back is not a
+    /// single-path unicast route or an error).
+    #[inline]
+    fn validate_source4(
+        &self,
+        f: &Fast4,
+        conf: &InDev4,
+        src: u32,
+        oif: u32,
+        iif: u32,
+    ) -> Option<Result<(), Errno>> {
+        let rpf = conf.rp_filter;
+        // the short way: no reverse path filter, and no redirect to consider
+        // (send_redirects is on)
+        if rpf == 0 && iif != oif {
+            if conf.accept_local {
+                return Some(Ok(()));
+            }
+            if !self.in4.no_short_way {
+                return Some(if self.in4.is_local(src) {
+                    Err(Errno::EINVAL)
+                } else {
+                    Ok(())
+                });
+            }
+        }
+        // __fib_validate_source: the route back to the source
+        let last_resort = if rpf != 0 { Err(Errno::EINVAL) } else { Ok(()) };
+        Some(match f.input_of(f.lpm.lookup(src)) {
+            InDst4::Slow => return None,
+            InDst4::Error(_) => last_resort,
+            InDst4::Forward { dev, .. } if dev == iif => Ok(()),
+            InDst4::Forward { .. } if !conf.has_addrs => last_resort,
+            InDst4::Forward { .. } if rpf == 1 => Err(Errno::EINVAL),
+            InDst4::Forward { .. } => Ok(()),
+        })
     }
 
     /// The compiled answer [`Snapshot::output4`] gives `fl`, or `None` when the flow
@@ -745,16 +933,22 @@ impl Snapshot {
             }
             return;
         };
-        // what precomputed4 decides, from the answer number the walk found
+        // what precomputed4 and an input route's compiled answer decide, from the
+        // answer number the walk found (out of line: taking forwarded packets' answers
+        // inline was no faster)
         #[cold]
         #[inline(never)]
         fn other(s: &Snapshot, f: &Fast4, fl: &crate::lookup::Flow4, id: u32) -> Answer4 {
             let a = f.answer_of(id);
             if f.compiled_for(fl) && !matches!(a, Answer4::Slow) {
-                *a
-            } else {
-                s.output4_full(fl)
+                return *a;
             }
+            if Fast4::kind(fl) == FlowKind::Input {
+                if let Some(a) = s.input4(f, fl, id) {
+                    return a;
+                }
+            }
+            s.output4_full(fl)
         }
         visit_flows(
             &f.lpm,
@@ -912,7 +1106,10 @@ enum FlowKind {
     Bare,
     /// Only its destination decides, but its mark may let a rule select it.
     Marked,
-    /// A source, an interface or a TOS: never a compiled answer.
+    /// An input route (an input interface and a source; no output interface, TOS 0):
+    /// IPv4 may take a compiled input answer.
+    Input,
+    /// A source, an output interface or a TOS: never a compiled answer.
     Full,
 }
 
@@ -931,9 +1128,10 @@ impl FlowKind {
 /// (`dst`, read in place). A [`FlowKind::Bare`] flow takes the compiled answer of its
 /// number when `open` (no rule can select an unmarked flow); every other flow, and
 /// every number past the compiled answers, is answered by `other(flow, number)` (the
-/// single lookup's decision, out of line). A batch of [`FlowKind::Full`] flows only
-/// (forwarded packets, all with an input interface) skips the walk: `other` gets
-/// [`NO_MATCH`], which it never reads for them.
+/// single lookup's decision, out of line; for an IPv4 [`FlowKind::Input`] flow the
+/// number is its destination's input answer). A batch of [`FlowKind::Full`] flows
+/// only (IPv6 forwarded packets, flows with an output interface or a TOS) skips the
+/// walk: `other` gets [`NO_MATCH`], which it never reads for them.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn visit_flows<'a, K: fibkit_lpm::Key, F, A: 'a>(
@@ -1072,6 +1270,71 @@ impl Answer4 {
     }
 }
 
+/// What the destination alone decides of an IPv4 input route (`ip route get DST from
+/// SRC iif DEV`, forwarded packets): the FIB result of a destination's prefix. The
+/// rest (the input interface's forwarding, the source checks) is read from the
+/// namespace at lookup time, so that sysctl and address changes need no recompile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InDst4 {
+    /// A unicast route with one next hop: forwarded through it.
+    Forward {
+        /// Gateway (a link-scope next hop's).
+        gateway: Option<crate::route::Gateway>,
+        /// Output device.
+        dev: u32,
+        /// Table.
+        table: u32,
+    },
+    /// The FIB lookup fails with this error.
+    Error(Errno),
+    /// Anything else (local delivery, broadcast, multipath, other route types, custom
+    /// rules): the full input route answers.
+    Slow,
+}
+
+impl InDst4 {
+    /// The input part of a FIB result.
+    fn of(res: &crate::fib4::FibResult4<'_>) -> InDst4 {
+        let r = res.route;
+        if r.rtype != RouteType::Unicast || r.info.nhs.len() != 1 {
+            return InDst4::Slow;
+        }
+        let nh = &r.info.nhs[res.nh_sel];
+        let gateway = if nh.gw.is_some() && nh.scope == crate::route::scope::LINK {
+            nh.gw
+        } else {
+            None
+        };
+        InDst4::Forward {
+            gateway,
+            dev: nh.dev,
+            table: res.table,
+        }
+    }
+}
+
+/// The compiled answers of one IPv4 prefix: output ([`Answer4`]) and input
+/// ([`InDst4`]), numbered together in the index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Compiled4 {
+    out: Answer4,
+    inp: InDst4,
+}
+
+impl Compiled4 {
+    const SLOW: Compiled4 = Compiled4 {
+        out: Answer4::Slow,
+        inp: InDst4::Slow,
+    };
+    /// An output answer, with no input answer.
+    fn output(out: Answer4) -> Compiled4 {
+        Compiled4 {
+            out,
+            inp: InDst4::Slow,
+        }
+    }
+}
+
 /// The compiled IPv4 output index of the fast path (local+main merged).
 #[derive(Clone, Debug)]
 pub struct Fast4 {
@@ -1084,6 +1347,10 @@ pub struct Fast4 {
     /// What an address matching nothing in local+main gets: the default table is
     /// consulted then, so a non-empty default table makes it [`Answer4::Slow`].
     nomatch: Answer4,
+    /// The input answers, numbered like `answers`.
+    inputs: Vec<InDst4>,
+    /// `nomatch` for input routes.
+    nomatch_in: InDst4,
 }
 
 impl Fast4 {
@@ -1091,16 +1358,22 @@ impl Fast4 {
     /// destination decides (see [`Fast4::kind`]) and no custom rule selects it.
     #[inline]
     fn compiled_for(&self, fl: &crate::lookup::Flow4) -> bool {
-        Self::kind(fl) != FlowKind::Full && self.admits(fl)
+        matches!(Self::kind(fl), FlowKind::Bare | FlowKind::Marked) && self.admits(fl)
     }
     /// Whether only the destination decides `fl` (no source, no interface, TOS 0 once
-    /// the ECN bits are stripped), and whether it carries a mark.
+    /// the ECN bits are stripped), and whether it carries a mark; or whether it is an
+    /// input route of TOS 0 without an output interface.
     #[inline]
     fn kind(fl: &crate::lookup::Flow4) -> FlowKind {
-        FlowKind::of(
+        let k = FlowKind::of(
             fl.src | fl.oif | fl.iif | u32::from(fl.tos & 0xfc) == 0,
             fl.mark,
-        )
+        );
+        if k == FlowKind::Full && fl.iif != 0 && fl.oif | u32::from(fl.tos & 0xfc) == 0 {
+            FlowKind::Input
+        } else {
+            k
+        }
     }
     /// Whether the compiled answer is the flow's: no custom rule selects it (the
     /// flow as the output route hands it to `fib_lookup`: iif lo, ECN bits cleared).
@@ -1131,7 +1404,9 @@ impl Fast4 {
     }
     /// Bytes of the index plus the answers.
     pub fn memory_bytes(&self) -> usize {
-        self.lpm.memory_bytes() + self.answers.len() * std::mem::size_of::<Answer4>()
+        self.lpm.memory_bytes()
+            + self.answers.len() * std::mem::size_of::<Answer4>()
+            + self.inputs.len() * std::mem::size_of::<InDst4>()
     }
     /// The precomputed answer for a destination.
     #[inline]
@@ -1151,20 +1426,29 @@ impl Fast4 {
             None => &SLOW4,
         }
     }
+    /// The input answer an index value stands for.
+    #[inline]
+    fn input_of(&self, v: u32) -> InDst4 {
+        match self.inputs.get(v as usize) {
+            Some(a) => *a,
+            None if v == NO_MATCH => self.nomatch_in,
+            None => InDst4::Slow,
+        }
+    }
 }
 
 impl Netns {
-    /// The answer of `ip route get` (output, no source, no oif, tos 0) for destinations
-    /// whose longest match over local+main is `p`.
+    /// The answers of `ip route get` for destinations whose longest match over
+    /// local+main is `p`: output (no source, no oif, TOS 0) and the input route's FIB
+    /// part (TOS 0, the default rules).
     /// `main_slot`: the main table's slot of `p` when the caller knows it (`None`: look
     /// it up).
-    fn fast4_answer(&self, p: crate::prefix::Prefix4, main_slot: Option<u32>) -> Answer4 {
+    fn fast4_answer(&self, p: crate::prefix::Prefix4, main_slot: Option<u32>) -> Compiled4 {
         if in_special4(p) {
-            return Answer4::Slow;
+            return Compiled4::SLOW;
         }
         use crate::fib4::Start4;
-        use crate::prefix::v4;
-        use crate::route::{scope, Gateway};
+        use crate::route::scope;
         let start = match main_slot {
             Some(s) => Start4::AtMainSlot(p.len, s),
             None => Start4::AtLen(p.len),
@@ -1184,18 +1468,36 @@ impl Netns {
                 break;
             }
         }
+        // input answers only with the default rules (the custom rules' walk could
+        // select a forwarded packet by its input interface or source)
+        let with_input = |out: Answer4, inp: InDst4| Compiled4 {
+            out,
+            inp: if self.custom_rules4 {
+                InDst4::Slow
+            } else {
+                inp
+            },
+        };
         let res = match found {
             Ok(r) => r,
             Err(Errno::EAGAIN) => {
                 // the default table's prefixes are not compiled in
                 return if self.table4(tid::DEFAULT).is_some_and(|t| !t.is_empty()) {
-                    Answer4::Slow
+                    Compiled4::SLOW
                 } else {
-                    Answer4::Error(Errno::ENETUNREACH)
+                    let e = Errno::ENETUNREACH;
+                    with_input(Answer4::Error(e), InDst4::Error(e))
                 };
             }
-            Err(e) => return Answer4::Error(e),
+            Err(e) => return with_input(Answer4::Error(e), InDst4::Error(e)),
         };
+        with_input(self.fast4_output(&res), InDst4::of(&res))
+    }
+
+    /// The output answer (no source, no oif, TOS 0) of the FIB result `res`.
+    fn fast4_output(&self, res: &crate::fib4::FibResult4<'_>) -> Answer4 {
+        use crate::prefix::v4;
+        use crate::route::{scope, Gateway};
         let r = res.route;
         if r.rtype == RouteType::Local {
             if r.info.prefsrc == 0 {
@@ -1292,12 +1594,20 @@ impl Netns {
             }
         }
         for (a, l) in SPECIAL4 {
-            index.set(a, l, Answer4::Slow);
+            index.set(a, l, Compiled4::SLOW);
         }
         let nomatch = if self.table4(tid::DEFAULT).is_some_and(|t| !t.is_empty()) {
-            Answer4::Slow
+            Compiled4::SLOW
         } else {
-            Answer4::Error(Errno::ENETUNREACH)
+            let e = Errno::ENETUNREACH;
+            Compiled4 {
+                out: Answer4::Error(e),
+                inp: if self.custom_rules4 {
+                    InDst4::Slow
+                } else {
+                    InDst4::Error(e)
+                },
+            }
         };
         Some(Fast4Builder {
             index,
@@ -1320,13 +1630,13 @@ impl Netns {
             self.tables4().flat_map(|t| t.prefix_list()),
             |p| (p.addr, p.len),
             &SPECIAL4,
-            |p| self.walk4_answer(p, &guard),
+            |p| Compiled4::output(self.walk4_answer(p, &guard)),
         );
         Fast4Builder {
             index,
             guard: Guard::for_walk(guard),
             // (never used: 0.0.0.0/0 is always compiled)
-            nomatch: Answer4::Slow,
+            nomatch: Compiled4::SLOW,
             epoch: self.global_epoch(),
             walk: Some(self.tables4().map(|t| t.id).collect()),
         }
@@ -1487,7 +1797,7 @@ impl Netns {
                     .any(|tb| tb.get(q).is_some_and(|l| !l.is_empty()));
             if present || SPECIAL4.contains(&(q.addr, q.len)) {
                 let a = self.walk4_answer(q, &st.guard.unmarked);
-                st.index.set(q.addr, q.len, a);
+                st.index.set(q.addr, q.len, Compiled4::output(a));
             } else {
                 st.index.remove(q.addr, q.len);
             }
@@ -1498,9 +1808,9 @@ impl Netns {
 /// The IPv4 fast-path compiler state kept by a writer between publications.
 #[derive(Clone, Debug)]
 pub struct Fast4Builder {
-    index: AnswerIndex<u32, Answer4>,
+    index: AnswerIndex<u32, Compiled4>,
     guard: Guard,
-    nomatch: Answer4,
+    nomatch: Compiled4,
     /// The namespace's global epoch the answers were computed at.
     pub epoch: u64,
     /// `Some(tables)`: the answers are the whole rule walk's, over these tables (custom
@@ -1514,12 +1824,14 @@ impl Fast4Builder {
     /// The compiled index of the current answers (incremental: only what changed since
     /// the last call is rebuilt).
     pub fn snapshot(&mut self) -> Fast4 {
-        let (lpm, answers) = self.index.snapshot();
+        let (lpm, compiled) = self.index.snapshot();
         Fast4 {
             lpm,
-            answers,
+            answers: compiled.iter().map(|c| c.out).collect(),
+            inputs: compiled.iter().map(|c| c.inp).collect(),
+            nomatch_in: self.nomatch.inp,
             guard: self.guard.clone(),
-            nomatch: self.nomatch,
+            nomatch: self.nomatch.out,
         }
     }
 }

@@ -10,7 +10,7 @@ use fibkit::Netns;
 use proptest::prelude::*;
 
 mod common;
-use common::ns_with_link;
+use common::{add_addr4, add_dummy, ns_with_link};
 
 /// Adds custom rule `kind` (random selectors from `bits`, destination selector
 /// `to`) to family `v6`: rules that select some output flows and not others, rules
@@ -503,8 +503,19 @@ mod snapshot_equivalence4 {
             dsts in proptest::collection::vec(any::<u32>(), 1..60),
             default_table in any::<bool>(),
             rules in proptest::collection::vec((0u8..19, any::<u32>(), any::<prop::sample::Index>()), 0..4),
+            input in (0u32..4, 0u32..3, 0u32..3, any::<bool>()),
         ) {
             let (mut ns, d0) = ns_with_link();
+            // a second interface, and what the input routes read of the sysctls:
+            // forwarding per interface, rp_filter (all, d1), accept_local on d1
+            let d1 = add_dummy(&mut ns, "d1");
+            add_addr4(&mut ns, d1, 0xcb00_7101, 24);
+            let (fwd, rpf_all, rpf_d1, accept_local) = input;
+            ns.sysctl.v4_dev.entry(d0).or_default().forwarding = fwd & 1;
+            ns.sysctl.v4_dev.entry(d1).or_default().forwarding = fwd >> 1;
+            ns.sysctl.v4_all.rp_filter = rpf_all;
+            ns.sysctl.v4_dev.entry(d1).or_default().rp_filter = rpf_d1;
+            ns.sysctl.v4_dev.entry(d1).or_default().accept_local = u32::from(accept_local);
             for (a, len, metric, k, src) in &routes {
                 let p = Prefix4::new(*a, *len);
                 let (t, table, nh, mp) = match k {
@@ -596,7 +607,20 @@ mod snapshot_equivalence4 {
                     Flow4 { uid: 1, ..fl },
                     Flow4 { src: 0xc000_0201, ..fl },
                     Flow4 { oif: d0, ..fl },
+                    // input routes (forwarded or not, with every kind of source: remote,
+                    // on-link on either side, a local address, another destination),
+                    // which may take compiled input answers
                     Flow4 { iif: d0, src: 0xc633_6401, ..fl },
+                    Flow4 { iif: d1, src: 0xc633_6401, ..fl },
+                    Flow4 { iif: d0, src: 0xc000_0207, ..fl },
+                    Flow4 { iif: d1, src: 0xc000_0207, ..fl },
+                    Flow4 { iif: d1, src: 0xcb00_7107, ..fl },
+                    Flow4 { iif: d0, src: 0xcb00_7107, tos: 0x01, ..fl },
+                    Flow4 { iif: d1, src: 0xc000_0201, ..fl },
+                    Flow4 { iif: d0, src: 0xcb00_7101, ..fl },
+                    Flow4 { iif: d1, src: probes[(i + 1) % probes.len()], ..fl },
+                    Flow4 { iif: d0, src: probes[(i + 7) % probes.len()], mark: 1, ..fl },
+                    Flow4 { iif: 1, src: 0xc633_6401, ..fl },
                 ] {
                     let want = Answer4::of(ns.route_get4(&fl));
                     prop_assert_eq!(snap.output4(&fl), want, "flow {:?}", fl);
@@ -628,6 +652,155 @@ mod snapshot_equivalence4 {
                 }
             }
         }
+    }
+}
+
+/// Compiled input answers (forwarded packets) against the full input route, over every
+/// combination of what `ip_route_input_slow` and `fib_validate_source` read: the input
+/// interface's forwarding, rp_filter, accept_local, custom local routes, the way back
+/// to the source (none, unreachable, through the input interface or another one, a
+/// local or broadcast address), hairpin forwarding, an interface without addresses.
+#[test]
+fn compiled_input_answers_equal_the_full_input_route() {
+    use fibkit::snapshot::{Answer4, Snapshot};
+    use std::collections::BTreeSet;
+    let mut compiled = BTreeSet::new();
+    let mut hits = 0usize;
+    let mut total = 0usize;
+    for case in 0..48u32 {
+        let (fwd, rpf, accept_local, custom_local) =
+            (case & 1, (case >> 1) % 3, (case / 6) & 1, (case / 12) & 1);
+        let wide_accept = case >= 24;
+        let (mut ns, d0) = ns_with_link();
+        let d1 = add_dummy(&mut ns, "d1");
+        add_addr4(&mut ns, d1, 0xcb00_7101, 24);
+        // no address: the reverse path check's last resort
+        let d2 = add_dummy(&mut ns, "d2");
+        let via = |ns: &mut Netns, dst: u32, len: u8, gw: Option<u32>, dev: u32| {
+            let cfg = Route4Cfg {
+                dst,
+                dst_len: len,
+                scope: if gw.is_some() { 0 } else { 253 },
+                nh: NhCfg {
+                    gw: gw.map(Gateway::V4),
+                    dev,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            ns.route4_modify(RouteOp::Add, &cfg).expect("route");
+        };
+        via(&mut ns, 0x0a00_0000, 8, Some(0xc000_0203), d0);
+        via(&mut ns, 0x0a01_0000, 16, Some(0xcb00_7103), d1);
+        via(&mut ns, 0xac10_0000, 12, None, d2);
+        via(&mut ns, 0xc633_6400, 24, Some(0xcb00_7105), d1);
+        let unreachable = Route4Cfg {
+            dst: 0x0a02_0000,
+            dst_len: 16,
+            rtype: fibkit::route::RouteType::Unreachable,
+            ..Default::default()
+        };
+        ns.route4_modify(RouteOp::Add, &unreachable)
+            .expect("unreachable");
+        if custom_local == 1 {
+            let local = Route4Cfg {
+                table: tid::LOCAL,
+                dst: 0x0a09_0909,
+                dst_len: 32,
+                rtype: fibkit::route::RouteType::Local,
+                scope: 254,
+                nh: NhCfg {
+                    dev: 1,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            ns.route4_modify(RouteOp::Add, &local).expect("local");
+        }
+        for d in [d0, d1, d2] {
+            let c = ns.sysctl.v4_dev.entry(d).or_default();
+            c.forwarding = if d == d2 { 1 } else { fwd };
+            c.accept_local = if d == d1 || wide_accept {
+                accept_local
+            } else {
+                0
+            };
+        }
+        ns.sysctl.v4_all.rp_filter = rpf;
+        let snap = Snapshot::new(ns.clone());
+        // (the last ones martian: loopback, multicast, limited broadcast)
+        let dsts = [
+            0x0a00_0001,
+            0x0a01_0001,
+            0x0a02_0001,
+            0xac10_0001,
+            0x6440_0001,
+            0x0a09_0909,
+            0x7f00_0001,
+            0xe000_0001,
+            0xffff_ffff,
+        ];
+        let srcs = [
+            0xc633_6407, // remote, back through d1
+            0xc000_0207, // on-link d0
+            0xcb00_7107, // on-link d1
+            0xc000_0201, // local (d0)
+            0xcb00_7101, // local (d1)
+            0xc000_02ff, // d0's broadcast
+            0x0a02_0007, // back through an unreachable route
+            0x6440_0007, // no way back
+            0x0a00_0009, // back through d0 via a gateway
+            0xac10_0009, // back through d2
+            0x7f00_0001, // martian: loopback, multicast, limited broadcast
+            0xe000_0005,
+            0xffff_ffff,
+        ];
+        let mut flows = Vec::new();
+        for &dst in &dsts {
+            for &src in &srcs {
+                // (and an interface the namespace does not have)
+                for iif in [d0, d1, d2, 99] {
+                    let fl = Flow4 {
+                        dst,
+                        src,
+                        iif,
+                        proto: 17,
+                        ..Default::default()
+                    };
+                    let want = Answer4::of(ns.route_get4(&fl));
+                    assert_eq!(snap.output4(&fl), want, "case {case} {fl:?}");
+                    if let Some(a) = snap.precomputed_input4(&fl) {
+                        assert_eq!(a, want, "case {case} compiled {fl:?}");
+                        compiled.insert(format!("{a:?}"));
+                        hits += 1;
+                    }
+                    total += 1;
+                    flows.push((fl, want));
+                }
+            }
+        }
+        // the flow batch walks input flows' destinations: the same answers
+        let fls: Vec<Flow4> = flows.iter().map(|(fl, _)| *fl).collect();
+        let mut got = vec![Answer4::Slow; fls.len()];
+        snap.output4_flows_batch(&fls, &mut got);
+        for ((fl, want), got) in flows.iter().zip(&got) {
+            assert_eq!(got, want, "case {case} batch {fl:?}");
+        }
+    }
+    // a large share of the flows (every one not martian, nor on an unknown interface,
+    // nor needing a check of a local or broadcast route) takes compiled answers, which
+    // cover forwarding, the lookup's errors and both kinds of refusal
+    assert!(hits * 4 > total, "{hits} of {total} compiled");
+    for a in [
+        "Route",
+        "Error(EHOSTUNREACH)",
+        "Error(EINVAL)",
+        "Error(ENETUNREACH)",
+    ] {
+        assert!(
+            compiled.iter().any(|c| c.starts_with(a)),
+            "no compiled {a}: {compiled:?}"
+        );
     }
 }
 
@@ -752,6 +925,12 @@ mod incremental_publish {
                 let (a, len, _) = base[at.index(base.len())];
                 add_custom_rule(&mut ns, false, *kind, *bits, RulePrefix::V4(Prefix4::new(a, len)));
             }
+            // forwarded packets (input routes) arriving on d0 or on d1
+            let d1 = add_dummy(&mut ns, "d1");
+            add_addr4(&mut ns, d1, 0xcb00_7101, 24);
+            for d in [d0, d1] {
+                ns.sysctl.v4_dev.entry(d).or_default().forwarding = 1;
+            }
             let mut fib = Fib::new(ns);
             let mut reader = fib.reader();
             let mut probes = dsts.clone();
@@ -805,10 +984,19 @@ mod incremental_publish {
                 let snap = reader.snapshot();
                 let mut batch = vec![Answer4::Slow; probes.len()];
                 snap.output4_batch(&probes, &mut batch);
-                for (dst, got) in probes.iter().zip(&batch) {
+                for (k, (dst, got)) in probes.iter().zip(&batch).enumerate() {
                     let fl = Flow4 { dst: *dst, proto: 17, ..Default::default() };
                     prop_assert_eq!(*got, Answer4::of(fib.netns().route_get4(&fl)), "batch {:#x}", dst);
-                    for fl in [fl, Flow4 { mark: 1, ..fl }, Flow4 { proto: 6, ..fl }, Flow4 { uid: 1, ..fl }] {
+                    let back = probes[(k + 1) % probes.len()];
+                    for fl in [
+                        fl,
+                        Flow4 { mark: 1, ..fl },
+                        Flow4 { proto: 6, ..fl },
+                        Flow4 { uid: 1, ..fl },
+                        Flow4 { iif: d1, src: 0xcb00_7107, ..fl },
+                        Flow4 { iif: d0, src: 0xc000_0207, ..fl },
+                        Flow4 { iif: d0, src: back, ..fl },
+                    ] {
                         let want = Answer4::of(fib.netns().route_get4(&fl));
                         prop_assert_eq!(snap.output4(&fl), want, "flow {:?}", fl);
                     }
