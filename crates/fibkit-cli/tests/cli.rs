@@ -293,3 +293,25 @@ fn kbench_repeat_sums_up_the_runs_medians() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad --repeat"));
 }
+
+/// `fib bench lpm --input`: forwarded packets arriving on d1 and hairpinned on d0 are
+/// all routed (the input lookups answer routes, not errors), for both families.
+#[test]
+fn lpm_input_lines_forward_every_packet() {
+    for family in ["4", "6"] {
+        let args = [
+            "bench", "lpm", "--family", family, "--routes", "2000", "--passes", "1", "--input",
+        ];
+        let out = fib(&args, "");
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        for (name, iif) in [("forwarded", "iif d1"), ("hairpin", "iif d0")] {
+            let line = text
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("{name}:")))
+                .unwrap_or_else(|| panic!("a {name} line in {text}"));
+            assert!(line.contains(iif), "{line}");
+            assert!(line.contains("100.0 % forwarded"), "{line}");
+        }
+    }
+}
