@@ -735,6 +735,17 @@ impl Netns {
     /// exactly the default rules, whatever their priorities. `None` when the default
     /// lookups are not intact (deleted, duplicated, reordered): no compiled answers then.
     pub(crate) fn rule_guard(&self, v6: bool) -> Option<Vec<crate::rule::CompiledRule>> {
+        let mut guard = self.custom_rules(v6)?;
+        // the flows that take compiled answers come from lo with no source, no output
+        // interface (and for IPv4 a TOS of 0): rules that select none of them are left out
+        let tos = if v6 { None } else { Some(0) };
+        guard.retain(|r| !r.never_selects(1, 0, 0, tos));
+        Some(guard)
+    }
+
+    /// The custom rules, in order (every rule but the default rules' lookups), or
+    /// `None` when the default rules are not all there in their order.
+    pub(crate) fn custom_rules(&self, v6: bool) -> Option<Vec<crate::rule::CompiledRule>> {
         let prog = if v6 { &self.prog6 } else { &self.prog4 };
         let want: &[u32] = if v6 {
             &[tid::LOCAL, tid::MAIN]
@@ -754,10 +765,6 @@ impl Netns {
                 None => guard.push(*c),
             }
         }
-        // the flows that take compiled answers come from lo with no source, no output
-        // interface (and for IPv4 a TOS of 0): rules that select none of them are left out
-        let tos = if v6 { None } else { Some(0) };
-        guard.retain(|r| !r.never_selects(1, 0, 0, tos));
         (seen == want).then_some(guard)
     }
 

@@ -760,6 +760,17 @@ impl Snapshot {
             return None;
         }
         let conf = self.in4.dev(iif)?;
+        // the flow as ip_route_input_slow hands it to fib_lookup
+        let fib_flow = crate::lookup::Flow4 {
+            oif: 0,
+            uid: 0,
+            tos: fl.tos & 0xfc,
+            scope: crate::route::scope::UNIVERSE,
+            ..*fl
+        };
+        if !f.no_rule_selects(&fib_flow) {
+            return None;
+        }
         let forwarding = conf.forwarding;
         match inp {
             InDst4::Error(e) => Some(Answer4::Error(if forwarding {
@@ -775,7 +786,7 @@ impl Snapshot {
                 if !forwarding {
                     return Some(Answer4::Error(Errno::EHOSTUNREACH));
                 }
-                if let Err(e) = self.validate_source4(f, conf, src, dev, iif)? {
+                if let Err(e) = self.validate_source4(f, conf, &fib_flow, dev)? {
                     return Some(Answer4::Error(e));
                 }
                 Some(Answer4::Route {
@@ -800,10 +811,10 @@ impl Snapshot {
         &self,
         f: &Fast4,
         conf: &InDev4,
-        src: u32,
+        fl: &crate::lookup::Flow4,
         oif: u32,
-        iif: u32,
     ) -> Option<Result<(), Errno>> {
+        let (src, iif) = (fl.src, fl.iif);
         let rpf = conf.rp_filter;
         // the short way: no reverse path filter, and no redirect to consider
         // (send_redirects is on)
@@ -819,7 +830,24 @@ impl Snapshot {
                 });
             }
         }
-        // __fib_validate_source: the route back to the source
+        // __fib_validate_source: the route back to the source, when no custom rule
+        // selects its lookup
+        let back = crate::lookup::Flow4 {
+            dst: src,
+            src: fl.dst,
+            oif: 0,
+            iif: if oif != 0 { oif } else { 1 },
+            mark: 0,
+            tos: fl.tos,
+            proto: fl.proto,
+            sport: fl.dport,
+            dport: fl.sport,
+            uid: 0,
+            scope: crate::route::scope::UNIVERSE,
+        };
+        if !f.no_rule_selects(&back) {
+            return None;
+        }
         let last_resort = if rpf != 0 { Err(Errno::EINVAL) } else { Ok(()) };
         Some(match f.input_of(f.lpm.lookup(src)) {
             InDst4::Slow => return None,
@@ -1351,6 +1379,10 @@ pub struct Fast4 {
     inputs: Vec<InDst4>,
     /// `nomatch` for input routes.
     nomatch_in: InDst4,
+    /// Every custom rule, in order: an input route (or the route back to its source)
+    /// that one of them selects takes the full lookup; the others walk the default
+    /// rules, whose answers are compiled.
+    input_guard: Vec<CompiledRule>,
 }
 
 impl Fast4 {
@@ -1381,6 +1413,15 @@ impl Fast4 {
     fn admits(&self, fl: &crate::lookup::Flow4) -> bool {
         let g = self.guard.rules_for(fl.mark);
         g.is_empty() || Self::guard_passes(g, fl)
+    }
+    /// Whether none of the custom rules selects the FIB lookup of `fl` (a flow as
+    /// `fib_lookup` gets it).
+    #[inline]
+    fn no_rule_selects(&self, fl: &crate::lookup::Flow4) -> bool {
+        self.input_guard.is_empty() || {
+            let rf = RuleFlow::of4(fl);
+            !self.input_guard.iter().any(|r| r.matches(&rf))
+        }
     }
     #[inline(never)]
     fn guard_passes(g: &[CompiledRule], fl: &crate::lookup::Flow4) -> bool {
@@ -1468,16 +1509,9 @@ impl Netns {
                 break;
             }
         }
-        // input answers only with the default rules (the custom rules' walk could
-        // select a forwarded packet by its input interface or source)
-        let with_input = |out: Answer4, inp: InDst4| Compiled4 {
-            out,
-            inp: if self.custom_rules4 {
-                InDst4::Slow
-            } else {
-                inp
-            },
-        };
+        // (with custom rules: the answers of the flows none of them selects, input
+        // routes included; see `Fast4::input_guard`)
+        let with_input = |out: Answer4, inp: InDst4| Compiled4 { out, inp };
         let res = match found {
             Ok(r) => r,
             Err(Errno::EAGAIN) => {
@@ -1602,16 +1636,13 @@ impl Netns {
             let e = Errno::ENETUNREACH;
             Compiled4 {
                 out: Answer4::Error(e),
-                inp: if self.custom_rules4 {
-                    InDst4::Slow
-                } else {
-                    InDst4::Error(e)
-                },
+                inp: InDst4::Error(e),
             }
         };
         Some(Fast4Builder {
             index,
             guard,
+            input_guard: self.custom_rules(false).unwrap_or_default(),
             nomatch,
             epoch: self.global_epoch(),
             walk: None,
@@ -1635,6 +1666,8 @@ impl Netns {
         Fast4Builder {
             index,
             guard: Guard::for_walk(guard),
+            // (no input answers are compiled with the walk's)
+            input_guard: Vec::new(),
             // (never used: 0.0.0.0/0 is always compiled)
             nomatch: Compiled4::SLOW,
             epoch: self.global_epoch(),
@@ -1810,6 +1843,7 @@ impl Netns {
 pub struct Fast4Builder {
     index: AnswerIndex<u32, Compiled4>,
     guard: Guard,
+    input_guard: Vec<CompiledRule>,
     nomatch: Compiled4,
     /// The namespace's global epoch the answers were computed at.
     pub epoch: u64,
@@ -1830,6 +1864,7 @@ impl Fast4Builder {
             answers: compiled.iter().map(|c| c.out).collect(),
             inputs: compiled.iter().map(|c| c.inp).collect(),
             nomatch_in: self.nomatch.inp,
+            input_guard: self.input_guard.clone(),
             guard: self.guard.clone(),
             nomatch: self.nomatch.out,
         }

@@ -659,7 +659,8 @@ mod snapshot_equivalence4 {
 /// combination of what `ip_route_input_slow` and `fib_validate_source` read: the input
 /// interface's forwarding, rp_filter, accept_local, custom local routes, the way back
 /// to the source (none, unreachable, through the input interface or another one, a
-/// local or broadcast address), hairpin forwarding, an interface without addresses.
+/// local or broadcast address), hairpin forwarding, an interface without addresses,
+/// and custom rules selecting some input routes or some routes back to the source.
 #[test]
 fn compiled_input_answers_equal_the_full_input_route() {
     use fibkit::snapshot::{Answer4, Snapshot};
@@ -667,10 +668,12 @@ fn compiled_input_answers_equal_the_full_input_route() {
     let mut compiled = BTreeSet::new();
     let mut hits = 0usize;
     let mut total = 0usize;
-    for case in 0..48u32 {
+    let mut hits_with_rules = 0usize;
+    for case in 0..96u32 {
         let (fwd, rpf, accept_local, custom_local) =
             (case & 1, (case >> 1) % 3, (case / 6) & 1, (case / 12) & 1);
-        let wide_accept = case >= 24;
+        let wide_accept = case % 48 >= 24;
+        let rules = case >= 48;
         let (mut ns, d0) = ns_with_link();
         let d1 = add_dummy(&mut ns, "d1");
         add_addr4(&mut ns, d1, 0xcb00_7101, 24);
@@ -716,6 +719,43 @@ fn compiled_input_answers_equal_the_full_input_route() {
                 ..Default::default()
             };
             ns.route4_modify(RouteOp::Add, &local).expect("local");
+        }
+        if rules {
+            let t100 = Route4Cfg {
+                table: 100,
+                nh: NhCfg {
+                    gw: Some(Gateway::V4(0xcb00_7109)),
+                    dev: d1,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            ns.route4_modify(RouteOp::Add, &t100).expect("table 100");
+            let p = |a: u32, len: u8| Some(RulePrefix::V4(Prefix4::new(a, len)));
+            for spec in [
+                // input routes from d1 to 10.1/16
+                RuleSpec {
+                    iif: Some("d1".into()),
+                    dst: p(0x0a01_0000, 16),
+                    action: Some(RuleAction::Lookup(100)),
+                    ..Default::default()
+                },
+                // the routes back to d0's hosts from 10.0.0.1 (packets to 10.0.0.1)
+                RuleSpec {
+                    src: p(0x0a00_0001, 32),
+                    dst: p(0xc000_0200, 24),
+                    action: Some(RuleAction::Prohibit),
+                    ..Default::default()
+                },
+                // output routes only
+                RuleSpec {
+                    oif: Some("d0".into()),
+                    action: Some(RuleAction::Lookup(100)),
+                    ..Default::default()
+                },
+            ] {
+                ns.rule_add(false, &spec).expect("rule");
+            }
         }
         for d in [d0, d1, d2] {
             let c = ns.sysctl.v4_dev.entry(d).or_default();
@@ -773,6 +813,7 @@ fn compiled_input_answers_equal_the_full_input_route() {
                         assert_eq!(a, want, "case {case} compiled {fl:?}");
                         compiled.insert(format!("{a:?}"));
                         hits += 1;
+                        hits_with_rules += usize::from(rules);
                     }
                     total += 1;
                     flows.push((fl, want));
@@ -791,6 +832,11 @@ fn compiled_input_answers_equal_the_full_input_route() {
     // nor needing a check of a local or broadcast route) takes compiled answers, which
     // cover forwarding, the lookup's errors and both kinds of refusal
     assert!(hits * 4 > total, "{hits} of {total} compiled");
+    // custom rules leave the input routes they do not select compiled
+    assert!(
+        hits_with_rules * 8 > total,
+        "{hits_with_rules} of {total} compiled with rules"
+    );
     for a in [
         "Route",
         "Error(EHOSTUNREACH)",
