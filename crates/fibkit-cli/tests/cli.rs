@@ -217,6 +217,10 @@ fn bench_refuses_bad_arguments_with_a_message() {
             vec!["files", &v4, &v4, "4", "--rule", "0"],
             "Usage: fib bench files".into(),
         ),
+        (
+            vec!["files", &v4, &v4, "4", "--input", "--rules"],
+            "Usage: fib bench files".into(),
+        ),
         (vec!["flood", "--threads", "0"], "bad --threads".into()),
         (vec!["flood", "--threads", "1,x"], "bad --threads".into()),
         (vec!["flood", "--seconds", "-1"], "bad --seconds".into()),
@@ -314,4 +318,36 @@ fn lpm_input_lines_forward_every_packet() {
             assert!(line.contains("100.0 % forwarded"), "{line}");
         }
     }
+}
+
+/// `fib bench files ... --input`: the forwarded packets' lookups (in on d1, forwarding
+/// on) answer routes, with and without custom rules, each count on its own line.
+#[test]
+fn files_input_times_forwarded_packets() {
+    let dir = std::env::temp_dir().join(format!("fib-bench-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let routes = dir.join("routes.txt");
+    let lookups = dir.join("lookups.txt");
+    std::fs::write(&routes, "10.0.0.0/8\n172.16.0.0/12\n").expect("routes");
+    std::fs::write(&lookups, "10.1.2.3\n172.16.0.9\n").expect("lookups");
+    let (r, l) = (routes.to_string_lossy(), lookups.to_string_lossy());
+    let out = fib(
+        &["bench", "files", &r, &l, "4", "--input", "--rules", "0,2"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for rules in ["rules=0 input=d1 ", "rules=2 input=d1 "] {
+        let line = text
+            .lines()
+            .find(|l| l.contains(rules))
+            .unwrap_or_else(|| panic!("{rules} in {text}"));
+        // "ok N" counts the lookups that answered a route (forwarding off: none)
+        let ok = line
+            .rsplit("ok ")
+            .next()
+            .and_then(|v| v.trim_end_matches(')').parse::<u64>().ok());
+        assert!(ok.is_some_and(|n| n > 0), "{line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
