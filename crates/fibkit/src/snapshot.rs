@@ -79,6 +79,11 @@ pub struct Fast6 {
     answers: Vec<Answer6>,
     /// The custom rules (see [`Fast4`]'s field of the same name).
     guard: Guard,
+    /// Per answer number: whether input routes (any input interface, any source) get
+    /// the same answer (see [`Compiled6`]).
+    any_iif: Vec<bool>,
+    /// Every custom rule (see [`Fast4`]'s field of the same name).
+    input_guard: Vec<CompiledRule>,
 }
 
 impl Fast6 {
@@ -89,10 +94,16 @@ impl Fast6 {
         matches!(Self::kind(fl), FlowKind::Bare | FlowKind::Marked) && self.admits(fl)
     }
     /// Whether only the destination decides `fl` (no source, no interface), and
-    /// whether it carries a mark.
+    /// whether it carries a mark; or whether it is an input route (no output
+    /// interface).
     #[inline]
     fn kind(fl: &Flow6) -> FlowKind {
-        FlowKind::of(fl.src == 0 && fl.oif | fl.iif == 0, fl.mark)
+        let k = FlowKind::of(fl.src == 0 && fl.oif | fl.iif == 0, fl.mark);
+        if k == FlowKind::Full && fl.iif != 0 && fl.oif == 0 {
+            FlowKind::Input
+        } else {
+            k
+        }
     }
     /// Whether the compiled answer is the flow's: no custom rule selects it (the
     /// flow as `ip6_route_output` hands it to the rules: iif lo).
@@ -122,7 +133,7 @@ impl Fast6 {
     }
     /// Bytes of the index plus the answers.
     pub fn memory_bytes(&self) -> usize {
-        self.lpm.memory_bytes() + self.answers.len() * std::mem::size_of::<Answer6>()
+        self.lpm.memory_bytes() + self.answers.len() * (std::mem::size_of::<Answer6>() + 1)
     }
     /// The precomputed answer for a destination.
     #[inline]
@@ -146,6 +157,49 @@ impl Fast6 {
             None => None,
         }
     }
+    /// The answer of an input route whose destination has index value `v` (`None`:
+    /// the full route answers): the output answer when no input interface or source
+    /// can change it and no custom rule selects the route.
+    #[inline]
+    fn input_answer(&self, v: u32, fl: &Flow6) -> Option<Answer6> {
+        let a = match self.answers.get(v as usize) {
+            Some(a) if self.any_iif[v as usize] => *a,
+            // nothing covers the destination: no route an interface or source could pick
+            None if v == NO_MATCH => Answer6::Error(Errno::ENETUNREACH),
+            _ => return None,
+        };
+        let selected = !self.input_guard.is_empty() && {
+            let rf = RuleFlow::of6(fl);
+            self.input_guard.iter().any(|r| r.matches(&rf))
+        };
+        (!selected && a != Answer6::Slow).then_some(a)
+    }
+}
+
+/// The compiled answers of one IPv6 prefix: the output answer, and whether an input
+/// route gets it too. The kernel's route selection scores a node's routes against the
+/// input interface (`rt6_check_dev` with oif = iif) and source-specific routes answer by
+/// the source, so an input route shares the output answer when the node whose route
+/// answered holds routes of one device only and no node the walk visits has
+/// source-specific routes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Compiled6 {
+    out: Answer6,
+    any_iif: bool,
+}
+
+impl Compiled6 {
+    const SLOW: Compiled6 = Compiled6 {
+        out: Answer6::Slow,
+        any_iif: false,
+    };
+    /// An output answer that input routes do not take.
+    fn output(out: Answer6) -> Compiled6 {
+        Compiled6 {
+            out,
+            any_iif: false,
+        }
+    }
 }
 
 fn covering_stack_len(stack: &mut Vec<Prefix6>, p: Prefix6) -> Option<u8> {
@@ -161,9 +215,9 @@ fn covering_stack_len(stack: &mut Vec<Prefix6>, p: Prefix6) -> Option<u8> {
 impl Netns {
     /// The answer for destinations whose longest match (over local and main) is `p`,
     /// given the longest local and main prefixes covering it.
-    fn fast6_answer(&self, p: Prefix6, llen: Option<u8>, mlen: Option<u8>) -> Answer6 {
+    fn fast6_answer(&self, p: Prefix6, llen: Option<u8>, mlen: Option<u8>) -> Compiled6 {
         if in_special6(p) {
-            return Answer6::Slow;
+            return Compiled6::SLOW;
         }
         let fl = Flow6 {
             dst: p.addr,
@@ -174,39 +228,58 @@ impl Netns {
         } else {
             0
         };
+        // whether an input route gets the same answer (see `Compiled6`)
+        let mut any_iif = true;
         for (table, len) in [(tid::LOCAL, llen), (tid::MAIN, mlen)] {
             let Some(len) = len else { continue };
+            let t = self.table6(table);
+            // the nodes the walk visits in this table: from `len` down to the answer's
+            let subtree_from = |stop: u8| {
+                t.is_some_and(|t| {
+                    (stop..=len).any(|l| t.has_len(l) && t.has_subtree(Prefix6::new(p.addr, l)))
+                })
+            };
             match self.fib6_table_lookup_at(table, 0, &fl, s, Some(len)) {
                 Ok(res) => {
                     let r = res.route;
                     if r.sibling_group != 0 {
-                        return Answer6::Slow;
+                        return Compiled6::SLOW;
                     }
-                    match r.rtype {
+                    // (a source-specific answer comes from a node with a subtree)
+                    any_iif &= !subtree_from(r.dst.len)
+                        && t.and_then(|t| t.get(r.dst, r.src))
+                            .is_some_and(|l| l.iter().all(|x| x.nh.dev == r.nh.dev));
+                    let out = match r.rtype {
+                        // (the next table's answer, chosen in this node as any other)
                         RouteType::Throw => continue,
-                        RouteType::Blackhole => return Answer6::Error(Errno::EINVAL),
-                        RouteType::Prohibit => return Answer6::Error(Errno::EACCES),
-                        RouteType::Unreachable => return Answer6::Error(Errno::EHOSTUNREACH),
-                        _ => {}
-                    }
-                    let dev = if r.flags & (rtf::LOCAL | rtf::ANYCAST) != 0 {
-                        1
-                    } else {
-                        r.nh.dev
+                        RouteType::Blackhole => Answer6::Error(Errno::EINVAL),
+                        RouteType::Prohibit => Answer6::Error(Errno::EACCES),
+                        RouteType::Unreachable => Answer6::Error(Errno::EHOSTUNREACH),
+                        _ => {
+                            let dev = if r.flags & (rtf::LOCAL | rtf::ANYCAST) != 0 {
+                                1
+                            } else {
+                                r.nh.dev
+                            };
+                            Answer6::Route {
+                                rtype: r.rtype,
+                                gateway: r.nh.gw,
+                                dev,
+                                table: res.table,
+                                metric: r.metric,
+                                pref: res.first.pref,
+                            }
+                        }
                     };
-                    return Answer6::Route {
-                        rtype: r.rtype,
-                        gateway: r.nh.gw,
-                        dev,
-                        table: res.table,
-                        metric: r.metric,
-                        pref: res.first.pref,
-                    };
+                    return Compiled6 { out, any_iif };
                 }
-                Err(_) => continue,
+                Err(_) => any_iif &= !subtree_from(0),
             }
         }
-        Answer6::Error(Errno::ENETUNREACH)
+        Compiled6 {
+            out: Answer6::Error(Errno::ENETUNREACH),
+            any_iif,
+        }
     }
 
     /// Compile the IPv6 fast-path index (`None` when the default rules are not intact:
@@ -245,6 +318,7 @@ impl Netns {
         let mut st = Fast6Builder {
             index: AnswerIndex::new(),
             guard,
+            input_guard: self.custom_rules(true).unwrap_or_default(),
             epoch: self.global_epoch(),
             walk: None,
         };
@@ -270,7 +344,7 @@ impl Netns {
             i = j;
         }
         for (a, l) in SPECIAL6 {
-            st.index.set(a, l, Answer6::Slow);
+            st.index.set(a, l, Compiled6::SLOW);
         }
         Some(st)
     }
@@ -317,11 +391,13 @@ impl Netns {
             self.tables6().flat_map(|t| t.dsts()),
             |p| (p.addr, p.len),
             &SPECIAL6,
-            |p| self.walk6_answer(p, &guard),
+            |p| Compiled6::output(self.walk6_answer(p, &guard)),
         );
         Fast6Builder {
             index,
             guard: Guard::for_walk(guard),
+            // (no input answers are compiled with the walk's)
+            input_guard: Vec::new(),
             epoch: self.global_epoch(),
             walk: Some(self.tables6().map(|t| t.id).collect()),
         }
@@ -384,7 +460,7 @@ impl Netns {
             let present = q.len == 0 || self.tables6().any(|t| t.has_dst(q));
             if present || SPECIAL6.contains(&(q.addr, q.len)) {
                 let a = self.walk6_answer(q, &st.guard.unmarked);
-                st.index.set(q.addr, q.len, a);
+                st.index.set(q.addr, q.len, Compiled6::output(a));
             } else {
                 st.index.remove(q.addr, q.len);
             }
@@ -412,8 +488,9 @@ fn affected6(touched: &[Prefix6], tables: &[&crate::table::Table6]) -> Vec<Prefi
 /// The IPv6 fast-path compiler state kept by a writer between publications.
 #[derive(Clone, Debug)]
 pub struct Fast6Builder {
-    index: AnswerIndex<u128, Answer6>,
+    index: AnswerIndex<u128, Compiled6>,
     guard: Guard,
+    input_guard: Vec<CompiledRule>,
     /// The namespace's global epoch the answers were computed at.
     pub epoch: u64,
     /// See [`Fast4Builder::walk`].
@@ -424,11 +501,13 @@ impl Fast6Builder {
     /// The compiled index of the current answers (incremental: only what changed since
     /// the last call is rebuilt).
     pub fn snapshot(&mut self) -> Fast6 {
-        let (lpm, answers) = self.index.snapshot();
+        let (lpm, compiled) = self.index.snapshot();
         Fast6 {
             lpm,
-            answers,
+            answers: compiled.iter().map(|c| c.out).collect(),
+            any_iif: compiled.iter().map(|c| c.any_iif).collect(),
             guard: self.guard.clone(),
+            input_guard: self.input_guard.clone(),
         }
     }
 }
@@ -495,10 +574,10 @@ impl Precomputed for Compiled4 {
     }
 }
 
-impl Precomputed for Answer6 {
-    const SLOW: Self = Answer6::Slow;
+impl Precomputed for Compiled6 {
+    const SLOW: Self = Compiled6::SLOW;
     fn is_slow(&self) -> bool {
-        matches!(self, Answer6::Slow)
+        *self == Compiled6::SLOW
     }
 }
 
@@ -1012,7 +1091,8 @@ impl Snapshot {
             }
             return;
         };
-        // what precomputed6 decides, from the answer number the walk found
+        // what precomputed6 and an input route's compiled answer decide, from the
+        // answer number the walk found
         #[cold]
         #[inline(never)]
         fn other(s: &Snapshot, f: &Fast6, fl: &Flow6, id: u32) -> Answer6 {
@@ -1021,6 +1101,11 @@ impl Snapshot {
                     Some(Answer6::Slow) => {}
                     Some(a) => return *a,
                     None => return Answer6::Error(Errno::ENETUNREACH),
+                }
+            }
+            if Fast6::kind(fl) == FlowKind::Input {
+                if let Some(a) = s.input6(f, fl, id) {
+                    return a;
                 }
             }
             s.output6_full(fl)
@@ -1046,6 +1131,35 @@ impl Snapshot {
     #[inline]
     pub fn output6(&self, fl: &Flow6) -> Answer6 {
         match self.precomputed6(fl) {
+            Some(a) => a,
+            None => self.output6_other(fl),
+        }
+    }
+
+    /// The compiled input answer [`Snapshot::output6`] gives `fl` (an input route: an
+    /// input interface, no output interface; see [`Compiled6`] for the destinations
+    /// that have one), or `None` when the flow takes another way.
+    pub fn precomputed_input6(&self, fl: &Flow6) -> Option<Answer6> {
+        let f = self.fast6.as_ref()?;
+        if Fast6::kind(fl) != FlowKind::Input {
+            return None;
+        }
+        self.input6(f, fl, f.lpm.lookup(fl.dst))
+    }
+
+    /// The input answer of `fl` (a [`FlowKind::Input`] flow) whose destination has the
+    /// index value `id`: its interface must exist (`ENODEV` is the full route's).
+    #[inline]
+    fn input6(&self, f: &Fast6, fl: &Flow6, id: u32) -> Option<Answer6> {
+        self.in4.dev(fl.iif)?;
+        f.input_answer(id, fl)
+    }
+
+    /// [`Snapshot::output6`] of a flow without a compiled output answer (see
+    /// [`Snapshot::output4_other`]).
+    #[inline(never)]
+    fn output6_other(&self, fl: &Flow6) -> Answer6 {
+        match self.precomputed_input6(fl) {
             Some(a) => a,
             None => self.output6_full(fl),
         }

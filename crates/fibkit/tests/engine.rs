@@ -356,8 +356,13 @@ mod snapshot_equivalence {
             failed_neigh in any::<bool>(),
             bare in any::<bool>(),
             rules in proptest::collection::vec((0u8..19, any::<u32>(), any::<prop::sample::Index>()), 0..4),
+            // routes through a second interface at some routes' prefixes (metric 1..3,
+            // 0: a gateway route), and source-specific routes (source prefix length)
+            via_d1 in proptest::collection::vec((any::<prop::sample::Index>(), 0u32..4), 0..6),
+            from_src in proptest::collection::vec((any::<prop::sample::Index>(), 1u8..=64), 0..3),
         ) {
             let (mut ns, d0) = ns_with_link();
+            let d1 = add_dummy(&mut ns, "d1");
             let gw = |b: bool| (0x2001_0db8_0001_u128 << 80) | if b { 0xfe } else { 0xfd };
             for (a, len, metric, k, g, pref) in &routes {
                 let t = rtype(*k);
@@ -374,6 +379,28 @@ mod snapshot_equivalence {
                     ..Default::default()
                 };
                 let _ = ns.route6_modify(RouteOp::Append, &cfg);
+            }
+            for (at, metric) in &via_d1 {
+                let (a, len, ..) = routes[at.index(routes.len())];
+                let nh = if *metric == 0 {
+                    NhCfg { gw: Some(Gateway::V6(gw(true))), dev: d0, ..Default::default() }
+                } else {
+                    NhCfg { dev: d1, ..Default::default() }
+                };
+                let cfg = Route6Cfg { dst: Prefix6::new(a, len), metric: *metric, nh, ..Default::default() };
+                let _ = ns.route6_modify(RouteOp::Append, &cfg);
+                let cfg = Route6Cfg { nh: NhCfg { dev: d1, ..Default::default() }, metric: 1, ..cfg };
+                let _ = ns.route6_modify(RouteOp::Append, &cfg);
+            }
+            for (at, slen) in &from_src {
+                let (a, len, ..) = routes[at.index(routes.len())];
+                let cfg = Route6Cfg {
+                    dst: Prefix6::new(a, len),
+                    src: Prefix6::new(0x2001_0db8_00ff_u128 << 80, *slen),
+                    nh: NhCfg { dev: d1, ..Default::default() },
+                    ..Default::default()
+                };
+                let _ = ns.route6_modify(RouteOp::Add, &cfg);
             }
             for (a, len) in &locals {
                 let cfg = Route6Cfg {
@@ -453,7 +480,14 @@ mod snapshot_equivalence {
                     Flow6 { uid: 1, ..fl },
                     Flow6 { src: gw(false), ..fl },
                     Flow6 { oif: d0, ..fl },
+                    // input routes, from either interface, with sources inside and
+                    // outside the source-specific routes' prefixes, or none
                     Flow6 { iif: d0, src: 0x2001_0db8_00ff_u128 << 80 | 1, ..fl },
+                    Flow6 { iif: d1, src: 0x2001_0db8_00ff_u128 << 80 | 1, ..fl },
+                    Flow6 { iif: d1, src: 0x2001_0db8_0002_u128 << 80 | 7, ..fl },
+                    Flow6 { iif: d0, src: gw(true), mark: 1, ..fl },
+                    Flow6 { iif: d1, ..fl },
+                    Flow6 { iif: 99, src: gw(true), ..fl },
                 ] {
                     let want = Answer6::of(ns.route_output6(&fl));
                     prop_assert_eq!(snap.output6(&fl), want, "flow {:?}", fl);
@@ -1455,6 +1489,7 @@ mod incremental_publish6 {
                 base.extend([(0xff << 120, 8, 0, true), (0xfe80 << 112, 10, 1, true), (1, 128, 0, false), (0xff02 << 112, 16, 0, true)]);
             }
             let (mut ns, d0) = ns_with_link();
+            let d1 = add_dummy(&mut ns, "d1");
             let gw = |b: bool| (0x2001_0db8_0001_u128 << 80) | if b { 0xfe } else { 0xfd };
             let route = |a: u128, len: u8, k: u8, g: bool, table: u32| {
                 // local routes are local, or throw (lookups fall through to main)
@@ -1469,6 +1504,9 @@ mod incremental_publish6 {
                     rtype: t,
                     metric: 1 + u32::from(k % 3),
                     nh: match t {
+                        // (every third through d1: a node may hold both devices,
+                        // which input routes from either one tell apart)
+                        RouteType::Unicast if k % 3 == 2 => NhCfg { dev: d1, ..Default::default() },
                         RouteType::Unicast => NhCfg { gw: Some(Gateway::V6(gw(g))), dev: d0, ..Default::default() },
                         RouteType::Local => NhCfg { dev: 1, ..Default::default() },
                         _ => NhCfg::default(),
@@ -1534,7 +1572,14 @@ mod incremental_publish6 {
                 for (dst, got) in probes.iter().zip(&batch) {
                     let fl = Flow6 { dst: *dst, ..Default::default() };
                     prop_assert_eq!(*got, Answer6::of(fib.netns().route_output6(&fl)), "batch {:#x}", dst);
-                    for fl in [fl, Flow6 { mark: 1, ..fl }, Flow6 { proto: 6, ..fl }, Flow6 { uid: 1, ..fl }] {
+                    for fl in [
+                        fl,
+                        Flow6 { mark: 1, ..fl },
+                        Flow6 { proto: 6, ..fl },
+                        Flow6 { uid: 1, ..fl },
+                        Flow6 { iif: d0, src: gw(true), ..fl },
+                        Flow6 { iif: d1, src: gw(false), ..fl },
+                    ] {
                         let want = Answer6::of(fib.netns().route_output6(&fl));
                         prop_assert_eq!(snap.output6(&fl), want, "flow {:?}", fl);
                     }
