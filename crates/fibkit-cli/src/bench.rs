@@ -122,11 +122,22 @@ fn bench_namespace(v4: bool) -> Result<(Netns, u32), String> {
     Ok((ns, d0))
 }
 
-/// A second link, d1, with 198.51.100.1/24 and 2001:db8:2::1/64: where `fib bench lpm
-/// --input`'s forwarded packets arrive.
-fn add_second_link(ns: &mut Netns) -> Result<u32, String> {
-    add_link(ns, "d1", Some(0xc633_6401), 2)
+/// The input benchmarks' router: a second link, d1, with 198.51.100.1/24 and
+/// 2001:db8:2::1/64, where forwarded packets arrive (from [`ON_D1`]), and forwarding on
+/// for the family. Returns d1.
+fn forward_from_d1(ns: &mut Netns, v6: bool) -> Result<u32, String> {
+    let d1 = add_link(ns, "d1", Some(0xc633_6401), 2)?;
+    let key = if v6 {
+        "net.ipv6.conf.all.forwarding=1"
+    } else {
+        "net.ipv4.ip_forward=1"
+    };
+    fibkit_iproute::exec::run_sysctl(ns, key)?;
+    Ok(d1)
 }
+
+/// An on-link host of d1 (IPv4, IPv6): the forwarded packets' source.
+const ON_D1: (u32, u128) = (0xc633_6407, (0x2001_0db8_0002u128 << 80) | 7);
 
 /// Dummy link `name`, up, with `v4`/24 (if any) and 2001:db8:`net`::1/64.
 fn add_link(ns: &mut Netns, name: &str, v4: Option<u32>, net: u128) -> Result<u32, String> {
@@ -473,23 +484,12 @@ pub fn files_main(args: &[String]) -> Result<(), String> {
     });
     let load = t0.elapsed();
     let d1 = if input {
-        let d1 = add_second_link(&mut ns)?;
-        let key = if v6 {
-            "net.ipv6.conf.all.forwarding=1"
-        } else {
-            "net.ipv4.ip_forward=1"
-        };
-        fibkit_iproute::exec::run_sysctl(&mut ns, key)?;
-        d1
+        forward_from_d1(&mut ns, v6)?
     } else {
         0
     };
-    // (an on-link host of d1 for input lookups, none for output ones)
-    let (src4, src6) = if input {
-        (0xc633_6407u32, (0x2001_0db8_0002u128 << 80) | 7)
-    } else {
-        (0, 0)
-    };
+    // (the source of input lookups, none for output ones)
+    let (src4, src6) = if input { ON_D1 } else { (0, 0) };
     let dsts: Vec<u128> = ltext
         .lines()
         .filter_map(first)
@@ -746,15 +746,11 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
         add_wg_quick(&mut ns, d0)?;
     }
     // (the route table is loaded first: the load time stays comparable)
-    let d1 = if input { add_second_link(&mut ns)? } else { 0 };
-    if input {
-        let key = if v6 {
-            "net.ipv6.conf.all.forwarding=1"
-        } else {
-            "net.ipv4.ip_forward=1"
-        };
-        fibkit_iproute::exec::run_sysctl(&mut ns, key)?;
-    }
+    let d1 = if input {
+        forward_from_d1(&mut ns, v6)?
+    } else {
+        0
+    };
     let t1 = Instant::now();
     let snap = fibkit::snapshot::Snapshot::new(ns);
     let compile = t1.elapsed();
@@ -929,9 +925,8 @@ pub fn lpm_main(args: &[String]) -> Result<(), String> {
         // and arriving on d0 itself (a hairpin: IPv4 checks the route back to the
         // source, also compiled)
         let keys = &inside[..inside.len() / 4];
-        let on_d1 = (0xc633_6407u32, (0x2001_0db8_0002u128 << 80) | 7);
         let on_d0 = (0xc000_0207u32, (0x2001_0db8_0001u128 << 80) | 7);
-        for (name, iif, (src4, src6)) in [("forwarded", d1, on_d1), ("hairpin", d0, on_d0)] {
+        for (name, iif, (src4, src6)) in [("forwarded", d1, ON_D1), ("hairpin", d0, on_d0)] {
             let mut best = [0f64; 2];
             let mut routed = 0usize;
             let mut fl6 = vec![

@@ -744,7 +744,8 @@ pub struct Snapshot {
     ns: Arc<Netns>,
     fast4: Option<Arc<Fast4>>,
     fast6: Option<Arc<Fast6>>,
-    /// What IPv4 input routes read of the interfaces and addresses.
+    /// What IPv4 input routes read of the interfaces and addresses (IPv6 input routes
+    /// read only whether their interface exists).
     in4: Arc<InConf4>,
     generation: u64,
 }
@@ -796,8 +797,8 @@ impl Snapshot {
     }
 
     /// The compiled input answer [`Snapshot::output4`] gives `fl` (an input route: an
-    /// input interface and a source, no output interface, TOS 0, the default rules),
-    /// or `None` when the flow takes another way (a compiled output answer or the
+    /// input interface and a source, no output interface, TOS 0, no custom rule
+    /// selecting it), or `None` when the flow takes another way (a compiled output answer or the
     /// full lookup).
     pub fn precomputed_input4(&self, fl: &crate::lookup::Flow4) -> Option<Answer4> {
         let f = self.fast4.as_ref()?;
@@ -820,9 +821,9 @@ impl Snapshot {
     /// The compiled answer of the input route of `fl` (a [`FlowKind::Input`] flow), whose
     /// destination has the index value `id`; `None` when only the full input route
     /// can answer. What `ip_route_input_slow` decides beyond the destination's FIB
-    /// result is read here: the input interface, its forwarding, and
-    /// `fib_validate_source`'s short way (no `rp_filter`, the output device not the
-    /// input one, the source not a local address unless `accept_local`).
+    /// result is read here: the input interface, its forwarding, whether a custom rule
+    /// selects the route, and `fib_validate_source` (see
+    /// [`Snapshot::validate_source4`]).
     #[inline]
     fn input4(&self, f: &Fast4, fl: &crate::lookup::Flow4, id: u32) -> Option<Answer4> {
         use crate::prefix::v4;
@@ -880,11 +881,10 @@ impl Snapshot {
         }
     }
 
-    /// `fib_validate_source` of a forwarded packet from `src` arriving on `iif` and
+    /// `fib_validate_source` of a forwarded packet `fl` (as `fib_lookup` got it)
     /// leaving by `oif`, with the route back to the source read from the compiled
-    /// input answers (the default rules: custom ones leave no input answer to reach
-    /// this); `None` when only the full check can tell (the route back is not a
-    /// single-path unicast route or an error).
+    /// input answers; `None` when only the full check can tell (a custom rule selects
+    /// the route back, or it is not a single-path unicast route or an error).
     #[inline]
     fn validate_source4(
         &self,
@@ -1137,8 +1137,9 @@ impl Snapshot {
     }
 
     /// The compiled input answer [`Snapshot::output6`] gives `fl` (an input route: an
-    /// input interface, no output interface; see [`Compiled6`] for the destinations
-    /// that have one), or `None` when the flow takes another way.
+    /// input interface, no output interface; a destination has one when the node whose
+    /// route answers holds routes of one device only and no node of the walk has
+    /// source-specific routes), or `None` when the flow takes another way.
     pub fn precomputed_input6(&self, fl: &Flow6) -> Option<Answer6> {
         let f = self.fast6.as_ref()?;
         if Fast6::kind(fl) != FlowKind::Input {
@@ -1429,8 +1430,8 @@ pub enum InDst4 {
     },
     /// The FIB lookup fails with this error.
     Error(Errno),
-    /// Anything else (local delivery, broadcast, multipath, other route types, custom
-    /// rules): the full input route answers.
+    /// Anything else (local delivery, broadcast, multipath, other route types, the
+    /// answers of a whole custom rule walk): the full input route answers.
     Slow,
 }
 
