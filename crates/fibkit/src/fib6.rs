@@ -1405,6 +1405,24 @@ impl Netns {
         }
     }
 
+    /// Whether the walk of one table selects a route under `strict` as given, without
+    /// the retry that drops `REACHABLE` (when it does not, the first pass backtracked
+    /// through every node covering the destination before the retry).
+    pub(crate) fn fib6_selects_at(
+        &self,
+        table: u32,
+        fl: &Flow6,
+        strict: u32,
+        from_len: Option<u8>,
+    ) -> bool {
+        self.tables6.get(&table).is_some_and(|t| {
+            self.fib6_walk(t, fl.dst, fl.src, from_len, |list| {
+                self.rt6_select(list, 0, strict)
+            })
+            .is_some()
+        })
+    }
+
     /// `fib6_table_lookup` in one table for a plain flow: the selected entry.
     /// Exposed for direct-table comparisons; `route_output6` is the full path.
     pub fn table_lookup6(&self, table: u32, dst: u128) -> std::result::Result<&Route6, Errno> {

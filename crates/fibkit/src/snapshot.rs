@@ -245,8 +245,17 @@ impl Netns {
                     if r.sibling_group != 0 {
                         return Compiled6::SLOW;
                     }
-                    // (a source-specific answer comes from a node with a subtree)
-                    any_iif &= !subtree_from(r.dst.len)
+                    // (a source-specific answer comes from a node with a subtree); a
+                    // first pass that found no reachable route visited every node up
+                    // to the root, and a source-specific one there answers the retry
+                    let stop = if s & strict::REACHABLE != 0
+                        && !self.fib6_selects_at(table, &fl, s, Some(len))
+                    {
+                        0
+                    } else {
+                        r.dst.len
+                    };
+                    any_iif &= !subtree_from(stop)
                         && t.and_then(|t| t.get(r.dst, r.src))
                             .is_some_and(|l| l.iter().all(|x| x.nh.dev == r.nh.dev));
                     let out = match r.rtype {

@@ -196,7 +196,7 @@ fn naive6(ns: &Netns, dst: u128) -> Option<(Prefix6, u32)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(48)))]
 
     #[test]
     fn ipv4_lookup_matches_naive_scan(
@@ -344,7 +344,7 @@ mod snapshot_equivalence {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
+        #![proptest_config(ProptestConfig::with_cases(common::cases(48)))]
 
         /// The compiled fast path answers exactly what the full lookup answers.
         #[test]
@@ -528,7 +528,7 @@ mod snapshot_equivalence4 {
     use fibkit::snapshot::{Answer4, Snapshot};
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
+        #![proptest_config(ProptestConfig::with_cases(common::cases(48)))]
 
         /// The compiled IPv4 fast path answers exactly what `ip route get` answers.
         #[test]
@@ -884,6 +884,101 @@ fn compiled_input_answers_equal_the_full_input_route() {
     }
 }
 
+/// A source-specific route on a short prefix answers an input route when the longer
+/// prefix's only route has an unreachable gateway and forwarding is off: the kernel's
+/// first pass (`RT6_LOOKUP_F_REACHABLE`) backtracks from the longer node into the
+/// short one's subtree and finds the source-specific route there, while an output flow
+/// (no source) finds nothing reachable and retries, taking the longer prefix's route.
+/// The compiled output answer is the longer prefix's route; input flows must not take
+/// it when their source can change the first pass. (Found by the IPv6 property test.)
+#[test]
+fn ipv6_input_backtracks_into_a_source_subtree_before_the_retry() {
+    use fibkit::netns::{Neighbour, NudState};
+    use fibkit::snapshot::{Answer6, Snapshot};
+    for (failed, forwarding) in [(true, false), (false, false), (true, true)] {
+        let (mut ns, d0) = ns_with_link();
+        let d1 = add_dummy(&mut ns, "d1");
+        let gw = 0x2001_0db8_0001_u128 << 80 | 0xfe;
+        let short = Prefix6::new(0x6000_u128 << 112, 3);
+        let long = Prefix6::new(0x7ef8_a682_07c6_1400_u128 << 64, 55);
+        let via_gw = Route6Cfg {
+            dst: long,
+            metric: 1,
+            nh: NhCfg {
+                gw: Some(Gateway::V6(gw)),
+                dev: d0,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        ns.route6_modify(RouteOp::Add, &via_gw).expect("long route");
+        let from_src = Route6Cfg {
+            dst: short,
+            src: Prefix6::new(0x2001_0db8_00ff_u128 << 80, 43),
+            nh: NhCfg {
+                dev: d1,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        ns.route6_modify(RouteOp::Add, &from_src)
+            .expect("source route");
+        if failed {
+            let n = Neighbour {
+                dev: d0,
+                addr: gw,
+                v6: true,
+                state: NudState::Failed,
+                lladdr: None,
+            };
+            ns.neigh_set(n, true).expect("neighbour");
+        }
+        if forwarding {
+            ns.set_forwarding6(d0, true);
+            ns.sysctl.v6_all.forwarding = 1;
+        }
+        let snap = Snapshot::new(ns.clone());
+        let dst = long.addr | 0x55;
+        let plain = Flow6 {
+            dst,
+            ..Default::default()
+        };
+        let input = Flow6 {
+            iif: d0,
+            src: 0x2001_0db8_00ff_u128 << 80 | 1,
+            ..plain
+        };
+        let out = Answer6::of(ns.route_output6(&plain));
+        let want = Answer6::of(ns.route_output6(&input));
+        assert_eq!(
+            snap.output6(&plain),
+            out,
+            "failed {failed} forwarding {forwarding}"
+        );
+        assert_eq!(
+            snap.output6(&input),
+            want,
+            "failed {failed} forwarding {forwarding}"
+        );
+        // the kernel's answers: the retry's route for the output flow; the
+        // source-specific one for the input flow only when the first pass fails
+        let dev = |a: Answer6| match a {
+            Answer6::Route { dev, .. } => dev,
+            other => panic!("not a route: {other:?}"),
+        };
+        assert_eq!(dev(out), d0);
+        assert_eq!(dev(want), if failed && !forwarding { d1 } else { d0 });
+        // input flows take the compiled answer exactly when the first pass cannot
+        // reach the source-specific routes
+        let compiled = (!failed || forwarding).then_some(want);
+        assert_eq!(
+            snap.precomputed_input6(&input),
+            compiled,
+            "failed {failed} forwarding {forwarding}"
+        );
+    }
+}
+
 /// Readers looking up while the writer publishes: every answer belongs to one committed
 /// state (the gateway and the source always come from the same version of the route).
 #[test]
@@ -963,7 +1058,7 @@ mod incremental_publish {
     use fibkit::snapshot::Answer4;
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(32))]
+        #![proptest_config(ProptestConfig::with_cases(common::cases(32)))]
 
         /// After batches of route changes, the incrementally recompiled answers equal the
         /// full lookup's.
@@ -1471,7 +1566,7 @@ mod incremental_publish6 {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(32))]
+        #![proptest_config(ProptestConfig::with_cases(common::cases(32)))]
 
         /// After batches of IPv6 route changes in local and main, the incrementally
         /// recompiled answers equal the full lookup's.
@@ -1625,7 +1720,7 @@ mod copies4 {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(32))]
+        #![proptest_config(ProptestConfig::with_cases(common::cases(32)))]
 
         /// IPv4 copies share route infos (equal infos are one allocation) and table
         /// slots (chunks copied on change): changes and device events applied to the
@@ -1695,7 +1790,7 @@ mod copies {
     use fibkit::snapshot::Answer6;
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(32))]
+        #![proptest_config(ProptestConfig::with_cases(common::cases(32)))]
 
         /// A copy of a namespace (what a snapshot holds) shares its tables' storage: changing
         /// the copy or the original afterwards leaves the other untouched, and a changed
@@ -1823,7 +1918,7 @@ mod table6_copies {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
+        #![proptest_config(ProptestConfig::with_cases(common::cases(48)))]
 
         #[test]
         fn copies_answer_and_change_like_the_original(
@@ -2035,7 +2130,7 @@ mod gateway_checks_in_bulk {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(200))]
+        #![proptest_config(ProptestConfig::with_cases(common::cases(200)))]
 
         #[test]
         fn bulk_changes_fail_and_succeed_like_single_ones(

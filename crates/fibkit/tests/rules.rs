@@ -196,7 +196,7 @@ fn setup() -> Netns {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(96)))]
 
     #[test]
     fn rule_walk_matches_kernel_transcription(

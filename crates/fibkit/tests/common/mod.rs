@@ -50,3 +50,13 @@ pub fn add_addr4(ns: &mut Netns, dev: u32, addr: u32, plen: u8) {
     };
     ns.addr4_add(dev, a).expect("addr");
 }
+
+/// A property test's case count: `default`, or `PROPTEST_CASES` when set (a longer soak,
+/// e.g. `PROPTEST_CASES=5000 cargo test --release -p fibkit --test engine`).
+#[allow(dead_code)]
+pub fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
