@@ -61,7 +61,7 @@ fn recorded_scenarios() {
 /// of every kind, the IPv4 table flip, reject routes, down links. Probes: every
 /// address the line names, and the first and last address of every prefix of every
 /// table, as output flows that only the destination decides (and with a mark and TCP,
-/// which some rules select).
+/// which some rules select), and as the line's input flow (its `iif` and `from`).
 #[test]
 fn snapshot_answers_equal_full_lookup_on_recorded_states() {
     use fibkit::fib6::Flow6;
@@ -95,6 +95,18 @@ fn snapshot_answers_equal_full_lookup_on_recorded_states() {
                 };
                 let mut v4: Vec<u32> = Vec::new();
                 let mut v6: Vec<u128> = Vec::new();
+                // the line's input interface and source: its input flow, to every probe
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let after = |key: &str| words.windows(2).find(|w| w[0] == key).map(|w| w[1]);
+                let iif = after("iif").and_then(|n| ns.link_index(n));
+                let from = after("from").and_then(|a| a.parse::<std::net::IpAddr>().ok());
+                let (in4, in6) = match (iif, from) {
+                    (Some(iif), Some(std::net::IpAddr::V4(a))) => (Some((iif, u32::from(a))), None),
+                    (Some(iif), Some(std::net::IpAddr::V6(a))) => {
+                        (None, Some((iif, u128::from(a))))
+                    }
+                    _ => (None, None),
+                };
                 for w in line.split_whitespace() {
                     match w.parse::<std::net::IpAddr>() {
                         Ok(std::net::IpAddr::V4(a)) => v4.push(a.into()),
@@ -120,7 +132,16 @@ fn snapshot_answers_equal_full_lookup_on_recorded_states() {
                         proto: 17,
                         ..Default::default()
                     };
-                    for fl in [fl, Flow4 { mark: 0x1234, ..fl }, Flow4 { proto: 6, ..fl }] {
+                    let input = in4.map(|(iif, src)| Flow4 {
+                        dst,
+                        src,
+                        iif,
+                        ..Default::default()
+                    });
+                    for fl in [fl, Flow4 { mark: 0x1234, ..fl }, Flow4 { proto: 6, ..fl }]
+                        .into_iter()
+                        .chain(input)
+                    {
                         let want = Answer4::of(ns.route_get4(&fl));
                         assert_eq!(
                             snap.output4(&fl),
@@ -135,7 +156,16 @@ fn snapshot_answers_equal_full_lookup_on_recorded_states() {
                         dst,
                         ..Default::default()
                     };
-                    for fl in [fl, Flow6 { mark: 0x1234, ..fl }, Flow6 { proto: 6, ..fl }] {
+                    let input = in6.map(|(iif, src)| Flow6 {
+                        dst,
+                        src,
+                        iif,
+                        ..Default::default()
+                    });
+                    for fl in [fl, Flow6 { mark: 0x1234, ..fl }, Flow6 { proto: 6, ..fl }]
+                        .into_iter()
+                        .chain(input)
+                    {
                         let want = Answer6::of(ns.route_output6(&fl));
                         assert_eq!(
                             snap.output6(&fl),
