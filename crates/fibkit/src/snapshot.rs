@@ -181,7 +181,8 @@ impl Fast6 {
 /// input interface (`rt6_check_dev` with oif = iif) and source-specific routes answer by
 /// the source, so an input route shares the output answer when the node whose route
 /// answered holds routes of one device only and no node the walk visits has
-/// source-specific routes.
+/// source-specific routes (with forwarding off, when the reachable-only first pass
+/// finds nothing, the walk visits every covering node).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Compiled6 {
     out: Answer6,
@@ -246,8 +247,9 @@ impl Netns {
                         return Compiled6::SLOW;
                     }
                     // (a source-specific answer comes from a node with a subtree); a
-                    // first pass that found no reachable route visited every node up
-                    // to the root, and a source-specific one there answers the retry
+                    // first pass that finds no reachable route for the output flow
+                    // visits every node up to the root, where a source-specific
+                    // route can answer a flow with a source before any retry
                     let stop = if s & strict::REACHABLE != 0
                         && !self.fib6_selects_at(table, &fl, s, Some(len))
                     {
