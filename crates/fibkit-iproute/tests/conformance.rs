@@ -107,7 +107,7 @@ fn snapshot_answers_equal_full_lookup_on_recorded_states() {
                     }
                     _ => (None, None),
                 };
-                for w in line.split_whitespace() {
+                for w in &words {
                     match w.parse::<std::net::IpAddr>() {
                         Ok(std::net::IpAddr::V4(a)) => v4.push(a.into()),
                         Ok(std::net::IpAddr::V6(a)) => v6.push(a.into()),

@@ -53,6 +53,7 @@ pub fn add_addr4(ns: &mut Netns, dev: u32, addr: u32, plen: u8) {
 
 /// A property test's case count: `default`, or `PROPTEST_CASES` when set (a longer soak,
 /// e.g. `PROPTEST_CASES=5000 cargo test --release -p fibkit --test engine`).
+// (the benches that share this module run no property tests)
 #[allow(dead_code)]
 pub fn cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES")
