@@ -125,7 +125,13 @@ pub fn route_select(
 ) -> Result<Vec<Selected>, ShowError> {
     let mut f = RouteFilter::parse(ns, opts, args)?;
     f.flush = true;
-    let msgs = route_dump(ns, &f)?;
+    // iproute_flush says "Flush terminated" where a listing says "Dump terminated"
+    let msgs = route_dump(ns, &f).map_err(|mut e| {
+        if let Some(head) = e.text.strip_suffix("Dump terminated\n") {
+            e.text = format!("{head}Flush terminated\n");
+        }
+        e
+    })?;
     let mut st = FilterState::default();
     let mut out = Vec::new();
     for m in msgs {

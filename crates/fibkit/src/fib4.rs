@@ -283,6 +283,28 @@ impl Netns {
             .map(|(d, _)| *d)
     }
 
+    /// `__ip_dev_find`: the device of local address `a`, from the address hash, else
+    /// from a `local` route of the local table (so that a source inside a local subnet
+    /// route such as `local 10.0.0.0/24 dev lo table local` is accepted; conformance
+    /// scenario 196). While the tables are merged the local table's trie is main's.
+    pub fn ip_dev_find4(&self, a: u32) -> Option<u32> {
+        if let Some(d) = self.dev_of_local4(a) {
+            return Some(d);
+        }
+        let t = if self.custom_rules4 {
+            tid::LOCAL
+        } else {
+            tid::MAIN
+        };
+        if !self.tables4.contains_key(&tid::LOCAL) {
+            return None;
+        }
+        let res = self
+            .fib4_table_lookup(t, a, 0, scope::UNIVERSE, 0, false)
+            .ok()?;
+        (res.route.rtype == RouteType::Local).then(|| res.route.info.nhs[res.nh_sel].dev)
+    }
+
     // ------------------------------------------------------------- lookups
 
     /// `fib_table_lookup` of one table (with the merged local+main trie when `merged`).
@@ -674,9 +696,11 @@ impl Netns {
                             scope: fscope,
                             ..Default::default()
                         };
-                        self.fib4_lookup(&flow, true).map_err(|_| {
-                            Error::msg(Errno::ENETUNREACH, "Nexthop has invalid gateway")
-                        })?
+                        // the lookup's own error: ENETUNREACH without a route,
+                        // EACCES/EHOSTUNREACH/EINVAL from prohibit/unreachable/
+                        // blackhole routes or rules
+                        self.fib4_lookup(&flow, true)
+                            .map_err(|e| Error::msg(e, "Nexthop has invalid gateway"))?
                     }
                 };
                 if res.route.rtype != RouteType::Unicast && res.route.rtype != RouteType::Local {
@@ -1141,9 +1165,12 @@ impl Netns {
         }
     }
 
-    /// `fib_sync_down_addr` + flush: routes whose preferred source disappeared die.
+    /// `fib_sync_down_addr` + flush: routes whose preferred source disappeared die, but
+    /// only those of the device's FIB table (`l3mdev_fib_table(dev) ?: RT_TABLE_MAIN`:
+    /// main, without VRFs); the same source in any other table, local and default
+    /// included, stays (conformance scenario 193).
     fn fib_sync_down_addr(&mut self, local: u32) {
-        for t in self.tables4.values_mut() {
+        if let Some(t) = self.tables4.get_mut(&tid::MAIN) {
             t.for_each_list_mut(|list| list.retain(|r| r.info.prefsrc != local));
         }
     }

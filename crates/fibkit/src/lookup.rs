@@ -281,11 +281,11 @@ impl Netns {
                 return Err(Errno::EINVAL);
             }
             if fl.oif == 0 && (v4::is_multicast(fl.dst) || v4::is_lbcast(fl.dst)) {
-                let d = self.dev_of_local4(fl.src).ok_or(Errno::ENETUNREACH)?;
+                let d = self.ip_dev_find4(fl.src).ok_or(Errno::ENETUNREACH)?;
                 fl.oif = d;
                 return self.mkroute_output(None, RouteType::Unicast, &fl, orig_oif, d, 0);
             }
-            if self.dev_of_local4(fl.src).is_none() {
+            if self.ip_dev_find4(fl.src).is_none() {
                 return Err(Errno::ENETUNREACH);
             }
         }
@@ -372,15 +372,17 @@ impl Netns {
             return Err(Errno::EINVAL);
         }
         if v4::is_lbcast(fl.dst) {
+            // the limited broadcast drops the FIB entry (no gateway, no metrics); a
+            // broadcast route of the FIB keeps its own, metrics included (Linux 6.15+,
+            // "fix incorrect MTU in broadcast routes"; conformance scenario 166)
             rtype = RouteType::Broadcast;
+            use_fi = false;
         } else if v4::is_multicast(fl.dst) {
             rtype = RouteType::Multicast;
         } else if fl.dst == 0 {
             return Err(Errno::EINVAL);
         }
-        if rtype == RouteType::Broadcast {
-            use_fi = false;
-        } else if rtype == RouteType::Multicast {
+        if rtype == RouteType::Multicast {
             if let Some(r) = &res {
                 if r.prefix.len < 4 {
                     use_fi = false;
@@ -497,7 +499,7 @@ impl Netns {
     }
 
     /// IPv4 input route: `ip route get DST from S iif D`.
-    pub fn route_input4(&self, flow: &Flow4) -> Result<RouteGet4<'_>, Errno> {
+    pub fn route_input4<'a>(&'a self, flow: &Flow4) -> Result<RouteGet4<'a>, Errno> {
         let dev = flow.iif;
         let l = self.links.get(&dev).ok_or(Errno::ENODEV)?;
         let _ = l;
@@ -510,7 +512,13 @@ impl Netns {
         if v4::is_multicast(saddr) || v4::is_lbcast(saddr) {
             return Err(Errno::EINVAL);
         }
-        let brd = |this: &Self| -> Result<RouteGet4<'static>, Errno> {
+        // `table`: the broadcast route's table when the FIB answered (local once the
+        // tables are unmerged, main while merged), 0 for the limited broadcast, which
+        // the kernel accepts before any lookup (`res->table` stays NULL)
+        // `fib`: the broadcast route itself, which `fibmatch` reports (none for the
+        // limited broadcast)
+        type Fib<'f> = Option<(&'f crate::route::Route4, crate::prefix::Prefix4)>;
+        let brd = |this: &Self, table: u32, fib: Fib<'a>| -> Result<RouteGet4<'a>, Errno> {
             if saddr != 0 {
                 this.fib_validate_source(&fl, saddr, 0, 0, dev)?;
             }
@@ -519,10 +527,10 @@ impl Netns {
                 gateway: None,
                 dev: 1,
                 prefsrc: None,
-                table: 0,
+                table,
                 metrics: &crate::route::NO_METRICS,
                 input: true,
-                fib: None,
+                fib,
                 flow: fl,
                 requested_src: 0,
             })
@@ -556,7 +564,7 @@ impl Netns {
             });
         }
         if v4::is_lbcast(daddr) || (saddr == 0 && daddr == 0) {
-            return brd(self);
+            return brd(self, 0, None);
         }
         // 6.18 accepts 0.0.0.0/8 as unicast; only the zero address itself is martian
         if saddr == 0 || daddr == 0 {
@@ -580,7 +588,7 @@ impl Netns {
             }
         };
         if res.route.rtype == RouteType::Broadcast {
-            return brd(self);
+            return brd(self, res.table, Some((res.route, res.prefix)));
         }
         if res.route.rtype == RouteType::Local {
             self.fib_validate_source(&fl, saddr, daddr, 0, dev)?;
