@@ -782,6 +782,7 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
                 tos: r.tos,
                 flags: 0,
                 nh_id: r.nhid,
+                ignore_dev_down: false,
             };
             ns.route6_modify(op, &cfg).map_err(Failure::kernel)
         }

@@ -48,6 +48,9 @@ pub struct Route6Cfg {
     pub flags: u32,
     /// Nexthop object id.
     pub nh_id: u32,
+    /// `fc_ignore_dev_down`: the kernel's own local and anycast routes of addresses
+    /// are made on a down device; a user's are refused (ENETDOWN).
+    pub ignore_dev_down: bool,
 }
 
 impl Default for Route6Cfg {
@@ -68,6 +71,7 @@ impl Default for Route6Cfg {
             tos: 0,
             flags: 0,
             nh_id: 0,
+            ignore_dev_down: false,
         }
     }
 }
@@ -276,7 +280,12 @@ impl Netns {
                 && dst_type & v6::LOOPBACK == 0
                 && flags & (rtf::ANYCAST | rtf::LOCAL) == 0)
         {
-            rt.flags |= rtf::REJECT | rtf::NONEXTHOP;
+            // `rt->fib6_flags = RTF_REJECT | RTF_NONEXTHOP`: an assignment, so the
+            // router preference and the expiry flag are dropped with every other flag
+            // (conformance scenario 195)
+            rt.flags = rtf::REJECT | rtf::NONEXTHOP;
+            rt.pref = Pref::Medium;
+            rt.expires = None;
             rt.nh.dev = 1;
         } else {
             if let Some(Gateway::V6(gw)) = nh.gw {
@@ -290,8 +299,7 @@ impl Netns {
                 return Err(Error::new(Errno::ENODEV));
             };
             let l = &self.links[&d];
-            let ignore_down = flags & (rtf::LOCAL | rtf::ANYCAST) != 0;
-            if !l.up && !ignore_down {
+            if !l.up && !cfg.ignore_dev_down {
                 return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
             }
             if flags & (rtf::LOCAL | rtf::ANYCAST) == 0 && !l.carrier {
@@ -618,7 +626,13 @@ impl Netns {
                 list.insert(ins, rt);
                 return Ok(());
             }
+            // fib6_add_1 says why only when the tree has no node for the prefix; a
+            // node without a matching route fails later, in fib6_add_rt2node, silently
+            let had_routes = !list.is_empty();
             t.prune_node(rt.dst, rt.src);
+            if had_routes || t.kernel_node_exists(rt.dst, rt.src) {
+                return Err(Error::new(Errno::ENOENT));
+            }
             return Err(Error::msg(
                 Errno::ENOENT,
                 "Can not replace route - no match found",
@@ -642,13 +656,25 @@ impl Netns {
             .tables6
             .get_mut(&cfg.table)
             .ok_or(Error::msg(Errno::ESRCH, "FIB table does not exist"))?;
-        let Some(list) = t.get_mut(cfg.dst, cfg.src) else {
-            return Err(Error::new(Errno::ESRCH));
-        };
         let nh = if cfg.multipath.is_empty() {
             cfg.nh.clone()
         } else {
             cfg.multipath[0].clone()
+        };
+        let Some(list) = t.get_mut(cfg.dst, cfg.src) else {
+            // A table's root without routes holds the null entry (unreachable, dev lo,
+            // proto kernel, metric 2^32-1), which ip6_route_del's walk matches unless
+            // the request names a gateway, another device, metric or protocol;
+            // fib6_del then refuses it: ENOENT (conformance scenario 156)
+            let root = cfg.dst.len == 0 && cfg.src.len == 0;
+            let null_matches = nh.gw.is_none()
+                && (nh.dev == 0 || nh.dev == 1)
+                && (cfg.metric == 0 || cfg.metric == u32::MAX)
+                && (cfg.proto == 0 || cfg.proto == proto::KERNEL);
+            if root && null_matches {
+                return Err(Error::new(Errno::ENOENT));
+            }
+            return Err(Error::new(Errno::ESRCH));
         };
         let gw = match nh.gw {
             Some(Gateway::V6(g)) => Some(g),
@@ -784,10 +810,14 @@ impl Netns {
         } else {
             (RouteType::Local, rtf::LOCAL)
         };
+        // addrconf_f6i_alloc: RTF_ANYCAST/RTF_LOCAL already in the config, so the route
+        // is made on a down link too and never carries linkdown (scenario 198)
         let cfg = Route6Cfg {
             table: tid::LOCAL,
             dst: Prefix6::new(addr, 128),
             rtype: t,
+            flags: f | rtf::NONEXTHOP,
+            ignore_dev_down: true,
             proto: proto::KERNEL,
             metric: 0,
             nh: NhCfg {

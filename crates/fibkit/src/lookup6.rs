@@ -203,10 +203,12 @@ impl Netns {
         } else {
             r.nh.dev
         };
-        let prefsrc = if input || !want_src {
-            None
-        } else if let Some(p) = r.prefsrc {
+        // rt6_fill_node: a route's configured preferred source is always reported
+        // (input answers included); otherwise output answers get the chosen source
+        let prefsrc = if let Some(p) = r.prefsrc {
             Some(p)
+        } else if input || !want_src {
+            None
         } else {
             self.ipv6_dev_get_saddr(r.nh.dev, daddr)
         };

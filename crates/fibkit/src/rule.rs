@@ -289,7 +289,9 @@ impl Rule {
                 }
             }
             Some(RulePrefix::V6(p)) if p.len > 0 => {
-                if (fl.src ^ p.addr) & crate::prefix::mask6(p.len) != 0 {
+                // no source (RT6_LOOKUP_F_HAS_SADDR unset): a `from` rule fails
+                // whatever its prefix, ::/1 included (conformance scenario 218)
+                if fl.src == 0 || (fl.src ^ p.addr) & crate::prefix::mask6(p.len) != 0 {
                     return false;
                 }
             }
@@ -353,6 +355,9 @@ pub struct CompiledRule {
     ipproto: u8,
     invert: bool,
     never: bool,
+    /// An IPv6 `from` prefix (length > 0): fib6_rule_match fails a flow without a
+    /// source (no RT6_LOOKUP_F_HAS_SADDR) before comparing, whatever the prefix.
+    needs_src: bool,
     sport_lo: u16,
     sport_hi: u16,
     dport_lo: u16,
@@ -408,6 +413,7 @@ pub fn compile_rules(rules: &[Rule], v6: bool) -> Vec<CompiledRule> {
                 ipproto: r.ipproto,
                 invert: r.invert,
                 never: r.l3mdev || r.tun_id != 0,
+                needs_src: v6 && src_mask != 0,
                 sport_lo,
                 sport_hi,
                 dport_lo,
@@ -479,6 +485,7 @@ impl CompiledRule {
         let fails = self.never
             || (self.iif != 0 && self.iif != iif)
             || (self.oif != 0 && self.oif != oif)
+            || (self.needs_src && src == 0)
             || (src ^ self.src) & self.src_mask != 0
             || tos.is_some_and(|t| t & self.tos_mask != self.tos);
         fails && !self.invert
@@ -495,6 +502,7 @@ impl CompiledRule {
             || (self.iif != 0 && self.iif != 1)
             || self.oif != 0
             || self.mark & self.mark_mask != 0
+            || self.needs_src
             || self.src & self.src_mask != 0
             || tos.is_some_and(|t| t & self.tos_mask != self.tos);
         if fixed_fail {
@@ -524,6 +532,7 @@ impl CompiledRule {
             && (self.mark ^ fl.mark) & self.mark_mask == 0
             && fl.uid >= self.uid_lo
             && fl.uid <= self.uid_hi
+            && !(self.needs_src && fl.src == 0)
             && (fl.src ^ self.src) & self.src_mask == 0
             && (fl.dst ^ self.dst) & self.dst_mask == 0
             && fl.tos & self.tos_mask == self.tos

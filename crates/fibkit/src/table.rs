@@ -715,6 +715,36 @@ impl Table6 {
             }
         }
     }
+    /// Whether the kernel's radix tree of this table (`fib6_add_1`) holds a node exactly
+    /// at destination `dst` and, for `src.len > 0`, one at `src` in that node's source
+    /// subtree. The tree is a path-compressed binary trie, so its nodes are the roots
+    /// (`::/0` of the table, of each subtree), the prefixes holding routes (or, for a
+    /// destination, source-specific routes), and the branch points: a prefix whose
+    /// two halves both hold longer stored prefixes. An `ip -6 route change` (replace
+    /// without create) that finds no route fails with ENOENT in both cases, with an
+    /// extended-ack message only when the node is missing.
+    pub fn kernel_node_exists(&self, dst: Prefix6, src: Prefix6) -> bool {
+        let dst_here = dst.len == 0
+            || self.dest_parts(dst).is_some()
+            || both_halves(dst, |a, b| {
+                self.keys
+                    .range((a, Prefix6::default())..)
+                    .map(|((d, _), _)| *d)
+                    .take_while(|d| *d < b)
+                    .any(|d| d.len > dst.len)
+            });
+        if !dst_here || src.len == 0 {
+            return dst_here;
+        }
+        let under = |a: Prefix6, b: Prefix6| {
+            self.keys
+                .range((dst, a)..)
+                .take_while(|((d, s), _)| *d == dst && *s < b)
+                .any(|((_, s), _)| s.len > src.len)
+        };
+        self.keys.contains_key(&(dst, src)) || both_halves(src, under)
+    }
+
     /// Apply `f` to every node's entries, then [`Table6::prune`].
     pub fn for_each_list_mut(&mut self, mut f: impl FnMut(&mut Vec<Route6>)) {
         self.touched = None;
@@ -854,7 +884,8 @@ impl Table6 {
         &self.index
     }
     /// All entries in the kernel's dump order (a post-order walk of the radix tree:
-    /// more specific prefixes before the prefixes that cover them).
+    /// more specific prefixes before the prefixes that cover them, a node's source
+    /// subtree before both).
     pub fn dump_order(&self) -> Vec<&Route6> {
         let mut keys: Vec<&(Prefix6, Prefix6)> = self
             .keys
@@ -862,18 +893,28 @@ impl Table6 {
             .filter(|(_, s)| !self.slots[**s as usize].2.is_empty())
             .map(|(k, _)| k)
             .collect();
-        keys.sort_by(|a, b| {
-            postorder_cmp(a.0, b.0).then_with(|| {
-                // subtree entries (src set) come before the node's own routes
-                let sa = a.1;
-                let sb = b.1;
-                match (sa.len == 0, sb.len == 0) {
-                    (true, true) => std::cmp::Ordering::Equal,
-                    (true, false) => std::cmp::Ordering::Greater,
-                    (false, true) => std::cmp::Ordering::Less,
-                    (false, false) => postorder_cmp(sa, sb),
-                }
-            })
+        // fib6_walk_continue visits a node's source subtree first (FWS_S), then its
+        // left and right children, then its own routes: a destination's
+        // source-specific routes come before everything it covers, its plain routes
+        // after (conformance scenario 197)
+        keys.sort_by(|&&(da, sa), &&(db, sb)| {
+            use std::cmp::Ordering::*;
+            let (sub_a, sub_b) = (sa.len != 0, sb.len != 0);
+            if da == db {
+                return match (sub_a, sub_b) {
+                    (false, false) => Equal,
+                    (false, true) => Greater,
+                    (true, false) => Less,
+                    (true, true) => postorder_cmp(sa, sb),
+                };
+            }
+            if da.covers(&db) {
+                return if sub_a { Less } else { Greater };
+            }
+            if db.covers(&da) {
+                return if sub_b { Greater } else { Less };
+            }
+            da.addr.cmp(&db.addr)
         });
         keys.into_iter()
             .flat_map(|k| self.slots[self.keys[k] as usize].2.iter())
@@ -895,6 +936,37 @@ pub fn postorder_cmp(a: Prefix6, b: Prefix6) -> std::cmp::Ordering {
         return Less;
     }
     a.addr.cmp(&b.addr)
+}
+
+/// Whether both halves of `p` (bit `p.len` clear, set) hold a stored prefix, asked of
+/// `any_in(from, to)`: is there a stored prefix longer than `p` with `from <= it < to`
+/// (prefixes ordered by address, then length).
+fn both_halves(p: Prefix6, any_in: impl Fn(Prefix6, Prefix6) -> bool) -> bool {
+    if p.len >= 128 {
+        return false;
+    }
+    let half = 1u128 << (127 - p.len);
+    let mid = p.addr | half;
+    let left = any_in(
+        Prefix6 {
+            addr: p.addr,
+            len: p.len + 1,
+        },
+        Prefix6 { addr: mid, len: 0 },
+    );
+    // the right half ends where p ends: the next address after p's last, or the
+    // end of the address space
+    let right = match (mid | (half - 1)).checked_add(1) {
+        Some(end) => any_in(Prefix6 { addr: mid, len: 0 }, Prefix6 { addr: end, len: 0 }),
+        None => any_in(
+            Prefix6 { addr: mid, len: 0 },
+            Prefix6 {
+                addr: u128::MAX,
+                len: u8::MAX,
+            },
+        ),
+    };
+    left && right
 }
 
 #[cfg(test)]
