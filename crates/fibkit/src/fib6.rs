@@ -1546,7 +1546,7 @@ impl Netns {
         flags: u32,
     ) -> std::result::Result<FibResult6<'a>, Errno> {
         if self.custom_rules6 {
-            return self.fib6_rule_lookup(fl, flags, fl.oif, |t, f, fl| {
+            return self.fib6_rule_lookup_with(fl, flags, true, |t, f, fl| {
                 self.fib6_table_lookup(t, fl.oif, &fl, f)
             });
         }
@@ -1564,6 +1564,21 @@ impl Netns {
         _oif: u32,
         lookup: impl Fn(u32, u32, Flow6) -> std::result::Result<FibResult6<'a>, Errno>,
     ) -> std::result::Result<FibResult6<'a>, Errno> {
+        self.fib6_rule_lookup_with(fl, flags, false, lookup)
+    }
+
+    /// The rule walk of [`Self::fib6_rule_lookup`] (`alt` false: the route lookups'
+    /// `fib6_rule_action`) or of `fib6_lookup` (`alt` true: `fib6_rule_action_alt`, which
+    /// gateway validation uses): there a table's throw route is the answer, not a
+    /// reason to go on, and `suppress_*` never applies (`fib6_rule_suppress` has no
+    /// `rt6_info` to judge; conformance scenario 218).
+    fn fib6_rule_lookup_with<'a>(
+        &'a self,
+        fl: &Flow6,
+        flags: u32,
+        alt: bool,
+        lookup: impl Fn(u32, u32, Flow6) -> std::result::Result<FibResult6<'a>, Errno>,
+    ) -> std::result::Result<FibResult6<'a>, Errno> {
         let rf = crate::rule::RuleFlow::of6(fl);
         let r = Self::rules_walk(
             &self.prog6,
@@ -1574,12 +1589,12 @@ impl Netns {
                 }
                 let res = lookup(t, flags, *fl)?;
                 match res.route.rtype.reject_error() {
-                    Some(Errno::EAGAIN) => Err(Errno::EAGAIN),
+                    Some(Errno::EAGAIN) if !alt => Err(Errno::EAGAIN),
                     _ => Ok(res),
                 }
             },
             |rule, res: &FibResult6<'a>| {
-                if res.route.rtype.reject_error().is_some() {
+                if alt || res.route.rtype.reject_error().is_some() {
                     return false;
                 }
                 if i32::from(res.route.dst.len) <= rule.suppress_prefixlen {
