@@ -520,6 +520,9 @@ impl Netns {
         } else {
             self.ipv4_netdev_down(index, false);
             self.ipv6_netdev_down(index, false);
+            // neigh_ifdown (ARP and ND): every entry of the device goes, permanent ones
+            // too (conformance scenario 183)
+            self.neigh.retain(|n| n.dev != index);
         }
         for d in changed {
             let dl = &self.links[&d];
@@ -527,6 +530,11 @@ impl Netns {
                 continue;
             }
             let carrier = dl.carrier;
+            if !carrier {
+                // neigh_carrier_down: all but the permanent entries
+                self.neigh
+                    .retain(|n| n.dev != d || n.state == NudState::Permanent);
+            }
             self.ipv4_netdev_change(d, carrier);
             self.ipv6_netdev_change(d, carrier);
         }
