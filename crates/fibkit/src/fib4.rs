@@ -291,16 +291,18 @@ impl Netns {
         if let Some(d) = self.dev_of_local4(a) {
             return Some(d);
         }
-        let t = if self.custom_rules4 {
-            tid::LOCAL
-        } else {
-            tid::MAIN
-        };
         if !self.tables4.contains_key(&tid::LOCAL) {
             return None;
         }
         let res = self
-            .fib4_table_lookup(t, a, 0, scope::UNIVERSE, 0, false)
+            .fib4_table_lookup(
+                self.merged_alias(tid::LOCAL),
+                a,
+                0,
+                scope::UNIVERSE,
+                0,
+                false,
+            )
             .ok()?;
         (res.route.rtype == RouteType::Local).then(|| res.route.info.nhs[res.nh_sel].dev)
     }
@@ -450,9 +452,23 @@ impl Netns {
         if v4::is_multicast(a) {
             return RouteType::Multicast;
         }
-        match self.fib4_table_lookup(table, a, 0, scope::UNIVERSE, 0, true) {
+        if !self.tables4.contains_key(&table) {
+            return RouteType::Broadcast;
+        }
+        match self.fib4_table_lookup(self.merged_alias(table), a, 0, scope::UNIVERSE, 0, true) {
             Ok(r) => r.route.rtype,
             Err(_) => RouteType::Unicast,
+        }
+    }
+
+    /// The table whose lookup a lookup in `table` is: while no custom rule exists the
+    /// local table's trie is main's (`fib_new_table` aliases them), so a lookup in
+    /// local sees main's routes too (conformance scenarios 138, 196).
+    pub(crate) fn merged_alias(&self, table: u32) -> u32 {
+        if table == tid::LOCAL && !self.custom_rules4 {
+            tid::MAIN
+        } else {
+            table
         }
     }
 
