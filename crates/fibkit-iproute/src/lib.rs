@@ -5,11 +5,13 @@
 //! - [`show`]: iproute2's `show`/`list` output, text and JSON.
 //! - [`normal`]: the oracle's normalized one-line format of route answers and FIB entries.
 //! - [`scenario`]: the scenario runner (the oracle's scenario format in, its output out).
+//! - [`random`]: random scenarios for differential runs against the kernel.
 
 #![forbid(unsafe_code)]
 
 pub mod exec;
 pub mod names;
 pub mod normal;
+pub mod random;
 pub mod scenario;
 pub mod show;

@@ -1,0 +1,581 @@
+//! Random scenarios for differential runs against the kernel.
+//!
+//! [`scenario`] draws a scenario in the oracle's format (`conformance/README.md`) from a
+//! deterministic generator: links, addresses, routes of every type in a few tables,
+//! multipath, neighbours, link groups, policy rules, sysctls, changes and deletions,
+//! each few steps followed by `ip route get` queries (output and input, with
+//! selectors, `fibmatch`) on addresses chosen near the prefixes in play, and a final
+//! dump. The values come from small pools so that prefixes overlap, gateways are
+//! sometimes reachable and sometimes not, and commands sometimes fail: errors are part
+//! of what is compared.
+//!
+//! `conformance/random-diff.sh` records seeds through the oracle and checks fibkit
+//! against them; the test suite runs the generated scenarios through fibkit's compiled
+//! snapshots, and through the live kernel when the oracle is at hand.
+
+use std::fmt::Write as _;
+
+/// xorshift64*: deterministic, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())]
+    }
+}
+
+const LINKS: [&str; 4] = ["d0", "d1", "d2", "v0"];
+
+/// IPv4 subnets of the links (address, prefix length), a few per link.
+const ADDR4: [(&str, &str, u8); 8] = [
+    ("d0", "10.0.0.1", 24),
+    ("d0", "10.0.0.129", 25),
+    ("d1", "10.1.0.1", 16),
+    ("d1", "192.168.1.1", 24),
+    ("d2", "172.16.5.1", 31),
+    ("d2", "172.16.9.9", 32),
+    ("v0", "10.2.0.1", 24),
+    ("d1", "10.1.2.3", 24),
+];
+
+const ADDR6: [(&str, &str, u8); 7] = [
+    ("d0", "2001:db8:0:1::1", 64),
+    ("d0", "2001:db8:0:1::99", 128),
+    ("d1", "2001:db8:1::1", 48),
+    ("d1", "2001:db8:1:5::1", 64),
+    ("d2", "2001:db8:2::1", 127),
+    ("v0", "2001:db8:3::1", 64),
+    ("d2", "fd00::2", 64),
+];
+
+const DST4: [&str; 18] = [
+    "default",
+    "0.0.0.0/1",
+    "10.0.0.0/8",
+    "10.0.0.0/16",
+    "10.0.0.0/24",
+    "10.0.0.128/25",
+    "10.0.0.5/32",
+    "10.1.0.0/16",
+    "10.1.2.0/24",
+    "172.16.0.0/12",
+    "172.16.5.0/24",
+    "8.8.8.0/24",
+    "8.0.0.0/8",
+    "192.168.1.0/24",
+    "192.168.1.7/32",
+    "10.2.0.0/24",
+    "203.0.113.0/24",
+    "203.0.113.64/26",
+];
+
+const DST6: [&str; 15] = [
+    "default",
+    "::/1",
+    "2001:db8::/32",
+    "2001:db8::/48",
+    "2001:db8:0:1::/64",
+    "2001:db8:0:1::5/128",
+    "2001:db8:1::/48",
+    "2001:db8:1:5::/64",
+    "2001:db8:2::/64",
+    "2001:db8:3::/64",
+    "2001:db8:ff::/48",
+    "2001:db8:ff:1::/64",
+    "2400:cb00::/32",
+    "fd00::/8",
+    "fd00::/64",
+];
+
+const GW4: [&str; 10] = [
+    "10.0.0.2",
+    "10.0.0.130",
+    "10.1.7.7",
+    "192.168.1.254",
+    "172.16.5.0",
+    "10.2.0.9",
+    "10.1.2.200",
+    "8.8.8.8",
+    "10.0.0.1",
+    "203.0.113.1",
+];
+
+const GW6: [&str; 9] = [
+    "2001:db8:0:1::2",
+    "2001:db8:1::fe",
+    "2001:db8:1:5::5",
+    "2001:db8:2::",
+    "2001:db8:3::9",
+    "fe80::1",
+    "fe80::2",
+    "2001:db8:ff::1",
+    "fd00::9",
+];
+
+/// Destinations to ask about: inside, at the edges of and outside the prefixes.
+const Q4: [&str; 26] = [
+    "10.0.0.1",
+    "10.0.0.2",
+    "10.0.0.5",
+    "10.0.0.0",
+    "10.0.0.255",
+    "10.0.0.127",
+    "10.0.0.200",
+    "10.0.1.1",
+    "10.1.0.1",
+    "10.1.2.3",
+    "10.1.2.255",
+    "10.1.255.255",
+    "10.2.0.5",
+    "10.9.9.9",
+    "172.16.5.0",
+    "172.16.5.1",
+    "172.16.9.9",
+    "172.20.0.1",
+    "192.168.1.7",
+    "192.168.1.255",
+    "8.8.8.8",
+    "8.8.4.4",
+    "203.0.113.70",
+    "1.1.1.1",
+    "127.0.0.1",
+    "224.0.0.5",
+];
+
+const Q6: [&str; 20] = [
+    "2001:db8:0:1::1",
+    "2001:db8:0:1::2",
+    "2001:db8:0:1::5",
+    "2001:db8:0:1::99",
+    "2001:db8:0:2::1",
+    "2001:db8:1::1",
+    "2001:db8:1:5::1",
+    "2001:db8:1:5::77",
+    "2001:db8:1:9::1",
+    "2001:db8:2::",
+    "2001:db8:2::1",
+    "2001:db8:3::5",
+    "2001:db8:ff::1",
+    "2001:db8:ff:1::1",
+    "2001:db8:7::1",
+    "2400:cb00::1",
+    "2a00::1",
+    "fd00::5",
+    "fd00:1::1",
+    "::1",
+];
+
+const TABLES: [&str; 5] = ["main", "main", "100", "200", "local"];
+
+struct Gen {
+    r: Rng,
+    out: String,
+    /// rule priorities in use, per family (to delete some later)
+    prefs: [Vec<u32>; 2],
+}
+
+impl Gen {
+    fn line(&mut self, s: impl AsRef<str>) {
+        self.out.push_str(s.as_ref());
+        self.out.push('\n');
+    }
+
+    fn links(&mut self) {
+        self.line("ip link add d0 type dummy");
+        self.line("ip link add d1 type dummy");
+        self.line("ip link add d2 type dummy");
+        self.line("ip link add v0 type veth peer name v0p");
+        for l in ["d0", "d1", "d2", "v0"] {
+            if self.r.chance(85) {
+                self.line(format!("ip link set {l} up"));
+            }
+        }
+        if self.r.chance(30) {
+            self.line("ip link set v0p up");
+        }
+        for (dev, a, len) in ADDR4 {
+            if self.r.chance(70) {
+                let extra = match self.r.below(8) {
+                    0 => " metric 50",
+                    1 => " noprefixroute",
+                    _ => "",
+                };
+                self.line(format!("ip addr add {a}/{len} dev {dev}{extra}"));
+            }
+        }
+        for (dev, a, len) in ADDR6 {
+            if self.r.chance(70) {
+                let extra = match self.r.below(8) {
+                    0 => " metric 50",
+                    1 => " noprefixroute",
+                    _ => "",
+                };
+                self.line(format!("ip -6 addr add {a}/{len} dev {dev}{extra}"));
+            }
+        }
+    }
+
+    fn sysctl(&mut self) {
+        let s = self.r.pick(&[
+            "net.ipv4.ip_forward=1",
+            "net.ipv4.ip_forward=0",
+            "net.ipv6.conf.all.forwarding=1",
+            "net.ipv4.conf.all.rp_filter=1",
+            "net.ipv4.conf.all.rp_filter=2",
+            "net.ipv4.conf.d0.rp_filter=1",
+            "net.ipv4.conf.all.accept_local=1",
+            "net.ipv4.conf.d1.route_localnet=1",
+            "net.ipv4.conf.all.ignore_routes_with_linkdown=1",
+            "net.ipv6.conf.all.ignore_routes_with_linkdown=1",
+            "net.ipv4.fib_multipath_hash_policy=1",
+            "net.ipv6.fib_multipath_hash_policy=1",
+            "net.ipv4.fib_multipath_use_neigh=1",
+            "net.ipv6.conf.all.forwarding=0",
+        ]);
+        self.line(format!("sysctl {s}"));
+    }
+
+    fn route(&mut self, v6: bool) {
+        let fam = if v6 { "-6 " } else { "" };
+        let verb = self.r.pick(&[
+            "add", "add", "add", "add", "replace", "append", "prepend", "change", "del",
+        ]);
+        let dst = if v6 {
+            self.r.pick(&DST6)
+        } else {
+            self.r.pick(&DST4)
+        };
+        let gw = |g: &mut Gen| -> &'static str {
+            if v6 {
+                g.r.pick(&GW6)
+            } else {
+                g.r.pick(&GW4)
+            }
+        };
+        let mut s = format!("ip {fam}route {verb} ");
+        let kind = self.r.below(20);
+        match kind {
+            0 => s += &format!("unreachable {dst}"),
+            1 => s += &format!("prohibit {dst}"),
+            2 => s += &format!("blackhole {dst}"),
+            3 => s += &format!("throw {dst}"),
+            4 => s += &format!("local {dst} dev {}", self.r.pick(&["lo", "d0", "d1"])),
+            5 if !v6 => s += &format!("broadcast {dst} dev {}", self.r.pick(&LINKS)),
+            6 if !v6 => s += &format!("multicast {dst} dev {}", self.r.pick(&LINKS)),
+            7 => {
+                // multipath
+                s += dst;
+                for _ in 0..2 + self.r.below(2) {
+                    if !v6 && self.r.chance(20) {
+                        s += &format!(" nexthop dev {}", self.r.pick(&LINKS));
+                        continue;
+                    }
+                    let g = gw(self);
+                    s += &format!(" nexthop via {g}");
+                    if self.r.chance(40) {
+                        s += &format!(" dev {}", self.r.pick(&LINKS));
+                    }
+                    if self.r.chance(40) {
+                        s += &format!(" weight {}", 1 + self.r.below(4));
+                    }
+                }
+            }
+            8..=10 => s += &format!("{dst} dev {}", self.r.pick(&LINKS)),
+            _ => {
+                let g = gw(self);
+                s += &format!("{dst} via {g}");
+                if self.r.chance(35) || g.starts_with("fe80") {
+                    s += &format!(" dev {}", self.r.pick(&LINKS));
+                }
+                if self.r.chance(8) {
+                    s += " onlink";
+                }
+            }
+        }
+        let table = if kind == 4 && self.r.chance(60) {
+            "local"
+        } else {
+            self.r.pick(&TABLES)
+        };
+        if table != "main" || self.r.chance(10) {
+            s += &format!(" table {table}");
+        }
+        if self.r.chance(30) {
+            s += &format!(" metric {}", self.r.pick(&[0, 1, 10, 100, 1024]));
+        }
+        if !v6 && self.r.chance(10) {
+            s += &format!(" tos {}", self.r.pick(&["0x10", "0x08", "0x04"]));
+        }
+        if !v6 && self.r.chance(10) {
+            s += &format!(" scope {}", self.r.pick(&["link", "host", "global"]));
+        }
+        if self.r.chance(10) {
+            let src = if v6 {
+                self.r.pick(&ADDR6).1
+            } else {
+                self.r.pick(&ADDR4).1
+            };
+            s += &format!(" src {src}");
+        }
+        if v6 && self.r.chance(10) {
+            s += &format!(" pref {}", self.r.pick(&["low", "medium", "high"]));
+        }
+        if v6 && self.r.chance(8) {
+            s += &format!(" from {}", self.r.pick(&DST6));
+        }
+        if self.r.chance(8) {
+            s += &format!(" mtu {}", self.r.pick(&[1280, 1400, 9000]));
+        }
+        if self.r.chance(6) {
+            s += &format!(
+                " proto {}",
+                self.r.pick(&["static", "boot", "kernel", "bgp"])
+            );
+        }
+        self.line(s);
+    }
+
+    fn rule(&mut self, v6: bool) {
+        let fam = if v6 { "-6 " } else { "" };
+        let fi = usize::from(v6);
+        if !self.prefs[fi].is_empty() && self.r.chance(20) {
+            let i = self.r.below(self.prefs[fi].len());
+            let p = self.prefs[fi].swap_remove(i);
+            self.line(format!("ip {fam}rule del pref {p}"));
+            return;
+        }
+        let pref = 100 * (1 + self.r.below(40)) as u32;
+        let mut s = format!("ip {fam}rule add pref {pref}");
+        if self.r.chance(15) {
+            s += " not";
+        }
+        if self.r.chance(35) {
+            let p = if v6 {
+                self.r.pick(&DST6)
+            } else {
+                self.r.pick(&DST4)
+            };
+            s += &format!(" from {}", if p == "default" { "all" } else { p });
+        }
+        if self.r.chance(35) {
+            let p = if v6 {
+                self.r.pick(&DST6)
+            } else {
+                self.r.pick(&DST4)
+            };
+            s += &format!(" to {}", if p == "default" { "all" } else { p });
+        }
+        if self.r.chance(15) {
+            s += &format!(" iif {}", self.r.pick(&["d0", "d1", "lo", "v0"]));
+        }
+        if self.r.chance(15) {
+            s += &format!(" oif {}", self.r.pick(&["d0", "d1", "d2"]));
+        }
+        if self.r.chance(15) {
+            s += &format!(" fwmark {}", self.r.pick(&["1", "2", "0x10/0xf0", "3/1"]));
+        }
+        if !v6 && self.r.chance(10) {
+            s += &format!(" tos {}", self.r.pick(&["0x10", "0x08"]));
+        }
+        if self.r.chance(10) {
+            s += &format!(" ipproto {}", self.r.pick(&["tcp", "udp", "icmp"]));
+        }
+        if self.r.chance(10) {
+            s += &format!(" dport {}", self.r.pick(&["53", "80-90", "443"]));
+        }
+        if self.r.chance(8) {
+            s += &format!(" sport {}", self.r.pick(&["1000", "1024-2000"]));
+        }
+        if self.r.chance(8) {
+            s += &format!(" uidrange {}", self.r.pick(&["0-0", "1000-2000"]));
+        }
+        match self.r.below(12) {
+            0 => s += " blackhole",
+            1 => s += " unreachable",
+            2 => s += " prohibit",
+            3 => s += " nop",
+            4 => s += &format!(" goto {}", 100 * (1 + self.r.below(40))),
+            _ => {
+                s += &format!(
+                    " lookup {}",
+                    self.r.pick(&["100", "200", "main", "local", "300"])
+                );
+                if self.r.chance(20) {
+                    s += &format!(" suppress_prefixlength {}", self.r.pick(&[0, 8, 24, 48]));
+                }
+                if self.r.chance(10) {
+                    s += &format!(" suppress_ifgroup {}", self.r.below(3));
+                }
+            }
+        }
+        self.prefs[fi].push(pref);
+        self.line(s);
+    }
+
+    fn neigh(&mut self) {
+        let v6 = self.r.chance(50);
+        let gw = if v6 {
+            self.r.pick(&GW6)
+        } else {
+            self.r.pick(&GW4)
+        };
+        let fam = if v6 { "-6 " } else { "" };
+        let dev = self.r.pick(&LINKS);
+        let nud = self.r.pick(&["permanent", "failed", "noarp", "permanent"]);
+        let verb = self.r.pick(&["add", "replace", "replace", "del"]);
+        if verb == "del" {
+            self.line(format!("ip {fam}neigh del {gw} dev {dev}"));
+        } else {
+            let mac = self.r.below(256);
+            self.line(format!(
+                "ip {fam}neigh {verb} {gw} lladdr 02:00:00:00:99:{mac:02x} dev {dev} nud {nud}"
+            ));
+        }
+    }
+
+    fn change(&mut self) {
+        match self.r.below(9) {
+            6 | 7 => self.neigh(),
+            8 => {
+                let l = self.r.pick(&LINKS);
+                let g = self.r.below(3);
+                self.line(format!("ip link set {l} group {g}"));
+            }
+            0 => {
+                let l = self.r.pick(&LINKS);
+                let st = if self.r.chance(50) { "down" } else { "up" };
+                self.line(format!("ip link set {l} {st}"));
+            }
+            1 => {
+                let (dev, a, len) = self.r.pick(&ADDR4);
+                self.line(format!("ip addr del {a}/{len} dev {dev}"));
+            }
+            2 => {
+                let (dev, a, len) = self.r.pick(&ADDR6);
+                self.line(format!("ip -6 addr del {a}/{len} dev {dev}"));
+            }
+            3 => self.sysctl(),
+            4 => {
+                let (dev, a, len) = self.r.pick(&ADDR4);
+                self.line(format!("ip addr add {a}/{len} dev {dev}"));
+            }
+            _ => {
+                let t = self.r.pick(&["100", "200", "main"]);
+                let fam = if self.r.chance(50) { "-6 " } else { "" };
+                self.line(format!("ip {fam}route flush table {t}"));
+            }
+        }
+    }
+
+    fn query(&mut self, v6: bool) {
+        let fam = if v6 { "-6 " } else { "" };
+        let dst = if v6 {
+            self.r.pick(&Q6)
+        } else {
+            self.r.pick(&Q4)
+        };
+        let mut s = format!("ip {fam}route get ");
+        if self.r.chance(12) {
+            s += "fibmatch ";
+        }
+        s += dst;
+        let input = self.r.chance(30);
+        let from = |g: &mut Gen| -> &'static str {
+            if v6 {
+                if g.r.chance(60) {
+                    g.r.pick(&Q6)
+                } else {
+                    g.r.pick(&ADDR6).1
+                }
+            } else if g.r.chance(60) {
+                g.r.pick(&Q4)
+            } else {
+                g.r.pick(&ADDR4).1
+            }
+        };
+        if input {
+            let src = from(self);
+            s += &format!(
+                " from {src} iif {}",
+                self.r.pick(&["d0", "d1", "d2", "v0", "lo"])
+            );
+        } else {
+            if self.r.chance(30) {
+                let src = from(self);
+                s += &format!(" from {src}");
+            }
+            if self.r.chance(20) {
+                s += &format!(" oif {}", self.r.pick(&LINKS));
+            }
+        }
+        if self.r.chance(12) {
+            s += &format!(" mark {}", self.r.pick(&["1", "2", "0x13", "3"]));
+        }
+        if !v6 && self.r.chance(10) {
+            s += &format!(" tos {}", self.r.pick(&["0x10", "0x08", "0x04"]));
+        }
+        if self.r.chance(12) {
+            s += &format!(" ipproto {}", self.r.pick(&["tcp", "udp", "icmp"]));
+            if self.r.chance(60) {
+                s += &format!(" dport {}", self.r.pick(&["53", "85", "443"]));
+            }
+            if self.r.chance(40) {
+                s += &format!(" sport {}", self.r.pick(&["1000", "1500", "3000"]));
+            }
+        }
+        if self.r.chance(6) {
+            s += &format!(" uid {}", self.r.pick(&["0", "1500"]));
+        }
+        self.line(s);
+    }
+}
+
+/// The scenario of `seed` with `steps` random steps (commands, each fourth followed by
+/// three queries), then twelve queries and a dump of links, addresses, routes and
+/// rules. The same seed and steps always give the same text.
+pub fn scenario(seed: u64, steps: usize) -> String {
+    let mut g = Gen {
+        r: Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1),
+        out: String::new(),
+        prefs: [Vec::new(), Vec::new()],
+    };
+    let _ = writeln!(g.out, "## random scenario, seed {seed}, {steps} steps");
+    g.links();
+    for _ in 0..g.r.below(3) {
+        g.sysctl();
+    }
+    for step in 0..steps {
+        let v6 = g.r.chance(45);
+        match g.r.below(10) {
+            0..=4 => g.route(v6),
+            5 | 6 => g.rule(v6),
+            _ => g.change(),
+        }
+        if step % 4 == 3 {
+            for _ in 0..3 {
+                let v6 = g.r.chance(45);
+                g.query(v6);
+            }
+        }
+    }
+    for _ in 0..12 {
+        let v6 = g.r.chance(45);
+        g.query(v6);
+    }
+    g.line("dump links addrs routes rules");
+    g.out
+}
