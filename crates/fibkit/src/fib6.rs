@@ -661,12 +661,20 @@ impl Netns {
         } else {
             cfg.multipath[0].clone()
         };
-        let Some(list) = t.get_mut(cfg.dst, cfg.src) else {
+        // fib6_locate looks for the source in the destination's subtree only when there
+        // is one: without it a `from` is ignored and the destination's own routes are
+        // the candidates (conformance scenario 157)
+        let src = if cfg.src.len > 0 && !t.has_source_routes(cfg.dst) {
+            Prefix6::default()
+        } else {
+            cfg.src
+        };
+        let Some(list) = t.get_mut(cfg.dst, src) else {
             // A table's root without routes holds the null entry (unreachable, dev lo,
             // proto kernel, metric 2^32-1), which ip6_route_del's walk matches unless
             // the request names a gateway, another device, metric or protocol;
             // fib6_del then refuses it: ENOENT (conformance scenario 156)
-            let root = cfg.dst.len == 0 && cfg.src.len == 0;
+            let root = cfg.dst.len == 0 && src.len == 0;
             let null_matches = nh.gw.is_none()
                 && (nh.dev == 0 || nh.dev == 1)
                 && (cfg.metric == 0 || cfg.metric == u32::MAX)
@@ -713,7 +721,7 @@ impl Netns {
                 let g = r.sibling_group;
                 list.retain(|x| x.sibling_group != g);
             }
-            t.prune_node(cfg.dst, cfg.src);
+            t.prune_node(cfg.dst, src);
             return Ok(());
         }
         Err(Error::new(Errno::ESRCH))

@@ -609,6 +609,11 @@ impl Table6 {
             None => self.dest_from_keys(dst),
         }
     }
+    /// Whether source-specific routes hang under destination `dst` (the kernel's node
+    /// for `dst` has a source subtree).
+    pub fn has_source_routes(&self, dst: Prefix6) -> bool {
+        self.dest_parts(dst).is_some_and(|(_, sub)| sub)
+    }
     /// Mutable entries of node (dst, src).
     pub fn get_mut(&mut self, dst: Prefix6, src: Prefix6) -> Option<&mut Vec<Route6>> {
         let s = self.slot_of(dst, src)?;
