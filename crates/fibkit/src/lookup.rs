@@ -592,13 +592,15 @@ impl Netns {
         }
         if res.route.rtype == RouteType::Local {
             self.fib_validate_source(&fl, saddr, daddr, 0, dev)?;
+            // local_input makes the route without the FIB entry's metrics (which only
+            // `fibmatch` shows; conformance scenario 176)
             return Ok(RouteGet4 {
                 rtype: RouteType::Local,
                 gateway: None,
                 dev: 1,
                 prefsrc: None,
                 table: res.table,
-                metrics: &res.route.info.metrics,
+                metrics: &crate::route::NO_METRICS,
                 input: true,
                 fib: Some((res.route, res.prefix)),
                 flow: fl,
