@@ -19,10 +19,11 @@
 //! `/etc/protocols`, and its device model (`type dummy` devices are really `ifb`
 //! devices there: `BROADCAST,NOARP`, `qlen 32`, kind `ifb`).
 //!
+//! A link's qdisc is `noop` until the device first comes up, then its default qdisc,
+//! which stays while it is down again (conformance scenario 103).
+//!
 //! Known approximations (fibkit keeps no such state):
 //!
-//! * the qdisc of a link is `noop` while it is down and its default qdisc while it is
-//!   up; the kernel keeps the default qdisc once a device has been up;
 //! * neighbours are listed in the engine's order (the kernel's hash order is random);
 //! * `-s` statistics, `-br` and address lifetimes other than `forever` (a deprecated
 //!   address shows `preferred_lft 0sec`) are not modelled.
@@ -3286,7 +3287,8 @@ fn print_linkinfo(
     o.fp("> ");
     o.n(Some("mtu"), &format!("mtu {} ", l.mtu), i128::from(l.mtu));
     if !m.inet6 {
-        let qdisc = match (&l.kind, l.up) {
+        // the default qdisc is attached when the device first comes up and stays
+        let qdisc = match (&l.kind, l.up || l.qdisc_attached) {
             (LinkKind::Loopback, _) => "noqueue",
             (_, false) => "noop",
             (LinkKind::Dummy, true) => "pfifo_fast",

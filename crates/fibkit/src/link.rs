@@ -45,6 +45,9 @@ pub struct Link {
     pub group: u32,
     /// MTU.
     pub mtu: u32,
+    /// Whether the device has ever been up: its default qdisc, attached at the first
+    /// `dev_activate`, stays (and is shown) after it goes down again.
+    pub qdisc_attached: bool,
 }
 
 impl Link {

@@ -214,6 +214,7 @@ impl Netns {
                 carrier: true,
                 group: 0,
                 mtu: 65536,
+                qdisc_attached: false,
             },
         );
         ns.sysctl.v4_dev.insert(1, ns.sysctl.v4_default.clone());
@@ -398,6 +399,7 @@ impl Netns {
                 carrier: !matches!(kind, LinkKind::Veth { .. }),
                 group: 0,
                 mtu,
+                qdisc_attached: false,
             },
         );
         self.sysctl
@@ -512,7 +514,9 @@ impl Netns {
         if l.up == up {
             return Ok(());
         }
-        self.links.get_mut(&index).expect("exists").up = up;
+        let link = self.links.get_mut(&index).expect("exists");
+        link.up = up;
+        link.qdisc_attached |= up;
         let changed = self.update_carriers();
         if up {
             self.ipv4_netdev_up(index);
