@@ -1323,6 +1323,14 @@ impl Netns {
         from_len: Option<u8>,
         mut visit: impl FnMut(&'a [Route6]) -> Option<R>,
     ) -> Option<R> {
+        // The kernel visits nodes in two phases. fib6_node_lookup finds the first one:
+        // the longest destination whose subtree holds a source matching `src` (that
+        // source node), or without a subtree holds routes; a destination with a
+        // subtree but no matching source is passed over, its own routes too. Once a
+        // node has been tried, fib6_backtrack goes up from it and visits every
+        // destination on the way as its matching sources, longest first, then its own
+        // routes (conformance scenarios 145, 192). The root's routes end both phases.
+        let mut found_first = false;
         let start = if let Some(l) = from_len {
             l
         } else if t.is_compiled() {
@@ -1331,6 +1339,7 @@ impl Netns {
                 // the common case: the longest match's own routes, straight from the index
                 if let Some(l) = plain {
                     if !l.is_empty() {
+                        found_first = true;
                         if let Some(r) = visit(l.as_slice()) {
                             return Some(r);
                         }
@@ -1360,19 +1369,20 @@ impl Netns {
                     let s = Prefix6::new(src, sl);
                     if let Some(l) = t.get(d, s) {
                         if !l.is_empty() {
+                            found_first = true;
                             if let Some(r) = visit(l.as_slice()) {
                                 return Some(r);
                             }
                         }
                     }
                 }
-                // the tree root's own routes are the final fallback of fib6_node_lookup
-                if len != 0 {
+                if !found_first && len != 0 {
                     continue;
                 }
             }
             if let Some(l) = plain {
                 if !l.is_empty() {
+                    found_first = true;
                     if let Some(r) = visit(l.as_slice()) {
                         return Some(r);
                     }
