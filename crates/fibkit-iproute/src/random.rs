@@ -447,7 +447,57 @@ impl Gen {
         }
     }
 
+    /// An informational command: its (normalized) output is compared too.
+    fn show(&mut self) {
+        let v6 = self.r.chance(45);
+        let fam = if v6 { "-6 " } else { "" };
+        let s = match self.r.below(8) {
+            0 => format!("ip {fam}rule show"),
+            1 => format!("ip {fam}addr show dev {}", self.r.pick(&LINKS)),
+            2 => {
+                let t = self.r.pick(&["main", "100", "200", "local", "all"]);
+                format!("ip {fam}route show table {t}")
+            }
+            3 => format!("ip {fam}route show dev {}", self.r.pick(&LINKS)),
+            4 => {
+                let p = if v6 {
+                    self.r.pick(&DST6)
+                } else {
+                    self.r.pick(&DST4)
+                };
+                let how = self.r.pick(&["root", "match", "exact"]);
+                format!(
+                    "ip {fam}route show {how} {}",
+                    if p == "default" { "0/0" } else { p }
+                )
+            }
+            5 => {
+                let sel = self.r.pick(&[
+                    "proto kernel",
+                    "scope link",
+                    "type unicast",
+                    "type local",
+                    "proto boot",
+                ]);
+                format!("ip {fam}route show table all {sel}")
+            }
+            6 => {
+                let g = if v6 {
+                    self.r.pick(&GW6)
+                } else {
+                    self.r.pick(&GW4)
+                };
+                format!("ip {fam}route show via {g}")
+            }
+            _ => format!("ip {fam}route list"),
+        };
+        self.line(s);
+    }
+
     fn change(&mut self) {
+        if self.r.chance(25) {
+            return self.show();
+        }
         match self.r.below(9) {
             6 | 7 => self.neigh(),
             8 => {

@@ -14,18 +14,18 @@ fn skip(why: &str) {
     println!("SKIPPED live re-record: {why}");
 }
 
-#[test]
-fn rerecord_sample_matches_live_kernel() {
+/// The oracle and the running kernel's release, or why the live tests cannot run.
+fn live_oracle() -> Result<(PathBuf, String), &'static str> {
     let oracle = repo().join("../shared/oracle/linux-oracle");
     if !oracle.exists() {
-        return skip("../shared/oracle/linux-oracle is absent (a clone without ../shared)");
+        return Err("../shared/oracle/linux-oracle is absent (a clone without ../shared)");
     }
     let uid = Command::new("id").arg("-u").output().ok();
     if uid
         .map(|o| String::from_utf8_lossy(&o.stdout).trim() != "0")
         .unwrap_or(true)
     {
-        return skip("not running as root");
+        return Err("not running as root");
     }
     if Command::new("ip")
         .args(["netns", "list"])
@@ -33,10 +33,19 @@ fn rerecord_sample_matches_live_kernel() {
         .map(|o| !o.status.success())
         .unwrap_or(true)
     {
-        return skip("`ip netns` is not available");
+        return Err("`ip netns` is not available");
     }
     let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
-    let release = release.trim();
+    Ok((oracle, release.trim().to_string()))
+}
+
+#[test]
+fn rerecord_sample_matches_live_kernel() {
+    let (oracle, release) = match live_oracle() {
+        Ok(x) => x,
+        Err(why) => return skip(why),
+    };
+    let release = release.as_str();
     let sample = [
         "conformance/scenarios/101-links-veth-carrier.scn",
         "conformance/scenarios/163-get4-prefsrc-selection.scn",
@@ -68,4 +77,52 @@ fn rerecord_sample_matches_live_kernel() {
         compared += 1;
     }
     println!("re-recorded and compared {compared} scenario(s) on kernel {release}");
+}
+
+/// Random scenarios (`fibkit_iproute::random`) through the live kernel and through
+/// fibkit, compared line by line: a few seeds of what `conformance/random-diff.sh` runs
+/// by the hundred. Nothing recorded is involved, the live kernel is the reference: it
+/// runs where the kernel's version (its release without the local build suffix after
+/// `-`) is the one the recordings were made on.
+#[test]
+fn random_scenarios_match_live_kernel() {
+    let (oracle, release) = match live_oracle() {
+        Ok(x) => x,
+        Err(why) => return skip(why),
+    };
+    let rec = std::fs::read_to_string(
+        repo().join("conformance/oracle-examples/01-fast-path-default-rules.scn.expected"),
+    )
+    .expect("recording");
+    let recorded = rec.split_whitespace().nth(2).unwrap_or("");
+    let version = |r: &str| r.split('-').next().unwrap_or("").to_string();
+    if version(recorded) != version(&release) {
+        return skip(&format!(
+            "the recordings model kernel {recorded}, running {release}"
+        ));
+    }
+    let dir = std::env::temp_dir().join(format!("fibkit-random-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut failures = Vec::new();
+    for seed in [7u64, 42, 1001, 2026, 31337] {
+        let text = fibkit_iproute::random::scenario(seed, 40);
+        let path = dir.join(format!("seed-{seed}.scn"));
+        std::fs::write(&path, &text).expect("scenario written");
+        let out = Command::new(&oracle)
+            .arg(&path)
+            .output()
+            .expect("oracle runs");
+        let kernel = String::from_utf8_lossy(&out.stdout);
+        let ours = fibkit_iproute::scenario::run_scenario(&text);
+        let diffs = fibkit_iproute::scenario::compare(&kernel, &ours);
+        if let Some((line, k, f)) = diffs.first() {
+            failures.push(format!(
+                "seed {seed}: {} lines differ, first at {line}:\n  kernel: {k}\n  fibkit: {f}",
+                diffs.len()
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    println!("5 random scenarios agree with the live kernel {release}");
 }
