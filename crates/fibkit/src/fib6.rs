@@ -513,15 +513,16 @@ impl Netns {
             if n.dev == 0 {
                 n.dev = cfg.nh.dev;
             }
-            rts.push(self.ip6_route_info_create(cfg, &n)?);
-        }
-        // duplicate legs in one request
-        for i in 0..rts.len() {
-            for j in 0..i {
-                if rts[i].nh.dev == rts[j].nh.dev && rts[i].nh.gw == rts[j].nh.gw {
-                    return Err(Error::new(Errno::EEXIST));
-                }
+            let rt = self.ip6_route_info_create(cfg, &n)?;
+            // ip6_route_info_append: a leg repeating an earlier one of the request fails
+            // before the next leg is validated (conformance scenario 146)
+            if rts
+                .iter()
+                .any(|r: &Route6| r.nh.dev == rt.nh.dev && r.nh.gw == rt.nh.gw)
+            {
+                return Err(Error::new(Errno::EEXIST));
             }
+            rts.push(rt);
         }
         let saved = self.tables6.clone();
         let mut flags = fl;
