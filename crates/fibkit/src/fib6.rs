@@ -345,7 +345,8 @@ impl Netns {
         gw: u128,
         dev: &mut Option<u32>,
     ) -> Result<()> {
-        if !self.deferring {
+        // a preferred source takes part in the gateway's table lookup: not remembered
+        if !self.deferring || cfg.prefsrc.is_some() {
             return self.ip6_validate_gw(cfg, nh, gw, dev);
         }
         let key = (gw, dev.unwrap_or(0), nh.flags, cfg.table);
@@ -440,15 +441,20 @@ impl Netns {
         let oif = dev.unwrap_or(0);
         let mut found: Option<FibResult6<'_>> = None;
         if cfg.table != 0 {
+            // ip6_nh_lookup_table: the route's preferred source is the flow's source, so
+            // a source-specific route can resolve the gateway (conformance scenario 147)
+            let src = cfg.prefsrc.unwrap_or(0);
+            let has_saddr = if src != 0 { strict::HAS_SADDR } else { 0 };
             if let Ok(res) = self.fib6_table_lookup(
                 cfg.table,
                 oif,
                 &Flow6 {
                     dst: gw,
+                    src,
                     oif,
                     ..Default::default()
                 },
-                strict::IFACE | strict::IGNORE_LINKSTATE,
+                strict::IFACE | strict::IGNORE_LINKSTATE | has_saddr,
             ) {
                 let bad = res.route.flags & rtf::REJECT != 0
                     || res.route.nh.gw.is_some()
