@@ -691,6 +691,9 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
                 scope::UNIVERSE
             }
         }
+        // other types keep the request's initial scope: RT_SCOPE_NOWHERE ("any") for a
+        // delete, RT_SCOPE_UNIVERSE for the other commands (conformance scenario 158)
+        _ if delete => scope::NOWHERE,
         _ => scope::UNIVERSE,
     });
     let table = r.table.unwrap_or(
