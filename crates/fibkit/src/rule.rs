@@ -290,7 +290,7 @@ impl Rule {
             }
             Some(RulePrefix::V6(p)) if p.len > 0 => {
                 // no source (RT6_LOOKUP_F_HAS_SADDR unset): a `from` rule fails
-                // whatever its prefix, ::/1 included (conformance scenario 218)
+                // whatever its prefix, ::/1 included (conformance scenario 217)
                 if fl.src == 0 || (fl.src ^ p.addr) & crate::prefix::mask6(p.len) != 0 {
                     return false;
                 }
