@@ -696,13 +696,13 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
         _ if delete => scope::NOWHERE,
         _ => scope::UNIVERSE,
     });
+    // iproute2 sends these types to the local table for every command, deletes
+    // included (conformance scenario 159)
     let table = r.table.unwrap_or(
-        if !delete
-            && matches!(
-                rtype,
-                RouteType::Local | RouteType::Broadcast | RouteType::Nat | RouteType::Anycast
-            )
-        {
+        if matches!(
+            rtype,
+            RouteType::Local | RouteType::Broadcast | RouteType::Nat | RouteType::Anycast
+        ) {
             tid::LOCAL
         } else {
             tid::MAIN
