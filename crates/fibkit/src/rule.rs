@@ -154,30 +154,42 @@ impl Rule {
         r
     }
 
-    /// The kernel's equality used for EEXIST (`rule_exists`) and delete matching, given
-    /// that `self` is the request. Unset request fields match anything when `for_delete`.
-    pub fn same_as(&self, other: &Rule) -> bool {
-        self.pref == other.pref
-            && self.src == other.src
-            && self.dst == other.dst
-            && self.iif == other.iif
-            && self.oif == other.oif
-            && self.tos == other.tos
-            && self.mark == other.mark
-            && self.mark_mask == other.mark_mask
-            && self.uid == other.uid
-            && self.ipproto == other.ipproto
-            && self.sport == other.sport
-            && self.dport == other.dport
-            && self.invert == other.invert
-            && self.action == other.action
-            && self.suppress_prefixlen == other.suppress_prefixlen
-            && self.suppress_ifgroup == other.suppress_ifgroup
-            && self.protocol == other.protocol
-            && self.realms == other.realms
-            && self.l3mdev == other.l3mdev
-            && self.tun_id == other.tun_id
-            && self.table == other.table
+    /// `rule_exists` (`ip rule add` sends NLM_F_EXCL): whether the existing rule `self`
+    /// makes adding `new` fail with EEXIST. The kernel compares the action (not a
+    /// goto's target), table, priority, interface names, suppressors, mark and mask,
+    /// tun_id, l3mdev, uid range, ipproto, protocol and port ranges, but the family's
+    /// selectors only where `new` has them: its `from`/`to` prefix when it has one, its
+    /// tos when non-zero, its realms when given (`fib4_rule_compare`,
+    /// `fib6_rule_compare`); `not` is not compared at all (conformance scenario 219).
+    pub fn blocks_add_of(&self, new: &Rule) -> bool {
+        let prefix_ok = |mine: &Option<RulePrefix>, theirs: &Option<RulePrefix>| match theirs {
+            Some(p) if !p.is_empty() => mine == theirs,
+            _ => true,
+        };
+        let action_ok = match (self.action, new.action) {
+            (RuleAction::Goto(_), RuleAction::Goto(_)) => true,
+            (a, b) => a == b,
+        };
+        action_ok
+            && self.table == new.table
+            && self.pref == new.pref
+            && self.iif == new.iif
+            && self.oif == new.oif
+            && self.suppress_prefixlen == new.suppress_prefixlen
+            && self.suppress_ifgroup == new.suppress_ifgroup
+            && self.mark == new.mark
+            && self.mark_mask == new.mark_mask
+            && self.tun_id == new.tun_id
+            && self.l3mdev == new.l3mdev
+            && self.uid == new.uid
+            && self.ipproto == new.ipproto
+            && self.protocol == new.protocol
+            && self.sport == new.sport
+            && self.dport == new.dport
+            && prefix_ok(&self.src, &new.src)
+            && prefix_ok(&self.dst, &new.dst)
+            && (new.tos == 0 || self.tos == new.tos)
+            && (new.realms == 0 || self.realms == new.realms)
     }
 }
 

@@ -105,7 +105,7 @@ impl Netns {
         }
         // rule_exists (NLM_F_EXCL)
         let rules = if v6 { &self.rules6 } else { &self.rules4 };
-        if rules.iter().any(|r| r.same_as(&rule)) {
+        if rules.iter().any(|r| r.blocks_add_of(&rule)) {
             return Err(Error::new(Errno::EEXIST));
         }
         // configure
