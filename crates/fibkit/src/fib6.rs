@@ -842,7 +842,6 @@ impl Netns {
             ..Default::default()
         };
         if let Ok(mut rt) = self.ip6_route_info_create(&cfg, &cfg.nh) {
-            rt.flags |= f | rtf::NONEXTHOP;
             rt.metric = 0;
             let _ = self.fib6_add(
                 rt,
