@@ -1752,8 +1752,28 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             let v = num(val)?;
             let idx = match *dev {
                 "all" | "default" => None,
-                d => Some(ns.link_index(d).ok_or_else(nostat)?),
+                d => Some(
+                    ns.link_index(d)
+                        .filter(|&i| ns.has_idev6(i))
+                        .ok_or_else(nostat)?,
+                ),
             };
+            if *knob == "disable_ipv6" {
+                let on = v != 0;
+                match *dev {
+                    "all" => {
+                        ns.sysctl.v6_all.disable_ipv6 = u32::from(on);
+                        ns.sysctl.v6_default.disable_ipv6 = u32::from(on);
+                        let devs: Vec<u32> = ns.sysctl.v6_dev.keys().copied().collect();
+                        for d in devs {
+                            ns.set_disable_ipv6(d, on);
+                        }
+                    }
+                    "default" => ns.sysctl.v6_default.disable_ipv6 = u32::from(on),
+                    _ => ns.set_disable_ipv6(idx.unwrap_or(0), on),
+                }
+                return Ok(());
+            }
             if *knob == "forwarding" {
                 let on = v != 0;
                 match *dev {
@@ -1783,7 +1803,6 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 "ignore_routes_with_linkdown" => conf.ignore_routes_with_linkdown = v as u32,
                 "keep_addr_on_down" => conf.keep_addr_on_down = v as i32,
                 "accept_dad" => conf.accept_dad = v as u32,
-                "disable_ipv6" => conf.disable_ipv6 = v as u32,
                 "router_solicitations" => conf.router_solicitations = v as i32,
                 "use_oif_addrs_only" => conf.use_oif_addrs_only = v as u32,
                 _ => {

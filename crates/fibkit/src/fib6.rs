@@ -254,7 +254,8 @@ impl Netns {
         };
         // fib6_nh_init
         let mut dev = if nh.dev != 0 {
-            if !self.links.contains_key(&nh.dev) {
+            // the device and its IPv6 state (none below an MTU of 1280)
+            if !self.links.contains_key(&nh.dev) || !self.has_idev6(nh.dev) {
                 return Err(Error::new(Errno::ENODEV));
             }
             Some(nh.dev)
@@ -298,6 +299,12 @@ impl Netns {
             let Some(d) = dev else {
                 return Err(Error::new(Errno::ENODEV));
             };
+            if self.ipv6_disabled(d) {
+                return Err(Error::msg(
+                    Errno::EACCES,
+                    "IPv6 is disabled on nexthop device",
+                ));
+            }
             let l = &self.links[&d];
             if !l.up && !cfg.ignore_dev_down {
                 return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
@@ -949,6 +956,17 @@ impl Netns {
             .get(&dev)
             .ok_or(Error::new(Errno::ENODEV))?
             .clone();
+        // addrconf_add_dev: no IPv6 state below an MTU of 1280 (ipv6_add_dev's EINVAL,
+        // no message), or IPv6 disabled on the device
+        if !self.has_idev6(dev) {
+            return Err(Error::new(Errno::EINVAL));
+        }
+        if self.ipv6_disabled(dev) {
+            return Err(Error::msg(
+                Errno::EACCES,
+                "ipv6: IPv6 is disabled on this device",
+            ));
+        }
         let t = v6::addr_type(a.addr);
         if t == v6::ANY {
             return Err(Error::msg(Errno::EADDRNOTAVAIL, "Invalid address"));
@@ -1082,7 +1100,54 @@ impl Netns {
         }
     }
 
+    /// Whether `dev` has IPv6 state (the kernel's `inet6_dev`): every link but one
+    /// whose MTU is below 1280; the per-device IPv6 sysctls live and die with it.
+    pub fn has_idev6(&self, dev: u32) -> bool {
+        self.sysctl.v6_dev.contains_key(&dev)
+    }
+
+    /// Whether `net.ipv6.conf.DEV.disable_ipv6` is set on `dev`.
+    pub fn ipv6_disabled(&self, dev: u32) -> bool {
+        self.sysctl
+            .v6_dev
+            .get(&dev)
+            .is_some_and(|c| c.disable_ipv6 != 0)
+    }
+
+    /// The device's IPv6 state goes (MTU below 1280: `addrconf_ifdown(dev, true)`):
+    /// its addresses, its routes (each multipath leg on it too), its neighbour
+    /// entries and its per-device IPv6 sysctls.
+    pub(crate) fn ipv6_idev_destroy(&mut self, dev: u32) {
+        self.ipv6_netdev_down(dev, true);
+        self.neigh.retain(|n| !(n.v6 && n.dev == dev));
+        self.sysctl.v6_dev.remove(&dev);
+    }
+
+    /// `net.ipv6.conf.{all,DEV}.disable_ipv6 = on` for `dev` (`dev_disable_change`): set,
+    /// the device's IPv6 goes down as with the link (no address kept, neighbour
+    /// entries flushed); cleared, it comes up again when the link is ready.
+    pub fn set_disable_ipv6(&mut self, dev: u32, on: bool) {
+        let Some(c) = self.sysctl.v6_dev.get_mut(&dev) else {
+            return;
+        };
+        let was = c.disable_ipv6 != 0;
+        c.disable_ipv6 = u32::from(on);
+        if was == on {
+            return;
+        }
+        if on {
+            self.ipv6_netdev_down(dev, false);
+            self.neigh.retain(|n| !(n.v6 && n.dev == dev));
+        } else if self.links.get(&dev).is_some_and(|l| l.up) {
+            self.ipv6_netdev_up(dev);
+        }
+        self.bump();
+    }
+
     pub(crate) fn ipv6_netdev_up(&mut self, dev: u32) {
+        if !self.has_idev6(dev) || self.ipv6_disabled(dev) {
+            return;
+        }
         self.addrconf_permanent_addr(dev);
         let l = &self.links[&dev];
         if !l.oper_up() {
@@ -1094,6 +1159,9 @@ impl Netns {
     }
 
     pub(crate) fn ipv6_netdev_change(&mut self, dev: u32, carrier: bool) {
+        if !self.has_idev6(dev) || self.ipv6_disabled(dev) {
+            return;
+        }
         if !carrier {
             // rt6_sync_down_dev(NETDEV_CHANGE): non-local routes via dev get LINKDOWN
             for t in self.tables6.values_mut() {
@@ -1182,7 +1250,8 @@ impl Netns {
                 .get(&dev)
                 .map_or(0, |c| c.keep_addr_on_down);
             let k = if all != 0 { all } else { d };
-            k > 0 && !unregister
+            // a device whose IPv6 is disabled keeps nothing
+            k > 0 && !unregister && !self.ipv6_disabled(dev)
         };
         let list = self.addrs6(dev).to_vec();
         let fwd = self.dev_forwarding6(dev);

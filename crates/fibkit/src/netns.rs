@@ -13,6 +13,9 @@ use crate::rule::{Rule, RuleAction};
 use crate::sysctl::Sysctls;
 use crate::table::{Table4, Table6};
 
+/// `IPV6_MIN_MTU`: a device with a smaller MTU has no IPv6 state.
+pub(crate) const IPV6_MIN_MTU: u32 = 1280;
+
 /// Neighbour states (`NUD_*`) that matter for route selection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NudState {
@@ -405,9 +408,12 @@ impl Netns {
         self.sysctl
             .v4_dev
             .insert(index, self.sysctl.v4_default.clone());
-        self.sysctl
-            .v6_dev
-            .insert(index, self.sysctl.v6_default.clone());
+        if mtu >= IPV6_MIN_MTU {
+            // ipv6_add_dev refuses a device whose MTU is below IPv6's minimum
+            self.sysctl
+                .v6_dev
+                .insert(index, self.sysctl.v6_default.clone());
+        }
         self.rules_attach(name, index);
         index
     }
@@ -567,6 +573,25 @@ impl Netns {
             .get_mut(&index)
             .ok_or(Error::new(Errno::ENODEV))?;
         l.mtu = mtu;
+        let (lo, up) = (l.is_loopback(), l.up);
+        // addrconf_notify(NETDEV_CHANGEMTU): below IPv6's minimum the device loses its
+        // IPv6 state entirely (addresses, routes, neighbours, per-device sysctls); back
+        // at or above it a fresh one is made, configured at once when the link is ready
+        // (conformance scenario 220)
+        if !lo {
+            if mtu < IPV6_MIN_MTU {
+                if self.has_idev6(index) {
+                    self.ipv6_idev_destroy(index);
+                }
+            } else if !self.has_idev6(index) {
+                self.sysctl
+                    .v6_dev
+                    .insert(index, self.sysctl.v6_default.clone());
+                if up {
+                    self.ipv6_netdev_up(index);
+                }
+            }
+        }
         self.bump();
         Ok(())
     }
@@ -677,6 +702,10 @@ impl Netns {
     pub fn neigh_set(&mut self, n: Neighbour, replace: bool) -> Result<()> {
         if !self.links.contains_key(&n.dev) {
             return Err(Error::new(Errno::ENODEV));
+        }
+        if n.v6 && (!self.has_idev6(n.dev) || self.ipv6_disabled(n.dev)) {
+            // ndisc_allow_add
+            return Err(Error::msg(Errno::EINVAL, "IPv6 is disabled on this device"));
         }
         if let Some(e) = self
             .neigh
