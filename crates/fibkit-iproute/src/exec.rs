@@ -369,13 +369,17 @@ fn time_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<()> 
     Ok(())
 }
 
-/// One `nexthop` or the single-path part of a route request.
-fn parse_nh(
+/// One `nexthop` or the single-path part of a route request. A nexthop's `dev` is
+/// resolved at once; the single path's only once the whole line is parsed (iproute2
+/// keeps its name until then: a syntax error later on the line wins), so its name
+/// goes to `late_dev`.
+fn parse_nh<'a>(
     ns: &Netns,
-    a: &mut Args<'_>,
+    a: &mut Args<'a>,
     fam: &mut Option<Family>,
     nh: &mut NhCfg,
     single: bool,
+    late_dev: &mut Option<&'a str>,
 ) -> Res<bool> {
     let Some(k) = a.peek() else { return Ok(false) };
     match k {
@@ -400,7 +404,11 @@ fn parse_nh(
         "dev" | "oif" => {
             a.next();
             let d = a.val()?;
-            nh.dev = ifindex(ns, d)?;
+            if single {
+                *late_dev = Some(d);
+            } else {
+                nh.dev = ifindex(ns, d)?;
+            }
         }
         "weight" if !single => {
             a.next();
@@ -471,11 +479,12 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         via_given: false,
     };
     let mut a = Args::new(args);
+    let mut late_dev = None;
     while let Some(k) = a.peek() {
         if k == "via" {
             r.via_given = true;
         }
-        if parse_nh(ns, &mut a, &mut r.fam, &mut r.nh, true)? {
+        if parse_nh(ns, &mut a, &mut r.fam, &mut r.nh, true, &mut late_dev)? {
             continue;
         }
         a.next();
@@ -586,7 +595,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                         ..Default::default()
                     };
                     loop {
-                        match parse_nh(ns, &mut a, &mut r.fam, &mut nh, false) {
+                        match parse_nh(ns, &mut a, &mut r.fam, &mut nh, false, &mut None) {
                             Ok(true) => {}
                             Ok(false) => break,
                             Err(mut f) => {
@@ -661,6 +670,9 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 r.dst = Some(p);
             }
         }
+    }
+    if let Some(d) = late_dev {
+        r.nh.dev = ifindex(ns, d)?;
     }
     Ok(r)
 }
