@@ -260,9 +260,6 @@ pub fn get6_line(ns: &Netns, r: &RouteAnswer6, fibmatch: bool) -> String {
     p.push(format!("metric {}", r.metric));
     p.push(format!("pref {}", r.pref.name()));
     p.extend(metrics_words(&r.metrics));
-    if r.expires {
-        p.push("expires".into());
-    }
     p.join(" ")
 }
 

@@ -27,8 +27,6 @@ pub struct RouteGet6<'a> {
     pub pref: Pref,
     /// Metrics.
     pub metrics: &'a Metrics,
-    /// Whether the route expires.
-    pub expires: bool,
     /// The chosen FIB entry (the chosen leg of an ECMP route).
     pub route: &'a Route6,
     /// Whether this is an input route.
@@ -52,10 +50,10 @@ pub struct RouteAnswer6 {
     pub metric: u32,
     /// Router preference.
     pub pref: Pref,
-    /// Metrics.
+    /// Metrics. (An answer never says whether its route expires: the kernel's route
+    /// copies carry no expiry, only `fibmatch` shows the FIB entry's; conformance
+    /// scenario 223.)
     pub metrics: Metrics,
-    /// Whether the route expires.
-    pub expires: bool,
     /// The chosen FIB entry and its ECMP siblings, starting with it.
     pub fib: Vec<Route6>,
     /// Whether this is an input route.
@@ -89,7 +87,6 @@ impl RouteGet6<'_> {
             metric: self.metric,
             pref: self.pref,
             metrics: self.metrics.clone(),
-            expires: self.expires,
             fib,
             input: self.input,
         }
@@ -221,7 +218,6 @@ impl Netns {
             metric: r.metric,
             pref: res.first.pref,
             metrics: &r.metrics,
-            expires: r.expires.is_some(),
             route: r,
             input,
         })
