@@ -1114,6 +1114,27 @@ impl Netns {
             .is_some_and(|c| c.disable_ipv6 != 0)
     }
 
+    /// `rt6_mtu_change`: the MTU of a device with IPv6 state went from `old` to `mtu`
+    /// (both at least 1280). Each route through it whose MTU metric is not locked and
+    /// is at least the new MTU, or was the device's old MTU, takes the new one; routes
+    /// without an MTU metric are left alone (conformance scenario 224).
+    pub(crate) fn rt6_mtu_change(&mut self, dev: u32, old: u32, mtu: u32) {
+        use crate::route::rtax;
+        for t in self.tables6.values_mut() {
+            t.for_each_list_mut(|l| {
+                for r in l.iter_mut() {
+                    if r.nh.dev != dev || r.metrics.locks & (1 << rtax::MTU) != 0 {
+                        continue;
+                    }
+                    let pmtu = r.metrics.get(rtax::MTU).unwrap_or(0);
+                    if pmtu >= mtu || pmtu == old {
+                        r.metrics.set(rtax::MTU, mtu);
+                    }
+                }
+            });
+        }
+    }
+
     /// The device's IPv6 state goes (MTU below 1280: `addrconf_ifdown(dev, true)`):
     /// its addresses, its routes (each multipath leg on it too), its neighbour
     /// entries and its per-device IPv6 sysctls.

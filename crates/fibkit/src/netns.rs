@@ -572,24 +572,24 @@ impl Netns {
             .links
             .get_mut(&index)
             .ok_or(Error::new(Errno::ENODEV))?;
-        l.mtu = mtu;
+        let old = std::mem::replace(&mut l.mtu, mtu);
         let (lo, up) = (l.is_loopback(), l.up);
         // addrconf_notify(NETDEV_CHANGEMTU): below IPv6's minimum the device loses its
         // IPv6 state entirely (addresses, routes, neighbours, per-device sysctls); back
         // at or above it a fresh one is made, configured at once when the link is ready
-        // (conformance scenario 220)
-        if !lo {
-            if mtu < IPV6_MIN_MTU {
-                if self.has_idev6(index) {
-                    self.ipv6_idev_destroy(index);
-                }
-            } else if !self.has_idev6(index) {
-                self.sysctl
-                    .v6_dev
-                    .insert(index, self.sysctl.v6_default.clone());
-                if up {
-                    self.ipv6_netdev_up(index);
-                }
+        // (conformance scenario 220); a loopback below the minimum is not modelled
+        if mtu < IPV6_MIN_MTU {
+            if !lo && self.has_idev6(index) {
+                self.ipv6_idev_destroy(index);
+            }
+        } else if self.has_idev6(index) {
+            self.rt6_mtu_change(index, old, mtu);
+        } else {
+            self.sysctl
+                .v6_dev
+                .insert(index, self.sysctl.v6_default.clone());
+            if up {
+                self.ipv6_netdev_up(index);
             }
         }
         self.bump();
@@ -602,7 +602,9 @@ impl Netns {
             .links
             .get_mut(&index)
             .ok_or(Error::new(Errno::ENODEV))?;
-        if l.is_loopback() {
+        // ifb, the driver the oracle makes its dummy links with, cannot change its
+        // address (no ndo_set_mac_address); loopback and veth can
+        if l.kind == LinkKind::Dummy {
             return Err(Error::new(Errno::EOPNOTSUPP));
         }
         l.mac = mac;
@@ -618,6 +620,7 @@ impl Netns {
         let l = self.links.get(&index).ok_or(Error::new(Errno::ENODEV))?;
         let old = l.name.clone();
         self.links.get_mut(&index).expect("exists").name = name.to_string();
+        self.inetdev_changename(index, name);
         self.rules_detach(&old);
         self.rules_attach(name, index);
         self.bump();
@@ -668,6 +671,35 @@ impl Netns {
         }
         self.bump();
         Ok(())
+    }
+
+    /// `inetdev_changename`: every IPv4 address of a renamed link takes the new name as
+    /// its label; from the second address on (in list order) the old label's `:suffix`
+    /// is kept, or `:N` (its 1-based position) added when it had none, the name cut so
+    /// that the label fits in 15 bytes (conformance scenario 224).
+    fn inetdev_changename(&mut self, index: u32, name: &str) {
+        const IFNAMSIZ: usize = 16;
+        let Some(list) = self.addrs4.get_mut(&index) else {
+            return;
+        };
+        for (i, a) in list.iter_mut().enumerate() {
+            let old = std::mem::replace(&mut a.label, name.to_string());
+            if i == 0 {
+                continue;
+            }
+            let dot = match old.find(':') {
+                Some(p) => old[p..].to_string(),
+                None => format!(":{}", i + 1),
+            };
+            if dot.len() + name.len() >= IFNAMSIZ {
+                let mut keep = (IFNAMSIZ - 1).saturating_sub(dot.len());
+                while !a.label.is_char_boundary(keep) {
+                    keep -= 1;
+                }
+                a.label.truncate(keep);
+            }
+            a.label.push_str(&dot);
+        }
     }
 
     fn rules_attach(&mut self, name: &str, index: u32) {
