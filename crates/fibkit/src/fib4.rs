@@ -555,6 +555,9 @@ impl Netns {
                 realm: cfg.nh.realm,
             });
         }
+        if nhs.iter().any(|n| n.realm != 0) {
+            self.realms4_seen = true;
+        }
         let metrics = crate::route::normalize_metrics(&cfg.metrics);
         if let Some(h) = cfg.metrics.get(crate::route::rtax::HOPLIMIT) {
             if h > 255 {

@@ -446,7 +446,7 @@ impl Netns {
     ) -> Result<(), Errno> {
         let r = self.rpfilter(dev);
         // send_redirects defaults to 1
-        if r == 0 && dev != oif {
+        if r == 0 && dev != oif && !self.tclassid_users4() {
             if self.accept_local(dev) {
                 return Ok(());
             }

@@ -103,6 +103,11 @@ pub struct Netns {
     pub(crate) custom_rules6: bool,
     /// A `local` route was added by a user (`fib_has_custom_local_routes`).
     pub(crate) custom_local_routes4: bool,
+    /// An IPv4 route or rule with realms was ever added: [`Netns::tclassid_users4`]
+    /// has to look.
+    pub(crate) realms4_seen: bool,
+    /// Whether an IPv4 route or rule has realms, as of the last index compile.
+    tclassid4: bool,
     pub(crate) neigh: Vec<Neighbour>,
     pub(crate) sibling_seq: u64,
     pub(crate) table_seq: u64,
@@ -189,6 +194,8 @@ impl Netns {
             custom_rules4: false,
             custom_rules6: false,
             custom_local_routes4: false,
+            realms4_seen: false,
+            tclassid4: false,
             neigh: Vec::new(),
             sibling_seq: 0,
             table_seq: 0,
@@ -291,12 +298,32 @@ impl Netns {
     }
 
     fn compile_indexes(&mut self) {
+        self.tclassid4 = self.realms4_seen && self.scan_realms4();
         for t in self.tables4.values_mut() {
             t.compile();
         }
         for t in self.tables6.values_mut() {
             t.compile();
         }
+    }
+
+    /// Whether any IPv4 route (a nexthop of it) or rule has realms: the kernel's
+    /// `fib_num_tclassid_users`, which makes input routes validate their source in
+    /// full even without rp_filter (conformance scenario 226).
+    pub(crate) fn tclassid_users4(&self) -> bool {
+        if self.deferring {
+            self.realms4_seen && self.scan_realms4()
+        } else {
+            self.tclassid4
+        }
+    }
+
+    fn scan_realms4(&self) -> bool {
+        self.rules4.iter().any(|r| r.realms != 0)
+            || self
+                .tables4
+                .values()
+                .any(|t| t.iter().any(|r| r.info.nhs.iter().any(|n| n.realm != 0)))
     }
 
     /// Apply many changes and compile the lookup indexes once at the end (a bulk load).

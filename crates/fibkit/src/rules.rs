@@ -69,6 +69,9 @@ impl Netns {
         rule.protocol = spec.protocol.unwrap_or(0);
         rule.l3mdev = spec.l3mdev;
         rule.realms = if v6 { 0 } else { spec.realms.unwrap_or(0) };
+        if rule.realms != 0 {
+            self.realms4_seen = true;
+        }
         // fib_nl2rule checks
         if let Some(t) = spec.goto {
             if !matches!(action, RuleAction::Goto(_)) {

@@ -705,6 +705,9 @@ struct InConf4 {
     locals: Vec<u32>,
     /// Custom rules or custom local routes: `fib_validate_source` has no short way.
     no_short_way: bool,
+    /// Routes or rules with realms: `fib_validate_source` checks in full, whatever
+    /// the sysctls (see [`Netns::tclassid_users4`]).
+    tclassid: bool,
 }
 
 impl InConf4 {
@@ -736,6 +739,7 @@ impl InConf4 {
             devs,
             locals,
             no_short_way: ns.custom_local_routes4 || ns.custom_rules4,
+            tclassid: ns.tclassid_users4(),
         }
     }
     #[inline]
@@ -908,7 +912,7 @@ impl Snapshot {
         let rpf = conf.rp_filter;
         // the short way: no reverse path filter, and no redirect to consider
         // (send_redirects is on)
-        if rpf == 0 && iif != oif {
+        if rpf == 0 && iif != oif && !self.in4.tclassid {
             if conf.accept_local {
                 return Some(Ok(()));
             }
