@@ -52,6 +52,14 @@ const ADDR4: [(&str, &str, u8); 8] = [
     ("d1", "10.1.2.3", 24),
 ];
 
+/// IPv4 addresses inside the subnets above: secondaries when the primary is there.
+const SEC4: [(&str, &str, u8); 4] = [
+    ("d0", "10.0.0.77", 24),
+    ("d0", "10.0.0.200", 25),
+    ("d1", "10.1.9.9", 16),
+    ("v0", "10.2.0.55", 24),
+];
+
 const ADDR6: [(&str, &str, u8); 7] = [
     ("d0", "2001:db8:0:1::1", 64),
     ("d0", "2001:db8:0:1::99", 128),
@@ -186,6 +194,11 @@ struct Gen {
     out: String,
     /// rule priorities in use, per family (to delete some later)
     prefs: [Vec<u32>; 2],
+    /// A link has been renamed: no link is added from then on. (After each `ip link
+    /// add` the oracle gives every link name it has not seen a MAC of its own, and
+    /// when that fails on a link that is up it takes the link down and up again:
+    /// an artifact of the recording that would drop the link's addresses.)
+    renamed: bool,
 }
 
 impl Gen {
@@ -245,6 +258,14 @@ impl Gen {
             "net.ipv6.fib_multipath_hash_policy=1",
             "net.ipv4.fib_multipath_use_neigh=1",
             "net.ipv6.conf.all.forwarding=0",
+            "net.ipv4.conf.all.promote_secondaries=1",
+            "net.ipv4.conf.d0.promote_secondaries=1",
+            "net.ipv4.conf.all.src_valid_mark=1",
+            "net.ipv4.conf.d1.forwarding=0",
+            "net.ipv6.conf.d0.keep_addr_on_down=1",
+            "net.ipv6.conf.all.use_oif_addrs_only=1",
+            "net.ipv6.conf.d1.disable_ipv6=1",
+            "net.ipv6.conf.d1.disable_ipv6=0",
         ]);
         self.line(format!("sysctl {s}"));
     }
@@ -291,6 +312,9 @@ impl Gen {
                     }
                     if self.r.chance(40) {
                         s += &format!(" weight {}", 1 + self.r.below(4));
+                    }
+                    if self.r.chance(8) {
+                        s += " onlink";
                     }
                 }
             }
@@ -339,6 +363,18 @@ impl Gen {
         }
         if self.r.chance(8) {
             s += &format!(" mtu {}", self.r.pick(&[1280, 1400, 9000]));
+        }
+        if self.r.chance(10) {
+            s += self.r.pick(&[
+                " advmss 1400",
+                " hoplimit 10",
+                " mtu lock 1300",
+                " initcwnd 10",
+                " rtt 20ms",
+                " realms 2",
+                " realms 1/3",
+                " expires 600",
+            ]);
         }
         if self.r.chance(6) {
             s += &format!(
@@ -498,7 +534,62 @@ impl Gen {
         if self.r.chance(25) {
             return self.show();
         }
-        match self.r.below(9) {
+        match self.r.below(16) {
+            13 => {
+                let a = self.r.pick(&[
+                    "ip addr add 10.9.0.1 peer 10.9.0.2/32 dev d0",
+                    "ip addr add 10.9.1.1 peer 10.9.1.0/24 dev d1",
+                    "ip addr add 10.0.0.99/24 brd + dev d0",
+                    "ip addr add 10.1.4.4/16 dev d1 label d1:x",
+                    "ip addr del 10.9.0.1 peer 10.9.0.2/32 dev d0",
+                    "ip addr add 192.168.1.9/24 brd 192.168.1.0 dev d1",
+                ]);
+                self.line(a);
+            }
+            14 => {
+                // a rename (rules naming the old or the new name follow it), and back
+                let (a, b) = self
+                    .r
+                    .pick(&[("d2", "d9"), ("d9", "d2"), ("v0", "v9"), ("v9", "v0")]);
+                self.line(format!("ip link set {a} name {b}"));
+                self.renamed = true;
+            }
+            15 => {
+                let l = self.r.pick(&LINKS);
+                let mac = self.r.below(256);
+                self.line(format!("ip link set {l} address 02:00:00:00:aa:{mac:02x}"));
+            }
+            9 => {
+                let l = self.r.pick(&LINKS);
+                let mtu = self.r.pick(&[1280, 1400, 1500, 9000, 1200]);
+                self.line(format!("ip link set {l} mtu {mtu}"));
+            }
+            10 if self.renamed => self.sysctl(),
+            10 => {
+                // a link goes away (with its addresses, routes and neighbours) and
+                // may come back as a new link of the same name
+                let (l, add) = self.r.pick(&[
+                    ("d1", "ip link add d1 type dummy"),
+                    ("d2", "ip link add d2 type dummy"),
+                    ("v0", "ip link add v0 type veth peer name v0p"),
+                ]);
+                self.line(format!("ip link del {l}"));
+                if self.r.chance(60) {
+                    self.line(add);
+                    if self.r.chance(70) {
+                        self.line(format!("ip link set {l} up"));
+                    }
+                }
+            }
+            11 => {
+                let (dev, a, len) = self.r.pick(&SEC4);
+                let verb = if self.r.chance(65) { "add" } else { "del" };
+                self.line(format!("ip addr {verb} {a}/{len} dev {dev}"));
+            }
+            12 => {
+                let (dev, a, len) = self.r.pick(&ADDR6);
+                self.line(format!("ip -6 addr add {a}/{len} dev {dev}"));
+            }
             6 | 7 => self.neigh(),
             8 => {
                 let l = self.r.pick(&LINKS);
@@ -602,6 +693,7 @@ pub fn scenario(seed: u64, steps: usize) -> String {
         r: Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1),
         out: String::new(),
         prefs: [Vec::new(), Vec::new()],
+        renamed: false,
     };
     let _ = writeln!(g.out, "## random scenario, seed {seed}, {steps} steps");
     g.links();
