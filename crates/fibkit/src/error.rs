@@ -27,6 +27,7 @@ pub enum Errno {
     ENOTSUP,
     EBUSY,
     ENOSPC,
+    ENXIO,
 }
 
 impl Errno {
@@ -53,6 +54,7 @@ impl Errno {
             Errno::ENOTSUP => "ENOTSUP",
             Errno::EBUSY => "EBUSY",
             Errno::ENOSPC => "ENOSPC",
+            Errno::ENXIO => "ENXIO",
         }
     }
 
@@ -78,6 +80,7 @@ impl Errno {
             Errno::EHOSTUNREACH => "No route to host",
             Errno::EBUSY => "Device or resource busy",
             Errno::ENOSPC => "No space left on device",
+            Errno::ENXIO => "No such device or address",
         }
     }
 }

@@ -1005,6 +1005,13 @@ impl Netns {
         if !self.links.contains_key(&dev) {
             return Err(Error::new(Errno::ENODEV));
         }
+        if !self.has_idev6(dev) {
+            // inet6_addr_del on a device without IPv6 state (MTU below 1280)
+            return Err(Error::msg(
+                Errno::ENXIO,
+                "ipv6: IPv6 is disabled on this device",
+            ));
+        }
         let list = self.addrs6.get(&dev).cloned().unwrap_or_default();
         let Some(i) = list
             .iter()
