@@ -1261,7 +1261,8 @@ impl Netns {
         Ok(())
     }
 
-    /// `__inet_del_ifa` without secondary promotion unless `promote_secondaries`.
+    /// `__inet_del_ifa`: deleting a primary deletes its subnet's secondaries, or with
+    /// `promote_secondaries` promotes the first of them (conformance scenario 227).
     fn inet_del_ifa(&mut self, dev: u32, i: usize) {
         let list = self.addrs4.get(&dev).cloned().unwrap_or_default();
         let a1 = list[i].clone();
@@ -1271,40 +1272,69 @@ impl Netns {
                 .v4_dev
                 .get(&dev)
                 .is_some_and(|c| c.promote_secondaries != 0);
+        let same_subnet = |x: &Addr4| x.plen == a1.plen && a1.matches(x.address);
+        // the secondary to promote, the last address before it that stays where it is,
+        // and the last primary (of a scope at least a1's) to put the promoted one after
+        let (mut promoted, mut prev_prom, mut last_prim) = (None, None, None);
         if !a1.secondary() {
-            // secondaries of this primary
-            let secs: Vec<Addr4> = list
+            for (j, x) in list.iter().enumerate().skip(i + 1) {
+                if !x.secondary() && a1.scope <= x.scope {
+                    last_prim = Some(j);
+                }
+                if !x.secondary() || !same_subnet(x) {
+                    prev_prom = Some(j);
+                    continue;
+                }
+                if promote {
+                    promoted = Some(j);
+                    break;
+                }
+                if let Some(v) = self.addrs4.get_mut(&dev) {
+                    v.retain(|y| y != x);
+                }
+                self.fib_del_ifaddr(dev, x, Some(&a1));
+            }
+        }
+        // on promotion every secondary of the subnet from the promoted one on changes
+        // its primary: their routes go now and come back with the new preferred source
+        let mut readd = Vec::new();
+        if let Some(p) = promoted {
+            for x in list[p..].iter().filter(|x| same_subnet(x)) {
+                self.fib_del_ifaddr(dev, x, Some(&a1));
+            }
+            readd = list[p + 1..]
                 .iter()
-                .filter(|x| x.secondary() && x.plen == a1.plen && a1.matches(x.address))
+                .filter(|x| same_subnet(x))
                 .cloned()
                 .collect();
-            if !promote {
-                for s in secs {
-                    if let Some(v) = self.addrs4.get_mut(&dev) {
-                        v.retain(|x| *x != s);
-                    }
-                    self.fib_del_ifaddr(dev, &s, Some(&a1));
-                }
-            } else if let Some(first) = secs.first() {
-                if let Some(v) = self.addrs4.get_mut(&dev) {
-                    for x in v.iter_mut() {
-                        if x == first {
-                            x.flags &= !ifa::SECONDARY;
-                        }
-                    }
-                }
-            }
         }
         if let Some(v) = self.addrs4.get_mut(&dev) {
             v.retain(|x| *x != a1);
         }
         self.fib_del_ifaddr(dev, &a1, None);
-        if promote && !a1.secondary() {
-            // re-add routes of the promoted address
-            let list = self.addrs4.get(&dev).cloned().unwrap_or_default();
-            for (j, x) in list.iter().enumerate() {
-                if x.plen == a1.plen && a1.matches(x.address) && !x.secondary() {
-                    self.fib_add_ifaddr(dev, j);
+        if let Some(p) = promoted {
+            let pa = list[p].clone();
+            let v = self.addrs4.entry(dev).or_default();
+            let Some(at) = v.iter().position(|x| *x == pa) else {
+                return;
+            };
+            let mut x = v.remove(at);
+            x.flags &= !ifa::SECONDARY;
+            // moved after the last primary when other addresses stood between
+            let to = match (prev_prom, last_prim) {
+                (None, _) => at,
+                (Some(_), None) => i,
+                (Some(_), Some(lp)) => v.iter().position(|y| *y == list[lp]).map_or(at, |k| k + 1),
+            };
+            v.insert(to, x);
+            self.fib_add_ifaddr(dev, to);
+            for r in readd {
+                if let Some(k) = self
+                    .addrs4
+                    .get(&dev)
+                    .and_then(|v| v.iter().position(|y| *y == r))
+                {
+                    self.fib_add_ifaddr(dev, k);
                 }
             }
         }
