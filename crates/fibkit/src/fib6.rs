@@ -1319,7 +1319,9 @@ impl Netns {
             return;
         }
         let list = self.addrs6(dev).to_vec();
-        for a in list {
+        // dev_forward_change passes over tentative addresses (those kept over a link
+        // down wait for it to come up; conformance scenario 228)
+        for a in list.into_iter().filter(|a| a.flags & ifa::TENTATIVE == 0) {
             if on {
                 self.join_anycast(dev, &a);
             } else {
