@@ -1695,6 +1695,30 @@ pub fn run_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
     r
 }
 
+/// An IPv6 knob with side effects per device (`forwarding`, `disable_ipv6`): `all` also
+/// sets `default` and every device with IPv6 state, `default` only new devices, a
+/// device name that device (`idx`); `set` applies it to one device.
+fn v6_knob(
+    ns: &mut Netns,
+    dev: &str,
+    idx: Option<u32>,
+    on: bool,
+    field: fn(&mut fibkit::sysctl::DevConf6) -> &mut u32,
+    set: fn(&mut Netns, u32, bool),
+) {
+    match dev {
+        "all" => {
+            *field(&mut ns.sysctl.v6_all) = u32::from(on);
+            *field(&mut ns.sysctl.v6_default) = u32::from(on);
+            let devs: Vec<u32> = ns.sysctl.v6_dev.keys().copied().collect();
+            for d in devs {
+                set(ns, d, on);
+            }
+        }
+        "default" => *field(&mut ns.sysctl.v6_default) = u32::from(on),
+        _ => set(ns, idx.unwrap_or(0), on),
+    }
+}
 fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
     let (key, val) = assignment
         .split_once('=')
@@ -1770,36 +1794,15 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                         .ok_or_else(nostat)?,
                 ),
             };
-            if *knob == "disable_ipv6" {
-                let on = v != 0;
-                match *dev {
-                    "all" => {
-                        ns.sysctl.v6_all.disable_ipv6 = u32::from(on);
-                        ns.sysctl.v6_default.disable_ipv6 = u32::from(on);
-                        let devs: Vec<u32> = ns.sysctl.v6_dev.keys().copied().collect();
-                        for d in devs {
-                            ns.set_disable_ipv6(d, on);
-                        }
-                    }
-                    "default" => ns.sysctl.v6_default.disable_ipv6 = u32::from(on),
-                    _ => ns.set_disable_ipv6(idx.unwrap_or(0), on),
-                }
-                return Ok(());
-            }
-            if *knob == "forwarding" {
-                let on = v != 0;
-                match *dev {
-                    "all" => {
-                        ns.sysctl.v6_all.forwarding = u32::from(on);
-                        ns.sysctl.v6_default.forwarding = u32::from(on);
-                        let devs: Vec<u32> = ns.sysctl.v6_dev.keys().copied().collect();
-                        for d in devs {
-                            ns.set_forwarding6(d, on);
-                        }
-                    }
-                    "default" => ns.sysctl.v6_default.forwarding = u32::from(on),
-                    _ => ns.set_forwarding6(idx.unwrap_or(0), on),
-                }
+            type Field = fn(&mut fibkit::sysctl::DevConf6) -> &mut u32;
+            type Apply = fn(&mut Netns, u32, bool);
+            let with_effects: Option<(Field, Apply)> = match *knob {
+                "disable_ipv6" => Some((|c| &mut c.disable_ipv6, Netns::set_disable_ipv6)),
+                "forwarding" => Some((|c| &mut c.forwarding, Netns::set_forwarding6)),
+                _ => None,
+            };
+            if let Some((field, set)) = with_effects {
+                v6_knob(ns, dev, idx, v != 0, field, set);
                 return Ok(());
             }
             let conf = match *dev {
