@@ -53,7 +53,8 @@ const ADDR4: [(&str, &str, u8); 8] = [
 ];
 
 /// IPv4 addresses inside the subnets above: secondaries when the primary is there.
-const SEC4: [(&str, &str, u8); 4] = [
+const SEC4: [(&str, &str, u8); 5] = [
+    ("lo", "10.9.9.9", 32),
     ("d0", "10.0.0.77", 24),
     ("d0", "10.0.0.200", 25),
     ("d1", "10.1.9.9", 16),
@@ -316,6 +317,9 @@ impl Gen {
                     if self.r.chance(8) {
                         s += " onlink";
                     }
+                    if !v6 && self.r.chance(8) {
+                        s += " realms 9";
+                    }
                 }
             }
             8..=10 => s += &format!("{dst} dev {}", self.r.pick(&LINKS)),
@@ -534,7 +538,14 @@ impl Gen {
         if self.r.chance(25) {
             return self.show();
         }
-        match self.r.below(16) {
+        match self.r.below(17) {
+            16 => {
+                // loopback down, and most of the time up again at once
+                self.line("ip link set lo down");
+                if self.r.chance(70) {
+                    self.line("ip link set lo up");
+                }
+            }
             13 => {
                 let a = self.r.pick(&[
                     "ip addr add 10.9.0.1 peer 10.9.0.2/32 dev d0",
