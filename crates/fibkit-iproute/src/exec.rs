@@ -369,6 +369,23 @@ fn time_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<()> 
     Ok(())
 }
 
+/// A route's or nexthop's `realms` (iproute2's `get_rt_realms_or_raw`): a raw 32-bit
+/// number, or `FROM/TO` of realms (0-255 or `cosmos`, TO may be empty).
+fn parse_realms(v: &str) -> Option<u32> {
+    fn realm(x: &str) -> Option<u32> {
+        if x == "cosmos" {
+            return Some(0);
+        }
+        parse_u32(x).filter(|&n| n <= 255)
+    }
+    if let Some(n) = parse_u32(v) {
+        return Some(n);
+    }
+    let (from, to) = v.split_once('/')?;
+    let to = if to.is_empty() { 0 } else { realm(to)? };
+    Some((realm(from)? << 16) | to)
+}
+
 /// One `nexthop` or the single-path part of a route request. A nexthop's `dev` is
 /// resolved at once; the single path's only once the whole line is parsed (iproute2
 /// keeps its name until then: a syntax error later on the line wins), so its name
@@ -429,7 +446,7 @@ fn parse_nh<'a>(
         "realms" if !single => {
             a.next();
             let v = a.val()?;
-            nh.realm = parse_u32(v).ok_or_else(|| invarg("\"realm\" value is invalid", v))?;
+            nh.realm = parse_realms(v).ok_or_else(|| invarg("\"realm\" value is invalid", v))?;
         }
         _ => return Ok(false),
     }
@@ -581,11 +598,8 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             }
             "realms" | "realm" => {
                 let v = a.val()?;
-                let realm = match v.split_once('/') {
-                    Some((x, y)) => parse_u32(x).zip(parse_u32(y)).map(|(x, y)| (x << 16) | y),
-                    None => parse_u32(v),
-                };
-                r.nh.realm = realm.ok_or_else(|| invarg("\"realm\" value is invalid", v))?;
+                r.nh.realm =
+                    parse_realms(v).ok_or_else(|| invarg("\"realm\" value is invalid", v))?;
             }
             "nexthop" => {
                 // the rest of the line is a list of nexthops
