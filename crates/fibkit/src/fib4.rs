@@ -701,8 +701,10 @@ impl Netns {
                 let fscope = (rscope.saturating_add(1)).max(scope::LINK);
                 let mut res = None;
                 if table != 0 && table != tid::MAIN && self.tables4.contains_key(&table) {
+                    // the route's own table; while merged, local's trie is main's
+                    // (conformance scenario 230)
                     res = self
-                        .fib4_table_lookup(table, gw, 0, fscope, nh.dev, true)
+                        .fib4_table_lookup(self.merged_alias(table), gw, 0, fscope, nh.dev, true)
                         .ok();
                 }
                 let res = match res {
