@@ -599,6 +599,10 @@ impl Netns {
             .links
             .get_mut(&index)
             .ok_or(Error::new(Errno::ENODEV))?;
+        if l.mtu == mtu {
+            // dev_set_mtu: nothing changes, nobody is told
+            return Ok(());
+        }
         let old = std::mem::replace(&mut l.mtu, mtu);
         let (lo, up) = (l.is_loopback(), l.up);
         // addrconf_notify(NETDEV_CHANGEMTU): below IPv6's minimum the device loses its
