@@ -498,6 +498,17 @@ impl Netns {
         Ok(())
     }
 
+    /// The ports an IPv4 input route sees: the kernel builds the query's packet with
+    /// a TCP or UDP header only, and the rules' flow dissection (and the multipath
+    /// hash, and the source check) read no ports for any other protocol (conformance
+    /// scenario 231). IPv6 input queries keep their ports.
+    pub(crate) fn input_ports4(fl: &mut Flow4) {
+        if fl.proto != 6 && fl.proto != 17 {
+            fl.sport = 0;
+            fl.dport = 0;
+        }
+    }
+
     /// IPv4 input route: `ip route get DST from S iif D`.
     pub fn route_input4<'a>(&'a self, flow: &Flow4) -> Result<RouteGet4<'a>, Errno> {
         let dev = flow.iif;
@@ -508,6 +519,7 @@ impl Netns {
         fl.oif = 0;
         fl.uid = 0;
         fl.scope = scope::UNIVERSE;
+        Self::input_ports4(&mut fl);
         let localnet = self.route_localnet(dev);
         if v4::is_multicast(saddr) || v4::is_lbcast(saddr) {
             return Err(Errno::EINVAL);

@@ -856,13 +856,14 @@ impl Snapshot {
         }
         let conf = self.in4.dev(iif)?;
         // the flow as ip_route_input_slow hands it to fib_lookup
-        let fib_flow = crate::lookup::Flow4 {
+        let mut fib_flow = crate::lookup::Flow4 {
             oif: 0,
             uid: 0,
             tos: fl.tos & 0xfc,
             scope: crate::route::scope::UNIVERSE,
             ..*fl
         };
+        Netns::input_ports4(&mut fib_flow);
         if !f.no_rule_selects(&fib_flow) {
             return None;
         }
