@@ -1124,7 +1124,7 @@ impl Netns {
     /// `rt6_mtu_change`: the MTU of a device with IPv6 state went from `old` to `mtu`
     /// (both at least 1280). Each route through it whose MTU metric is not locked and
     /// is at least the new MTU, or was the device's old MTU, takes the new one; routes
-    /// without an MTU metric are left alone (conformance scenario 224).
+    /// without an MTU metric are left alone (conformance scenario 225).
     pub(crate) fn rt6_mtu_change(&mut self, dev: u32, old: u32, mtu: u32) {
         use crate::route::rtax;
         for t in self.tables6.values_mut() {
