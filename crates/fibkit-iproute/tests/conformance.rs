@@ -175,6 +175,12 @@ fn snapshot_equals_full_lookup(name: &str, text: &str) -> (usize, usize) {
             {
                 let want = Answer4::of(ns.route_get4(&fl));
                 assert_eq!(snap.output4(&fl), want, "{}: after `{line}`: {fl:?}", name);
+                assert_eq!(
+                    *snap.output4_ref(&fl),
+                    want,
+                    "{}: ref, after `{line}`: {fl:?}",
+                    name
+                );
             }
         }
         for dst in v6 {
@@ -194,6 +200,12 @@ fn snapshot_equals_full_lookup(name: &str, text: &str) -> (usize, usize) {
             {
                 let want = Answer6::of(ns.route_output6(&fl));
                 assert_eq!(snap.output6(&fl), want, "{}: after `{line}`: {fl:?}", name);
+                assert_eq!(
+                    *snap.output6_ref(&fl),
+                    want,
+                    "{}: ref, after `{line}`: {fl:?}",
+                    name
+                );
             }
         }
         last = Some(snap);

@@ -18,6 +18,7 @@
 //! [`Netns::route_output6`] answers. The property tests check that equivalence on random
 //! tables and rules.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -76,6 +77,8 @@ impl Answer6 {
 #[derive(Clone, Debug)]
 pub struct Fast6 {
     lpm: Lpm<u128>,
+    /// Per answer number, the answer; one more at the end, "no route", so that an
+    /// output lookup picks its answer without a branch (see [`Snapshot::output6_ref`]).
     answers: Vec<Answer6>,
     /// The custom rules (see [`Fast4`]'s field of the same name).
     guard: Guard,
@@ -125,7 +128,16 @@ impl Fast6 {
     }
     /// Number of distinct answers.
     pub fn answers(&self) -> usize {
-        self.answers.len()
+        self.answers.len() - 1
+    }
+    /// The output answer of index value `v` that is not `SLOW`: a compiled answer, or
+    /// "no route" for `NO_MATCH` (the last answer), chosen without a branch.
+    #[inline(always)]
+    fn answer_or_unreachable(&self, v: u32) -> &Answer6 {
+        let last = self.answers.len().saturating_sub(1);
+        self.answers
+            .get((v as usize).min(last))
+            .unwrap_or(&UNREACH6)
     }
     /// Depth statistics of the index (steps below its top level).
     pub fn depth_stats(&self) -> fibkit_lpm::DepthStats {
@@ -515,7 +527,8 @@ impl Fast6Builder {
         let (lpm, compiled) = self.index.snapshot();
         Fast6 {
             lpm,
-            answers: compiled.iter().map(|c| c.out).collect(),
+            // the compiled answers, then "no route" (see `Fast6::answers`)
+            answers: compiled.iter().map(|c| c.out).chain([UNREACH6]).collect(),
             any_iif: compiled.iter().map(|c| c.any_iif).collect(),
             guard: self.guard.clone(),
             input_guard: self.input_guard.clone(),
@@ -627,6 +640,9 @@ fn walk_index<P: Ord + Copy + Default, K: fibkit_lpm::Key, A: Precomputed>(
 /// The answer of the [`SLOW`] index value.
 static SLOW4: Answer4 = Answer4::Slow;
 static SLOW6: Answer6 = Answer6::Slow;
+
+/// The answer of the `NO_MATCH` index value: no route.
+static UNREACH6: Answer6 = Answer6::Error(Errno::ENETUNREACH);
 
 /// Prefix -> answer, with the answers deduplicated (a full table has a handful of
 /// distinct answers): the index stores an answer's number, or [`SLOW`].
@@ -809,6 +825,21 @@ impl Snapshot {
             Some(a) => a,
             None => self.output4_other(fl),
         }
+    }
+
+    /// [`Snapshot::output4`] without copying a compiled answer out (see
+    /// [`Snapshot::output6_ref`]). Same answers as [`Snapshot::output4`].
+    #[inline]
+    pub fn output4_ref(&self, fl: &crate::lookup::Flow4) -> Cow<'_, Answer4> {
+        if let Some(f) = self.fast4.as_deref() {
+            if f.compiled_for(fl) {
+                let a = f.get_ref(fl.dst);
+                if !matches!(a, Answer4::Slow) {
+                    return Cow::Borrowed(a);
+                }
+            }
+        }
+        Cow::Owned(self.output4_other(fl))
     }
 
     /// The compiled input answer [`Snapshot::output4`] gives `fl` (an input route: an
@@ -1150,6 +1181,26 @@ impl Snapshot {
             Some(a) => a,
             None => self.output6_other(fl),
         }
+    }
+
+    /// [`Snapshot::output6`] without copying a compiled answer out: a reference into the
+    /// snapshot when the flow has a compiled answer (the kernel's "noref" result: nothing
+    /// is copied or counted, and the caller reads the answer when it needs it), an owned
+    /// answer otherwise. Same answers as [`Snapshot::output6`].
+    ///
+    /// The compiled path reads no answer: which way the flow goes is known from the
+    /// index value alone (the answer numbers, `SLOW`, `NO_MATCH`).
+    #[inline]
+    pub fn output6_ref(&self, fl: &Flow6) -> Cow<'_, Answer6> {
+        if let Some(f) = self.fast6.as_deref() {
+            if f.compiled_for(fl) {
+                let v = f.lpm.lookup(fl.dst);
+                if v != SLOW {
+                    return Cow::Borrowed(f.answer_or_unreachable(v));
+                }
+            }
+        }
+        Cow::Owned(self.output6_other(fl))
     }
 
     /// The compiled input answer [`Snapshot::output6`] gives `fl` (an input route: an

@@ -468,6 +468,7 @@ mod snapshot_equivalence {
                 let fl = Flow6 { dst: *dst, ..Default::default() };
                 let want = Answer6::of(ns.route_output6(&fl));
                 prop_assert_eq!(snap.output6(&fl), want, "dst {:#x}", dst);
+                prop_assert_eq!(*snap.output6_ref(&fl), want, "ref, dst {:#x}", dst);
                 prop_assert_eq!(batch[i], want, "batch dst {:#x}", dst);
                 flows.push((fl, want));
                 // flows some custom rules select (mark, protocol, traffic class), and
@@ -491,6 +492,7 @@ mod snapshot_equivalence {
                 ] {
                     let want = Answer6::of(ns.route_output6(&fl));
                     prop_assert_eq!(snap.output6(&fl), want, "flow {:?}", fl);
+                    prop_assert_eq!(*snap.output6_ref(&fl), want, "ref, flow {:?}", fl);
                     flows.push((fl, want));
                 }
             }
@@ -628,6 +630,7 @@ mod snapshot_equivalence4 {
                 let fl = Flow4 { dst: *dst, proto: 17, ..Default::default() };
                 let want = Answer4::of(ns.route_get4(&fl));
                 prop_assert_eq!(snap.output4(&fl), want, "dst {:#x}", dst);
+                prop_assert_eq!(*snap.output4_ref(&fl), want, "ref, dst {:#x}", dst);
                 prop_assert_eq!(batch[i], want, "batch dst {:#x}", dst);
                 flows.push((fl, want));
                 // flows some custom rules select (mark, protocol, TOS with ECN bits),
@@ -658,6 +661,7 @@ mod snapshot_equivalence4 {
                 ] {
                     let want = Answer4::of(ns.route_get4(&fl));
                     prop_assert_eq!(snap.output4(&fl), want, "flow {:?}", fl);
+                    prop_assert_eq!(*snap.output4_ref(&fl), want, "ref, flow {:?}", fl);
                     flows.push((fl, want));
                 }
             }
