@@ -19,6 +19,9 @@ struct KbenchOpts {
     unit_ns: bool,
     /// Time with the time-stamp counter, as the module does (else `Instant`).
     tsc: bool,
+    /// Read the counter unordered, exactly like the module's `get_cycles()` (else in
+    /// order with the lookup: `lfence; rdtsc; lfence`).
+    unordered: bool,
     warmup: u64,
     loops: u64,
     max_loops: u64,
@@ -31,14 +34,16 @@ struct KbenchOpts {
 }
 
 fn usage() -> String {
-    "Usage: fib bench kbench [--routes N] [--unit ns|cycles] [--clock tsc|instant] [--warmup N]\n\
+    "Usage: fib bench kbench [--routes N] [--unit ns|cycles] [--clock tsc|tsc-unordered|instant] [--warmup N]\n\
      \x20                       [--loop N] [--max-loop N] [--start ADDR] [--end ADDR] [--svg FILE] [--quiet]\n\
      \x20                       [--repeat N]\n\
      Times fibkit's IPv6 route output lookup like the seed's kbench module: N routes\n\
      (default 40,000) sampled from the embedded RIS 2026 IPv6 table, round-robin over 5\n\
      gateways; once with only the default rules, once with one non-matching custom rule.\n\
      --clock tsc (default where the CPU has an invariant TSC): the time-stamp counter read\n\
-     around the lookup like the module's get_cycles(), not ordered with the lookup's loads;\n\
+     in order with the lookup (lfence; rdtsc; lfence), so that a sample holds the whole\n\
+     lookup, its last load included; --clock tsc-unordered: read like the module's\n\
+     get_cycles(), a plain rdtsc the CPU may execute before the lookup's loads return;\n\
      --clock instant: std::time::Instant, an ordered clock whose own cost is included.\n\
      --repeat N: N runs of each, alternating, then the spread of their medians (the host's\n\
      load moves a cold lookup's time from run to run).\n"
@@ -50,6 +55,7 @@ fn parse_kbench(args: &[String]) -> Result<KbenchOpts, String> {
         routes: fibkit_bench::data::DEFAULT_ROUTE_COUNT,
         unit_ns: true,
         tsc: true,
+        unordered: false,
         warmup: 100_000,
         loops: 5_000,
         max_loops: 1_000_000,
@@ -86,9 +92,10 @@ fn parse_kbench(args: &[String]) -> Result<KbenchOpts, String> {
                 }
             }
             "--clock" => {
-                o.tsc = match v.map(String::as_str) {
-                    Some("tsc") => true,
-                    Some("instant") => false,
+                (o.tsc, o.unordered) = match v.map(String::as_str) {
+                    Some("tsc") => (true, false),
+                    Some("tsc-unordered") => (true, true),
+                    Some("instant") => (false, false),
                     _ => return Err(usage()),
                 }
             }
@@ -223,6 +230,19 @@ fn cycles_per_ns() -> f64 {
         .map_or(1.0, |mhz| mhz / 1000.0)
 }
 
+/// The clock's own cost: the median of 10,001 timed regions with nothing in them.
+fn empty_region(clock: &mut dyn FnMut() -> u64) -> u64 {
+    let mut v: Vec<u64> = (0..10_001)
+        .map(|_| {
+            let t1 = clock();
+            let t2 = clock();
+            t2.wrapping_sub(t1)
+        })
+        .collect();
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
 /// One kbench run on `ns`; returns the median of its timed hits (`None`: no hit).
 fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) -> Result<Option<u64>, String> {
     // the lookups run on a compiled snapshot, as a dataplane would use fibkit
@@ -235,30 +255,52 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) -> Result<Option<u64>, Stri
         flow_dst_end: o.end,
         ..Default::default()
     };
+    // the module reads the result after its second clock read, but the kernel's lookup
+    // has touched its route before returning it (the per-CPU copy's reference count);
+    // fibkit reads its answer (whether it is a miss) inside the timed region
     let lookup = |dst| {
         let fl = Flow6 {
             dst,
             proto: cfg.protocol,
             ..Default::default()
         };
-        match snap.output6(&fl) {
-            fibkit::snapshot::Answer6::Error(Errno::ENETUNREACH) => Outcome::Miss,
-            _ => Outcome::Hit,
-        }
+        let a = snap.output6_ref(&fl);
+        Outcome::from(*a != fibkit::snapshot::Answer6::Error(Errno::ENETUNREACH))
     };
     let (res, clock_name) = match tsc_clock().filter(|_| o.tsc) {
         Some((tsc, ticks_per_ns)) => {
             // the counter's ticks are the module's cycles; ns are scaled afterwards,
             // outside the timed region
-            let mut res = kbench::run(&cfg, &mut || tsc.raw(), lookup);
-            if o.unit_ns {
-                for s in &mut res.samples {
-                    *s = tsc.delta_as_nanos(0, *s);
+            // (quanta reads the counter with a plain rdtsc; ordered, the same counter)
+            let mut clock: Box<dyn FnMut() -> u64> = if o.unordered {
+                Box::new(|| tsc.raw())
+            } else {
+                Box::new(|| fibkit_lpm::ordered_tsc().unwrap_or_else(|| tsc.raw()))
+            };
+            let empty = empty_region(&mut clock);
+            let mut res = kbench::run(&cfg, &mut clock, lookup);
+            let scale = |t: u64| {
+                if o.unit_ns {
+                    tsc.delta_as_nanos(0, t)
+                } else {
+                    t
                 }
+            };
+            for s in &mut res.samples {
+                *s = scale(*s);
             }
             (
                 res,
-                format!("TSC, {:.3} GHz, unordered like get_cycles()", ticks_per_ns),
+                format!(
+                    "TSC, {:.3} GHz, {}; empty timed region: median {}",
+                    ticks_per_ns,
+                    if o.unordered {
+                        "unordered like get_cycles()"
+                    } else {
+                        "read in order with the lookup"
+                    },
+                    scale(empty)
+                ),
             )
         }
         None => {

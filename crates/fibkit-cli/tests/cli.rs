@@ -227,6 +227,10 @@ fn bench_refuses_bad_arguments_with_a_message() {
         (vec!["flood", "--seconds", "NaN"], "bad --seconds".into()),
         (vec!["updates", "--batch", "0"], "bad --batch".into()),
         (
+            vec!["kbench", "--clock", "rdtscp"],
+            "Usage: fib bench kbench".into(),
+        ),
+        (
             vec![
                 "kbench", "--routes", "100", "--loop", "5", "--quiet", "--svg", &svg,
             ],
@@ -243,6 +247,44 @@ fn bench_refuses_bad_arguments_with_a_message() {
         assert!(err.contains(&want), "{args:?}: want {want:?} in {err:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `fib bench kbench --clock`: the time-stamp counter read in order with the lookup
+/// (the default), or unordered like the module's get_cycles(), or `Instant`; each
+/// run's header names the clock and its own cost (where the CPU has a usable TSC).
+#[test]
+fn kbench_clock_choices_are_labelled() {
+    for (clock, label) in [
+        (None, "read in order with the lookup"),
+        (Some("tsc"), "read in order with the lookup"),
+        (Some("tsc-unordered"), "unordered like get_cycles()"),
+        (Some("instant"), "clock: Instant)"),
+    ] {
+        let mut args = vec![
+            "bench", "kbench", "--routes", "200", "--warmup", "10", "--loop", "5", "--quiet",
+        ];
+        if let Some(c) = clock {
+            args.extend(["--clock", c]);
+        }
+        let out = fib(&args, "");
+        assert_eq!(out.status.code(), Some(0), "{clock:?}: {out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let headers: Vec<&str> = text.lines().filter(|l| l.starts_with("## ")).collect();
+        assert_eq!(headers.len(), 2, "{clock:?}: {text}");
+        for h in headers {
+            if h.contains("clock: TSC") {
+                assert!(h.contains(label), "{clock:?}: {h}");
+                let cost = h
+                    .split("empty timed region: median ")
+                    .nth(1)
+                    .and_then(|r| r.trim_end_matches(')').parse::<u64>().ok());
+                assert!(cost.is_some(), "{clock:?}: no clock cost in {h}");
+            } else {
+                // no invariant TSC here: every choice but `instant` falls back to it
+                assert!(h.contains("clock: Instant)"), "{clock:?}: {h}");
+            }
+        }
+    }
 }
 
 /// `fib bench kbench --repeat N` alternates N runs of each kind and sums up their

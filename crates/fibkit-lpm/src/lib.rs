@@ -135,6 +135,7 @@ mod prefetch;
 pub use builder::LpmBuilder;
 pub use key::Key;
 pub use lpm::Lpm;
+pub use prefetch::ordered_tsc;
 
 /// Returned by lookups when no prefix matches. Callers never use this as a
 /// value.

@@ -7,6 +7,9 @@
 //! * [`View::trusted_ref`] and [`View::trusted_array`] read the index's paged
 //!   arrays at offsets taken from the index itself without bounds checks (the
 //!   lookups' walks only; see their safety argument).
+//! * [`ordered_tsc`] reads the time-stamp counter in order with the code around
+//!   it, for the latency benchmarks (`fib bench kbench`): a plain `rdtsc` may be
+//!   read before the loads of the code it is meant to time have completed.
 #![allow(unsafe_code)]
 
 use crate::paged::View;
@@ -29,6 +32,38 @@ pub(crate) fn prefetch<T>(r: &T) {
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     {
         let _ = r;
+    }
+}
+
+/// The time-stamp counter, read after every earlier instruction has completed and
+/// before any later one starts (`lfence; rdtsc; lfence`, as the kernel's
+/// `rdtsc_ordered()` orders its read with what precedes it); `None` where there is
+/// no such counter (other architectures, Miri).
+///
+/// A timed region `t1 = ordered_tsc(); f(); t2 = ordered_tsc()` then holds all of
+/// `f`, its last load included: a plain `rdtsc` after `f` can be read as soon as
+/// the processor has predicted where `f` ends, before its loads return
+/// (BENCHMARKS.md, fourteenth session). The counter's rate is the caller's to
+/// calibrate.
+#[inline(always)]
+pub fn ordered_tsc() -> Option<u64> {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        use core::arch::x86_64::{_mm_lfence, _rdtsc};
+        // SAFETY: `lfence` (SSE2) and `rdtsc` are in the x86_64 baseline; neither
+        // touches memory. `rdtsc` faults only when the OS sets CR4.TSD to forbid it
+        // in user mode, which Linux does only for a process that asked for it
+        // (PR_SET_TSC), never by default.
+        unsafe {
+            _mm_lfence();
+            let t = _rdtsc();
+            _mm_lfence();
+            Some(t)
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        None
     }
 }
 
@@ -124,6 +159,20 @@ mod tests {
     use super::{prefetch, with_popcnt, Kernel};
     use crate::paged::Paged;
     use crate::{Key, LpmBuilder, NO_MATCH};
+
+    /// The ordered counter never runs backwards on one thread, and exists on x86_64
+    /// (outside Miri).
+    #[test]
+    fn ordered_tsc_is_monotonic() {
+        let reads: Vec<Option<u64>> = (0..1000).map(|_| super::ordered_tsc()).collect();
+        if cfg!(all(target_arch = "x86_64", not(miri))) {
+            let t: Vec<u64> = reads.iter().map(|r| r.expect("a counter")).collect();
+            assert!(t.windows(2).all(|w| w[0] <= w[1]), "{t:?}");
+            assert!(t[999] > t[0]);
+        } else {
+            assert!(reads.iter().all(Option::is_none));
+        }
+    }
 
     #[test]
     fn trusted_reads_are_the_checked_reads() {
