@@ -1259,37 +1259,35 @@ fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         return show(ns, opts, rest, crate::show::addr_show);
     }
     if matches(cmd, "flush") {
-        let mut it = Args::new(rest);
-        let mut dev = None;
-        while let Some(k) = it.next() {
-            if k == "dev" {
-                dev = Some(it.val()?);
-            } else {
-                dev = Some(k);
+        // ipaddr_flush(): rounds of "dump through the filter, delete what it shows", until
+        // a round finds nothing (deleting a primary address takes its subnet's
+        // secondaries, or promotes one, which the next round then finds); errors of
+        // single deletions do not stop it
+        let so = show_opts(opts);
+        for _ in 0..10 {
+            let (found, primary_only) =
+                crate::show::addr_flush_round(ns, &so, rest).map_err(show_err)?;
+            if found.is_empty() {
+                return Ok(Outcome::Ok(String::new()));
+            }
+            for a in found {
+                let _ = match a {
+                    crate::show::FlushAddr::V4(dev, local, plen, addr) => {
+                        ns.addr4_del(dev, local, Some(plen), Some(addr))
+                    }
+                    crate::show::FlushAddr::V6(dev, addr, plen) => {
+                        ns.addr6_del(dev, addr, Some(plen))
+                    }
+                };
+            }
+            if primary_only {
+                return Ok(Outcome::Ok(String::new()));
             }
         }
-        let Some(d) = dev else {
-            return Err(Failure::parse("Flush requires arguments.\n", 255));
-        };
-        let idx = ifindex(ns, d)?;
-        if opts.family != Some(Family::V6) {
-            let v: Vec<_> = ns
-                .addrs4(idx)
-                .iter()
-                .filter(|x| !x.secondary())
-                .map(|x| (x.local, x.plen))
-                .collect();
-            for (l, p) in v {
-                let _ = ns.addr4_del(idx, l, Some(p), None);
-            }
-        }
-        if opts.family != Some(Family::V4) {
-            let v: Vec<_> = ns.addrs6(idx).iter().map(|x| (x.addr, x.plen)).collect();
-            for (l, p) in v {
-                let _ = ns.addr6_del(idx, l, Some(p));
-            }
-        }
-        return Ok(Outcome::Ok(String::new()));
+        return Err(Failure::parse(
+            "*** Flush remains incomplete after 10 rounds. ***\n",
+            1,
+        ));
     }
     Err(Failure::parse(
         format!("Command \"{cmd}\" is unknown, try \"ip address help\".\n"),

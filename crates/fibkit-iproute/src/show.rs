@@ -3470,6 +3470,77 @@ fn ipaddr_list(
     do_link: bool,
 ) -> Result<String, ShowError> {
     let preferred = af_of(opts.family);
+    let (f, filter_dev) = addr_filter_args(ns, opts, args, do_link)?;
+    let mut o = Out::new(opts);
+    o.begin();
+    if filter_dev.is_some() && f.group == -1 && do_link {
+        // iplink_get(): RTM_GETLINK of the one device
+        if let Some(l) = ns.link(f.ifindex) {
+            o.obj_open(None);
+            print_linkinfo(&mut o, ns, opts, &f, do_link, &link_msg(l, false));
+            o.obj_close();
+        }
+        return Ok(o.finish());
+    }
+    // the link list: one RTM_GETLINK for `dev`, else a dump with the kernel's
+    // master/kind filters
+    let inet6 = f.ifindex == 0 && preferred == AF_INET6 && !do_link;
+    let mut links: Vec<&Link> = if f.ifindex != 0 {
+        ns.link(f.ifindex).into_iter().collect()
+    } else {
+        ns.links()
+            .filter(|_| f.master <= 0)
+            .filter(|l| match f.kind.as_deref() {
+                Some(k @ ("veth" | "ifb")) if !inet6 => link_kind(l) == Some(k),
+                _ => true,
+            })
+            .collect()
+    };
+    let mut no_link = false;
+    let mut addrs = Vec::new();
+    if f.family != AF_PACKET {
+        no_link = f.oneline || f.label.is_some();
+        addrs = addr_dump(ns, f.family);
+        links.retain(|l| f.keep_link(ns, l.index, &addrs));
+    }
+    for l in links {
+        o.obj_open(None);
+        let mut res = 0;
+        if !no_link {
+            res = print_linkinfo(&mut o, ns, opts, &f, do_link, &link_msg(l, inet6));
+        }
+        if res >= 0 && f.family != AF_PACKET {
+            // print_selected_addrinfo()
+            o.arr_open(Some("addr_info"));
+            let up = link_flags(l) & IFF_UP != 0;
+            for am in addrs.iter().filter(|am| am.index == l.index) {
+                if f.family != AF_UNSPEC && f.family != am.family {
+                    continue;
+                }
+                if f.up && !up {
+                    continue;
+                }
+                o.obj_open(None);
+                print_addrinfo(&mut o, ns, &f, am);
+                o.obj_close();
+            }
+            o.arr_close();
+        }
+        o.obj_close();
+    }
+    Ok(o.finish())
+}
+
+/// The arguments of `ip addr show|flush` and `ip link show` as
+/// `ipaddr_list_flush_or_save` reads them: the filter (with the `dev` device's index)
+/// and the `dev` name given, if any.
+fn addr_filter_args<'a>(
+    ns: &Netns,
+    opts: &ShowOpts,
+    args: &'a [String],
+    do_link: bool,
+) -> Result<(AddrFilter, Option<&'a str>), ShowError> {
+    let preferred = af_of(opts.family);
     let mut f = AddrFilter {
         family: if do_link { AF_PACKET } else { preferred },
         ifindex: 0,
@@ -3557,64 +3628,59 @@ fn ipaddr_list(
             .link_index(d)
             .ok_or_else(|| with_enodev(err(1, format!("Device \"{d}\" does not exist.\n"))))?;
     }
-    let mut o = Out::new(opts);
-    o.begin();
-    if filter_dev.is_some() && f.group == -1 && do_link {
-        // iplink_get(): RTM_GETLINK of the one device
-        if let Some(l) = ns.link(f.ifindex) {
-            o.obj_open(None);
-            print_linkinfo(&mut o, ns, opts, &f, do_link, &link_msg(l, false));
-            o.obj_close();
-        }
-        return Ok(o.finish());
+    Ok((f, filter_dev))
+}
+
+/// An address `ip addr flush` deletes: a copy of its dump message, as iproute2 sends it
+/// back as `RTM_DELADDR`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlushAddr {
+    /// An IPv4 address: device, local, prefix length, address (the peer, or the local).
+    V4(u32, u32, u8, u32),
+    /// An IPv6 address: device, address, prefix length.
+    V6(u32, u128, u8),
+}
+
+/// One round of `ip [-4|-6] addr flush ARGS` (`ipaddr_flush()`): the addresses the dump
+/// shows through the filter, in dump order, and whether the flush stops after this
+/// round (the filter asks for primary addresses only: later rounds would take the
+/// secondaries promoted meanwhile).
+pub fn addr_flush_round(
+    ns: &Netns,
+    opts: &ShowOpts,
+    args: &[String],
+) -> Result<(Vec<FlushAddr>, bool), ShowError> {
+    if args.is_empty() {
+        return Err(err(1, "Flush requires arguments.\n".into()));
     }
-    // the link list: one RTM_GETLINK for `dev`, else a dump with the kernel's
-    // master/kind filters
-    let inet6 = f.ifindex == 0 && preferred == AF_INET6 && !do_link;
-    let mut links: Vec<&Link> = if f.ifindex != 0 {
-        ns.link(f.ifindex).into_iter().collect()
-    } else {
-        ns.links()
-            .filter(|_| f.master <= 0)
-            .filter(|l| match f.kind.as_deref() {
-                Some(k @ ("veth" | "ifb")) if !inet6 => link_kind(l) == Some(k),
-                _ => true,
-            })
-            .collect()
-    };
-    let mut no_link = false;
-    let mut addrs = Vec::new();
-    if f.family != AF_PACKET {
-        no_link = f.oneline || f.label.is_some();
-        addrs = addr_dump(ns, f.family);
-        links.retain(|l| f.keep_link(ns, l.index, &addrs));
+    if af_of(opts.family) == AF_PACKET {
+        return Err(err(1, "Cannot flush link addresses.\n".into()));
     }
-    for l in links {
-        o.obj_open(None);
-        let mut res = 0;
-        if !no_link {
-            res = print_linkinfo(&mut o, ns, opts, &f, do_link, &link_msg(l, inet6));
+    let (f, _) = addr_filter_args(ns, opts, args, false)?;
+    let mut out = Vec::new();
+    for a in addr_dump(ns, f.family) {
+        // print_addrinfo()'s filter
+        if (f.ifindex != 0 && f.ifindex != a.index)
+            || (f.scopemask && f.scope != a.scope)
+            || (f.flags ^ a.flags) & f.flagmask != 0
+            || f.label_mismatch(ns, &a)
+            || f.pfx_mismatch(&a)
+        {
+            continue;
         }
-        if res >= 0 && f.family != AF_PACKET {
-            // print_selected_addrinfo()
-            o.arr_open(Some("addr_info"));
-            let up = link_flags(l) & IFF_UP != 0;
-            for am in addrs.iter().filter(|am| am.index == l.index) {
-                if f.family != AF_UNSPEC && f.family != am.family {
-                    continue;
-                }
-                if f.up && !up {
-                    continue;
-                }
-                o.obj_open(None);
-                print_addrinfo(&mut o, ns, &f, am);
-                o.obj_close();
+        out.push(match (a.local, a.peer) {
+            (Addr::V4(l), peer) => {
+                let addr = match peer {
+                    Some(Addr::V4(p)) => p,
+                    _ => l,
+                };
+                FlushAddr::V4(a.index, l, a.prefixlen, addr)
             }
-            o.arr_close();
-        }
-        o.obj_close();
+            (Addr::V6(l), _) => FlushAddr::V6(a.index, l, a.prefixlen),
+        });
     }
-    Ok(o.finish())
+    let primary_only = f.flagmask & ifa::SECONDARY != 0 && f.flags & ifa::SECONDARY == 0;
+    Ok((out, primary_only))
 }
 
 // =====================================================================================
