@@ -288,6 +288,30 @@ impl Gen {
                 g.r.pick(&GW4)
             }
         };
+        if verb == "del" && self.r.chance(35) {
+            // a delete naming fewer attributes than the route has: the kernel removes
+            // the first route the given ones match
+            let mut s = format!("ip {fam}route del {dst}");
+            match self.r.below(6) {
+                0 => s += &format!(" dev {}", self.r.pick(&LINKS)),
+                1 => s += &format!(" table {}", self.r.pick(&TABLES)),
+                2 => s += &format!(" metric {}", self.r.pick(&[0, 1, 10, 100, 1024])),
+                3 => s += &format!(" proto {}", self.r.pick(&["static", "boot", "kernel"])),
+                4 => {
+                    s += &format!(
+                        " {}",
+                        self.r
+                            .pick(&["unreachable", "prohibit", "blackhole", "unicast"])
+                    )
+                }
+                _ => {}
+            }
+            if !v6 && self.r.chance(15) {
+                s += &format!(" scope {}", self.r.pick(&["link", "host", "global"]));
+            }
+            self.line(s);
+            return;
+        }
         let mut s = format!("ip {fam}route {verb} ");
         let kind = self.r.below(20);
         match kind {
@@ -399,7 +423,10 @@ impl Gen {
             return;
         }
         let pref = 100 * (1 + self.r.below(40)) as u32;
-        let mut s = format!("ip {fam}rule add pref {pref}");
+        let pref_kw = self
+            .r
+            .pick(&["pref", "pref", "priority", "preference", "order"]);
+        let mut s = format!("ip {fam}rule add {pref_kw} {pref}");
         if self.r.chance(15) {
             s += " not";
         }
@@ -434,6 +461,15 @@ impl Gen {
         if self.r.chance(10) {
             s += &format!(" ipproto {}", self.r.pick(&["tcp", "udp", "icmp"]));
         }
+        if self.r.chance(5) {
+            s += &format!(" dsfield {}", self.r.pick(&["0x10", "0x04", "8"]));
+        }
+        if self.r.chance(5) {
+            s += &format!(
+                " protocol {}",
+                self.r.pick(&["static", "boot", "kernel", "99"])
+            );
+        }
         if self.r.chance(10) {
             s += &format!(" dport {}", self.r.pick(&["53", "80-90", "443"]));
         }
@@ -451,7 +487,8 @@ impl Gen {
             4 => s += &format!(" goto {}", 100 * (1 + self.r.below(40))),
             _ => {
                 s += &format!(
-                    " lookup {}",
+                    " {} {}",
+                    self.r.pick(&["lookup", "lookup", "table"]),
                     self.r.pick(&["100", "200", "main", "local", "300"])
                 );
                 if self.r.chance(20) {
@@ -626,9 +663,19 @@ impl Gen {
                 self.line(format!("ip addr add {a}/{len} dev {dev}"));
             }
             _ => {
-                let t = self.r.pick(&["100", "200", "main"]);
                 let fam = if self.r.chance(50) { "-6 " } else { "" };
-                self.line(format!("ip {fam}route flush table {t}"));
+                let what = match self.r.below(5) {
+                    0 => format!("dev {}", self.r.pick(&LINKS)),
+                    1 => format!("proto {}", self.r.pick(&["static", "boot", "kernel"])),
+                    2 => "cache".to_string(),
+                    _ => format!("table {}", self.r.pick(&["100", "200", "main"])),
+                };
+                if self.r.chance(15) {
+                    let l = self.r.pick(&LINKS);
+                    self.line(format!("ip {fam}addr flush dev {l}"));
+                } else {
+                    self.line(format!("ip {fam}route flush {what}"));
+                }
             }
         }
     }
