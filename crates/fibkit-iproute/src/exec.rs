@@ -1248,9 +1248,13 @@ fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         return show(ns, opts, &[], crate::show::addr_show);
     };
     let rest = &a[1..];
-    if matches(cmd, "add") || matches(cmd, "replace") {
-        return addr_modify(ns, opts, rest, true, cmd.starts_with('r'))
-            .map(|()| Outcome::Ok(String::new()));
+    // do_ipaddr's order: add (NLM_F_CREATE|NLM_F_EXCL), change (NLM_F_REPLACE), replace
+    // (NLM_F_CREATE|NLM_F_REPLACE); the kernel creates a missing address either way
+    if matches(cmd, "add") {
+        return addr_modify(ns, opts, rest, true, false).map(|()| Outcome::Ok(String::new()));
+    }
+    if matches(cmd, "change") || cmd == "chg" || matches(cmd, "replace") {
+        return addr_modify(ns, opts, rest, true, true).map(|()| Outcome::Ok(String::new()));
     }
     if matches(cmd, "delete") {
         return addr_modify(ns, opts, rest, false, false).map(|()| Outcome::Ok(String::new()));
@@ -1295,7 +1299,7 @@ fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     ))
 }
 
-fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, _replace: bool) -> Res<()> {
+fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace: bool) -> Res<()> {
     let mut a = Args::new(args);
     let mut fam = opts.family;
     let mut local: Option<Pfx> = None;
@@ -1409,7 +1413,11 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, _replace
                 metric,
                 label: label.unwrap_or_else(|| d.to_string()),
             };
-            ns.addr4_add(idx, a4).map_err(Failure::kernel)
+            if replace {
+                ns.addr4_replace(idx, a4).map_err(Failure::kernel)
+            } else {
+                ns.addr4_add(idx, a4).map_err(Failure::kernel)
+            }
         }
         Addr::V6(l) => {
             if !add {
@@ -1435,7 +1443,11 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, _replace
                 metric,
                 scope,
             };
-            ns.addr6_add(idx, a6).map_err(Failure::kernel)
+            if replace {
+                ns.addr6_replace(idx, a6).map_err(Failure::kernel)
+            } else {
+                ns.addr6_add(idx, a6).map_err(Failure::kernel)
+            }
         }
     }
 }

@@ -1239,6 +1239,51 @@ impl Netns {
         Ok(())
     }
 
+    /// `ip addr replace` / `ip addr change` (IPv4; `RTM_NEWADDR` with `NLM_F_REPLACE`):
+    /// an address that is not there yet is added, whatever the flags; of one that is
+    /// (same local address, prefix length and subnet: `find_matching_ifa`), only the
+    /// metric changes (scope, flags, label and broadcast stay), to the request's, 0
+    /// when it gives none (conformance scenario 233).
+    pub fn addr4_replace(&mut self, dev: u32, a: Addr4) -> Result<()> {
+        if !self.links.contains_key(&dev) {
+            return Err(Error::new(Errno::ENODEV));
+        }
+        let found = self.addrs4.get(&dev).and_then(|list| {
+            list.iter().position(|x| {
+                x.plen == a.plen && ((x.address ^ a.address) & a.mask()) == 0 && x.local == a.local
+            })
+        });
+        let Some(i) = found else {
+            return self.addr4_add(dev, a);
+        };
+        let old = self.addrs4[&dev][i].clone();
+        if old.metric != a.metric {
+            self.fib_modify_prefix_metric(dev, &old, a.metric);
+            if let Some(x) = self.addrs4.get_mut(&dev).and_then(|l| l.get_mut(i)) {
+                x.metric = a.metric;
+            }
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// `fib_modify_prefix_metric`: the prefix route of a primary address with a prefix
+    /// route, on a link that is up, is added again with the new metric, then the one
+    /// with the old metric is deleted.
+    fn fib_modify_prefix_metric(&mut self, dev: u32, a: &Addr4, metric: u32) {
+        let prefix = a.address & a.mask();
+        let up = self.links.get(&dev).is_some_and(|l| l.up);
+        if !up
+            || a.flags & (ifa::SECONDARY | ifa::NOPREFIXROUTE) != 0
+            || v4::is_zeronet(prefix)
+            || (prefix == a.local && a.plen == 32)
+        {
+            return;
+        }
+        self.fib_magic(true, RouteType::Unicast, prefix, a.plen, a, dev, metric);
+        self.fib_magic(false, RouteType::Unicast, prefix, a.plen, a, dev, a.metric);
+    }
+
     /// `ip addr del` (IPv4). `plen` of `None` matches any length (iproute2 sends the one given).
     pub fn addr4_del(
         &mut self,

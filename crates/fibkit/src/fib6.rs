@@ -1000,6 +1000,100 @@ impl Netns {
         Ok(())
     }
 
+    /// `ip -6 addr replace` / `ip -6 addr change` (`RTM_NEWADDR` with `NLM_F_REPLACE`):
+    /// an address the device does not have is added, whatever the flags; one it has is
+    /// modified as `inet6_addr_modify` does (conformance scenario 233): its flags become
+    /// the request's, its metric too when the request gives one, and its prefix route
+    /// follows: re-made with the new metric (the first route without a gateway on the
+    /// device at that prefix, which may be another address's), restored when it was
+    /// gone, removed under `noprefixroute` unless another address keeps it.
+    pub fn addr6_replace(&mut self, dev: u32, a: Addr6) -> Result<()> {
+        if !self.links.contains_key(&dev) {
+            return Err(Error::new(Errno::ENODEV));
+        }
+        let Some(i) = self.addrs6(dev).iter().position(|x| x.addr == a.addr) else {
+            return self.addr6_add(dev, a);
+        };
+        let old = self.addrs6(dev)[i].clone();
+        if a.flags & ifa::MANAGETEMPADDR != 0 && old.plen != 64 {
+            return Err(Error::new(Errno::EINVAL));
+        }
+        let mut flags = a.flags;
+        if old.flags & ifa::TENTATIVE == 0 || old.flags & ifa::DADFAILED != 0 {
+            flags &= !ifa::OPTIMISTIC;
+        }
+        let had_prefixroute =
+            old.flags & ifa::PERMANENT != 0 && old.flags & ifa::NOPREFIXROUTE == 0;
+        let cleared = ifa::DEPRECATED
+            | ifa::PERMANENT
+            | ifa::NODAD
+            | ifa::HOMEADDRESS
+            | ifa::MANAGETEMPADDR
+            | ifa::NOPREFIXROUTE;
+        let mut new = old.clone();
+        new.flags = (old.flags & !cleared) | flags | ifa::PERMANENT;
+        if a.metric != 0 && a.metric != old.metric {
+            new.metric = a.metric;
+        }
+        self.addrs6.get_mut(&dev).expect("exists")[i] = new.clone();
+        let p = Prefix6::new(new.addr, new.plen);
+        if flags & ifa::NOPREFIXROUTE == 0 {
+            // modify_prefix_route, or the route restored when there was none
+            let prio = if new.metric == 0 {
+                PRIO_ADDRCONF
+            } else {
+                new.metric
+            };
+            match self.addrconf_get_prefix_route(p, dev) {
+                Some(m) if had_prefixroute => {
+                    if m != prio {
+                        self.del_prefix_route(p, dev);
+                        self.addrconf_prefix_route(new.addr, new.plen, new.metric, dev);
+                    }
+                }
+                _ => self.addrconf_prefix_route(new.addr, new.plen, new.metric, dev),
+            }
+        } else if had_prefixroute && !self.prefix_route_kept(dev, &new) {
+            self.del_prefix_route(p, dev);
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// `check_cleanup_prefix_route` says "keep": another address of the device with the
+    /// same prefix is permanent or has `noprefixroute`.
+    fn prefix_route_kept(&self, dev: u32, a: &Addr6) -> bool {
+        self.addrs6(dev).iter().any(|x| {
+            x.addr != a.addr
+                && x.plen == a.plen
+                && Prefix6::new(x.addr, x.plen) == Prefix6::new(a.addr, a.plen)
+                && x.flags & (ifa::PERMANENT | ifa::NOPREFIXROUTE) != 0
+        })
+    }
+
+    /// `addrconf_get_prefix_route(prefix, dev, 0, RTF_DEFAULT, no_gw)`: the metric of the
+    /// first route of the main table at exactly `p` on `dev` without a gateway.
+    fn addrconf_get_prefix_route(&self, p: Prefix6, dev: u32) -> Option<u32> {
+        let l = self.tables6.get(&tid::MAIN)?.get(p, Prefix6::default())?;
+        l.iter()
+            .find(|r| r.nh.dev == dev && r.nh.gw.is_none() && r.flags & rtf::DEFAULT == 0)
+            .map(|r| r.metric)
+    }
+
+    /// Deletes the route [`Netns::addrconf_get_prefix_route`] finds.
+    fn del_prefix_route(&mut self, p: Prefix6, dev: u32) {
+        if let Some(tb) = self.tables6.get_mut(&tid::MAIN) {
+            if let Some(l) = tb.get_mut(p, Prefix6::default()) {
+                if let Some(j) = l.iter().position(|r| {
+                    r.nh.dev == dev && r.nh.gw.is_none() && r.flags & rtf::DEFAULT == 0
+                }) {
+                    l.remove(j);
+                }
+            }
+            tb.prune_node(p, Prefix6::default());
+        }
+    }
+
     /// `ip -6 addr del`.
     pub fn addr6_del(&mut self, dev: u32, addr: u128, plen: Option<u8>) -> Result<()> {
         if !self.links.contains_key(&dev) {
@@ -1021,14 +1115,10 @@ impl Netns {
         };
         let a = list[i].clone();
         self.addrs6.get_mut(&dev).expect("exists").remove(i);
-        // check_cleanup_prefix_route: another permanent address with the prefix keeps it
-        let keep_prefix = a.flags & ifa::NOPREFIXROUTE != 0
-            || self.addrs6(dev).iter().any(|x| {
-                x.plen == a.plen
-                    && Prefix6::new(x.addr, x.plen) == Prefix6::new(a.addr, a.plen)
-                    && x.flags & ifa::PERMANENT != 0
-                    && x.flags & ifa::NOPREFIXROUTE == 0
-            });
+        // check_cleanup_prefix_route: another address with the prefix that is permanent
+        // (or has noprefixroute) keeps it, even one without a prefix route of its own
+        // (conformance scenario 233)
+        let keep_prefix = a.flags & ifa::NOPREFIXROUTE != 0 || self.prefix_route_kept(dev, &a);
         self.ifa_notify_del6(dev, &a);
         if !keep_prefix {
             let p = Prefix6::new(a.addr, a.plen);
