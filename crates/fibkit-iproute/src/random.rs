@@ -634,6 +634,14 @@ impl Gen {
                 let verb = if self.r.chance(65) { "add" } else { "del" };
                 self.line(format!("ip addr {verb} {a}/{len} dev {dev}"));
             }
+            12 if self.r.chance(30) => {
+                let (dev, a, len) = self.r.pick(&ADDR6);
+                let verb = self.r.pick(&["replace", "change"]);
+                let extra = self
+                    .r
+                    .pick(&[" metric 50", " metric 7", " noprefixroute", ""]);
+                self.line(format!("ip -6 addr {verb} {a}/{len} dev {dev}{extra}"));
+            }
             12 => {
                 let (dev, a, len) = self.r.pick(&ADDR6);
                 self.line(format!("ip -6 addr add {a}/{len} dev {dev}"));
@@ -658,6 +666,21 @@ impl Gen {
                 self.line(format!("ip -6 addr del {a}/{len} dev {dev}"));
             }
             3 => self.sysctl(),
+            4 if self.r.chance(30) => {
+                // an address re-added with other attributes (a metric, a scope), or
+                // changed in place
+                let (dev, a, len) = self.r.pick(&ADDR4);
+                let verb = self.r.pick(&["replace", "change", "add"]);
+                let extra = self.r.pick(&[
+                    " metric 50",
+                    " metric 7",
+                    " scope link",
+                    " scope host",
+                    " noprefixroute",
+                    "",
+                ]);
+                self.line(format!("ip addr {verb} {a}/{len} dev {dev}{extra}"));
+            }
             4 => {
                 let (dev, a, len) = self.r.pick(&ADDR4);
                 self.line(format!("ip addr add {a}/{len} dev {dev}"));
