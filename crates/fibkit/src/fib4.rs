@@ -490,6 +490,18 @@ impl Netns {
                 "Invalid dsfield (tos): ECN bits must be 0",
             ));
         }
+        // rtm_to_fib_config, then inet_rtm_delroute: no nexthop object exists
+        if cfg.nh_id != 0 {
+            if cfg.nh.dev != 0 || cfg.nh.gw.is_some() || !cfg.multipath.is_empty() {
+                return Err(Error::msg(
+                    Errno::EINVAL,
+                    "Nexthop specification and nexthop id are mutually exclusive",
+                ));
+            }
+            if op == RouteOp::Delete {
+                return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
+            }
+        }
         if op == RouteOp::Delete {
             let r = self.fib4_delete(&cfg);
             if r.is_ok() {

@@ -169,6 +169,18 @@ impl Netns {
                 "Invalid dsfield (tos): option not available for IPv6",
             ));
         }
+        // rtm_to_fib6_config, then inet6_rtm_delroute: no nexthop object exists
+        if cfg.nh_id != 0 {
+            if cfg.nh.dev != 0 || cfg.nh.gw.is_some() || !cfg.multipath.is_empty() {
+                return Err(Error::msg(
+                    Errno::EINVAL,
+                    "Nexthop specification and nexthop id are mutually exclusive",
+                ));
+            }
+            if op == RouteOp::Delete {
+                return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
+            }
+        }
         if cfg.nh.gw.is_some_and(|g| matches!(g, Gateway::V4(_)))
             || cfg
                 .multipath
@@ -974,13 +986,13 @@ impl Netns {
         if t & v6::MULTICAST != 0 {
             return Err(Error::msg(
                 Errno::EADDRNOTAVAIL,
-                "Cannot assign multicast address without \"autojoin\" flag",
+                "ipv6: Cannot assign multicast address without \"IFA_F_MCAUTOJOIN\" flag",
             ));
         }
         if !l.is_loopback() && t & v6::LOOPBACK != 0 {
             return Err(Error::msg(
                 Errno::EADDRNOTAVAIL,
-                "Cannot assign loopback address on this device",
+                "ipv6: Cannot assign loopback address on this device",
             ));
         }
         if self.addrs6(dev).iter().any(|x| x.addr == a.addr) {
