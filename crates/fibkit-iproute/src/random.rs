@@ -571,7 +571,61 @@ impl Gen {
         self.line(s);
     }
 
+    /// A malformed or refused command: its error (errno and message) is compared, and
+    /// nothing may change.
+    fn invalid(&mut self) {
+        let c = self.r.pick(&[
+            "ip route add 10.1.0.0/8 via 10.0.0.2",
+            "ip route add 10.0.0.0/33 dev d0",
+            "ip -6 route add 2001:db8::/129 dev d0",
+            "ip route add 10.7.0.0/16 via 10.0.0.2 dev nosuch",
+            "ip route add 10.7.0.0/16 via 2001:db8::1",
+            "ip route add 10.7.0.0/16 dev d0 metric -1",
+            "ip route add 10.7.0.0/16 dev d0 table 0",
+            "ip route add 10.7.0.0/16 dev d0 scope bogus",
+            "ip route add 10.7.0.0/16 dev d0 proto 256",
+            "ip route add 10.7.0.0/16 nexthop dev d0 weight 0",
+            "ip route add 10.7.0.0/16 nexthop via 10.0.0.2 weight 257",
+            "ip route add 10.7.0.0/16 dev d0 mtu 70000",
+            "ip route add 10.7.0.0/16 dev d0 nhid 5",
+            "ip -6 route add 2001:db8:7::/64 dev d0 tos 0x10",
+            "ip -6 route add 2001:db8:7::/64 via 10.0.0.2",
+            "ip -6 route add 2001:db8:7::/64 dev d0 pref bogus",
+            "ip route del 10.77.0.0/16",
+            "ip -6 route del 2001:db8:77::/64",
+            "ip route add local 10.7.7.7 dev nosuch",
+            "ip rule add pref 100 from 10.0.0.0/33 lookup 100",
+            "ip rule add pref 100 sport 70000 lookup 100",
+            "ip rule add pref 100 ipproto bogus lookup 100",
+            "ip rule add pref 100 fwmark 0x1/0x0 lookup 100",
+            "ip rule add pref 100 lookup 0",
+            "ip rule add pref 100 goto 50",
+            "ip rule add pref 100 uidrange 5-1 lookup 100",
+            "ip -6 rule add pref 100 tos 0x10 lookup 100",
+            "ip rule add pref 100 l3mdev",
+            "ip rule add pref 100 realms 3 lookup 100",
+            "ip rule del pref 12345",
+            "ip addr add 10.0.0.1/33 dev d0",
+            "ip addr add 10.0.0.1/24 dev nosuch",
+            "ip addr add 224.0.0.1/24 dev d0",
+            "ip -6 addr add ff02::5/64 dev d0",
+            "ip -6 addr add ::1/128 dev d0",
+            "ip addr del 10.99.0.1/24 dev d0",
+            "ip link set nosuch up",
+            "ip link set d0 mtu 70000",
+            "ip link add d0 type dummy",
+            "ip route get 10.0.0.5 iif nosuch",
+            "ip route get 10.0.0.5 oif nosuch",
+            "ip route get 300.0.0.1",
+            "ip -6 route get 2001:db8::/64",
+        ]);
+        self.line(c);
+    }
+
     fn change(&mut self) {
+        if self.r.chance(4) {
+            return self.invalid();
+        }
         if self.r.chance(25) {
             return self.show();
         }
