@@ -169,18 +169,11 @@ impl Netns {
                 "Invalid dsfield (tos): option not available for IPv6",
             ));
         }
-        // rtm_to_fib6_config, then inet6_rtm_delroute: no nexthop object exists
-        if cfg.nh_id != 0 {
-            if cfg.nh.dev != 0 || cfg.nh.gw.is_some() || !cfg.multipath.is_empty() {
-                return Err(Error::msg(
-                    Errno::EINVAL,
-                    "Nexthop specification and nexthop id are mutually exclusive",
-                ));
-            }
-            if op == RouteOp::Delete {
-                return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
-            }
-        }
+        // rtm_to_fib6_config, then inet6_rtm_delroute
+        op.check_nh_id(
+            cfg.nh_id,
+            cfg.nh.dev != 0 || cfg.nh.gw.is_some() || !cfg.multipath.is_empty(),
+        )?;
         if cfg.nh.gw.is_some_and(|g| matches!(g, Gateway::V4(_)))
             || cfg
                 .multipath
@@ -1133,17 +1126,7 @@ impl Netns {
         let keep_prefix = a.flags & ifa::NOPREFIXROUTE != 0 || self.prefix_route_kept(dev, &a);
         self.ifa_notify_del6(dev, &a);
         if !keep_prefix {
-            let p = Prefix6::new(a.addr, a.plen);
-            if let Some(tb) = self.tables6.get_mut(&tid::MAIN) {
-                if let Some(l) = tb.get_mut(p, Prefix6::default()) {
-                    if let Some(j) = l.iter().position(|r| {
-                        r.nh.dev == dev && r.nh.gw.is_none() && r.flags & rtf::DEFAULT == 0
-                    }) {
-                        l.remove(j);
-                    }
-                }
-                tb.prune_node(p, Prefix6::default());
-            }
+            self.del_prefix_route(Prefix6::new(a.addr, a.plen), dev);
         }
         // rt6_remove_prefsrc
         for t in self.tables6.values_mut() {
