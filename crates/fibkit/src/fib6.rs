@@ -1177,18 +1177,31 @@ impl Netns {
     }
 
     /// Restore routes of addresses kept over a down (`addrconf_permanent_addr`).
+    /// `addrconf_permanent_addr` at link up: every address gets its prefix route and
+    /// host route back; the tentative ones (kept over a link down) finish DAD and join
+    /// their subnet-router anycast as a new address does, while an address that was
+    /// already in use (added on the down link: DAD on a NOARP device completes at once)
+    /// holds its anycast reference already and takes no second one (conformance
+    /// scenario 235).
     fn addrconf_permanent_addr(&mut self, dev: u32) {
+        let list = self.addrs6(dev).to_vec();
         if let Some(v) = self.addrs6.get_mut(&dev) {
             for a in v.iter_mut() {
                 a.flags &= !ifa::TENTATIVE;
             }
         }
-        let list = self.addrs6(dev).to_vec();
         for a in list {
             if a.flags & ifa::NOPREFIXROUTE == 0 {
                 self.addrconf_prefix_route(a.addr, a.plen, a.metric, dev);
             }
-            self.ifa_notify_new6(dev, &a);
+            let tentative = a.flags & ifa::TENTATIVE != 0;
+            let mut a = a;
+            a.flags &= !ifa::TENTATIVE;
+            if tentative {
+                self.ifa_notify_new6(dev, &a);
+            } else {
+                self.local_route6(a.addr, dev, false);
+            }
         }
     }
 
