@@ -639,6 +639,10 @@ impl Netns {
             return Err(Error::new(Errno::EOPNOTSUPP));
         }
         l.mac = mac;
+        // NETDEV_CHANGEADDR, sent even when the address is the one the link has:
+        // neigh_changeaddr flushes the device's ARP and ND entries, permanent ones too
+        // (conformance scenario 236)
+        self.neigh.retain(|n| n.dev != index);
         self.bump();
         Ok(())
     }
