@@ -3158,6 +3158,16 @@ impl AddrFilter {
         !fnmatch(pat, &lbl)
     }
 
+    /// `print_addrinfo()`'s filter: whether the address is shown (and flushed).
+    fn shows(&self, ns: &Netns, a: &AddrMsg) -> bool {
+        (self.ifindex == 0 || self.ifindex == a.index)
+            && (!self.scopemask || self.scope == a.scope)
+            && (self.flags ^ a.flags) & self.flagmask == 0
+            && (self.family == AF_UNSPEC || self.family == a.family)
+            && !self.label_mismatch(ns, a)
+            && !self.pfx_mismatch(a)
+    }
+
     fn pfx_mismatch(&self, a: &AddrMsg) -> bool {
         inet_addr_match_rta(&self.pfx, Some((a.local.af(), bytes_of(a.local))))
     }
@@ -3369,19 +3379,7 @@ fn print_linkinfo(
 
 /// `print_addrinfo()`.
 fn print_addrinfo(o: &mut Out, ns: &Netns, f: &AddrFilter, a: &AddrMsg) {
-    if f.ifindex != 0 && f.ifindex != a.index {
-        return;
-    }
-    if f.scopemask && f.scope != a.scope {
-        return;
-    }
-    if (f.flags ^ a.flags) & f.flagmask != 0 {
-        return;
-    }
-    if f.family != AF_UNSPEC && f.family != a.family {
-        return;
-    }
-    if f.label_mismatch(ns, a) || f.pfx_mismatch(a) {
+    if !f.shows(ns, a) {
         return;
     }
     if f.oneline {
@@ -3659,13 +3657,7 @@ pub fn addr_flush_round(
     let (f, _) = addr_filter_args(ns, opts, args, false)?;
     let mut out = Vec::new();
     for a in addr_dump(ns, f.family) {
-        // print_addrinfo()'s filter
-        if (f.ifindex != 0 && f.ifindex != a.index)
-            || (f.scopemask && f.scope != a.scope)
-            || (f.flags ^ a.flags) & f.flagmask != 0
-            || f.label_mismatch(ns, &a)
-            || f.pfx_mismatch(&a)
-        {
+        if !f.shows(ns, &a) {
             continue;
         }
         out.push(match (a.local, a.peer) {

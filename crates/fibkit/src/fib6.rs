@@ -1176,7 +1176,6 @@ impl Netns {
         self.ifa_notify_new6(dev, &a);
     }
 
-    /// Restore routes of addresses kept over a down (`addrconf_permanent_addr`).
     /// `addrconf_permanent_addr` at link up: every address gets its prefix route and
     /// host route back; the tentative ones (kept over a link down) finish DAD and join
     /// their subnet-router anycast as a new address does, while an address that was
