@@ -15,6 +15,9 @@ use fibkit::{Errno, Netns};
 
 use crate::names::*;
 
+mod nexthop;
+pub use nexthop::nexthop_lines;
+
 /// Global options of one `ip` invocation.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Opts {
@@ -215,6 +218,9 @@ pub fn run_ip(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     if matches(o, "neighbour") || matches(o, "neighbor") || o == "n" {
         return neigh_cmd(ns, &opts, rest);
     }
+    if matches(o, "nexthop") {
+        return nexthop::nexthop_cmd(ns, &opts, rest);
+    }
     Err(Failure::parse(
         format!("Object \"{o}\" is unknown, try \"ip help\".\n"),
         1,
@@ -295,6 +301,11 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
         return Ok(Outcome::Ok(String::new()));
     }
     let sel = crate::show::route_select(ns, &show_opts(opts), args).map_err(show_err)?;
+    // iproute2 sends each dumped route back as a delete. A route through a nexthop
+    // object is dumped with its paths as well as its id, which the kernel refuses
+    // ("mutually exclusive"): the routes around it go, it stays, and the flush stops
+    // with the batch's first error
+    let mut failed: Option<Errno> = None;
     for r in sel {
         match r {
             crate::show::Selected::V4(r) => {
@@ -313,9 +324,14 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
                         dev: r.info.nhs.first().map_or(0, |n| n.dev),
                         ..Default::default()
                     },
+                    nh_id: r.info.nh_id,
                     ..Default::default()
                 };
-                let _ = ns.route4_modify(RouteOp::Delete, &cfg);
+                if let Err(e) = ns.route4_modify(RouteOp::Delete, &cfg) {
+                    if e.errno == Errno::EINVAL {
+                        failed.get_or_insert(e.errno);
+                    }
+                }
             }
             crate::show::Selected::V6(r) => {
                 let cfg = Route6Cfg {
@@ -330,11 +346,23 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
                         dev: r.nh.dev,
                         ..Default::default()
                     },
+                    nh_id: r.nh_id,
                     ..Default::default()
                 };
-                let _ = ns.route6_modify(RouteOp::Delete, &cfg);
+                if let Err(e) = ns.route6_modify(RouteOp::Delete, &cfg) {
+                    if e.errno == Errno::EINVAL {
+                        failed.get_or_insert(e.errno);
+                    }
+                }
             }
         }
+    }
+    if let Some(e) = failed {
+        return Err(Failure {
+            errno: Some(e),
+            stderr: format!("Failed to send flush request: {}\n", e.strerror()),
+            status: 1,
+        });
     }
     Ok(Outcome::Ok(String::new()))
 }

@@ -119,6 +119,9 @@ pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> Str
     if r.tos != 0 {
         p.push(format!("tos 0x{:02x}", r.tos));
     }
+    if r.info.nh_id != 0 {
+        p.push(format!("nhid {}", r.info.nh_id));
+    }
     let info = &r.info;
     let single = info.nhs.len() == 1;
     let mut flags = info.flags & (nhflags::DEAD | nhflags::LINKDOWN);
@@ -173,7 +176,12 @@ pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
     if r.src.len != 0 {
         p.push(format!("from {}", dst6(r.src)));
     }
-    let single = legs.len() == 1;
+    if r.nh_id != 0 {
+        p.push(format!("nhid {}", r.nh_id));
+    }
+    // a route through a group object is reported as multipath, one path or more
+    let single =
+        legs.len() == 1 && !(r.nh_id != 0 && ns.nexthop(r.nh_id).is_some_and(|o| o.is_group()));
     let mut flags = 0;
     if single {
         if let Some(g) = r.nh.gw {

@@ -385,7 +385,10 @@ impl Runner {
             }
         }
         if has("nexthops") {
-            // nexthop objects are not modelled yet: the dump is empty
+            for line in crate::exec::nexthop_lines(&self.ns) {
+                self.out
+                    .push(format!("nexthop {}", normalize_text_line(&line)));
+            }
         }
         if has("neigh") {
             if let Ok(text) = crate::show::neigh_show(&self.ns, &so, &["nud".into(), "all".into()])

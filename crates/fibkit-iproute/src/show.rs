@@ -1428,7 +1428,9 @@ fn rt6_msg<'a>(ns: &Netns, legs: &[&'a Route6]) -> Option<RtMsg<'a>> {
         multipath: Vec::new(),
         source: MsgSource::V6(legs.to_vec()),
     };
-    if legs.len() == 1 {
+    // a route through a group object is reported as multipath, one path or more
+    let group = r.nh_id != 0 && ns.nexthop(r.nh_id).is_some_and(|o| o.is_group());
+    if legs.len() == 1 && !group {
         m.flags = nh_dump_flags(r.nh.flags, ns.ignore_linkdown6(r.nh.dev));
         m.gateway = r.nh.gw.map(Addr::V6);
         m.oif = (r.nh.dev != 0).then_some(r.nh.dev);

@@ -117,6 +117,8 @@ impl Error {
     /// (`Error: MSG.` when there is an extack message, else `RTNETLINK answers: STRERROR`).
     pub fn iproute_text(&self) -> String {
         match self.msg {
+            // libnetlink adds a full stop unless the kernel's message has one
+            Some(m) if m.ends_with('.') => format!("Error: {m}"),
             Some(m) => format!("Error: {m}."),
             None => format!("RTNETLINK answers: {}", self.errno.strerror()),
         }

@@ -74,7 +74,7 @@ impl InfoPool4 {
     /// After a device event changed a route's info (its own copy, `Arc::make_mut`):
     /// the route takes an equal info another route already got from the same event,
     /// so that routes which shared an info before the event share one after it.
-    fn reshare(&mut self, info: &mut Arc<Fib4Info>) {
+    pub(crate) fn reshare(&mut self, info: &mut Arc<Fib4Info>) {
         let fp = info4_fingerprint(info);
         match self.find(fp, info) {
             Some(c) => *info = Arc::clone(c),
@@ -116,10 +116,10 @@ pub enum RouteOp {
 impl RouteOp {
     /// The nexthop-id checks of both families' request parsing (`rtm_to_fib_config`,
     /// `rtm_to_fib6_config`) and deletes: an id with a nexthop specification (`spec`:
-    /// a device, gateway or legs) is refused first; fibkit has no nexthop objects, so a
-    /// delete naming one is refused as the id's (conformance scenario 234). Additions
-    /// fail later, where the kernel looks the id up.
-    pub(crate) fn check_nh_id(self, nh_id: u32, spec: bool) -> Result<()> {
+    /// a device, gateway or legs) is refused first (conformance scenario 234); a delete
+    /// naming an object that does not exist is refused as such. Additions fail later,
+    /// where the kernel looks the id up.
+    pub(crate) fn check_nh_id(self, nh_id: u32, spec: bool, exists: bool) -> Result<()> {
         if nh_id == 0 {
             return Ok(());
         }
@@ -129,7 +129,7 @@ impl RouteOp {
                 "Nexthop specification and nexthop id are mutually exclusive",
             ));
         }
-        if self == RouteOp::Delete {
+        if self == RouteOp::Delete && !exists {
             return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
         }
         Ok(())
@@ -515,6 +515,7 @@ impl Netns {
         op.check_nh_id(
             cfg.nh_id,
             cfg.nh.dev != 0 || cfg.nh.gw.is_some() || !cfg.multipath.is_empty(),
+            self.nexthops.contains_key(&cfg.nh_id),
         )?;
         if op == RouteOp::Delete {
             let r = self.fib4_delete(&cfg);
@@ -553,7 +554,7 @@ impl Netns {
             return Err(einval("Invalid scope"));
         }
         if cfg.nh_id != 0 {
-            return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
+            return self.fib4_create_info_nh(cfg);
         }
         let mut nhs: smallvec::SmallVec<[Nh4; 1]> =
             smallvec::SmallVec::with_capacity(cfg.multipath.len().max(1));
@@ -648,6 +649,52 @@ impl Netns {
         Ok(info)
     }
 
+    /// `fib_create_info` for a route naming a nexthop object: its paths are the
+    /// object's; error types take it without looking at it; the others must suit it
+    /// (`fib_check_nexthop`).
+    fn fib4_create_info_nh(&mut self, cfg: &Route4Cfg) -> Result<Fib4Info> {
+        let einval = |m| Error::msg(Errno::EINVAL, m);
+        let Some((nhs, blackhole)) = crate::nexthop::paths4(&self.nexthops, cfg.nh_id) else {
+            return Err(einval("Nexthop id does not exist"));
+        };
+        let metrics = crate::route::normalize_metrics(&cfg.metrics);
+        if let Some(h) = cfg.metrics.get(crate::route::rtax::HOPLIMIT) {
+            if h > 255 {
+                return Err(einval("Invalid hoplimit"));
+            }
+        }
+        let rtype = if blackhole && cfg.rtype == RouteType::Unicast {
+            RouteType::Blackhole
+        } else {
+            cfg.rtype
+        };
+        let info = Fib4Info {
+            proto: cfg.proto,
+            scope: cfg.scope,
+            priority: cfg.priority,
+            prefsrc: cfg.prefsrc,
+            rtype,
+            flags: 0,
+            metrics,
+            nh_id: cfg.nh_id,
+            nhs,
+        };
+        if cfg.rtype.reject_error().is_some() {
+            if matches!(cfg.rtype, RouteType::Nat | RouteType::Xresolve) {
+                return Err(einval("Invalid route type"));
+            }
+            return Ok(info);
+        }
+        if cfg.scope > scope::HOST {
+            return Err(einval("Invalid scope"));
+        }
+        crate::nexthop::fib_check_nexthop(&self.nexthops, cfg.nh_id, cfg.scope)?;
+        if info.prefsrc != 0 && !self.fib4_valid_prefsrc(cfg, info.prefsrc) {
+            return Err(einval("Invalid prefsrc address"));
+        }
+        Ok(info)
+    }
+
     fn fib4_valid_prefsrc(&self, cfg: &Route4Cfg, prefsrc: u32) -> bool {
         if cfg.rtype != RouteType::Local || cfg.dst == 0 || prefsrc != cfg.dst {
             let mut t = cfg.table;
@@ -698,6 +745,11 @@ impl Netns {
 
     fn nh_cache_put(&mut self, key: crate::netns::NhKey, r: Result<crate::netns::NhChecked>) {
         self.nh_cache.insert(key, r);
+    }
+
+    /// [`Self::fib4_check_nh`] for nexthop objects.
+    pub(crate) fn fib4_check_nh_pub(&self, nh: &mut Nh4, table: u32, rscope: u8) -> Result<()> {
+        self.fib4_check_nh(nh, table, rscope)
     }
 
     /// `fib_check_nh`: validate a nexthop (gateway reachability, device, scope).
@@ -831,7 +883,7 @@ impl Netns {
         let new = Route4 {
             dst: p,
             tos: cfg.tos,
-            rtype: cfg.rtype,
+            rtype: info.rtype,
             table: cfg.table,
             info,
         };
@@ -909,6 +961,13 @@ impl Netns {
     fn fib4_nh_match(cfg: &Route4Cfg, info: &Fib4Info) -> bool {
         if cfg.priority != 0 && cfg.priority != info.priority {
             return false;
+        }
+        if cfg.nh_id != 0 {
+            return info.nh_id == cfg.nh_id;
+        }
+        if info.nh_id != 0 {
+            // a route through an object is not selected by a nexthop specification
+            return cfg.nh.dev == 0 && cfg.nh.gw.is_none() && cfg.multipath.is_empty();
         }
         if cfg.nh.dev != 0 || cfg.nh.gw.is_some() {
             let nh = &info.nhs[0];
@@ -1424,7 +1483,8 @@ impl Netns {
         for t in self.tables4.values_mut() {
             t.for_each_list_mut(|list| {
                 for r in list.iter_mut() {
-                    if !r.info.nhs.iter().any(|n| n.dev == dev) {
+                    // routes through nexthop objects live and die with the objects
+                    if r.info.nh_id != 0 || !r.info.nhs.iter().any(|n| n.dev == dev) {
                         continue;
                     }
                     // a shared info is copied for this route, and shared again
@@ -1459,7 +1519,8 @@ impl Netns {
         for t in self.tables4.values_mut() {
             t.for_each_list_mut(|list| {
                 for r in list.iter_mut() {
-                    if !r.info.nhs.iter().any(|n| n.dev == dev) {
+                    // routes through nexthop objects live and die with the objects
+                    if r.info.nh_id != 0 || !r.info.nhs.iter().any(|n| n.dev == dev) {
                         continue;
                     }
                     // a shared info is copied for this route, and shared again
@@ -1502,7 +1563,8 @@ impl Netns {
         for t in self.tables4.values_mut() {
             t.for_each_list_mut(|list| {
                 for r in list.iter_mut() {
-                    if !r.info.nhs.iter().any(|n| n.dev == dev) {
+                    // routes through nexthop objects live and die with the objects
+                    if r.info.nh_id != 0 || !r.info.nhs.iter().any(|n| n.dev == dev) {
                         continue;
                     }
                     // a shared info is copied for this route, and shared again

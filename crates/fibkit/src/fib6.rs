@@ -173,6 +173,7 @@ impl Netns {
         op.check_nh_id(
             cfg.nh_id,
             cfg.nh.dev != 0 || cfg.nh.gw.is_some() || !cfg.multipath.is_empty(),
+            self.nexthops.contains_key(&cfg.nh_id),
         )?;
         if cfg.nh.gw.is_some_and(|g| matches!(g, Gateway::V4(_)))
             || cfg
@@ -205,7 +206,9 @@ impl Netns {
         if cfg.proto == 0 {
             cfg.proto = proto::BOOT;
         }
-        let r = if cfg.multipath.is_empty() {
+        let r = if cfg.nh_id != 0 {
+            self.ip6_route_add_nh(&cfg, op.flags())
+        } else if cfg.multipath.is_empty() {
             self.ip6_route_add(&cfg, op.flags())
         } else {
             self.ip6_route_multipath_add(&cfg, op.flags())
@@ -216,27 +219,9 @@ impl Netns {
         r
     }
 
-    /// `ip6_route_info_create`: validate and build one fib6_info.
-    fn ip6_route_info_create(&mut self, cfg: &Route6Cfg, nh: &NhCfg) -> Result<Route6> {
-        if cfg.nh_id != 0 {
-            return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
-        }
-        self.new_table6(cfg.table);
-        let mut flags = cfg.flags;
-        let reject = matches!(
-            cfg.rtype,
-            RouteType::Blackhole | RouteType::Unreachable | RouteType::Prohibit | RouteType::Throw
-        );
-        if reject {
-            flags |= rtf::REJECT;
-        }
-        if cfg.rtype == RouteType::Local {
-            flags |= rtf::LOCAL;
-        }
-        if cfg.expires.is_some() {
-            flags |= rtf::EXPIRES;
-        }
-        let mut rt = Route6 {
+    /// A new route of request `cfg` through `nh`, with `flags`.
+    fn route6_new(&self, cfg: &Route6Cfg, flags: u32, nh: Nh6) -> Route6 {
+        Route6 {
             dst: cfg.dst,
             src: cfg.src,
             rtype: cfg.rtype,
@@ -248,15 +233,29 @@ impl Netns {
             flags,
             metrics: crate::route::normalize_metrics(&cfg.metrics),
             expires: cfg.expires.map(|e| self.now + e),
-            nh: Nh6 {
+            nh,
+            nh_id: cfg.nh_id,
+            sibling_group: 0,
+        }
+    }
+
+    /// `ip6_route_info_create`: validate and build one fib6_info.
+    fn ip6_route_info_create(&mut self, cfg: &Route6Cfg, nh: &NhCfg) -> Result<Route6> {
+        if cfg.nh_id != 0 {
+            return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
+        }
+        self.new_table6(cfg.table);
+        let flags = route6_flags(cfg);
+        let mut rt = self.route6_new(
+            cfg,
+            flags,
+            Nh6 {
                 gw: None,
                 dev: 0,
                 weight: nh.weight.max(1),
                 flags: 0,
             },
-            nh_id: 0,
-            sibling_group: 0,
-        };
+        );
         // fib6_nh_init
         let mut dev = if nh.dev != 0 {
             // the device and its IPv6 state (none below an MTU of 1280)
@@ -377,7 +376,7 @@ impl Netns {
         r
     }
 
-    fn ip6_validate_gw(
+    pub(crate) fn ip6_validate_gw(
         &self,
         cfg: &Route6Cfg,
         nh: &NhCfg,
@@ -500,6 +499,61 @@ impl Netns {
                 }
             }
             None => *dev = Some(res.route.nh.dev),
+        }
+        Ok(())
+    }
+
+    /// `ip6_route_info_create` for a route naming a nexthop object
+    /// (`ip6_route_info_create_nh`, `fib6_check_nexthop`): one entry per path of the
+    /// object, siblings when a group has several, added as one route.
+    fn ip6_route_add_nh(&mut self, cfg: &Route6Cfg, fl: NlFlags) -> Result<()> {
+        // fib6_config_validate, before the object is looked up
+        if cfg.src.len != 0 {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Nexthops can not be used with source routing",
+            ));
+        }
+        let legs = crate::nexthop::paths6(&self.nexthops, cfg.nh_id)?;
+        let Some((legs, blackhole)) = legs else {
+            return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
+        };
+        self.new_table6(cfg.table);
+        let base = self.route6_new(cfg, route6_flags(cfg), legs[0].clone());
+        let mut base = base;
+        if let Some(ps) = cfg.prefsrc.filter(|&p| p != 0) {
+            let d = legs[0].dev;
+            if !self.chk_addr6(ps, Some(d)) && !self.chk_addr6_any_strict(ps, d) {
+                return Err(Error::msg(Errno::EINVAL, "Invalid source address"));
+            }
+            base.prefsrc = Some(ps);
+        }
+        self.sibling_seq += 1;
+        let rts = crate::nexthop::routes6_from_legs(&base, &legs, blackhole, self.sibling_seq);
+        let mut rts = rts.into_iter();
+        let first = rts.next().expect("an object has a path");
+        let key = (
+            first.dst,
+            first.src,
+            first.metric,
+            first.nh_id,
+            first.sibling_group,
+        );
+        self.fib6_add(first, fl)?;
+        let rest: Vec<Route6> = rts.collect();
+        if rest.is_empty() {
+            return Ok(());
+        }
+        // the other paths right after the first: one route
+        let t = self.tables6.get_mut(&cfg.table).expect("table created");
+        let list = t.entry(key.0, key.1);
+        if let Some(at) = list
+            .iter()
+            .position(|r| r.metric == key.2 && r.nh_id == key.3 && r.sibling_group == key.4)
+        {
+            for (k, r) in rest.into_iter().enumerate() {
+                list.insert(at + 1 + k, r);
+            }
         }
         Ok(())
     }
@@ -709,10 +763,27 @@ impl Netns {
         };
         for i in 0..list.len() {
             let r = &list[i];
+            if r.nh_id != 0 && cfg.nh_id != 0 && r.nh_id != cfg.nh_id {
+                continue;
+            }
             if cfg.metric != 0 && cfg.metric != r.metric {
                 continue;
             }
             if cfg.proto != 0 && cfg.proto != r.proto {
+                continue;
+            }
+            if r.nh_id != 0 {
+                // a route through an object goes whole, whatever else was named
+                let g = r.sibling_group;
+                if g == 0 {
+                    list.remove(i);
+                } else {
+                    list.retain(|x| x.sibling_group != g);
+                }
+                t.prune_node(cfg.dst, src);
+                return Ok(());
+            }
+            if cfg.nh_id != 0 {
                 continue;
             }
             if nh.dev != 0 && nh.dev != r.nh.dev {
@@ -1292,7 +1363,10 @@ impl Netns {
             for t in self.tables6.values_mut() {
                 t.for_each_list_mut(|l| {
                     for r in l.iter_mut() {
-                        if r.nh.dev == dev && r.flags & (rtf::LOCAL | rtf::ANYCAST) == 0 {
+                        if r.nh.dev == dev
+                            && r.nh_id == 0
+                            && r.flags & (rtf::LOCAL | rtf::ANYCAST) == 0
+                        {
                             r.nh.flags |= nhflags::LINKDOWN;
                         }
                     }
@@ -1317,7 +1391,7 @@ impl Netns {
         for t in self.tables6.values_mut() {
             t.for_each_list_mut(|l| {
                 for r in l.iter_mut() {
-                    if r.nh.dev == dev {
+                    if r.nh.dev == dev && r.nh_id == 0 {
                         r.nh.flags &= !f;
                     }
                 }
@@ -1333,7 +1407,7 @@ impl Netns {
             for list in t.lists() {
                 let mut groups: std::collections::BTreeMap<u64, (usize, usize)> =
                     Default::default();
-                for r in list {
+                for r in list.iter().filter(|r| r.nh_id == 0) {
                     if r.sibling_group != 0 {
                         let e = groups.entry(r.sibling_group).or_default();
                         e.0 += 1;
@@ -1349,17 +1423,20 @@ impl Netns {
                 }
             }
         }
+        // (fib6_ifdown leaves the routes through nexthop objects alone: they live and
+        // die with the objects)
         if unregister {
-            self.fib6_remove_where(|r| r.nh.dev == dev);
+            self.fib6_remove_where(|r| r.nh.dev == dev && r.nh_id == 0);
         } else {
             self.fib6_remove_where(|r| {
-                (r.sibling_group == 0 && r.nh.dev == dev)
-                    || dead_groups.contains(&r.sibling_group) && r.sibling_group != 0
+                r.nh_id == 0
+                    && ((r.sibling_group == 0 && r.nh.dev == dev)
+                        || dead_groups.contains(&r.sibling_group) && r.sibling_group != 0)
             });
             for t in self.tables6.values_mut() {
                 t.for_each_list_mut(|l| {
                     for r in l.iter_mut() {
-                        if r.sibling_group != 0 && r.nh.dev == dev {
+                        if r.sibling_group != 0 && r.nh.dev == dev && r.nh_id == 0 {
                             r.nh.flags |= nhflags::DEAD | nhflags::LINKDOWN;
                         }
                     }
@@ -1870,4 +1947,23 @@ impl Netns {
         self.ipv6_forward_change(dev, on);
         self.bump();
     }
+}
+
+/// The `RTF_*` flags a new route gets from its request: reject types, `local`,
+/// an expiry.
+fn route6_flags(cfg: &Route6Cfg) -> u32 {
+    let mut flags = cfg.flags;
+    if matches!(
+        cfg.rtype,
+        RouteType::Blackhole | RouteType::Unreachable | RouteType::Prohibit | RouteType::Throw
+    ) {
+        flags |= rtf::REJECT;
+    }
+    if cfg.rtype == RouteType::Local {
+        flags |= rtf::LOCAL;
+    }
+    if cfg.expires.is_some() {
+        flags |= rtf::EXPIRES;
+    }
+    flags
 }

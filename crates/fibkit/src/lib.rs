@@ -45,6 +45,7 @@ pub mod link;
 pub mod lookup;
 pub mod lookup6;
 pub mod netns;
+pub mod nexthop;
 pub mod prefix;
 pub mod route;
 pub mod rule;

@@ -71,7 +71,11 @@ impl RouteGet6<'_> {
                     .iter()
                     .filter(|x| x.sibling_group == r.sibling_group)
                     .collect();
-                if let Some(i) = legs.iter().position(|x| std::ptr::eq(*x, r)) {
+                if r.nh_id != 0 {
+                    // a route through a group object reports its paths in the
+                    // group's order, whichever was chosen
+                    fib = legs.iter().map(|x| (*x).clone()).collect();
+                } else if let Some(i) = legs.iter().position(|x| std::ptr::eq(*x, r)) {
                     for k in 1..legs.len() {
                         fib.push(legs[(i + k) % legs.len()].clone());
                     }

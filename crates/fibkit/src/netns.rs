@@ -109,6 +109,10 @@ pub struct Netns {
     /// Whether an IPv4 route or rule has realms, as of the last index compile.
     tclassid4: bool,
     pub(crate) neigh: Vec<Neighbour>,
+    /// Nexthop objects, by id.
+    pub(crate) nexthops: BTreeMap<u32, crate::nexthop::Nexthop>,
+    /// The last id picked for a nexthop added without one (`last_id_allocated`).
+    pub(crate) nh_last_id: u32,
     pub(crate) sibling_seq: u64,
     pub(crate) table_seq: u64,
     /// Current time in seconds (passed in by the caller; used for `expires`).
@@ -197,6 +201,8 @@ impl Netns {
             realms4_seen: false,
             tclassid4: false,
             neigh: Vec::new(),
+            nexthops: crate::nexthop::empty(),
+            nh_last_id: 0,
             sibling_seq: 0,
             table_seq: 0,
             now: 0,
@@ -555,6 +561,9 @@ impl Netns {
             self.ipv4_netdev_up(index);
             self.ipv6_netdev_up(index);
         } else {
+            // nh_netdev_event(NETDEV_DOWN): the nexthop objects on it go, with the
+            // routes through them
+            self.nh_flush_dev(index);
             self.ipv4_netdev_down(index, false);
             self.ipv6_netdev_down(index, false);
             // neigh_ifdown (ARP and ND): every entry of the device goes, permanent ones
@@ -568,6 +577,8 @@ impl Netns {
             }
             let carrier = dl.carrier;
             if !carrier {
+                // NETDEV_CHANGE without carrier: the nexthop objects on it go too
+                self.nh_flush_dev(d);
                 // neigh_carrier_down: all but the permanent entries
                 self.neigh
                     .retain(|n| n.dev != d || n.state == NudState::Permanent);
@@ -679,6 +690,7 @@ impl Netns {
             }
         }
         for &v in &victims {
+            self.nh_flush_dev(v);
             if self.links[&v].up {
                 self.links.get_mut(&v).expect("exists").up = false;
                 let changed = self.update_carriers();
@@ -689,6 +701,9 @@ impl Netns {
                         continue;
                     }
                     let c = self.links[&d].carrier;
+                    if !c {
+                        self.nh_flush_dev(d);
+                    }
                     self.ipv4_netdev_change(d, c);
                     self.ipv6_netdev_change(d, c);
                 }

@@ -1,0 +1,737 @@
+//! Nexthop objects (`ip nexthop`; the kernel's net/ipv4/nexthop.c).
+//!
+//! A nexthop object is a gateway and/or device (one family), a blackhole, or a
+//! hash-threshold group of other objects with weights. Routes name one by id
+//! (`nhid N`); fibkit keeps the id on the route and copies the object's paths into
+//! it (the kernel's dump shows them that way: `nexthop_compat_mode` is on by
+//! default), so the lookups need nothing new. Every object change re-derives the
+//! routes that use it: a deleted object takes its routes with it, a group that
+//! loses its last member goes too, and a device going down or losing its carrier
+//! deletes the objects on it (`nexthop_flush_dev`); nothing brings them back.
+//!
+//! Not modelled (refused with EOPNOTSUPP): `fdb` nexthops, resilient groups and
+//! encapsulations.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::error::{Errno, Error, Result};
+use crate::netns::Netns;
+use crate::prefix::Family;
+use crate::route::{nhflags, rtf, scope, table as tid, Gateway, Nh4, Nh6, Pref, Route6, RouteType};
+
+/// What an object is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NexthopKind {
+    /// A gateway and/or a device.
+    Single {
+        /// The object's family (its gateway's, or the request's).
+        family: Family,
+        /// Gateway, if any (of the object's family).
+        gw: Option<Gateway>,
+        /// Device.
+        dev: u32,
+        /// `onlink` was given.
+        onlink: bool,
+        /// The scope the kernel gives it (`nhc_scope`): link with a gateway
+        /// (or the scope of the route that resolved it), host for a device alone.
+        scope: u8,
+    },
+    /// `blackhole` (of the request's family; iproute2 sends IPv4 unless `-6`).
+    Blackhole {
+        /// The family.
+        family: Family,
+    },
+    /// A hash-threshold group: member ids with their weights (1..=256), in order.
+    Group {
+        /// The members.
+        members: Vec<(u32, u32)>,
+    },
+}
+
+/// One nexthop object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nexthop {
+    /// Its id (never 0).
+    pub id: u32,
+    /// What it is.
+    pub kind: NexthopKind,
+    /// `proto` (`nh_protocol`; 0: unspecified).
+    pub proto: u8,
+}
+
+impl Nexthop {
+    /// The object's family; `None` for a group.
+    pub fn family(&self) -> Option<Family> {
+        match self.kind {
+            NexthopKind::Single { family, .. } | NexthopKind::Blackhole { family } => Some(family),
+            NexthopKind::Group { .. } => None,
+        }
+    }
+
+    /// Whether the object is a group.
+    pub fn is_group(&self) -> bool {
+        matches!(self.kind, NexthopKind::Group { .. })
+    }
+}
+
+/// An `ip nexthop add|replace` request, as iproute2 fills it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NexthopCfg {
+    /// `id` (0: the kernel picks one).
+    pub id: u32,
+    /// The header's family (`None`: AF_UNSPEC, what iproute2 sends for a group).
+    pub family: Option<Family>,
+    /// `blackhole`.
+    pub blackhole: bool,
+    /// `fdb`.
+    pub fdb: bool,
+    /// `dev` (0: none).
+    pub dev: u32,
+    /// `via`.
+    pub gw: Option<Gateway>,
+    /// `onlink`.
+    pub onlink: bool,
+    /// `group ID[,WEIGHT]/...`: ids and weights (1..=256).
+    pub group: Option<Vec<(u32, u32)>>,
+    /// `type resilient`.
+    pub resilient: bool,
+    /// `encap ...` was given.
+    pub encap: bool,
+    /// `proto`.
+    pub proto: u8,
+}
+
+/// The loopback's index, where blackholes sit.
+const LO: u32 = 1;
+
+fn einval(m: &'static str) -> Error {
+    Error::msg(Errno::EINVAL, m)
+}
+
+/// The paths of object `id` for an IPv4 route: the nexthops, and whether the route
+/// is a blackhole through it (a blackhole object, or a group of just one). `None`
+/// when there is no such object.
+pub(crate) fn paths4(
+    objs: &BTreeMap<u32, Nexthop>,
+    id: u32,
+) -> Option<(smallvec::SmallVec<[Nh4; 1]>, bool)> {
+    let leg = |o: &Nexthop, weight: u32| -> Nh4 {
+        match &o.kind {
+            NexthopKind::Single {
+                gw,
+                dev,
+                onlink,
+                scope,
+                ..
+            } => Nh4 {
+                gw: *gw,
+                dev: *dev,
+                weight,
+                flags: if *onlink { nhflags::ONLINK } else { 0 },
+                scope: *scope,
+                realm: 0,
+            },
+            _ => Nh4 {
+                gw: None,
+                dev: LO,
+                weight,
+                flags: 0,
+                scope: scope::HOST,
+                realm: 0,
+            },
+        }
+    };
+    let o = objs.get(&id)?;
+    let mut out = smallvec::SmallVec::new();
+    match &o.kind {
+        NexthopKind::Group { members } => {
+            let mut blackhole = false;
+            for &(m, w) in members {
+                let mo = objs.get(&m)?;
+                blackhole |= matches!(mo.kind, NexthopKind::Blackhole { .. });
+                out.push(leg(mo, w));
+            }
+            Some((out, blackhole))
+        }
+        NexthopKind::Blackhole { .. } => {
+            out.push(leg(o, 1));
+            Some((out, true))
+        }
+        NexthopKind::Single { .. } => {
+            out.push(leg(o, 1));
+            Some((out, false))
+        }
+    }
+}
+
+/// The paths of object `id` for an IPv6 route (each leg's nexthop), and whether
+/// it is a blackhole; `Err` with the kernel's refusal when the object (or a member)
+/// is IPv4; `Ok(None)` when there is no such object.
+pub(crate) fn paths6(objs: &BTreeMap<u32, Nexthop>, id: u32) -> Result<Option<(Vec<Nh6>, bool)>> {
+    let Some(o) = objs.get(&id) else {
+        return Ok(None);
+    };
+    let members: Vec<(u32, u32)> = match &o.kind {
+        NexthopKind::Group { members } => members.clone(),
+        _ => vec![(id, 1)],
+    };
+    let mut out = Vec::new();
+    let mut blackhole = false;
+    for (m, w) in members {
+        let Some(mo) = objs.get(&m) else {
+            return Ok(None);
+        };
+        if mo.family() == Some(Family::V4) {
+            return Err(einval("IPv6 routes can not use an IPv4 nexthop"));
+        }
+        match &mo.kind {
+            NexthopKind::Single {
+                gw, dev, onlink, ..
+            } => out.push(Nh6 {
+                gw: match gw {
+                    Some(Gateway::V6(g)) => Some(*g),
+                    _ => None,
+                },
+                dev: *dev,
+                weight: w,
+                flags: if *onlink { nhflags::ONLINK } else { 0 },
+            }),
+            _ => {
+                blackhole = true;
+                out.push(Nh6 {
+                    gw: None,
+                    dev: LO,
+                    weight: w,
+                    flags: 0,
+                });
+            }
+        }
+    }
+    Ok(Some((out, blackhole)))
+}
+
+impl Netns {
+    /// The nexthop objects, by id.
+    pub fn nexthops(&self) -> impl Iterator<Item = &Nexthop> {
+        self.nexthops.values()
+    }
+
+    /// Object `id`.
+    pub fn nexthop(&self, id: u32) -> Option<&Nexthop> {
+        self.nexthops.get(&id)
+    }
+
+    /// `ip nexthop add` (`replace == false`) or `ip nexthop replace`
+    /// (`rtm_new_nexthop`): the object's id.
+    pub fn nexthop_new(&mut self, cfg: &NexthopCfg, replace: bool) -> Result<u32> {
+        // checks of the request alone (rtm_to_nh_config)
+        if let Some(group) = &cfg.group {
+            if cfg.family.is_some() {
+                return Err(einval("Invalid family for group"));
+            }
+            if cfg.fdb || cfg.resilient {
+                return Err(Error::msg(
+                    Errno::EOPNOTSUPP,
+                    "fibkit: fdb nexthops and resilient groups are not modelled",
+                ));
+            }
+            if group.is_empty() {
+                return Err(einval("Invalid length for nexthop group attribute"));
+            }
+            for (i, (id, w)) in group.iter().enumerate() {
+                if *w == 0 || *w > 256 {
+                    return Err(einval("Invalid value for weight"));
+                }
+                if group[i + 1..].iter().any(|(x, _)| x == id) {
+                    return Err(einval("Nexthop id can not be used twice in a group"));
+                }
+            }
+            if cfg.blackhole || cfg.dev != 0 || cfg.gw.is_some() || cfg.encap {
+                return Err(einval("No other attributes can be set in nexthop groups"));
+            }
+        } else {
+            let Some(family) = cfg.family else {
+                return Err(einval("Invalid address family"));
+            };
+            if cfg.fdb {
+                if cfg.dev != 0 || cfg.blackhole || cfg.encap {
+                    return Err(einval(
+                        "Fdb attribute can not be used with encap, oif or blackhole",
+                    ));
+                }
+                return Err(Error::msg(
+                    Errno::EOPNOTSUPP,
+                    "fibkit: fdb nexthops and resilient groups are not modelled",
+                ));
+            }
+            if cfg.blackhole {
+                if cfg.gw.is_some() || cfg.dev != 0 || cfg.encap {
+                    return Err(einval(
+                        "Blackhole attribute can not be used with gateway, oif, encap or fdb",
+                    ));
+                }
+            } else {
+                if cfg.dev == 0 {
+                    return Err(einval(
+                        "Device attribute required for non-blackhole and non-fdb nexthops",
+                    ));
+                }
+                match (family, cfg.gw) {
+                    (Family::V4, Some(Gateway::V6(_))) | (Family::V6, Some(Gateway::V4(_))) => {
+                        return Err(einval("Invalid gateway"));
+                    }
+                    (_, None) if cfg.onlink => {
+                        return Err(einval(
+                            "ONLINK flag can not be set for nexthop without a gateway",
+                        ));
+                    }
+                    _ => {}
+                }
+                if cfg.encap {
+                    return Err(Error::msg(
+                        Errno::EOPNOTSUPP,
+                        "fibkit: nexthop encapsulations are not modelled",
+                    ));
+                }
+            }
+        }
+        if replace && cfg.id == 0 {
+            return Err(einval("Replace requires nexthop id"));
+        }
+        // checks against the namespace (the group's members, the device)
+        if let Some(group) = &cfg.group {
+            for &(m, _) in group {
+                let Some(o) = self.nexthops.get(&m) else {
+                    return Err(einval("Invalid nexthop id"));
+                };
+                match o.kind {
+                    NexthopKind::Group { .. } => {
+                        return Err(einval(
+                            "Hash-threshold group can not be a nexthop within a group",
+                        ))
+                    }
+                    NexthopKind::Blackhole { .. } if group.len() > 1 => {
+                        return Err(einval(
+                            "Blackhole nexthop can not be used in a group with more than 1 path",
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        } else if cfg.dev != 0 {
+            let Some(l) = self.links.get(&cfg.dev) else {
+                return Err(einval("Invalid device index"));
+            };
+            if !l.up {
+                return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
+            }
+            if !l.carrier {
+                return Err(Error::msg(
+                    Errno::ENETDOWN,
+                    "Carrier for nexthop device is down",
+                ));
+            }
+        }
+        // nexthop_add: the id (picked before the object is made), then the object
+        let id = if cfg.id == 0 {
+            self.nh_find_unused_id()
+                .ok_or_else(|| einval("No unused id"))?
+        } else {
+            cfg.id
+        };
+        let kind = self.nexthop_create(cfg)?;
+        let new = Nexthop {
+            id,
+            kind,
+            proto: cfg.proto,
+        };
+        match self.nexthops.get(&id) {
+            None => {
+                self.nexthops.insert(id, new);
+            }
+            Some(_) if !replace => return Err(Error::new(Errno::EEXIST)),
+            Some(old) => {
+                let old = old.clone();
+                self.nexthop_check_replace(&old, &new)?;
+                self.nexthops.insert(id, new);
+                self.nh_sync_routes();
+            }
+        }
+        self.bump();
+        Ok(id)
+    }
+
+    /// `nh_find_unused_id`: the per-namespace counter moves on until an id is free;
+    /// `None` once it has gone all the way round, or (the kernel's quirk) when it
+    /// wraps to 0.
+    fn nh_find_unused_id(&mut self) -> Option<u32> {
+        let start = self.nh_last_id;
+        loop {
+            self.nh_last_id = self.nh_last_id.wrapping_add(1);
+            if self.nh_last_id == start {
+                return None;
+            }
+            if !self.nexthops.contains_key(&self.nh_last_id) {
+                return (self.nh_last_id != 0).then_some(self.nh_last_id);
+            }
+        }
+    }
+
+    /// `nexthop_create`: a group's members are known good; a single is validated
+    /// like a route's nexthop (IPv4 `fib_check_nh` in the main table, IPv6
+    /// `fib6_nh_init`).
+    fn nexthop_create(&mut self, cfg: &NexthopCfg) -> Result<NexthopKind> {
+        if let Some(group) = &cfg.group {
+            return Ok(NexthopKind::Group {
+                members: group.clone(),
+            });
+        }
+        let family = cfg.family.unwrap_or(Family::V4);
+        if cfg.blackhole {
+            return Ok(NexthopKind::Blackhole { family });
+        }
+        let dev = cfg.dev;
+        let scope = match family {
+            Family::V4 => {
+                let mut nh = Nh4 {
+                    gw: cfg.gw,
+                    dev,
+                    weight: 1,
+                    flags: if cfg.onlink { nhflags::ONLINK } else { 0 },
+                    scope: scope::UNIVERSE,
+                    realm: 0,
+                };
+                self.fib4_check_nh_for_object(&mut nh)?;
+                nh.scope
+            }
+            Family::V6 => {
+                self.nh6_validate(dev, cfg.gw, cfg.onlink)?;
+                scope::LINK
+            }
+        };
+        Ok(NexthopKind::Single {
+            family,
+            gw: cfg.gw,
+            dev,
+            onlink: cfg.onlink,
+            scope,
+        })
+    }
+
+    /// `fib6_nh_init` for an object's IPv6 nexthop.
+    fn nh6_validate(&self, dev: u32, gw: Option<Gateway>, onlink: bool) -> Result<()> {
+        if !self.links.contains_key(&dev) || !self.has_idev6(dev) {
+            return Err(Error::new(Errno::ENODEV));
+        }
+        if onlink && !self.links[&dev].up {
+            return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
+        }
+        if self.links[&dev].is_loopback() {
+            // a loopback nexthop is a reject one: its gateway is not looked at
+            return Ok(());
+        }
+        if let Some(Gateway::V6(g)) = gw {
+            let rcfg = crate::fib6::Route6Cfg {
+                table: 0,
+                ..Default::default()
+            };
+            let ncfg = crate::fib4::NhCfg {
+                gw,
+                dev,
+                flags: if onlink { nhflags::ONLINK } else { 0 },
+                ..Default::default()
+            };
+            let mut d = Some(dev);
+            self.ip6_validate_gw(&rcfg, &ncfg, g, &mut d)?;
+        }
+        if self.ipv6_disabled(dev) {
+            return Err(Error::msg(
+                Errno::EACCES,
+                "IPv6 is disabled on nexthop device",
+            ));
+        }
+        if !self.links[&dev].up {
+            return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
+        }
+        Ok(())
+    }
+
+    /// `replace_nexthop`'s checks: the kind stays (single or group), and every route
+    /// using the object, directly or through a group, must accept the new one.
+    fn nexthop_check_replace(&self, old: &Nexthop, new: &Nexthop) -> Result<()> {
+        match (old.is_group(), new.is_group()) {
+            (false, true) => return Err(einval("Can not replace a nexthop with a nexthop group.")),
+            (true, false) => return Err(einval("Can not replace a nexthop group with a nexthop.")),
+            _ => {}
+        }
+        let mut trial = self.nexthops.clone();
+        trial.insert(new.id, new.clone());
+        // the groups holding it
+        let mut users = vec![new.id];
+        for o in self.nexthops.values() {
+            if let NexthopKind::Group { members } = &o.kind {
+                if members.iter().any(|(m, _)| *m == new.id) {
+                    if matches!(new.kind, NexthopKind::Blackhole { .. }) && members.len() > 1 {
+                        return Err(einval(
+                            "Blackhole nexthop can not be a member of a group with more than one path",
+                        ));
+                    }
+                    users.push(o.id);
+                }
+            }
+        }
+        for t in self.tables4.values() {
+            for r in t.iter() {
+                if users.contains(&r.info.nh_id) {
+                    fib_check_nexthop(&trial, r.info.nh_id, r.info.scope)?;
+                }
+            }
+        }
+        for t in self.tables6.values() {
+            for list in t.lists() {
+                for r in list {
+                    if users.contains(&r.nh_id) {
+                        paths6(&trial, r.nh_id)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `ip nexthop del id N` (`None`: no id given).
+    pub fn nexthop_del(&mut self, id: Option<u32>) -> Result<()> {
+        let Some(id) = id else {
+            return Err(einval("Nexthop id is missing"));
+        };
+        if id == 0 {
+            return Err(einval("Invalid nexthop id"));
+        }
+        if !self.nexthops.contains_key(&id) {
+            return Err(Error::new(Errno::ENOENT));
+        }
+        self.nh_remove(id);
+        self.nh_sync_routes();
+        self.bump();
+        Ok(())
+    }
+
+    /// `remove_nexthop`: the object goes; a member leaves its groups, and a group
+    /// left without members goes too.
+    fn nh_remove(&mut self, id: u32) {
+        let Some(o) = self.nexthops.remove(&id) else {
+            return;
+        };
+        if o.is_group() {
+            return;
+        }
+        let mut emptied = Vec::new();
+        for g in self.nexthops.values_mut() {
+            if let NexthopKind::Group { members } = &mut g.kind {
+                let before = members.len();
+                members.retain(|(m, _)| *m != id);
+                if members.is_empty() && before > 0 {
+                    emptied.push(g.id);
+                }
+            }
+        }
+        for g in emptied {
+            self.nexthops.remove(&g);
+        }
+    }
+
+    /// `nexthop_flush_dev`: a device going down, losing its carrier or going away
+    /// deletes the objects on it (blackholes, on the loopback, stay but when it is
+    /// unregistered, which fibkit never does). The routes follow.
+    pub(crate) fn nh_flush_dev(&mut self, dev: u32) {
+        let on: Vec<u32> = self
+            .nexthops
+            .values()
+            .filter(|o| matches!(o.kind, NexthopKind::Single { dev: d, .. } if d == dev))
+            .map(|o| o.id)
+            .collect();
+        if on.is_empty() {
+            return;
+        }
+        for id in on {
+            self.nh_remove(id);
+        }
+        self.nh_sync_routes();
+    }
+
+    /// Re-derives every route that names an object from it (its paths, a blackhole
+    /// object's type); a route whose object is gone is deleted.
+    pub(crate) fn nh_sync_routes(&mut self) {
+        let objs = &self.nexthops;
+        let mut pool = crate::fib4::InfoPool4::default();
+        for t in self.tables4.values_mut() {
+            t.for_each_list_mut(|list| {
+                let mut gone = false;
+                for r in list.iter_mut() {
+                    if r.info.nh_id == 0 {
+                        continue;
+                    }
+                    match paths4(objs, r.info.nh_id) {
+                        None => gone = true,
+                        Some((nhs, blackhole)) => {
+                            if r.info.nhs != nhs {
+                                Arc::make_mut(&mut r.info).nhs = nhs;
+                                pool.reshare(&mut r.info);
+                            }
+                            if blackhole && r.rtype == RouteType::Unicast {
+                                r.rtype = RouteType::Blackhole;
+                                Arc::make_mut(&mut r.info).rtype = RouteType::Blackhole;
+                            }
+                        }
+                    }
+                }
+                if gone {
+                    list.retain(|r| r.info.nh_id == 0 || objs.contains_key(&r.info.nh_id));
+                }
+            });
+        }
+        let mut seq = self.sibling_seq;
+        for t in self.tables6.values_mut() {
+            t.for_each_list_mut(|list| {
+                if list.iter().all(|r| r.nh_id == 0) {
+                    return;
+                }
+                let old = std::mem::take(list);
+                let mut done_groups: Vec<u64> = Vec::new();
+                for r in old {
+                    if r.nh_id == 0 {
+                        list.push(r);
+                        continue;
+                    }
+                    if r.sibling_group != 0 {
+                        if done_groups.contains(&r.sibling_group) {
+                            continue;
+                        }
+                        done_groups.push(r.sibling_group);
+                    }
+                    let Ok(Some((legs, blackhole))) = paths6(objs, r.nh_id) else {
+                        continue;
+                    };
+                    seq += 1;
+                    list.extend(routes6_from_legs(&r, &legs, blackhole, seq));
+                }
+            });
+        }
+        self.sibling_seq = seq;
+    }
+
+    /// An IPv4 object's `fib_check_nh`: in the main table, for a route of universe
+    /// scope.
+    fn fib4_check_nh_for_object(&mut self, nh: &mut Nh4) -> Result<()> {
+        if let Some(Gateway::V4(_)) | None = nh.gw {
+            return self.fib4_check_nh_pub(nh, tid::MAIN, scope::UNIVERSE);
+        }
+        Err(einval("Invalid gateway"))
+    }
+}
+
+/// The route entries of an IPv6 route `base` through the legs of its object: one
+/// entry per leg, siblings of one group (`seq`) when there are several.
+pub(crate) fn routes6_from_legs(
+    base: &Route6,
+    legs: &[Nh6],
+    blackhole: bool,
+    seq: u64,
+) -> Vec<Route6> {
+    legs.iter()
+        .map(|nh| {
+            let mut r = base.clone();
+            r.nh = nh.clone();
+            r.sibling_group = if legs.len() > 1 { seq } else { 0 };
+            if blackhole {
+                r.rtype = RouteType::Blackhole;
+                r.flags = rtf::REJECT | rtf::NONEXTHOP;
+                r.pref = Pref::Medium;
+                r.expires = None;
+            } else if base.rtype == RouteType::Blackhole
+                && base.flags & rtf::REJECT != 0
+                && base.nh_id != 0
+            {
+                // the object stopped being a blackhole
+                r.rtype = RouteType::Unicast;
+                r.flags &= !(rtf::REJECT | rtf::NONEXTHOP);
+            }
+            if r.flags & rtf::REJECT == 0 {
+                if nh.gw.is_some() {
+                    r.flags |= rtf::GATEWAY;
+                } else {
+                    r.flags &= !rtf::GATEWAY;
+                }
+            }
+            r
+        })
+        .collect()
+}
+
+/// `fib_check_nexthop`: whether an IPv4 route of scope `rscope` may use object
+/// `id` (looked up in `objs`).
+pub(crate) fn fib_check_nexthop(objs: &BTreeMap<u32, Nexthop>, id: u32, rscope: u8) -> Result<()> {
+    let Some(o) = objs.get(&id) else {
+        return Err(einval("Nexthop id does not exist"));
+    };
+    let first = match &o.kind {
+        NexthopKind::Group { members } => {
+            if rscope == scope::HOST {
+                return Err(einval(
+                    "Route with host scope can not have multiple nexthops",
+                ));
+            }
+            members.first().and_then(|(m, _)| objs.get(m))
+        }
+        _ => Some(o),
+    };
+    if let Some(NexthopKind::Single { gw, onlink, .. }) = first.map(|f| &f.kind) {
+        if rscope == scope::HOST && gw.is_some() {
+            return Err(einval("Route with host scope can not have a gateway"));
+        }
+        if *onlink && rscope >= scope::LINK {
+            return Err(einval("Scope mismatch with nexthop"));
+        }
+    }
+    Ok(())
+}
+
+/// The default nexthop-object state of a namespace.
+pub(crate) fn empty() -> BTreeMap<u32, Nexthop> {
+    BTreeMap::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unused_ids_follow_the_counter_and_wrap_to_zero_fails() {
+        let mut ns = Netns::new();
+        let cfg = NexthopCfg {
+            family: Some(Family::V4),
+            blackhole: true,
+            ..Default::default()
+        };
+        assert_eq!(ns.nexthop_new(&cfg, false), Ok(1));
+        let three = NexthopCfg {
+            id: 3,
+            ..cfg.clone()
+        };
+        assert_eq!(ns.nexthop_new(&three, false), Ok(3));
+        assert_eq!(ns.nexthop_new(&cfg, false), Ok(2));
+        assert_eq!(ns.nexthop_new(&cfg, false), Ok(4));
+        // a deleted id is not given again until the counter comes round
+        ns.nexthop_del(Some(4)).unwrap();
+        assert_eq!(ns.nexthop_new(&cfg, false), Ok(5));
+        ns.nh_last_id = u32::MAX;
+        assert_eq!(
+            ns.nexthop_new(&cfg, false),
+            Err(einval("No unused id")),
+            "the counter wrapping to 0 is the kernel's false 'no unused id'"
+        );
+        // round again from 0: 4 is free now
+        assert_eq!(ns.nexthop_new(&cfg, false), Ok(4));
+    }
+}
