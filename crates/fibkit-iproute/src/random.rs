@@ -2,7 +2,8 @@
 //!
 //! [`scenario`] draws a scenario in the oracle's format (`conformance/README.md`) from a
 //! deterministic generator: links, addresses, routes of every type in a few tables,
-//! multipath, neighbours, link groups, policy rules, sysctls, changes and deletions,
+//! multipath, nexthop objects, neighbours, link groups, policy rules, sysctls, changes
+//! and deletions,
 //! each few steps followed by `ip route get` queries (output and input, with
 //! selectors, `fibmatch`) on addresses chosen near the prefixes in play, and a final
 //! dump. The values come from small pools so that prefixes overlap, gateways are
@@ -190,6 +191,9 @@ const Q6: [&str; 20] = [
 
 const TABLES: [&str; 5] = ["main", "main", "100", "200", "local"];
 
+/// Nexthop object ids are drawn from 1..=NH_IDS.
+const NH_IDS: usize = 12;
+
 struct Gen {
     r: Rng,
     out: String,
@@ -297,6 +301,7 @@ impl Gen {
                 1 => s += &format!(" table {}", self.r.pick(&TABLES)),
                 2 => s += &format!(" metric {}", self.r.pick(&[0, 1, 10, 100, 1024])),
                 3 => s += &format!(" proto {}", self.r.pick(&["static", "boot", "kernel"])),
+                4 if self.r.chance(30) => s += &format!(" nhid {}", 1 + self.r.below(NH_IDS)),
                 4 => {
                     s += &format!(
                         " {}",
@@ -347,6 +352,10 @@ impl Gen {
                 }
             }
             8..=10 => s += &format!("{dst} dev {}", self.r.pick(&LINKS)),
+            11 => {
+                // through a nexthop object (which may or may not exist, or suit)
+                s += &format!("{dst} nhid {}", 1 + self.r.below(NH_IDS));
+            }
             _ => {
                 let g = gw(self);
                 s += &format!("{dst} via {g}");
@@ -571,6 +580,68 @@ impl Gen {
         self.line(s);
     }
 
+    /// An `ip nexthop` command: objects of both families, blackholes and groups with
+    /// ids from a small pool (so that they collide, refer to each other and to missing
+    /// ones), replaced, deleted, shown and flushed.
+    fn nexthop(&mut self) {
+        let id = 1 + self.r.below(NH_IDS);
+        let idw = if self.r.chance(8) {
+            String::new()
+        } else {
+            format!("id {id} ")
+        };
+        let verb = if self.r.chance(20) { "replace" } else { "add" };
+        let fam = if self.r.chance(50) { "-6 " } else { "" };
+        let s = match self.r.below(14) {
+            0..=2 => {
+                let onlink = if self.r.chance(8) { " onlink" } else { "" };
+                format!(
+                    "ip nexthop {verb} {idw}via {} dev {}{onlink}",
+                    self.r.pick(&GW4),
+                    self.r.pick(&LINKS)
+                )
+            }
+            3 | 4 => format!(
+                "ip nexthop {verb} {idw}via {} dev {}",
+                self.r.pick(&GW6),
+                self.r.pick(&LINKS)
+            ),
+            5 => format!(
+                "ip {fam}nexthop {verb} {idw}dev {}",
+                self.r.pick(&["d0", "d1", "d2", "v0", "lo"])
+            ),
+            6 => format!("ip {fam}nexthop {verb} {idw}blackhole"),
+            7..=9 => {
+                let n = 1 + self.r.below(3);
+                let members: Vec<String> = (0..n)
+                    .map(|_| {
+                        let m = 1 + self.r.below(NH_IDS);
+                        if self.r.chance(30) {
+                            format!("{m},{}", 1 + self.r.below(4))
+                        } else {
+                            m.to_string()
+                        }
+                    })
+                    .collect();
+                format!("ip nexthop {verb} {idw}group {}", members.join("/"))
+            }
+            10 | 11 => format!("ip nexthop del id {id}"),
+            12 => match self.r.below(4) {
+                0 => "ip nexthop show".to_string(),
+                1 => format!("ip {fam}nexthop show"),
+                2 => format!("ip nexthop show dev {}", self.r.pick(&LINKS)),
+                _ => "ip nexthop show groups".to_string(),
+            },
+            _ => match self.r.below(4) {
+                0 => "ip nexthop flush".to_string(),
+                1 => format!("ip nexthop flush dev {}", self.r.pick(&LINKS)),
+                2 => "ip nexthop flush groups".to_string(),
+                _ => format!("ip nexthop flush id {id}"),
+            },
+        };
+        self.line(s);
+    }
+
     /// A malformed or refused command: its error (errno and message) is compared, and
     /// nothing may change.
     fn invalid(&mut self) {
@@ -629,7 +700,8 @@ impl Gen {
         if self.r.chance(25) {
             return self.show();
         }
-        match self.r.below(17) {
+        match self.r.below(19) {
+            17 | 18 => self.nexthop(),
             16 => {
                 // loopback down, and most of the time up again at once
                 self.line("ip link set lo down");
@@ -837,9 +909,10 @@ pub fn scenario(seed: u64, steps: usize) -> String {
     }
     for step in 0..steps {
         let v6 = g.r.chance(45);
-        match g.r.below(10) {
+        match g.r.below(11) {
             0..=4 => g.route(v6),
             5 | 6 => g.rule(v6),
+            7 => g.nexthop(),
             _ => g.change(),
         }
         if step % 4 == 3 {
@@ -853,6 +926,6 @@ pub fn scenario(seed: u64, steps: usize) -> String {
         let v6 = g.r.chance(45);
         g.query(v6);
     }
-    g.line("dump links addrs routes rules");
+    g.line("dump links addrs routes rules nexthops");
     g.out
 }

@@ -389,6 +389,11 @@ impl Netns {
         }
         let family = cfg.family.unwrap_or(Family::V4);
         if cfg.blackhole {
+            // an IPv4 blackhole is checked as a nexthop through the loopback (a
+            // device alone: it must be up); an IPv6 one is a reject nexthop, unchecked
+            if family == Family::V4 && !self.links.get(&LO).is_some_and(|l| l.up) {
+                return Err(Error::msg(Errno::ENETDOWN, "Device for nexthop is not up"));
+            }
             return Ok(NexthopKind::Blackhole { family });
         }
         let dev = cfg.dev;
