@@ -389,10 +389,14 @@ impl Netns {
         }
         let family = cfg.family.unwrap_or(Family::V4);
         if cfg.blackhole {
-            // an IPv4 blackhole is checked as a nexthop through the loopback (a
-            // device alone: it must be up); an IPv6 one is a reject nexthop, unchecked
-            if family == Family::V4 && !self.links.get(&LO).is_some_and(|l| l.up) {
-                return Err(Error::msg(Errno::ENETDOWN, "Device for nexthop is not up"));
+            // a blackhole is a nexthop through the loopback, which must be up (the
+            // two families say so in their own words)
+            if !self.links.get(&LO).is_some_and(|l| l.up) {
+                let m = match family {
+                    Family::V4 => "Device for nexthop is not up",
+                    Family::V6 => "Nexthop device is not up",
+                };
+                return Err(Error::msg(Errno::ENETDOWN, m));
             }
             return Ok(NexthopKind::Blackhole { family });
         }
@@ -432,9 +436,9 @@ impl Netns {
         if onlink && !self.links[&dev].up {
             return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
         }
-        if self.links[&dev].is_loopback() {
-            // a loopback nexthop is a reject one: its gateway is not looked at
-            return Ok(());
+        let lo = self.links[&dev].is_loopback();
+        if lo && !self.links[&dev].up {
+            return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
         }
         if let Some(Gateway::V6(g)) = gw {
             let rcfg = crate::fib6::Route6Cfg {
@@ -449,6 +453,10 @@ impl Netns {
             };
             let mut d = Some(dev);
             self.ip6_validate_gw(&rcfg, &ncfg, g, &mut d)?;
+        }
+        if lo {
+            // a loopback nexthop is a reject one
+            return Ok(());
         }
         if self.ipv6_disabled(dev) {
             return Err(Error::msg(
