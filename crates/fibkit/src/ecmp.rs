@@ -50,14 +50,25 @@ pub fn upper_bounds6(weights: &[u32], alive: &[bool]) -> Vec<i32> {
 /// flow's source is preferred).
 pub fn select_multipath4(ns: &Netns, res: &mut FibResult4<'_>, hash: u32, fl: &Flow4) {
     let nhs = &res.route.info.nhs;
+    let weights: Vec<u32> = nhs.iter().map(|n| n.weight).collect();
+    if res.route.info.nh_id != 0 {
+        // a group object: its own walk, which always looks at the neighbours and
+        // knows no source preference (nexthop_path_fib_result)
+        let good: Vec<bool> = nhs.iter().map(|n| ns.nh_good4(n)).collect();
+        res.nh_sel = crate::nexthop::select_hthr(&weights, &good, hash);
+        return;
+    }
+    // fib_multipath_use_neigh: a leg whose link-scope gateway has an invalid
+    // neighbour entry is passed over like a dead one (fib_good_nh)
+    let use_neigh = ns.sysctl.fib_multipath_use_neigh != 0;
     let alive: Vec<bool> = nhs
         .iter()
         .map(|n| {
             n.flags & nhflags::DEAD == 0
                 && !(n.flags & nhflags::LINKDOWN != 0 && ns.ignore_linkdown4(n.dev))
+                && !(use_neigh && n.scope == crate::route::scope::LINK && !ns.nh_good4(n))
         })
         .collect();
-    let weights: Vec<u32> = nhs.iter().map(|n| n.weight).collect();
     let bounds = crate::flowhash::upper_bounds(&weights, &alive);
     let saddr_match: Vec<bool> = nhs
         .iter()

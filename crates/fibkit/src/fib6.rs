@@ -1775,6 +1775,14 @@ impl Netns {
             .iter()
             .filter(|r| r.sibling_group == res.route.sibling_group)
             .collect();
+        if res.route.nh_id != 0 {
+            // a group object: nexthop_path_fib6_result, its paths in the group's order
+            let weights: Vec<u32> = legs.iter().map(|r| r.nh.weight).collect();
+            let good: Vec<bool> = legs.iter().map(|r| self.nh_good6(&r.nh)).collect();
+            let h = crate::ecmp::multipath_hash6(self, fl);
+            res.route = legs[crate::nexthop::select_hthr(&weights, &good, h)];
+            return;
+        }
         let alive: Vec<bool> = legs
             .iter()
             .map(|r| {

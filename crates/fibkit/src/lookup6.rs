@@ -211,7 +211,14 @@ impl Netns {
         } else if input || !want_src {
             None
         } else {
-            self.ipv6_dev_get_saddr(r.nh.dev, daddr)
+            // ip6_route_get_saddr takes the route's first path's device: a group
+            // object's first member's, whichever path was chosen
+            let sdev = if r.nh_id != 0 {
+                self.nh_first_dev(r.nh_id).unwrap_or(r.nh.dev)
+            } else {
+                r.nh.dev
+            };
+            self.ipv6_dev_get_saddr(sdev, daddr)
         };
         Ok(RouteGet6 {
             rtype: r.rtype,

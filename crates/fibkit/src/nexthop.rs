@@ -634,6 +634,41 @@ impl Netns {
         self.sibling_seq = seq;
     }
 
+    /// `nexthop_is_good_nh` for a path of an IPv4 route through an object: its
+    /// gateway's neighbour entry, if there is one, is valid (`ipv4_good_nh` looks
+    /// only at link-scope gateways, `ipv6_good_nh` at every IPv6 one).
+    pub(crate) fn nh_good4(&self, nh: &Nh4) -> bool {
+        let entry = match nh.gw {
+            Some(Gateway::V4(g)) if nh.scope == scope::LINK => {
+                self.neigh_state(nh.dev, u128::from(g), false)
+            }
+            Some(Gateway::V6(g)) => self.neigh_state(nh.dev, g, true),
+            _ => None,
+        };
+        entry.is_none_or(|s| s.valid())
+    }
+
+    /// `ipv6_good_nh` for a path of an IPv6 route through an object.
+    pub(crate) fn nh_good6(&self, nh: &Nh6) -> bool {
+        nh.gw
+            .and_then(|g| self.neigh_state(nh.dev, g, true))
+            .is_none_or(|s| s.valid())
+    }
+
+    /// The device of the first path of object `id` (`nexthop_fib6_nh` of a group is
+    /// its first member's): where an IPv6 route through it takes its source address.
+    pub(crate) fn nh_first_dev(&self, id: u32) -> Option<u32> {
+        let o = self.nexthops.get(&id)?;
+        let first = match &o.kind {
+            NexthopKind::Group { members } => self.nexthops.get(&members.first()?.0)?,
+            _ => o,
+        };
+        Some(match first.kind {
+            NexthopKind::Single { dev, .. } => dev,
+            _ => LO,
+        })
+    }
+
     /// An IPv4 object's `fib_check_nh`: in the main table, for a route of universe
     /// scope.
     fn fib4_check_nh_for_object(&mut self, nh: &mut Nh4) -> Result<()> {
@@ -708,6 +743,24 @@ pub(crate) fn fib_check_nexthop(objs: &BTreeMap<u32, Nexthop>, id: u32, rscope: 
         }
     }
     Ok(())
+}
+
+/// `nexthop_select_path_hthr`: the first path whose neighbour is good and whose
+/// upper bound covers `hash`, else the first good one, else the first (groups never
+/// mark a path dead: a member on a down device is deleted).
+pub(crate) fn select_hthr(weights: &[u32], good: &[bool], hash: u32) -> usize {
+    let bounds = crate::flowhash::upper_bounds(weights, &vec![true; weights.len()]);
+    let mut first = None;
+    for (i, &b) in bounds.iter().enumerate() {
+        if !good.get(i).copied().unwrap_or(true) {
+            continue;
+        }
+        first.get_or_insert(i);
+        if i64::from(hash) <= i64::from(b) {
+            return i;
+        }
+    }
+    first.unwrap_or(0)
 }
 
 /// The default nexthop-object state of a namespace.
