@@ -514,11 +514,13 @@ impl Netns {
                 "Nexthops can not be used with source routing",
             ));
         }
+        // the table is made before the object is looked up (ip6_route_info_create,
+        // then ip6_route_info_create_nh): it stays when the object is refused
+        self.new_table6(cfg.table);
         let legs = crate::nexthop::paths6(&self.nexthops, cfg.nh_id)?;
         let Some((legs, blackhole)) = legs else {
             return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
         };
-        self.new_table6(cfg.table);
         let base = self.route6_new(cfg, route6_flags(cfg), legs[0].clone());
         let mut base = base;
         if let Some(ps) = cfg.prefsrc.filter(|&p| p != 0) {
