@@ -17,6 +17,7 @@ use crate::names::*;
 
 mod nexthop;
 pub use nexthop::nexthop_lines;
+pub(crate) use nexthop::{nh_json, nh_text};
 
 /// Global options of one `ip` invocation.
 #[derive(Clone, Copy, Debug, Default)]

@@ -2181,6 +2181,22 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
             v => o.n(Some("pref"), &v.to_string(), i128::from(v)),
         }
     }
+    // with details, the route's nexthop object as `ip -d nexthop` shows it
+    if let Some(obj) = m
+        .nhid
+        .filter(|_| opts.details)
+        .and_then(|id| ns.nexthop(id))
+    {
+        let sl = o.sl;
+        if let Some(j) = o.jkey(Some("nh_info")) {
+            j.raw(&crate::exec::nh_json(ns, obj, true).to_string());
+        } else {
+            o.text.push_str(&format!(
+                "{sl}\tnh_info {}",
+                crate::exec::nh_text(ns, obj, true)
+            ));
+        }
+    }
     if !m.multipath.is_empty() {
         o.arr_open(Some("nexthops"));
         for nh in &m.multipath {

@@ -9,8 +9,9 @@
 //! loses its last member goes too, and a device going down or losing its carrier
 //! deletes the objects on it (`nexthop_flush_dev`); nothing brings them back.
 //!
-//! Not modelled (refused with EOPNOTSUPP): `fdb` nexthops, resilient groups and
-//! encapsulations.
+//! `fdb` nexthops and groups (a gateway without a device, for VXLAN forwarding
+//! entries) are kept and shown, and no route may use them. Not modelled (refused
+//! with EOPNOTSUPP): resilient groups and encapsulations.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -58,6 +59,9 @@ pub struct Nexthop {
     pub kind: NexthopKind,
     /// `proto` (`nh_protocol`; 0: unspecified).
     pub proto: u8,
+    /// An `fdb` nexthop or group (for VXLAN forwarding entries: a gateway and no
+    /// device; no route may use it).
+    pub fdb: bool,
 }
 
 impl Nexthop {
@@ -96,6 +100,8 @@ pub struct NexthopCfg {
     pub group: Option<Vec<(u32, u32)>>,
     /// `type resilient`.
     pub resilient: bool,
+    /// `buckets N` was given (resilient groups).
+    pub buckets: bool,
     /// `encap ...` was given.
     pub encap: bool,
     /// `proto`.
@@ -172,6 +178,9 @@ pub(crate) fn paths6(objs: &BTreeMap<u32, Nexthop>, id: u32) -> Result<Option<(V
     let Some(o) = objs.get(&id) else {
         return Ok(None);
     };
+    if o.fdb {
+        return Err(einval("Route cannot point to a fdb nexthop"));
+    }
     let members: Vec<(u32, u32)> = match &o.kind {
         NexthopKind::Group { members } => members.clone(),
         _ => vec![(id, 1)],
@@ -230,12 +239,6 @@ impl Netns {
             if cfg.family.is_some() {
                 return Err(einval("Invalid family for group"));
             }
-            if cfg.fdb || cfg.resilient {
-                return Err(Error::msg(
-                    Errno::EOPNOTSUPP,
-                    "fibkit: fdb nexthops and resilient groups are not modelled",
-                ));
-            }
             if group.is_empty() {
                 return Err(einval("Invalid length for nexthop group attribute"));
             }
@@ -260,12 +263,16 @@ impl Netns {
                         "Fdb attribute can not be used with encap, oif or blackhole",
                     ));
                 }
-                return Err(Error::msg(
-                    Errno::EOPNOTSUPP,
-                    "fibkit: fdb nexthops and resilient groups are not modelled",
-                ));
-            }
-            if cfg.blackhole {
+                if cfg.onlink {
+                    return Err(einval("Unsupported nexthop flags in ancillary header"));
+                }
+                if matches!(
+                    (family, cfg.gw),
+                    (Family::V4, Some(Gateway::V6(_))) | (Family::V6, Some(Gateway::V4(_)))
+                ) {
+                    return Err(einval("Invalid gateway"));
+                }
+            } else if cfg.blackhole {
                 if cfg.gw.is_some() || cfg.dev != 0 || cfg.encap {
                     return Err(einval(
                         "Blackhole attribute can not be used with gateway, oif, encap or fdb",
@@ -289,9 +296,11 @@ impl Netns {
                     _ => {}
                 }
                 if cfg.encap {
+                    // as the kernel answers for a type it was built without (fibkit
+                    // models no encapsulation)
                     return Err(Error::msg(
                         Errno::EOPNOTSUPP,
-                        "fibkit: nexthop encapsulations are not modelled",
+                        "lwt encapsulation type not supported",
                     ));
                 }
             }
@@ -318,6 +327,34 @@ impl Netns {
                     }
                     _ => {}
                 }
+                if cfg.fdb && !o.fdb {
+                    return Err(einval("FDB nexthop group can only have fdb nexthops"));
+                }
+                if !cfg.fdb && o.fdb {
+                    return Err(einval("Non FDB nexthop group cannot have fdb nexthops"));
+                }
+            }
+            if cfg.fdb {
+                let fams: Vec<Option<Family>> = group
+                    .iter()
+                    .map(|(m, _)| self.nexthops.get(m).and_then(Nexthop::family))
+                    .collect();
+                if fams.windows(2).any(|w| w[0] != w[1]) {
+                    return Err(einval(
+                        "FDB nexthop group cannot have mixed family nexthops",
+                    ));
+                }
+            }
+            if cfg.resilient && !cfg.buckets && !replace {
+                return Err(einval(
+                    "Number of buckets not specified for nexthop group insertion",
+                ));
+            }
+            if cfg.resilient {
+                return Err(Error::msg(
+                    Errno::EOPNOTSUPP,
+                    "fibkit: resilient nexthop groups are not modelled",
+                ));
             }
         } else if cfg.dev != 0 {
             let Some(l) = self.links.get(&cfg.dev) else {
@@ -345,6 +382,7 @@ impl Netns {
             id,
             kind,
             proto: cfg.proto,
+            fdb: cfg.fdb,
         };
         match self.nexthops.get(&id) {
             None => {
@@ -399,6 +437,20 @@ impl Netns {
                 return Err(Error::msg(Errno::ENETDOWN, m));
             }
             return Ok(NexthopKind::Blackhole { family });
+        }
+        if cfg.fdb {
+            // only its gateway is kept, unchecked (`::` or 0.0.0.0 when none)
+            let gw = cfg.gw.unwrap_or(match family {
+                Family::V4 => Gateway::V4(0),
+                Family::V6 => Gateway::V6(0),
+            });
+            return Ok(NexthopKind::Single {
+                family,
+                gw: Some(gw),
+                dev: 0,
+                onlink: false,
+                scope: scope::LINK,
+            });
         }
         let dev = cfg.dev;
         let scope = match family {
@@ -477,6 +529,12 @@ impl Netns {
             (false, true) => return Err(einval("Can not replace a nexthop with a nexthop group.")),
             (true, false) => return Err(einval("Can not replace a nexthop group with a nexthop.")),
             _ => {}
+        }
+        let in_group = self.nexthops.values().any(|o| {
+            matches!(&o.kind, NexthopKind::Group { members } if members.iter().any(|(m, _)| *m == new.id))
+        });
+        if in_group && old.fdb != new.fdb {
+            return Err(einval("Cannot change nexthop FDB status while in a group."));
         }
         let mut trial = self.nexthops.clone();
         trial.insert(new.id, new.clone());
@@ -723,6 +781,9 @@ pub(crate) fn fib_check_nexthop(objs: &BTreeMap<u32, Nexthop>, id: u32, rscope: 
     let Some(o) = objs.get(&id) else {
         return Err(einval("Nexthop id does not exist"));
     };
+    if o.fdb {
+        return Err(einval("Route cannot point to a fdb nexthop"));
+    }
     let first = match &o.kind {
         NexthopKind::Group { members } => {
             if rscope == scope::HOST {

@@ -43,9 +43,25 @@ pub(super) fn nexthop_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outc
 
 fn usage() -> Failure {
     Failure::parse(
-        "Usage: ip nexthop { list | flush } [ protocol ID ] SELECTOR\n       \
-         ip nexthop { add | replace } id ID NH [ protocol ID ]\n       \
-         ip nexthop { get | del } id ID\n",
+        "Usage: ip nexthop { list | flush } [ protocol ID ] SELECTOR
+       ip nexthop { add | replace } id ID NH [ protocol ID ]
+       ip nexthop { get | del } id ID
+       ip nexthop bucket list BUCKET_SELECTOR
+       ip nexthop bucket get id ID index INDEX
+SELECTOR := [ id ID ] [ dev DEV ] [ vrf NAME ] [ master DEV ]
+            [ groups ] [ fdb ]
+BUCKET_SELECTOR := SELECTOR | [ nhid ID ]
+NH := { blackhole | [ via ADDRESS ] [ dev DEV ] [ onlink ]
+        [ encap ENCAPTYPE ENCAPHDR ] |
+        group GROUP [ fdb ] [ type TYPE [ TYPE_ARGS ] ] }
+GROUP := [ <id[,weight]>/<id[,weight]>/... ]
+TYPE := { mpath | resilient }
+TYPE_ARGS := [ RESILIENT_ARGS ]
+RESILIENT_ARGS := [ buckets BUCKETS ] [ idle_timer IDLE ]
+                  [ unbalanced_timer UNBALANCED ]
+ENCAPTYPE := [ mpls ]
+ENCAPHDR := [ MPLSLABEL ]
+",
         255,
     )
 }
@@ -178,6 +194,7 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                             if get_unsigned(x).is_none() {
                                 return Err(invarg(msg, x));
                             }
+                            cfg.buckets |= w == "buckets";
                         }
                     }
                     _ => return Err(invarg("\"type\" value is invalid\n", v)),
@@ -287,10 +304,11 @@ fn selected(o: &Nexthop, s: &Select, family: Option<Family>) -> bool {
     if s.groups && !o.is_group() {
         return false;
     }
-    if s.fdb || s.master {
-        // no fdb nexthops and no masters in fibkit
+    if s.master {
+        // no device of fibkit has a master
         return false;
     }
+    // (the kernel parses an `fdb` selector but does not apply it: everything is listed)
     if s.dev.is_some() || family.is_some() {
         // a device or family filter drops every group
         if o.is_group() {
@@ -325,7 +343,7 @@ fn gw_text(g: Gateway) -> String {
 }
 
 /// One object as `print_nexthop` prints it (each field followed by a space).
-fn nh_text(ns: &Netns, o: &Nexthop, details: bool) -> String {
+pub(crate) fn nh_text(ns: &Netns, o: &Nexthop, details: bool) -> String {
     let mut s = format!("id {} ", o.id);
     let mut nh_scope = scope::UNIVERSE;
     match &o.kind {
@@ -348,7 +366,9 @@ fn nh_text(ns: &Netns, o: &Nexthop, details: bool) -> String {
             if let Some(g) = gw {
                 s.push_str(&format!("via {} ", gw_text(*g)));
             }
-            s.push_str(&format!("dev {} ", ns.link_name(*dev)));
+            if !o.fdb {
+                s.push_str(&format!("dev {} ", ns.link_name(*dev)));
+            }
             nh_scope = *sc;
         }
         NexthopKind::Blackhole { .. } => {}
@@ -365,11 +385,14 @@ fn nh_text(ns: &Netns, o: &Nexthop, details: bool) -> String {
     if matches!(o.kind, NexthopKind::Single { onlink: true, .. }) {
         s.push_str("onlink ");
     }
+    if o.fdb {
+        s.push_str("fdb");
+    }
     s
 }
 
 /// One object as `ip -j nexthop` prints it.
-fn nh_json(ns: &Netns, o: &Nexthop, details: bool) -> serde_json::Value {
+pub(crate) fn nh_json(ns: &Netns, o: &Nexthop, details: bool) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     m.insert("id".into(), o.id.into());
     let mut nh_scope = scope::UNIVERSE;
@@ -394,7 +417,9 @@ fn nh_json(ns: &Netns, o: &Nexthop, details: bool) -> serde_json::Value {
             if let Some(g) = gw {
                 m.insert("gateway".into(), gw_text(*g).into());
             }
-            m.insert("dev".into(), ns.link_name(*dev).into());
+            if !o.fdb {
+                m.insert("dev".into(), ns.link_name(*dev).into());
+            }
             nh_scope = *sc;
         }
         NexthopKind::Blackhole { .. } => {}
@@ -415,6 +440,9 @@ fn nh_json(ns: &Netns, o: &Nexthop, details: bool) -> serde_json::Value {
             Vec::new()
         };
     m.insert("flags".into(), flags.into());
+    if o.fdb {
+        m.insert("fdb".into(), serde_json::Value::Null);
+    }
     serde_json::Value::Object(m)
 }
 
