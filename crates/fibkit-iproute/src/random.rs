@@ -610,6 +610,14 @@ impl Gen {
                 "ip {fam}nexthop {verb} {idw}dev {}",
                 self.r.pick(&["d0", "d1", "d2", "v0", "lo"])
             ),
+            6 if self.r.chance(30) => {
+                let g = if fam.is_empty() {
+                    self.r.pick(&GW4)
+                } else {
+                    self.r.pick(&GW6)
+                };
+                format!("ip nexthop {verb} {idw}via {g} fdb")
+            }
             6 => format!("ip {fam}nexthop {verb} {idw}blackhole"),
             7..=9 => {
                 let n = 1 + self.r.below(3);
@@ -623,7 +631,8 @@ impl Gen {
                         }
                     })
                     .collect();
-                format!("ip nexthop {verb} {idw}group {}", members.join("/"))
+                let fdb = if self.r.chance(15) { " fdb" } else { "" };
+                format!("ip nexthop {verb} {idw}group {}{fdb}", members.join("/"))
             }
             10 | 11 => format!("ip nexthop del id {id}"),
             12 => match self.r.below(4) {
