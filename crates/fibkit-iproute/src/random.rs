@@ -580,6 +580,26 @@ impl Gen {
         self.line(s);
     }
 
+    /// A starting set of nexthop objects whose gateways are mostly reachable (so that
+    /// routes naming ids of the pool often find one), each drawn or not.
+    fn nexthop_set(&mut self) {
+        for c in [
+            "ip nexthop add id 1 via 10.0.0.2 dev d0",
+            "ip nexthop add id 2 via 10.1.7.7 dev d1",
+            "ip nexthop add id 3 via 2001:db8:0:1::2 dev d0",
+            "ip nexthop add id 4 via 2001:db8:1::fe dev d1",
+            "ip nexthop add id 5 dev d2",
+            "ip -6 nexthop add id 6 blackhole",
+            "ip nexthop add id 7 group 1/2,3",
+            "ip nexthop add id 8 group 3/4",
+            "ip nexthop add id 9 group 1/4",
+        ] {
+            if self.r.chance(80) {
+                self.line(c);
+            }
+        }
+    }
+
     /// An `ip nexthop` command: objects of both families, blackholes and groups with
     /// ids from a small pool (so that they collide, refer to each other and to missing
     /// ones), replaced, deleted, shown and flushed.
@@ -913,6 +933,9 @@ pub fn scenario(seed: u64, steps: usize) -> String {
     };
     let _ = writeln!(g.out, "## random scenario, seed {seed}, {steps} steps");
     g.links();
+    if g.r.chance(60) {
+        g.nexthop_set();
+    }
     for _ in 0..g.r.below(3) {
         g.sysctl();
     }
