@@ -971,6 +971,10 @@ impl Netns {
         }
         if cfg.nh.dev != 0 || cfg.nh.gw.is_some() {
             let nh = &info.nhs[0];
+            // a realm counts only beside a device or gateway (conformance scenario 245)
+            if cfg.nh.realm != 0 && cfg.nh.realm != nh.realm {
+                return false;
+            }
             if cfg.nh.dev != 0 && cfg.nh.dev != nh.dev {
                 return false;
             }
@@ -991,10 +995,11 @@ impl Netns {
         if cfg.multipath.len() < info.nhs.len() {
             return false;
         }
-        cfg.multipath
-            .iter()
-            .zip(info.nhs.iter())
-            .all(|(c, n)| (c.dev == 0 || c.dev == n.dev) && (c.gw.is_none() || c.gw == n.gw))
+        cfg.multipath.iter().zip(info.nhs.iter()).all(|(c, n)| {
+            (c.dev == 0 || c.dev == n.dev)
+                && (c.gw.is_none() || c.gw == n.gw)
+                && (c.realm == 0 || c.realm == n.realm)
+        })
     }
 
     /// `fib_table_delete`.
