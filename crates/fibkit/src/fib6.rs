@@ -750,7 +750,8 @@ impl Netns {
             // the request names a gateway, another device, metric or protocol;
             // fib6_del then refuses it: ENOENT (conformance scenario 156)
             let root = cfg.dst.len == 0 && src.len == 0;
-            let null_matches = nh.gw.is_none()
+            let null_matches = cfg.nh_id == 0
+                && nh.gw.is_none()
                 && (nh.dev == 0 || nh.dev == 1)
                 && (cfg.metric == 0 || cfg.metric == u32::MAX)
                 && (cfg.proto == 0 || cfg.proto == proto::KERNEL);
@@ -1554,41 +1555,52 @@ impl Netns {
         let mut best: Option<&Route6> = None;
         let mut mpri = -1;
         let mut cont = None;
-        let consider = |r: &'a Route6, best: &mut Option<&'a Route6>, mpri: &mut i32| {
+        // whether the walk stops at `r` (__find_rr_leaf: a route through a blackhole
+        // object is taken as it comes, whatever the oif or its score)
+        let consider = |r: &'a Route6, best: &mut Option<&'a Route6>, mpri: &mut i32| -> bool {
             if self.route_expired(r) {
-                return;
+                return false;
+            }
+            if r.nh_id != 0 && self.nh_is_blackhole(r.nh_id) {
+                *best = Some(r);
+                return true;
             }
             if r.nh.flags & nhflags::DEAD != 0 {
-                return;
+                return false;
             }
             if strict & self::strict::IGNORE_LINKSTATE == 0
                 && r.nh.flags & nhflags::LINKDOWN != 0
                 && self.ignore_linkdown6(r.nh.dev)
             {
-                return;
+                return false;
             }
             let m = self.rt6_score_route(r, oif, strict);
             if m == NUD_FAIL_HARD {
-                return;
+                return false;
             }
             if m > *mpri {
                 *mpri = m;
                 *best = Some(r);
             }
+            false
         };
         for (i, r) in list.iter().enumerate() {
             if r.metric != metric {
                 cont = Some(i);
                 break;
             }
-            consider(r, &mut best, &mut mpri);
+            if consider(r, &mut best, &mut mpri) {
+                return best;
+            }
         }
         if best.is_some() {
             return best;
         }
         let c = cont?;
         for r in &list[c..] {
-            consider(r, &mut best, &mut mpri);
+            if consider(r, &mut best, &mut mpri) {
+                return best;
+            }
         }
         best
     }

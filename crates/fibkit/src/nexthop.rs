@@ -178,13 +178,20 @@ pub(crate) fn paths6(objs: &BTreeMap<u32, Nexthop>, id: u32) -> Result<Option<(V
     let Some(o) = objs.get(&id) else {
         return Ok(None);
     };
-    if o.fdb {
-        return Err(einval("Route cannot point to a fdb nexthop"));
-    }
     let members: Vec<(u32, u32)> = match &o.kind {
         NexthopKind::Group { members } => members.clone(),
         _ => vec![(id, 1)],
     };
+    // fib6_check_nexthop: an IPv4 object or member first, then fdb
+    if members
+        .iter()
+        .any(|(m, _)| objs.get(m).and_then(Nexthop::family) == Some(Family::V4))
+    {
+        return Err(einval("IPv6 routes can not use an IPv4 nexthop"));
+    }
+    if o.fdb {
+        return Err(einval("Route cannot point to a fdb nexthop"));
+    }
     let mut out = Vec::new();
     let mut blackhole = false;
     for (m, w) in members {
@@ -711,6 +718,23 @@ impl Netns {
         nh.gw
             .and_then(|g| self.neigh_state(nh.dev, g, true))
             .is_none_or(|s| s.valid())
+    }
+
+    /// `nexthop_is_blackhole`: object `id` is a blackhole, or a group of just one.
+    pub(crate) fn nh_is_blackhole(&self, id: u32) -> bool {
+        let Some(o) = self.nexthops.get(&id) else {
+            return false;
+        };
+        let o = match &o.kind {
+            NexthopKind::Group { members } if members.len() == 1 => {
+                match self.nexthops.get(&members[0].0) {
+                    Some(m) => m,
+                    None => return false,
+                }
+            }
+            _ => o,
+        };
+        matches!(o.kind, NexthopKind::Blackhole { .. })
     }
 
     /// The device of the first path of object `id` (`nexthop_fib6_nh` of a group is
