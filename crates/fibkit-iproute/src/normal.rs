@@ -115,6 +115,12 @@ pub fn fib4_line(ns: &Netns, r: &Route4, rtype: RouteType) -> String {
 /// Like [`fib4_line`], reporting `table` (a fibmatch answer names the table the lookup
 /// ran in: main for local routes while local and main are merged).
 pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> String {
+    // a route through a blackhole object is reported as a blackhole, whatever its type
+    let rtype = if r.info.nh_id != 0 && ns.nh_is_blackhole(r.info.nh_id) {
+        RouteType::Blackhole
+    } else {
+        rtype
+    };
     let mut p: Vec<String> = vec![rtype.name().into(), dst4(r)];
     if r.tos != 0 {
         p.push(format!("tos 0x{:02x}", r.tos));

@@ -1345,7 +1345,13 @@ fn rt4_msg<'a>(ns: &Netns, r: &'a Route4) -> RtMsg<'a> {
         table: r.table,
         protocol: i.proto,
         scope: i.scope,
-        rtype: r.rtype as u8,
+        // a route through a blackhole object is reported as a blackhole, whatever its
+        // type (fib_dump_info)
+        rtype: if i.nh_id != 0 && ns.nh_is_blackhole(i.nh_id) {
+            RouteType::Blackhole as u8
+        } else {
+            r.rtype as u8
+        },
         flags: i.flags & 0xff,
         dst: (r.dst.len > 0).then_some(Addr::V4(r.dst.addr)),
         src: None,

@@ -654,7 +654,7 @@ impl Netns {
     /// (`fib_check_nexthop`).
     fn fib4_create_info_nh(&mut self, cfg: &Route4Cfg) -> Result<Fib4Info> {
         let einval = |m| Error::msg(Errno::EINVAL, m);
-        let Some((nhs, blackhole)) = crate::nexthop::paths4(&self.nexthops, cfg.nh_id) else {
+        let Some((nhs, _)) = crate::nexthop::paths4(&self.nexthops, cfg.nh_id) else {
             return Err(einval("Nexthop id does not exist"));
         };
         let metrics = crate::route::normalize_metrics(&cfg.metrics);
@@ -663,17 +663,12 @@ impl Netns {
                 return Err(einval("Invalid hoplimit"));
             }
         }
-        let rtype = if blackhole && cfg.rtype == RouteType::Unicast {
-            RouteType::Blackhole
-        } else {
-            cfg.rtype
-        };
         let info = Fib4Info {
             proto: cfg.proto,
             scope: cfg.scope,
             priority: cfg.priority,
             prefsrc: cfg.prefsrc,
-            rtype,
+            rtype: cfg.rtype,
             flags: 0,
             metrics,
             nh_id: cfg.nh_id,
@@ -880,10 +875,16 @@ impl Netns {
         let info = self.fib4_create_info(cfg)?;
         let info = self.info4_pool.share(info);
         let p = Prefix4::new(cfg.dst, cfg.dst_len);
+        // a unicast route through a blackhole object is a blackhole while it is one
+        let rtype = if info.nh_id != 0 {
+            crate::nexthop::effective_type4(info.rtype, self.nh_is_blackhole(info.nh_id))
+        } else {
+            cfg.rtype
+        };
         let new = Route4 {
             dst: p,
             tos: cfg.tos,
-            rtype: info.rtype,
+            rtype,
             table: cfg.table,
             info,
         };

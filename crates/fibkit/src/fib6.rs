@@ -236,6 +236,7 @@ impl Netns {
             nh,
             nh_id: cfg.nh_id,
             sibling_group: 0,
+            nh_own_type: None,
         }
     }
 

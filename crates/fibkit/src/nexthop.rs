@@ -19,7 +19,7 @@ use std::sync::Arc;
 use crate::error::{Errno, Error, Result};
 use crate::netns::Netns;
 use crate::prefix::Family;
-use crate::route::{nhflags, rtf, scope, table as tid, Gateway, Nh4, Nh6, Pref, Route6, RouteType};
+use crate::route::{nhflags, rtf, scope, table as tid, Gateway, Nh4, Nh6, Route6, RouteType};
 
 /// What an object is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -657,10 +657,9 @@ impl Netns {
                                 Arc::make_mut(&mut r.info).nhs = nhs;
                                 pool.reshare(&mut r.info);
                             }
-                            if blackhole && r.rtype == RouteType::Unicast {
-                                r.rtype = RouteType::Blackhole;
-                                Arc::make_mut(&mut r.info).rtype = RouteType::Blackhole;
-                            }
+                            // the info keeps the route's own type; a unicast route
+                            // through a blackhole object is a blackhole while it is one
+                            r.rtype = effective_type4(r.info.rtype, blackhole);
                         }
                     }
                 }
@@ -720,8 +719,9 @@ impl Netns {
             .is_none_or(|s| s.valid())
     }
 
-    /// `nexthop_is_blackhole`: object `id` is a blackhole, or a group of just one.
-    pub(crate) fn nh_is_blackhole(&self, id: u32) -> bool {
+    /// `nexthop_is_blackhole`: object `id` is a blackhole, or a group of just one
+    /// (a route through it is reported as a blackhole route, whatever its type).
+    pub fn nh_is_blackhole(&self, id: u32) -> bool {
         let Some(o) = self.nexthops.get(&id) else {
             return false;
         };
@@ -761,6 +761,16 @@ impl Netns {
     }
 }
 
+/// The type an IPv4 route of type `own` has through an object (`blackhole`: a
+/// blackhole object, or a group of just one).
+pub(crate) fn effective_type4(own: RouteType, blackhole: bool) -> RouteType {
+    if blackhole && own == RouteType::Unicast {
+        RouteType::Blackhole
+    } else {
+        own
+    }
+}
+
 /// The route entries of an IPv6 route `base` through the legs of its object: one
 /// entry per leg, siblings of one group (`seq`) when there are several.
 pub(crate) fn routes6_from_legs(
@@ -774,18 +784,20 @@ pub(crate) fn routes6_from_legs(
             let mut r = base.clone();
             r.nh = nh.clone();
             r.sibling_group = if legs.len() > 1 { seq } else { 0 };
+            // a route of any type through a blackhole object is reported and looked up
+            // as a blackhole (__find_rr_leaf); its own type comes back when the object
+            // changes kind
+            let own = base.nh_own_type.unwrap_or(base.rtype);
             if blackhole {
                 r.rtype = RouteType::Blackhole;
-                r.flags = rtf::REJECT | rtf::NONEXTHOP;
-                r.pref = Pref::Medium;
-                r.expires = None;
-            } else if base.rtype == RouteType::Blackhole
-                && base.flags & rtf::REJECT != 0
-                && base.nh_id != 0
-            {
-                // the object stopped being a blackhole
-                r.rtype = RouteType::Unicast;
-                r.flags &= !(rtf::REJECT | rtf::NONEXTHOP);
+                r.flags |= rtf::REJECT;
+                r.nh_own_type = Some(own);
+            } else if base.nh_own_type.is_some() {
+                r.rtype = own;
+                if own.reject_error().is_none() {
+                    r.flags &= !rtf::REJECT;
+                }
+                r.nh_own_type = None;
             }
             if r.flags & rtf::REJECT == 0 {
                 if nh.gw.is_some() {

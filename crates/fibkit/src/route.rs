@@ -444,6 +444,9 @@ pub struct Route6 {
     pub nh_id: u32,
     /// Sibling group id: entries with the same non-zero id form one ECMP route.
     pub sibling_group: u64,
+    /// While the route's nexthop object is a blackhole the route is one too; this is
+    /// then its own type, which comes back if the object is replaced by another kind.
+    pub nh_own_type: Option<RouteType>,
 }
 
 /// `ip_fib_metrics_init`: zero values are dropped and the MTU is capped at 65520.
