@@ -115,6 +115,81 @@ fn einval(m: &'static str) -> Error {
     Error::msg(Errno::EINVAL, m)
 }
 
+/// The checks of an `ip nexthop add|replace` request alone (`rtm_to_nh_config`).
+fn check_request(cfg: &NexthopCfg) -> Result<()> {
+    if let Some(group) = &cfg.group {
+        if cfg.family.is_some() {
+            return Err(einval("Invalid family for group"));
+        }
+        if group.is_empty() {
+            return Err(einval("Invalid length for nexthop group attribute"));
+        }
+        for (i, (id, w)) in group.iter().enumerate() {
+            if *w == 0 || *w > 256 {
+                return Err(einval("Invalid value for weight"));
+            }
+            if group[i + 1..].iter().any(|(x, _)| x == id) {
+                return Err(einval("Nexthop id can not be used twice in a group"));
+            }
+        }
+        if cfg.blackhole || cfg.dev != 0 || cfg.gw.is_some() || cfg.encap {
+            return Err(einval("No other attributes can be set in nexthop groups"));
+        }
+    } else {
+        let Some(family) = cfg.family else {
+            return Err(einval("Invalid address family"));
+        };
+        if cfg.fdb {
+            if cfg.dev != 0 || cfg.blackhole || cfg.encap {
+                return Err(einval(
+                    "Fdb attribute can not be used with encap, oif or blackhole",
+                ));
+            }
+            if cfg.onlink {
+                return Err(einval("Unsupported nexthop flags in ancillary header"));
+            }
+            if matches!(
+                (family, cfg.gw),
+                (Family::V4, Some(Gateway::V6(_))) | (Family::V6, Some(Gateway::V4(_)))
+            ) {
+                return Err(einval("Invalid gateway"));
+            }
+        } else if cfg.blackhole {
+            if cfg.gw.is_some() || cfg.dev != 0 || cfg.encap {
+                return Err(einval(
+                    "Blackhole attribute can not be used with gateway, oif, encap or fdb",
+                ));
+            }
+        } else {
+            if cfg.dev == 0 {
+                return Err(einval(
+                    "Device attribute required for non-blackhole and non-fdb nexthops",
+                ));
+            }
+            match (family, cfg.gw) {
+                (Family::V4, Some(Gateway::V6(_))) | (Family::V6, Some(Gateway::V4(_))) => {
+                    return Err(einval("Invalid gateway"));
+                }
+                (_, None) if cfg.onlink => {
+                    return Err(einval(
+                        "ONLINK flag can not be set for nexthop without a gateway",
+                    ));
+                }
+                _ => {}
+            }
+            if cfg.encap {
+                // as the kernel answers for a type it was built without (fibkit
+                // models no encapsulation)
+                return Err(Error::msg(
+                    Errno::EOPNOTSUPP,
+                    "lwt encapsulation type not supported",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The paths of object `id` for an IPv4 route: the nexthops, and whether the route
 /// is a blackhole through it (a blackhole object, or a group of just one). `None`
 /// when there is no such object.
@@ -241,81 +316,44 @@ impl Netns {
     /// `ip nexthop add` (`replace == false`) or `ip nexthop replace`
     /// (`rtm_new_nexthop`): the object's id.
     pub fn nexthop_new(&mut self, cfg: &NexthopCfg, replace: bool) -> Result<u32> {
-        // checks of the request alone (rtm_to_nh_config)
-        if let Some(group) = &cfg.group {
-            if cfg.family.is_some() {
-                return Err(einval("Invalid family for group"));
-            }
-            if group.is_empty() {
-                return Err(einval("Invalid length for nexthop group attribute"));
-            }
-            for (i, (id, w)) in group.iter().enumerate() {
-                if *w == 0 || *w > 256 {
-                    return Err(einval("Invalid value for weight"));
-                }
-                if group[i + 1..].iter().any(|(x, _)| x == id) {
-                    return Err(einval("Nexthop id can not be used twice in a group"));
-                }
-            }
-            if cfg.blackhole || cfg.dev != 0 || cfg.gw.is_some() || cfg.encap {
-                return Err(einval("No other attributes can be set in nexthop groups"));
-            }
-        } else {
-            let Some(family) = cfg.family else {
-                return Err(einval("Invalid address family"));
-            };
-            if cfg.fdb {
-                if cfg.dev != 0 || cfg.blackhole || cfg.encap {
-                    return Err(einval(
-                        "Fdb attribute can not be used with encap, oif or blackhole",
-                    ));
-                }
-                if cfg.onlink {
-                    return Err(einval("Unsupported nexthop flags in ancillary header"));
-                }
-                if matches!(
-                    (family, cfg.gw),
-                    (Family::V4, Some(Gateway::V6(_))) | (Family::V6, Some(Gateway::V4(_)))
-                ) {
-                    return Err(einval("Invalid gateway"));
-                }
-            } else if cfg.blackhole {
-                if cfg.gw.is_some() || cfg.dev != 0 || cfg.encap {
-                    return Err(einval(
-                        "Blackhole attribute can not be used with gateway, oif, encap or fdb",
-                    ));
-                }
-            } else {
-                if cfg.dev == 0 {
-                    return Err(einval(
-                        "Device attribute required for non-blackhole and non-fdb nexthops",
-                    ));
-                }
-                match (family, cfg.gw) {
-                    (Family::V4, Some(Gateway::V6(_))) | (Family::V6, Some(Gateway::V4(_))) => {
-                        return Err(einval("Invalid gateway"));
-                    }
-                    (_, None) if cfg.onlink => {
-                        return Err(einval(
-                            "ONLINK flag can not be set for nexthop without a gateway",
-                        ));
-                    }
-                    _ => {}
-                }
-                if cfg.encap {
-                    // as the kernel answers for a type it was built without (fibkit
-                    // models no encapsulation)
-                    return Err(Error::msg(
-                        Errno::EOPNOTSUPP,
-                        "lwt encapsulation type not supported",
-                    ));
-                }
-            }
-        }
+        check_request(cfg)?;
         if replace && cfg.id == 0 {
             return Err(einval("Replace requires nexthop id"));
         }
-        // checks against the namespace (the group's members, the device)
+        self.nh_check_namespace(cfg, replace)?;
+        // nexthop_add: the id (picked before the object is made), then the object
+        let id = if cfg.id == 0 {
+            self.nh_find_unused_id()
+                .ok_or_else(|| einval("No unused id"))?
+        } else {
+            cfg.id
+        };
+        let kind = self.nexthop_create(cfg)?;
+        let new = Nexthop {
+            id,
+            kind,
+            proto: cfg.proto,
+            fdb: cfg.fdb,
+        };
+        match self.nexthops.get(&id) {
+            None => {
+                self.nexthops.insert(id, new);
+            }
+            Some(_) if !replace => return Err(Error::new(Errno::EEXIST)),
+            Some(old) => {
+                let old = old.clone();
+                self.nexthop_check_replace(&old, &new)?;
+                self.nexthops.insert(id, new);
+                self.nh_sync_routes();
+            }
+        }
+        self.bump();
+        Ok(id)
+    }
+
+    /// The request against the namespace (`nh_check_attr_group_rtnl`,
+    /// `rtm_to_nh_config_rtnl`): a group's members, a device's state.
+    fn nh_check_namespace(&self, cfg: &NexthopCfg, replace: bool) -> Result<()> {
         if let Some(group) = &cfg.group {
             for &(m, _) in group {
                 let Some(o) = self.nexthops.get(&m) else {
@@ -377,34 +415,7 @@ impl Netns {
                 ));
             }
         }
-        // nexthop_add: the id (picked before the object is made), then the object
-        let id = if cfg.id == 0 {
-            self.nh_find_unused_id()
-                .ok_or_else(|| einval("No unused id"))?
-        } else {
-            cfg.id
-        };
-        let kind = self.nexthop_create(cfg)?;
-        let new = Nexthop {
-            id,
-            kind,
-            proto: cfg.proto,
-            fdb: cfg.fdb,
-        };
-        match self.nexthops.get(&id) {
-            None => {
-                self.nexthops.insert(id, new);
-            }
-            Some(_) if !replace => return Err(Error::new(Errno::EEXIST)),
-            Some(old) => {
-                let old = old.clone();
-                self.nexthop_check_replace(&old, &new)?;
-                self.nexthops.insert(id, new);
-                self.nh_sync_routes();
-            }
-        }
-        self.bump();
-        Ok(id)
+        Ok(())
     }
 
     /// `nh_find_unused_id`: the per-namespace counter moves on until an id is free;
