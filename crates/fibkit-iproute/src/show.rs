@@ -1005,6 +1005,24 @@ fn inet_proto_a2n(s: &str) -> Option<u8> {
 // Output: iproute2's json_print layer over its json_writer
 // =====================================================================================
 
+/// A list of JSON values as iproute2's json_writer prints them (its pretty layout with
+/// `-p`), one line, for commands that build their output as values (`ip nexthop`).
+pub(crate) fn json_list(values: &[serde_json::Value], pretty: bool) -> String {
+    let mut j = Jw {
+        s: String::new(),
+        depth: 0,
+        pretty,
+        sep: None,
+    };
+    j.start_array();
+    for v in values {
+        j.value(v);
+    }
+    j.end_array();
+    j.s.push('\n');
+    j.s
+}
+
 /// `json_writer_t`.
 struct Jw {
     s: String,
@@ -1095,6 +1113,28 @@ impl Jw {
     fn raw(&mut self, v: &str) {
         self.eor();
         self.s.push_str(v);
+    }
+    /// A whole value, its members in order.
+    fn value(&mut self, v: &serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                self.start_object();
+                for (k, x) in m {
+                    self.name(k);
+                    self.value(x);
+                }
+                self.end_object();
+            }
+            serde_json::Value::Array(a) => {
+                self.start_array();
+                for x in a {
+                    self.value(x);
+                }
+                self.end_array();
+            }
+            serde_json::Value::String(x) => self.string(x),
+            other => self.raw(&other.to_string()),
+        }
     }
 }
 
@@ -2195,7 +2235,7 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
     {
         let sl = o.sl;
         if let Some(j) = o.jkey(Some("nh_info")) {
-            j.raw(&crate::exec::nh_json(ns, obj, true).to_string());
+            j.value(&crate::exec::nh_json(ns, obj, true));
         } else {
             o.text.push_str(&format!(
                 "{sl}\tnh_info {}",

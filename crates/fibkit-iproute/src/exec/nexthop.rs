@@ -449,12 +449,7 @@ pub(crate) fn nh_json(ns: &Netns, o: &Nexthop, details: bool) -> serde_json::Val
 fn render(ns: &Netns, opts: &Opts, list: &[&Nexthop]) -> String {
     if opts.json {
         let v: Vec<serde_json::Value> = list.iter().map(|o| nh_json(ns, o, opts.details)).collect();
-        let text = if opts.pretty {
-            serde_json::to_string_pretty(&v).unwrap_or_default()
-        } else {
-            serde_json::to_string(&v).unwrap_or_default()
-        };
-        return format!("{text}\n");
+        return crate::show::json_list(&v, opts.pretty);
     }
     list.iter()
         .map(|o| format!("{}\n", nh_text(ns, o, opts.details)))
