@@ -1908,6 +1908,19 @@ impl Netns {
                     return Err(Errno::EAGAIN);
                 }
                 let res = lookup(t, flags, *fl)?;
+                // fib6_rule_action: a result whose device has no IPv6 state (a route
+                // through a nexthop object outlives its device's IPv6 state, below an
+                // MTU of 1280) is passed over like a throw (conformance scenario 251)
+                if res.route.rtype.reject_error().is_none() {
+                    let dev = if res.route.flags & (rtf::LOCAL | rtf::ANYCAST) != 0 {
+                        1
+                    } else {
+                        res.route.nh.dev
+                    };
+                    if !self.has_idev6(dev) {
+                        return Err(Errno::EAGAIN);
+                    }
+                }
                 match res.route.rtype.reject_error() {
                     Some(Errno::EAGAIN) if !alt => Err(Errno::EAGAIN),
                     _ => Ok(res),
