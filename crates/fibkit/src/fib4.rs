@@ -1302,6 +1302,14 @@ impl Netns {
         }
         a.flags &= !ifa::SECONDARY;
         let list = self.addrs4.entry(dev).or_default();
+        // find_matching_ifa first: the same address and prefix already there is EEXIST,
+        // before the insertion's walk can meet another of the subnet with another scope
+        // (conformance scenario 252)
+        if list.iter().any(|x| {
+            x.plen == a.plen && ((x.address ^ a.address) & a.mask()) == 0 && x.local == a.local
+        }) {
+            return Err(Error::msg(Errno::EEXIST, "ipv4: Address already assigned"));
+        }
         let mut last_primary = 0usize;
         for (i, x) in list.iter().enumerate() {
             if !x.secondary() && a.scope <= x.scope {
