@@ -284,6 +284,12 @@ impl Netns {
                             } else {
                                 r.nh.dev
                             };
+                            // once the rules are walked (a custom rule was ever added),
+                            // a result whose device has no IPv6 state is passed over
+                            // (Netns::fib6_rule_lookup_with)
+                            if self.custom_rules6 && !self.has_idev6(dev) {
+                                continue;
+                            }
                             Answer6::Route {
                                 rtype: r.rtype,
                                 gateway: r.nh.gw,
