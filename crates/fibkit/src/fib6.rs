@@ -1203,11 +1203,12 @@ impl Netns {
         if !keep_prefix {
             self.del_prefix_route(Prefix6::new(a.addr, a.plen), dev);
         }
-        // rt6_remove_prefsrc
+        // rt6_remove_prefsrc (fib6_remove_prefsrc leaves routes through nexthop objects
+        // alone: conformance scenario 253)
         for t in self.tables6.values_mut() {
             t.for_each_list_mut(|l| {
                 for r in l.iter_mut() {
-                    if r.prefsrc == Some(a.addr) {
+                    if r.prefsrc == Some(a.addr) && r.nh_id == 0 {
                         r.prefsrc = None;
                     }
                 }
