@@ -585,23 +585,7 @@ impl Netns {
         if nhs.iter().any(|n| n.realm != 0) {
             self.realms4_seen = true;
         }
-        let metrics = crate::route::normalize_metrics(&cfg.metrics);
-        if let Some(h) = cfg.metrics.get(crate::route::rtax::HOPLIMIT) {
-            if h > 255 {
-                return Err(einval("Invalid hoplimit"));
-            }
-        }
-        let mut info = Fib4Info {
-            proto: cfg.proto,
-            scope: cfg.scope,
-            priority: cfg.priority,
-            prefsrc: cfg.prefsrc,
-            rtype: cfg.rtype,
-            flags: 0,
-            metrics,
-            nh_id: 0,
-            nhs,
-        };
+        let mut info = Self::fib4_info(cfg, nhs)?;
         if cfg.rtype.reject_error().is_some() {
             if cfg.nh.gw.is_some() || cfg.nh.dev != 0 || !cfg.multipath.is_empty() {
                 return Err(einval(
@@ -649,6 +633,26 @@ impl Netns {
         Ok(info)
     }
 
+    /// The info of request `cfg` through `nhs` (its metrics checked and normalized).
+    fn fib4_info(cfg: &Route4Cfg, nhs: smallvec::SmallVec<[Nh4; 1]>) -> Result<Fib4Info> {
+        if let Some(h) = cfg.metrics.get(crate::route::rtax::HOPLIMIT) {
+            if h > 255 {
+                return Err(Error::msg(Errno::EINVAL, "Invalid hoplimit"));
+            }
+        }
+        Ok(Fib4Info {
+            proto: cfg.proto,
+            scope: cfg.scope,
+            priority: cfg.priority,
+            prefsrc: cfg.prefsrc,
+            rtype: cfg.rtype,
+            flags: 0,
+            metrics: crate::route::normalize_metrics(&cfg.metrics),
+            nh_id: cfg.nh_id,
+            nhs,
+        })
+    }
+
     /// `fib_create_info` for a route naming a nexthop object: its paths are the
     /// object's; error types take it without looking at it; the others must suit it
     /// (`fib_check_nexthop`).
@@ -657,23 +661,7 @@ impl Netns {
         let Some((nhs, _)) = crate::nexthop::paths4(&self.nexthops, cfg.nh_id) else {
             return Err(einval("Nexthop id does not exist"));
         };
-        let metrics = crate::route::normalize_metrics(&cfg.metrics);
-        if let Some(h) = cfg.metrics.get(crate::route::rtax::HOPLIMIT) {
-            if h > 255 {
-                return Err(einval("Invalid hoplimit"));
-            }
-        }
-        let info = Fib4Info {
-            proto: cfg.proto,
-            scope: cfg.scope,
-            priority: cfg.priority,
-            prefsrc: cfg.prefsrc,
-            rtype: cfg.rtype,
-            flags: 0,
-            metrics,
-            nh_id: cfg.nh_id,
-            nhs,
-        };
+        let info = Self::fib4_info(cfg, nhs)?;
         if cfg.rtype.reject_error().is_some() {
             if matches!(cfg.rtype, RouteType::Nat | RouteType::Xresolve) {
                 return Err(einval("Invalid route type"));
