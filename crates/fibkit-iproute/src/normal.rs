@@ -116,7 +116,7 @@ pub fn fib4_line(ns: &Netns, r: &Route4, rtype: RouteType) -> String {
 /// ran in: main for local routes while local and main are merged).
 pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> String {
     // a route through a blackhole object is reported as a blackhole, whatever its type
-    let rtype = if r.info.nh_id != 0 && ns.nh_is_blackhole(r.info.nh_id) {
+    let rtype = if ns.nh_is_blackhole(r.info.nh_id) {
         RouteType::Blackhole
     } else {
         rtype
@@ -186,8 +186,7 @@ pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
         p.push(format!("nhid {}", r.nh_id));
     }
     // a route through a group object is reported as multipath, one path or more
-    let single =
-        legs.len() == 1 && !(r.nh_id != 0 && ns.nexthop(r.nh_id).is_some_and(|o| o.is_group()));
+    let single = legs.len() == 1 && !ns.nh_is_group(r.nh_id);
     let mut flags = 0;
     if single {
         if let Some(g) = r.nh.gw {

@@ -1387,7 +1387,7 @@ fn rt4_msg<'a>(ns: &Netns, r: &'a Route4) -> RtMsg<'a> {
         scope: i.scope,
         // a route through a blackhole object is reported as a blackhole, whatever its
         // type (fib_dump_info)
-        rtype: if i.nh_id != 0 && ns.nh_is_blackhole(i.nh_id) {
+        rtype: if ns.nh_is_blackhole(i.nh_id) {
             RouteType::Blackhole as u8
         } else {
             r.rtype as u8
@@ -1475,8 +1475,7 @@ fn rt6_msg<'a>(ns: &Netns, legs: &[&'a Route6]) -> Option<RtMsg<'a>> {
         source: MsgSource::V6(legs.to_vec()),
     };
     // a route through a group object is reported as multipath, one path or more
-    let group = r.nh_id != 0 && ns.nexthop(r.nh_id).is_some_and(|o| o.is_group());
-    if legs.len() == 1 && !group {
+    if legs.len() == 1 && !ns.nh_is_group(r.nh_id) {
         m.flags = nh_dump_flags(r.nh.flags, ns.ignore_linkdown6(r.nh.dev));
         m.gateway = r.nh.gw.map(Addr::V6);
         m.oif = (r.nh.dev != 0).then_some(r.nh.dev);

@@ -730,13 +730,8 @@ impl Netns {
         self.nh_cache.insert(key, r);
     }
 
-    /// [`Self::fib4_check_nh`] for nexthop objects.
-    pub(crate) fn fib4_check_nh_pub(&self, nh: &mut Nh4, table: u32, rscope: u8) -> Result<()> {
-        self.fib4_check_nh(nh, table, rscope)
-    }
-
     /// `fib_check_nh`: validate a nexthop (gateway reachability, device, scope).
-    fn fib4_check_nh(&self, nh: &mut Nh4, table: u32, rscope: u8) -> Result<()> {
+    pub(crate) fn fib4_check_nh(&self, nh: &mut Nh4, table: u32, rscope: u8) -> Result<()> {
         match nh.gw {
             Some(Gateway::V4(gw)) => {
                 if nh.flags & nhflags::ONLINK != 0 {

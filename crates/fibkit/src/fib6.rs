@@ -522,8 +522,7 @@ impl Netns {
         let Some((legs, blackhole)) = legs else {
             return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
         };
-        let base = self.route6_new(cfg, route6_flags(cfg), legs[0].clone());
-        let mut base = base;
+        let mut base = self.route6_new(cfg, route6_flags(cfg), legs[0].clone());
         if let Some(ps) = cfg.prefsrc.filter(|&p| p != 0) {
             let d = legs[0].dev;
             if !self.chk_addr6(ps, Some(d)) && !self.chk_addr6_any_strict(ps, d) {

@@ -201,7 +201,7 @@ impl Netns {
             realms4_seen: false,
             tclassid4: false,
             neigh: Vec::new(),
-            nexthops: crate::nexthop::empty(),
+            nexthops: BTreeMap::new(),
             nh_last_id: 0,
             sibling_seq: 0,
             table_seq: 0,

@@ -273,9 +273,6 @@ pub(crate) fn paths6(objs: &BTreeMap<u32, Nexthop>, id: u32) -> Result<Option<(V
         let Some(mo) = objs.get(&m) else {
             return Ok(None);
         };
-        if mo.family() == Some(Family::V4) {
-            return Err(einval("IPv6 routes can not use an IPv4 nexthop"));
-        }
         match &mo.kind {
             NexthopKind::Single {
                 gw, dev, onlink, ..
@@ -481,7 +478,9 @@ impl Netns {
                     scope: scope::UNIVERSE,
                     realm: 0,
                 };
-                self.fib4_check_nh_for_object(&mut nh)?;
+                // fib_check_nh in the main table, for a route of universe scope
+                // (the request's check refused a gateway of the other family)
+                self.fib4_check_nh(&mut nh, tid::MAIN, scope::UNIVERSE)?;
                 nh.scope
             }
             Family::V6 => {
@@ -503,11 +502,8 @@ impl Netns {
         if !self.links.contains_key(&dev) || !self.has_idev6(dev) {
             return Err(Error::new(Errno::ENODEV));
         }
-        if onlink && !self.links[&dev].up {
-            return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
-        }
         let lo = self.links[&dev].is_loopback();
-        if lo && !self.links[&dev].up {
+        if (onlink || lo) && !self.links[&dev].up {
             return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
         }
         if let Some(Gateway::V6(g)) = gw {
@@ -548,19 +544,14 @@ impl Netns {
             (true, false) => return Err(einval("Can not replace a nexthop group with a nexthop.")),
             _ => {}
         }
-        let in_group = self.nexthops.values().any(|o| {
-            matches!(&o.kind, NexthopKind::Group { members } if members.iter().any(|(m, _)| *m == new.id))
-        });
-        if in_group && old.fdb != new.fdb {
-            return Err(einval("Cannot change nexthop FDB status while in a group."));
-        }
-        let mut trial = self.nexthops.clone();
-        trial.insert(new.id, new.clone());
-        // the groups holding it
+        // the object and the groups holding it
         let mut users = vec![new.id];
         for o in self.nexthops.values() {
             if let NexthopKind::Group { members } = &o.kind {
                 if members.iter().any(|(m, _)| *m == new.id) {
+                    if old.fdb != new.fdb {
+                        return Err(einval("Cannot change nexthop FDB status while in a group."));
+                    }
                     if matches!(new.kind, NexthopKind::Blackhole { .. }) && members.len() > 1 {
                         return Err(einval(
                             "Blackhole nexthop can not be a member of a group with more than one path",
@@ -570,6 +561,8 @@ impl Netns {
                 }
             }
         }
+        let mut trial = self.nexthops.clone();
+        trial.insert(new.id, new.clone());
         for t in self.tables4.values() {
             for r in t.iter() {
                 if users.contains(&r.info.nh_id) {
@@ -730,6 +723,12 @@ impl Netns {
             .is_none_or(|s| s.valid())
     }
 
+    /// Whether object `id` is a group: a route through it is reported as multipath,
+    /// with one path or more (IPv6's `nexthop_is_multipath`).
+    pub fn nh_is_group(&self, id: u32) -> bool {
+        self.nexthops.get(&id).is_some_and(Nexthop::is_group)
+    }
+
     /// `nexthop_is_blackhole`: object `id` is a blackhole, or a group of just one
     /// (a route through it is reported as a blackhole route, whatever its type).
     pub fn nh_is_blackhole(&self, id: u32) -> bool {
@@ -760,15 +759,6 @@ impl Netns {
             NexthopKind::Single { dev, .. } => dev,
             _ => LO,
         })
-    }
-
-    /// An IPv4 object's `fib_check_nh`: in the main table, for a route of universe
-    /// scope.
-    fn fib4_check_nh_for_object(&mut self, nh: &mut Nh4) -> Result<()> {
-        if let Some(Gateway::V4(_)) | None = nh.gw {
-            return self.fib4_check_nh_pub(nh, tid::MAIN, scope::UNIVERSE);
-        }
-        Err(einval("Invalid gateway"))
     }
 }
 
@@ -869,11 +859,6 @@ pub(crate) fn select_hthr(weights: &[u32], good: &[bool], hash: u32) -> usize {
         }
     }
     first.unwrap_or(0)
-}
-
-/// The default nexthop-object state of a namespace.
-pub(crate) fn empty() -> BTreeMap<u32, Nexthop> {
-    BTreeMap::new()
 }
 
 #[cfg(test)]
