@@ -19,11 +19,12 @@ use fibkit_iproute::scenario::{compare, run_scenario, shell_split};
 mod out;
 mod bench;
 mod import;
+mod mirror;
 mod text;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "Usage: fib [ OPTIONS ] OBJECT {{ COMMAND | help }}\n       fib [ -force ] -batch filename\n       fib scenario [--check] FILE...\n       fib bench {{ kbench | lpm | flood | updates | files }} [options]\n       fib import mrt FILE [--format bgpdump|prefixes|updates|batch] [--peer ADDR] [--keep-going]\nwhere  OBJECT := {{ link | address | route | rule | neighbor }}\n       OPTIONS := {{ -4 | -6 | -j[son] | -d[etails] | -o[neline] }}"
+        "Usage: fib [ OPTIONS ] OBJECT {{ COMMAND | help }}\n       fib [ -force ] -batch filename\n       fib scenario [--check] FILE...\n       fib bench {{ kbench | lpm | flood | updates | files }} [options]\n       fib import mrt FILE [--format bgpdump|prefixes|updates|batch] [--peer ADDR] [--keep-going]\n       fib mirror [--save FILE|-] | [--follow] | [-4|-6] [-j] OBJECT COMMAND ...\nwhere  OBJECT := {{ link | address | route | rule | neighbor }}\n       OPTIONS := {{ -4 | -6 | -j[son] | -d[etails] | -o[neline] }}"
     );
     ExitCode::from(255)
 }
@@ -36,6 +37,7 @@ fn main() -> ExitCode {
     match first.as_str() {
         "scenario" => scenario(&args[1..]),
         "import" => import::main(&args[1..]),
+        "mirror" => mirror::main(&args[1..]),
         "bench" => match bench::main(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

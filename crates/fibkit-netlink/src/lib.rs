@@ -1,0 +1,397 @@
+//! # fibkit-netlink: mirror a Linux namespace's routing state into fibkit
+//!
+//! This crate reads the routing state of the network namespace the calling process
+//! runs in, through rtnetlink (a `NETLINK_ROUTE` socket) and `/proc/sys/net`, and
+//! rebuilds it in a [`fibkit::Netns`], so that fibkit answers `ip route get` for that
+//! host as its kernel does. To mirror another namespace, run the process inside it
+//! (`ip netns exec NAME ...`).
+//!
+//! The layers, from the wire to the engine:
+//!
+//! 1. **Dump** — [`dump`] sends one dump request per object kind (links, addresses,
+//!    IPv4/IPv6 routes of every table, IPv4/IPv6 rules, nexthop objects) and reads the
+//!    modelled sysctls. The raw messages are decoded with bounds-checked readers into a
+//!    [`KernelState`] of validated records ([`kernel`]); a message or attribute that
+//!    cannot be decoded is skipped with a [`Warning`], never a panic.
+//! 2. **Translate** — [`KernelState::translate`] turns the records into `ip` commands
+//!    in fibkit-iproute's syntax (what `fib -batch` reads) and `sysctl KEY=VALUE`
+//!    assignments, applies them to a fresh [`fibkit::Netns`] in an order fibkit accepts,
+//!    and reconciles what fibkit derives by itself (the kernel's local, broadcast,
+//!    connected, link-local, multicast and anycast routes, `lo`'s and link-local
+//!    addresses) with what the kernel has: only missing entries are added, and entries
+//!    the kernel no longer has are deleted. See [`translate`] for the phases.
+//! 3. **Follow** — [`Follower`] subscribes to the rtnetlink multicast groups (links,
+//!    IPv4/IPv6 addresses, routes, rules, netconf, nexthops) and, after each burst of
+//!    events, dumps everything again and rebuilds the namespace from scratch. This is a
+//!    *resync*, not an incremental application of the events: simple, and exactly the
+//!    kernel's state after the burst.
+//!
+//! ```no_run
+//! let (ns, warnings) = fibkit_netlink::mirror()?;
+//! for w in &warnings {
+//!     eprintln!("warning: {w}");
+//! }
+//! let r = ns.route_get4(&fibkit::lookup::Flow4 { dst: 0x0808_0808, ..Default::default() });
+//! # Ok::<(), fibkit_netlink::Error>(())
+//! ```
+//!
+//! What is not mirrored (each case is reported as a warning when met): link kinds
+//! fibkit does not model (they become `dummy` links with the same name, MAC, MTU and
+//! up state — and therefore always with carrier), address and route lifetimes,
+//! DAD states (a tentative address is mirrored as usable), IPv6 peer addresses,
+//! encapsulations, resilient nexthop groups, rule selectors fibkit does not model
+//! (`dscp`, `flowlabel`, port masks), neighbour entries, and per-boot random
+//! multipath hash seeds (a seed of 0 cannot be reproduced). See the crate's README for
+//! details.
+
+#![forbid(unsafe_code)]
+
+use std::collections::HashSet;
+use std::fmt;
+use std::time::Duration;
+
+pub mod kernel;
+mod nl;
+pub mod sysctl;
+pub mod translate;
+
+pub use kernel::{KAddr, KHop, KLink, KNexthop, KRoute, KRule};
+pub use sysctl::KSysctl;
+pub use translate::Translation;
+
+use kernel::{AF_INET, AF_INET6};
+use nl::{rtm, RtSocket};
+
+/// Something that could not be mirrored exactly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    /// What happened, in one line.
+    pub text: String,
+}
+
+impl Warning {
+    /// A warning with this text.
+    pub fn new(text: impl Into<String>) -> Warning {
+        Warning { text: text.into() }
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// Why a mirror failed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// Opening, binding or using the netlink socket failed.
+    Socket(std::io::Error),
+    /// A dump request was refused or its reply could not be read.
+    Dump {
+        /// What was dumped (`links`, `IPv4 routes`, ...).
+        what: &'static str,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// Every attempt was interrupted by concurrent changes (`NLM_F_DUMP_INTR`).
+    Inconsistent,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Socket(e) => write!(f, "netlink socket: {e}"),
+            Error::Dump { what, source } => write!(f, "dumping {what}: {source}"),
+            Error::Inconsistent => f.write_str("dumps kept being interrupted by changes"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Socket(e) | Error::Dump { source: e, .. } => Some(e),
+            Error::Inconsistent => None,
+        }
+    }
+}
+
+/// The kernel's routing state as dumped: validated records, in the kernel's dump order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KernelState {
+    /// Links.
+    pub links: Vec<KLink>,
+    /// Addresses of both families.
+    pub addrs: Vec<KAddr>,
+    /// Routes of every table, IPv4 then IPv6 (cached exceptions left out).
+    pub routes: Vec<KRoute>,
+    /// Rules, IPv4 then IPv6.
+    pub rules: Vec<KRule>,
+    /// Nexthop objects.
+    pub nexthops: Vec<KNexthop>,
+    /// The modelled sysctls.
+    pub sysctls: Vec<KSysctl>,
+    /// What could not be decoded.
+    pub warnings: Vec<Warning>,
+}
+
+/// How many records of each kind differ between two states (added, removed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Links added and removed (a changed link counts once each way).
+    pub links: (usize, usize),
+    /// Addresses added and removed.
+    pub addrs: (usize, usize),
+    /// Routes added and removed.
+    pub routes: (usize, usize),
+    /// Rules added and removed.
+    pub rules: (usize, usize),
+    /// Nexthop objects added and removed.
+    pub nexthops: (usize, usize),
+    /// Sysctls changed.
+    pub sysctls: usize,
+}
+
+impl fmt::Display for Changes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = |(a, r): (usize, usize)| format!("+{a}/-{r}");
+        write!(
+            f,
+            "links {} addrs {} routes {} rules {} nexthops {} sysctls {}",
+            p(self.links),
+            p(self.addrs),
+            p(self.routes),
+            p(self.rules),
+            p(self.nexthops),
+            self.sysctls
+        )
+    }
+}
+
+fn diff<T: PartialEq>(old: &[T], new: &[T]) -> (usize, usize) {
+    let added = new.iter().filter(|x| !old.contains(x)).count();
+    let removed = old.iter().filter(|x| !new.contains(x)).count();
+    (added, removed)
+}
+
+fn diff_routes(old: &[KRoute], new: &[KRoute]) -> (usize, usize) {
+    let key = |r: &KRoute| format!("{r:?}");
+    let o: HashSet<String> = old.iter().map(key).collect();
+    let n: HashSet<String> = new.iter().map(key).collect();
+    (n.difference(&o).count(), o.difference(&n).count())
+}
+
+impl KernelState {
+    /// Translate into commands and apply them to a fresh namespace.
+    pub fn translate(&self) -> Translation {
+        translate::translate(self)
+    }
+
+    /// The commands that rebuild this state (`ip` command lines without `ip`, and
+    /// `sysctl KEY=VALUE` lines), with the warnings of the translation.
+    pub fn to_commands(&self) -> (Vec<String>, Vec<Warning>) {
+        let t = self.translate();
+        (t.commands, t.warnings)
+    }
+
+    /// What changed from `old` to `self`.
+    pub fn changes_since(&self, old: &KernelState) -> Changes {
+        let sys = self
+            .sysctls
+            .iter()
+            .filter(|s| !old.sysctls.contains(s))
+            .count();
+        Changes {
+            links: diff(&old.links, &self.links),
+            addrs: diff(&old.addrs, &self.addrs),
+            routes: diff_routes(&old.routes, &self.routes),
+            rules: diff(&old.rules, &self.rules),
+            nexthops: diff(&old.nexthops, &self.nexthops),
+            sysctls: sys,
+        }
+    }
+}
+
+fn decode_into<T>(
+    payloads: Vec<Vec<u8>>,
+    f: fn(&[u8], &mut Vec<Warning>) -> Option<T>,
+    out: &mut Vec<T>,
+    w: &mut Vec<Warning>,
+) {
+    for p in payloads {
+        if let Some(x) = f(&p, w) {
+            out.push(x);
+        }
+    }
+}
+
+fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
+    let mut k = KernelState::default();
+    let mut intr = false;
+    let mut w = Vec::new();
+    let mut get = |ty: u16, hdr: &[u8], want: u16, what: &'static str| {
+        s.dump(ty, hdr, want)
+            .map(|d| {
+                intr |= d.interrupted;
+                d.payloads
+            })
+            .map_err(|source| Error::Dump { what, source })
+    };
+    let links = get(rtm::GETLINK, &[0u8; 16], rtm::NEWLINK, "links")?;
+    let addrs = get(rtm::GETADDR, &[0u8; 8], rtm::NEWADDR, "addresses")?;
+    let mut rt = [0u8; 12];
+    rt[0] = AF_INET;
+    let r4 = get(rtm::GETROUTE, &rt, rtm::NEWROUTE, "IPv4 routes")?;
+    rt[0] = AF_INET6;
+    let r6 = get(rtm::GETROUTE, &rt, rtm::NEWROUTE, "IPv6 routes")?;
+    let mut fr = [0u8; 12];
+    fr[0] = AF_INET;
+    let ru4 = get(rtm::GETRULE, &fr, rtm::NEWRULE, "IPv4 rules")?;
+    fr[0] = AF_INET6;
+    let ru6 = get(rtm::GETRULE, &fr, rtm::NEWRULE, "IPv6 rules")?;
+    let nh = match get(rtm::GETNEXTHOP, &[0u8; 8], rtm::NEWNEXTHOP, "nexthops") {
+        Ok(n) => n,
+        Err(e) => {
+            w.push(Warning::new(format!("{e}: nexthop objects not mirrored")));
+            Vec::new()
+        }
+    };
+    decode_into(links, kernel::decode_link, &mut k.links, &mut w);
+    decode_into(addrs, kernel::decode_addr, &mut k.addrs, &mut w);
+    decode_into(r4, kernel::decode_route, &mut k.routes, &mut w);
+    decode_into(r6, kernel::decode_route, &mut k.routes, &mut w);
+    decode_into(ru4, kernel::decode_rule, &mut k.rules, &mut w);
+    decode_into(ru6, kernel::decode_rule, &mut k.rules, &mut w);
+    decode_into(nh, kernel::decode_nexthop, &mut k.nexthops, &mut w);
+    let names: Vec<&str> = k.links.iter().map(|l| l.name.as_str()).collect();
+    k.sysctls = sysctl::read_all(&names, &mut w);
+    k.warnings = w;
+    Ok((k, intr))
+}
+
+fn dump_with(s: &mut RtSocket) -> Result<KernelState, Error> {
+    for _ in 0..5 {
+        let (k, intr) = dump_once(s)?;
+        if !intr {
+            return Ok(k);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Err(Error::Inconsistent)
+}
+
+/// Dump the routing state of the current network namespace.
+pub fn dump() -> Result<KernelState, Error> {
+    let mut s = RtSocket::open().map_err(Error::Socket)?;
+    dump_with(&mut s)
+}
+
+/// Dump the current namespace and rebuild it in a fresh [`fibkit::Netns`].
+pub fn mirror() -> Result<(fibkit::Netns, Vec<Warning>), Error> {
+    let t = dump()?.translate();
+    Ok((t.netns, t.warnings))
+}
+
+/// One resync of [`Follower`].
+#[derive(Debug)]
+pub struct Resync {
+    /// The kernel state dumped.
+    pub state: KernelState,
+    /// The namespace rebuilt from it.
+    pub translation: Translation,
+    /// What changed since the previous resync.
+    pub changes: Changes,
+    /// How many event messages the burst held.
+    pub events: usize,
+}
+
+/// Follow mode: wait for rtnetlink events, then resync (dump everything again and
+/// rebuild the namespace). Not incremental: each [`Resync`] is a complete mirror.
+pub struct Follower {
+    events: RtSocket,
+    dumps: RtSocket,
+    last: KernelState,
+    /// How long the namespace must stay quiet before a burst is considered over.
+    pub quiet: Duration,
+}
+
+impl Follower {
+    /// Subscribe, then take the first mirror (returned with the follower). Subscribing
+    /// first means no change between the two is missed.
+    pub fn new() -> Result<(Follower, Resync), Error> {
+        let mut events = RtSocket::open().map_err(Error::Socket)?;
+        events.subscribe().map_err(Error::Socket)?;
+        let mut dumps = RtSocket::open().map_err(Error::Socket)?;
+        let state = dump_with(&mut dumps)?;
+        let translation = state.translate();
+        let changes = state.changes_since(&KernelState::default());
+        let f = Follower {
+            events,
+            dumps,
+            last: state.clone(),
+            quiet: Duration::from_millis(100),
+        };
+        Ok((
+            f,
+            Resync {
+                state,
+                translation,
+                changes,
+                events: 0,
+            },
+        ))
+    }
+
+    /// Block until the next burst of events has passed, then resync. A receive
+    /// overflow (`ENOBUFS`: events were lost) also triggers a resync, which is exact
+    /// regardless.
+    pub fn wait_and_resync(&mut self) -> Result<Resync, Error> {
+        self.events.set_non_blocking(false).map_err(Error::Socket)?;
+        let mut events = self.count_events(true)?;
+        self.events.set_non_blocking(true).map_err(Error::Socket)?;
+        loop {
+            std::thread::sleep(self.quiet);
+            let n = self.count_events(false)?;
+            if n == 0 {
+                break;
+            }
+            events += n;
+        }
+        let state = dump_with(&mut self.dumps)?;
+        let translation = state.translate();
+        let changes = state.changes_since(&self.last);
+        self.last = state.clone();
+        Ok(Resync {
+            state,
+            translation,
+            changes,
+            events,
+        })
+    }
+
+    /// Read what is queued (or wait for one datagram when `block`); returns the number
+    /// of messages read.
+    fn count_events(&mut self, block: bool) -> Result<usize, Error> {
+        let mut n = 0;
+        loop {
+            match self.events.recv() {
+                Ok(d) => {
+                    n += nl::messages(d).count().max(1);
+                    if block {
+                        return Ok(n);
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Ok(n),
+                // ENOBUFS: the queue overflowed, events were lost; a resync covers it
+                Err(e) if e.raw_os_error() == Some(105) => n += 1,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Error::Socket(e)),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

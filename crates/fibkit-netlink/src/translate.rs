@@ -1,0 +1,1179 @@
+//! From a [`KernelState`] to `ip` commands applied to a fresh [`Netns`].
+//!
+//! The phases, in the order fibkit accepts them:
+//!
+//! 1. namespace-wide sysctls and the `all`/`default` device knobs;
+//! 2. links (`link add`; kinds fibkit does not model become `dummy` links);
+//! 3. per-device sysctls, then `link set ... up`;
+//! 4. addresses, reconciled: fibkit derives some itself (`lo`'s, IPv6 link-local ones),
+//!    so only the missing ones are added and the ones the kernel lacks deleted;
+//! 5. nexthop objects (singles, then groups);
+//! 6. rules (only when the kernel's differ from the defaults: flush, then add);
+//! 7. routes, reconciled: the kernel's own routes (local, broadcast, connected prefix,
+//!    IPv6 link-local, multicast, anycast) are derived by fibkit from the links and
+//!    addresses; a route is added only when fibkit lacks it and deleted when the kernel
+//!    lacks it.
+//!
+//! A last pass compares fibkit's routes and addresses with the kernel's again and warns
+//! about any that still differ.
+
+use std::collections::HashMap;
+
+use fibkit::route::{nhflags, RouteType};
+use fibkit::Netns;
+use fibkit_iproute::exec::{run_ip, run_sysctl};
+use fibkit_iproute::names::{proto_n2a, scope_n2a, table_n2a};
+
+use crate::kernel::{Ip, KAddr, KNexthop, KRoute, KRule, AF_INET6};
+use crate::{KernelState, Warning};
+
+/// The result of translating a [`KernelState`].
+#[derive(Debug)]
+pub struct Translation {
+    /// The commands applied, in order: `ip` command lines without the leading `ip`
+    /// (what `fib -batch` reads), and `sysctl KEY=VALUE` lines.
+    pub commands: Vec<String>,
+    /// What could not be mirrored exactly.
+    pub warnings: Vec<Warning>,
+    /// The namespace the commands built.
+    pub netns: Netns,
+}
+
+/// `IFA_F_*` flags that are configuration (the others are state or derived).
+const ADDR_CFG_FLAGS: u32 = 0x02 | 0x04 | 0x10 | 0x100 | 0x200;
+const IFA_F_SECONDARY: u32 = 0x01;
+const IFA_F_DADFAILED: u32 = 0x08;
+const IFA_F_DEPRECATED: u32 = 0x20;
+const IFA_F_TENTATIVE: u32 = 0x40;
+
+struct Ctx {
+    ns: Netns,
+    commands: Vec<String>,
+    warnings: Vec<Warning>,
+}
+
+impl Ctx {
+    fn warn(&mut self, s: impl Into<String>) {
+        self.warnings.push(Warning::new(s));
+    }
+
+    /// Apply one `ip` command (words after `ip`); record it when it succeeds.
+    fn ip(&mut self, words: Vec<String>) -> bool {
+        let line = words.join(" ");
+        match run_ip(&mut self.ns, &words) {
+            Ok(_) => {
+                self.commands.push(line);
+                true
+            }
+            Err(f) => {
+                let e = f.stderr.trim_end().replace('\n', " / ");
+                self.warn(format!("fibkit refused `{line}`: {e}"));
+                false
+            }
+        }
+    }
+
+    /// Apply one command; record it if it succeeds, say nothing if not.
+    fn try_ip(&mut self, words: Vec<String>) -> bool {
+        let ok = run_ip(&mut self.ns, &words).is_ok();
+        if ok {
+            self.commands.push(words.join(" "));
+        }
+        ok
+    }
+
+    fn sysctl(&mut self, key: &str, value: &str) {
+        let a = format!("{key}={value}");
+        match run_sysctl(&mut self.ns, &a) {
+            Ok(()) => self.commands.push(format!("sysctl {a}")),
+            Err(e) => self.warn(format!("fibkit refused `sysctl {a}`: {e}")),
+        }
+    }
+}
+
+fn w(s: impl Into<String>) -> String {
+    s.into()
+}
+
+fn mac_str(m: &[u8; 6]) -> String {
+    m.iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+fn num(s: &str) -> Option<i64> {
+    let s = s.trim();
+    if let Some(h) = s.strip_prefix("0x") {
+        i64::from_str_radix(h, 16).ok()
+    } else {
+        s.parse().ok()
+    }
+}
+
+/// fibkit's value of a modelled sysctl key, for comparison.
+fn fib_value(ns: &Netns, key: &str) -> Option<i64> {
+    let s = &ns.sysctl;
+    let parts: Vec<&str> = key.split('.').collect();
+    let v = match parts.as_slice() {
+        ["net", "ipv4", "fib_multipath_hash_policy"] => s.fib_multipath_hash_policy,
+        ["net", "ipv4", "fib_multipath_hash_fields"] => s.fib_multipath_hash_fields,
+        ["net", "ipv4", "fib_multipath_hash_seed"] => s.fib_multipath_hash_seed,
+        ["net", "ipv4", "fib_multipath_use_neigh"] => s.fib_multipath_use_neigh,
+        ["net", "ipv6", "fib_multipath_hash_policy"] => s.fib6_multipath_hash_policy,
+        ["net", "ipv6", "fib_multipath_hash_fields"] => s.fib6_multipath_hash_fields,
+        ["net", "ipv4", "conf", dev, knob] => {
+            let c = match *dev {
+                "all" => &s.v4_all,
+                "default" => &s.v4_default,
+                d => s.v4_dev.get(&ns.link_index(d)?)?,
+            };
+            match *knob {
+                "forwarding" => c.forwarding,
+                "rp_filter" => c.rp_filter,
+                "accept_local" => c.accept_local,
+                "route_localnet" => c.route_localnet,
+                "ignore_routes_with_linkdown" => c.ignore_routes_with_linkdown,
+                "promote_secondaries" => c.promote_secondaries,
+                "src_valid_mark" => c.src_valid_mark,
+                _ => return None,
+            }
+        }
+        ["net", "ipv6", "conf", dev, knob] => {
+            let c = match *dev {
+                "all" => &s.v6_all,
+                "default" => &s.v6_default,
+                d => s.v6_dev.get(&ns.link_index(d)?)?,
+            };
+            return Some(match *knob {
+                "forwarding" => i64::from(c.forwarding),
+                "ignore_routes_with_linkdown" => i64::from(c.ignore_routes_with_linkdown),
+                "keep_addr_on_down" => i64::from(c.keep_addr_on_down),
+                "accept_dad" => i64::from(c.accept_dad),
+                "disable_ipv6" => i64::from(c.disable_ipv6),
+                "router_solicitations" => i64::from(c.router_solicitations),
+                "use_oif_addrs_only" => i64::from(c.use_oif_addrs_only),
+                _ => return None,
+            });
+        }
+        _ => return None,
+    };
+    Some(i64::from(v))
+}
+
+// ----------------------------------------------------------------- routes
+
+/// One path in the canonical form both sides are compared in.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct HSpec {
+    gw: Option<Ip>,
+    dev: String,
+    weight: u32,
+    onlink: bool,
+}
+
+/// A route in the canonical form both sides are compared in.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct RSpec {
+    v6: bool,
+    table: u32,
+    rtype: u8,
+    dst: (u128, u8),
+    src: (u128, u8),
+    tos: u8,
+    proto: u8,
+    scope: u8,
+    metric: u32,
+    prefsrc: Option<Ip>,
+    nhid: u32,
+    hops: Vec<HSpec>,
+    metrics: Vec<(u8, u32)>,
+    locks: u32,
+    congctl: Option<String>,
+    pref: u8,
+}
+
+fn is_reject(t: u8) -> bool {
+    (6..=9).contains(&t)
+}
+
+fn ip_of(v6: bool, a: u128) -> Ip {
+    if v6 {
+        Ip::V6(a)
+    } else {
+        Ip::V4(a as u32)
+    }
+}
+
+impl RSpec {
+    fn normalize(mut self) -> RSpec {
+        if self.nhid != 0 || is_reject(self.rtype) {
+            self.hops.clear();
+        }
+        if self.v6 {
+            self.scope = 0;
+        } else {
+            self.pref = 0;
+        }
+        if self.hops.len() == 1 {
+            self.hops[0].weight = 1;
+        }
+        self.metrics.retain(|(_, v)| *v != 0);
+        self.metrics.sort_unstable();
+        self
+    }
+
+    fn words(&self, verb: &str, with_metrics: bool) -> Vec<String> {
+        let mut o = Vec::new();
+        if self.v6 {
+            o.push(w("-6"));
+        }
+        o.push(w("route"));
+        o.push(w(verb));
+        let t = RouteType::from_u8(self.rtype).unwrap_or(RouteType::Unicast);
+        if t != RouteType::Unicast {
+            o.push(w(t.name()));
+        }
+        o.push(format!("{}/{}", ip_of(self.v6, self.dst.0), self.dst.1));
+        if self.v6 && self.src.1 != 0 {
+            o.push(w("from"));
+            o.push(format!("{}/{}", ip_of(true, self.src.0), self.src.1));
+        }
+        if self.tos != 0 {
+            o.push(w("tos"));
+            o.push(format!("0x{:02x}", self.tos));
+        }
+        o.push(w("table"));
+        o.push(table_n2a(self.table));
+        o.push(w("proto"));
+        o.push(proto_n2a(self.proto));
+        if !self.v6 {
+            o.push(w("scope"));
+            o.push(scope_n2a(self.scope));
+        }
+        o.push(w("metric"));
+        o.push(self.metric.to_string());
+        if let Some(s) = self.prefsrc {
+            o.push(w("src"));
+            o.push(s.to_string());
+        }
+        if self.nhid != 0 {
+            o.push(w("nhid"));
+            o.push(self.nhid.to_string());
+        } else if self.hops.len() == 1 {
+            hop_words(&mut o, &self.hops[0], self.v6, false);
+        } else {
+            for h in &self.hops {
+                o.push(w("nexthop"));
+                hop_words(&mut o, h, self.v6, true);
+            }
+        }
+        if self.v6 && self.pref != 0 {
+            o.push(w("pref"));
+            o.push(w(match self.pref {
+                1 => "high",
+                3 => "low",
+                _ => "medium",
+            }));
+        }
+        if with_metrics {
+            metric_words(&mut o, self);
+        }
+        o
+    }
+}
+
+fn hop_words(o: &mut Vec<String>, h: &HSpec, v6: bool, multi: bool) {
+    if let Some(g) = h.gw {
+        o.push(w("via"));
+        if g.is_v6() != v6 {
+            o.push(w(if g.is_v6() { "inet6" } else { "inet" }));
+        }
+        o.push(g.to_string());
+    }
+    if !h.dev.is_empty() {
+        o.push(w("dev"));
+        o.push(h.dev.clone());
+    }
+    if multi {
+        o.push(w("weight"));
+        o.push(h.weight.to_string());
+    }
+    if h.onlink {
+        o.push(w("onlink"));
+    }
+}
+
+fn metric_words(o: &mut Vec<String>, s: &RSpec) {
+    use fibkit::route::rtax;
+    for &(id, v) in &s.metrics {
+        let lock = s.locks & (1 << id) != 0;
+        let (name, val) = match id {
+            rtax::RTT => ("rtt", format!("{}ms", v / 8)),
+            rtax::RTTVAR => ("rttvar", format!("{}ms", v / 4)),
+            rtax::RTO_MIN => ("rto_min", format!("{v}ms")),
+            rtax::FEATURES => {
+                o.push(w("features"));
+                o.push(w("ecn"));
+                continue;
+            }
+            rtax::CC_ALGO | rtax::LOCK => continue,
+            id => (rtax::name(id), v.to_string()),
+        };
+        o.push(w(name));
+        if lock && id != rtax::RTO_MIN {
+            o.push(w("lock"));
+        }
+        o.push(val);
+    }
+    if let Some(c) = &s.congctl {
+        o.push(w("congctl"));
+        if s.locks & (1 << rtax::CC_ALGO) != 0 {
+            o.push(w("lock"));
+        }
+        o.push(c.clone());
+    }
+}
+
+fn kernel_rspec(r: &KRoute, names: &HashMap<u32, String>) -> Result<RSpec, String> {
+    if matches!(RouteType::from_u8(r.rtype), None | Some(RouteType::Unspec)) {
+        return Err(format!("route type {} not modelled", r.rtype));
+    }
+    let mut hops = Vec::new();
+    for h in &r.hops {
+        let dev = if h.oif == 0 {
+            String::new()
+        } else {
+            names
+                .get(&h.oif)
+                .cloned()
+                .ok_or_else(|| format!("unknown device index {}", h.oif))?
+        };
+        hops.push(HSpec {
+            gw: h.gw,
+            dev,
+            weight: h.weight,
+            onlink: h.flags & nhflags::ONLINK != 0,
+        });
+    }
+    Ok(RSpec {
+        v6: r.v6,
+        table: r.table,
+        rtype: r.rtype,
+        dst: r.dst,
+        src: r.src,
+        tos: r.tos,
+        proto: r.proto,
+        scope: r.scope,
+        metric: r.priority,
+        prefsrc: r.prefsrc,
+        nhid: r.nhid,
+        hops,
+        metrics: r.metrics.clone(),
+        locks: r.locks,
+        congctl: r.congctl.clone(),
+        pref: r.pref,
+    }
+    .normalize())
+}
+
+fn gw_ip(g: fibkit::route::Gateway) -> Ip {
+    match g {
+        fibkit::route::Gateway::V4(a) => Ip::V4(a),
+        fibkit::route::Gateway::V6(a) => Ip::V6(a),
+    }
+}
+
+fn dev_name(ns: &Netns, i: u32) -> String {
+    if i == 0 {
+        String::new()
+    } else {
+        ns.link_name(i).to_string()
+    }
+}
+
+/// fibkit's routes, in the canonical form, in dump order.
+fn fib_rspecs(ns: &Netns) -> Vec<RSpec> {
+    let mut out = Vec::new();
+    for t in ns.tables4() {
+        for r in t.iter() {
+            let i = &r.info;
+            out.push(
+                RSpec {
+                    v6: false,
+                    table: r.table,
+                    rtype: r.rtype as u8,
+                    dst: (u128::from(r.dst.addr), r.dst.len),
+                    src: (0, 0),
+                    tos: r.tos,
+                    proto: i.proto,
+                    scope: i.scope,
+                    metric: i.priority,
+                    prefsrc: (i.prefsrc != 0).then_some(Ip::V4(i.prefsrc)),
+                    nhid: i.nh_id,
+                    hops: i
+                        .nhs
+                        .iter()
+                        .filter(|n| n.gw.is_some() || n.dev != 0)
+                        .map(|n| HSpec {
+                            gw: n.gw.map(gw_ip),
+                            dev: dev_name(ns, n.dev),
+                            weight: n.weight,
+                            onlink: (n.flags | i.flags) & nhflags::ONLINK != 0,
+                        })
+                        .collect(),
+                    metrics: i.metrics.vals.clone(),
+                    locks: i.metrics.locks,
+                    congctl: i.metrics.congctl.clone(),
+                    pref: 0,
+                }
+                .normalize(),
+            );
+        }
+    }
+    for t in ns.tables6() {
+        let mut groups: HashMap<u64, usize> = HashMap::new();
+        for r in t.dump_order() {
+            let hop = HSpec {
+                gw: r.nh.gw.map(Ip::V6),
+                dev: dev_name(ns, r.nh.dev),
+                weight: r.nh.weight,
+                onlink: r.nh.flags & nhflags::ONLINK != 0,
+            };
+            if r.sibling_group != 0 {
+                if let Some(&k) = groups.get(&r.sibling_group) {
+                    let s: &mut RSpec = &mut out[k];
+                    s.hops.push(hop);
+                    continue;
+                }
+                groups.insert(r.sibling_group, out.len());
+            }
+            out.push(RSpec {
+                v6: true,
+                table: r.table,
+                rtype: r.rtype as u8,
+                dst: (r.dst.addr, r.dst.len),
+                src: (r.src.addr, r.src.len),
+                tos: 0,
+                proto: r.proto,
+                scope: 0,
+                metric: r.metric,
+                prefsrc: r.prefsrc.map(Ip::V6),
+                nhid: r.nh_id,
+                hops: vec![hop],
+                metrics: r.metrics.vals.clone(),
+                locks: r.metrics.locks,
+                congctl: r.metrics.congctl.clone(),
+                pref: match r.pref {
+                    fibkit::route::Pref::High => 1,
+                    fibkit::route::Pref::Low => 3,
+                    fibkit::route::Pref::Medium => 0,
+                },
+            });
+        }
+    }
+    out.into_iter().map(RSpec::normalize).collect()
+}
+
+/// Multiset difference: the items of `a` not matched by one of `b`, in `a`'s order.
+fn minus<'a, T: Eq + std::hash::Hash>(a: &'a [T], b: &[T]) -> Vec<&'a T> {
+    let mut count: HashMap<&T, usize> = HashMap::new();
+    for x in b {
+        *count.entry(x).or_default() += 1;
+    }
+    let mut out = Vec::new();
+    for x in a {
+        match count.get_mut(x) {
+            Some(n) if *n > 0 => *n -= 1,
+            _ => out.push(x),
+        }
+    }
+    out
+}
+
+/// A route's prefix: family, table, destination and source.
+type PrefixKey = (bool, u32, (u128, u8), (u128, u8));
+
+/// The command that adds a route behind the entries its prefix has: `append` for IPv4,
+/// and for an IPv6 route without a gateway (it cannot join another as a multipath leg;
+/// `add` would find the prefix's entry of the same metric and refuse); `add` for the
+/// other IPv6 routes, whose same-metric gateway routes the kernel merges anyway.
+fn add_words(r: &RSpec) -> Vec<String> {
+    let dev_only = r.hops.len() == 1 && r.hops[0].gw.is_none();
+    r.words(if !r.v6 || dev_only { "append" } else { "add" }, true)
+}
+
+/// The deletes of a route: one per path for an IPv6 multipath route (its legs are
+/// separate entries), one otherwise.
+fn del_words(r: &RSpec) -> Vec<Vec<String>> {
+    if r.v6 && r.hops.len() > 1 {
+        r.hops
+            .iter()
+            .map(|h| {
+                let mut one = r.clone();
+                one.hops = vec![h.clone()];
+                one.words("del", false)
+            })
+            .collect()
+    } else {
+        vec![r.words("del", false)]
+    }
+}
+
+// -------------------------------------------------------------- addresses
+
+/// An address in the canonical form both sides are compared in.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct ASpec {
+    dev: String,
+    local: Ip,
+    plen: u8,
+    peer: Option<Ip>,
+    broadcast: Option<u32>,
+    scope: u8,
+    flags: u32,
+    metric: u32,
+    label: Option<String>,
+}
+
+impl ASpec {
+    fn words(&self, verb: &str) -> Vec<String> {
+        let mut o = Vec::new();
+        if self.local.is_v6() {
+            o.push(w("-6"));
+        }
+        o.extend([w("addr"), w(verb)]);
+        match self.peer {
+            Some(p) => {
+                o.push(self.local.to_string());
+                o.push(w("peer"));
+                o.push(format!("{p}/{}", self.plen));
+            }
+            None => o.push(format!("{}/{}", self.local, self.plen)),
+        }
+        if verb == "add" {
+            if let Some(b) = self.broadcast {
+                o.push(w("broadcast"));
+                o.push(Ip::V4(b).to_string());
+            }
+            o.push(w("scope"));
+            o.push(scope_n2a(self.scope));
+            if self.metric != 0 {
+                o.push(w("metric"));
+                o.push(self.metric.to_string());
+            }
+            if let Some(l) = &self.label {
+                if *l != self.dev {
+                    o.push(w("label"));
+                    o.push(l.clone());
+                }
+            }
+            for (bit, name) in [
+                (0x02, "nodad"),
+                (0x04, "optimistic"),
+                (0x10, "home"),
+                (0x100, "mngtmpaddr"),
+                (0x200, "noprefixroute"),
+            ] {
+                if self.flags & bit != 0 {
+                    o.push(w(name));
+                }
+            }
+        }
+        o.push(w("dev"));
+        o.push(self.dev.clone());
+        o
+    }
+}
+
+fn kernel_aspec(a: &KAddr, dev: &str) -> ASpec {
+    let v6 = a.local.is_v6();
+    ASpec {
+        dev: dev.to_string(),
+        local: a.local,
+        plen: a.plen,
+        peer: if v6 { None } else { a.peer },
+        broadcast: a.broadcast.filter(|b| *b != 0),
+        scope: a.scope,
+        flags: a.flags & ADDR_CFG_FLAGS,
+        metric: a.metric,
+        label: if v6 {
+            None
+        } else {
+            Some(a.label.clone().unwrap_or_else(|| dev.to_string()))
+        },
+    }
+}
+
+fn fib_aspecs(ns: &Netns) -> Vec<ASpec> {
+    let mut out = Vec::new();
+    for l in ns.links() {
+        for a in ns.addrs4(l.index) {
+            out.push(ASpec {
+                dev: l.name.clone(),
+                local: Ip::V4(a.local),
+                plen: a.plen,
+                peer: (a.address != a.local).then_some(Ip::V4(a.address)),
+                broadcast: (a.broadcast != 0).then_some(a.broadcast),
+                scope: a.scope,
+                flags: a.flags & ADDR_CFG_FLAGS,
+                metric: a.metric,
+                label: Some(a.label.clone()),
+            });
+        }
+    }
+    for l in ns.links() {
+        for a in ns.addrs6(l.index) {
+            out.push(ASpec {
+                dev: l.name.clone(),
+                local: Ip::V6(a.addr),
+                plen: a.plen,
+                peer: None,
+                broadcast: None,
+                scope: a.scope,
+                flags: a.flags & ADDR_CFG_FLAGS,
+                metric: a.metric,
+                label: None,
+            });
+        }
+    }
+    out
+}
+
+// ------------------------------------------------------------------ rules
+
+fn is_default_rule(r: &KRule) -> bool {
+    let defaults: &[(u32, u32)] = if r.v6 {
+        &[(0, 255), (32766, 254)]
+    } else {
+        &[(0, 255), (32766, 254), (32767, 253)]
+    };
+    r.action == 1
+        && r.flags & 2 == 0
+        && r.src.is_none()
+        && r.dst.is_none()
+        && r.tos == 0
+        && r.iif.is_none()
+        && r.oif.is_none()
+        && r.mark.unwrap_or(0) == 0
+        && r.mask.unwrap_or(0) == 0
+        && r.uid.is_none()
+        && r.ipproto.is_none()
+        && r.sport.is_none()
+        && r.dport.is_none()
+        && r.suppress_prefixlen.is_none()
+        && r.suppress_ifgroup.is_none()
+        && !r.l3mdev
+        && r.realms.unwrap_or(0) == 0
+        && r.tun_id.unwrap_or(0) == 0
+        && r.unsupported.is_empty()
+        && defaults.contains(&(r.pref, r.table))
+}
+
+fn rule_words(r: &KRule) -> Result<Vec<String>, String> {
+    let mut o = Vec::new();
+    if r.v6 {
+        o.push(w("-6"));
+    }
+    o.extend([w("rule"), w("add")]);
+    if r.flags & 2 != 0 {
+        o.push(w("not"));
+    }
+    o.push(w("pref"));
+    o.push(r.pref.to_string());
+    for (k, p) in [("from", r.src), ("to", r.dst)] {
+        if let Some((a, len)) = p {
+            o.push(w(k));
+            o.push(format!("{a}/{len}"));
+        }
+    }
+    if r.tos != 0 {
+        o.push(w("tos"));
+        o.push(format!("0x{:02x}", r.tos));
+    }
+    if r.mark.is_some() || r.mask.is_some() {
+        o.push(w("fwmark"));
+        o.push(format!(
+            "0x{:x}/0x{:x}",
+            r.mark.unwrap_or(0),
+            r.mask.unwrap_or(u32::MAX)
+        ));
+    }
+    if let Some(i) = &r.iif {
+        o.push(w("iif"));
+        o.push(i.clone());
+    }
+    if let Some(i) = &r.oif {
+        o.push(w("oif"));
+        o.push(i.clone());
+    }
+    if let Some((a, b)) = r.uid {
+        o.push(w("uidrange"));
+        o.push(format!("{a}-{b}"));
+    }
+    if let Some(p) = r.ipproto {
+        o.push(w("ipproto"));
+        o.push(p.to_string());
+    }
+    for (k, p) in [("sport", r.sport), ("dport", r.dport)] {
+        if let Some((a, b)) = p {
+            o.push(w(k));
+            o.push(format!("{a}-{b}"));
+        }
+    }
+    if let Some(n) = r.suppress_prefixlen {
+        o.push(w("suppress_prefixlength"));
+        o.push(n.to_string());
+    }
+    if let Some(n) = r.suppress_ifgroup {
+        o.push(w("suppress_ifgroup"));
+        o.push(n.to_string());
+    }
+    if r.l3mdev {
+        o.push(w("l3mdev"));
+    }
+    if let Some(x) = r.realms.filter(|x| *x != 0) {
+        o.push(w("realms"));
+        o.push(x.to_string());
+    }
+    if let Some(x) = r.tun_id.filter(|x| *x != 0) {
+        o.push(w("tun_id"));
+        o.push(x.to_string());
+    }
+    if r.protocol != 0 {
+        o.push(w("protocol"));
+        o.push(proto_n2a(r.protocol));
+    }
+    match r.action {
+        1 if !r.l3mdev => {
+            o.push(w("lookup"));
+            o.push(table_n2a(r.table));
+        }
+        1 => {}
+        2 => {
+            o.push(w("goto"));
+            o.push(r.goto.unwrap_or(0).to_string());
+        }
+        3 => o.push(w("nop")),
+        6 => o.push(w("blackhole")),
+        7 => o.push(w("unreachable")),
+        8 => o.push(w("prohibit")),
+        a => return Err(format!("rule action {a} not modelled")),
+    }
+    Ok(o)
+}
+
+// --------------------------------------------------------------- nexthops
+
+fn nexthop_words(n: &KNexthop, names: &HashMap<u32, String>) -> Result<Vec<String>, String> {
+    if n.encap {
+        return Err(format!("nexthop {} has an encapsulation", n.id));
+    }
+    if n.group_type != 0 {
+        return Err(format!("nexthop {} is a resilient group", n.id));
+    }
+    let mut o = Vec::new();
+    if n.family == AF_INET6 && n.gw.is_none() {
+        o.push(w("-6"));
+    }
+    o.extend([w("nexthop"), w("add"), w("id"), n.id.to_string()]);
+    if n.blackhole {
+        o.push(w("blackhole"));
+    } else if !n.group.is_empty() {
+        o.push(w("group"));
+        o.push(
+            n.group
+                .iter()
+                .map(|(id, wt)| format!("{id},{wt}"))
+                .collect::<Vec<_>>()
+                .join("/"),
+        );
+    } else {
+        if let Some(g) = n.gw {
+            o.push(w("via"));
+            o.push(g.to_string());
+        }
+        if n.oif != 0 {
+            let d = names
+                .get(&n.oif)
+                .ok_or_else(|| format!("nexthop {}: unknown device {}", n.id, n.oif))?;
+            o.push(w("dev"));
+            o.push(d.clone());
+        }
+        if n.flags & nhflags::ONLINK != 0 {
+            o.push(w("onlink"));
+        }
+    }
+    if n.fdb {
+        o.push(w("fdb"));
+    }
+    o.push(w("proto"));
+    o.push(proto_n2a(n.proto));
+    Ok(o)
+}
+
+// ------------------------------------------------------------- the phases
+
+/// Translate and apply `k` to a fresh namespace.
+pub fn translate(k: &KernelState) -> Translation {
+    let mut c = Ctx {
+        ns: Netns::new(),
+        commands: Vec::new(),
+        warnings: k.warnings.clone(),
+    };
+    let names: HashMap<u32, String> = k.links.iter().map(|l| (l.index, l.name.clone())).collect();
+
+    // 1. namespace-wide and all/default sysctls
+    let (global, per_dev): (Vec<_>, Vec<_>) = k.sysctls.iter().partition(|s| {
+        let p: Vec<&str> = s.key.split('.').collect();
+        p.len() < 4 || matches!(p[3], "all" | "default")
+    });
+    for s in &global {
+        if s.key == "net.ipv4.fib_multipath_hash_seed" && num(&s.value) == Some(0) {
+            c.warn(
+                "net.ipv4.fib_multipath_hash_seed is 0 (a random per-boot seed): multipath \
+                 path choices may differ from the kernel's",
+            );
+            continue;
+        }
+        if num(&s.value) != fib_value(&c.ns, &s.key) {
+            c.sysctl(&s.key, &s.value);
+        }
+    }
+
+    // 2. links
+    let mut done: Vec<u32> = Vec::new();
+    let mut links = k.links.clone();
+    links.sort_by_key(|l| l.index);
+    for l in &links {
+        if l.loopback || l.name == "lo" {
+            if l.mtu != 0 && l.mtu != 65536 {
+                c.ip(vec![
+                    w("link"),
+                    w("set"),
+                    w("lo"),
+                    w("mtu"),
+                    l.mtu.to_string(),
+                ]);
+            }
+            continue;
+        }
+        if done.contains(&l.index) {
+            continue;
+        }
+        let mut o = vec![w("link"), w("add"), l.name.clone()];
+        if let Some(m) = &l.mac {
+            o.extend([w("address"), mac_str(m)]);
+        }
+        if l.mtu != 0 {
+            o.extend([w("mtu"), l.mtu.to_string()]);
+        }
+        if l.group != 0 {
+            o.extend([w("group"), l.group.to_string()]);
+        }
+        let kind = l.kind.as_deref();
+        let peer = links
+            .iter()
+            .find(|p| Some(p.index) == l.link && p.index != l.index && !l.link_other_ns);
+        match (kind, peer) {
+            (Some("veth"), Some(p)) if p.kind.as_deref() == Some("veth") => {
+                // the kernel registers the peer first: it has the lower index, so the
+                // end met first (lower index) is the peer of the `link add`
+                let (main, p) = if p.index > l.index { (p, l) } else { (l, p) };
+                let mut o = vec![w("link"), w("add"), main.name.clone()];
+                if let Some(m) = &main.mac {
+                    o.extend([w("address"), mac_str(m)]);
+                }
+                if main.mtu != 0 {
+                    o.extend([w("mtu"), main.mtu.to_string()]);
+                }
+                if main.group != 0 {
+                    o.extend([w("group"), main.group.to_string()]);
+                }
+                o.extend([w("type"), w("veth"), w("peer"), w("name"), p.name.clone()]);
+                done.push(main.index);
+                done.push(p.index);
+                if c.ip(o) {
+                    let mut s = vec![w("link"), w("set"), p.name.clone()];
+                    if let Some(m) = &p.mac {
+                        s.extend([w("address"), mac_str(m)]);
+                    }
+                    if p.mtu != 0 {
+                        s.extend([w("mtu"), p.mtu.to_string()]);
+                    }
+                    if p.group != 0 {
+                        s.extend([w("group"), p.group.to_string()]);
+                    }
+                    if s.len() > 3 {
+                        c.ip(s);
+                    }
+                }
+            }
+            _ => {
+                if kind != Some("dummy") {
+                    let what = kind.map_or_else(
+                        || "a device without a kind".into(),
+                        |k| {
+                            if k == "veth" {
+                                "a veth whose peer is in another namespace".to_string()
+                            } else {
+                                format!("kind {k}")
+                            }
+                        },
+                    );
+                    c.warn(format!(
+                        "link {} ({what}) mirrored as a dummy link (always has carrier)",
+                        l.name
+                    ));
+                }
+                if l.up && !l.carrier {
+                    c.warn(format!(
+                        "link {} is up without carrier: the dummy mirroring it has carrier",
+                        l.name
+                    ));
+                }
+                o.extend([w("type"), w("dummy")]);
+                c.ip(o);
+            }
+        }
+    }
+
+    // 3. per-device sysctls, then up/down
+    for s in &per_dev {
+        if num(&s.value) != fib_value(&c.ns, &s.key) {
+            c.sysctl(&s.key, &s.value);
+        }
+    }
+    for l in &links {
+        let is_lo = l.loopback || l.name == "lo";
+        if l.up && !is_lo {
+            c.ip(vec![w("link"), w("set"), l.name.clone(), w("up")]);
+        } else if !l.up && is_lo {
+            c.ip(vec![w("link"), w("set"), w("lo"), w("down")]);
+        }
+    }
+
+    // 4. addresses
+    let mut kaddrs = Vec::new();
+    for a in &k.addrs {
+        let Some(dev) = names.get(&a.index) else {
+            c.warn(format!(
+                "address {} on unknown device {}: skipped",
+                a.local, a.index
+            ));
+            continue;
+        };
+        if a.flags & (IFA_F_TENTATIVE | IFA_F_DADFAILED) != 0 {
+            c.warn(format!(
+                "address {}/{} dev {dev} is tentative or failed DAD in the kernel: mirrored as usable",
+                a.local, a.plen
+            ));
+        }
+        if a.flags & IFA_F_DEPRECATED != 0 || a.lifetimes != (u32::MAX, u32::MAX) {
+            c.warn(format!(
+                "address {}/{} dev {dev}: lifetimes are not mirrored (kept forever)",
+                a.local, a.plen
+            ));
+        }
+        if a.local.is_v6() && a.peer.is_some() {
+            c.warn(format!(
+                "address {}/{} dev {dev}: the IPv6 peer address is not modelled",
+                a.local, a.plen
+            ));
+        }
+        kaddrs.push(kernel_aspec(a, dev));
+    }
+    let fib = fib_aspecs(&c.ns);
+    for a in minus(&fib, &kaddrs) {
+        c.ip(a.words("del"));
+    }
+    let fib = fib_aspecs(&c.ns);
+    // primaries before secondaries, as the kernel lists them
+    let missing: Vec<ASpec> = minus(&kaddrs, &fib).into_iter().cloned().collect();
+    let secondary = |a: &ASpec| {
+        k.addrs.iter().any(|x| {
+            x.local == a.local
+                && names.get(&x.index) == Some(&a.dev)
+                && x.flags & IFA_F_SECONDARY != 0
+        })
+    };
+    for a in missing.iter().filter(|a| !a.local.is_v6() && !secondary(a)) {
+        c.ip(a.words("add"));
+    }
+    for a in missing.iter().filter(|a| !a.local.is_v6() && secondary(a)) {
+        c.ip(a.words("add"));
+    }
+    // the kernel lists a device's IPv6 addresses of one scope newest first
+    for a in missing.iter().rev().filter(|a| a.local.is_v6()) {
+        c.ip(a.words("add"));
+    }
+
+    // 5. nexthop objects: singles, then groups
+    let mut nhs = k.nexthops.clone();
+    nhs.sort_by_key(|n| (!n.group.is_empty(), n.id));
+    for n in &nhs {
+        match nexthop_words(n, &names) {
+            Ok(o) => {
+                c.ip(o);
+            }
+            Err(e) => c.warn(format!("{e}: not mirrored")),
+        }
+    }
+
+    // 6. rules
+    for v6 in [false, true] {
+        let rules: Vec<&KRule> = k.rules.iter().filter(|r| r.v6 == v6).collect();
+        let defaults = if v6 { 2 } else { 3 };
+        if rules.len() == defaults && rules.iter().all(|r| is_default_rule(r)) {
+            continue;
+        }
+        let mut flush = vec![w("rule"), w("flush")];
+        if v6 {
+            flush.insert(0, w("-6"));
+        }
+        c.ip(flush);
+        let mut skipped_local = false;
+        for r in rules {
+            if !skipped_local && r.pref == 0 && is_default_rule(r) {
+                // the permanent local rule survives the flush
+                skipped_local = true;
+                continue;
+            }
+            if !r.unsupported.is_empty() {
+                c.warn(format!(
+                    "rule pref {} has selectors fibkit does not model (FRA {:?}): mirrored without them",
+                    r.pref, r.unsupported
+                ));
+            }
+            match rule_words(r) {
+                Ok(o) => {
+                    c.ip(o);
+                }
+                Err(e) => c.warn(format!("rule pref {}: {e}: not mirrored", r.pref)),
+            }
+        }
+    }
+
+    // 7. routes
+    let mut kroutes = Vec::new();
+    for r in &k.routes {
+        if r.encap {
+            c.warn(format!(
+                "route {}/{} has an encapsulation: not mirrored",
+                ip_of(r.v6, r.dst.0),
+                r.dst.1
+            ));
+            continue;
+        }
+        if r.expires.is_some() {
+            c.warn(format!(
+                "route {}/{} expires: mirrored without expiry",
+                ip_of(r.v6, r.dst.0),
+                r.dst.1
+            ));
+        }
+        if !r.v6 && r.src.1 != 0 {
+            c.warn("an IPv4 route with a source prefix: the prefix is ignored");
+        }
+        match kernel_rspec(r, &names) {
+            Ok(s) => kroutes.push(s),
+            Err(e) => c.warn(format!(
+                "route {}/{}: {e}: skipped",
+                ip_of(r.v6, r.dst.0),
+                r.dst.1
+            )),
+        }
+    }
+    // adds first: a route whose gateway the kernel still reaches through a
+    // route the user deleted since (a connected prefix) is only accepted while
+    // fibkit has that route; an add refused before the deletes is retried after them
+    let fib = fib_rspecs(&c.ns);
+    let mut retry = Vec::new();
+    for r in minus(&kroutes, &fib) {
+        if !c.try_ip(add_words(r)) {
+            retry.push(r.clone());
+        }
+    }
+    let fib = fib_rspecs(&c.ns);
+    for r in minus(&fib, &kroutes) {
+        for d in del_words(r) {
+            c.ip(d);
+        }
+    }
+    for r in retry {
+        c.ip(add_words(&r));
+    }
+    // same prefix, other order: the first entry that fits a flow wins, so the kernel's
+    // order is restored by deleting the prefix's entries and adding them in its order
+    let fib = fib_rspecs(&c.ns);
+    let group = |v: &[RSpec]| {
+        let mut m: HashMap<PrefixKey, Vec<RSpec>> = HashMap::new();
+        for r in v {
+            m.entry((r.v6, r.table, r.dst, r.src))
+                .or_default()
+                .push(r.clone());
+        }
+        m
+    };
+    let kg = group(&kroutes);
+    let fg = group(&fib);
+    let mut keys: Vec<_> = kg.keys().copied().collect();
+    keys.sort_unstable();
+    for key in keys {
+        let (Some(kl), Some(fl)) = (kg.get(&key), fg.get(&key)) else {
+            continue;
+        };
+        if kl == fl || kl.len() < 2 {
+            continue;
+        }
+        let mut sorted_k = kl.clone();
+        let mut sorted_f = fl.clone();
+        let ord = |a: &RSpec, b: &RSpec| format!("{a:?}").cmp(&format!("{b:?}"));
+        sorted_k.sort_by(ord);
+        sorted_f.sort_by(ord);
+        if sorted_k != sorted_f {
+            continue;
+        }
+        for r in fl {
+            for d in del_words(r) {
+                c.ip(d);
+            }
+        }
+        for r in kl {
+            c.ip(add_words(r));
+        }
+    }
+
+    // 8. check
+    let fib = fib_rspecs(&c.ns);
+    for r in minus(&kroutes, &fib) {
+        c.warn(format!(
+            "route still missing in fibkit: {}",
+            r.words("add", true).join(" ")
+        ));
+    }
+    for r in minus(&fib, &kroutes) {
+        c.warn(format!(
+            "route fibkit has and the kernel has not: {}",
+            r.words("add", true).join(" ")
+        ));
+    }
+    let fib = fib_aspecs(&c.ns);
+    for a in minus(&kaddrs, &fib) {
+        c.warn(format!(
+            "address still missing in fibkit: {}",
+            a.words("add").join(" ")
+        ));
+    }
+    for a in minus(&fib, &kaddrs) {
+        c.warn(format!(
+            "address fibkit has and the kernel has not: {}",
+            a.words("add").join(" ")
+        ));
+    }
+    Translation {
+        commands: c.commands,
+        warnings: c.warnings,
+        netns: c.ns,
+    }
+}
