@@ -2,18 +2,12 @@
 
 use fibkit::lookup::RouteAnswer4;
 use fibkit::lookup6::RouteAnswer6;
-use fibkit::route::{Gateway, Metrics, Route4, Route6, RouteType};
+use fibkit::route::{Gateway, Metrics, RouteType};
 use fibkit::Netns;
-use fibkit_iproute::names::{fmt4, fmt6, proto_n2a, scope_n2a, table_n2a};
+use fibkit_iproute::names::{fmt4, fmt6, proto_n2a, table_n2a};
 use fibkit_iproute::normal::metrics_words;
+use fibkit_iproute::show::{fibmatch_text, FibEntry, ShowOpts};
 use serde_json::{json, Map, Value};
-
-fn gw_text(g: &Gateway) -> String {
-    match g {
-        Gateway::V4(a) => fmt4(*a),
-        Gateway::V6(a) => fmt6(*a),
-    }
-}
 
 fn metrics_json(m: &Metrics) -> Vec<Value> {
     metrics_words(m)
@@ -28,100 +22,24 @@ fn metrics_json(m: &Metrics) -> Vec<Value> {
         .collect()
 }
 
-fn dst4(r: &Route4) -> String {
-    if r.dst.len == 0 {
-        "default".into()
-    } else if r.dst.len == 32 {
-        fmt4(r.dst.addr)
-    } else {
-        r.dst.to_string()
+/// The printing options of `ip route get`'s answer.
+fn get_opts(json: bool) -> ShowOpts {
+    ShowOpts {
+        json,
+        ..ShowOpts::default()
     }
-}
-
-fn dst6(p: fibkit::prefix::Prefix6) -> String {
-    if p.len == 0 {
-        "default".into()
-    } else if p.len == 128 {
-        fmt6(p.addr)
-    } else {
-        p.to_string()
-    }
-}
-
-/// A FIB entry as `ip route show` prints it (the `fibmatch` answer).
-fn fib4_text(ns: &Netns, r: &Route4, rtype: RouteType, table: u32, json_out: bool) -> String {
-    let nh = &r.info.nhs[0];
-    if json_out {
-        let mut o = Map::new();
-        if rtype != RouteType::Unicast {
-            o.insert("type".into(), json!(rtype.name()));
-        }
-        o.insert("dst".into(), json!(dst4(r)));
-        if let Some(g) = &nh.gw {
-            o.insert("gateway".into(), json!(gw_text(g)));
-        }
-        if nh.dev != 0 {
-            o.insert("dev".into(), json!(ns.link_name(nh.dev)));
-        }
-        if table != 254 && table != 0 {
-            o.insert("table".into(), json!(table_n2a(table)));
-        }
-        if r.info.proto != 3 {
-            o.insert("protocol".into(), json!(proto_n2a(r.info.proto)));
-        }
-        if r.info.scope != 0 {
-            o.insert("scope".into(), json!(scope_n2a(r.info.scope)));
-        }
-        if r.info.prefsrc != 0 {
-            o.insert("prefsrc".into(), json!(fmt4(r.info.prefsrc)));
-        }
-        if r.info.priority != 0 {
-            o.insert("metric".into(), json!(r.info.priority));
-        }
-        o.insert("flags".into(), json!([]));
-        return format!("{}\n", Value::Array(vec![Value::Object(o)]));
-    }
-    let mut p = Vec::new();
-    if rtype != RouteType::Unicast {
-        p.push(rtype.name().to_string());
-    }
-    p.push(dst4(r));
-    if r.tos != 0 {
-        p.push(format!("tos 0x{:02x}", r.tos));
-    }
-    if let Some(g) = &nh.gw {
-        p.push(format!("via {}", gw_text(g)));
-    }
-    if nh.dev != 0 {
-        p.push(format!("dev {}", ns.link_name(nh.dev)));
-    }
-    if table != 254 && table != 0 {
-        p.push(format!("table {}", table_n2a(table)));
-    }
-    if r.info.proto != 3 {
-        p.push(format!("proto {}", proto_n2a(r.info.proto)));
-    }
-    if r.info.scope != 0 {
-        p.push(format!("scope {}", scope_n2a(r.info.scope)));
-    }
-    if r.info.prefsrc != 0 {
-        p.push(format!("src {}", fmt4(r.info.prefsrc)));
-    }
-    if r.info.priority != 0 {
-        p.push(format!("metric {}", r.info.priority));
-    }
-    p.extend(metrics_words(&r.info.metrics));
-    format!("{}\n", p.join(" "))
 }
 
 /// An IPv4 answer.
 pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> String {
     if fibmatch {
         if let Some((route, _)) = &r.fib {
-            return fib4_text(ns, route, r.rtype, r.table, json_out);
+            return fibmatch_text(ns, &get_opts(json_out), FibEntry::V4(route));
         }
     }
     let show_src = !r.input && r.prefsrc.is_some_and(|s| s != r.requested_src);
+    // rt_fill_info reports the matched entry's TOS (res.dscp), not the flow's
+    let tos = r.fib.as_ref().map_or(0, |(route, _)| route.tos);
     let mut cache: Vec<&str> = Vec::new();
     match r.rtype {
         RouteType::Local => cache.push("local"),
@@ -132,6 +50,10 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
         RouteType::Multicast => cache.push("mc"),
         _ => {}
     }
+    // RTCF_DOREDIRECT: a forward back out of its input device
+    if ns.input_redirect4(r) {
+        cache.push("redirect");
+    }
     if json_out {
         let mut o = Map::new();
         if r.rtype != RouteType::Unicast {
@@ -141,8 +63,17 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
         if r.requested_src != 0 {
             o.insert("from".into(), json!(fmt4(r.requested_src)));
         }
-        if let Some(g) = &r.gateway {
-            o.insert("gateway".into(), json!(gw_text(g)));
+        if tos != 0 {
+            o.insert("tos".into(), json!(format!("0x{tos:02x}")));
+        }
+        match &r.gateway {
+            Some(Gateway::V4(g)) => {
+                o.insert("gateway".into(), json!(fmt4(*g)));
+            }
+            Some(Gateway::V6(g)) => {
+                o.insert("via".into(), json!({ "family": "inet6", "host": fmt6(*g) }));
+            }
+            None => {}
         }
         o.insert("dev".into(), json!(ns.link_name(r.dev)));
         if r.table != 254 && r.table != 0 {
@@ -175,8 +106,13 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
     if r.requested_src != 0 {
         p.push(format!("from {}", fmt4(r.requested_src)));
     }
-    if let Some(g) = &r.gateway {
-        p.push(format!("via {}", gw_text(g)));
+    if tos != 0 {
+        p.push(format!("tos 0x{tos:02x}"));
+    }
+    match &r.gateway {
+        Some(Gateway::V4(g)) => p.push(format!("via {}", fmt4(*g))),
+        Some(Gateway::V6(g)) => p.push(format!("via inet6 {}", fmt6(*g))),
+        None => {}
     }
     p.push(format!("dev {}", ns.link_name(r.dev)));
     if r.table != 254 && r.table != 0 {
@@ -189,7 +125,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
         p.push("rt_offload_failed".into());
     }
     if r.flow.mark != 0 {
-        p.push(format!("mark {}", r.flow.mark));
+        p.push(format!("mark 0x{:x}", r.flow.mark));
     }
     if !r.input {
         p.push(format!("uid {}", r.flow.uid));
@@ -202,53 +138,8 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
     if r.input {
         c.push(format!("iif {}", ns.link_name(r.flow.iif)));
     }
-    format!("{} \n    {}\n", p.join(" "), c.join(" "))
-}
-
-fn fib6_text(ns: &Netns, legs: &[Route6], json_out: bool) -> String {
-    let r = &legs[0];
-    let mut p = Vec::new();
-    if r.rtype != RouteType::Unicast {
-        p.push(r.rtype.name().to_string());
-    }
-    p.push(dst6(r.dst));
-    if r.src.len != 0 {
-        p.push(format!("from {}", dst6(r.src)));
-    }
-    if legs.len() == 1 {
-        if let Some(g) = r.nh.gw {
-            p.push(format!("via {}", fmt6(g)));
-        }
-        p.push(format!("dev {}", ns.link_name(r.nh.dev)));
-    }
-    if r.table != 254 {
-        p.push(format!("table {}", table_n2a(r.table)));
-    }
-    if r.proto != 3 {
-        p.push(format!("proto {}", proto_n2a(r.proto)));
-    }
-    if let Some(s) = r.prefsrc {
-        p.push(format!("src {}", fmt6(s)));
-    }
-    p.push(format!("metric {}", r.metric));
-    p.extend(metrics_words(&r.metrics));
-    p.push(format!("pref {}", r.pref.name()));
-    let mut s = p.join(" ");
-    if legs.len() > 1 {
-        for l in legs {
-            s.push_str(&format!(
-                "\n\tnexthop via {} dev {} weight {}",
-                l.nh.gw.map(fmt6).unwrap_or_default(),
-                ns.link_name(l.nh.dev),
-                l.nh.weight
-            ));
-        }
-    }
-    if json_out {
-        let o = json!([{ "dst": dst6(r.dst), "gateway": r.nh.gw.map(fmt6), "dev": ns.link_name(r.nh.dev), "metric": r.metric, "flags": [], "pref": r.pref.name() }]);
-        return format!("{o}\n");
-    }
-    format!("{s}\n")
+    // iproute2 ends every printed field with a blank
+    format!("{} \n    {} \n", p.join(" "), c.join(" "))
 }
 
 /// An IPv6 answer.
@@ -262,7 +153,7 @@ pub fn get6(
     iif: u32,
 ) -> String {
     if fibmatch && !r.fib.is_empty() {
-        return fib6_text(ns, &r.fib, json_out);
+        return fibmatch_text(ns, &get_opts(json_out), FibEntry::V6(&r.fib));
     }
     let route = r.fib.first();
     let proto = route.map_or(3, |x| x.proto);

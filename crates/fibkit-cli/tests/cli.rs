@@ -38,7 +38,7 @@ fn batch_applies_commands_in_order() {
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "8.8.8.8 via 192.0.2.254 dev d0 src 192.0.2.1 uid 0 \n    cache\n"
+        "8.8.8.8 via 192.0.2.254 dev d0 src 192.0.2.1 uid 0 \n    cache \n"
     );
 }
 
@@ -65,7 +65,7 @@ fn force_continues_after_a_failure() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "192.0.2.9 dev d0 src 192.0.2.1 uid 0 \n    cache\n"
+        "192.0.2.9 dev d0 src 192.0.2.1 uid 0 \n    cache \n"
     );
 }
 

@@ -290,51 +290,14 @@ const SHOWS: &[&str] = &[
     "nexthop show",
 ];
 
-/// Queries whose answer fibkit's `ip` text printer (fibkit-cli `text.rs`) still gets
-/// wrong although the mirrored state and the lookup are right; each is a reported fibkit
-/// bug, printed (not failed) so that the rest stays strict:
-/// - `mark 0x10`: iproute2 prints a route get's mark in hex, fibkit in decimal (`mark 16`);
-/// - `tos 0x10`: iproute2 prints the flow's tos after the destination, fibkit omits it;
-/// - `iif` input lookups forwarded out of their input device: iproute2 prints
-///   `cache <redirect> iif d1`, fibkit `cache iif d1` (RTCF_DOREDIRECT not shown);
-/// - an IPv4 route through an IPv6 gateway: iproute2 prints `via inet6 2001:db8::ff`,
-///   fibkit `via 2001:db8::ff`;
-/// - `fibmatch` of an IPv4 multipath route: iproute2 prints the route with its
-///   `nexthop` lines, fibkit one path (`10.2.0.0/16 via 192.0.2.254 dev d0`).
-const KNOWN: &[&str] = &[
-    "route get 10.50.0.1 mark 0x10",
-    "route get 10.50.0.1 mark 0x11",
-    "route get 10.13.0.1 tos 0x10",
-    "route get 10.61.0.1 iif d1 from 198.51.100.7",
-    "route get fibmatch 10.2.0.1",
-    "route get 10.1.0.1 iif d1 from 10.1.0.9",
-    "route get 10.14.0.1",
-];
-
-/// iproute2 ends some lines with a blank (`    cache `, fibmatch's `nexthop ... weight
-/// 1 `) where fibkit's printer does not; only that trailing blank is dropped before
-/// comparing (reported as a fibkit text detail).
-fn trim_lines(s: &str) -> String {
-    s.lines().map(|l| format!("{}\n", l.trim_end())).collect()
-}
-
 /// Compare the kernel's and fibkit's answers to each command; returns the differences.
 fn compare(ns: &Netns, cmds: &[&str]) -> Vec<String> {
     let mut diffs = Vec::new();
     for c in cmds {
-        let mut k = kernel(ns, c);
-        let mut f = fibkit(ns, c);
-        k.stdout = trim_lines(&k.stdout);
-        f.stdout = trim_lines(&f.stdout);
-        let d = format!("ip {c}\n  kernel: {k:?}\n  fibkit: {f:?}");
-        if KNOWN.contains(c) {
-            if k == f {
-                println!("now identical (remove from KNOWN): ip {c}: {k:?}");
-            } else {
-                println!("known fibkit difference: {d}");
-            }
-        } else if k != f {
-            diffs.push(d);
+        let k = kernel(ns, c);
+        let f = fibkit(ns, c);
+        if k != f {
+            diffs.push(format!("ip {c}\n  kernel: {k:?}\n  fibkit: {f:?}"));
         }
     }
     diffs
@@ -463,4 +426,76 @@ fn follow_resyncs_on_changes() {
         answer,
         "10.1.2.3 via 192.0.2.254 dev d0 src 192.0.2.1 uid 0 "
     );
+}
+
+/// The `<redirect>` cache flag of forwarded answers (`RTCF_DOREDIRECT`,
+/// `__mkroute_input`) under the knobs that decide it: `send_redirects` (all OR device),
+/// `shared_media` (all OR device, else source and gateway on one subnet of the device),
+/// and a source reached directly or through a gateway.
+#[test]
+fn redirect_flag_follows_sysctls() {
+    if let Err(why) = live() {
+        println!("skipped: {why}");
+        return;
+    }
+    let Some(ns) = Netns::new(4) else {
+        println!("skipped: `ip netns add` failed");
+        return;
+    };
+    for c in [
+        "link set lo up",
+        "link add d0 type ifb",
+        "link add d1 type ifb",
+        "link set d0 up",
+        "link set d1 up",
+        "addr add 192.0.2.1/24 dev d0",
+        "addr add 198.51.100.1/24 dev d1",
+        "route add 10.3.0.0/16 via 198.51.100.254",
+        "route add 10.4.0.0/16 dev d1",
+        "route add 10.5.0.0/16 via 203.0.113.254 dev d1 onlink",
+        "route add 10.77.0.0/16 via 198.51.100.254",
+    ] {
+        ns.ip(c);
+    }
+    let sysctl = |s: &str| {
+        let o = ns.exec("sysctl", &["-q", "-w", s]);
+        assert!(o.status.success(), "sysctl {s}");
+    };
+    sysctl("net.ipv4.ip_forward=1");
+    let queries = [
+        "route get 10.3.0.1 iif d1 from 198.51.100.7",
+        "-j route get 10.3.0.1 iif d1 from 198.51.100.7",
+        "route get 10.4.0.1 iif d1 from 198.51.100.7",
+        "route get 10.5.0.1 iif d1 from 198.51.100.7",
+        "route get 198.51.100.9 iif d1 from 198.51.100.7",
+        "route get 10.3.0.1 iif d1 from 10.77.0.5",
+        "route get 10.3.0.1 iif d0 from 192.0.2.7",
+    ];
+    let mut diffs = Vec::new();
+    let mut redirects = 0;
+    for step in [
+        &[][..],
+        &["net.ipv4.conf.d1.send_redirects=0"][..],
+        &["net.ipv4.conf.all.send_redirects=0"][..],
+        &["net.ipv4.conf.d1.send_redirects=1"][..],
+        &["net.ipv4.conf.d1.shared_media=0"][..],
+        &["net.ipv4.conf.all.shared_media=0"][..],
+        &["net.ipv4.conf.all.rp_filter=1"][..],
+    ] {
+        for s in step {
+            sysctl(s);
+        }
+        redirects += queries
+            .iter()
+            .filter(|q| kernel(&ns, q).stdout.contains("redirect"))
+            .count();
+        diffs.extend(
+            compare(&ns, &queries)
+                .into_iter()
+                .map(|d| format!("after {step:?}: {d}")),
+        );
+    }
+    // the knobs do move the flag: the comparison is not vacuous
+    assert!(redirects > 0);
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }

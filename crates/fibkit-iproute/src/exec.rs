@@ -1831,6 +1831,8 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 "ignore_routes_with_linkdown" => conf.ignore_routes_with_linkdown = v,
                 "promote_secondaries" => conf.promote_secondaries = v,
                 "src_valid_mark" => conf.src_valid_mark = v,
+                "send_redirects" => conf.send_redirects = v,
+                "shared_media" => conf.shared_media = v,
                 "forwarding" => conf.forwarding = u32::from(v != 0),
                 _ => {
                     ns.sysctl.other.insert(key.to_string(), val.to_string());

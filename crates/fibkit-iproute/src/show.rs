@@ -143,6 +143,37 @@ pub fn route_select(
     Ok(out)
 }
 
+/// The `fibmatch` answer of `ip route get`: the FIB entry that matched, printed as
+/// `print_route()` prints the kernel's answer, which is the entry's dump message
+/// (`fib_dump_info` / `rt6_fill_node`). iproute_get resets the filter without a table,
+/// so `table main` stays hidden and every other attribute is shown. An IPv6 multipath
+/// entry is given with all its legs.
+pub fn fibmatch_text(ns: &Netns, opts: &ShowOpts, entry: FibEntry<'_>) -> String {
+    let m = match entry {
+        FibEntry::V4(r) => Some(rt4_msg(ns, r)),
+        FibEntry::V6(legs) => {
+            let legs: Vec<&Route6> = legs.iter().collect();
+            rt6_msg(ns, &legs)
+        }
+    };
+    let f = RouteFilter::for_get(opts);
+    let mut o = Out::new(opts);
+    o.begin();
+    if let Some(m) = &m {
+        print_route(&mut o, ns, opts, &f, m);
+    }
+    o.finish()
+}
+
+/// A FIB entry for [`fibmatch_text`].
+#[derive(Clone, Copy, Debug)]
+pub enum FibEntry<'a> {
+    /// An IPv4 entry.
+    V4(&'a Route4),
+    /// An IPv6 entry with its multipath legs (head first), or alone.
+    V6(&'a [Route6]),
+}
+
 /// `ip [-4|-6] addr show|list ARGS`.
 pub fn addr_show(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, ShowError> {
     ipaddr_list(ns, opts, args, false)
@@ -1611,6 +1642,42 @@ struct RouteFilter {
 }
 
 impl RouteFilter {
+    /// The filter `iproute_get()` prints its answer with: `iproute_reset_filter(0)`,
+    /// no table.
+    fn for_get(opts: &ShowOpts) -> RouteFilter {
+        let pf = af_of(opts.family);
+        RouteFilter {
+            preferred_family: pf,
+            dump_family: pf,
+            tb: 0,
+            cloned: false,
+            flush: false,
+            protocol: 0,
+            protocolmask: false,
+            scope: 0,
+            scopemask: false,
+            typemask: 0,
+            tos: 0,
+            tosmask: false,
+            iif: 0,
+            iifmask: false,
+            oif: 0,
+            oifmask: false,
+            mark: 0,
+            markmask: false,
+            realm: 0,
+            realmmask: 0,
+            metric: 0,
+            metricmask: false,
+            rprefsrc: InetPrefix::none(),
+            rvia: InetPrefix::none(),
+            rdst: InetPrefix::none(),
+            mdst: InetPrefix::unset_match(),
+            rsrc: InetPrefix::none(),
+            msrc: InetPrefix::unset_match(),
+        }
+    }
+
     /// `iproute_list_flush_or_save()`'s argument loop.
     fn parse(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<RouteFilter, ShowError> {
         let pf = af_of(opts.family);

@@ -22,6 +22,8 @@ pub const CONF4_KNOBS: &[&str] = &[
     "ignore_routes_with_linkdown",
     "promote_secondaries",
     "src_valid_mark",
+    "send_redirects",
+    "shared_media",
 ];
 
 /// Per-device IPv6 knobs (`net.ipv6.conf.{all,default,DEV}.KNOB`).

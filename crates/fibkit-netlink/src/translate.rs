@@ -136,6 +136,8 @@ fn fib_value(ns: &Netns, key: &str) -> Option<i64> {
                 "ignore_routes_with_linkdown" => c.ignore_routes_with_linkdown,
                 "promote_secondaries" => c.promote_secondaries,
                 "src_valid_mark" => c.src_valid_mark,
+                "send_redirects" => c.send_redirects,
+                "shared_media" => c.shared_media,
                 _ => return None,
             }
         }

@@ -435,7 +435,30 @@ impl Netns {
             .is_some_and(|c| c.forwarding != 0)
     }
 
-    /// `fib_validate_source`: `Err(EINVAL)` for a martian or rp_filter failure.
+    /// `IN_DEV_TX_REDIRECTS`: `send_redirects` of `all` or of the device.
+    pub(crate) fn tx_redirects4(&self, dev: u32) -> bool {
+        self.sysctl.v4_all.send_redirects != 0
+            || self
+                .sysctl
+                .v4_dev
+                .get(&dev)
+                .is_some_and(|c| c.send_redirects != 0)
+    }
+
+    /// `IN_DEV_SHARED_MEDIA`: `shared_media` of `all` or of the device.
+    fn shared_media4(&self, dev: u32) -> bool {
+        self.sysctl.v4_all.shared_media != 0
+            || self
+                .sysctl
+                .v4_dev
+                .get(&dev)
+                .is_some_and(|c| c.shared_media != 0)
+    }
+
+    /// `fib_validate_source`: `Err(EINVAL)` for a martian or rp_filter failure, else
+    /// whether the route back to the source is direct (its nexthop's scope is host:
+    /// the source is on a connected subnet), which `__mkroute_input` needs to decide
+    /// on a redirect.
     fn fib_validate_source(
         &self,
         fl_in: &Flow4,
@@ -443,18 +466,17 @@ impl Netns {
         dst: u32,
         oif: u32,
         dev: u32,
-    ) -> Result<(), Errno> {
+    ) -> Result<bool, Errno> {
         let r = self.rpfilter(dev);
-        // send_redirects defaults to 1
-        if r == 0 && dev != oif && !self.tclassid_users4() {
+        if r == 0 && !self.tclassid_users4() && (dev != oif || !self.tx_redirects4(dev)) {
             if self.accept_local(dev) {
-                return Ok(());
+                return Ok(false);
             }
             if !(self.custom_local_routes4 || self.custom_rules4) {
                 if self.dev_of_local4(src).is_some() {
                     return Err(Errno::EINVAL);
                 }
-                return Ok(());
+                return Ok(false);
             }
         }
         // __fib_validate_source
@@ -472,7 +494,21 @@ impl Netns {
             scope: scope::UNIVERSE,
         };
         let no_addr = self.addrs4(dev).is_empty();
-        let last_resort = |r: u32| if r != 0 { Err(Errno::EINVAL) } else { Ok(()) };
+        let last_resort = |r: u32| {
+            if r != 0 {
+                Err(Errno::EINVAL)
+            } else {
+                Ok(false)
+            }
+        };
+        // FIB_RES_NHC(res)->nhc_scope >= RT_SCOPE_HOST
+        let direct = |res: &crate::fib4::FibResult4<'_>| {
+            res.route
+                .info
+                .nhs
+                .get(res.nh_sel)
+                .is_some_and(|n| n.scope >= scope::HOST)
+        };
         let res = match self.fib4_lookup(&fl, false) {
             Ok(res) => res,
             Err(_) => return last_resort(r),
@@ -485,7 +521,7 @@ impl Netns {
         let dev_match = res.route.info.nhs.iter().any(|n| n.dev == dev)
             || (res.route.rtype == RouteType::Local && dev == 1);
         if dev_match {
-            return Ok(());
+            return Ok(direct(&res));
         }
         if no_addr {
             return last_resort(r);
@@ -494,8 +530,49 @@ impl Netns {
             return Err(Errno::EINVAL);
         }
         fl.oif = dev;
-        let _ = self.fib4_lookup(&fl, true);
-        Ok(())
+        Ok(self
+            .fib4_lookup(&fl, true)
+            .is_ok_and(|res| res.route.rtype == RouteType::Unicast && direct(&res)))
+    }
+
+    /// Whether the kernel marks an IPv4 input route `RTCF_DOREDIRECT` (`ip route get`
+    /// prints `cache <redirect>`; `__mkroute_input`): a forward out of its input
+    /// device, `send_redirects` on, a source the route back reaches directly (what
+    /// [`fib_validate_source`](Self::route_input4) found), and shared media or the
+    /// source and the gateway on one subnet of the device (`inet_addr_onlink`).
+    pub fn input_redirect4(&self, a: &RouteAnswer4) -> bool {
+        let dev = a.flow.iif;
+        if !a.input || a.rtype != RouteType::Unicast || a.dev != dev || !self.tx_redirects4(dev) {
+            return false;
+        }
+        let Some((route, _)) = &a.fib else {
+            return false;
+        };
+        if self.fib_validate_source(&a.flow, a.flow.src, a.flow.dst, dev, dev) != Ok(true) {
+            return false;
+        }
+        if self.shared_media4(dev) {
+            return true;
+        }
+        // the chosen nexthop's IPv4 gateway (0 for none or an IPv6 one)
+        let gw = route
+            .info
+            .nhs
+            .iter()
+            .filter(|n| n.dev == dev)
+            .find(|n| a.gateway.is_none() || n.gw == a.gateway)
+            .and_then(|n| match n.gw {
+                Some(Gateway::V4(g)) => Some(g),
+                _ => None,
+            })
+            .unwrap_or(0);
+        // inet_ifa_match: the address inside the ifa's subnet (`ifa_address`, which is
+        // the peer for a peer address, masked)
+        self.addrs4(dev).iter().any(|ifa| {
+            let mask = u32::MAX.checked_shl(32 - u32::from(ifa.plen)).unwrap_or(0);
+            let on = |x: u32| x == 0 || (x ^ ifa.address) & mask == 0;
+            on(a.flow.src) && on(gw)
+        })
     }
 
     /// The ports an IPv4 input route sees: the kernel builds the query's packet with
@@ -532,7 +609,7 @@ impl Netns {
         type Fib<'f> = Option<(&'f crate::route::Route4, crate::prefix::Prefix4)>;
         let brd = |this: &Self, table: u32, fib: Fib<'a>| -> Result<RouteGet4<'a>, Errno> {
             if saddr != 0 {
-                this.fib_validate_source(&fl, saddr, 0, 0, dev)?;
+                let _ = this.fib_validate_source(&fl, saddr, 0, 0, dev)?;
             }
             Ok(RouteGet4 {
                 rtype: RouteType::Broadcast,
@@ -560,7 +637,7 @@ impl Netns {
                     return Err(Errno::EINVAL);
                 }
             } else {
-                self.fib_validate_source(&fl, saddr, 0, 0, dev)?;
+                let _ = self.fib_validate_source(&fl, saddr, 0, 0, dev)?;
             }
             return Ok(RouteGet4 {
                 rtype: RouteType::Multicast,
@@ -603,7 +680,7 @@ impl Netns {
             return brd(self, res.table, Some((res.route, res.prefix)));
         }
         if res.route.rtype == RouteType::Local {
-            self.fib_validate_source(&fl, saddr, daddr, 0, dev)?;
+            let _ = self.fib_validate_source(&fl, saddr, daddr, 0, dev)?;
             // local_input makes the route without the FIB entry's metrics (which only
             // `fibmatch` shows; conformance scenario 176)
             return Ok(RouteGet4 {
@@ -631,7 +708,7 @@ impl Netns {
             crate::ecmp::select_multipath4(self, &mut res, h, &fl);
         }
         let nh = &res.route.info.nhs[res.nh_sel];
-        self.fib_validate_source(&fl, saddr, daddr, nh.dev, dev)?;
+        let _ = self.fib_validate_source(&fl, saddr, daddr, nh.dev, dev)?;
         let gateway = if nh.gw.is_some() && nh.scope == scope::LINK {
             nh.gw
         } else {

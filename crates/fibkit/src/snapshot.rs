@@ -715,6 +715,8 @@ struct InDev4 {
     accept_local: bool,
     /// It has IPv4 addresses.
     has_addrs: bool,
+    /// `all.send_redirects || send_redirects` (`IN_DEV_TX_REDIRECTS`).
+    tx_redirects: bool,
 }
 
 /// The interfaces and local addresses as IPv4 input routes read them, gathered once per
@@ -752,6 +754,7 @@ impl InConf4 {
                 rp_filter: ns.rpfilter(d),
                 accept_local: ns.accept_local(d),
                 has_addrs: !ns.addrs4(d).is_empty(),
+                tx_redirects: ns.tx_redirects4(d),
             };
         }
         let mut locals: Vec<u32> = ns.all_addrs4().map(|(_, a)| a.local).collect();
@@ -949,8 +952,7 @@ impl Snapshot {
         let (src, iif) = (fl.src, fl.iif);
         let rpf = conf.rp_filter;
         // the short way: no reverse path filter, and no redirect to consider
-        // (send_redirects is on)
-        if rpf == 0 && iif != oif && !self.in4.tclassid {
+        if rpf == 0 && (iif != oif || !conf.tx_redirects) && !self.in4.tclassid {
             if conf.accept_local {
                 return Some(Ok(()));
             }

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 /// Per-device IPv4 configuration (`net.ipv4.conf.DEV.*`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DevConf4 {
     /// `forwarding`
     pub forwarding: u32,
@@ -19,6 +19,28 @@ pub struct DevConf4 {
     pub promote_secondaries: u32,
     /// `src_valid_mark`
     pub src_valid_mark: u32,
+    /// `send_redirects` (default 1)
+    pub send_redirects: u32,
+    /// `shared_media` (default 1)
+    pub shared_media: u32,
+}
+
+impl Default for DevConf4 {
+    /// The kernel's defaults (`ipv4_devconf`): everything off but `send_redirects`
+    /// and `shared_media`.
+    fn default() -> Self {
+        DevConf4 {
+            forwarding: 0,
+            rp_filter: 0,
+            accept_local: 0,
+            route_localnet: 0,
+            ignore_routes_with_linkdown: 0,
+            promote_secondaries: 0,
+            src_valid_mark: 0,
+            send_redirects: 1,
+            shared_media: 1,
+        }
+    }
 }
 
 /// Per-device IPv6 configuration (`net.ipv6.conf.DEV.*`).
