@@ -1787,12 +1787,17 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
     let parts: Vec<&str> = key.split('.').collect();
     match parts.as_slice() {
         ["net", "ipv4", "ip_forward"] | ["net", "ipv4", "conf", "all", "forwarding"] => {
+            // devinet_sysctl_forward: all's value reaches default and every device
+            // only when it changes (IPv6's all.forwarding pushes it every time;
+            // conformance scenario 309)
             let v = u32::from(num(val)? != 0);
             let s = &mut ns.sysctl;
-            s.v4_all.forwarding = v;
-            s.v4_default.forwarding = v;
-            for c in s.v4_dev.values_mut() {
-                c.forwarding = v;
+            if s.v4_all.forwarding != v {
+                s.v4_all.forwarding = v;
+                s.v4_default.forwarding = v;
+                for c in s.v4_dev.values_mut() {
+                    c.forwarding = v;
+                }
             }
         }
         ["net", "ipv4", "fib_multipath_hash_policy"] => {
