@@ -1,7 +1,7 @@
 //! `fib mirror` against a live kernel: a private network namespace is configured with
 //! `ip`, mirrored, and every answer of `fib mirror` is compared with the kernel's own
 //! (`ip -n NS ...`): route lookups of both families (stdout, exit status and error text),
-//! `route show table all`, `rule show` and `nexthop show`.
+//! `route show table all`, `rule show`, `nexthop show` and `neigh show`.
 //!
 //! Needs root and `ip netns`; skipped (with a message) otherwise. The namespace is
 //! removed when the test ends, also on failure. No traffic is sent.
@@ -498,4 +498,235 @@ fn redirect_flag_follows_sysctls() {
     // the knobs do move the flag: the comparison is not vacuous
     assert!(redirects > 0);
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}
+
+/// Neighbour entries decide paths: IPv4 multipath under `fib_multipath_use_neigh=1`
+/// and nexthop groups pass over a gateway whose entry is not valid (`FAILED`,
+/// `INCOMPLETE`), IPv6 ranks a `FAILED` router below the others (multipath legs,
+/// routers of one prefix at different metrics, and group members). The entries go
+/// through several setups; in each, the kernel's and the mirror's answers must agree,
+/// and the kernel's answers must change between setups (else the test could not fail
+/// on a mirror without neighbours).
+#[test]
+fn neighbour_states_decide_paths() {
+    if let Err(why) = live() {
+        println!("skipped: {why}");
+        return;
+    }
+    let Some(ns) = Netns::new(5) else {
+        println!("skipped: `ip netns add` failed");
+        return;
+    };
+    for c in [
+        "link set lo up",
+        "link add a0 type veth peer name a1",
+        "link add b0 type veth peer name b1",
+        "link set a0 up",
+        "link set a1 up",
+        "link set b0 up",
+        "link set b1 up",
+        "addr add 192.0.2.1/24 dev a0",
+        "addr add 198.51.100.1/24 dev b0",
+        "-6 addr add 2001:db8::1/64 dev a0 nodad",
+        "-6 addr add 2001:db8:1::1/64 dev b0 nodad",
+        "route add 10.2.0.0/16 nexthop via 192.0.2.11 dev a0 nexthop via 192.0.2.12 dev a0",
+        "route add 10.3.0.0/16 nexthop via 192.0.2.13 dev a0 nexthop via 198.51.100.13 dev b0 weight 2",
+        "nexthop add id 1 via 192.0.2.21 dev a0",
+        "nexthop add id 2 via 192.0.2.22 dev a0",
+        "nexthop add id 3 group 1/2",
+        "route add 10.20.0.0/16 nhid 3",
+        "-6 route add 2001:db8:200::/48 nexthop via 2001:db8::11 dev a0 nexthop via 2001:db8::12 dev a0",
+        "-6 route add 2001:db8:300::/48 via 2001:db8::31 dev a0 metric 100",
+        "-6 route add 2001:db8:300::/48 via 2001:db8:1::32 dev b0 metric 200",
+        "nexthop add id 11 via 2001:db8::41 dev a0",
+        "nexthop add id 12 via 2001:db8::42 dev a0",
+        "nexthop add id 13 group 11/12",
+        "-6 route add 2001:db8:400::/48 nhid 13",
+    ] {
+        ns.ip(c);
+    }
+    for s in [
+        "net.ipv4.fib_multipath_use_neigh=1",
+        "net.ipv4.fib_multipath_hash_seed=1",
+    ] {
+        let o = ns.exec("sysctl", &["-q", "-w", s]);
+        assert!(o.status.success(), "sysctl {s}");
+    }
+    let mut queries: Vec<String> = Vec::new();
+    for d in 1..=8 {
+        queries.push(format!("route get 10.2.0.{d}"));
+        queries.push(format!("route get 10.3.0.{d}"));
+        queries.push(format!("route get 10.20.0.{d}"));
+        queries.push(format!("-6 route get 2001:db8:200::{d}"));
+        queries.push(format!("-6 route get 2001:db8:400::{d}"));
+    }
+    queries.push("-6 route get 2001:db8:300::1".into());
+    let queries: Vec<&str> = queries.iter().map(String::as_str).collect();
+    let set = |entries: &[(&str, &str, &str)]| {
+        for (gw, dev, nud) in entries {
+            let fam = if gw.contains(':') { "-6 " } else { "" };
+            ns.ip(&format!(
+                "{fam}neigh replace {gw} lladdr 02:00:00:00:00:01 dev {dev} nud {nud}"
+            ));
+        }
+    };
+    let usable: &[(&str, &str, &str)] = &[
+        ("192.0.2.11", "a0", "reachable"),
+        ("192.0.2.12", "a0", "stale"),
+        ("192.0.2.13", "a0", "permanent"),
+        ("198.51.100.13", "b0", "noarp"),
+        ("192.0.2.21", "a0", "reachable"),
+        ("192.0.2.22", "a0", "permanent"),
+        ("2001:db8::11", "a0", "reachable"),
+        ("2001:db8::12", "a0", "stale"),
+        ("2001:db8::31", "a0", "permanent"),
+        ("2001:db8:1::32", "b0", "noarp"),
+        ("2001:db8::41", "a0", "reachable"),
+        ("2001:db8::42", "a0", "stale"),
+    ];
+    let first_invalid: &[(&str, &str, &str)] = &[
+        ("192.0.2.11", "a0", "failed"),
+        ("192.0.2.13", "a0", "incomplete"),
+        ("192.0.2.21", "a0", "incomplete"),
+        ("2001:db8::11", "a0", "failed"),
+        ("2001:db8::31", "a0", "failed"),
+        ("2001:db8::41", "a0", "failed"),
+    ];
+    let second_invalid: &[(&str, &str, &str)] = &[
+        ("192.0.2.11", "a0", "reachable"),
+        ("192.0.2.12", "a0", "incomplete"),
+        ("192.0.2.13", "a0", "stale"),
+        ("198.51.100.13", "b0", "failed"),
+        ("192.0.2.21", "a0", "permanent"),
+        ("192.0.2.22", "a0", "failed"),
+        ("2001:db8::11", "a0", "noarp"),
+        ("2001:db8::12", "a0", "failed"),
+        ("2001:db8::31", "a0", "incomplete"),
+        ("2001:db8:1::32", "b0", "failed"),
+        ("2001:db8::41", "a0", "permanent"),
+        ("2001:db8::42", "a0", "failed"),
+    ];
+    let mut diffs = Vec::new();
+    let mut answers: Vec<Vec<Answer>> = Vec::new();
+    for (name, entries) in [
+        ("usable", usable),
+        ("first invalid", first_invalid),
+        ("second invalid", second_invalid),
+    ] {
+        set(entries);
+        // `neigh show` first: a REACHABLE entry turns STALE after some 15-45 s, so
+        // a difference is looked at again once
+        for show in ["-4 neigh show", "-6 neigh show"] {
+            let mut d = compare(&ns, &[show]);
+            if !d.is_empty() {
+                d = compare(&ns, &[show]);
+            }
+            diffs.extend(d.into_iter().map(|d| format!("{name}: {d}")));
+        }
+        diffs.extend(
+            compare(&ns, &queries)
+                .into_iter()
+                .map(|d| format!("{name}: {d}")),
+        );
+        answers.push(queries.iter().map(|q| kernel(&ns, q)).collect());
+    }
+    // the saved script holds the entries
+    let saved = ns.exec(env!("CARGO_BIN_EXE_fib"), &["mirror", "-q", "--save", "-"]);
+    assert!(saved.status.success());
+    let script = String::from_utf8_lossy(&saved.stdout);
+    for want in [
+        "neigh add 192.0.2.21 lladdr 02:00:00:00:00:01 dev a0 nud permanent",
+        "neigh add 192.0.2.12 dev a0 nud incomplete",
+        "-6 neigh add 2001:db8::42 dev a0 nud failed",
+    ] {
+        assert!(script.contains(want), "missing `{want}` in:\n{script}");
+    }
+    // the entries gone: every path usable again, as in the first setup
+    ns.ip("neigh flush dev a0 nud all");
+    ns.ip("neigh flush dev b0 nud all");
+    diffs.extend(
+        compare(&ns, &queries)
+            .into_iter()
+            .map(|d| format!("flushed: {d}")),
+    );
+    let changed = |a: &[Answer], b: &[Answer]| a.iter().zip(b).filter(|(x, y)| x != y).count();
+    assert!(
+        changed(&answers[0], &answers[1]) > 0 && changed(&answers[0], &answers[2]) > 0,
+        "the neighbour states did not change any kernel answer"
+    );
+    println!(
+        "kernel answers changed by the neighbour states: {} and {} of {}",
+        changed(&answers[0], &answers[1]),
+        changed(&answers[0], &answers[2]),
+        queries.len()
+    );
+    assert!(
+        diffs.is_empty(),
+        "{} answers differ:\n{}",
+        diffs.len(),
+        diffs.join("\n")
+    );
+}
+
+/// Follow mode resyncs on a neighbour event only when the entry changes what lookups
+/// see: a new `REACHABLE` entry turning `STALE` causes none, turning `FAILED` one.
+#[test]
+fn follow_resyncs_on_neighbour_validity_only() {
+    use std::io::BufRead;
+    if let Err(why) = live() {
+        println!("skipped: {why}");
+        return;
+    }
+    let Some(ns) = Netns::new(6) else {
+        println!("skipped: `ip netns add` failed");
+        return;
+    };
+    // no IPv6: no link-local addresses whose DAD would end during the test
+    for s in [
+        "net.ipv6.conf.all.disable_ipv6=1",
+        "net.ipv6.conf.default.disable_ipv6=1",
+    ] {
+        let o = ns.exec("sysctl", &["-q", "-w", s]);
+        assert!(o.status.success(), "sysctl {s}");
+    }
+    for c in [
+        "link set lo up",
+        "link add a0 type veth peer name a1",
+        "link set a0 up",
+        "link set a1 up",
+        "addr add 192.0.2.1/24 dev a0",
+    ] {
+        ns.ip(c);
+    }
+    let mut child = Child(
+        Command::new("ip")
+            .args(["netns", "exec", &ns.0, env!("CARGO_BIN_EXE_fib")])
+            .args(["mirror", "-q", "--follow", "neigh", "show"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("fib runs"),
+    );
+    let out = child.0.stdout.take().expect("stdout");
+    let mut lines = std::io::BufReader::new(out)
+        .lines()
+        .map(|l| l.expect("text"))
+        .filter(|l| !l.trim().is_empty());
+    let first = lines.next().expect("a line");
+    assert!(first.starts_with("resync 0: "), "{first}");
+    let pause = || std::thread::sleep(std::time::Duration::from_millis(400));
+    pause();
+    ns.ip("neigh add 192.0.2.254 lladdr 02:00:00:00:00:01 dev a0 nud reachable");
+    pause();
+    ns.ip("neigh replace 192.0.2.254 lladdr 02:00:00:00:00:01 dev a0 nud stale");
+    pause();
+    ns.ip("neigh replace 192.0.2.254 dev a0 nud failed");
+    let second = lines.next().expect("a line");
+    assert!(second.starts_with("resync 1: "), "{second}");
+    assert!(second.contains("neigh +1/-0"), "{second}");
+    let answer = lines.next().expect("a line");
+    assert!(
+        answer.starts_with("192.0.2.254 dev a0") && answer.contains("FAILED"),
+        "{answer}"
+    );
 }

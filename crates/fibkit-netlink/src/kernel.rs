@@ -1,5 +1,5 @@
 //! The kernel's state as read from rtnetlink: one validated record per link, address,
-//! route, rule and nexthop object, decoded from the raw messages.
+//! route, rule, nexthop object and neighbour entry, decoded from the raw messages.
 //!
 //! Decoding never fails as a whole: a message too short for its family header, or an
 //! attribute that cannot be read, yields a [`Warning`] and the message (or attribute)
@@ -240,6 +240,57 @@ pub struct KNexthop {
     pub group_type: u16,
     /// Has an encapsulation.
     pub encap: bool,
+}
+
+/// `NUD_*` neighbour states (`ndm_state`).
+pub mod nud {
+    /// `NUD_NONE`
+    pub const NONE: u16 = 0x00;
+    /// `NUD_INCOMPLETE`
+    pub const INCOMPLETE: u16 = 0x01;
+    /// `NUD_REACHABLE`
+    pub const REACHABLE: u16 = 0x02;
+    /// `NUD_STALE`
+    pub const STALE: u16 = 0x04;
+    /// `NUD_DELAY`
+    pub const DELAY: u16 = 0x08;
+    /// `NUD_PROBE`
+    pub const PROBE: u16 = 0x10;
+    /// `NUD_FAILED`
+    pub const FAILED: u16 = 0x20;
+    /// `NUD_NOARP`
+    pub const NOARP: u16 = 0x40;
+    /// `NUD_PERMANENT`
+    pub const PERMANENT: u16 = 0x80;
+    /// `NUD_VALID`: the states in which the entry may be used.
+    pub const VALID: u16 = PERMANENT | NOARP | REACHABLE | PROBE | STALE | DELAY;
+}
+
+/// `NTF_*` neighbour flags (`ndm_flags`).
+pub mod ntf {
+    /// `NTF_PROXY`: a proxy (`pneigh`) entry.
+    pub const PROXY: u8 = 0x08;
+    /// `NTF_EXT_LEARNED`.
+    pub const EXT_LEARNED: u8 = 0x10;
+    /// `NTF_ROUTER`: an IPv6 router.
+    pub const ROUTER: u8 = 0x80;
+}
+
+/// A neighbour entry (`RTM_NEWNEIGH`) of the ARP or ND table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KNeigh {
+    /// Device index.
+    pub index: u32,
+    /// The neighbour's address (`NDA_DST`).
+    pub dst: Ip,
+    /// `NUD_*` state (see [`nud`]).
+    pub state: u16,
+    /// `NTF_*` flags (see [`ntf`]).
+    pub flags: u8,
+    /// `ndm_type` (an `RTN_*` type: unicast, multicast, broadcast, ...).
+    pub ntype: u8,
+    /// Link-layer address (`NDA_LLADDR`), of whatever length the device uses.
+    pub lladdr: Option<Vec<u8>>,
 }
 
 fn short(what: &str, w: &mut Vec<Warning>) {
@@ -605,4 +656,55 @@ pub fn decode_nexthop(p: &[u8], w: &mut Vec<Warning>) -> Option<KNexthop> {
         return None;
     }
     Some(n)
+}
+
+/// Decode an `RTM_NEWNEIGH` (or `RTM_DELNEIGH`) payload (`struct ndmsg` and `NDA_*`).
+/// `None` for families other than IPv4/IPv6 (bridge FDB entries and the like).
+pub fn decode_neigh(p: &[u8], w: &mut Vec<Warning>) -> Option<KNeigh> {
+    // struct ndmsg { u8 family; u8 pad1; u16 pad2; s32 ifindex; u16 state; u8 flags;
+    // u8 type; }
+    if p.len() < 12 {
+        short("neighbour", w);
+        return None;
+    }
+    let family = p[0];
+    if family != AF_INET && family != AF_INET6 {
+        return None;
+    }
+    let index = u32_at(p, 4)?;
+    let state = u16_at(p, 8)?;
+    let mut dst = None;
+    let mut lladdr = None;
+    let mut at = attrs(&p[12..]);
+    for a in at.by_ref() {
+        match a.ty {
+            1 => dst = a.ip().map(Ip::from_raw),
+            2 => lladdr = Some(a.data.to_vec()),
+            _ => {}
+        }
+    }
+    if at.truncated {
+        w.push(Warning::new(
+            "a neighbour message with a malformed attribute: skipped",
+        ));
+        return None;
+    }
+    let Some(dst) = dst else {
+        w.push(Warning::new(
+            "a neighbour message without a valid address: skipped",
+        ));
+        return None;
+    };
+    if dst.is_v6() != (family == AF_INET6) {
+        w.push(Warning::new("a neighbour of the wrong family: skipped"));
+        return None;
+    }
+    Some(KNeigh {
+        index,
+        dst,
+        state,
+        flags: p[10],
+        ntype: p[11],
+        lladdr,
+    })
 }

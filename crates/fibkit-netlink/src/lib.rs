@@ -9,7 +9,8 @@
 //! The layers, from the wire to the engine:
 //!
 //! 1. **Dump** — [`dump`] sends one dump request per object kind (links, addresses,
-//!    IPv4/IPv6 routes of every table, IPv4/IPv6 rules, nexthop objects) and reads the
+//!    IPv4/IPv6 routes of every table, IPv4/IPv6 rules, nexthop objects, neighbour
+//!    entries of both families) and reads the
 //!    modelled sysctls. The raw messages are decoded with bounds-checked readers into a
 //!    [`KernelState`] of validated records ([`kernel`]); a message or attribute that
 //!    cannot be decoded is skipped with a [`Warning`], never a panic.
@@ -19,12 +20,16 @@
 //!    and reconciles what fibkit derives by itself (the kernel's local, broadcast,
 //!    connected, link-local, multicast and anycast routes, `lo`'s and link-local
 //!    addresses) with what the kernel has: only missing entries are added, and entries
-//!    the kernel no longer has are deleted. See [`translate`] for the phases.
+//!    the kernel no longer has are deleted. Neighbour entries fibkit models (ARP and ND
+//!    entries of a `NUD_*` state, not proxy entries nor multicast mappings) are added
+//!    after the addresses. See [`translate`] for the phases.
 //! 3. **Follow** — [`Follower`] subscribes to the rtnetlink multicast groups (links,
-//!    IPv4/IPv6 addresses, routes, rules, netconf, nexthops) and, after each burst of
-//!    events, dumps everything again and rebuilds the namespace from scratch. This is a
-//!    *resync*, not an incremental application of the events: simple, and exactly the
-//!    kernel's state after the burst.
+//!    neighbours, IPv4/IPv6 addresses, routes, rules, netconf, nexthops) and, after each
+//!    burst of events, dumps everything again and rebuilds the namespace from scratch.
+//!    This is a *resync*, not an incremental application of the events: simple, and
+//!    exactly the kernel's state after the burst. Neighbour events that cannot change
+//!    an answer (an entry moving between valid states, say `REACHABLE` to `STALE`) do
+//!    not trigger one.
 //!
 //! ```no_run
 //! let (ns, warnings) = fibkit_netlink::mirror()?;
@@ -40,13 +45,13 @@
 //! up state — and therefore always with carrier), address and route lifetimes,
 //! DAD states (a tentative address is mirrored as usable), IPv6 peer addresses,
 //! encapsulations, resilient nexthop groups, rule selectors fibkit does not model
-//! (`dscp`, `flowlabel`, port masks), neighbour entries, and per-boot random
+//! (`dscp`, `flowlabel`, port masks), proxy neighbour entries, and per-boot random
 //! multipath hash seeds (a seed of 0 cannot be reproduced). See the crate's README for
 //! details.
 
 #![forbid(unsafe_code)]
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::time::Duration;
 
@@ -55,7 +60,7 @@ mod nl;
 pub mod sysctl;
 pub mod translate;
 
-pub use kernel::{KAddr, KHop, KLink, KNexthop, KRoute, KRule};
+pub use kernel::{KAddr, KHop, KLink, KNeigh, KNexthop, KRoute, KRule};
 pub use sysctl::KSysctl;
 pub use translate::Translation;
 
@@ -131,6 +136,9 @@ pub struct KernelState {
     pub rules: Vec<KRule>,
     /// Nexthop objects.
     pub nexthops: Vec<KNexthop>,
+    /// Neighbour entries (ARP and ND tables), all of them as dumped: which ones are
+    /// mirrored is decided by the translation.
+    pub neighs: Vec<KNeigh>,
     /// The modelled sysctls.
     pub sysctls: Vec<KSysctl>,
     /// What could not be decoded.
@@ -150,6 +158,8 @@ pub struct Changes {
     pub rules: (usize, usize),
     /// Nexthop objects added and removed.
     pub nexthops: (usize, usize),
+    /// Neighbour entries added and removed (a changed state counts once each way).
+    pub neighs: (usize, usize),
     /// Sysctls changed.
     pub sysctls: usize,
 }
@@ -159,12 +169,13 @@ impl fmt::Display for Changes {
         let p = |(a, r): (usize, usize)| format!("+{a}/-{r}");
         write!(
             f,
-            "links {} addrs {} routes {} rules {} nexthops {} sysctls {}",
+            "links {} addrs {} routes {} rules {} nexthops {} neigh {} sysctls {}",
             p(self.links),
             p(self.addrs),
             p(self.routes),
             p(self.rules),
             p(self.nexthops),
+            p(self.neighs),
             self.sysctls
         )
     }
@@ -209,6 +220,7 @@ impl KernelState {
             routes: diff_routes(&old.routes, &self.routes),
             rules: diff(&old.rules, &self.rules),
             nexthops: diff(&old.nexthops, &self.nexthops),
+            neighs: diff(&old.neighs, &self.neighs),
             sysctls: sys,
         }
     }
@@ -258,6 +270,14 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
             Vec::new()
         }
     };
+    // struct ndmsg, AF_UNSPEC: the ARP and ND tables (ndm_flags 0: not the proxy ones)
+    let neigh = match get(rtm::GETNEIGH, &[0u8; 12], rtm::NEWNEIGH, "neighbours") {
+        Ok(n) => n,
+        Err(e) => {
+            w.push(Warning::new(format!("{e}: neighbour entries not mirrored")));
+            Vec::new()
+        }
+    };
     decode_into(links, kernel::decode_link, &mut k.links, &mut w);
     decode_into(addrs, kernel::decode_addr, &mut k.addrs, &mut w);
     decode_into(r4, kernel::decode_route, &mut k.routes, &mut w);
@@ -265,6 +285,7 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
     decode_into(ru4, kernel::decode_rule, &mut k.rules, &mut w);
     decode_into(ru6, kernel::decode_rule, &mut k.rules, &mut w);
     decode_into(nh, kernel::decode_nexthop, &mut k.nexthops, &mut w);
+    decode_into(neigh, kernel::decode_neigh, &mut k.neighs, &mut w);
     let names: Vec<&str> = k.links.iter().map(|l| l.name.as_str()).collect();
     k.sysctls = sysctl::read_all(&names, &mut w);
     k.warnings = w;
@@ -294,6 +315,31 @@ pub fn mirror() -> Result<(fibkit::Netns, Vec<Warning>), Error> {
     Ok((t.netns, t.warnings))
 }
 
+/// A neighbour entry's identity: device index and address.
+type NeighKey = (u32, kernel::Ip);
+
+/// What a neighbour entry means to a lookup: 0 when it lets the path be used (a valid
+/// state, or no entry at all), 1 for `NUD_FAILED` (IPv6 ranks such a router last), 2 for
+/// the other invalid states (`INCOMPLETE`, `NONE`). IPv4 multipath (under
+/// `fib_multipath_use_neigh`), nexthop groups and IPv6 router selection see nothing
+/// finer, so a change within a class cannot change an answer.
+fn neigh_class(state: Option<u16>) -> u8 {
+    match state {
+        None => 0,
+        Some(s) if s & kernel::nud::VALID != 0 => 0,
+        Some(s) if s & kernel::nud::FAILED != 0 => 1,
+        Some(_) => 2,
+    }
+}
+
+fn neigh_classes(k: &KernelState) -> HashMap<NeighKey, u8> {
+    k.neighs
+        .iter()
+        .filter(|n| n.flags & kernel::ntf::PROXY == 0)
+        .map(|n| ((n.index, n.dst), neigh_class(Some(n.state))))
+        .collect()
+}
+
 /// One resync of [`Follower`].
 #[derive(Debug)]
 pub struct Resync {
@@ -303,16 +349,25 @@ pub struct Resync {
     pub translation: Translation,
     /// What changed since the previous resync.
     pub changes: Changes,
-    /// How many event messages the burst held.
+    /// How many event messages the burst held (neighbour events that could not change
+    /// an answer are not counted).
     pub events: usize,
 }
 
 /// Follow mode: wait for rtnetlink events, then resync (dump everything again and
 /// rebuild the namespace). Not incremental: each [`Resync`] is a complete mirror.
+///
+/// Neighbour entries change all the time on a busy host (`REACHABLE` turns `STALE`
+/// after some 30 s, traffic creates and refreshes entries): a neighbour event starts or
+/// extends a burst only when it moves an entry to another class of what lookups see
+/// (usable, `FAILED`, other invalid states), so the mirror's neighbour states may lag
+/// the kernel's within a class, but its answers do not.
 pub struct Follower {
     events: RtSocket,
     dumps: RtSocket,
     last: KernelState,
+    /// The lookup class of each neighbour entry, as last dumped and updated by events.
+    neigh: HashMap<NeighKey, u8>,
     /// How long the namespace must stay quiet before a burst is considered over.
     pub quiet: Duration,
 }
@@ -330,6 +385,7 @@ impl Follower {
         let f = Follower {
             events,
             dumps,
+            neigh: neigh_classes(&state),
             last: state.clone(),
             quiet: Duration::from_millis(100),
         };
@@ -362,6 +418,7 @@ impl Follower {
         let state = dump_with(&mut self.dumps)?;
         let translation = state.translate();
         let changes = state.changes_since(&self.last);
+        self.neigh = neigh_classes(&state);
         self.last = state.clone();
         Ok(Resync {
             state,
@@ -371,15 +428,30 @@ impl Follower {
         })
     }
 
-    /// Read what is queued (or wait for one datagram when `block`); returns the number
-    /// of messages read.
+    /// Read what is queued (or wait until a relevant message came when `block`);
+    /// returns the number of relevant messages read: all but the neighbour events that
+    /// leave the entry's lookup class unchanged.
     fn count_events(&mut self, block: bool) -> Result<usize, Error> {
         let mut n = 0;
         loop {
             match self.events.recv() {
                 Ok(d) => {
-                    n += nl::messages(d).count().max(1);
-                    if block {
+                    let mut seen = 0;
+                    for m in nl::messages(d) {
+                        seen += 1;
+                        match m {
+                            Ok(m) if m.ty == rtm::NEWNEIGH || m.ty == rtm::DELNEIGH => {
+                                if neigh_event_matters(&mut self.neigh, m.ty, m.payload) {
+                                    n += 1;
+                                }
+                            }
+                            _ => n += 1,
+                        }
+                    }
+                    if seen == 0 {
+                        n += 1;
+                    }
+                    if block && n > 0 {
                         return Ok(n);
                     }
                 }
@@ -391,6 +463,30 @@ impl Follower {
             }
         }
     }
+}
+
+/// Apply a neighbour event to `classes`; whether it changed the entry's lookup class.
+/// Events of other families (bridge FDB entries share the group), proxy entries and
+/// undecodable messages do not matter.
+fn neigh_event_matters(classes: &mut HashMap<NeighKey, u8>, ty: u16, payload: &[u8]) -> bool {
+    let mut w = Vec::new();
+    let Some(n) = kernel::decode_neigh(payload, &mut w) else {
+        return false;
+    };
+    if n.flags & kernel::ntf::PROXY != 0 {
+        return false;
+    }
+    let key = (n.index, n.dst);
+    let old = classes.get(&key).copied().unwrap_or(0);
+    let new = if ty == rtm::DELNEIGH {
+        classes.remove(&key);
+        0
+    } else {
+        let c = neigh_class(Some(n.state));
+        classes.insert(key, c);
+        c
+    };
+    old != new
 }
 
 #[cfg(test)]

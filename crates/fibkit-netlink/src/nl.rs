@@ -37,6 +37,12 @@ pub(crate) mod rtm {
     pub const NEWROUTE: u16 = 24;
     /// `RTM_GETROUTE`
     pub const GETROUTE: u16 = 26;
+    /// `RTM_NEWNEIGH`
+    pub const NEWNEIGH: u16 = 28;
+    /// `RTM_DELNEIGH`
+    pub const DELNEIGH: u16 = 29;
+    /// `RTM_GETNEIGH`
+    pub const GETNEIGH: u16 = 30;
     /// `RTM_NEWRULE`
     pub const NEWRULE: u16 = 32;
     /// `RTM_GETRULE`
@@ -50,6 +56,7 @@ pub(crate) mod rtm {
 /// rtnetlink multicast groups (`RTNLGRP_*`) the follow mode listens to.
 pub(crate) const GROUPS: &[u32] = &[
     1,  // RTNLGRP_LINK
+    3,  // RTNLGRP_NEIGH (events that leave answers unchanged are filtered: lib.rs)
     5,  // RTNLGRP_IPV4_IFADDR
     7,  // RTNLGRP_IPV4_ROUTE
     8,  // RTNLGRP_IPV4_RULE

@@ -8,6 +8,9 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use netlink_packet_core::Emitable;
 use netlink_packet_route::address::{AddressAttribute, AddressFlags, AddressMessage, AddressScope};
 use netlink_packet_route::link::{InfoKind, LinkAttribute, LinkFlags, LinkInfo, LinkMessage};
+use netlink_packet_route::neighbour::{
+    NeighbourAddress, NeighbourAttribute, NeighbourFlags, NeighbourMessage, NeighbourState,
+};
 use netlink_packet_route::route::{
     RouteAttribute, RouteMessage, RouteNextHop, RouteNextHopFlags, RouteProtocol, RouteScope,
     RouteType,
@@ -15,8 +18,10 @@ use netlink_packet_route::route::{
 use netlink_packet_route::rule::{RuleAction, RuleAttribute, RuleMessage};
 use netlink_packet_route::AddressFamily;
 
-use crate::kernel::{decode_addr, decode_link, decode_nexthop, decode_route, decode_rule};
-use crate::{KernelState, Warning};
+use crate::kernel::{
+    decode_addr, decode_link, decode_neigh, decode_nexthop, decode_route, decode_rule,
+};
+use crate::{KSysctl, KernelState, Warning};
 
 fn bytes(m: &impl Emitable) -> Vec<u8> {
     let mut b = vec![0; m.buffer_len()];
@@ -254,6 +259,11 @@ fn malformed_messages_are_skipped_without_panic() {
     for cut in 0..nexthop().len() {
         let _ = decode_nexthop(&nexthop()[..cut], &mut w);
     }
+    for n in neighbours() {
+        for cut in 0..n.len() {
+            let _ = decode_neigh(&n[..cut], &mut w);
+        }
+    }
     // a length field pointing past the end
     let mut bad = good.clone();
     bad[12] = 0xff;
@@ -275,7 +285,12 @@ fn random_bytes_never_panic() {
         (x >> 33) as u8
     };
     let mut w = Vec::new();
-    let seeds = [routes().remove(0), rule(), nexthop()];
+    let seeds = [
+        routes().remove(0),
+        rule(),
+        nexthop(),
+        neighbours().remove(2),
+    ];
     for round in 0..3000 {
         let mut b = seeds[round % seeds.len()].clone();
         for _ in 0..1 + round % 8 {
@@ -288,9 +303,256 @@ fn random_bytes_never_panic() {
         let _ = decode_nexthop(&b, &mut w);
         let _ = decode_link(&b, &mut w);
         let _ = decode_addr(&b, &mut w);
+        let _ = decode_neigh(&b, &mut w);
         let _ = crate::nl::messages(&b).count();
     }
-    let mut k = state();
+    let mut k = state_with_neighbours();
     k.routes.extend(decode_route(&seeds[0], &mut w));
     let _ = k.translate();
+}
+
+/// `ip neigh add DST [lladdr LL] dev INDEX nud STATE` as RTM_NEWNEIGH dumps it.
+fn neigh(
+    index: u32,
+    dst: IpAddr,
+    ll: Option<&[u8]>,
+    state: NeighbourState,
+    flags: NeighbourFlags,
+    kind: RouteType,
+) -> Vec<u8> {
+    let mut m = NeighbourMessage::default();
+    m.header.family = if dst.is_ipv4() {
+        AddressFamily::Inet
+    } else {
+        AddressFamily::Inet6
+    };
+    m.header.ifindex = index;
+    m.header.state = state;
+    m.header.flags = flags;
+    m.header.kind = kind;
+    m.attributes
+        .push(NeighbourAttribute::Destination(match dst {
+            IpAddr::V4(a) => NeighbourAddress::Inet(a),
+            IpAddr::V6(a) => NeighbourAddress::Inet6(a),
+        }));
+    if let Some(l) = ll {
+        m.attributes
+            .push(NeighbourAttribute::LinkLayerAddress(l.to_vec()));
+    }
+    bytes(&m)
+}
+
+fn neighbours() -> Vec<Vec<u8>> {
+    let mac: &[u8] = &[2, 0, 0, 0, 0, 1];
+    let none = NeighbourFlags::empty();
+    let v4 = |a, b, c, d| IpAddr::V4(Ipv4Addr::new(a, b, c, d));
+    let v6 = |s: &str| IpAddr::V6(s.parse().unwrap());
+    vec![
+        // the gateway of the first path of 10.2.0.0/16: failed
+        neigh(
+            2,
+            v4(192, 0, 2, 254),
+            None,
+            NeighbourState::Failed,
+            none,
+            RouteType::Unicast,
+        ),
+        // that of the second: reachable
+        neigh(
+            2,
+            v4(192, 0, 2, 253),
+            Some(mac),
+            NeighbourState::Reachable,
+            none,
+            RouteType::Unicast,
+        ),
+        // an IPv6 router, stale
+        neigh(
+            2,
+            v6("2001:db8::ff"),
+            Some(mac),
+            NeighbourState::Stale,
+            NeighbourFlags::Router,
+            RouteType::Unicast,
+        ),
+        // a 4-byte link-layer address (an ipip tunnel's): mirrored without it
+        neigh(
+            2,
+            v4(192, 0, 2, 7),
+            Some(&[198, 51, 100, 7]),
+            NeighbourState::Permanent,
+            none,
+            RouteType::Unicast,
+        ),
+        // the kernel's multicast mappings: left out silently
+        neigh(
+            2,
+            v4(224, 0, 0, 22),
+            Some(&[1, 0, 0x5e, 0, 0, 0x16]),
+            NeighbourState::Noarp,
+            none,
+            RouteType::Multicast,
+        ),
+        neigh(
+            2,
+            v6("ff02::16"),
+            Some(&[0x33, 0x33, 0, 0, 0, 0x16]),
+            NeighbourState::Noarp,
+            none,
+            RouteType::Multicast,
+        ),
+        // a proxy entry and an impossible state: skipped with a warning
+        neigh(
+            2,
+            v4(192, 0, 2, 99),
+            None,
+            NeighbourState::None,
+            NeighbourFlags::Proxy,
+            RouteType::Unicast,
+        ),
+        neigh(
+            2,
+            v4(192, 0, 2, 98),
+            None,
+            NeighbourState::Other(0x03),
+            none,
+            RouteType::Unicast,
+        ),
+    ]
+}
+
+fn state_with_neighbours() -> KernelState {
+    let mut k = state();
+    let mut w = Vec::new();
+    for n in neighbours() {
+        k.neighs.extend(decode_neigh(&n, &mut w));
+    }
+    assert!(w.is_empty(), "{w:?}");
+    k.sysctls.push(KSysctl {
+        key: "net.ipv4.fib_multipath_use_neigh".into(),
+        value: "1".into(),
+    });
+    k
+}
+
+#[test]
+fn neighbours_are_decoded_and_mirrored() {
+    let k = state_with_neighbours();
+    assert_eq!(k.neighs.len(), 8);
+    assert_eq!(k.neighs[2].flags & crate::kernel::ntf::ROUTER, 0x80);
+    assert_eq!(k.neighs[3].lladdr.as_deref(), Some(&[198, 51, 100, 7][..]));
+    // a bridge FDB entry (AF_BRIDGE) is not one of ours
+    let mut fdb = neighbours().remove(1);
+    fdb[0] = 7;
+    assert_eq!(decode_neigh(&fdb, &mut Vec::new()), None);
+    let t = k.translate();
+    let cmds = t.commands.join("\n");
+    for want in [
+        "neigh add 192.0.2.254 dev d0 nud failed",
+        "neigh add 192.0.2.253 lladdr 02:00:00:00:00:01 dev d0 nud reachable",
+        "-6 neigh add 2001:db8::ff lladdr 02:00:00:00:00:01 dev d0 nud stale router",
+        "neigh add 192.0.2.7 dev d0 nud permanent",
+    ] {
+        assert!(cmds.contains(want), "missing `{want}` in:\n{cmds}");
+    }
+    assert!(
+        !cmds.contains("224.0.0.22") && !cmds.contains("ff02::16"),
+        "{cmds}"
+    );
+    // after the addresses, before the routes
+    let pos = |s: &str| cmds.find(s).unwrap();
+    assert!(pos("addr add 192.0.2.1/24") < pos("neigh add 192.0.2.254"));
+    assert!(pos("neigh add 192.0.2.254") < pos("route append 10.2.0.0/16"));
+    let warned = |s: &str| t.warnings.iter().any(|w| w.text.contains(s));
+    assert!(warned("a proxy entry"), "{:?}", t.warnings);
+    assert!(warned("state 0x3"), "{:?}", t.warnings);
+    assert!(warned("4-byte link-layer address"), "{:?}", t.warnings);
+    // ifb, proxy, state, lladdr; nothing else
+    assert_eq!(t.warnings.len(), 4, "{:?}", t.warnings);
+    assert_eq!(t.netns.neighbours().len(), 4);
+    // fib_multipath_use_neigh: every flow avoids the path whose neighbour failed
+    for d in 0..32u32 {
+        let r = t
+            .netns
+            .route_get4(&fibkit::lookup::Flow4 {
+                dst: 0x0a02_0000 + d,
+                ..Default::default()
+            })
+            .expect("a route");
+        assert_eq!(
+            r.gateway,
+            Some(fibkit::route::Gateway::V4(0xc000_02fd)),
+            "10.2.0.{d}"
+        );
+    }
+    // without the neighbour entries, some flows take the other path
+    let mut bare = state_with_neighbours();
+    bare.neighs.clear();
+    let t = bare.translate();
+    let other = (0..32u32).any(|d| {
+        t.netns
+            .route_get4(&fibkit::lookup::Flow4 {
+                dst: 0x0a02_0000 + d,
+                ..Default::default()
+            })
+            .is_ok_and(|r| r.gateway == Some(fibkit::route::Gateway::V4(0xc000_02fe)))
+    });
+    assert!(other);
+}
+
+#[test]
+fn neighbour_events_that_change_no_answer_are_filtered() {
+    let k = state_with_neighbours();
+    let mut classes = crate::neigh_classes(&k);
+    let none = NeighbourFlags::empty();
+    let gw = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 253));
+    let ev = |st| neigh(2, gw, None, st, none, RouteType::Unicast);
+    let new = crate::nl::rtm::NEWNEIGH;
+    let del = crate::nl::rtm::DELNEIGH;
+    // reachable -> stale -> delay -> probe: all usable
+    for st in [
+        NeighbourState::Stale,
+        NeighbourState::Delay,
+        NeighbourState::Probe,
+    ] {
+        assert!(!crate::neigh_event_matters(&mut classes, new, &ev(st)));
+    }
+    // -> failed: matters; failed again: not
+    assert!(crate::neigh_event_matters(
+        &mut classes,
+        new,
+        &ev(NeighbourState::Failed)
+    ));
+    assert!(!crate::neigh_event_matters(
+        &mut classes,
+        new,
+        &ev(NeighbourState::Failed)
+    ));
+    // deleted: usable again (no entry)
+    assert!(crate::neigh_event_matters(
+        &mut classes,
+        del,
+        &ev(NeighbourState::Failed)
+    ));
+    // a new valid entry, or a multicast mapping: nothing to do
+    assert!(!crate::neigh_event_matters(
+        &mut classes,
+        new,
+        &ev(NeighbourState::Reachable)
+    ));
+    let mc = neigh(
+        2,
+        IpAddr::V4(Ipv4Addr::new(224, 0, 0, 1)),
+        None,
+        NeighbourState::Noarp,
+        none,
+        RouteType::Multicast,
+    );
+    assert!(!crate::neigh_event_matters(&mut classes, new, &mc));
+    // an incomplete entry: matters
+    assert!(crate::neigh_event_matters(
+        &mut classes,
+        new,
+        &ev(NeighbourState::Incomplete)
+    ));
 }

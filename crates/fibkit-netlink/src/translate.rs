@@ -7,15 +7,21 @@
 //! 3. per-device sysctls, then `link set ... up`;
 //! 4. addresses, reconciled: fibkit derives some itself (`lo`'s, IPv6 link-local ones),
 //!    so only the missing ones are added and the ones the kernel lacks deleted;
-//! 5. nexthop objects (singles, then groups);
-//! 6. rules (only when the kernel's differ from the defaults: flush, then add);
-//! 7. routes, reconciled: the kernel's own routes (local, broadcast, connected prefix,
+//! 5. neighbour entries: the ARP and ND entries fibkit models (`ip neigh add ... nud
+//!    STATE`). fibkit creates none by itself, and nothing later in the translation
+//!    flushes them (only link changes do), so they are simply added; proxy entries,
+//!    states fibkit does not have, and entries on unknown devices are skipped with a
+//!    warning, and the kernel's multicast and broadcast mappings (never a gateway, so
+//!    never consulted by a lookup) are left out silently;
+//! 6. nexthop objects (singles, then groups);
+//! 7. rules (only when the kernel's differ from the defaults: flush, then add);
+//! 8. routes, reconciled: the kernel's own routes (local, broadcast, connected prefix,
 //!    IPv6 link-local, multicast, anycast) are derived by fibkit from the links and
 //!    addresses; a route is added only when fibkit lacks it and deleted when the kernel
 //!    lacks it.
 //!
-//! A last pass compares fibkit's routes and addresses with the kernel's again and warns
-//! about any that still differ.
+//! A last pass compares fibkit's routes, addresses and neighbour entries with the
+//! kernel's again and warns about any that still differ.
 
 use std::collections::HashMap;
 
@@ -24,7 +30,7 @@ use fibkit::Netns;
 use fibkit_iproute::exec::{run_ip, run_sysctl};
 use fibkit_iproute::names::{proto_n2a, scope_n2a, table_n2a};
 
-use crate::kernel::{Ip, KAddr, KNexthop, KRoute, KRule, AF_INET6};
+use crate::kernel::{ntf, nud, Ip, KAddr, KNeigh, KNexthop, KRoute, KRule, AF_INET6};
 use crate::{KernelState, Warning};
 
 /// The result of translating a [`KernelState`].
@@ -642,6 +648,136 @@ fn fib_aspecs(ns: &Netns) -> Vec<ASpec> {
     out
 }
 
+// ------------------------------------------------------------- neighbours
+
+/// A neighbour entry in the form both sides are compared in.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct NSpec {
+    dev: String,
+    addr: Ip,
+    /// The `nud` word of `ip neigh`.
+    state: &'static str,
+    lladdr: Option<[u8; 6]>,
+}
+
+/// The `nud` word of a kernel state; `None` for a combination fibkit does not have.
+fn nud_word(state: u16) -> Option<&'static str> {
+    Some(match state {
+        nud::NONE => "none",
+        nud::INCOMPLETE => "incomplete",
+        nud::REACHABLE => "reachable",
+        nud::STALE => "stale",
+        nud::DELAY => "delay",
+        nud::PROBE => "probe",
+        nud::FAILED => "failed",
+        nud::NOARP => "noarp",
+        nud::PERMANENT => "permanent",
+        _ => return None,
+    })
+}
+
+fn fib_nud_word(s: fibkit::netns::NudState) -> &'static str {
+    use fibkit::netns::NudState as S;
+    match s {
+        S::None => "none",
+        S::Incomplete => "incomplete",
+        S::Reachable => "reachable",
+        S::Stale => "stale",
+        S::Delay => "delay",
+        S::Probe => "probe",
+        S::Failed => "failed",
+        S::Noarp => "noarp",
+        S::Permanent => "permanent",
+    }
+}
+
+/// `RTN_BROADCAST`, `RTN_MULTICAST`: `ndm_type` of the kernel's own mappings.
+const RTN_BROADCAST: u8 = 3;
+const RTN_MULTICAST: u8 = 5;
+
+/// Whether an entry is one of the kernel's multicast or broadcast mappings, made by
+/// itself when it sends such packets: a gateway is always unicast, so no lookup ever
+/// consults them.
+fn is_mapping(n: &KNeigh) -> bool {
+    let multicast = match n.dst {
+        Ip::V4(a) => a >> 28 == 0xe || a == u32::MAX,
+        Ip::V6(a) => a >> 120 == 0xff,
+    };
+    multicast || n.ntype == RTN_MULTICAST || n.ntype == RTN_BROADCAST
+}
+
+/// The spec of a kernel entry to mirror, with a warning about what of it is lost;
+/// `Ok(None)` for an entry left out silently, `Err` for one skipped with a warning.
+fn kernel_nspec(
+    n: &KNeigh,
+    names: &HashMap<u32, String>,
+) -> Result<Option<(NSpec, Option<String>)>, String> {
+    if is_mapping(n) {
+        return Ok(None);
+    }
+    if n.flags & ntf::PROXY != 0 {
+        return Err("a proxy entry, which fibkit does not model".into());
+    }
+    let dev = names
+        .get(&n.index)
+        .ok_or_else(|| format!("unknown device index {}", n.index))?;
+    let state = nud_word(n.state)
+        .ok_or_else(|| format!("state 0x{:x} is not one fibkit models", n.state))?;
+    let (lladdr, lost) = match n.lladdr.as_deref() {
+        None | Some([]) => (None, None),
+        Some(b) => match <[u8; 6]>::try_from(b) {
+            Ok(m) => (Some(m), None),
+            Err(_) => (
+                None,
+                Some(format!(
+                    "a {}-byte link-layer address (fibkit models 6-byte ones): mirrored without it",
+                    b.len()
+                )),
+            ),
+        },
+    };
+    let s = NSpec {
+        dev: dev.clone(),
+        addr: n.dst,
+        state,
+        lladdr,
+    };
+    Ok(Some((s, lost)))
+}
+
+impl NSpec {
+    fn words(&self, flags: u8) -> Vec<String> {
+        let mut o = Vec::new();
+        if self.addr.is_v6() {
+            o.push(w("-6"));
+        }
+        o.extend([w("neigh"), w("add"), self.addr.to_string()]);
+        if let Some(m) = &self.lladdr {
+            o.extend([w("lladdr"), mac_str(m)]);
+        }
+        o.extend([w("dev"), self.dev.clone(), w("nud"), w(self.state)]);
+        if flags & ntf::ROUTER != 0 {
+            o.push(w("router"));
+        }
+        if flags & ntf::EXT_LEARNED != 0 {
+            o.push(w("extern_learn"));
+        }
+        o
+    }
+}
+
+fn fib_nspecs(ns: &Netns) -> Vec<NSpec> {
+    ns.neighbours()
+        .iter()
+        .map(|n| NSpec {
+            dev: dev_name(ns, n.dev),
+            addr: ip_of(n.v6, n.addr),
+            state: fib_nud_word(n.state),
+            lladdr: n.lladdr,
+        })
+        .collect()
+}
+
 // ------------------------------------------------------------------ rules
 
 fn is_default_rule(r: &KRule) -> bool {
@@ -1010,7 +1146,24 @@ pub fn translate(k: &KernelState) -> Translation {
         c.ip(a.words("add"));
     }
 
-    // 5. nexthop objects: singles, then groups
+    // 5. neighbour entries: fibkit makes none itself, so each is added
+    let mut kneighs = Vec::new();
+    for n in &k.neighs {
+        match kernel_nspec(n, &names) {
+            Ok(None) => {}
+            Ok(Some((s, lost))) => {
+                if let Some(l) = lost {
+                    c.warn(format!("neighbour {} dev {}: {l}", s.addr, s.dev));
+                }
+                if c.ip(s.words(n.flags)) {
+                    kneighs.push(s);
+                }
+            }
+            Err(e) => c.warn(format!("neighbour {}: {e}: skipped", n.dst)),
+        }
+    }
+
+    // 6. nexthop objects: singles, then groups
     let mut nhs = k.nexthops.clone();
     nhs.sort_by_key(|n| (!n.group.is_empty(), n.id));
     for n in &nhs {
@@ -1022,7 +1175,7 @@ pub fn translate(k: &KernelState) -> Translation {
         }
     }
 
-    // 6. rules
+    // 7. rules
     for v6 in [false, true] {
         let rules: Vec<&KRule> = k.rules.iter().filter(|r| r.v6 == v6).collect();
         let defaults = if v6 { 2 } else { 3 };
@@ -1056,7 +1209,7 @@ pub fn translate(k: &KernelState) -> Translation {
         }
     }
 
-    // 7. routes
+    // 8. routes
     let mut kroutes = Vec::new();
     for r in &k.routes {
         if r.encap {
@@ -1146,7 +1299,7 @@ pub fn translate(k: &KernelState) -> Translation {
         }
     }
 
-    // 8. check
+    // 9. check
     let fib = fib_rspecs(&c.ns);
     for r in minus(&kroutes, &fib) {
         c.warn(format!(
@@ -1171,6 +1324,19 @@ pub fn translate(k: &KernelState) -> Translation {
         c.warn(format!(
             "address fibkit has and the kernel has not: {}",
             a.words("add").join(" ")
+        ));
+    }
+    let fib = fib_nspecs(&c.ns);
+    for n in minus(&kneighs, &fib) {
+        c.warn(format!(
+            "neighbour still missing in fibkit: {} dev {} nud {}",
+            n.addr, n.dev, n.state
+        ));
+    }
+    for n in minus(&fib, &kneighs) {
+        c.warn(format!(
+            "neighbour fibkit has and the kernel has not: {} dev {} nud {}",
+            n.addr, n.dev, n.state
         ));
     }
     Translation {
