@@ -6,7 +6,7 @@ use fibkit::route::{Gateway, Metrics, RouteType};
 use fibkit::Netns;
 use fibkit_iproute::names::{fmt4, fmt6, proto_n2a, table_n2a};
 use fibkit_iproute::normal::metrics_words;
-use fibkit_iproute::show::{fibmatch_text, FibEntry, ShowOpts};
+use fibkit_iproute::show::{fibmatch_text, metrics_text, FibEntry, ShowOpts};
 use serde_json::{json, Map, Value};
 
 fn metrics_json(m: &Metrics) -> Vec<Value> {
@@ -34,7 +34,7 @@ fn get_opts(json: bool) -> ShowOpts {
 pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> String {
     if fibmatch {
         if let Some((route, _)) = &r.fib {
-            return fibmatch_text(ns, &get_opts(json_out), FibEntry::V4(route));
+            return fibmatch_text(ns, &get_opts(json_out), FibEntry::V4(route), 0);
         }
     }
     let show_src = !r.input && r.prefsrc.is_some_and(|s| s != r.requested_src);
@@ -125,7 +125,13 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
         p.push("rt_offload_failed".into());
     }
     if r.flow.mark != 0 {
-        p.push(format!("mark 0x{:x}", r.flow.mark));
+        // iproute2 6.1 prints a mark below 16 in decimal, others in hex (seen from
+        // `ip route get ... mark N`: 15 -> `mark 15`, 16 -> `mark 0x10`)
+        p.push(if r.flow.mark < 16 {
+            format!("mark {}", r.flow.mark)
+        } else {
+            format!("mark 0x{:x}", r.flow.mark)
+        });
     }
     if !r.input {
         p.push(format!("uid {}", r.flow.uid));
@@ -134,7 +140,10 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
     if !cache.is_empty() {
         c.push(format!("<{}>", cache.join(",")));
     }
-    c.extend(metrics_words(&r.metrics));
+    let mx = metrics_text(&r.metrics);
+    if !mx.is_empty() {
+        c.push(mx);
+    }
     if r.input {
         c.push(format!("iif {}", ns.link_name(r.flow.iif)));
     }
@@ -153,7 +162,7 @@ pub fn get6(
     iif: u32,
 ) -> String {
     if fibmatch && !r.fib.is_empty() {
-        return fibmatch_text(ns, &get_opts(json_out), FibEntry::V6(&r.fib));
+        return fibmatch_text(ns, &get_opts(json_out), FibEntry::V6(&r.fib), iif);
     }
     let route = r.fib.first();
     let proto = route.map_or(3, |x| x.proto);
@@ -205,7 +214,10 @@ pub fn get6(
         p.push(format!("src {}", fmt6(s)));
     }
     p.push(format!("metric {}", r.metric));
-    p.extend(metrics_words(&r.metrics));
+    let mx = metrics_text(&r.metrics);
+    if !mx.is_empty() {
+        p.push(mx);
+    }
     if iif != 0 {
         p.push(format!("iif {}", ns.link_name(iif)));
     }

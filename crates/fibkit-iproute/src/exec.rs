@@ -90,6 +90,14 @@ fn invarg(msg: &str, arg: &str) -> Failure {
     Failure::parse(format!("Error: argument \"{arg}\" is wrong: {msg}\n"), 255)
 }
 
+/// `rtm_getroute_parse_ip_proto`'s refusal (TCP, UDP and the family's ICMP only).
+fn unsupported_ip_proto() -> Failure {
+    Failure::kernel(fibkit::Error::msg(
+        Errno::EOPNOTSUPP,
+        "Unsupported ip proto",
+    ))
+}
+
 fn incomplete() -> Failure {
     Failure::parse("Command line is not complete. Try option \"help\"\n", 255)
 }
@@ -379,23 +387,25 @@ fn metric_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<()
     Ok(())
 }
 
-fn time_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<()> {
+/// `TIME` of `rtt`, `rttvar` and `rto_min` (iproute2's `get_time_rtt`): a number with
+/// `s`/`sec`/`ms`/`msec` is in milliseconds, a bare number is "raw" (the caller sends
+/// it unscaled). Stores the value in ms (or raw) and returns whether it was raw.
+fn time_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<bool> {
     let mut v = a.val()?;
     if v == "lock" {
         m.locks |= 1 << id;
         v = a.val()?;
     }
-    // TIME := NUMBER[s|ms]; stored in ms
-    let n = if let Some(x) = v.strip_suffix("ms").or_else(|| v.strip_suffix("msec")) {
-        parse_u32(x)
+    let (n, raw) = if let Some(x) = v.strip_suffix("ms").or_else(|| v.strip_suffix("msec")) {
+        (parse_u32(x), false)
     } else if let Some(x) = v.strip_suffix('s').or_else(|| v.strip_suffix("sec")) {
-        parse_u32(x).map(|s| s.saturating_mul(1000))
+        (parse_u32(x).map(|s| s.saturating_mul(1000)), false)
     } else {
-        parse_u32(v)
+        (parse_u32(v), true)
     };
     let n = n.ok_or_else(|| invarg(&format!("\"{name}\" value is invalid"), v))?;
     m.set(id, n);
-    Ok(())
+    Ok(raw)
 }
 
 /// A route's or nexthop's `realms` (iproute2's `get_rt_realms_or_raw`): a raw 32-bit
@@ -580,16 +590,18 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             "initrwnd" => metric_value(&mut a, "initrwnd", &mut r.metrics, rtax::INITRWND)?,
             "ssthresh" => metric_value(&mut a, "ssthresh", &mut r.metrics, rtax::SSTHRESH)?,
             "rtt" => {
-                time_value(&mut a, "rtt", &mut r.metrics, rtax::RTT)?;
-                // iproute2 sends RTAX_RTT in units of 1/8 ms
-                let v = r.metrics.get(rtax::RTT).unwrap_or(0);
-                r.metrics.set(rtax::RTT, v.saturating_mul(8));
+                // iproute2 sends RTAX_RTT in units of 1/8 ms; a bare number as it is
+                if !time_value(&mut a, "rtt", &mut r.metrics, rtax::RTT)? {
+                    let v = r.metrics.get(rtax::RTT).unwrap_or(0);
+                    r.metrics.set(rtax::RTT, v.saturating_mul(8));
+                }
             }
             "rttvar" => {
-                time_value(&mut a, "rttvar", &mut r.metrics, rtax::RTTVAR)?;
                 // ... and RTAX_RTTVAR in units of 1/4 ms
-                let v = r.metrics.get(rtax::RTTVAR).unwrap_or(0);
-                r.metrics.set(rtax::RTTVAR, v.saturating_mul(4));
+                if !time_value(&mut a, "rttvar", &mut r.metrics, rtax::RTTVAR)? {
+                    let v = r.metrics.get(rtax::RTTVAR).unwrap_or(0);
+                    r.metrics.set(rtax::RTTVAR, v.saturating_mul(4));
+                }
             }
             "rto_min" => {
                 time_value(&mut a, "rto_min", &mut r.metrics, rtax::RTO_MIN)?;
@@ -943,7 +955,7 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
             };
             let proto = ipproto.unwrap_or(17);
             if !matches!(proto, 1 | 6 | 17) {
-                return Err(Failure::errno(Errno::EOPNOTSUPP));
+                return Err(unsupported_ip_proto());
             }
             let fl = Flow4 {
                 dst: d,
@@ -975,7 +987,7 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
             };
             let proto = ipproto.unwrap_or(0);
             if ipproto.is_some() && !matches!(proto, 6 | 17 | 58) {
-                return Err(Failure::errno(Errno::EOPNOTSUPP));
+                return Err(unsupported_ip_proto());
             }
             let fl = Flow6 {
                 dst: d,

@@ -147,15 +147,20 @@ pub fn route_select(
 /// `print_route()` prints the kernel's answer, which is the entry's dump message
 /// (`fib_dump_info` / `rt6_fill_node`). iproute_get resets the filter without a table,
 /// so `table main` stays hidden and every other attribute is shown. An IPv6 multipath
-/// entry is given with all its legs.
-pub fn fibmatch_text(ns: &Netns, opts: &ShowOpts, entry: FibEntry<'_>) -> String {
-    let m = match entry {
+/// entry is given with all its legs; `iif` is an IPv6 input query's interface (0 for
+/// none), which the kernel adds to an IPv6 answer.
+pub fn fibmatch_text(ns: &Netns, opts: &ShowOpts, entry: FibEntry<'_>, iif: u32) -> String {
+    let mut m = match entry {
         FibEntry::V4(r) => Some(rt4_msg(ns, r)),
         FibEntry::V6(legs) => {
             let legs: Vec<&Route6> = legs.iter().collect();
             rt6_msg(ns, &legs)
         }
     };
+    // rt6_fill_node adds the query's input interface (fib_dump_info has none)
+    if let (Some(m), FibEntry::V6(_)) = (&mut m, entry) {
+        m.iif = (iif != 0).then_some(iif);
+    }
     let f = RouteFilter::for_get(opts);
     let mut o = Out::new(opts);
     o.begin();
@@ -163,6 +168,14 @@ pub fn fibmatch_text(ns: &Netns, opts: &ShowOpts, entry: FibEntry<'_>) -> String
         print_route(&mut o, ns, opts, &f, m);
     }
     o.finish()
+}
+
+/// A route's metrics as `print_rta_metrics()` prints them in text (`mtu 1280 rtt 20ms`,
+/// locks, features, congestion control), for the cache line of `ip route get`.
+pub fn metrics_text(mx: &Metrics) -> String {
+    let mut o = Out::new(&ShowOpts::default());
+    print_rta_metrics(&mut o, mx);
+    o.text.trim_end().to_string()
 }
 
 /// A FIB entry for [`fibmatch_text`].
@@ -1361,6 +1374,8 @@ struct RtMsg<'a> {
     expires: Option<i64>,
     /// `RTA_PREF` (`ICMPV6_ROUTER_PREF_*`).
     pref: Option<u8>,
+    /// `RTA_IIF`: only in an IPv6 `fibmatch` answer to an input query.
+    iif: Option<u32>,
     multipath: Vec<NhMsg>,
     /// The entries the message was made from (head first).
     source: MsgSource<'a>,
@@ -1436,6 +1451,7 @@ fn rt4_msg<'a>(ns: &Netns, r: &'a Route4) -> RtMsg<'a> {
         nhid: (i.nh_id != 0).then_some(i.nh_id),
         expires: None,
         pref: None,
+        iif: None,
         multipath: Vec::new(),
         source: MsgSource::V4(r),
     };
@@ -1502,6 +1518,7 @@ fn rt6_msg<'a>(ns: &Netns, legs: &[&'a Route6]) -> Option<RtMsg<'a>> {
             (i64::try_from(e).unwrap_or(i64::MAX).saturating_sub(now) - 1).max(0)
         })),
         pref: Some(pref_value(r.pref)),
+        iif: None,
         multipath: Vec::new(),
         source: MsgSource::V6(legs.to_vec()),
     };
@@ -2284,6 +2301,10 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
     }
     if let Some(mx) = &m.metrics {
         print_rta_metrics(o, mx);
+    }
+    if let Some(i) = m.iif {
+        let n = dev_name(ns, i);
+        o.s(Some("iif"), &format!("iif {n} "), &n);
     }
     if let Some(p) = m.pref {
         match p {
