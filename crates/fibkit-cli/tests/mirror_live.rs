@@ -730,3 +730,75 @@ fn follow_resyncs_on_neighbour_validity_only() {
         "{answer}"
     );
 }
+
+/// The kernel keeps its IPv4 local and main tables merged until the first rule is
+/// added, and never merges them again: after a rule is added and deleted, the rules
+/// are the defaults again, yet answers for local and broadcast addresses come from
+/// `table local` (and input lookups take the full source check). The mirror probes for
+/// it and must answer the same, before and after.
+#[test]
+fn tables_stay_unmerged_after_a_rule_came_and_went() {
+    if let Err(why) = live() {
+        println!("skipped: {why}");
+        return;
+    }
+    let Some(ns) = Netns::new(7) else {
+        println!("skipped: `ip netns add` failed");
+        return;
+    };
+    for c in [
+        "link set lo up",
+        "link add d0 type ifb",
+        "link add d1 type ifb",
+        "link set d0 up",
+        "link set d1 up",
+        "addr add 192.0.2.1/24 dev d0",
+        "addr add 198.51.100.1/24 dev d1",
+        "addr add 10.1.2.3/32 dev lo",
+        "route add 10.3.0.0/16 via 198.51.100.254",
+    ] {
+        ns.ip(c);
+    }
+    let o = ns.exec("sysctl", &["-q", "-w", "net.ipv4.ip_forward=1"]);
+    assert!(o.status.success(), "sysctl");
+    let queries = [
+        "route get 10.1.2.3",
+        "route get 127.0.0.1",
+        "route get 192.0.2.1",
+        "route get 192.0.2.255",
+        "route get 198.51.100.255",
+        "route get 10.3.0.1",
+        "route get 10.3.0.1 iif d0 from 192.0.2.7",
+        "route get 192.0.2.1 iif d1 from 198.51.100.7",
+        "route get 192.0.2.255 iif d0 from 192.0.2.7",
+        "rule show",
+    ];
+    let merged = compare(&ns, &queries);
+    assert!(merged.is_empty(), "merged:\n{}", merged.join("\n"));
+    assert!(!kernel(&ns, "route get 10.1.2.3")
+        .stdout
+        .contains("table local"));
+    ns.ip("rule add pref 100 from 203.0.113.0/24 lookup main");
+    ns.ip("rule del pref 100");
+    // the kernel's answers changed although its rules did not: not a vacuous comparison
+    assert!(
+        kernel(&ns, "route get 10.1.2.3")
+            .stdout
+            .starts_with("local 10.1.2.3 dev lo table local "),
+        "{:?}",
+        kernel(&ns, "route get 10.1.2.3")
+    );
+    let diffs = compare(&ns, &queries);
+    assert!(diffs.is_empty(), "unmerged:\n{}", diffs.join("\n"));
+    let saved = ns.exec(env!("CARGO_BIN_EXE_fib"), &["mirror", "--save", "-"]);
+    assert!(saved.status.success());
+    let script = String::from_utf8_lossy(&saved.stdout);
+    assert!(
+        script.contains("local and main tables are unmerged")
+            && script.contains("rule add pref 32765 lookup main\nrule del pref 32765\n"),
+        "{script}"
+    );
+    // the probe succeeded: no warning about it
+    let warnings = String::from_utf8_lossy(&saved.stderr);
+    assert!(!warnings.contains("probe"), "{warnings}");
+}

@@ -46,8 +46,11 @@
 //! DAD states (a tentative address is mirrored as usable), IPv6 peer addresses,
 //! encapsulations, resilient nexthop groups, rule selectors fibkit does not model
 //! (`dscp`, `flowlabel`, port masks), proxy neighbour entries, and per-boot random
-//! multipath hash seeds (a seed of 0 cannot be reproduced). See the crate's README for
-//! details.
+//! multipath hash seeds (a seed of 0 cannot be reproduced), and IPv6's one-way
+//! custom-rules flag (`fib6_has_custom_rules`: no answer shows it, so it is neither
+//! probed nor warned about). The IPv4 counterpart, local and main tables that stay
+//! unmerged after a rule was added and deleted, is probed with one route get (see
+//! [`KernelState::tables4_unmerged`]). See the crate's README for details.
 
 #![forbid(unsafe_code)]
 
@@ -57,6 +60,7 @@ use std::time::Duration;
 
 pub mod kernel;
 mod nl;
+mod probe;
 pub mod sysctl;
 pub mod translate;
 
@@ -141,6 +145,13 @@ pub struct KernelState {
     pub neighs: Vec<KNeigh>,
     /// The modelled sysctls.
     pub sysctls: Vec<KSysctl>,
+    /// Whether the kernel's IPv4 local and main tables are unmerged, as probed with a
+    /// route get for a local address (answered from table local, not main). The kernel
+    /// unmerges them at the first IPv4 rule added and never merges them again, also
+    /// when the rules are the defaults again, which no dump shows. `None` when not
+    /// probed (the IPv4 rules are not the defaults: the translation replays them, which
+    /// unmerges fibkit's tables anyway) or when the probe failed (with a warning).
+    pub tables4_unmerged: Option<bool>,
     /// What could not be decoded.
     pub warnings: Vec<Warning>,
 }
@@ -294,13 +305,31 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
 
 fn dump_with(s: &mut RtSocket) -> Result<KernelState, Error> {
     for _ in 0..5 {
-        let (k, intr) = dump_once(s)?;
+        let (mut k, intr) = dump_once(s)?;
         if !intr {
+            probe_tables4(s, &mut k);
             return Ok(k);
         }
         std::thread::sleep(Duration::from_millis(20));
     }
     Err(Error::Inconsistent)
+}
+
+/// Set `k.tables4_unmerged` when it matters: while the IPv4 rules are the defaults
+/// (else the translation replays the rules, which unmerges fibkit's tables anyway). A
+/// failed probe leaves it `None` (mirrored as merged) with a warning.
+fn probe_tables4(s: &mut RtSocket, k: &mut KernelState) {
+    if !translate::default_rules(&k.rules, false) {
+        return;
+    }
+    match probe::unmerged(s, k) {
+        Ok(u) => k.tables4_unmerged = Some(u),
+        Err(e) => k.warnings.push(Warning::new(format!(
+            "could not probe whether the kernel's IPv4 local and main tables are merged \
+             ({e}): mirrored as merged (after a rule added and deleted, the kernel answers \
+             for local and broadcast addresses from table local)"
+        ))),
+    }
 }
 
 /// Dump the routing state of the current network namespace.

@@ -224,6 +224,20 @@ pub(crate) fn u32_at(b: &[u8], off: usize) -> Option<u32> {
     Some(u32::from_ne_bytes(a))
 }
 
+/// A netlink message: the 16-byte header (`nlmsg_len`, `ty`, `flags`, `seq`, port id
+/// 0: the kernel) followed by `body`.
+pub(crate) fn request(ty: u16, flags: u16, seq: u32, body: &[u8]) -> Vec<u8> {
+    let len = 16 + body.len();
+    let mut req = Vec::with_capacity(len);
+    req.extend_from_slice(&(len as u32).to_ne_bytes());
+    req.extend_from_slice(&ty.to_ne_bytes());
+    req.extend_from_slice(&flags.to_ne_bytes());
+    req.extend_from_slice(&seq.to_ne_bytes());
+    req.extend_from_slice(&0u32.to_ne_bytes());
+    req.extend_from_slice(body);
+    req
+}
+
 /// A NETLINK_ROUTE socket of the current network namespace.
 pub(crate) struct RtSocket {
     sock: Socket,
@@ -273,19 +287,54 @@ impl RtSocket {
         Ok(&self.buf[..n])
     }
 
+    /// Send one non-dump request (`NLM_F_REQUEST` only) of type `ty` with `body` and
+    /// return the payload of the kernel's answer of type `want`. An `NLMSG_ERROR` with
+    /// an error code is that error; an answer of another kind is `InvalidData`.
+    pub fn get(&mut self, ty: u16, body: &[u8], want: u16) -> io::Result<Vec<u8>> {
+        self.seq = self.seq.wrapping_add(1);
+        let seq = self.seq;
+        let req = request(ty, NLM_F_REQUEST, seq, body);
+        self.sock.send_to(&req, &SocketAddr::new(0, 0), 0)?;
+        loop {
+            let data = self.recv()?;
+            if data.is_empty() {
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "netlink socket closed",
+                ));
+            }
+            for m in messages(data) {
+                let Ok(m) = m else {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "malformed netlink message",
+                    ));
+                };
+                if m.seq != seq {
+                    continue;
+                }
+                let unexpected = match m.ty {
+                    NLMSG_ERROR => {
+                        let code = u32_at(m.payload, 0).map_or(0, |c| c as i32);
+                        if code < 0 {
+                            return Err(io::Error::from_raw_os_error(-code));
+                        }
+                        "an acknowledgement without an answer"
+                    }
+                    t if t == want => return Ok(m.payload.to_vec()),
+                    _ => "an answer of another type",
+                };
+                return Err(io::Error::new(io::ErrorKind::InvalidData, unexpected));
+            }
+        }
+    }
+
     /// Send a dump request of type `ty` with `header` (the family message) and collect
     /// the replies of type `want` until `NLMSG_DONE`.
     pub fn dump(&mut self, ty: u16, header: &[u8], want: u16) -> io::Result<Dump> {
         self.seq = self.seq.wrapping_add(1);
         let seq = self.seq;
-        let len = 16 + header.len();
-        let mut req = Vec::with_capacity(len);
-        req.extend_from_slice(&(len as u32).to_ne_bytes());
-        req.extend_from_slice(&ty.to_ne_bytes());
-        req.extend_from_slice(&(NLM_F_REQUEST | NLM_F_DUMP).to_ne_bytes());
-        req.extend_from_slice(&seq.to_ne_bytes());
-        req.extend_from_slice(&0u32.to_ne_bytes());
-        req.extend_from_slice(header);
+        let req = request(ty, NLM_F_REQUEST | NLM_F_DUMP, seq, header);
         self.sock.send_to(&req, &SocketAddr::new(0, 0), 0)?;
         let mut out = Dump {
             payloads: Vec::new(),

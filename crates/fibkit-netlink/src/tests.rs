@@ -556,3 +556,154 @@ fn neighbour_events_that_change_no_answer_are_filtered() {
         &ev(NeighbourState::Incomplete)
     ));
 }
+
+// ------------------------------------------- the probe of merged IPv4 tables
+
+/// A route of table local as the dump shows it: `local|broadcast DST table local`.
+fn local_table_route(kind: RouteType, dst: Ipv4Addr) -> Vec<u8> {
+    let mut m = RouteMessage::default();
+    m.header.address_family = AddressFamily::Inet;
+    m.header.destination_prefix_length = 32;
+    m.header.table = 255;
+    m.header.protocol = RouteProtocol::Kernel;
+    m.header.scope = RouteScope::Host;
+    m.header.kind = kind;
+    m.attributes.push(RouteAttribute::Table(255));
+    m.attributes.push(RouteAttribute::Destination(dst.into()));
+    m.attributes.push(RouteAttribute::PrefSource(
+        Ipv4Addr::new(192, 0, 2, 1).into(),
+    ));
+    m.attributes.push(RouteAttribute::Oif(2));
+    bytes(&m)
+}
+
+#[test]
+fn probe_request_is_a_route_get_for_one_address() {
+    let body = crate::probe::route_get_body(0x7f00_0001);
+    // struct rtmsg: AF_INET, /32, RTM_F_LOOKUP_TABLE; then RTA_DST 127.0.0.1
+    assert_eq!(&body[..8], &[2, 32, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(u32::from_ne_bytes(body[8..12].try_into().unwrap()), 0x1000);
+    let attrs: Vec<_> = crate::nl::attrs(&body[12..]).collect();
+    assert_eq!(attrs.len(), 1);
+    assert_eq!(attrs[0].ty, 1);
+    assert_eq!(attrs[0].data, &[127, 0, 0, 1]);
+    // a request, not a dump: NLM_F_REQUEST only
+    let req = crate::nl::request(26, 1, 9, &body);
+    let m = crate::nl::messages(&req).next().unwrap().unwrap();
+    assert_eq!((m.ty, m.flags, m.seq), (26, 1, 9));
+    assert_eq!(m.payload, &body[..]);
+}
+
+#[test]
+fn probe_answer_gives_the_table() {
+    use crate::probe::{answer_table, unmerged_from_table};
+    // what `ip route get 10.1.2.3` is answered: RTM_F_CLONED, RTA_TABLE
+    let answer = |header: u8, attr: Option<u32>| {
+        let mut m = RouteMessage::default();
+        m.header.address_family = AddressFamily::Inet;
+        m.header.destination_prefix_length = 32;
+        m.header.table = header;
+        m.header.kind = RouteType::Local;
+        m.header.flags = netlink_packet_route::route::RouteFlags::Cloned;
+        m.attributes.push(RouteAttribute::Destination(
+            Ipv4Addr::new(10, 1, 2, 3).into(),
+        ));
+        if let Some(t) = attr {
+            m.attributes.push(RouteAttribute::Table(t));
+        }
+        bytes(&m)
+    };
+    assert_eq!(answer_table(&answer(255, Some(255))), Some(255));
+    assert_eq!(answer_table(&answer(254, Some(254))), Some(254));
+    // RTA_TABLE wins over the 8-bit header field; the header is the fallback
+    assert_eq!(answer_table(&answer(252, Some(1000))), Some(1000));
+    assert_eq!(answer_table(&answer(255, None)), Some(255));
+    assert_eq!(answer_table(&[2, 32, 0]), None);
+    assert_eq!(unmerged_from_table(255), Some(true));
+    assert_eq!(unmerged_from_table(254), Some(false));
+    assert_eq!(unmerged_from_table(100), None);
+}
+
+#[test]
+fn probe_target_prefers_loopback_then_local_then_broadcast() {
+    use crate::probe::target;
+    let mut w = Vec::new();
+    let mut k = KernelState::default();
+    assert_eq!(target(&k), None);
+    k.routes.extend(decode_route(
+        &local_table_route(RouteType::Broadcast, Ipv4Addr::new(192, 0, 2, 255)),
+        &mut w,
+    ));
+    assert_eq!(target(&k), Some(0xc000_02ff));
+    k.routes.extend(decode_route(
+        &local_table_route(RouteType::Local, Ipv4Addr::new(192, 0, 2, 1)),
+        &mut w,
+    ));
+    assert_eq!(target(&k), Some(0xc000_0201));
+    k.routes.extend(decode_route(
+        &local_table_route(RouteType::Local, Ipv4Addr::new(127, 0, 0, 1)),
+        &mut w,
+    ));
+    assert_eq!(target(&k), Some(0x7f00_0001));
+    assert!(w.is_empty(), "{w:?}");
+}
+
+#[test]
+fn unmerged_tables_with_default_rules_unmerge_fibkit() {
+    let local = fibkit::lookup::Flow4 {
+        dst: 0xc000_0201,
+        ..Default::default()
+    };
+    let mut k = state();
+    // the defaults only; merged (or not probed): nothing to replay, answers from main
+    k.rules.truncate(3);
+    // the kernel's local route of 192.0.2.1 (else the reconcile deletes fibkit's)
+    let mut w = Vec::new();
+    k.routes.extend(decode_route(
+        &local_table_route(RouteType::Local, Ipv4Addr::new(192, 0, 2, 1)),
+        &mut w,
+    ));
+    for probed in [None, Some(false)] {
+        k.tables4_unmerged = probed;
+        let t = k.translate();
+        assert!(
+            !t.commands.iter().any(|c| c.starts_with("rule")),
+            "{probed:?}: {:?}",
+            t.commands
+        );
+        assert!(!t.netns.has_custom_rules(false));
+        assert_eq!(t.netns.route_get4(&local).unwrap().table, 254);
+    }
+    // unmerged: a rule added and deleted, explained by a comment line
+    k.tables4_unmerged = Some(true);
+    let t = k.translate();
+    let cmds = t.commands.join("\n");
+    assert!(
+        cmds.contains(
+            "# the kernel's IPv4 local and main tables are unmerged (a rule was added once; \
+             the rules are the defaults again): a rule added and deleted unmerges fibkit's\n\
+             rule add pref 32765 lookup main\n\
+             rule del pref 32765\n"
+        ),
+        "{cmds}"
+    );
+    assert_eq!(t.warnings.len(), 1, "{:?}", t.warnings); // kind ifb
+    assert!(t.netns.has_custom_rules(false));
+    assert!(!t.netns.has_custom_rules(true));
+    assert_eq!(t.netns.route_get4(&local).unwrap().table, 255);
+    // the rules fibkit shows are the defaults again
+    let mut ns = t.netns;
+    let show = ["rule", "show"].map(String::from).to_vec();
+    let out = fibkit_iproute::exec::run_ip(&mut ns, &show).unwrap();
+    assert_eq!(
+        out,
+        fibkit_iproute::exec::Outcome::Ok(
+            "0:\tfrom all lookup local\n32766:\tfrom all lookup main\n32767:\tfrom all lookup default\n".into()
+        )
+    );
+    // custom rules: the translation replays them (unmerging anyway), no pair is added
+    let mut k = state();
+    k.tables4_unmerged = Some(true);
+    let cmds = k.translate().commands.join("\n");
+    assert!(!cmds.contains("32765"), "{cmds}");
+}

@@ -14,7 +14,10 @@
 //!    warning, and the kernel's multicast and broadcast mappings (never a gateway, so
 //!    never consulted by a lookup) are left out silently;
 //! 6. nexthop objects (singles, then groups);
-//! 7. rules (only when the kernel's differ from the defaults: flush, then add);
+//! 7. rules (only when the kernel's differ from the defaults: flush, then add); when
+//!    they are the defaults but the probe found the kernel's IPv4 local and main
+//!    tables unmerged ([`KernelState::tables4_unmerged`]), a rule added and deleted
+//!    (`pref 32765`) unmerges fibkit's too;
 //! 8. routes, reconciled: the kernel's own routes (local, broadcast, connected prefix,
 //!    IPv6 link-local, multicast, anycast) are derived by fibkit from the links and
 //!    addresses; a route is added only when fibkit lacks it and deleted when the kernel
@@ -33,11 +36,17 @@ use fibkit_iproute::names::{proto_n2a, scope_n2a, table_n2a};
 use crate::kernel::{ntf, nud, Ip, KAddr, KNeigh, KNexthop, KRoute, KRule, AF_INET6};
 use crate::{KernelState, Warning};
 
+/// The comment line before the rule added and deleted to unmerge fibkit's IPv4 tables.
+const UNMERGE_COMMENT: &str =
+    "# the kernel's IPv4 local and main tables are unmerged (a rule was added \
+     once; the rules are the defaults again): a rule added and deleted unmerges fibkit's";
+
 /// The result of translating a [`KernelState`].
 #[derive(Debug)]
 pub struct Translation {
     /// The commands applied, in order: `ip` command lines without the leading `ip`
-    /// (what `fib -batch` reads), and `sysctl KEY=VALUE` lines.
+    /// (what `fib -batch` reads), `sysctl KEY=VALUE` lines, and `# ...` comment lines
+    /// saying why the commands after them are there.
     pub commands: Vec<String>,
     /// What could not be mirrored exactly.
     pub warnings: Vec<Warning>,
@@ -317,8 +326,9 @@ fn metric_words(o: &mut Vec<String>, s: &RSpec) {
     for &(id, v) in &s.metrics {
         let lock = s.locks & (1 << id) != 0;
         let (name, val) = match id {
-            rtax::RTT => ("rtt", format!("{}ms", v / 8)),
-            rtax::RTTVAR => ("rttvar", format!("{}ms", v / 4)),
+            // a bare number is sent unscaled (in the kernel's 1/8 and 1/4 ms): exact
+            rtax::RTT => ("rtt", v.to_string()),
+            rtax::RTTVAR => ("rttvar", v.to_string()),
             rtax::RTO_MIN => ("rto_min", format!("{v}ms")),
             rtax::FEATURES => {
                 o.push(w("features"));
@@ -780,6 +790,14 @@ fn fib_nspecs(ns: &Netns) -> Vec<NSpec> {
 
 // ------------------------------------------------------------------ rules
 
+/// Whether the family's rules are exactly the kernel's defaults (IPv4: `0 local`,
+/// `32766 main`, `32767 default`; IPv6: `0 local`, `32766 main`).
+pub(crate) fn default_rules(rules: &[KRule], v6: bool) -> bool {
+    let rules: Vec<&KRule> = rules.iter().filter(|r| r.v6 == v6).collect();
+    let defaults = if v6 { 2 } else { 3 };
+    rules.len() == defaults && rules.iter().all(|r| is_default_rule(r))
+}
+
 fn is_default_rule(r: &KRule) -> bool {
     let defaults: &[(u32, u32)] = if r.v6 {
         &[(0, 255), (32766, 254)]
@@ -1178,8 +1196,22 @@ pub fn translate(k: &KernelState) -> Translation {
     // 7. rules
     for v6 in [false, true] {
         let rules: Vec<&KRule> = k.rules.iter().filter(|r| r.v6 == v6).collect();
-        let defaults = if v6 { 2 } else { 3 };
-        if rules.len() == defaults && rules.iter().all(|r| is_default_rule(r)) {
+        if default_rules(&k.rules, v6) {
+            if !v6 && k.tables4_unmerged == Some(true) {
+                // the rules are the defaults, but a rule was added once: the kernel's
+                // local and main tables stay unmerged (and answers come from table
+                // local); a rule added and deleted does the same to fibkit's
+                c.commands.push(w(UNMERGE_COMMENT));
+                c.ip(vec![
+                    w("rule"),
+                    w("add"),
+                    w("pref"),
+                    w("32765"),
+                    w("lookup"),
+                    w("main"),
+                ]);
+                c.ip(vec![w("rule"), w("del"), w("pref"), w("32765")]);
+            }
             continue;
         }
         let mut flush = vec![w("rule"), w("flush")];

@@ -1,0 +1,97 @@
+//! Whether the kernel's IPv4 local and main tables are merged.
+//!
+//! The kernel keeps the local table merged into main until the first IPv4 rule is
+//! configured (`fib_unmerge` in `fib4_rule_configure`), and never merges them again:
+//! after `ip rule add ...; ip rule del ...` the rules are the defaults again, but the
+//! tables stay unmerged and `net->ipv4.fib_has_custom_rules` stays set. No dump shows
+//! that, but a lookup does: a route get for a local address answers from table local
+//! (255) when the tables are unmerged and from main (254) while they are merged
+//! (`ip route get` prints `table local` in the first case only). So the probe is one
+//! non-dump `RTM_GETROUTE` for a destination the local table holds a local (or else
+//! broadcast) route for, and the table of the answer.
+
+use crate::kernel::{KRoute, AF_INET};
+use crate::nl::{self, rtm, RtSocket};
+use crate::KernelState;
+
+/// `RTA_DST`.
+const RTA_DST: u16 = 1;
+/// `RTA_TABLE`.
+const RTA_TABLE: u16 = 15;
+/// `RTM_F_LOOKUP_TABLE`: set `rtm_table` to the table of the lookup's result.
+const RTM_F_LOOKUP_TABLE: u32 = 0x1000;
+/// `RTNH_F_DEAD`.
+const RTNH_F_DEAD: u32 = 0x01;
+/// `RTN_LOCAL`.
+const RTN_LOCAL: u8 = 2;
+/// `RTN_BROADCAST`.
+const RTN_BROADCAST: u8 = 3;
+/// `RT_TABLE_MAIN`.
+const TABLE_MAIN: u32 = 254;
+/// `RT_TABLE_LOCAL`.
+const TABLE_LOCAL: u32 = 255;
+/// `127.0.0.1`.
+const LOOPBACK: u32 = 0x7f00_0001;
+
+/// The destination to probe with: 127.0.0.1 when the local table has its local route,
+/// else the address of another local route of the local table, else of a broadcast
+/// one; `None` when the local table has neither (no address is configured and up).
+pub(crate) fn target(k: &KernelState) -> Option<u32> {
+    let usable = |r: &&KRoute, ty: u8| {
+        !r.v6
+            && r.table == TABLE_LOCAL
+            && r.rtype == ty
+            && r.dst.1 == 32
+            && r.hops.iter().all(|h| h.flags & RTNH_F_DEAD == 0)
+    };
+    let of = |ty: u8| k.routes.iter().filter(move |r| usable(r, ty));
+    of(RTN_LOCAL)
+        .find(|r| r.dst.0 == u128::from(LOOPBACK))
+        .or_else(|| of(RTN_LOCAL).next())
+        .or_else(|| of(RTN_BROADCAST).next())
+        .map(|r| r.dst.0 as u32)
+}
+
+/// The body of the request: `struct rtmsg` (AF_INET, a /32 destination,
+/// `RTM_F_LOOKUP_TABLE`) and `RTA_DST`, what `ip route get DST` sends.
+pub(crate) fn route_get_body(dst: u32) -> Vec<u8> {
+    let mut b = vec![0u8; 12];
+    b[0] = AF_INET;
+    b[1] = 32;
+    b[8..12].copy_from_slice(&RTM_F_LOOKUP_TABLE.to_ne_bytes());
+    b.extend_from_slice(&8u16.to_ne_bytes());
+    b.extend_from_slice(&RTA_DST.to_ne_bytes());
+    b.extend_from_slice(&dst.to_be_bytes());
+    b
+}
+
+/// The table of an `RTM_NEWROUTE` answer: `RTA_TABLE`, else the header's `rtm_table`.
+pub(crate) fn answer_table(payload: &[u8]) -> Option<u32> {
+    let header = *payload.get(..12)?.get(4)?;
+    let attr = nl::attrs(&payload[12..])
+        .filter(|a| a.ty == RTA_TABLE)
+        .find_map(|a| a.u32());
+    Some(attr.unwrap_or(u32::from(header)))
+}
+
+/// What a table id says: `Some(true)` for unmerged (local), `Some(false)` for merged
+/// (main), `None` for anything else.
+pub(crate) fn unmerged_from_table(table: u32) -> Option<bool> {
+    match table {
+        TABLE_LOCAL => Some(true),
+        TABLE_MAIN => Some(false),
+        _ => None,
+    }
+}
+
+/// Ask the kernel: `Ok(true)` when its IPv4 local and main tables are unmerged. Only
+/// meaningful while the IPv4 rules are the defaults (rule 0 then looks up local first).
+pub(crate) fn unmerged(s: &mut RtSocket, k: &KernelState) -> Result<bool, String> {
+    let dst = target(k).ok_or("the local table has no local or broadcast route to probe")?;
+    let a = std::net::Ipv4Addr::from(dst);
+    let answer = s
+        .get(rtm::GETROUTE, &route_get_body(dst), rtm::NEWROUTE)
+        .map_err(|e| format!("route get {a}: {e}"))?;
+    let table = answer_table(&answer).ok_or(format!("route get {a}: a short answer"))?;
+    unmerged_from_table(table).ok_or(format!("route get {a}: answered from table {table}"))
+}
