@@ -34,7 +34,7 @@ fn get_opts(json: bool) -> ShowOpts {
 pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> String {
     if fibmatch {
         if let Some((route, _)) = &r.fib {
-            return fibmatch_text(ns, &get_opts(json_out), FibEntry::V4(route), 0);
+            return fibmatch_text(ns, &get_opts(json_out), FibEntry::V4(route, r.table), 0);
         }
     }
     let show_src = !r.input && r.prefsrc.is_some_and(|s| s != r.requested_src);
@@ -49,6 +49,10 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
         }
         RouteType::Multicast => cache.push("mc"),
         _ => {}
+    }
+    // __mkroute_output marks every output route through a loopback device RTCF_LOCAL
+    if !r.input && r.dev == 1 && !cache.contains(&"local") {
+        cache.insert(0, "local");
     }
     // RTCF_DOREDIRECT: a forward back out of its input device
     if ns.input_redirect4(r) {
@@ -86,8 +90,8 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
         if r.flow.mark != 0 {
             o.insert("mark".into(), json!(r.flow.mark));
         }
-        if !r.input {
-            o.insert("uid".into(), json!(r.flow.uid));
+        if let Some(u) = r.uid {
+            o.insert("uid".into(), json!(u));
         }
         o.insert("cache".into(), json!(cache));
         if !r.metrics.is_empty() {
@@ -133,8 +137,8 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
             format!("mark 0x{:x}", r.flow.mark)
         });
     }
-    if !r.input {
-        p.push(format!("uid {}", r.flow.uid));
+    if let Some(u) = r.uid {
+        p.push(format!("uid {u}"));
     }
     let mut c = vec!["cache".to_string()];
     if !cache.is_empty() {

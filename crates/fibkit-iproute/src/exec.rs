@@ -970,10 +970,15 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 uid: uid.unwrap_or(0),
                 scope: scope::UNIVERSE,
             };
-            let r = ns
+            let mut r = ns
                 .route_get4(&fl)
                 .map_err(Failure::errno)?
                 .to_owned_answer();
+            // inet_rtm_getroute: a uid the query names is reported for input lookups
+            // too
+            if uid.is_some() {
+                r.uid = uid;
+            }
             if fibmatch && r.fib.is_none() {
                 return Err(Failure::errno(Errno::EHOSTUNREACH));
             }

@@ -151,7 +151,13 @@ pub fn route_select(
 /// none), which the kernel adds to an IPv6 answer.
 pub fn fibmatch_text(ns: &Netns, opts: &ShowOpts, entry: FibEntry<'_>, iif: u32) -> String {
     let mut m = match entry {
-        FibEntry::V4(r) => Some(rt4_msg(ns, r)),
+        FibEntry::V4(r, table) => {
+            let mut m = rt4_msg(ns, r);
+            // fib_dump_info gets the table the lookup ran in: main for a local-table
+            // entry while local and main are merged
+            m.table = table;
+            Some(m)
+        }
         FibEntry::V6(legs) => {
             let legs: Vec<&Route6> = legs.iter().collect();
             rt6_msg(ns, &legs)
@@ -181,8 +187,9 @@ pub fn metrics_text(mx: &Metrics) -> String {
 /// A FIB entry for [`fibmatch_text`].
 #[derive(Clone, Copy, Debug)]
 pub enum FibEntry<'a> {
-    /// An IPv4 entry.
-    V4(&'a Route4),
+    /// An IPv4 entry, and the table the lookup found it in (main for every entry
+    /// while the local and main tables are merged).
+    V4(&'a Route4, u32),
     /// An IPv6 entry with its multipath legs (head first), or alone.
     V6(&'a [Route6]),
 }

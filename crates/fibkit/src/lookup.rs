@@ -773,6 +773,10 @@ pub struct RouteAnswer4 {
     pub flow: Flow4,
     /// The source the query asked for.
     pub requested_src: u32,
+    /// The uid the kernel reports with the answer (`RTA_UID`): the query's own, else,
+    /// for output lookups, the caller's (`flow.uid`); none for an input lookup that
+    /// named no uid (`INVALID_UID`). Set by the caller that knows the query.
+    pub uid: Option<u32>,
 }
 
 impl RouteGet4<'_> {
@@ -789,6 +793,7 @@ impl RouteGet4<'_> {
             fib: self.fib.map(|(r, p)| (r.clone(), p)),
             flow: self.flow,
             requested_src: self.requested_src,
+            uid: (!self.input).then_some(self.flow.uid),
         }
     }
 }
