@@ -1704,36 +1704,10 @@ impl RouteFilter {
 
     /// `iproute_list_flush_or_save()`'s argument loop.
     fn parse(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<RouteFilter, ShowError> {
-        let pf = af_of(opts.family);
+        // iproute_reset_filter, then the main table unless a selector says otherwise
         let mut f = RouteFilter {
-            preferred_family: pf,
-            dump_family: pf,
             tb: RT_TABLE_MAIN,
-            cloned: false,
-            flush: false,
-            protocol: 0,
-            protocolmask: false,
-            scope: 0,
-            scopemask: false,
-            typemask: 0,
-            tos: 0,
-            tosmask: false,
-            iif: 0,
-            iifmask: false,
-            oif: 0,
-            oifmask: false,
-            mark: 0,
-            markmask: false,
-            realm: 0,
-            realmmask: 0,
-            metric: 0,
-            metricmask: false,
-            rprefsrc: InetPrefix::none(),
-            rvia: InetPrefix::none(),
-            rdst: InetPrefix::none(),
-            mdst: InetPrefix::unset_match(),
-            rsrc: InetPrefix::none(),
-            msrc: InetPrefix::unset_match(),
+            ..RouteFilter::for_get(opts)
         };
         let mut id: Option<&str> = None;
         let mut od: Option<&str> = None;
