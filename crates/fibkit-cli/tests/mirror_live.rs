@@ -802,3 +802,116 @@ fn tables_stay_unmerged_after_a_rule_came_and_went() {
     let warnings = String::from_utf8_lossy(&saved.stderr);
     assert!(!warnings.contains("probe"), "{warnings}");
 }
+
+/// The kernel checks a route's gateway (and a nexthop object's) when it is added,
+/// under the rules of that moment: routes added before a rule that now makes their
+/// gateway unreachable stay, and routes whose gateway only a rule-selected table
+/// reaches can only come after that rule. The mirror must rebuild both, in the
+/// kernel's order within each prefix, and so must `fib -batch` of its script.
+#[test]
+fn routes_checked_under_the_rules_of_their_time() {
+    if let Err(why) = live() {
+        println!("skipped: {why}");
+        return;
+    }
+    let Some(ns) = Netns::new(8) else {
+        println!("skipped: `ip netns add` failed");
+        return;
+    };
+    for c in [
+        "link set lo up",
+        "link add d1 type ifb",
+        "link add d2 type ifb",
+        "link set d1 up",
+        "link set d2 up",
+        "addr add 10.1.0.1/24 dev d1",
+        "addr add 10.2.0.1/24 dev d2",
+        "-6 addr add fd00::1/64 dev d2 nodad",
+        "-6 addr add fd01::1/64 dev d1 nodad",
+        // before any rule (IPv4 tables still merged)
+        "route add 10.99.0.0/16 via 10.1.0.9 dev d1",
+        "route add 10.98.0.0/16 via 10.1.0.9 dev d1 table 100",
+        "route add 10.97.0.0/16 via 10.1.0.9 table local",
+        "nexthop add id 11 via 10.1.0.9 dev d1",
+        "route add 10.81.0.0/16 nhid 11",
+        "-6 route add 2001:db8::/32 via fd00::9 dev d2 table local",
+        "-6 route add 2001:db8:1::/48 via fd00::9 dev d2",
+        // gateways only a rule-selected table reaches
+        "route add 10.50.0.0/24 dev d2 table 200",
+        "rule add pref 500 to 10.50.0.0/24 lookup 200",
+        "route add 10.60.0.0/16 via 10.50.0.7",
+        "route add 10.70.0.0/16 via 10.50.0.7",
+        "route append 10.70.0.0/16 via 10.2.0.9 dev d2",
+        "nexthop add id 10 via 10.50.0.8 dev d2",
+        "route add 10.80.0.0/16 nhid 10",
+        "-6 route add fd50::/64 dev d1 table 200",
+        "-6 rule add pref 500 to fd50::/64 lookup 200",
+        "-6 rule add pref 600 to 2001:db8:5::/48 lookup main",
+        "-6 route add 2001:db8:5::/48 via fd50::7",
+        // and now the routes added first could not be added any more
+        "rule add pref 1000 to 10.1.0.9/32 prohibit",
+        "-6 rule add pref 1000 blackhole",
+    ] {
+        ns.ip(c);
+    }
+    // not vacuous: the kernel refuses the first routes now
+    let again = kernel(
+        &ns,
+        "-6 route add 2001:db8:2::/48 via fd00::9 dev d2 table local",
+    );
+    assert_ne!(again.status, Some(0), "{again:?}");
+    let again = kernel(&ns, "route add 10.96.0.0/16 via 10.1.0.9 dev d1");
+    assert_ne!(again.status, Some(0), "{again:?}");
+    let queries = [
+        "route get 10.99.0.1",
+        "route get 10.98.0.1",
+        "route get 10.1.0.9",
+        "route get 10.60.0.1",
+        "route get 10.70.0.1",
+        "route get 10.80.0.1",
+        "route get 10.81.0.1",
+        "-6 route get 2001:db8::1",
+        "-6 route get 2001:db8:1::1",
+        "-6 route get 2001:db8:5::1",
+        "route show table all",
+        "-6 route show table all",
+        "rule show",
+        "-6 rule show",
+        "nexthop show",
+    ];
+    let diffs = compare(&ns, &queries);
+    let loud = ns.exec(env!("CARGO_BIN_EXE_fib"), &["mirror", "--save", "-"]);
+    assert!(loud.status.success());
+    let warnings = String::from_utf8_lossy(&loud.stderr);
+    // every command was accepted, and nothing differs in the end
+    let unexpected: Vec<&str> = warnings
+        .lines()
+        .filter(|w| {
+            ["refused", "missing", "has and the kernel has not", "order"]
+                .iter()
+                .any(|x| w.contains(x))
+        })
+        .collect();
+    assert!(
+        unexpected.is_empty() && diffs.is_empty(),
+        "warnings:\n{}\ndifferences:\n{}",
+        unexpected.join("\n"),
+        diffs.join("\n")
+    );
+    // the script rebuilds the same state with `fib -batch`
+    let file = std::env::temp_dir().join(format!("{}.mirror", ns.0));
+    std::fs::write(&file, &loud.stdout).expect("write the script");
+    let path = file.to_string_lossy().into_owned();
+    let mut replay = Vec::new();
+    for q in queries {
+        let mut a = vec!["mirror", "-q", "--load", path.as_str()];
+        a.extend(q.split_whitespace());
+        let f = answer(ns.exec(env!("CARGO_BIN_EXE_fib"), &a));
+        let k = kernel(&ns, q);
+        if k != f {
+            replay.push(format!("ip {q}\n  kernel: {k:?}\n  --load: {f:?}"));
+        }
+    }
+    let _ = std::fs::remove_file(&file);
+    assert!(replay.is_empty(), "{}", replay.join("\n"));
+}

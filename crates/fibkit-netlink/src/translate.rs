@@ -13,15 +13,29 @@
 //!    states fibkit does not have, and entries on unknown devices are skipped with a
 //!    warning, and the kernel's multicast and broadcast mappings (never a gateway, so
 //!    never consulted by a lookup) are left out silently;
-//! 6. nexthop objects (singles, then groups);
+//! 6. nexthop objects (singles, then groups), then routes, a first time: the kernel
+//!    checked each gateway when it was added, under the rules of that moment, so a
+//!    route (or nexthop object) added before a rule that now makes its gateway
+//!    unreachable is only accepted before the rules. Those fibkit refuses here are
+//!    kept for phase 8 (each pass repeats its refused commands while some succeed);
+//!    the kernel's own routes (local, broadcast, connected prefix, IPv6 link-local,
+//!    multicast, anycast) are derived by fibkit from the links and addresses, so a
+//!    route is added only when fibkit lacks it;
 //! 7. rules (only when the kernel's differ from the defaults: flush, then add); when
 //!    they are the defaults but the probe found the kernel's IPv4 local and main
 //!    tables unmerged ([`KernelState::tables4_unmerged`]), a rule added and deleted
-//!    (`pref 32765`) unmerges fibkit's too;
-//! 8. routes, reconciled: the kernel's own routes (local, broadcast, connected prefix,
-//!    IPv6 link-local, multicast, anycast) are derived by fibkit from the links and
-//!    addresses; a route is added only when fibkit lacks it and deleted when the kernel
-//!    lacks it.
+//!    (`pref 32765`) unmerges fibkit's too. fibkit keeps the local and main tables
+//!    apart and only looks them up together while merged, so the routes added in phase
+//!    6 stay in their tables, in their order, as the kernel's `fib_unmerge` copies them;
+//! 8. routes, a second time: the nexthop objects and routes refused before the rules
+//!    (a gateway only a rule-selected table reaches); then the routes the kernel lacks
+//!    are deleted, and what is still refused is tried once more. Where a prefix holds
+//!    the same entries as the kernel's in another order (routes added now come behind
+//!    the others), the entries after the longest head in the kernel's order are
+//!    deleted and added again, in its order (on a copy first: an entry added before
+//!    the rules may be refused now; then the order is left and a warning says so).
+//!    Only accepted commands are recorded, in the order they were applied, so `fib
+//!    -batch` of the script rebuilds the same state.
 //!
 //! A last pass compares fibkit's routes, addresses and neighbour entries with the
 //! kernel's again and warns about any that still differ.
@@ -95,6 +109,19 @@ impl Ctx {
             self.commands.push(words.join(" "));
         }
         ok
+    }
+
+    /// Apply each command, silently, again and again while some succeed (one may need
+    /// another after it: a nexthop group its members, a route its nexthop object or
+    /// the route that reaches its gateway); returns the ones still refused, in order.
+    fn try_all(&mut self, mut pending: Vec<Vec<String>>) -> Vec<Vec<String>> {
+        loop {
+            let before = pending.len();
+            pending.retain(|o| !self.try_ip(o.clone()));
+            if pending.is_empty() || pending.len() == before {
+                return pending;
+            }
+        }
     }
 
     fn sysctl(&mut self, key: &str, value: &str) {
@@ -1181,17 +1208,52 @@ pub fn translate(k: &KernelState) -> Translation {
         }
     }
 
-    // 6. nexthop objects: singles, then groups
+    // 6. nexthop objects (singles, then groups) and routes, a first time. The kernel
+    // checked each gateway when it was added, under the rules of that moment: one
+    // added before a rule that now makes its gateway unreachable is refused after the
+    // rules, one whose gateway only a rule-selected table reaches is refused before
+    // them. So they are added before the rules, and the refused ones again after
     let mut nhs = k.nexthops.clone();
     nhs.sort_by_key(|n| (!n.group.is_empty(), n.id));
+    let mut pending = Vec::new();
     for n in &nhs {
         match nexthop_words(n, &names) {
-            Ok(o) => {
-                c.ip(o);
-            }
+            Ok(o) => pending.push(o),
             Err(e) => c.warn(format!("{e}: not mirrored")),
         }
     }
+    let mut kroutes = Vec::new();
+    for r in &k.routes {
+        if r.encap {
+            c.warn(format!(
+                "route {}/{} has an encapsulation: not mirrored",
+                ip_of(r.v6, r.dst.0),
+                r.dst.1
+            ));
+            continue;
+        }
+        if r.expires.is_some() {
+            c.warn(format!(
+                "route {}/{} expires: mirrored without expiry",
+                ip_of(r.v6, r.dst.0),
+                r.dst.1
+            ));
+        }
+        if !r.v6 && r.src.1 != 0 {
+            c.warn("an IPv4 route with a source prefix: the prefix is ignored");
+        }
+        match kernel_rspec(r, &names) {
+            Ok(s) => kroutes.push(s),
+            Err(e) => c.warn(format!(
+                "route {}/{}: {e}: skipped",
+                ip_of(r.v6, r.dst.0),
+                r.dst.1
+            )),
+        }
+    }
+    let fib = fib_rspecs(&c.ns);
+    pending.extend(minus(&kroutes, &fib).into_iter().map(add_words));
+    let pending = c.try_all(pending);
 
     // 7. rules
     for v6 in [false, true] {
@@ -1241,57 +1303,22 @@ pub fn translate(k: &KernelState) -> Translation {
         }
     }
 
-    // 8. routes
-    let mut kroutes = Vec::new();
-    for r in &k.routes {
-        if r.encap {
-            c.warn(format!(
-                "route {}/{} has an encapsulation: not mirrored",
-                ip_of(r.v6, r.dst.0),
-                r.dst.1
-            ));
-            continue;
-        }
-        if r.expires.is_some() {
-            c.warn(format!(
-                "route {}/{} expires: mirrored without expiry",
-                ip_of(r.v6, r.dst.0),
-                r.dst.1
-            ));
-        }
-        if !r.v6 && r.src.1 != 0 {
-            c.warn("an IPv4 route with a source prefix: the prefix is ignored");
-        }
-        match kernel_rspec(r, &names) {
-            Ok(s) => kroutes.push(s),
-            Err(e) => c.warn(format!(
-                "route {}/{}: {e}: skipped",
-                ip_of(r.v6, r.dst.0),
-                r.dst.1
-            )),
-        }
-    }
-    // adds first: a route whose gateway the kernel still reaches through a
-    // route the user deleted since (a connected prefix) is only accepted while
-    // fibkit has that route; an add refused before the deletes is retried after them
-    let fib = fib_rspecs(&c.ns);
-    let mut retry = Vec::new();
-    for r in minus(&kroutes, &fib) {
-        if !c.try_ip(add_words(r)) {
-            retry.push(r.clone());
-        }
-    }
+    // 8. the nexthop objects and routes refused before the rules, then the deletes:
+    // a route whose gateway the kernel still reaches through a route the user deleted
+    // since (a connected prefix) is only accepted while fibkit has that route; an add
+    // still refused is tried once more after them
+    let pending = c.try_all(pending);
     let fib = fib_rspecs(&c.ns);
     for r in minus(&fib, &kroutes) {
         for d in del_words(r) {
             c.ip(d);
         }
     }
-    for r in retry {
-        c.ip(add_words(&r));
+    for o in c.try_all(pending) {
+        c.ip(o);
     }
-    // same prefix, other order: the first entry that fits a flow wins, so the kernel's
-    // order is restored by deleting the prefix's entries and adding them in its order
+    // same prefix, other order (routes added after the rules come behind the others):
+    // the first entry that fits a flow wins, so the kernel's order is restored
     let fib = fib_rspecs(&c.ns);
     let group = |v: &[RSpec]| {
         let mut m: HashMap<PrefixKey, Vec<RSpec>> = HashMap::new();
@@ -1321,13 +1348,32 @@ pub fn translate(k: &KernelState) -> Translation {
         if sorted_k != sorted_f {
             continue;
         }
+        // the longest head of the kernel's list that fibkit has in the same order
+        // stays; the others are deleted and added again (each lands behind the
+        // entries of its type of service and metric), in the kernel's order. Tried on
+        // a copy first: a route added before the rules may be refused now
+        let mut keep = 0;
         for r in fl {
-            for d in del_words(r) {
-                c.ip(d);
+            if keep < kl.len() && *r == kl[keep] {
+                keep += 1;
             }
         }
-        for r in kl {
-            c.ip(add_words(r));
+        let moved = &kl[keep..];
+        let mut cmds: Vec<Vec<String>> = moved.iter().flat_map(del_words).collect();
+        cmds.extend(moved.iter().map(add_words));
+        let mut trial = c.ns.clone();
+        if cmds.iter().all(|o| run_ip(&mut trial, o).is_ok()) {
+            c.ns = trial;
+            c.commands.extend(cmds.iter().map(|o| o.join(" ")));
+        } else {
+            let (v6, table, dst, _) = key;
+            c.warn(format!(
+                "the routes of {}/{} table {} are in another order than the kernel's \
+                 (adding them again in its order is refused)",
+                ip_of(v6, dst.0),
+                dst.1,
+                table_n2a(table)
+            ));
         }
     }
 
