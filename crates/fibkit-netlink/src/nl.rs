@@ -287,29 +287,34 @@ impl RtSocket {
         Ok(&self.buf[..n])
     }
 
+    /// Send a request of type `ty` with `flags` and `body`; returns its sequence number.
+    fn send(&mut self, ty: u16, flags: u16, body: &[u8]) -> io::Result<u32> {
+        self.seq = self.seq.wrapping_add(1);
+        let req = request(ty, flags, self.seq, body);
+        self.sock.send_to(&req, &SocketAddr::new(0, 0), 0)?;
+        Ok(self.seq)
+    }
+
+    /// The next datagram of an answer still expected: a closed socket is an error.
+    fn recv_more(&mut self) -> io::Result<&[u8]> {
+        let data = self.recv()?;
+        if data.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "netlink socket closed",
+            ));
+        }
+        Ok(data)
+    }
+
     /// Send one non-dump request (`NLM_F_REQUEST` only) of type `ty` with `body` and
     /// return the payload of the kernel's answer of type `want`. An `NLMSG_ERROR` with
     /// an error code is that error; an answer of another kind is `InvalidData`.
     pub fn get(&mut self, ty: u16, body: &[u8], want: u16) -> io::Result<Vec<u8>> {
-        self.seq = self.seq.wrapping_add(1);
-        let seq = self.seq;
-        let req = request(ty, NLM_F_REQUEST, seq, body);
-        self.sock.send_to(&req, &SocketAddr::new(0, 0), 0)?;
+        let seq = self.send(ty, NLM_F_REQUEST, body)?;
         loop {
-            let data = self.recv()?;
-            if data.is_empty() {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "netlink socket closed",
-                ));
-            }
-            for m in messages(data) {
-                let Ok(m) = m else {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        "malformed netlink message",
-                    ));
-                };
+            for m in messages(self.recv_more()?) {
+                let m = m.map_err(|_| malformed())?;
                 if m.seq != seq {
                     continue;
                 }
@@ -332,29 +337,14 @@ impl RtSocket {
     /// Send a dump request of type `ty` with `header` (the family message) and collect
     /// the replies of type `want` until `NLMSG_DONE`.
     pub fn dump(&mut self, ty: u16, header: &[u8], want: u16) -> io::Result<Dump> {
-        self.seq = self.seq.wrapping_add(1);
-        let seq = self.seq;
-        let req = request(ty, NLM_F_REQUEST | NLM_F_DUMP, seq, header);
-        self.sock.send_to(&req, &SocketAddr::new(0, 0), 0)?;
+        let seq = self.send(ty, NLM_F_REQUEST | NLM_F_DUMP, header)?;
         let mut out = Dump {
             payloads: Vec::new(),
             interrupted: false,
         };
         loop {
-            let data = self.recv()?;
-            if data.is_empty() {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "netlink socket closed",
-                ));
-            }
-            for m in messages(data) {
-                let Ok(m) = m else {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        "malformed netlink message",
-                    ));
-                };
+            for m in messages(self.recv_more()?) {
+                let m = m.map_err(|_| malformed())?;
                 if m.seq != seq {
                     continue;
                 }
@@ -386,4 +376,9 @@ impl RtSocket {
             }
         }
     }
+}
+
+/// A message the kernel sent that does not parse.
+fn malformed() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, "malformed netlink message")
 }
