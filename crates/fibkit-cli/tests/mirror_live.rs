@@ -78,6 +78,20 @@ fn live() -> Result<(), String> {
     Ok(())
 }
 
+/// A private namespace for a live test, or `None` (the reason printed) where the
+/// comparison cannot run.
+fn live_netns(n: u32) -> Option<Netns> {
+    if let Err(why) = live() {
+        println!("skipped: {why}");
+        return None;
+    }
+    let ns = Netns::new(n);
+    if ns.is_none() {
+        println!("skipped: `ip netns add` failed");
+    }
+    ns
+}
+
 fn is_root() -> bool {
     std::fs::read_to_string("/proc/self/status")
         .ok()
@@ -305,12 +319,7 @@ fn compare(ns: &Netns, cmds: &[&str]) -> Vec<String> {
 
 #[test]
 fn mirror_answers_like_the_kernel() {
-    if let Err(why) = live() {
-        println!("skipped: {why}");
-        return;
-    }
-    let Some(ns) = Netns::new(1) else {
-        println!("skipped: `ip netns add` failed");
+    let Some(ns) = live_netns(1) else {
         return;
     };
     configure(&ns);
@@ -349,12 +358,7 @@ fn mirror_answers_like_the_kernel() {
 
 #[test]
 fn a_second_mirror_sees_changes() {
-    if let Err(why) = live() {
-        println!("skipped: {why}");
-        return;
-    }
-    let Some(ns) = Netns::new(2) else {
-        println!("skipped: `ip netns add` failed");
+    let Some(ns) = live_netns(2) else {
         return;
     };
     ns.ip("link set lo up");
@@ -392,12 +396,7 @@ impl Drop for Child {
 #[test]
 fn follow_resyncs_on_changes() {
     use std::io::BufRead;
-    if let Err(why) = live() {
-        println!("skipped: {why}");
-        return;
-    }
-    let Some(ns) = Netns::new(3) else {
-        println!("skipped: `ip netns add` failed");
+    let Some(ns) = live_netns(3) else {
         return;
     };
     ns.ip("link set lo up");
@@ -434,12 +433,7 @@ fn follow_resyncs_on_changes() {
 /// and a source reached directly or through a gateway.
 #[test]
 fn redirect_flag_follows_sysctls() {
-    if let Err(why) = live() {
-        println!("skipped: {why}");
-        return;
-    }
-    let Some(ns) = Netns::new(4) else {
-        println!("skipped: `ip netns add` failed");
+    let Some(ns) = live_netns(4) else {
         return;
     };
     for c in [
@@ -509,12 +503,7 @@ fn redirect_flag_follows_sysctls() {
 /// on a mirror without neighbours).
 #[test]
 fn neighbour_states_decide_paths() {
-    if let Err(why) = live() {
-        println!("skipped: {why}");
-        return;
-    }
-    let Some(ns) = Netns::new(5) else {
-        println!("skipped: `ip netns add` failed");
+    let Some(ns) = live_netns(5) else {
         return;
     };
     for c in [
@@ -673,12 +662,7 @@ fn neighbour_states_decide_paths() {
 #[test]
 fn follow_resyncs_on_neighbour_validity_only() {
     use std::io::BufRead;
-    if let Err(why) = live() {
-        println!("skipped: {why}");
-        return;
-    }
-    let Some(ns) = Netns::new(6) else {
-        println!("skipped: `ip netns add` failed");
+    let Some(ns) = live_netns(6) else {
         return;
     };
     // no IPv6: no link-local addresses whose DAD would end during the test
@@ -738,12 +722,7 @@ fn follow_resyncs_on_neighbour_validity_only() {
 /// it and must answer the same, before and after.
 #[test]
 fn tables_stay_unmerged_after_a_rule_came_and_went() {
-    if let Err(why) = live() {
-        println!("skipped: {why}");
-        return;
-    }
-    let Some(ns) = Netns::new(7) else {
-        println!("skipped: `ip netns add` failed");
+    let Some(ns) = live_netns(7) else {
         return;
     };
     for c in [
@@ -810,12 +789,7 @@ fn tables_stay_unmerged_after_a_rule_came_and_went() {
 /// kernel's order within each prefix, and so must `fib -batch` of its script.
 #[test]
 fn routes_checked_under_the_rules_of_their_time() {
-    if let Err(why) = live() {
-        println!("skipped: {why}");
-        return;
-    }
-    let Some(ns) = Netns::new(8) else {
-        println!("skipped: `ip netns add` failed");
+    let Some(ns) = live_netns(8) else {
         return;
     };
     for c in [
