@@ -6,7 +6,7 @@ use fibkit::route::{Gateway, Metrics, RouteType};
 use fibkit::Netns;
 use fibkit_iproute::names::{fmt4, fmt6, proto_n2a, table_n2a};
 use fibkit_iproute::normal::metrics_words;
-use fibkit_iproute::show::{fibmatch_text, metrics_text, FibEntry, ShowOpts};
+use fibkit_iproute::show::{fibmatch_text, metrics_text, rtrealm_n2a, FibEntry, ShowOpts};
 use serde_json::{json, Map, Value};
 
 fn metrics_json(m: &Metrics) -> Vec<Value> {
@@ -20,6 +20,39 @@ fn metrics_json(m: &Metrics) -> Vec<Value> {
             })
         })
         .collect()
+}
+
+/// The route's realms the kernel reports (`dst.tclassid`, `RTA_FLOW`): the chosen
+/// nexthop's (`rt_set_nexthop`), none for output broadcast routes and multicast routes
+/// shorter than /4 (`__mkroute_output` drops the fib_info) and for local or broadcast
+/// input answers (which carry only the source check's tag, not modelled here).
+fn route_realm(r: &RouteAnswer4) -> u32 {
+    let Some((route, prefix)) = &r.fib else {
+        return 0;
+    };
+    match r.rtype {
+        RouteType::Broadcast => return 0,
+        RouteType::Multicast if prefix.len < 4 => return 0,
+        RouteType::Local if r.input => return 0,
+        _ => {}
+    }
+    let nhs = &route.info.nhs;
+    if nhs.len() == 1 {
+        return nhs[0].realm;
+    }
+    nhs.iter()
+        .find(|n| n.dev == r.dev && (r.gateway.is_none() || n.gw == r.gateway))
+        .map_or(0, |n| n.realm)
+}
+
+/// `realm TO` or `realms FROM/TO`, as print_rta_flow prints them.
+fn realms_text(realm: u32) -> String {
+    let (from, to) = (realm >> 16, realm & 0xffff);
+    if from != 0 {
+        format!("realms {}/{}", rtrealm_n2a(from), rtrealm_n2a(to))
+    } else {
+        format!("realm {}", rtrealm_n2a(to))
+    }
 }
 
 /// The printing options of `ip route get`'s answer.
@@ -38,6 +71,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
         }
     }
     let show_src = !r.input && r.prefsrc.is_some_and(|s| s != r.requested_src);
+    let realm = route_realm(r);
     // rt_fill_info reports the matched entry's TOS (res.dscp), not the flow's
     let tos = r.fib.as_ref().map_or(0, |(route, _)| route.tos);
     let mut cache: Vec<&str> = Vec::new();
@@ -90,6 +124,14 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
         if r.flow.mark != 0 {
             o.insert("mark".into(), json!(r.flow.mark));
         }
+        if realm != 0 {
+            let mut fl = Map::new();
+            if realm >> 16 != 0 {
+                fl.insert("from".into(), json!(rtrealm_n2a(realm >> 16)));
+            }
+            fl.insert("to".into(), json!(rtrealm_n2a(realm & 0xffff)));
+            o.insert("flow".into(), Value::Object(fl));
+        }
         if let Some(u) = r.uid {
             o.insert("uid".into(), json!(u));
         }
@@ -136,6 +178,9 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
         } else {
             format!("mark 0x{:x}", r.flow.mark)
         });
+    }
+    if realm != 0 {
+        p.push(realms_text(realm));
     }
     if let Some(u) = r.uid {
         p.push(format!("uid {u}"));

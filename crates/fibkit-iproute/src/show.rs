@@ -943,7 +943,7 @@ fn group_a2n(s: &str) -> Option<i64> {
 }
 
 /// `rtnl_rtrealm_n2a`.
-fn rtrealm_n2a(r: u32) -> String {
+pub fn rtrealm_n2a(r: u32) -> String {
     if r == 0 {
         "cosmos".into()
     } else {

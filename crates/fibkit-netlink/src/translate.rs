@@ -214,6 +214,8 @@ struct HSpec {
     dev: String,
     weight: u32,
     onlink: bool,
+    /// Realms (`RTA_FLOW`, IPv4 only).
+    realm: u32,
 }
 
 /// A route in the canonical form both sides are compared in.
@@ -346,6 +348,11 @@ fn hop_words(o: &mut Vec<String>, h: &HSpec, v6: bool, multi: bool) {
     if h.onlink {
         o.push(w("onlink"));
     }
+    if h.realm != 0 {
+        // the raw 32-bit form: FROM << 16 | TO
+        o.push(w("realms"));
+        o.push(h.realm.to_string());
+    }
 }
 
 fn metric_words(o: &mut Vec<String>, s: &RSpec) {
@@ -399,6 +406,7 @@ fn kernel_rspec(r: &KRoute, names: &HashMap<u32, String>) -> Result<RSpec, Strin
             dev,
             weight: h.weight,
             onlink: h.flags & nhflags::ONLINK != 0,
+            realm: h.realm,
         });
     }
     Ok(RSpec {
@@ -465,6 +473,7 @@ fn fib_rspecs(ns: &Netns) -> Vec<RSpec> {
                             dev: dev_name(ns, n.dev),
                             weight: n.weight,
                             onlink: (n.flags | i.flags) & nhflags::ONLINK != 0,
+                            realm: n.realm,
                         })
                         .collect(),
                     metrics: i.metrics.vals.clone(),
@@ -484,6 +493,7 @@ fn fib_rspecs(ns: &Netns) -> Vec<RSpec> {
                 dev: dev_name(ns, r.nh.dev),
                 weight: r.nh.weight,
                 onlink: r.nh.flags & nhflags::ONLINK != 0,
+                realm: 0,
             };
             if r.sibling_group != 0 {
                 if let Some(&k) = groups.get(&r.sibling_group) {
