@@ -67,7 +67,12 @@ fn get_opts(json: bool) -> ShowOpts {
 pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> String {
     if fibmatch {
         if let Some((route, _)) = &r.fib {
-            return fibmatch_text(ns, &get_opts(json_out), FibEntry::V4(route, r.table), 0);
+            return fibmatch_text(
+                ns,
+                &get_opts(json_out),
+                FibEntry::V4(route, r.table, r.rtype),
+                0,
+            );
         }
     }
     let show_src = !r.input && r.prefsrc.is_some_and(|s| s != r.requested_src);

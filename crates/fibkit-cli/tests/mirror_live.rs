@@ -280,6 +280,8 @@ const QUERIES: &[&str] = &[
     "route get 10.42.0.1",
     "route get 10.42.0.2",
     "route get fibmatch 10.42.0.1",
+    "route get 224.0.0.5",
+    "route get fibmatch 224.0.0.5",
     "route get 10.67.0.1",
     "route get 10.67.0.1 from 192.0.2.10",
     "route get 10.68.0.1",

@@ -151,11 +151,13 @@ pub fn route_select(
 /// none), which the kernel adds to an IPv6 answer.
 pub fn fibmatch_text(ns: &Netns, opts: &ShowOpts, entry: FibEntry<'_>, iif: u32) -> String {
     let mut m = match entry {
-        FibEntry::V4(r, table) => {
+        FibEntry::V4(r, table, rtype) => {
             let mut m = rt4_msg(ns, r);
-            // fib_dump_info gets the table the lookup ran in: main for a local-table
-            // entry while local and main are merged
+            // fib_dump_info gets the table the lookup ran in (main for a local-table
+            // entry while local and main are merged) and the answer's type (rt_type:
+            // multicast for a multicast destination a unicast route matched)
             m.table = table;
+            m.rtype = rtype as u8;
             Some(m)
         }
         FibEntry::V6(legs) => {
@@ -187,9 +189,9 @@ pub fn metrics_text(mx: &Metrics) -> String {
 /// A FIB entry for [`fibmatch_text`].
 #[derive(Clone, Copy, Debug)]
 pub enum FibEntry<'a> {
-    /// An IPv4 entry, and the table the lookup found it in (main for every entry
-    /// while the local and main tables are merged).
-    V4(&'a Route4, u32),
+    /// An IPv4 entry, the table the lookup found it in (main for every entry while the
+    /// local and main tables are merged) and the answer's route type.
+    V4(&'a Route4, u32, RouteType),
     /// An IPv6 entry with its multipath legs (head first), or alone.
     V6(&'a [Route6]),
 }
