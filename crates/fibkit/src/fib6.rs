@@ -409,13 +409,23 @@ impl Netns {
             if nh.flags & nhflags::ONLINK != 0 {
                 // ip6_route_check_nh_onlink: a non-default, non-reject match must be a
                 // unicast route through the same device
+                // (ip6_nh_lookup_table: link state ignored, the preferred source as the
+                // flow's source; conformance scenario 311)
                 if let Some(d) = *dev {
+                    let src = cfg.prefsrc.unwrap_or(0);
+                    let has_saddr = if src != 0 { strict::HAS_SADDR } else { 0 };
                     let fl = Flow6 {
                         dst: gw,
+                        src,
                         oif: d,
                         ..Default::default()
                     };
-                    if let Ok(res) = self.fib6_table_lookup(tid::MAIN, d, &fl, 0) {
+                    if let Ok(res) = self.fib6_table_lookup(
+                        tid::MAIN,
+                        d,
+                        &fl,
+                        strict::IGNORE_LINKSTATE | has_saddr,
+                    ) {
                         if res.route.flags & rtf::REJECT == 0
                             && res.route.dst.addr != 0
                             && (res.route.rtype != RouteType::Unicast || res.route.nh.dev != d)
