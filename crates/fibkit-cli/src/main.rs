@@ -182,7 +182,19 @@ fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
         .iter()
         .take_while(|a| a.starts_with('-'))
         .any(|a| a == "-j" || a == "-json");
-    match run_ip(ns, args) {
+    let result = run_ip(ns, args);
+    // iproute_get warns about a destination prefix while parsing, before it asks
+    let parsed = match &result {
+        Ok(Outcome::Get(_)) => true,
+        Err(f) => f.errno.is_some(),
+        Ok(_) => false,
+    };
+    if parsed {
+        if let Some(w) = get_prefix_warning(args) {
+            eprint!("{w}");
+        }
+    }
+    match result {
         Ok(Outcome::Ok(s)) => {
             out!("{s}");
             0
@@ -203,6 +215,47 @@ fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
             u8::try_from(f.status & 0xff).unwrap_or(1)
         }
     }
+}
+
+/// The words of an `ip route get` command line after `get` (`None` for another
+/// command).
+fn route_get_words(args: &[String]) -> Option<Vec<&str>> {
+    let mut words = args
+        .iter()
+        .map(String::as_str)
+        .skip_while(|a| a.starts_with('-'));
+    let object = words.next()?;
+    let verb = words.next()?;
+    ("route".starts_with(object)
+        && !object.is_empty()
+        && "get".starts_with(verb)
+        && !verb.is_empty())
+    .then(|| words.collect())
+}
+
+/// iproute_get's warning for a destination given with a prefix length other than the
+/// address's full length (the query uses the full length anyway).
+fn get_prefix_warning(args: &[String]) -> Option<String> {
+    let words = route_get_words(args)?;
+    let mut i = 0;
+    while i < words.len() {
+        match words[i] {
+            "from" | "iif" | "oif" | "dev" | "mark" | "tos" | "dsfield" | "uid" | "ipproto"
+            | "sport" | "dport" | "vrf" => i += 2,
+            "to" | "fibmatch" | "notify" | "connected" => i += 1,
+            x => {
+                let (addr, len) = x.split_once('/')?;
+                let max = if addr.contains(':') { 128 } else { 32 };
+                let len: u32 = len.parse().ok()?;
+                return (len != max).then(|| {
+                    format!(
+                        "Warning: /{len} as prefix is invalid, only /{max} (or none) is supported.\n"
+                    )
+                });
+            }
+        }
+    }
+    None
 }
 
 /// The destination, source and input device of an `ip -6 route get` command line (for
