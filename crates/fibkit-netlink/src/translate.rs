@@ -1014,6 +1014,10 @@ pub fn translate(k: &KernelState) -> Translation {
         commands: Vec::new(),
         warnings: k.warnings.clone(),
     };
+    // one bulk load: the lookup indexes are compiled once at the end instead of after
+    // every command (answers in between, such as gateway checks, stay exact: they
+    // read the tables directly)
+    let was_bulk = c.ns.begin_bulk();
     let names: HashMap<u32, String> = k.links.iter().map(|l| (l.index, l.name.clone())).collect();
 
     // 1. namespace-wide and all/default sysctls
@@ -1427,6 +1431,7 @@ pub fn translate(k: &KernelState) -> Translation {
             n.addr, n.dev, n.state
         ));
     }
+    c.ns.end_bulk(was_bulk);
     Translation {
         commands: c.commands,
         warnings: c.warnings,

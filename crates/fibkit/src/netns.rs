@@ -336,9 +336,22 @@ impl Netns {
     /// Answers inside `f` are still exact: lookups on a table whose index is stale probe
     /// the RIB directly.
     pub fn bulk<R>(&mut self, f: impl FnOnce(&mut Netns) -> R) -> R {
-        let was = self.deferring;
-        self.deferring = true;
+        let was = self.begin_bulk();
         let r = f(self);
+        self.end_bulk(was);
+        r
+    }
+
+    /// [`Netns::bulk`] for callers whose changes do not fit in one closure: from here on
+    /// the indexes are compiled only by the matching [`Netns::end_bulk`], which gets the
+    /// returned value (whether a bulk load was already running).
+    pub fn begin_bulk(&mut self) -> bool {
+        std::mem::replace(&mut self.deferring, true)
+    }
+
+    /// Ends what [`Netns::begin_bulk`] started (`was`: its value) and, unless an outer
+    /// bulk load is still running, compiles the indexes once.
+    pub fn end_bulk(&mut self, was: bool) {
         self.deferring = was;
         if !was {
             self.nh_cache.clear();
@@ -346,7 +359,6 @@ impl Netns {
             self.compile_indexes();
             self.generation = self.generation.wrapping_add(1);
         }
-        r
     }
 
     /// Epoch of changes other than plain route changes (see [`crate::fib::Fib`]).
