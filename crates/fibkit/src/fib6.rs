@@ -321,8 +321,7 @@ impl Netns {
         }
         if let Some(ps) = cfg.prefsrc {
             if ps != 0 {
-                if !self.chk_addr6(ps, Some(rt.nh.dev)) && !self.chk_addr6_any_strict(ps, rt.nh.dev)
-                {
+                if !self.chk_addr6_any_strict(ps, rt.nh.dev) {
                     return Err(Error::msg(Errno::EINVAL, "Invalid source address"));
                 }
                 rt.prefsrc = Some(ps);
@@ -332,11 +331,22 @@ impl Netns {
     }
 
     fn chk_addr6_any_strict(&self, a: u128, dev: u32) -> bool {
-        // ipv6_chk_addr(net, addr, dev, 0): any device unless the address is link-local
+        // ipv6_chk_addr(net, addr, dev, 0): any device unless the address is link-local,
+        // and never a tentative address (one kept over a link down is tentative until
+        // the link is up again; conformance scenario 312)
+        let usable = |d: Option<u32>| {
+            self.addrs6
+                .iter()
+                .filter(|(x, _)| d.is_none_or(|y| y == **x))
+                .any(|(_, v)| {
+                    v.iter()
+                        .any(|x| x.addr == a && x.flags & crate::addr::ifa::TENTATIVE == 0)
+                })
+        };
         if v6::addr_type(a) & v6::LINKLOCAL != 0 {
-            return self.chk_addr6(a, Some(dev));
+            return usable(Some(dev));
         }
-        self.chk_addr6(a, None)
+        usable(None)
     }
 
     /// After a route change of destination `dst` (whatever its outcome): gateway
@@ -535,7 +545,7 @@ impl Netns {
         let mut base = self.route6_new(cfg, route6_flags(cfg), legs[0].clone());
         if let Some(ps) = cfg.prefsrc.filter(|&p| p != 0) {
             let d = legs[0].dev;
-            if !self.chk_addr6(ps, Some(d)) && !self.chk_addr6_any_strict(ps, d) {
+            if !self.chk_addr6_any_strict(ps, d) {
                 return Err(Error::msg(Errno::EINVAL, "Invalid source address"));
             }
             base.prefsrc = Some(ps);
