@@ -264,12 +264,7 @@ fn get6_flow(ns: &fibkit::Netns, args: &[String]) -> (u128, u128, u32) {
     let mut dst = 0;
     let mut src = 0;
     let mut iif = 0;
-    let words: Vec<&str> = args
-        .iter()
-        .map(String::as_str)
-        .skip_while(|a| a.starts_with('-'))
-        .skip(2)
-        .collect();
+    let words = route_get_words(args).unwrap_or_default();
     let mut i = 0;
     while i < words.len() {
         let w = words[i];

@@ -27,22 +27,15 @@ fn metrics_json(m: &Metrics) -> Vec<Value> {
 /// shorter than /4 (`__mkroute_output` drops the fib_info) and for local or broadcast
 /// input answers (which carry only the source check's tag, not modelled here).
 fn route_realm(r: &RouteAnswer4) -> u32 {
-    let Some((route, prefix)) = &r.fib else {
+    let Some((_, prefix)) = &r.fib else {
         return 0;
     };
     match r.rtype {
-        RouteType::Broadcast => return 0,
-        RouteType::Multicast if prefix.len < 4 => return 0,
-        RouteType::Local if r.input => return 0,
-        _ => {}
+        RouteType::Broadcast => 0,
+        RouteType::Multicast if prefix.len < 4 => 0,
+        RouteType::Local if r.input => 0,
+        _ => r.nexthop().map_or(0, |n| n.realm),
     }
-    let nhs = &route.info.nhs;
-    if nhs.len() == 1 {
-        return nhs[0].realm;
-    }
-    nhs.iter()
-        .find(|n| n.dev == r.dev && (r.gateway.is_none() || n.gw == r.gateway))
-        .map_or(0, |n| n.realm)
 }
 
 /// `realm TO` or `realms FROM/TO`, as print_rta_flow prints them.

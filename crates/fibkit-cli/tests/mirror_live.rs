@@ -133,6 +133,18 @@ fn fibkit(ns: &Netns, args: &str) -> Answer {
     answer(ns.exec(env!("CARGO_BIN_EXE_fib"), &a))
 }
 
+/// The start of the smaller tests' namespaces: the loopback and two links up, an IPv4
+/// subnet on each.
+const TWO_LINKS: [&str; 7] = [
+    "link set lo up",
+    "link add d0 type ifb",
+    "link add d1 type ifb",
+    "link set d0 up",
+    "link set d1 up",
+    "addr add 192.0.2.1/24 dev d0",
+    "addr add 198.51.100.1/24 dev d1",
+];
+
 /// Configure the rich namespace state the comparisons run on.
 fn configure(ns: &Netns) {
     for c in [
@@ -451,19 +463,12 @@ fn redirect_flag_follows_sysctls() {
     let Some(ns) = live_netns(4) else {
         return;
     };
-    for c in [
-        "link set lo up",
-        "link add d0 type ifb",
-        "link add d1 type ifb",
-        "link set d0 up",
-        "link set d1 up",
-        "addr add 192.0.2.1/24 dev d0",
-        "addr add 198.51.100.1/24 dev d1",
+    for c in TWO_LINKS.iter().copied().chain([
         "route add 10.3.0.0/16 via 198.51.100.254",
         "route add 10.4.0.0/16 dev d1",
         "route add 10.5.0.0/16 via 203.0.113.254 dev d1 onlink",
         "route add 10.77.0.0/16 via 198.51.100.254",
-    ] {
+    ]) {
         ns.ip(c);
     }
     let sysctl = |s: &str| {
@@ -740,17 +745,10 @@ fn tables_stay_unmerged_after_a_rule_came_and_went() {
     let Some(ns) = live_netns(7) else {
         return;
     };
-    for c in [
-        "link set lo up",
-        "link add d0 type ifb",
-        "link add d1 type ifb",
-        "link set d0 up",
-        "link set d1 up",
-        "addr add 192.0.2.1/24 dev d0",
-        "addr add 198.51.100.1/24 dev d1",
+    for c in TWO_LINKS.iter().copied().chain([
         "addr add 10.1.2.3/32 dev lo",
         "route add 10.3.0.0/16 via 198.51.100.254",
-    ] {
+    ]) {
         ns.ip(c);
     }
     let o = ns.exec("sysctl", &["-q", "-w", "net.ipv4.ip_forward=1"]);

@@ -545,7 +545,7 @@ impl Netns {
         if !a.input || a.rtype != RouteType::Unicast || a.dev != dev || !self.tx_redirects4(dev) {
             return false;
         }
-        let Some((route, _)) = &a.fib else {
+        let Some(nh) = a.nexthop() else {
             return false;
         };
         if self.fib_validate_source(&a.flow, a.flow.src, a.flow.dst, dev, dev) != Ok(true) {
@@ -555,17 +555,10 @@ impl Netns {
             return true;
         }
         // the chosen nexthop's IPv4 gateway (0 for none or an IPv6 one)
-        let gw = route
-            .info
-            .nhs
-            .iter()
-            .filter(|n| n.dev == dev)
-            .find(|n| a.gateway.is_none() || n.gw == a.gateway)
-            .and_then(|n| match n.gw {
-                Some(Gateway::V4(g)) => Some(g),
-                _ => None,
-            })
-            .unwrap_or(0);
+        let gw = match nh.gw {
+            Some(Gateway::V4(g)) => g,
+            _ => 0,
+        };
         // inet_ifa_match: the address inside the ifa's subnet (`ifa_address`, which is
         // the peer for a peer address, masked)
         self.addrs4(dev).iter().any(|ifa| {
@@ -777,6 +770,19 @@ pub struct RouteAnswer4 {
     /// for output lookups, the caller's (`flow.uid`); none for an input lookup that
     /// named no uid (`INVALID_UID`). Set by the caller that knows the query.
     pub uid: Option<u32>,
+}
+
+impl RouteAnswer4 {
+    /// The nexthop of the matched entry the answer went through (`FIB_RES_NHC`): the
+    /// only one, or the path with the answer's device and gateway.
+    pub fn nexthop(&self) -> Option<&crate::route::Nh4> {
+        let nhs = &self.fib.as_ref()?.0.info.nhs;
+        if nhs.len() == 1 {
+            return nhs.first();
+        }
+        nhs.iter()
+            .find(|n| n.dev == self.dev && (self.gateway.is_none() || n.gw == self.gateway))
+    }
 }
 
 impl RouteGet4<'_> {
