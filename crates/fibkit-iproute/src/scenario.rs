@@ -415,6 +415,22 @@ pub fn run_scenario(text: &str) -> String {
     s
 }
 
+/// [`run_scenario`] with the whole scenario applied as one bulk load
+/// ([`Netns::begin_bulk`]): the lookup indexes stay stale until the end, so every
+/// `ip route get` is answered from the tables themselves and every gateway check of
+/// a changed table is remembered across commands. `fib -batch` runs this way; the
+/// output must not differ from [`run_scenario`]'s.
+pub fn run_scenario_bulk(text: &str) -> String {
+    let mut r = Runner::new();
+    r.out.push(Runner::header());
+    let was = r.ns.begin_bulk();
+    r.run_text(text);
+    r.ns.end_bulk(was);
+    let mut s = r.out.join("\n");
+    s.push('\n');
+    s
+}
+
 /// Compare an output with a recorded `.expected` text, ignoring the header line.
 /// Returns the differing lines as `(line number, expected, got)`.
 pub fn compare(expected: &str, got: &str) -> Vec<(usize, String, String)> {

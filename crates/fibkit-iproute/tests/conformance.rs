@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use fibkit_iproute::scenario::{compare, run_scenario};
+use fibkit_iproute::scenario::{compare, run_scenario, run_scenario_bulk};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -20,6 +20,10 @@ fn scenarios(dir: &str) -> Vec<PathBuf> {
 }
 
 fn check(dir: &str) {
+    check_with(dir, run_scenario);
+}
+
+fn check_with(dir: &str, run: fn(&str) -> String) {
     let files = scenarios(dir);
     assert!(!files.is_empty(), "no scenarios in {dir}");
     let mut failures = Vec::new();
@@ -27,7 +31,7 @@ fn check(dir: &str) {
         let text = std::fs::read_to_string(f).expect("readable scenario");
         let exp_path = PathBuf::from(format!("{}.expected", f.display()));
         let exp = std::fs::read_to_string(&exp_path).expect("recorded .expected exists");
-        let got = run_scenario(&text);
+        let got = run(&text);
         let d = compare(&exp, &got);
         if !d.is_empty() {
             let mut msg = format!("{}: {} line(s) differ\n", f.display(), d.len());
@@ -54,6 +58,15 @@ fn oracle_examples() {
 #[test]
 fn recorded_scenarios() {
     check("conformance/scenarios");
+}
+
+/// The same recordings with each scenario applied as one bulk load (`fib -batch`):
+/// answers from stale indexes (the tables probed directly) and remembered gateway
+/// checks must still be the kernel's.
+#[test]
+fn recorded_scenarios_as_one_bulk_load() {
+    check_with("conformance/oracle-examples", run_scenario_bulk);
+    check_with("conformance/scenarios", run_scenario_bulk);
 }
 
 /// The snapshot's compiled answers equal the full lookup's (which the recordings tie to
