@@ -144,6 +144,10 @@ fn ip_main(args: &[String]) -> ExitCode {
             }
         };
         let mut status = 0u8;
+        // One bulk load: the indexes are never compiled, since the namespace ends with
+        // the batch, and queries in between are answered from the tables themselves
+        // (exactly: conformance test `recorded_scenarios_as_one_bulk_load`).
+        ns.begin_bulk();
         for (n, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("");
             let Ok(mut words) = shell_split(line) else {
