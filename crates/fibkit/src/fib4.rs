@@ -256,6 +256,9 @@ pub struct FibResult4<'a> {
     pub nh_sel: usize,
     /// The table the lookup ran in (main for merged local+main).
     pub table: u32,
+    /// `res->tclassid`: the realms of the rule whose lookup gave the result (0 on the
+    /// no-custom-rules fast path).
+    pub tclassid: u32,
 }
 
 impl Netns {
@@ -430,6 +433,7 @@ impl Netns {
                         route: r,
                         nh_sel: i,
                         table,
+                        tclassid: 0,
                     });
                 }
             }

@@ -1946,7 +1946,7 @@ impl Netns {
                     _ => Ok(res),
                 }
             },
-            |rule, res: &FibResult6<'a>| {
+            |rule, res: &mut FibResult6<'a>| {
                 if alt || res.route.rtype.reject_error().is_some() {
                     return false;
                 }

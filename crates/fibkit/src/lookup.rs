@@ -59,6 +59,35 @@ pub struct RouteGet4<'a> {
     /// The source the query asked for (0: none); `src` is reported only when the chosen
     /// source differs from it.
     pub requested_src: u32,
+    /// The destination the query asked for, which the answer reports (`RTA_DST`): an
+    /// output lookup of 0.0.0.0 goes to a local address (`flow.dst`).
+    pub requested_dst: u32,
+    /// The route's realms (`dst.tclassid`, reported as `RTA_FLOW`): see
+    /// [`class_tag`].
+    pub realms: u32,
+}
+
+/// `set_class_tag`: fill each half (from, to) of `realms` still zero from `tag`'s.
+fn set_class_tag(realms: u32, tag: u32) -> u32 {
+    let mut r = realms;
+    if r & 0xffff == 0 {
+        r |= tag & 0xffff;
+    }
+    if r & 0xffff_0000 == 0 {
+        r |= tag & 0xffff_0000;
+    }
+    r
+}
+
+/// A route's realms as `rt_set_nexthop` sets them: the chosen nexthop's own (when the
+/// route keeps its FIB entry), then what is still zero from the rule that answered
+/// (`res->tclassid`), then from the source check's tag (input routes). The kernel
+/// caches the first route it makes through a nexthop (per CPU for output routes) and
+/// hands that copy, with the realms of the lookup that made it, to later lookups
+/// through another rule until the next change: not modelled, the answer here is
+/// always a fresh route's (`conformance/README.md`).
+fn class_tag(nh_realm: u32, res_tclassid: u32, itag: u32) -> u32 {
+    set_class_tag(set_class_tag(nh_realm, res_tclassid), itag)
 }
 
 /// What a rule action step produced.
@@ -71,12 +100,13 @@ enum Step<T> {
 
 impl Netns {
     /// `fib_rules_lookup`: walk `rules` and call `lookup(table)` for lookup actions.
-    /// `suppress(result)` says whether a successful result is dropped by the rule.
+    /// `suppress(rule, result)` says whether a successful result is dropped by the rule
+    /// (and may mark a kept one with what the rule adds to it).
     pub(crate) fn rules_walk<T>(
         rules: &[crate::rule::CompiledRule],
         fl: &RuleFlow,
         mut lookup: impl FnMut(u32) -> Result<T, Errno>,
-        mut suppress: impl FnMut(&crate::rule::CompiledRule, &T) -> bool,
+        mut suppress: impl FnMut(&crate::rule::CompiledRule, &mut T) -> bool,
     ) -> Result<T, Errno> {
         let mut i = 0;
         while i < rules.len() {
@@ -98,8 +128,8 @@ impl Netns {
                 RuleAction::Prohibit => Step::Done(Err(Errno::EACCES)),
                 RuleAction::Blackhole | RuleAction::Other(_) => Step::Done(Err(Errno::EINVAL)),
                 RuleAction::Lookup(t) => match lookup(t) {
-                    Ok(res) => {
-                        if suppress(r, &res) {
+                    Ok(mut res) => {
+                        if suppress(r, &mut res) {
                             Step::Next
                         } else {
                             Step::Done(Ok(res))
@@ -159,7 +189,7 @@ impl Netns {
                 }
                 table(t)
             },
-            |rule, res: &FibResult4<'_>| {
+            |rule, res: &mut FibResult4<'_>| {
                 if i32::from(res.prefix.len) <= rule.suppress_prefixlen {
                     return true;
                 }
@@ -171,6 +201,8 @@ impl Netns {
                         }
                     }
                 }
+                // __fib_lookup: the rule that ended the walk gives res->tclassid
+                res.tclassid = rule.realms;
                 false
             },
         );
@@ -272,6 +304,13 @@ impl Netns {
         flow: &Flow4,
         from: Start4,
     ) -> Result<RouteGet4<'_>, Errno> {
+        let mut r = self.output4_route(flow, from)?;
+        r.requested_dst = flow.dst;
+        Ok(r)
+    }
+
+    /// `ip_route_output_key_hash_rcu`.
+    fn output4_route(&self, flow: &Flow4, from: Start4) -> Result<RouteGet4<'_>, Errno> {
         let mut fl = *flow;
         fl.iif = 1;
         let orig_oif = fl.oif;
@@ -391,6 +430,7 @@ impl Netns {
         }
         let mut gateway = None;
         let mut metrics: &Metrics = &crate::route::NO_METRICS;
+        let mut nh_realm = 0;
         if use_fi {
             if let Some(r) = &res {
                 let nh = &r.route.info.nhs[r.nh_sel];
@@ -398,8 +438,10 @@ impl Netns {
                     gateway = nh.gw;
                 }
                 metrics = &r.route.info.metrics;
+                nh_realm = nh.realm;
             }
         }
+        let realms = class_tag(nh_realm, res.as_ref().map_or(0, |r| r.tclassid), 0);
         Ok(RouteGet4 {
             rtype,
             gateway,
@@ -411,6 +453,8 @@ impl Netns {
             fib: res.map(|r| (r.route, r.prefix)),
             flow: *fl,
             requested_src: 0,
+            requested_dst: fl.dst,
+            realms,
         })
     }
 
@@ -458,7 +502,7 @@ impl Netns {
     /// `fib_validate_source`: `Err(EINVAL)` for a martian or rp_filter failure, else
     /// whether the route back to the source is direct (its nexthop's scope is host:
     /// the source is on a connected subnet), which `__mkroute_input` needs to decide
-    /// on a redirect.
+    /// on a redirect, and the realms tag (`itag`) of the route back.
     fn fib_validate_source(
         &self,
         fl_in: &Flow4,
@@ -466,17 +510,17 @@ impl Netns {
         dst: u32,
         oif: u32,
         dev: u32,
-    ) -> Result<bool, Errno> {
+    ) -> Result<(bool, u32), Errno> {
         let r = self.rpfilter(dev);
         if r == 0 && !self.tclassid_users4() && (dev != oif || !self.tx_redirects4(dev)) {
             if self.accept_local(dev) {
-                return Ok(false);
+                return Ok((false, 0));
             }
             if !(self.custom_local_routes4 || self.custom_rules4) {
                 if self.dev_of_local4(src).is_some() {
                     return Err(Errno::EINVAL);
                 }
-                return Ok(false);
+                return Ok((false, 0));
             }
         }
         // __fib_validate_source
@@ -498,7 +542,7 @@ impl Netns {
             if r != 0 {
                 Err(Errno::EINVAL)
             } else {
-                Ok(false)
+                Ok((false, 0))
             }
         };
         // FIB_RES_NHC(res)->nhc_scope >= RT_SCOPE_HOST
@@ -518,10 +562,18 @@ impl Netns {
         {
             return Err(Errno::EINVAL);
         }
+        // fib_combine_itag: the route back's nexthop realm (its "to" half as "from"),
+        // else the answering rule's; then the rule's "from" as "to"
+        let nh_realm = res.route.info.nhs.get(res.nh_sel).map_or(0, |n| n.realm);
+        let mut itag = nh_realm << 16;
+        if itag == 0 {
+            itag = res.tclassid << 16;
+        }
+        itag |= res.tclassid >> 16;
         let dev_match = res.route.info.nhs.iter().any(|n| n.dev == dev)
             || (res.route.rtype == RouteType::Local && dev == 1);
         if dev_match {
-            return Ok(direct(&res));
+            return Ok((direct(&res), itag));
         }
         if no_addr {
             return last_resort(r);
@@ -530,9 +582,10 @@ impl Netns {
             return Err(Errno::EINVAL);
         }
         fl.oif = dev;
-        Ok(self
+        let direct = self
             .fib4_lookup(&fl, true)
-            .is_ok_and(|res| res.route.rtype == RouteType::Unicast && direct(&res)))
+            .is_ok_and(|res| res.route.rtype == RouteType::Unicast && direct(&res));
+        Ok((direct, itag))
     }
 
     /// Whether the kernel marks an IPv4 input route `RTCF_DOREDIRECT` (`ip route get`
@@ -548,7 +601,10 @@ impl Netns {
         let Some(nh) = a.nexthop() else {
             return false;
         };
-        if self.fib_validate_source(&a.flow, a.flow.src, a.flow.dst, dev, dev) != Ok(true) {
+        if !self
+            .fib_validate_source(&a.flow, a.flow.src, a.flow.dst, dev, dev)
+            .is_ok_and(|(direct, _)| direct)
+        {
             return false;
         }
         if self.shared_media4(dev) {
@@ -601,8 +657,10 @@ impl Netns {
         // limited broadcast)
         type Fib<'f> = Option<(&'f crate::route::Route4, crate::prefix::Prefix4)>;
         let brd = |this: &Self, table: u32, fib: Fib<'a>| -> Result<RouteGet4<'a>, Errno> {
+            // brd_input -> local_input: the route's realms are the source check's tag
+            let mut itag = 0;
             if saddr != 0 {
-                let _ = this.fib_validate_source(&fl, saddr, 0, 0, dev)?;
+                itag = this.fib_validate_source(&fl, saddr, 0, 0, dev)?.1;
             }
             Ok(RouteGet4 {
                 rtype: RouteType::Broadcast,
@@ -615,6 +673,8 @@ impl Netns {
                 fib,
                 flow: fl,
                 requested_src: 0,
+                requested_dst: fl.dst,
+                realms: itag,
             })
         };
         if v4::is_multicast(daddr) {
@@ -625,12 +685,13 @@ impl Netns {
             if v4::is_loopback(saddr) && !localnet {
                 return Err(Errno::EINVAL);
             }
+            let mut itag = 0;
             if saddr == 0 {
                 if !v4::is_local_multicast(daddr) {
                     return Err(Errno::EINVAL);
                 }
             } else {
-                let _ = self.fib_validate_source(&fl, saddr, 0, 0, dev)?;
+                itag = self.fib_validate_source(&fl, saddr, 0, 0, dev)?.1;
             }
             return Ok(RouteGet4 {
                 rtype: RouteType::Multicast,
@@ -643,6 +704,8 @@ impl Netns {
                 fib: None,
                 flow: fl,
                 requested_src: 0,
+                requested_dst: fl.dst,
+                realms: itag,
             });
         }
         if v4::is_lbcast(daddr) || (saddr == 0 && daddr == 0) {
@@ -673,9 +736,10 @@ impl Netns {
             return brd(self, res.table, Some((res.route, res.prefix)));
         }
         if res.route.rtype == RouteType::Local {
-            let _ = self.fib_validate_source(&fl, saddr, daddr, 0, dev)?;
+            let (_, itag) = self.fib_validate_source(&fl, saddr, daddr, 0, dev)?;
             // local_input makes the route without the FIB entry's metrics (which only
-            // `fibmatch` shows; conformance scenario 176)
+            // `fibmatch` shows; conformance scenario 176), its realms the source
+            // check's tag alone
             return Ok(RouteGet4 {
                 rtype: RouteType::Local,
                 gateway: None,
@@ -687,6 +751,8 @@ impl Netns {
                 fib: Some((res.route, res.prefix)),
                 flow: fl,
                 requested_src: 0,
+                requested_dst: fl.dst,
+                realms: itag,
             });
         }
         if !self.forwarding4(dev) {
@@ -701,7 +767,7 @@ impl Netns {
             crate::ecmp::select_multipath4(self, &mut res, h, &fl);
         }
         let nh = &res.route.info.nhs[res.nh_sel];
-        let _ = self.fib_validate_source(&fl, saddr, daddr, nh.dev, dev)?;
+        let (_, itag) = self.fib_validate_source(&fl, saddr, daddr, nh.dev, dev)?;
         let gateway = if nh.gw.is_some() && nh.scope == scope::LINK {
             nh.gw
         } else {
@@ -718,10 +784,15 @@ impl Netns {
             fib: Some((res.route, res.prefix)),
             flow: fl,
             requested_src: 0,
+            requested_dst: fl.dst,
+            realms: class_tag(nh.realm, res.tclassid, itag),
         })
     }
 
-    fn dev_has_mc(&self, dev: u32, group: u32) -> bool {
+    /// Whether device `dev` joined IPv4 multicast `group` (`ip_check_mc_rcu`): every up
+    /// device with IPv4 state joins the all-hosts group 224.0.0.1, and no other group
+    /// is modelled. A multicast route to a joined group is also local (`RTCF_LOCAL`).
+    pub fn dev_has_mc(&self, dev: u32, group: u32) -> bool {
         group == 0xe000_0001 && self.links.get(&dev).is_some_and(|l| l.up)
     }
 
@@ -766,10 +837,14 @@ pub struct RouteAnswer4 {
     pub flow: Flow4,
     /// The source the query asked for.
     pub requested_src: u32,
+    /// The destination the query asked for (see [`RouteGet4::requested_dst`]).
+    pub requested_dst: u32,
     /// The uid the kernel reports with the answer (`RTA_UID`): the query's own, else,
     /// for output lookups, the caller's (`flow.uid`); none for an input lookup that
     /// named no uid (`INVALID_UID`). Set by the caller that knows the query.
     pub uid: Option<u32>,
+    /// The route's realms (`dst.tclassid`, `RTA_FLOW`).
+    pub realms: u32,
 }
 
 impl RouteAnswer4 {
@@ -799,7 +874,9 @@ impl RouteGet4<'_> {
             fib: self.fib.map(|(r, p)| (r.clone(), p)),
             flow: self.flow,
             requested_src: self.requested_src,
+            requested_dst: self.requested_dst,
             uid: (!self.input).then_some(self.flow.uid),
+            realms: self.realms,
         }
     }
 }

@@ -382,6 +382,9 @@ pub struct CompiledRule {
     pub suppress_prefixlen: i32,
     /// `suppress_ifgroup` (-1 unset).
     pub suppress_ifgroup: i32,
+    /// The rule's realms (`fib4_rule.tclassid`; 0 for IPv6), which a lookup it ends
+    /// passes on as `res->tclassid`.
+    pub realms: u32,
 }
 
 /// Compile a family's rule list (in priority order) for the walk.
@@ -434,6 +437,7 @@ pub fn compile_rules(rules: &[Rule], v6: bool) -> Vec<CompiledRule> {
                 goto_index,
                 suppress_prefixlen: r.suppress_prefixlen,
                 suppress_ifgroup: r.suppress_ifgroup,
+                realms: if v6 { 0 } else { r.realms },
             }
         })
         .collect()
