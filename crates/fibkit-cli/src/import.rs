@@ -404,10 +404,10 @@ mod tests {
         let get: Vec<String> = ["route", "get", dst].map(String::from).to_vec();
         match run_ip(&mut ns, &get) {
             Ok(Outcome::Get(g)) => match &*g {
-                GetAnswer::V4(r, fm) => crate::text::get4(&ns, r, *fm, false),
+                GetAnswer::V4(r, fm) => crate::text::get4(&ns, r, *fm, &Default::default()),
                 GetAnswer::V6(r, fm) => {
                     let (d, s, iif) = crate::get6_flow(&ns, &get);
-                    crate::text::get6(&ns, r, *fm, false, d, s, iif)
+                    crate::text::get6(&ns, r, *fm, &Default::default(), d, s, iif)
                 }
             },
             _ => panic!("route get {dst} failed"),

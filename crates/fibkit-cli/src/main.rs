@@ -3,7 +3,7 @@
 //! ```text
 //! fib [-4|-6] [-j] [-d] OBJECT COMMAND ...     one command on a fresh namespace
 //! fib [-force] -batch FILE                      commands from FILE ('-' = stdin), one namespace
-//! fib scenario [--check] FILE...                run oracle scenarios, print normalized answers
+//! fib scenario [--check] [--raw] FILE...        run oracle scenarios, print normalized answers
 //! fib bench { kbench | lpm | flood | updates | files } [options]   benchmarks
 //! ```
 
@@ -13,7 +13,8 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use fibkit_iproute::exec::{run_ip, GetAnswer, Outcome};
-use fibkit_iproute::scenario::{compare, run_scenario, shell_split};
+use fibkit_iproute::scenario::{compare, has_raw, run_scenario_raw, shell_split, RawText};
+use fibkit_iproute::show::ShowOpts;
 
 #[macro_use]
 mod out;
@@ -24,7 +25,7 @@ mod text;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "Usage: fib [ OPTIONS ] OBJECT {{ COMMAND | help }}\n       fib [ -force ] -batch filename\n       fib scenario [--check] FILE...\n       fib bench {{ kbench | lpm | flood | updates | files }} [options]\n       fib import mrt FILE [--format bgpdump|prefixes|updates|batch] [--peer ADDR] [--keep-going]\n       fib mirror [--save FILE|-] | [--follow] | [-4|-6] [-j] OBJECT COMMAND ...\nwhere  OBJECT := {{ link | address | route | rule | neighbor }}\n       OPTIONS := {{ -4 | -6 | -j[son] | -d[etails] | -o[neline] }}"
+        "Usage: fib [ OPTIONS ] OBJECT {{ COMMAND | help }}\n       fib [ -force ] -batch filename\n       fib scenario [--check] [--raw] FILE...\n       fib bench {{ kbench | lpm | flood | updates | files }} [options]\n       fib import mrt FILE [--format bgpdump|prefixes|updates|batch] [--peer ADDR] [--keep-going]\n       fib mirror [--save FILE|-] | [--follow] | [-4|-6] [-j] OBJECT COMMAND ...\nwhere  OBJECT := {{ link | address | route | rule | neighbor }}\n       OPTIONS := {{ -4 | -6 | -j[son] | -d[etails] | -o[neline] }}"
     );
     ExitCode::from(255)
 }
@@ -55,6 +56,9 @@ fn main() -> ExitCode {
 
 fn scenario(args: &[String]) -> ExitCode {
     let check = args.iter().any(|a| a == "--check");
+    // the oracle's --raw: each answered query followed by the text `ip` prints (with
+    // --check, also whenever the recording holds such text)
+    let raw = args.iter().any(|a| a == "--raw");
     let files: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     if files.is_empty() {
         eprintln!("fib scenario: no scenario file given");
@@ -78,9 +82,11 @@ fn scenario(args: &[String]) -> ExitCode {
                 }
             }
         };
-        let out = run_scenario(&text);
         if !check {
-            out!("{out}");
+            out!(
+                "{}",
+                run_scenario_raw(&text, raw.then_some(get_text as RawText))
+            );
             continue;
         }
         let exp_path = format!("{f}.expected");
@@ -89,6 +95,8 @@ fn scenario(args: &[String]) -> ExitCode {
             failed += 1;
             continue;
         };
+        let raw = raw || has_raw(&exp);
+        let out = run_scenario_raw(&text, raw.then_some(get_text as RawText));
         let d = compare(&exp, &out);
         if d.is_empty() {
             outln!("PASS {f}");
@@ -182,10 +190,6 @@ fn ip_main(args: &[String]) -> ExitCode {
 
 /// Run one `ip`-style command, printing as `ip` does; returns the exit status.
 fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
-    let json = args
-        .iter()
-        .take_while(|a| a.starts_with('-'))
-        .any(|a| a == "-j" || a == "-json");
     let result = run_ip(ns, args);
     // iproute_get warns about a destination prefix while parsing, before it asks
     let parsed = match &result {
@@ -204,19 +208,33 @@ fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
             0
         }
         Ok(Outcome::Get(g)) => {
-            let s = match &*g {
-                GetAnswer::V4(r, fm) => text::get4(ns, r, *fm, json),
-                GetAnswer::V6(r, fm) => {
-                    let (dst, src, iif) = get6_flow(ns, args);
-                    text::get6(ns, r, *fm, json, dst, src, iif)
-                }
-            };
-            out!("{s}");
+            out!("{}", get_text(ns, args, &g));
             0
         }
         Err(f) => {
             eprint!("{}", f.stderr);
             u8::try_from(f.status & 0xff).unwrap_or(1)
+        }
+    }
+}
+
+/// What `ip` prints on stdout for a route get's answer (`args`: the whole command).
+fn get_text(ns: &fibkit::Netns, args: &[String], g: &GetAnswer) -> String {
+    let option = |names: &[&str]| {
+        args.iter()
+            .take_while(|a| a.starts_with('-'))
+            .any(|a| names.contains(&a.as_str()))
+    };
+    let opts = ShowOpts {
+        json: option(&["-j", "-json"]),
+        details: option(&["-d", "-details"]),
+        ..ShowOpts::default()
+    };
+    match g {
+        GetAnswer::V4(r, fm) => text::get4(ns, r, *fm, &opts),
+        GetAnswer::V6(r, fm) => {
+            let (dst, src, iif) = get6_flow(ns, args);
+            text::get6(ns, r, *fm, &opts, dst, src, iif)
         }
     }
 }

@@ -22,22 +22,6 @@ fn metrics_json(m: &Metrics) -> Vec<Value> {
         .collect()
 }
 
-/// The route's realms the kernel reports (`dst.tclassid`, `RTA_FLOW`): the chosen
-/// nexthop's (`rt_set_nexthop`), none for output broadcast routes and multicast routes
-/// shorter than /4 (`__mkroute_output` drops the fib_info) and for local or broadcast
-/// input answers (which carry only the source check's tag, not modelled here).
-fn route_realm(r: &RouteAnswer4) -> u32 {
-    let Some((_, prefix)) = &r.fib else {
-        return 0;
-    };
-    match r.rtype {
-        RouteType::Broadcast => 0,
-        RouteType::Multicast if prefix.len < 4 => 0,
-        RouteType::Local if r.input => 0,
-        _ => r.nexthop().map_or(0, |n| n.realm),
-    }
-}
-
 /// `realm TO` or `realms FROM/TO`, as print_rta_flow prints them.
 fn realms_text(realm: u32) -> String {
     let (from, to) = (realm >> 16, realm & 0xffff);
@@ -48,28 +32,17 @@ fn realms_text(realm: u32) -> String {
     }
 }
 
-/// The printing options of `ip route get`'s answer.
-fn get_opts(json: bool) -> ShowOpts {
-    ShowOpts {
-        json,
-        ..ShowOpts::default()
-    }
-}
-
-/// An IPv4 answer.
-pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> String {
+/// An IPv4 answer, printed as `ip` prints it with `opts` (`-j`, and `-d`, which
+/// prints the route type and table always).
+pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> String {
+    let (json_out, details) = (opts.json, opts.details);
     if fibmatch {
         if let Some((route, _)) = &r.fib {
-            return fibmatch_text(
-                ns,
-                &get_opts(json_out),
-                FibEntry::V4(route, r.table, r.rtype),
-                0,
-            );
+            return fibmatch_text(ns, opts, FibEntry::V4(route, r.table, r.rtype), 0);
         }
     }
     let show_src = !r.input && r.prefsrc.is_some_and(|s| s != r.requested_src);
-    let realm = route_realm(r);
+    let realm = r.realms;
     // rt_fill_info reports the matched entry's TOS (res.dscp), not the flow's
     let tos = r.fib.as_ref().map_or(0, |(route, _)| route.tos);
     let mut cache: Vec<&str> = Vec::new();
@@ -79,7 +52,14 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
             cache.push("local");
             cache.push("brd");
         }
-        RouteType::Multicast => cache.push("mc"),
+        RouteType::Multicast => {
+            // RTCF_LOCAL for a group the device joined (input multicast routes exist
+            // only for those)
+            if r.input || ns.dev_has_mc(r.dev, r.flow.dst) {
+                cache.push("local");
+            }
+            cache.push("mc");
+        }
         _ => {}
     }
     // __mkroute_output marks every output route through a loopback device RTCF_LOCAL
@@ -92,10 +72,10 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
     }
     if json_out {
         let mut o = Map::new();
-        if r.rtype != RouteType::Unicast {
+        if r.rtype != RouteType::Unicast || details {
             o.insert("type".into(), json!(r.rtype.name()));
         }
-        o.insert("dst".into(), json!(fmt4(r.flow.dst)));
+        o.insert("dst".into(), json!(fmt4(r.requested_dst)));
         if r.requested_src != 0 {
             o.insert("from".into(), json!(fmt4(r.requested_src)));
         }
@@ -112,13 +92,19 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
             None => {}
         }
         o.insert("dev".into(), json!(ns.link_name(r.dev)));
-        if r.table != 254 && r.table != 0 {
+        if r.table != 0 && (r.table != 254 || details) {
             o.insert("table".into(), json!(table_n2a(r.table)));
         }
         if show_src {
             o.insert("prefsrc".into(), json!(fmt4(r.prefsrc.unwrap_or(0))));
         }
-        o.insert("flags".into(), json!([]));
+        // RTCF_MULTICAST aliases RTM_F_OFFLOAD_FAILED in the reply's rtm_flags
+        let flags: &[&str] = if r.rtype == RouteType::Multicast {
+            &["rt_offload_failed"]
+        } else {
+            &[]
+        };
+        o.insert("flags".into(), json!(flags));
         if r.flow.mark != 0 {
             o.insert("mark".into(), json!(r.flow.mark));
         }
@@ -143,10 +129,10 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
         return format!("{}\n", Value::Array(vec![Value::Object(o)]));
     }
     let mut p = Vec::new();
-    if r.rtype != RouteType::Unicast {
+    if r.rtype != RouteType::Unicast || details {
         p.push(r.rtype.name().to_string());
     }
-    p.push(fmt4(r.flow.dst));
+    p.push(fmt4(r.requested_dst));
     if r.requested_src != 0 {
         p.push(format!("from {}", fmt4(r.requested_src)));
     }
@@ -159,7 +145,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, json_out: bool) -> Str
         None => {}
     }
     p.push(format!("dev {}", ns.link_name(r.dev)));
-    if r.table != 254 && r.table != 0 {
+    if r.table != 0 && (r.table != 254 || details) {
         p.push(format!("table {}", table_n2a(r.table)));
     }
     if show_src {
@@ -203,19 +189,20 @@ pub fn get6(
     ns: &Netns,
     r: &RouteAnswer6,
     fibmatch: bool,
-    json_out: bool,
+    opts: &ShowOpts,
     dst: u128,
     src: u128,
     iif: u32,
 ) -> String {
+    let (json_out, details) = (opts.json, opts.details);
     if fibmatch && !r.fib.is_empty() {
-        return fibmatch_text(ns, &get_opts(json_out), FibEntry::V6(&r.fib), iif);
+        return fibmatch_text(ns, opts, FibEntry::V6(&r.fib), iif);
     }
     let route = r.fib.first();
     let proto = route.map_or(3, |x| x.proto);
     if json_out {
         let mut o = Map::new();
-        if r.rtype != RouteType::Unicast {
+        if r.rtype != RouteType::Unicast || details {
             o.insert("type".into(), json!(r.rtype.name()));
         }
         o.insert("dst".into(), json!(fmt6(dst)));
@@ -224,11 +211,15 @@ pub fn get6(
             o.insert("gateway".into(), json!(fmt6(g)));
         }
         o.insert("dev".into(), json!(ns.link_name(r.dev)));
-        if r.table != 254 {
+        if r.table != 254 || details {
             o.insert("table".into(), json!(table_n2a(r.table)));
         }
-        if proto != 3 {
+        if proto != 3 || details {
             o.insert("protocol".into(), json!(proto_n2a(proto)));
+        }
+        // rt6_fill_info answers with universe scope, which only -d prints
+        if details {
+            o.insert("scope".into(), json!("global"));
         }
         if let Some(s) = r.prefsrc {
             o.insert("prefsrc".into(), json!(fmt6(s)));
@@ -242,7 +233,7 @@ pub fn get6(
         return format!("{}\n", Value::Array(vec![Value::Object(o)]));
     }
     let mut p = Vec::new();
-    if r.rtype != RouteType::Unicast {
+    if r.rtype != RouteType::Unicast || details {
         p.push(r.rtype.name().to_string());
     }
     p.push(fmt6(dst));
@@ -251,11 +242,14 @@ pub fn get6(
         p.push(format!("via {}", fmt6(g)));
     }
     p.push(format!("dev {}", ns.link_name(r.dev)));
-    if r.table != 254 {
+    if r.table != 254 || details {
         p.push(format!("table {}", table_n2a(r.table)));
     }
-    if proto != 3 {
+    if proto != 3 || details {
         p.push(format!("proto {}", proto_n2a(proto)));
+    }
+    if details {
+        p.push("scope global".into());
     }
     if let Some(s) = r.prefsrc {
         p.push(format!("src {}", fmt6(s)));

@@ -189,7 +189,14 @@ pub struct Runner {
     pub ns: Netns,
     /// Output lines so far.
     pub out: Vec<String>,
+    /// The oracle's `--raw`: when set, each answered query is followed by its
+    /// iproute2 text (the function's result for the namespace, the query's `ip`
+    /// arguments and the answer), one `  raw| ` line per line.
+    pub raw: Option<RawText>,
 }
+
+/// The printer of a query's iproute2 text for [`Runner::raw`].
+pub type RawText = fn(&Netns, &[String], &GetAnswer) -> String;
 
 impl Default for Runner {
     fn default() -> Self {
@@ -203,6 +210,7 @@ impl Runner {
         Runner {
             ns: Netns::new(),
             out: Vec::new(),
+            raw: None,
         }
     }
 
@@ -291,11 +299,15 @@ impl Runner {
     fn do_ip(&mut self, text: &str, args: &[String]) {
         if is_route_get(args) {
             let r = run_ip(&mut self.ns, args);
+            let mut raw = None;
             let line = match r {
-                Ok(Outcome::Get(b)) => match *b {
-                    GetAnswer::V4(g, fm) => normal::get4_line(&self.ns, &g, fm),
-                    GetAnswer::V6(g, fm) => normal::get6_line(&self.ns, &g, fm),
-                },
+                Ok(Outcome::Get(b)) => {
+                    raw = self.raw.map(|f| f(&self.ns, args, &b));
+                    match *b {
+                        GetAnswer::V4(g, fm) => normal::get4_line(&self.ns, &g, fm),
+                        GetAnswer::V6(g, fm) => normal::get6_line(&self.ns, &g, fm),
+                    }
+                }
                 Ok(Outcome::Ok(_)) => "empty".to_string(),
                 Err(f) => match f.errno {
                     Some(e) => format!("error {}", e.name()),
@@ -303,6 +315,11 @@ impl Runner {
                 },
             };
             self.out.push(format!("QUERY {text} => {line}"));
+            // as the oracle prints `ip`'s stdout: trailing blanks of the whole text
+            // dropped, each line kept as it is
+            for l in raw.as_deref().unwrap_or("").trim_end().lines() {
+                self.out.push(format!("{RAW_PREFIX}{l}"));
+            }
             return;
         }
         match run_ip(&mut self.ns, args) {
@@ -407,7 +424,14 @@ impl Runner {
 
 /// Run a scenario text and return the output (header first).
 pub fn run_scenario(text: &str) -> String {
+    run_scenario_raw(text, None)
+}
+
+/// [`run_scenario`], with the queries' iproute2 text when `raw` is given (as the
+/// oracle's `--raw` prints it).
+pub fn run_scenario_raw(text: &str, raw: Option<RawText>) -> String {
     let mut r = Runner::new();
+    r.raw = raw;
     r.out.push(Runner::header());
     r.run_text(text);
     let mut s = r.out.join("\n");
@@ -428,6 +452,25 @@ pub fn run_scenario_bulk(text: &str) -> String {
     r.ns.end_bulk(was);
     let mut s = r.out.join("\n");
     s.push('\n');
+    s
+}
+
+/// The start of the oracle's `--raw` lines: a query's text as `ip` printed it.
+pub const RAW_PREFIX: &str = "  raw| ";
+
+/// Whether a recording was made with `--raw` (holds some query's `ip` text).
+pub fn has_raw(recording: &str) -> bool {
+    recording.lines().any(|l| l.starts_with(RAW_PREFIX))
+}
+
+/// A recording without its `--raw` lines, to compare with a run that prints only the
+/// normalized answers (the engine's own tests, which have no iproute2 text printer).
+pub fn strip_raw(recording: &str) -> String {
+    let mut s = String::with_capacity(recording.len());
+    for l in recording.lines().filter(|l| !l.starts_with(RAW_PREFIX)) {
+        s.push_str(l);
+        s.push('\n');
+    }
     s
 }
 

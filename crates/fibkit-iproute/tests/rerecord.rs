@@ -64,11 +64,11 @@ fn rerecord_sample_matches_live_kernel() {
             println!("SKIPPED {s}: recorded on kernel {recorded}, running {release}");
             continue;
         }
-        let out = Command::new(&oracle)
-            .arg("--check")
-            .arg(&path)
-            .output()
-            .expect("oracle runs");
+        let mut cmd = Command::new(&oracle);
+        if fibkit_iproute::scenario::has_raw(&exp) {
+            cmd.arg("--raw");
+        }
+        let out = cmd.arg("--check").arg(&path).output().expect("oracle runs");
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
             out.status.success(),
