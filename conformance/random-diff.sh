@@ -5,7 +5,8 @@
 #   conformance/random-diff.sh FIRST_SEED COUNT [STEPS] [OUT_DIR]
 #
 # Each seed's scenario comes from `examples/random_scenario.rs` (fibkit-iproute); the
-# kernel's answers are recorded next to it and fibkit checks them. A disagreement keeps
+# kernel's answers, with the text `ip` printed for each query (--raw), are recorded next
+# to it and fibkit checks them. A disagreement keeps
 # the scenario, the recording and fibkit's diff in OUT_DIR (default target/random-diff);
 # agreeing seeds leave nothing behind. Exit status 1 when any seed disagreed.
 set -euo pipefail
@@ -29,7 +30,7 @@ bad=0
 for ((s = first; s < first + count; s++)); do
     scn="$work/r$s.scn"
     "$gen" "$s" "$steps" >"$scn"
-    "$oracle" --write-expected "$scn" >/dev/null
+    "$oracle" --raw --write-expected "$scn" >/dev/null
     if ! "$fib" scenario --check "$scn" >"$work/r$s.diff" 2>&1; then
         cp "$scn" "$scn.expected" "$work/r$s.diff" "$out/"
         echo "seed $s: fibkit disagrees with the kernel ($out/r$s.diff)"

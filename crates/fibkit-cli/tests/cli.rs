@@ -115,6 +115,45 @@ fn scenario_check_passes_on_the_demo() {
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("PASS"));
 }
 
+/// The recordings made with the oracle's `--raw` hold, after each answered query, the
+/// text `ip route get` printed (plain, `-j`, `-d`, fibmatch): `fib scenario --check`
+/// prints the same text for each, line for line, trailing blanks included.
+#[test]
+fn recorded_ip_text_matches_the_kernel() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/scenarios");
+    let mut files = Vec::new();
+    let mut raw_lines = 0;
+    for e in std::fs::read_dir(&dir).expect("conformance/scenarios") {
+        let path = e.expect("entry").path();
+        if path.extension().is_none_or(|x| x != "scn") {
+            continue;
+        }
+        let exp =
+            std::fs::read_to_string(format!("{}.expected", path.display())).expect("recording");
+        let n = exp.lines().filter(|l| l.starts_with("  raw| ")).count();
+        if n > 0 {
+            raw_lines += n;
+            files.push(path.display().to_string());
+        }
+    }
+    assert!(
+        files.len() > 90 && raw_lines > 2000,
+        "only {} recordings with {raw_lines} lines of ip text",
+        files.len()
+    );
+    let mut args = vec!["scenario", "--check"];
+    args.extend(files.iter().map(String::as_str));
+    let out = fib(&args, "");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let failed: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("PASS ")).collect();
+    assert!(
+        out.status.success() && failed.is_empty(),
+        "ip text differs from the kernel's:\n{}",
+        failed.join("\n")
+    );
+    assert_eq!(stdout.lines().count(), files.len());
+}
+
 #[test]
 fn a_closed_output_pipe_ends_the_process_quietly() {
     // `fib ... | head -1`: more output than a pipe holds, and the reader leaves after
