@@ -62,8 +62,9 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
         }
         _ => {}
     }
-    // __mkroute_output marks every output route through a loopback device RTCF_LOCAL
-    if !r.input && r.dev == 1 && !cache.contains(&"local") {
+    // __mkroute_output marks every output route through a loopback device RTCF_LOCAL,
+    // and then a multicast one local only when the device joined the group
+    if !r.input && r.dev == 1 && r.rtype != RouteType::Multicast && !cache.contains(&"local") {
         cache.insert(0, "local");
     }
     // RTCF_DOREDIRECT: a forward back out of its input device
