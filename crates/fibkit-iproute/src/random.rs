@@ -865,7 +865,14 @@ impl Gen {
         } else {
             self.r.pick(&Q4)
         };
-        let mut s = format!("ip {fam}route get ");
+        // output options: the text `ip` prints is recorded too (the oracle's --raw)
+        let opts = match self.r.below(20) {
+            0 => "-d ",
+            1 => "-j ",
+            2 => "-d -j ",
+            _ => "",
+        };
+        let mut s = format!("ip {opts}{fam}route get ");
         if self.r.chance(12) {
             s += "fibmatch ";
         }
