@@ -5,21 +5,14 @@ use fibkit::lookup6::RouteAnswer6;
 use fibkit::route::{Gateway, Metrics, RouteType};
 use fibkit::Netns;
 use fibkit_iproute::names::{fmt4, fmt6, proto_n2a, table_n2a};
-use fibkit_iproute::normal::metrics_words;
-use fibkit_iproute::show::{fibmatch_text, metrics_text, rtrealm_n2a, FibEntry, ShowOpts};
+use fibkit_iproute::show::{
+    fibmatch_text, metrics_json as show_metrics_json, metrics_text, rtrealm_n2a, FibEntry, ShowOpts,
+};
 use serde_json::{json, Map, Value};
 
-fn metrics_json(m: &Metrics) -> Vec<Value> {
-    metrics_words(m)
-        .iter()
-        .filter_map(|w| {
-            let (k, v) = w.split_once(' ')?;
-            Some(match v.parse::<u64>() {
-                Ok(n) => json!({ k: n }),
-                Err(_) => json!({ k: v }),
-            })
-        })
-        .collect()
+/// The route's metrics as `ip -j` lists them.
+fn metrics_json(m: &Metrics) -> Value {
+    serde_json::from_str(&show_metrics_json(m)).unwrap_or(Value::Null)
 }
 
 /// `realm TO` or `realms FROM/TO`, as print_rta_flow prints them.
@@ -122,7 +115,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
         }
         o.insert("cache".into(), json!(cache));
         if !r.metrics.is_empty() {
-            o.insert("metrics".into(), json!(metrics_json(&r.metrics)));
+            o.insert("metrics".into(), metrics_json(&r.metrics));
         }
         if r.input {
             o.insert("iif".into(), json!(ns.link_name(r.flow.iif)));
@@ -227,6 +220,9 @@ pub fn get6(
         }
         o.insert("metric".into(), json!(r.metric));
         o.insert("flags".into(), json!([]));
+        if !r.metrics.is_empty() {
+            o.insert("metrics".into(), metrics_json(&r.metrics));
+        }
         if iif != 0 {
             o.insert("iif".into(), json!(ns.link_name(iif)));
         }

@@ -186,6 +186,26 @@ pub fn metrics_text(mx: &Metrics) -> String {
     o.text.trim_end().to_string()
 }
 
+/// `print_rta_metrics()` in JSON: the text of a one-element array holding one object
+/// with every metric (`[{"mtu":1300,"hoplimit":9}]`; `[{}]` for none).
+pub fn metrics_json(mx: &Metrics) -> String {
+    let mut o = Out::new(&ShowOpts {
+        json: true,
+        ..ShowOpts::default()
+    });
+    o.begin();
+    o.obj_open(None);
+    print_rta_metrics(&mut o, mx);
+    o.obj_close();
+    // [{"metrics":[{...}]}]
+    let s = o.finish();
+    let s = s.trim_end();
+    s.strip_prefix("[{\"metrics\":")
+        .and_then(|x| x.strip_suffix("}]"))
+        .unwrap_or("[{}]")
+        .to_string()
+}
+
 /// A FIB entry for [`fibmatch_text`].
 #[derive(Clone, Copy, Debug)]
 pub enum FibEntry<'a> {
