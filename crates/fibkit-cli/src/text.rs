@@ -4,7 +4,7 @@ use fibkit::lookup::RouteAnswer4;
 use fibkit::lookup6::RouteAnswer6;
 use fibkit::route::{Gateway, Metrics, RouteType};
 use fibkit::Netns;
-use fibkit_iproute::names::{fmt4, fmt6, proto_n2a, table_n2a};
+use fibkit_iproute::names::{fmt4, fmt6, numeric, proto_n2a, scope_n2a, table_n2a};
 use fibkit_iproute::show::{
     fibmatch_text, metrics_json as show_metrics_json, metrics_text, rtrealm_n2a, FibEntry, ShowOpts,
 };
@@ -13,6 +13,15 @@ use serde_json::{json, Map, Value};
 /// The route's metrics as `ip -j` lists them.
 fn metrics_json(m: &Metrics) -> Value {
     serde_json::from_str(&show_metrics_json(m)).unwrap_or(Value::Null)
+}
+
+/// `rtnl_rtntype_n2a`: the type's name, its number with `-N`.
+fn type_n2a(t: RouteType) -> String {
+    if numeric() {
+        (t as u8).to_string()
+    } else {
+        t.name().to_string()
+    }
 }
 
 /// `realm TO` or `realms FROM/TO`, as print_rta_flow prints them.
@@ -67,7 +76,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     if json_out {
         let mut o = Map::new();
         if r.rtype != RouteType::Unicast || details {
-            o.insert("type".into(), json!(r.rtype.name()));
+            o.insert("type".into(), json!(type_n2a(r.rtype)));
         }
         o.insert("dst".into(), json!(fmt4(r.requested_dst)));
         if r.requested_src != 0 {
@@ -124,7 +133,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     }
     let mut p = Vec::new();
     if r.rtype != RouteType::Unicast || details {
-        p.push(r.rtype.name().to_string());
+        p.push(type_n2a(r.rtype));
     }
     p.push(fmt4(r.requested_dst));
     if r.requested_src != 0 {
@@ -197,7 +206,7 @@ pub fn get6(
     if json_out {
         let mut o = Map::new();
         if r.rtype != RouteType::Unicast || details {
-            o.insert("type".into(), json!(r.rtype.name()));
+            o.insert("type".into(), json!(type_n2a(r.rtype)));
         }
         o.insert("dst".into(), json!(fmt6(dst)));
         o.insert("from".into(), json!(fmt6(src)));
@@ -213,7 +222,7 @@ pub fn get6(
         }
         // rt6_fill_info answers with universe scope, which only -d prints
         if details {
-            o.insert("scope".into(), json!("global"));
+            o.insert("scope".into(), json!(scope_n2a(0)));
         }
         if let Some(s) = r.prefsrc {
             o.insert("prefsrc".into(), json!(fmt6(s)));
@@ -231,7 +240,7 @@ pub fn get6(
     }
     let mut p = Vec::new();
     if r.rtype != RouteType::Unicast || details {
-        p.push(r.rtype.name().to_string());
+        p.push(type_n2a(r.rtype));
     }
     p.push(fmt6(dst));
     p.push(format!("from {}", fmt6(src)));
@@ -246,7 +255,7 @@ pub fn get6(
         p.push(format!("proto {}", proto_n2a(proto)));
     }
     if details {
-        p.push("scope global".into());
+        p.push(format!("scope {}", scope_n2a(0)));
     }
     if let Some(s) = r.prefsrc {
         p.push(format!("src {}", fmt6(s)));

@@ -32,6 +32,10 @@ pub struct Opts {
     pub oneline: bool,
     /// `-p`.
     pub pretty: bool,
+    /// `-br`.
+    pub brief: bool,
+    /// `-N`.
+    pub numeric: bool,
 }
 
 /// A failed command, as `ip` reports it.
@@ -178,9 +182,10 @@ pub fn run_ip(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
             "-d" | "-details" => opts.details = true,
             "-o" | "-oneline" => opts.oneline = true,
             "-p" | "-pretty" => opts.pretty = true,
-            "-s" | "-stats" | "-statistics" | "-r" | "-resolve" | "-h" | "-human" | "-br"
-            | "-brief" | "-N" | "-Numeric" | "-iec" | "-t" | "-timestamp" | "-ts" | "-tshort"
-            | "-echo" | "-0" => {}
+            "-br" | "-brief" => opts.brief = true,
+            "-N" | "-Numeric" => opts.numeric = true,
+            "-s" | "-stats" | "-statistics" | "-r" | "-resolve" | "-h" | "-human" | "-iec"
+            | "-t" | "-timestamp" | "-ts" | "-tshort" | "-echo" | "-0" => {}
             "-f" | "-family" => {
                 i += 1;
                 match argv.get(i).map(String::as_str) {
@@ -204,6 +209,9 @@ pub fn run_ip(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
         }
         i += 1;
     }
+    // iproute2's global: every name printed for this command (and by a front end
+    // printing its answer) follows it
+    crate::names::set_numeric(opts.numeric);
     let Some(obj) = argv.get(i) else {
         return Err(Failure::parse(
             "Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }\n",
@@ -243,6 +251,7 @@ fn show_opts(opts: &Opts) -> crate::show::ShowOpts {
         family: opts.family,
         oneline: opts.oneline,
         pretty: opts.pretty,
+        brief: opts.brief,
     }
 }
 

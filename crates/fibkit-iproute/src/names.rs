@@ -133,8 +133,28 @@ pub fn table_a2n(s: &str) -> Option<u32> {
     }
 }
 
+thread_local! {
+    /// iproute2's global `numeric` (`-N`): the `*_n2a` functions print numbers.
+    static NUMERIC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Set `-N` for the commands and printing that follow on this thread (iproute2 keeps it
+/// in a global for the whole command: [`crate::exec::run_ip`] sets it from each
+/// command's options, and a front end printing an answer after it sees the same).
+pub fn set_numeric(on: bool) {
+    NUMERIC.with(|n| n.set(on));
+}
+
+/// Whether `-N` is in force (see [`set_numeric`]).
+pub fn numeric() -> bool {
+    NUMERIC.with(std::cell::Cell::get)
+}
+
 /// `rtnl_rttable_n2a`.
 pub fn table_n2a(t: u32) -> String {
+    if numeric() {
+        return t.to_string();
+    }
     match t {
         255 => "local".into(),
         254 => "main".into(),
@@ -186,6 +206,9 @@ pub fn proto_a2n(s: &str) -> Option<u8> {
 
 /// `rtnl_rtprot_n2a`.
 pub fn proto_n2a(p: u8) -> String {
+    if numeric() {
+        return p.to_string();
+    }
     PROTOS
         .iter()
         .find(|(n, _)| *n == p)
@@ -214,6 +237,9 @@ pub fn scope_a2n(s: &str) -> Option<u8> {
 
 /// `rtnl_rtscope_n2a`.
 pub fn scope_n2a(s: u8) -> String {
+    if numeric() {
+        return s.to_string();
+    }
     match s {
         0 => "global".into(),
         255 => "nowhere".into(),
@@ -265,6 +291,9 @@ pub fn dsfield_a2n(s: &str) -> Option<u8> {
 
 /// `rtnl_dsfield_n2a`.
 pub fn dsfield_n2a(v: u8) -> String {
+    if numeric() {
+        return format!("0x{v:02x}");
+    }
     DSFIELD
         .iter()
         .find(|(n, _)| *n == v)
@@ -313,6 +342,9 @@ pub fn ipproto_a2n(s: &str) -> Option<u8> {
 
 /// `inet_proto_n2a`.
 pub fn ipproto_n2a(p: u8) -> String {
+    if numeric() {
+        return format!("ipproto-{p}");
+    }
     match p {
         1 => "icmp".into(),
         2 => "igmp".into(),

@@ -61,6 +61,8 @@ pub struct ShowOpts {
     pub oneline: bool,
     /// `-p`: pretty JSON.
     pub pretty: bool,
+    /// `-br`: brief `link` and `address` listings (one line per device).
+    pub brief: bool,
 }
 
 /// An error as `ip` reports it.
@@ -900,6 +902,9 @@ fn rttable_a2n(s: &str) -> Option<u32> {
 
 /// `rtnl_rtntype_n2a`.
 fn rtntype_n2a(t: u8) -> String {
+    if names::numeric() {
+        return t.to_string();
+    }
     match RouteType::from_u8(t) {
         Some(rt) => rt.name().to_string(),
         None => t.to_string(),
@@ -943,7 +948,7 @@ fn dsfield_a2n(s: &str) -> Option<u8> {
 
 /// `rtnl_group_n2a`.
 fn group_n2a(g: i64) -> String {
-    if g == 0 {
+    if g == 0 && !names::numeric() {
         "default".into()
     } else {
         g.to_string()
@@ -966,7 +971,7 @@ fn group_a2n(s: &str) -> Option<i64> {
 
 /// `rtnl_rtrealm_n2a`.
 pub fn rtrealm_n2a(r: u32) -> String {
-    if r == 0 {
+    if r == 0 && !names::numeric() {
         "cosmos".into()
     } else {
         r.to_string()
@@ -1057,6 +1062,9 @@ const PROTOCOLS: &[(u16, &str, &[&str])] = &[
 
 /// `inet_proto_n2a`.
 fn inet_proto_n2a(p: u8) -> String {
+    if names::numeric() {
+        return format!("ipproto-{p}");
+    }
     PROTOCOLS
         .iter()
         .find(|(n, _, _)| *n == u16::from(p))
@@ -3189,6 +3197,8 @@ struct AddrFilter {
     kind: Option<String>,
     slave_kind: Option<String>,
     oneline: bool,
+    /// `-br`.
+    brief: bool,
 }
 
 /// `ifa_flag_data[]`.
@@ -3387,68 +3397,17 @@ fn print_linkinfo(
     if f.slave_kind.is_some() {
         return -1;
     }
+    if opts.brief {
+        print_linkinfo_brief(o, ns, f, m);
+        return 0;
+    }
     o.n(
         Some("ifindex"),
         &format!("{}: ", l.index),
         i128::from(l.index),
     );
-    // print_name_and_link()
-    let mut name = l.name.clone();
-    let mut mdown = false;
-    if let Some(iflink) = m.iflink {
-        if iflink != 0 {
-            let peer = dev_name(ns, iflink);
-            if o.json() {
-                o.js("link", &peer);
-            } else {
-                name = format!("{name}@{peer}");
-            }
-            mdown = !ns.link(iflink).is_some_and(|p| p.up);
-        } else if o.json() {
-            if let Some(j) = o.jkey(Some("link")) {
-                j.raw("null");
-            }
-        } else {
-            name = format!("{name}@NONE");
-        }
-    }
-    o.s(Some("ifname"), &format!("{name}: "), &name);
-    // print_link_flags()
-    o.arr_open(Some("flags"));
-    o.fp("<");
-    let mut flags = m.flags;
-    if flags & IFF_UP != 0 && flags & IFF_RUNNING == 0 {
-        o.s(
-            None,
-            if flags != 0 {
-                "NO-CARRIER,"
-            } else {
-                "NO-CARRIER"
-            },
-            "NO-CARRIER",
-        );
-    }
-    flags &= !IFF_RUNNING;
-    for (bit, nm) in IFF_NAMES {
-        if flags & bit != 0 {
-            flags &= !bit;
-            let t = if flags != 0 {
-                format!("{nm},")
-            } else {
-                (*nm).to_string()
-            };
-            o.s(None, &t, nm);
-        }
-    }
-    if flags != 0 {
-        let t = format!("{flags:x}");
-        o.s(None, &t, &t);
-    }
-    if mdown {
-        o.s(None, ",M-DOWN", "M-DOWN");
-    }
-    o.arr_close();
-    o.fp("> ");
+    let mdown = print_name_and_link(o, ns, m, false);
+    print_link_flags(o, m.flags, mdown);
     o.n(Some("mtu"), &format!("mtu {} ", l.mtu), i128::from(l.mtu));
     if !m.inet6 {
         // the default qdisc is attached when the device first comes up and stays
@@ -3477,6 +3436,16 @@ fn print_linkinfo(
     let (ll_type, bcast) = match l.kind {
         LinkKind::Loopback => ("loopback", [0u8; 6]),
         _ => ("ether", [0xffu8; 6]),
+    };
+    // ll_type_n2a with -N: the ARPHRD number in brackets
+    let ll_numeric = match l.kind {
+        LinkKind::Loopback => "[772]",
+        _ => "[1]",
+    };
+    let ll_type = if names::numeric() {
+        ll_numeric
+    } else {
+        ll_type
     };
     if f.family == AF_UNSPEC || f.family == AF_PACKET || opts.details {
         o.nl();
@@ -3531,9 +3500,115 @@ fn print_linkinfo(
     0
 }
 
+/// `print_name_and_link()`: the name (`NAME@PEER` for a link with a peer, its JSON
+/// `link` key first), as `NAME: ` or, for `-br`, in a column of 16; whether the peer
+/// is down (`M-DOWN`).
+fn print_name_and_link(o: &mut Out, ns: &Netns, m: &LinkMsg<'_>, brief: bool) -> bool {
+    let mut name = m.l.name.clone();
+    let mut mdown = false;
+    if let Some(iflink) = m.iflink {
+        if iflink != 0 {
+            let peer = dev_name(ns, iflink);
+            if o.json() {
+                o.js("link", &peer);
+            } else {
+                name = format!("{name}@{peer}");
+            }
+            mdown = !ns.link(iflink).is_some_and(|p| p.up);
+        } else if o.json() {
+            if let Some(j) = o.jkey(Some("link")) {
+                j.raw("null");
+            }
+        } else {
+            name = format!("{name}@NONE");
+        }
+    }
+    let text = if brief {
+        format!("{name:<16} ")
+    } else {
+        format!("{name}: ")
+    };
+    o.s(Some("ifname"), &text, &name);
+    mdown
+}
+
+/// `print_link_flags()`: `<FLAG,...> ` (a JSON array).
+fn print_link_flags(o: &mut Out, flags: u32, mdown: bool) {
+    o.arr_open(Some("flags"));
+    o.fp("<");
+    let mut flags = flags;
+    if flags & IFF_UP != 0 && flags & IFF_RUNNING == 0 {
+        o.s(
+            None,
+            if flags != 0 {
+                "NO-CARRIER,"
+            } else {
+                "NO-CARRIER"
+            },
+            "NO-CARRIER",
+        );
+    }
+    flags &= !IFF_RUNNING;
+    for (bit, nm) in IFF_NAMES {
+        if flags & bit != 0 {
+            flags &= !bit;
+            let t = if flags != 0 {
+                format!("{nm},")
+            } else {
+                (*nm).to_string()
+            };
+            o.s(None, &t, nm);
+        }
+    }
+    if flags != 0 {
+        let t = format!("{flags:x}");
+        o.s(None, &t, &t);
+    }
+    if mdown {
+        o.s(None, ",M-DOWN", "M-DOWN");
+    }
+    o.arr_close();
+    o.fp("> ");
+}
+
+/// `print_linkinfo_brief()`: name and operational state in columns of 16 and 14; for
+/// `ip -br link` also the hardware address, the flags and the end of the line (for
+/// `ip -br addr` the addresses follow on the same line).
+fn print_linkinfo_brief(o: &mut Out, ns: &Netns, f: &AddrFilter, m: &LinkMsg<'_>) {
+    let mdown = print_name_and_link(o, ns, m, true);
+    let st = m.l.operstate();
+    if o.json() {
+        o.js("operstate", st);
+    } else {
+        o.fp(&format!("{st:<14} "));
+    }
+    if f.family == AF_PACKET {
+        let mac = mac_text(&m.l.mac);
+        o.s(Some("address"), &format!("{mac} "), &mac);
+        print_link_flags(o, m.flags, mdown);
+        o.fp("\n");
+    }
+}
+
 /// `print_addrinfo()`.
 fn print_addrinfo(o: &mut Out, ns: &Netns, f: &AddrFilter, a: &AddrMsg) {
     if !f.shows(ns, a) {
+        return;
+    }
+    if f.brief {
+        // the address and its length alone
+        let local = a.local.text();
+        o.s(Some("local"), &local, &local);
+        if let Some(p) = a.peer {
+            o.fp(" peer ");
+            let t = p.text();
+            o.s(Some("address"), &t, &t);
+        }
+        o.n(
+            Some("prefixlen"),
+            &format!("/{} ", a.prefixlen),
+            i128::from(a.prefixlen),
+        );
         return;
     }
     if f.oneline {
@@ -3658,7 +3733,9 @@ fn ipaddr_list(
     for l in links {
         o.obj_open(None);
         let mut res = 0;
-        if !no_link {
+        // -br prints the device column even with -o, but not with `label` (seen from
+        // iproute2 6.1: the addresses alone, one line per device)
+        if (opts.brief && f.label.is_none()) || !no_link {
             res = print_linkinfo(&mut o, ns, opts, &f, do_link, &link_msg(l, inet6));
         }
         if res >= 0 && f.family != AF_PACKET {
@@ -3677,6 +3754,9 @@ fn ipaddr_list(
                 o.obj_close();
             }
             o.arr_close();
+            if opts.brief {
+                o.fp("\n");
+            }
         }
         o.obj_close();
     }
@@ -3708,6 +3788,7 @@ fn addr_filter_args<'a>(
         kind: None,
         slave_kind: None,
         oneline: opts.oneline,
+        brief: opts.brief,
     };
     let usage_text = if do_link { USAGE_LINK } else { USAGE_ADDR };
     let mut filter_dev: Option<&str> = None;
@@ -4792,6 +4873,7 @@ mod tests {
                 family: [None, Some(Family::V4), Some(Family::V6)][(seed >> 2) as usize % 3],
                 oneline: seed & 32 != 0,
                 pretty: seed & 64 != 0,
+                brief: seed & 128 != 0,
             };
             let _ = route_show(&ns, &opts, &v);
             let _ = route_select(&ns, &opts, &v);
