@@ -913,3 +913,56 @@ fn routes_checked_under_the_rules_of_their_time() {
     let _ = std::fs::remove_file(&file);
     assert!(replay.is_empty(), "{}", replay.join("\n"));
 }
+
+/// Gateways the kernel checked when their route or nexthop object was added and no
+/// longer reaches (the addresses of their subnets deleted since): the mirror takes them
+/// as the kernel has them (restore mode) and says so, and its script keeps them
+/// commented out, since `fib -batch` refuses them now.
+#[test]
+fn mirror_keeps_gateways_the_kernel_no_longer_reaches() {
+    let Some(ns) = live_netns(9) else {
+        return;
+    };
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    for c in [
+        "-6 addr add 2001:db8:9::1/64 dev d0 nodad",
+        "-6 route add 2001:db8:50::/48 via 2001:db8:9::2",
+        "nexthop add id 7 via 2001:db8:9::3 dev d0",
+        "route add 10.60.0.0/16 nhid 7",
+        "-6 addr del 2001:db8:9::1/64 dev d0",
+    ] {
+        ns.ip(c);
+    }
+    let queries = [
+        "-6 route get 2001:db8:50::1",
+        "route get 10.60.0.1",
+        "-6 route show table all",
+        "route show table all",
+        "nexthop show",
+    ];
+    let diffs = compare(&ns, &queries);
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    let loud = ns.exec(env!("CARGO_BIN_EXE_fib"), &["mirror", "--save", "-"]);
+    assert!(loud.status.success());
+    let warnings = String::from_utf8_lossy(&loud.stderr);
+    let script = String::from_utf8_lossy(&loud.stdout);
+    for cmd in [
+        "-6 route add 2001:db8:50::/48",
+        "nexthop add id 7 via 2001:db8:9::3",
+    ] {
+        assert!(
+            warnings
+                .lines()
+                .any(|w| w.contains(cmd) && w.contains("gateway is unreachable now")),
+            "no warning for {cmd}:\n{warnings}"
+        );
+        assert!(
+            script
+                .lines()
+                .any(|l| l.starts_with("# ") && l.contains(cmd)),
+            "{cmd} not kept commented out:\n{script}"
+        );
+    }
+}

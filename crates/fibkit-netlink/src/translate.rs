@@ -55,6 +55,11 @@ const UNMERGE_COMMENT: &str =
     "# the kernel's IPv4 local and main tables are unmerged (a rule was added \
      once; the rules are the defaults again): a rule added and deleted unmerges fibkit's";
 
+/// The comment line before a command the mirror applied in restore mode
+/// ([`Netns::set_trust_gateways`]), which the script keeps commented out.
+const TRUSTED_COMMENT: &str = "the kernel accepted this route when its gateway was reachable; \
+     fibkit mirrors it as it is, but refuses to add it now:";
+
 /// The result of translating a [`KernelState`].
 #[derive(Debug)]
 pub struct Translation {
@@ -1328,7 +1333,25 @@ pub fn translate(k: &KernelState) -> Translation {
             c.ip(d);
         }
     }
-    for o in c.try_all(pending) {
+    let pending = c.try_all(pending);
+    // what is still refused names a gateway the kernel accepted when it was added and
+    // no longer reaches (its prefix deleted since, IPv6 gone from the device): taken
+    // as the kernel has it, in restore mode; a replay of the script would refuse it
+    let was = c.ns.set_trust_gateways(true);
+    let trusted_from = c.commands.len();
+    let mut pending = c.try_all(pending);
+    c.ns.set_trust_gateways(was);
+    let trusted: Vec<String> = c.commands.drain(trusted_from..).collect();
+    for line in trusted {
+        c.warn(format!(
+            "`{line}`: its gateway is unreachable now (the kernel checked it when it was \
+             added): mirrored as the kernel has it; a `fib -batch` of the saved script \
+             refuses it"
+        ));
+        c.commands.push(format!("# {TRUSTED_COMMENT}"));
+        c.commands.push(format!("# {line}"));
+    }
+    for o in pending.drain(..) {
         c.ip(o);
     }
     // same prefix, other order (routes added after the rules come behind the others):

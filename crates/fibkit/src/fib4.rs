@@ -705,7 +705,7 @@ impl Netns {
         let Some(Gateway::V4(gw)) = nh.gw else {
             return self.fib4_check_nh(nh, table, rscope);
         };
-        if !self.deferring {
+        if !self.deferring || self.trust_gateways {
             return self.fib4_check_nh(nh, table, rscope);
         }
         let key = (gw, nh.dev, nh.flags, table, rscope);
@@ -754,6 +754,21 @@ impl Netns {
                     }
                     if !dev.carrier {
                         nh.flags |= nhflags::LINKDOWN;
+                    }
+                    nh.scope = scope::LINK;
+                    return Ok(());
+                }
+                if self.trust_gateways && nh.dev != 0 {
+                    // restore mode: the kernel accepted this gateway on this device
+                    let dev = self.links.get(&nh.dev).ok_or(Error::msg(
+                        Errno::EINVAL,
+                        "No egress device for nexthop gateway",
+                    ))?;
+                    if !dev.carrier {
+                        nh.flags |= nhflags::LINKDOWN;
+                    }
+                    if !dev.up {
+                        return Err(Error::new(Errno::ENETDOWN));
                     }
                     nh.scope = scope::LINK;
                     return Ok(());

@@ -368,7 +368,7 @@ impl Netns {
         dev: &mut Option<u32>,
     ) -> Result<()> {
         // a preferred source takes part in the gateway's table lookup: not remembered
-        if !self.deferring || cfg.prefsrc.is_some() {
+        if !self.deferring || cfg.prefsrc.is_some() || self.trust_gateways {
             return self.ip6_validate_gw(cfg, nh, gw, dev);
         }
         let key = (gw, dev.unwrap_or(0), nh.flags, cfg.table);
@@ -394,6 +394,10 @@ impl Netns {
         gw: u128,
         dev: &mut Option<u32>,
     ) -> Result<()> {
+        if self.trust_gateways && dev.is_some_and(|d| self.links.contains_key(&d)) {
+            // restore mode: the kernel accepted this gateway on this device
+            return Ok(());
+        }
         let gwa_type = v6::addr_type(gw);
         let skip_dev = gwa_type & v6::LINKLOCAL == 0;
         let need_addr_check = dev.is_none();

@@ -121,6 +121,8 @@ pub struct Netns {
     pub(crate) generation: u64,
     /// Inside [`Netns::bulk`]: index compilation is deferred to its end.
     pub(crate) deferring: bool,
+    /// [`Netns::set_trust_gateways`].
+    pub(crate) trust_gateways: bool,
     /// Counts changes that are not plain route changes (links, addresses, rules,
     /// sysctls, neighbours): compiled answers must then be rebuilt whole.
     pub(crate) global_epoch: u64,
@@ -208,6 +210,7 @@ impl Netns {
             now: 0,
             generation: 0,
             deferring: false,
+            trust_gateways: false,
             global_epoch: 0,
             route_only: false,
             nh_cache: Default::default(),
@@ -340,6 +343,18 @@ impl Netns {
         let r = f(self);
         self.end_bulk(was);
         r
+    }
+
+    /// Restore mode for rebuilding a state the kernel holds (the live mirror): while on,
+    /// the gateway of a route or nexthop object that names its device is accepted on
+    /// that device (IPv4: as a link-scope next hop) without the lookup that checks it
+    /// is reachable. The kernel checked each gateway when it was added, so a route
+    /// whose gateway became unreachable since (its connected prefix deleted, IPv6
+    /// disabled on the device) is still there, and could not be added again; so is an
+    /// IPv6 nexthop object on a device whose IPv6 was disabled after it. Every other
+    /// check still applies. Off by default; returns the previous value.
+    pub fn set_trust_gateways(&mut self, on: bool) -> bool {
+        std::mem::replace(&mut self.trust_gateways, on)
     }
 
     /// [`Netns::bulk`] for callers whose changes do not fit in one closure: from here on

@@ -524,7 +524,8 @@ impl Netns {
             // a loopback nexthop is a reject one
             return Ok(());
         }
-        if self.ipv6_disabled(dev) {
+        // (restore mode: an object outlives its device's IPv6 being disabled)
+        if self.ipv6_disabled(dev) && !self.trust_gateways {
             return Err(Error::msg(
                 Errno::EACCES,
                 "IPv6 is disabled on nexthop device",
