@@ -915,7 +915,8 @@ fn routes_checked_under_the_rules_of_their_time() {
 }
 
 /// Gateways the kernel checked when their route or nexthop object was added and no
-/// longer reaches (the addresses of their subnets deleted since): the mirror takes them
+/// longer reaches (the addresses of their subnets deleted since), and a preferred source
+/// whose address went with its device's IPv6 state: the mirror takes them
 /// as the kernel has them (restore mode) and says so, and its script keeps them
 /// commented out, since `fib -batch` refuses them now.
 #[test]
@@ -932,11 +933,17 @@ fn mirror_keeps_gateways_the_kernel_no_longer_reaches() {
         "nexthop add id 7 via 2001:db8:9::3 dev d0",
         "route add 10.60.0.0/16 nhid 7",
         "-6 addr del 2001:db8:9::1/64 dev d0",
+        // a preferred source on d1, whose IPv6 state then goes: the route keeps it
+        "-6 addr add 2001:db8:2::1/64 dev d1 nodad",
+        "-6 route add 2001:db8:77::/48 dev d0 src 2001:db8:2::1",
     ] {
         ns.ip(c);
     }
+    let off = ns.exec("sysctl", &["-qw", "net.ipv6.conf.d1.disable_ipv6=1"]);
+    assert!(off.status.success());
     let queries = [
         "-6 route get 2001:db8:50::1",
+        "-6 route get 2001:db8:77::1",
         "route get 10.60.0.1",
         "-6 route show table all",
         "route show table all",
@@ -951,11 +958,12 @@ fn mirror_keeps_gateways_the_kernel_no_longer_reaches() {
     for cmd in [
         "-6 route add 2001:db8:50::/48",
         "nexthop add id 7 via 2001:db8:9::3",
+        "src 2001:db8:2::1",
     ] {
         assert!(
             warnings
                 .lines()
-                .any(|w| w.contains(cmd) && w.contains("gateway is unreachable now")),
+                .any(|w| w.contains(cmd) && w.contains("accepted by the kernel when it was added")),
             "no warning for {cmd}:\n{warnings}"
         );
         assert!(

@@ -57,8 +57,9 @@ const UNMERGE_COMMENT: &str =
 
 /// The comment line before a command the mirror applied in restore mode
 /// ([`Netns::set_trust_gateways`]), which the script keeps commented out.
-const TRUSTED_COMMENT: &str = "the kernel accepted this route when its gateway was reachable; \
-     fibkit mirrors it as it is, but refuses to add it now:";
+const TRUSTED_COMMENT: &str = "the kernel accepted this when it was added (its gateway \
+     reachable, its preferred source present); fibkit mirrors it as it is, but refuses to \
+     add it now:";
 
 /// The result of translating a [`KernelState`].
 #[derive(Debug)]
@@ -1335,8 +1336,9 @@ pub fn translate(k: &KernelState) -> Translation {
     }
     let pending = c.try_all(pending);
     // what is still refused names a gateway the kernel accepted when it was added and
-    // no longer reaches (its prefix deleted since, IPv6 gone from the device): taken
-    // as the kernel has it, in restore mode; a replay of the script would refuse it
+    // no longer reaches (its prefix deleted since, IPv6 gone from the device), or a
+    // preferred source gone since: taken as the kernel has it, in restore mode; a
+    // replay of the script would refuse it
     let was = c.ns.set_trust_gateways(true);
     let trusted_from = c.commands.len();
     let mut pending = c.try_all(pending);
@@ -1344,9 +1346,9 @@ pub fn translate(k: &KernelState) -> Translation {
     let trusted: Vec<String> = c.commands.drain(trusted_from..).collect();
     for line in trusted {
         c.warn(format!(
-            "`{line}`: its gateway is unreachable now (the kernel checked it when it was \
-             added): mirrored as the kernel has it; a `fib -batch` of the saved script \
-             refuses it"
+            "`{line}`: refused now (a gateway it no longer reaches, or a preferred source \
+             gone since), accepted by the kernel when it was added: mirrored as the kernel \
+             has it; a `fib -batch` of the saved script refuses it"
         ));
         c.commands.push(format!("# {TRUSTED_COMMENT}"));
         c.commands.push(format!("# {line}"));

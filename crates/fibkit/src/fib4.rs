@@ -631,7 +631,8 @@ impl Netns {
                 info.flags |= nhflags::LINKDOWN;
             }
         }
-        if info.prefsrc != 0 && !self.fib4_valid_prefsrc(cfg, info.prefsrc) {
+        if info.prefsrc != 0 && !self.fib4_valid_prefsrc(cfg, info.prefsrc) && !self.trust_gateways
+        {
             return Err(einval("Invalid prefsrc address"));
         }
         Ok(info)
@@ -676,7 +677,8 @@ impl Netns {
             return Err(einval("Invalid scope"));
         }
         crate::nexthop::fib_check_nexthop(&self.nexthops, cfg.nh_id, cfg.scope)?;
-        if info.prefsrc != 0 && !self.fib4_valid_prefsrc(cfg, info.prefsrc) {
+        if info.prefsrc != 0 && !self.fib4_valid_prefsrc(cfg, info.prefsrc) && !self.trust_gateways
+        {
             return Err(einval("Invalid prefsrc address"));
         }
         Ok(info)

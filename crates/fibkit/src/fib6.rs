@@ -321,7 +321,7 @@ impl Netns {
         }
         if let Some(ps) = cfg.prefsrc {
             if ps != 0 {
-                if !self.chk_addr6_any_strict(ps, rt.nh.dev) {
+                if !self.chk_addr6_any_strict(ps, rt.nh.dev) && !self.trust_gateways {
                     return Err(Error::msg(Errno::EINVAL, "Invalid source address"));
                 }
                 rt.prefsrc = Some(ps);
@@ -549,7 +549,7 @@ impl Netns {
         let mut base = self.route6_new(cfg, route6_flags(cfg), legs[0].clone());
         if let Some(ps) = cfg.prefsrc.filter(|&p| p != 0) {
             let d = legs[0].dev;
-            if !self.chk_addr6_any_strict(ps, d) {
+            if !self.chk_addr6_any_strict(ps, d) && !self.trust_gateways {
                 return Err(Error::msg(Errno::EINVAL, "Invalid source address"));
             }
             base.prefsrc = Some(ps);

@@ -351,8 +351,10 @@ impl Netns {
     /// is reachable. The kernel checked each gateway when it was added, so a route
     /// whose gateway became unreachable since (its connected prefix deleted, IPv6
     /// disabled on the device) is still there, and could not be added again; so is an
-    /// IPv6 nexthop object on a device whose IPv6 was disabled after it. Every other
-    /// check still applies. Off by default; returns the previous value.
+    /// IPv6 nexthop object on a device whose IPv6 was disabled after it, and a route
+    /// whose preferred source address has gone since (IPv6 keeps it when the address
+    /// goes with its device's IPv6 state). Every other check still applies. Off by
+    /// default; returns the previous value.
     pub fn set_trust_gateways(&mut self, on: bool) -> bool {
         std::mem::replace(&mut self.trust_gateways, on)
     }
