@@ -1346,9 +1346,10 @@ pub fn translate(k: &KernelState) -> Translation {
     let trusted: Vec<String> = c.commands.drain(trusted_from..).collect();
     for line in trusted {
         c.warn(format!(
-            "`{line}`: refused now (a gateway it no longer reaches, or a preferred source \
-             gone since), accepted by the kernel when it was added: mirrored as the kernel \
-             has it; a `fib -batch` of the saved script refuses it"
+            "`{line}`: refused now (a gateway it no longer reaches, a preferred source \
+             gone since, a loopback down since), accepted by the kernel when it was \
+             added: mirrored as the kernel has it; a `fib -batch` of the saved script \
+             refuses it"
         ));
         c.commands.push(format!("# {TRUSTED_COMMENT}"));
         c.commands.push(format!("# {line}"));

@@ -353,8 +353,9 @@ impl Netns {
     /// disabled on the device) is still there, and could not be added again; so is an
     /// IPv6 nexthop object on a device whose IPv6 was disabled after it, and a route
     /// whose preferred source address has gone since (IPv6 keeps it when the address
-    /// goes with its device's IPv6 state). Every other check still applies. Off by
-    /// default; returns the previous value.
+    /// goes with its device's IPv6 state), and a blackhole nexthop object made before
+    /// the loopback went down. Every other check still applies. Off by default;
+    /// returns the previous value.
     pub fn set_trust_gateways(&mut self, on: bool) -> bool {
         std::mem::replace(&mut self.trust_gateways, on)
     }

@@ -443,8 +443,9 @@ impl Netns {
         let family = cfg.family.unwrap_or(Family::V4);
         if cfg.blackhole {
             // a blackhole is a nexthop through the loopback, which must be up (the
-            // two families say so in their own words)
-            if !self.links.get(&LO).is_some_and(|l| l.up) {
+            // two families say so in their own words; restore mode: an object made
+            // before the loopback went down outlives it)
+            if !self.links.get(&LO).is_some_and(|l| l.up) && !self.trust_gateways {
                 let m = match family {
                     Family::V4 => "Device for nexthop is not up",
                     Family::V6 => "Nexthop device is not up",
