@@ -936,6 +936,8 @@ fn mirror_keeps_gateways_the_kernel_no_longer_reaches() {
         // a preferred source on d1, whose IPv6 state then goes: the route keeps it
         "-6 addr add 2001:db8:2::1/64 dev d1 nodad",
         "-6 route add 2001:db8:77::/48 dev d0 src 2001:db8:2::1",
+        // a reject route's realms (which also make every source check a full one)
+        "route add unreachable 10.77.0.0/16 realm 2",
     ] {
         ns.ip(c);
     }

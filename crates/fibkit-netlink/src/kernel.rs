@@ -516,7 +516,9 @@ pub fn decode_route(p: &[u8], w: &mut Vec<Warning>) -> Option<KRoute> {
     r.metrics.sort_unstable();
     r.hops = match multipath {
         Some(h) => h,
-        None if single.oif != 0 || single.gw.is_some() => vec![single],
+        // a reject route keeps its realms (`unreachable PFX realm N`) in a path without
+        // a device or gateway
+        None if single.oif != 0 || single.gw.is_some() || single.realm != 0 => vec![single],
         None => Vec::new(),
     };
     Some(r)

@@ -259,8 +259,21 @@ fn ip_of(v6: bool, a: u128) -> Ip {
 
 impl RSpec {
     fn normalize(mut self) -> RSpec {
-        if self.nhid != 0 || is_reject(self.rtype) {
+        if self.nhid != 0 {
             self.hops.clear();
+        } else if is_reject(self.rtype) {
+            // a reject route has no path, but keeps its realms (`unreachable PFX realm N`)
+            let realm = self.hops.first().map_or(0, |h| h.realm);
+            self.hops.clear();
+            if realm != 0 {
+                self.hops.push(HSpec {
+                    gw: None,
+                    dev: String::new(),
+                    weight: 1,
+                    onlink: false,
+                    realm,
+                });
+            }
         }
         if self.v6 {
             self.scope = 0;
@@ -473,7 +486,7 @@ fn fib_rspecs(ns: &Netns) -> Vec<RSpec> {
                     hops: i
                         .nhs
                         .iter()
-                        .filter(|n| n.gw.is_some() || n.dev != 0)
+                        .filter(|n| n.gw.is_some() || n.dev != 0 || n.realm != 0)
                         .map(|n| HSpec {
                             gw: n.gw.map(gw_ip),
                             dev: dev_name(ns, n.dev),
