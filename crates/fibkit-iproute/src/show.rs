@@ -3595,23 +3595,8 @@ fn print_addrinfo(o: &mut Out, ns: &Netns, f: &AddrFilter, a: &AddrMsg) {
     if !f.shows(ns, a) {
         return;
     }
-    if f.brief {
-        // the address and its length alone
-        let local = a.local.text();
-        o.s(Some("local"), &local, &local);
-        if let Some(p) = a.peer {
-            o.fp(" peer ");
-            let t = p.text();
-            o.s(Some("address"), &t, &t);
-        }
-        o.n(
-            Some("prefixlen"),
-            &format!("/{} ", a.prefixlen),
-            i128::from(a.prefixlen),
-        );
-        return;
-    }
-    if f.oneline {
+    // -br: the address and its length alone
+    if f.oneline && !f.brief {
         let dev = dev_name(ns, a.index);
         if o.json() {
             o.jn("index", i128::from(a.index));
@@ -3620,8 +3605,10 @@ fn print_addrinfo(o: &mut Out, ns: &Netns, f: &AddrFilter, a: &AddrMsg) {
             o.fp(&format!("{}: {dev}", a.index));
         }
     }
-    let fam = if a.family == AF_INET { "inet" } else { "inet6" };
-    o.s(Some("family"), &format!("    {fam} "), fam);
+    if !f.brief {
+        let fam = if a.family == AF_INET { "inet" } else { "inet6" };
+        o.s(Some("family"), &format!("    {fam} "), fam);
+    }
     let local = a.local.text();
     o.s(Some("local"), &local, &local);
     if let Some(p) = a.peer {
@@ -3634,6 +3621,9 @@ fn print_addrinfo(o: &mut Out, ns: &Netns, f: &AddrFilter, a: &AddrMsg) {
         &format!("/{} ", a.prefixlen),
         i128::from(a.prefixlen),
     );
+    if f.brief {
+        return;
+    }
     if let Some(mt) = a.metric {
         o.n(Some("metric"), &format!("metric {mt} "), i128::from(mt));
     }

@@ -737,6 +737,22 @@ impl Netns {
     }
 
     /// `fib_check_nh`: validate a nexthop (gateway reachability, device, scope).
+    /// The end of `fib_check_nh_v4_gw`: the gateway's egress device exists and is up
+    /// (no carrier marks the next hop linkdown).
+    fn fib4_nh_egress(&self, nh: &mut Nh4) -> Result<()> {
+        let dev = self.links.get(&nh.dev).ok_or(Error::msg(
+            Errno::EINVAL,
+            "No egress device for nexthop gateway",
+        ))?;
+        if !dev.carrier {
+            nh.flags |= nhflags::LINKDOWN;
+        }
+        if !dev.up {
+            return Err(Error::new(Errno::ENETDOWN));
+        }
+        Ok(())
+    }
+
     pub(crate) fn fib4_check_nh(&self, nh: &mut Nh4, table: u32, rscope: u8) -> Result<()> {
         match nh.gw {
             Some(Gateway::V4(gw)) => {
@@ -762,18 +778,8 @@ impl Netns {
                 }
                 if self.trust_gateways && nh.dev != 0 {
                     // restore mode: the kernel accepted this gateway on this device
-                    let dev = self.links.get(&nh.dev).ok_or(Error::msg(
-                        Errno::EINVAL,
-                        "No egress device for nexthop gateway",
-                    ))?;
-                    if !dev.carrier {
-                        nh.flags |= nhflags::LINKDOWN;
-                    }
-                    if !dev.up {
-                        return Err(Error::new(Errno::ENETDOWN));
-                    }
                     nh.scope = scope::LINK;
-                    return Ok(());
+                    return self.fib4_nh_egress(nh);
                 }
                 let fscope = (rscope.saturating_add(1)).max(scope::LINK);
                 let mut res = None;
@@ -805,19 +811,8 @@ impl Netns {
                     return Err(Error::msg(Errno::EINVAL, "Nexthop has invalid gateway"));
                 }
                 nh.scope = res.route.info.scope;
-                let rnh = &res.route.info.nhs[res.nh_sel];
-                nh.dev = rnh.dev;
-                let dev = self.links.get(&nh.dev).ok_or(Error::msg(
-                    Errno::EINVAL,
-                    "No egress device for nexthop gateway",
-                ))?;
-                if !dev.carrier {
-                    nh.flags |= nhflags::LINKDOWN;
-                }
-                if !dev.up {
-                    return Err(Error::new(Errno::ENETDOWN));
-                }
-                Ok(())
+                nh.dev = res.route.info.nhs[res.nh_sel].dev;
+                self.fib4_nh_egress(nh)
             }
             Some(Gateway::V6(gw6)) => {
                 if nh.dev == 0 {
