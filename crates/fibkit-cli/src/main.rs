@@ -209,13 +209,45 @@ fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
         }
         Ok(Outcome::Get(g)) => {
             out!("{}", get_text(ns, args, &g));
-            0
+            connected_again(ns, args, &g)
         }
         Err(f) => {
             eprint!("{}", f.stderr);
             u8::try_from(f.status & 0xff).unwrap_or(1)
         }
     }
+}
+
+/// `ip route get ... connected` without `from`: iproute2 turns the answer's preferred
+/// source into a source and asks again, but sends the first request unchanged (the
+/// rewritten attributes are the answer's, not the request's), so the same answer comes
+/// back and is printed a second time, as plain text (the JSON printer is gone by
+/// then). An answer without a preferred source (a `fibmatch` of a route without
+/// `src`) stops with "Failed to connect the route" and status 1.
+fn connected_again(ns: &fibkit::Netns, args: &[String], g: &GetAnswer) -> u8 {
+    let Some(words) = route_get_words(args) else {
+        return 0;
+    };
+    if !words.contains(&"connected") || words.contains(&"from") {
+        return 0;
+    }
+    let has_src = match g {
+        GetAnswer::V4(r, true) => r.fib.as_ref().is_some_and(|(rt, _)| rt.info.prefsrc != 0),
+        GetAnswer::V4(r, false) => !r.input && r.prefsrc.is_some_and(|s| s != r.requested_src),
+        GetAnswer::V6(r, true) => r.fib.first().is_some_and(|rt| rt.prefsrc.is_some()),
+        GetAnswer::V6(r, false) => r.prefsrc.is_some(),
+    };
+    if !has_src {
+        eprintln!("Failed to connect the route");
+        return 1;
+    }
+    let plain: Vec<String> = args
+        .iter()
+        .filter(|a| !matches!(a.as_str(), "-j" | "-json" | "-p" | "-pretty"))
+        .cloned()
+        .collect();
+    out!("{}", get_text(ns, &plain, g));
+    0
 }
 
 /// What `ip` prints on stdout for a route get's answer (`args`: the whole command).
@@ -228,6 +260,7 @@ fn get_text(ns: &fibkit::Netns, args: &[String], g: &GetAnswer) -> String {
     let opts = ShowOpts {
         json: option(&["-j", "-json"]),
         details: option(&["-d", "-details"]),
+        pretty: option(&["-p", "-pretty"]),
         ..ShowOpts::default()
     };
     match g {

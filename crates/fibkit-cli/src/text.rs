@@ -6,7 +6,8 @@ use fibkit::route::{Gateway, Metrics, RouteType};
 use fibkit::Netns;
 use fibkit_iproute::names::{fmt4, fmt6, numeric, proto_n2a, scope_n2a, table_n2a};
 use fibkit_iproute::show::{
-    fibmatch_text, metrics_json as show_metrics_json, metrics_text, rtrealm_n2a, FibEntry, ShowOpts,
+    fibmatch_text, json_text, metrics_json as show_metrics_json, metrics_text, rtrealm_n2a,
+    FibEntry, ShowOpts,
 };
 use serde_json::{json, Map, Value};
 
@@ -129,7 +130,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
         if r.input {
             o.insert("iif".into(), json!(ns.link_name(r.flow.iif)));
         }
-        return format!("{}\n", Value::Array(vec![Value::Object(o)]));
+        return json_text(&Value::Array(vec![Value::Object(o)]), opts.pretty);
     }
     let mut p = Vec::new();
     if r.rtype != RouteType::Unicast || details {
@@ -236,7 +237,7 @@ pub fn get6(
             o.insert("iif".into(), json!(ns.link_name(iif)));
         }
         o.insert("pref".into(), json!(r.pref.name()));
-        return format!("{}\n", Value::Array(vec![Value::Object(o)]));
+        return json_text(&Value::Array(vec![Value::Object(o)]), opts.pretty);
     }
     let mut p = Vec::new();
     if r.rtype != RouteType::Unicast || details {

@@ -245,6 +245,13 @@ fn configure(ns: &Netns) {
 
 const QUERIES: &[&str] = &[
     "route get 8.8.8.8",
+    // `connected` asks twice (the second answer as text); pretty JSON
+    "route get 8.8.8.8 connected",
+    "-j -p route get 8.8.8.8 connected",
+    "route get fibmatch 8.8.8.8 connected",
+    "route get fibmatch 192.0.2.5 connected",
+    "-6 route get ::1 connected",
+    "-j -p -d route get 192.0.2.5",
     "route get 192.0.2.5",
     "route get 192.0.2.1",
     "route get 127.0.0.1",

@@ -208,6 +208,20 @@ pub fn metrics_json(mx: &Metrics) -> String {
         .to_string()
 }
 
+/// A JSON value as iproute2's json_writer prints it (`-j`, with `-p` pretty: four
+/// blanks per level, `[ ... ]`), ending with a line break.
+pub fn json_text(v: &serde_json::Value, pretty: bool) -> String {
+    let mut j = Jw {
+        s: String::new(),
+        depth: 0,
+        pretty,
+        sep: None,
+    };
+    j.value(v);
+    j.s.push('\n');
+    j.s
+}
+
 /// A FIB entry for [`fibmatch_text`].
 #[derive(Clone, Copy, Debug)]
 pub enum FibEntry<'a> {
