@@ -105,9 +105,20 @@ impl Netns {
     pub(crate) fn rules_walk<T>(
         rules: &[crate::rule::CompiledRule],
         fl: &RuleFlow,
+        lookup: impl FnMut(u32) -> Result<T, Errno>,
+        suppress: impl FnMut(&crate::rule::CompiledRule, &mut T) -> bool,
+    ) -> Result<T, Errno> {
+        Self::rules_walk_ending(rules, fl, lookup, suppress).0
+    }
+
+    /// [`Netns::rules_walk`], with the rule that ended the walk (`arg->rule`: the one
+    /// whose action gave the result or a terminal error; none when no rule did).
+    pub(crate) fn rules_walk_ending<'r, T>(
+        rules: &'r [crate::rule::CompiledRule],
+        fl: &RuleFlow,
         mut lookup: impl FnMut(u32) -> Result<T, Errno>,
         mut suppress: impl FnMut(&crate::rule::CompiledRule, &mut T) -> bool,
-    ) -> Result<T, Errno> {
+    ) -> (Result<T, Errno>, Option<&'r crate::rule::CompiledRule>) {
         let mut i = 0;
         while i < rules.len() {
             let r = &rules[i];
@@ -139,11 +150,11 @@ impl Netns {
                     Err(e) => Step::Done(Err(e)),
                 },
             };
-            if let Step::Done(r) = step {
-                return r;
+            if let Step::Done(res) = step {
+                return (res, Some(r));
             }
         }
-        Err(Errno::ESRCH)
+        (Err(Errno::ESRCH), None)
     }
 
     /// `fib_lookup`: the IPv4 policy lookup (fast path while only the default rules ever
@@ -165,6 +176,19 @@ impl Netns {
         ignore_linkstate: bool,
         from: Start4,
     ) -> Result<FibResult4<'_>, Errno> {
+        self.fib4_lookup_tclassid(fl, ignore_linkstate, from).0
+    }
+
+    /// [`Netns::fib4_lookup_from`], with `res->tclassid` also when the lookup fails: the
+    /// realms of a rule whose action (or table lookup) ended the walk with an error,
+    /// which an output route with `oif` still carries when it assumes the destination
+    /// on-link.
+    pub(crate) fn fib4_lookup_tclassid(
+        &self,
+        fl: &Flow4,
+        ignore_linkstate: bool,
+        from: Start4,
+    ) -> (Result<FibResult4<'_>, Errno>, u32) {
         // one table's lookup for this flow (`EAGAIN`: no match there)
         let table = |t: u32| {
             self.fib4_table_lookup_at(t, fl.dst, fl.tos, fl.scope, fl.oif, ignore_linkstate, from)
@@ -174,13 +198,14 @@ impl Netns {
             if matches!(r, Err(Errno::EAGAIN)) && self.tables4.contains_key(&tid::DEFAULT) {
                 r = table(tid::DEFAULT);
             }
-            return match r {
+            let r = match r {
                 Err(Errno::EAGAIN) => Err(Errno::ENETUNREACH),
                 x => x,
             };
+            return (r, 0);
         }
         let rf = RuleFlow::of4(fl);
-        let r = Self::rules_walk(
+        let (r, ending) = Self::rules_walk_ending(
             &self.prog4,
             &rf,
             |t| {
@@ -206,10 +231,12 @@ impl Netns {
                 false
             },
         );
-        match r {
+        let tclassid = ending.map_or(0, |rule| rule.realms);
+        let r = match r {
             Err(Errno::ESRCH) | Err(Errno::EAGAIN) => Err(Errno::ENETUNREACH),
             x => x,
-        }
+        };
+        (r, tclassid)
     }
 
     /// `fib_lookup`: the policy lookup alone (rules, or the fast path while only the
@@ -357,21 +384,20 @@ impl Netns {
             fl.oif = 1;
             return self.mkroute_output(None, RouteType::Local, &fl, orig_oif, 1, RTCF_LOCAL);
         }
-        let mut res = match self.fib4_lookup_from(&fl, false, from) {
+        let (res, tclassid) = self.fib4_lookup_tclassid(&fl, false, from);
+        let mut res = match res {
             Ok(r) => r,
             Err(e) => {
                 if fl.oif != 0 {
                     if fl.src == 0 {
                         fl.src = self.inet_select_addr(dev_out, 0, scope::LINK);
                     }
-                    return self.mkroute_output(
-                        None,
-                        RouteType::Unicast,
-                        &fl,
-                        orig_oif,
-                        dev_out,
-                        0,
-                    );
+                    // assumed on-link: no FIB entry, but res->tclassid stays (the
+                    // realms of the rule that ended the failed walk)
+                    let mut rg =
+                        self.mkroute_output(None, RouteType::Unicast, &fl, orig_oif, dev_out, 0)?;
+                    rg.realms = set_class_tag(rg.realms, tclassid);
+                    return Ok(rg);
                 }
                 return Err(e);
             }
