@@ -1832,22 +1832,23 @@ impl Netns {
         let weights: Vec<u32> = legs.iter().map(|r| r.nh.weight).collect();
         let bounds = crate::ecmp::upper_bounds6(&weights, &alive);
         let h = crate::ecmp::multipath_hash6(self, fl) as i64;
-        let Some(mi) = legs.iter().position(|r| std::ptr::eq(*r, res.route)) else {
-            return;
-        };
-        if h <= i64::from(bounds[mi]) {
+        // hash-threshold from the first path, whichever path rt6_select matched (Linux
+        // 6.15+, "ipv6: Start path selection from the first nexthop"): the first path
+        // whose region holds the hash, if it scores, else the matched one stays. With
+        // an output device named beside a source (no strict device match), a flow
+        // hashed to another device's path goes there (found by mirror-diff seed 998)
+        if h <= i64::from(bounds[0]) && self.rt6_score_route(legs[0], oif, strict) >= 0 {
+            res.route = legs[0];
             return;
         }
-        let n = legs.len();
-        for k in 1..n {
-            let j = (mi + k) % n;
+        for (j, leg) in legs.iter().enumerate().skip(1) {
             if h > i64::from(bounds[j]) {
                 continue;
             }
-            if self.rt6_score_route(legs[j], oif, strict) < 0 {
+            if self.rt6_score_route(leg, oif, strict) < 0 {
                 break;
             }
-            res.route = legs[j];
+            res.route = leg;
             break;
         }
     }
