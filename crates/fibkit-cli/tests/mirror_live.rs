@@ -945,6 +945,9 @@ fn mirror_keeps_gateways_the_kernel_no_longer_reaches() {
         "-6 route add 2001:db8:77::/48 dev d0 src 2001:db8:2::1",
         // a reject route's realms (which also make every source check a full one)
         "route add unreachable 10.77.0.0/16 realm 2",
+        // an IPv6 gateway route beside a reject route of the same metric
+        "-6 route add unreachable 2001:db8:88::/48",
+        "-6 route append 2001:db8:88::/48 via fe80::1 dev d0",
     ] {
         ns.ip(c);
     }
@@ -953,6 +956,7 @@ fn mirror_keeps_gateways_the_kernel_no_longer_reaches() {
     let queries = [
         "-6 route get 2001:db8:50::1",
         "-6 route get 2001:db8:77::1",
+        "-6 route get fibmatch 2001:db8:88::1 oif d0",
         "route get 10.60.0.1",
         "-6 route show table all",
         "route show table all",

@@ -108,9 +108,19 @@ impl Ctx {
         }
     }
 
-    /// Apply one command; record it if it succeeds, say nothing if not.
+    /// Apply one command; record it if it succeeds, say nothing if not. An IPv6
+    /// gateway route is added with `add` (so that it does not become a path of another
+    /// gateway route), but where the kernel keeps it beside an entry of the same
+    /// metric that takes no paths (a reject route: `unreachable PFX` then `append PFX
+    /// via GW`), `add` says EEXIST, and `append` puts it after that entry, as the
+    /// kernel has it.
     fn try_ip(&mut self, words: Vec<String>) -> bool {
-        let ok = run_ip(&mut self.ns, &words).is_ok();
+        let mut words = words;
+        let mut ok = run_ip(&mut self.ns, &words).is_ok();
+        if !ok && words.len() > 2 && words[..3] == ["-6", "route", "add"] {
+            words[2] = w("append");
+            ok = run_ip(&mut self.ns, &words).is_ok();
+        }
         if ok {
             self.commands.push(words.join(" "));
         }
