@@ -62,8 +62,9 @@ pub struct RouteGet4<'a> {
     /// The destination the query asked for, which the answer reports (`RTA_DST`): an
     /// output lookup of 0.0.0.0 goes to a local address (`flow.dst`).
     pub requested_dst: u32,
-    /// The route's realms (`dst.tclassid`, reported as `RTA_FLOW`): see
-    /// [`class_tag`].
+    /// The route's realms (`dst.tclassid`, reported as `RTA_FLOW`), as
+    /// `rt_set_nexthop` sets them: the chosen nexthop's, then for a half still zero
+    /// the answering rule's, then (input routes) the source check's tag.
     pub realms: u32,
 }
 
