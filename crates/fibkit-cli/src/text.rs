@@ -4,7 +4,7 @@ use fibkit::lookup::RouteAnswer4;
 use fibkit::lookup6::RouteAnswer6;
 use fibkit::route::{Gateway, Metrics, RouteType};
 use fibkit::Netns;
-use fibkit_iproute::names::{fmt4, fmt6, numeric, proto_n2a, scope_n2a, table_n2a};
+use fibkit_iproute::names::{fmt4, fmt6, proto_n2a, rtntype_n2a, scope_n2a, table_n2a};
 use fibkit_iproute::show::{
     fibmatch_text, json_text, metrics_json as show_metrics_json, metrics_text, rtrealm_n2a,
     FibEntry, ShowOpts,
@@ -14,15 +14,6 @@ use serde_json::{json, Map, Value};
 /// The route's metrics as `ip -j` lists them.
 fn metrics_json(m: &Metrics) -> Value {
     serde_json::from_str(&show_metrics_json(m)).unwrap_or(Value::Null)
-}
-
-/// `rtnl_rtntype_n2a`: the type's name, its number with `-N`.
-fn type_n2a(t: RouteType) -> String {
-    if numeric() {
-        (t as u8).to_string()
-    } else {
-        t.name().to_string()
-    }
 }
 
 /// `realm TO` or `realms FROM/TO`, as print_rta_flow prints them.
@@ -77,7 +68,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     if json_out {
         let mut o = Map::new();
         if r.rtype != RouteType::Unicast || details {
-            o.insert("type".into(), json!(type_n2a(r.rtype)));
+            o.insert("type".into(), json!(rtntype_n2a(r.rtype as u8)));
         }
         o.insert("dst".into(), json!(fmt4(r.requested_dst)));
         if r.requested_src != 0 {
@@ -134,7 +125,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     }
     let mut p = Vec::new();
     if r.rtype != RouteType::Unicast || details {
-        p.push(type_n2a(r.rtype));
+        p.push(rtntype_n2a(r.rtype as u8));
     }
     p.push(fmt4(r.requested_dst));
     if r.requested_src != 0 {
@@ -207,7 +198,7 @@ pub fn get6(
     if json_out {
         let mut o = Map::new();
         if r.rtype != RouteType::Unicast || details {
-            o.insert("type".into(), json!(type_n2a(r.rtype)));
+            o.insert("type".into(), json!(rtntype_n2a(r.rtype as u8)));
         }
         o.insert("dst".into(), json!(fmt6(dst)));
         o.insert("from".into(), json!(fmt6(src)));
@@ -241,7 +232,7 @@ pub fn get6(
     }
     let mut p = Vec::new();
     if r.rtype != RouteType::Unicast || details {
-        p.push(type_n2a(r.rtype));
+        p.push(rtntype_n2a(r.rtype as u8));
     }
     p.push(fmt6(dst));
     p.push(format!("from {}", fmt6(src)));

@@ -150,6 +150,17 @@ pub fn numeric() -> bool {
     NUMERIC.with(std::cell::Cell::get)
 }
 
+/// `rtnl_rtntype_n2a`: a route type's name, its number with `-N` (or when unknown).
+pub fn rtntype_n2a(t: u8) -> String {
+    if numeric() {
+        return t.to_string();
+    }
+    match fibkit::route::RouteType::from_u8(t) {
+        Some(rt) => rt.name().to_string(),
+        None => t.to_string(),
+    }
+}
+
 /// `rtnl_rttable_n2a`.
 pub fn table_n2a(t: u32) -> String {
     if numeric() {

@@ -6,7 +6,7 @@ use fibkit::lookup6::RouteAnswer6;
 use fibkit::route::{nhflags, rtax, Gateway, Metrics, Route4, Route6, RouteType};
 use fibkit::Netns;
 
-use crate::names::{fmt4, fmt6, proto_n2a, scope_n2a, table_n2a};
+use crate::names::{fmt4, fmt6, proto_n2a, rtntype_n2a, scope_n2a, table_n2a};
 
 fn table_word(t: u32) -> String {
     if t == 0 {
@@ -112,16 +112,6 @@ pub fn fib4_line(ns: &Netns, r: &Route4, rtype: RouteType) -> String {
     fib4_line_in(ns, r, rtype, r.table)
 }
 
-/// A route type as the oracle reads it from `ip -j`: its name, or its number when the
-/// query ran with `-N` ([`crate::names::numeric`]).
-fn type_word(t: RouteType) -> String {
-    if crate::names::numeric() {
-        (t as u8).to_string()
-    } else {
-        t.name().into()
-    }
-}
-
 /// Like [`fib4_line`], reporting `table` (a fibmatch answer names the table the lookup
 /// ran in: main for local routes while local and main are merged).
 pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> String {
@@ -131,7 +121,7 @@ pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> Str
     } else {
         rtype
     };
-    let mut p: Vec<String> = vec![type_word(rtype), dst4(r)];
+    let mut p: Vec<String> = vec![rtntype_n2a(rtype as u8), dst4(r)];
     if r.tos != 0 {
         p.push(format!("tos 0x{:02x}", r.tos));
     }
@@ -188,7 +178,7 @@ pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> Str
 /// An IPv6 FIB entry (with its ECMP siblings, first leg first) in the normalized form.
 pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
     let r = legs[0];
-    let mut p: Vec<String> = vec![type_word(r.rtype), dst6(r.dst)];
+    let mut p: Vec<String> = vec![rtntype_n2a(r.rtype as u8), dst6(r.dst)];
     if r.src.len != 0 {
         p.push(format!("from {}", dst6(r.src)));
     }
@@ -248,7 +238,7 @@ pub fn get4_line(ns: &Netns, r: &RouteAnswer4, fibmatch: bool) -> String {
             return fib4_line_in(ns, route, r.rtype, r.table);
         }
     }
-    let mut p: Vec<String> = vec![type_word(r.rtype)];
+    let mut p: Vec<String> = vec![rtntype_n2a(r.rtype as u8)];
     if let Some(g) = &r.gateway {
         p.push(gw_word(g, false));
     }
@@ -271,7 +261,7 @@ pub fn get6_line(ns: &Netns, r: &RouteAnswer6, fibmatch: bool) -> String {
             return fib6_line(ns, &legs);
         }
     }
-    let mut p: Vec<String> = vec![type_word(r.rtype)];
+    let mut p: Vec<String> = vec![rtntype_n2a(r.rtype as u8)];
     if let Some(g) = r.gateway {
         p.push(format!("via {}", fmt6(g)));
     }

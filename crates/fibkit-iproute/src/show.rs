@@ -41,7 +41,8 @@ use fibkit::rule::{Rule, RuleAction, RulePrefix, DETACHED};
 use fibkit::{Errno, Netns};
 
 use crate::names::{
-    self, dsfield_n2a, proto_n2a as rtprot_n2a, scope_n2a as rtscope_n2a, table_n2a as rttable_n2a,
+    self, dsfield_n2a, proto_n2a as rtprot_n2a, rtntype_n2a, scope_n2a as rtscope_n2a,
+    table_n2a as rttable_n2a,
 };
 
 // =====================================================================================
@@ -911,17 +912,6 @@ fn rttable_a2n(s: &str) -> Option<u32> {
         "default" => Some(253),
         "unspec" => Some(0),
         _ => strtoul_max(s, 0, u64::from(u32::MAX)).map(|v| v as u32),
-    }
-}
-
-/// `rtnl_rtntype_n2a`.
-fn rtntype_n2a(t: u8) -> String {
-    if names::numeric() {
-        return t.to_string();
-    }
-    match RouteType::from_u8(t) {
-        Some(rt) => rt.name().to_string(),
-        None => t.to_string(),
     }
 }
 
