@@ -432,10 +432,20 @@ pub fn run_scenario(text: &str) -> String {
 /// [`run_scenario`], with the queries' iproute2 text when `raw` is given (as the
 /// oracle's `--raw` prints it).
 pub fn run_scenario_raw(text: &str, raw: Option<RawText>) -> String {
+    run_scenario_with(text, raw, false)
+}
+
+/// A scenario's output (header first), with the queries' text when `raw` is given, and
+/// as one bulk load when `bulk`.
+fn run_scenario_with(text: &str, raw: Option<RawText>, bulk: bool) -> String {
     let mut r = Runner::new();
     r.raw = raw;
     r.out.push(Runner::header());
+    let was = bulk.then(|| r.ns.begin_bulk());
     r.run_text(text);
+    if let Some(was) = was {
+        r.ns.end_bulk(was);
+    }
     let mut s = r.out.join("\n");
     s.push('\n');
     s
@@ -447,14 +457,7 @@ pub fn run_scenario_raw(text: &str, raw: Option<RawText>) -> String {
 /// a changed table is remembered across commands. `fib -batch` runs this way; the
 /// output must not differ from [`run_scenario`]'s.
 pub fn run_scenario_bulk(text: &str) -> String {
-    let mut r = Runner::new();
-    r.out.push(Runner::header());
-    let was = r.ns.begin_bulk();
-    r.run_text(text);
-    r.ns.end_bulk(was);
-    let mut s = r.out.join("\n");
-    s.push('\n');
-    s
+    run_scenario_with(text, None, true)
 }
 
 /// The start of the oracle's `--raw` lines: a query's text as `ip` printed it.
