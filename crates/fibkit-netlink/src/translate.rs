@@ -56,7 +56,7 @@ const UNMERGE_COMMENT: &str =
      once; the rules are the defaults again): a rule added and deleted unmerges fibkit's";
 
 /// The comment line before a command the mirror applied in restore mode
-/// ([`Netns::set_trust_gateways`]), which the script keeps commented out.
+/// ([`Netns::set_restore_mode`]), which the script keeps commented out.
 const TRUSTED_COMMENT: &str = "the kernel accepted this when it was added (its gateway \
      reachable, its preferred source present); fibkit mirrors it as it is, but refuses to \
      add it now:";
@@ -1362,10 +1362,10 @@ pub fn translate(k: &KernelState) -> Translation {
     // no longer reaches (its prefix deleted since, IPv6 gone from the device), or a
     // preferred source gone since: taken as the kernel has it, in restore mode; a
     // replay of the script would refuse it
-    let was = c.ns.set_trust_gateways(true);
+    let was = c.ns.set_restore_mode(true);
     let trusted_from = c.commands.len();
-    let mut pending = c.try_all(pending);
-    c.ns.set_trust_gateways(was);
+    let pending = c.try_all(pending);
+    c.ns.set_restore_mode(was);
     let trusted: Vec<String> = c.commands.drain(trusted_from..).collect();
     for line in trusted {
         c.warn(format!(
@@ -1377,7 +1377,7 @@ pub fn translate(k: &KernelState) -> Translation {
         c.commands.push(format!("# {TRUSTED_COMMENT}"));
         c.commands.push(format!("# {line}"));
     }
-    for o in pending.drain(..) {
+    for o in pending {
         c.ip(o);
     }
     // same prefix, other order (routes added after the rules come behind the others):

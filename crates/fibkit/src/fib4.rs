@@ -631,8 +631,7 @@ impl Netns {
                 info.flags |= nhflags::LINKDOWN;
             }
         }
-        if info.prefsrc != 0 && !self.fib4_valid_prefsrc(cfg, info.prefsrc) && !self.trust_gateways
-        {
+        if info.prefsrc != 0 && !self.fib4_valid_prefsrc(cfg, info.prefsrc) && !self.restore_mode {
             return Err(einval("Invalid prefsrc address"));
         }
         Ok(info)
@@ -677,8 +676,7 @@ impl Netns {
             return Err(einval("Invalid scope"));
         }
         crate::nexthop::fib_check_nexthop(&self.nexthops, cfg.nh_id, cfg.scope)?;
-        if info.prefsrc != 0 && !self.fib4_valid_prefsrc(cfg, info.prefsrc) && !self.trust_gateways
-        {
+        if info.prefsrc != 0 && !self.fib4_valid_prefsrc(cfg, info.prefsrc) && !self.restore_mode {
             return Err(einval("Invalid prefsrc address"));
         }
         Ok(info)
@@ -707,7 +705,7 @@ impl Netns {
         let Some(Gateway::V4(gw)) = nh.gw else {
             return self.fib4_check_nh(nh, table, rscope);
         };
-        if !self.deferring || self.trust_gateways {
+        if !self.deferring || self.restore_mode {
             return self.fib4_check_nh(nh, table, rscope);
         }
         let key = (gw, nh.dev, nh.flags, table, rscope);
@@ -776,7 +774,7 @@ impl Netns {
                     nh.scope = scope::LINK;
                     return Ok(());
                 }
-                if self.trust_gateways && nh.dev != 0 {
+                if self.restore_mode && nh.dev != 0 {
                     // restore mode: the kernel accepted this gateway on this device
                     nh.scope = scope::LINK;
                     return self.fib4_nh_egress(nh);

@@ -321,7 +321,7 @@ impl Netns {
         }
         if let Some(ps) = cfg.prefsrc {
             if ps != 0 {
-                if !self.chk_addr6_any_strict(ps, rt.nh.dev) && !self.trust_gateways {
+                if !self.chk_addr6_any_strict(ps, rt.nh.dev) && !self.restore_mode {
                     return Err(Error::msg(Errno::EINVAL, "Invalid source address"));
                 }
                 rt.prefsrc = Some(ps);
@@ -368,7 +368,7 @@ impl Netns {
         dev: &mut Option<u32>,
     ) -> Result<()> {
         // a preferred source takes part in the gateway's table lookup: not remembered
-        if !self.deferring || cfg.prefsrc.is_some() || self.trust_gateways {
+        if !self.deferring || cfg.prefsrc.is_some() || self.restore_mode {
             return self.ip6_validate_gw(cfg, nh, gw, dev);
         }
         let key = (gw, dev.unwrap_or(0), nh.flags, cfg.table);
@@ -394,7 +394,7 @@ impl Netns {
         gw: u128,
         dev: &mut Option<u32>,
     ) -> Result<()> {
-        if self.trust_gateways && dev.is_some_and(|d| self.links.contains_key(&d)) {
+        if self.restore_mode && dev.is_some_and(|d| self.links.contains_key(&d)) {
             // restore mode: the kernel accepted this gateway on this device
             return Ok(());
         }
@@ -549,7 +549,7 @@ impl Netns {
         let mut base = self.route6_new(cfg, route6_flags(cfg), legs[0].clone());
         if let Some(ps) = cfg.prefsrc.filter(|&p| p != 0) {
             let d = legs[0].dev;
-            if !self.chk_addr6_any_strict(ps, d) && !self.trust_gateways {
+            if !self.chk_addr6_any_strict(ps, d) && !self.restore_mode {
                 return Err(Error::msg(Errno::EINVAL, "Invalid source address"));
             }
             base.prefsrc = Some(ps);

@@ -121,8 +121,8 @@ pub struct Netns {
     pub(crate) generation: u64,
     /// Inside [`Netns::bulk`]: index compilation is deferred to its end.
     pub(crate) deferring: bool,
-    /// [`Netns::set_trust_gateways`].
-    pub(crate) trust_gateways: bool,
+    /// [`Netns::set_restore_mode`].
+    pub(crate) restore_mode: bool,
     /// Counts changes that are not plain route changes (links, addresses, rules,
     /// sysctls, neighbours): compiled answers must then be rebuilt whole.
     pub(crate) global_epoch: u64,
@@ -210,7 +210,7 @@ impl Netns {
             now: 0,
             generation: 0,
             deferring: false,
-            trust_gateways: false,
+            restore_mode: false,
             global_epoch: 0,
             route_only: false,
             nh_cache: Default::default(),
@@ -356,8 +356,8 @@ impl Netns {
     /// goes with its device's IPv6 state), and a blackhole nexthop object made before
     /// the loopback went down. Every other check still applies. Off by default;
     /// returns the previous value.
-    pub fn set_trust_gateways(&mut self, on: bool) -> bool {
-        std::mem::replace(&mut self.trust_gateways, on)
+    pub fn set_restore_mode(&mut self, on: bool) -> bool {
+        std::mem::replace(&mut self.restore_mode, on)
     }
 
     /// [`Netns::bulk`] for callers whose changes do not fit in one closure: from here on

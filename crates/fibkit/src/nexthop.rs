@@ -445,7 +445,7 @@ impl Netns {
             // a blackhole is a nexthop through the loopback, which must be up (the
             // two families say so in their own words; restore mode: an object made
             // before the loopback went down outlives it)
-            if !self.links.get(&LO).is_some_and(|l| l.up) && !self.trust_gateways {
+            if !self.links.get(&LO).is_some_and(|l| l.up) && !self.restore_mode {
                 let m = match family {
                     Family::V4 => "Device for nexthop is not up",
                     Family::V6 => "Nexthop device is not up",
@@ -526,7 +526,7 @@ impl Netns {
             return Ok(());
         }
         // (restore mode: an object outlives its device's IPv6 being disabled)
-        if self.ipv6_disabled(dev) && !self.trust_gateways {
+        if self.ipv6_disabled(dev) && !self.restore_mode {
             return Err(Error::msg(
                 Errno::EACCES,
                 "IPv6 is disabled on nexthop device",
