@@ -237,6 +237,7 @@ impl Netns {
             nh_id: cfg.nh_id,
             sibling_group: 0,
             nh_own_type: None,
+            serial: crate::route::RouteSerial::next(),
         }
     }
 
@@ -1649,6 +1650,9 @@ impl Netns {
         // destination on the way as its matching sources, longest first, then its own
         // routes (conformance scenarios 145, 192). The root's routes end both phases.
         let mut found_first = false;
+        // what the first pass compares a node's key with: the address, or, for a
+        // compiled answer, the prefix whose addresses it stands for
+        let region = Prefix6::new(dst, from_len.unwrap_or(128));
         let start = if let Some(l) = from_len {
             l
         } else if t.is_compiled() {
@@ -1682,8 +1686,13 @@ impl Netns {
             let Some((plain, sub)) = t.dest(d) else {
                 continue;
             };
+            // the first pass tries a node without routes of its own only when the
+            // address is inside its key (conformance scenario 317)
+            let keyed = found_first
+                || plain.is_some_and(|l| !l.is_empty())
+                || t.tree_key(d).is_none_or(|k| k.covers(&region));
             if sub {
-                for sl in (1..=128u8).rev() {
+                for sl in (1..=128u8).rev().filter(|_| keyed) {
                     let s = Prefix6::new(src, sl);
                     if let Some(l) = t.get(d, s) {
                         if !l.is_empty() {

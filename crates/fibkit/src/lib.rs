@@ -40,6 +40,7 @@ pub mod error;
 pub mod fib;
 pub mod fib4;
 pub mod fib6;
+pub mod fib6tree;
 pub mod flowhash;
 pub mod link;
 pub mod lookup;

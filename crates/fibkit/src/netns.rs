@@ -300,6 +300,11 @@ impl Netns {
             self.nh_cache.clear();
             self.nh6_cache.clear();
         }
+        // the radix trees follow every change, a bulk load's too: lookups between its
+        // changes see them
+        for t in self.tables6.values_mut() {
+            t.sync_tree();
+        }
         if self.deferring {
             return;
         }

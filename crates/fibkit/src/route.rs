@@ -447,7 +447,38 @@ pub struct Route6 {
     /// While the route's nexthop object is a blackhole the route is one too; this is
     /// then its own type, which comes back if the object is replaced by another kind.
     pub nh_own_type: Option<RouteType>,
+    /// Which route this is, for the radix tree's leaf pointers ([`crate::fib6tree`]);
+    /// never part of a comparison.
+    pub serial: RouteSerial,
 }
+
+/// A number telling one route apart from every other the process made (the kernel's
+/// `fib6_info` pointer). Any two compare equal, and it is left out of the debug text:
+/// routes are compared, and their text written, by what they say.
+#[derive(Clone, Copy, Default)]
+pub struct RouteSerial(pub u64);
+
+impl std::fmt::Debug for RouteSerial {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("_")
+    }
+}
+
+impl RouteSerial {
+    /// A serial no route had before.
+    pub fn next() -> Self {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        RouteSerial(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl PartialEq for RouteSerial {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for RouteSerial {}
 
 /// `ip_fib_metrics_init`: zero values are dropped and the MTU is capped at 65520.
 pub fn normalize_metrics(m: &Metrics) -> Metrics {

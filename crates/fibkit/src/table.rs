@@ -488,6 +488,11 @@ pub struct Table6 {
     touched: Option<Vec<Prefix6>>,
     /// Number of destinations of each prefix length: probing skips absent lengths.
     len_count: Arc<[u32; 129]>,
+    /// The kernel's radix tree of the table, for the keys of destinations that hold
+    /// only source-specific routes (`None`: past [`crate::fib6tree::TRACK_LIMIT`]).
+    tree: Option<Arc<crate::fib6tree::Tree6>>,
+    /// Destinations changed since [`Table6::sync_tree`] (`None`: any may have).
+    tree_touched: Option<Vec<Prefix6>>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -513,6 +518,8 @@ impl Clone for Table6 {
             dirty: self.dirty,
             touched: Some(Vec::new()),
             len_count: Arc::clone(&self.len_count),
+            tree: self.tree.clone(),
+            tree_touched: self.tree_touched.clone(),
         }
     }
 }
@@ -540,12 +547,79 @@ impl Table6 {
             dirty: false,
             touched: Some(Vec::new()),
             len_count: Arc::new([0; 129]),
+            tree: Some(Arc::default()),
+            tree_touched: Some(Vec::new()),
         }
     }
     fn touch(&mut self, dst: Prefix6) {
         // an incremental IPv6 publication costs ~0.4-0.6 µs per change, a full
         // recompile ~0.9 µs per prefix (BENCHMARKS.md): even at the table's size
         touch(&mut self.touched, dst, self.keys.len());
+        if self.tree.is_some() {
+            if self.keys.len() > crate::fib6tree::TRACK_LIMIT {
+                // past the limit now: a bulk load need not collect its changes
+                self.tree = None;
+                self.tree_touched = None;
+            } else {
+                touch(&mut self.tree_touched, dst, self.keys.len());
+            }
+        }
+    }
+    /// Replay the changes since the last call in the table's radix tree
+    /// ([`crate::fib6tree`]); call at the end of each change. A table grown past
+    /// [`crate::fib6tree::TRACK_LIMIT`] nodes stops tracking it.
+    pub fn sync_tree(&mut self) {
+        let Some(tree) = &mut self.tree else {
+            return;
+        };
+        if self.tree_touched.as_ref().is_some_and(|v| v.is_empty()) {
+            return;
+        }
+        if self.keys.len() > crate::fib6tree::TRACK_LIMIT {
+            self.tree = None;
+            self.tree_touched = None;
+            return;
+        }
+        let mut dsts = match self.tree_touched.replace(Vec::new()) {
+            Some(v) => v,
+            None => {
+                let mut v = tree.route_dsts();
+                v.extend(self.dsts());
+                v
+            }
+        };
+        dsts.sort_unstable();
+        dsts.dedup();
+        let last = Prefix6 {
+            addr: u128::MAX,
+            len: 128,
+        };
+        let serials = |l: &Vec<Route6>| l.iter().map(|r| r.serial.0).collect::<Vec<u64>>();
+        let states = dsts
+            .into_iter()
+            .map(|d| {
+                let plain = self
+                    .get(d, Prefix6::default())
+                    .map(serials)
+                    .unwrap_or_default();
+                let sub = (self.keys.range((d, Prefix6::default())..=(d, last)))
+                    .filter(|((_, s), _)| s.len > 0)
+                    .map(|((_, s), slot)| (*s, serials(&self.slots[*slot as usize].2)))
+                    .filter(|(_, l)| !l.is_empty())
+                    .collect();
+                (d, plain, sub)
+            })
+            .collect();
+        if let Some(tree) = &mut self.tree {
+            Arc::make_mut(tree).update(states);
+        }
+    }
+    /// The key the kernel's lookup compares an address with at destination `dst`, when
+    /// its node holds source-specific routes and no route of its own: the prefix of
+    /// the route its leaf names ([`crate::fib6tree`]); `None` when the node has routes
+    /// of its own, or the table is not tracked.
+    pub fn tree_key(&self, dst: Prefix6) -> Option<Prefix6> {
+        self.tree.as_ref()?.key(dst)
     }
     /// The destinations changed since the last call (`None`: everything may have
     /// changed).
@@ -753,6 +827,7 @@ impl Table6 {
     /// Apply `f` to every node's entries, then [`Table6::prune`].
     pub fn for_each_list_mut(&mut self, mut f: impl FnMut(&mut Vec<Route6>)) {
         self.touched = None;
+        self.tree_touched = None;
         for s in self.keys.values() {
             change_shared(&mut self.slots[*s as usize], |node| f(&mut node.2));
         }
