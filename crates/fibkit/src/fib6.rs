@@ -638,7 +638,23 @@ impl Netns {
     }
 
     /// `fib6_add` / `fib6_add_rt2node`.
-    pub(crate) fn fib6_add(&mut self, mut rt: Route6, fl: NlFlags) -> Result<()> {
+    pub(crate) fn fib6_add(&mut self, rt: Route6, fl: NlFlags) -> Result<()> {
+        let (table, dst) = (rt.table, rt.dst);
+        let r = self.fib6_add_rt2node(rt, fl);
+        if let Err(e) = &r {
+            // the add reached the destination's node (fib6_add_1 cleared the leaf of
+            // one without routes of its own) and failed after: the node is keyed anew
+            // (conformance scenario 318)
+            if matches!(e.errno, Errno::EEXIST | Errno::ENOENT) {
+                if let Some(t) = self.tables6.get_mut(&table) {
+                    t.tree_add_failed(dst);
+                }
+            }
+        }
+        r
+    }
+
+    fn fib6_add_rt2node(&mut self, mut rt: Route6, fl: NlFlags) -> Result<()> {
         let can_ecmp = qualify_for_ecmp(&rt);
         let seq = {
             self.sibling_seq += 1;

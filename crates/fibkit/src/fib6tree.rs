@@ -294,6 +294,18 @@ impl Tree6 {
         }
     }
 
+    /// A failed add or change at `dst`, whose node holds no route of its own:
+    /// `fib6_add_1` cleared the node's leaf, and the failure path (`fib6_repair_tree`,
+    /// or `fib6_add`'s own fix-up for a source route) keys it with `fib6_find_prefix`.
+    pub fn rekey(&mut self, dst: Prefix6) {
+        if let Some(n) = self.index.get(&dst).copied() {
+            if n != ROOT && self.node(n).plain.is_empty() {
+                let leaf = self.find_prefix(n);
+                self.node_mut(n).leaf = leaf;
+            }
+        }
+    }
+
     /// Replay what changed at each of `states`' destinations since the last update:
     /// routes added first (shorter destinations first), then routes deleted (longer
     /// destinations first), one at a time as the kernel takes them.

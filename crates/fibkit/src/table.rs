@@ -614,6 +614,16 @@ impl Table6 {
             Arc::make_mut(tree).update(states);
         }
     }
+    /// An add or change at `dst` failed after the kernel's `fib6_add_1` reached its
+    /// node: a node without routes of its own is keyed anew ([`crate::fib6tree`]).
+    pub fn tree_add_failed(&mut self, dst: Prefix6) {
+        self.sync_tree();
+        if let Some(tree) = &mut self.tree {
+            if tree.key(dst).is_some() {
+                Arc::make_mut(tree).rekey(dst);
+            }
+        }
+    }
     /// The key the kernel's lookup compares an address with at destination `dst`, when
     /// its node holds source-specific routes and no route of its own: the prefix of
     /// the route its leaf names ([`crate::fib6tree`]); `None` when the node has routes
