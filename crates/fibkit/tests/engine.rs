@@ -359,7 +359,12 @@ mod snapshot_equivalence {
             // routes through a second interface at some routes' prefixes (metric 1..3,
             // 0: a gateway route), and source-specific routes (source prefix length)
             via_d1 in proptest::collection::vec((any::<prop::sample::Index>(), 0u32..4), 0..6),
-            from_src in proptest::collection::vec((any::<prop::sample::Index>(), 1u8..=64), 0..3),
+            from_src in proptest::collection::vec((any::<prop::sample::Index>(), 1u8..=64, any::<bool>()), 0..3),
+            // destinations whose plain routes are then deleted: with source-specific
+            // routes left, the radix tree keys them with a child (scenario 317)
+            unplain in proptest::collection::vec(any::<prop::sample::Index>(), 0..3),
+            // a route at the first sub-prefix of a route's prefix (holding its address)
+            firsts in proptest::collection::vec((any::<prop::sample::Index>(), 1u8..16), 0..3),
         ) {
             let (mut ns, d0) = ns_with_link();
             let d1 = add_dummy(&mut ns, "d1");
@@ -392,15 +397,39 @@ mod snapshot_equivalence {
                 let cfg = Route6Cfg { nh: NhCfg { dev: d1, ..Default::default() }, metric: 1, ..cfg };
                 let _ = ns.route6_modify(RouteOp::Append, &cfg);
             }
-            for (at, slen) in &from_src {
+            for (at, slen, unspecified) in &from_src {
                 let (a, len, ..) = routes[at.index(routes.len())];
+                // a source prefix holding `::` answers flows without a source too
+                let base = if *unspecified { 0 } else { 0x2001_0db8_00ff_u128 << 80 };
                 let cfg = Route6Cfg {
                     dst: Prefix6::new(a, len),
-                    src: Prefix6::new(0x2001_0db8_00ff_u128 << 80, *slen),
+                    src: Prefix6::new(base, *slen),
                     nh: NhCfg { dev: d1, ..Default::default() },
                     ..Default::default()
                 };
                 let _ = ns.route6_modify(RouteOp::Add, &cfg);
+            }
+            for (at, k) in &firsts {
+                let (a, len, ..) = routes[at.index(routes.len())];
+                let cfg = Route6Cfg {
+                    dst: Prefix6::new(Prefix6::new(a, len).addr, len + k),
+                    nh: NhCfg { dev: d0, ..Default::default() },
+                    ..Default::default()
+                };
+                let _ = ns.route6_modify(RouteOp::Add, &cfg);
+            }
+            for at in &unplain {
+                // mostly the destinations of source-specific routes
+                let (a, len, ..) = match from_src.get(at.index(from_src.len() + 1)) {
+                    Some((i, ..)) => routes[i.index(routes.len())],
+                    None => routes[at.index(routes.len())],
+                };
+                let cfg = Route6Cfg { dst: Prefix6::new(a, len), metric: 0, nh: NhCfg::default(), ..Default::default() };
+                for _ in 0..8 {
+                    if ns.route6_modify(RouteOp::Delete, &cfg).is_err() {
+                        break;
+                    }
+                }
             }
             for (a, len) in &locals {
                 let cfg = Route6Cfg {
