@@ -192,7 +192,11 @@ impl Netns {
         cfg.dst = Prefix6::new(cfg.dst.addr, cfg.dst.len);
         cfg.src = Prefix6::new(cfg.src.addr, cfg.src.len);
         if op == RouteOp::Delete {
-            let r = self.ip6_route_del(&cfg);
+            let r = if cfg.multipath.is_empty() {
+                self.ip6_route_del(&cfg, &cfg.nh, true)
+            } else {
+                self.ip6_route_multipath_del(&cfg)
+            };
             self.forget_gateways_in(cfg.dst);
             if r.is_ok() {
                 self.route_only = true;
@@ -766,17 +770,39 @@ impl Netns {
         Ok(())
     }
 
-    /// `ip6_route_del`.
-    fn ip6_route_del(&mut self, cfg: &Route6Cfg) -> Result<()> {
+    /// `ip6_route_multipath_del`: each path named is deleted on its own (its device
+    /// and gateway, else the request's), those found go even when another is not, and
+    /// the answer is the last path's error (conformance scenario 319).
+    fn ip6_route_multipath_del(&mut self, cfg: &Route6Cfg) -> Result<()> {
+        let mut last = Ok(());
+        let mut deleted = false;
+        for leg in &cfg.multipath {
+            let nh = NhCfg {
+                dev: if leg.dev != 0 { leg.dev } else { cfg.nh.dev },
+                gw: leg.gw.or(cfg.nh.gw),
+                ..leg.clone()
+            };
+            match self.ip6_route_del(cfg, &nh, false) {
+                Ok(()) => deleted = true,
+                Err(e) => last = Err(e),
+            }
+        }
+        if deleted && last.is_err() {
+            // the caller publishes a change only on success
+            self.forget_gateways_in(cfg.dst);
+            self.route_only = true;
+            self.bump();
+        }
+        last
+    }
+
+    /// `ip6_route_del` for next hop `nh`; `all_nh` (`fc_delete_all_nh`, a request
+    /// without paths): a multipath route named without a gateway goes whole.
+    fn ip6_route_del(&mut self, cfg: &Route6Cfg, nh: &NhCfg, all_nh: bool) -> Result<()> {
         let t = self
             .tables6
             .get_mut(&cfg.table)
             .ok_or(Error::msg(Errno::ESRCH, "FIB table does not exist"))?;
-        let nh = if cfg.multipath.is_empty() {
-            cfg.nh.clone()
-        } else {
-            cfg.multipath[0].clone()
-        };
         // fib6_locate looks for the source in the destination's subtree only when there
         // is one: without it a `from` is ignored and the destination's own routes are
         // the candidates (conformance scenario 157)
@@ -838,7 +864,7 @@ impl Netns {
                     continue;
                 }
             }
-            if gw.is_some() || r.sibling_group == 0 {
+            if gw.is_some() || r.sibling_group == 0 || !all_nh {
                 let g = list[i].sibling_group;
                 list.remove(i);
                 if g != 0 {
