@@ -987,3 +987,52 @@ fn mirror_keeps_gateways_the_kernel_no_longer_reaches() {
         );
     }
 }
+
+/// The seconds an IPv6 route has left: `ip` prints `expires Ns` from the dump's
+/// `RTA_CACHEINFO`, and the mirror adds the route with them. The kernel's count runs
+/// on between the two reads, so the mirror's figure must lie between a kernel read
+/// before it and one after (the rest of the text is equal).
+#[test]
+fn mirror_keeps_the_seconds_left_of_expiring_routes() {
+    let Some(ns) = live_netns(10) else {
+        return;
+    };
+    ns.ip("link set lo up");
+    ns.ip("link add d0 type ifb");
+    ns.ip("link set d0 up");
+    ns.ip("-6 addr add 2001:db8:1::1/64 dev d0 nodad");
+    ns.ip("-6 route add 2001:db8:5::/64 via 2001:db8:1::9 expires 600");
+    ns.ip("-6 route add default via 2001:db8:1::8 proto ra expires 1800");
+    ns.ip("-6 route add 2001:db8:6::/64 via 2001:db8:1::9");
+    let show = "-6 route show";
+    let secs = |a: &Answer| -> (String, Vec<u32>) {
+        let mut rest = Vec::new();
+        let mut left = Vec::new();
+        let words: Vec<&str> = a.stdout.split_whitespace().collect();
+        for (i, w) in words.iter().enumerate() {
+            match w.strip_suffix("sec") {
+                Some(n) if i > 0 && words[i - 1] == "expires" => {
+                    left.push(n.parse().expect("seconds"));
+                    rest.push("SECS");
+                }
+                _ => rest.push(w),
+            }
+        }
+        (rest.join(" "), left)
+    };
+    let before = kernel(&ns, show);
+    let mirrored = fibkit(&ns, show);
+    let after = kernel(&ns, show);
+    let (text_k, early) = secs(&before);
+    let (text_f, got) = secs(&mirrored);
+    let (_, late) = secs(&after);
+    assert_eq!(text_f, text_k, "the routes, expiry aside");
+    assert_eq!(got.len(), 2, "two expiring routes: {:?}", mirrored.stdout);
+    for ((g, e), l) in got.iter().zip(&early).zip(&late) {
+        assert!(l <= g && g <= e, "kernel {e} then {l}, mirror {g}");
+    }
+    // the saved script adds them with those seconds
+    let saved = ns.exec(env!("CARGO_BIN_EXE_fib"), &["mirror", "-q", "--save", "-"]);
+    let script = String::from_utf8_lossy(&saved.stdout);
+    assert_eq!(script.matches(" expires ").count(), 2, "{script}");
+}

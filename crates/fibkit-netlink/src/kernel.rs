@@ -153,7 +153,8 @@ pub struct KRoute {
     pub pref: u8,
     /// Nexthop object id.
     pub nhid: u32,
-    /// `RTA_EXPIRES` (seconds left), if set.
+    /// Seconds left before an IPv6 route expires, plus one (`RTA_CACHEINFO`'s
+    /// `rta_expires`, floored to seconds as `ip` prints them), if it expires.
     pub expires: Option<u32>,
     /// The route has an encapsulation (`RTA_ENCAP`), which fibkit does not model.
     pub encap: bool,
@@ -502,6 +503,18 @@ pub fn decode_route(p: &[u8], w: &mut Vec<Warning>) -> Option<KRoute> {
             18 => single.gw = via_of(&a),
             20 => r.pref = a.u8().unwrap_or(0),
             21 | 22 => r.encap = true,
+            // struct rta_cacheinfo: rta_expires (clock ticks left, USER_HZ = 100) is
+            // its third word; `ip` prints it floored to seconds, and the mirror adds
+            // the route with one second more, which fibkit prints one less
+            12 if v6 => {
+                let left = a
+                    .data
+                    .get(8..12)
+                    .map(|b| i32::from_ne_bytes(b.try_into().expect("four bytes")));
+                if let Some(t) = left.filter(|t| *t > 0) {
+                    r.expires = Some(t.unsigned_abs() / 100 + 1);
+                }
+            }
             23 => r.expires = a.u32(),
             30 => r.nhid = a.u32().unwrap_or(0),
             _ => {}

@@ -253,6 +253,26 @@ struct RSpec {
     locks: u32,
     congctl: Option<String>,
     pref: u8,
+    /// Seconds left before an IPv6 route expires (the kernel's side only).
+    expires: Expiry,
+}
+
+/// An IPv6 route's seconds left: carried into the command that mirrors the route, and
+/// left out of every comparison (they count down between two dumps; fibkit's clock
+/// does not run while it mirrors).
+#[derive(Clone, Copy, Debug, Default)]
+struct Expiry(Option<u32>);
+
+impl PartialEq for Expiry {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Expiry {}
+
+impl std::hash::Hash for Expiry {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 fn is_reject(t: u8) -> bool {
@@ -353,6 +373,10 @@ impl RSpec {
         }
         if with_metrics {
             metric_words(&mut o, self);
+            if let (true, Some(e)) = (self.v6, self.expires.0) {
+                o.push(w("expires"));
+                o.push(e.to_string());
+            }
         }
         o
     }
@@ -455,6 +479,7 @@ fn kernel_rspec(r: &KRoute, names: &HashMap<u32, String>) -> Result<RSpec, Strin
         locks: r.locks,
         congctl: r.congctl.clone(),
         pref: r.pref,
+        expires: Expiry(r.expires.filter(|_| r.v6)),
     }
     .normalize())
 }
@@ -509,6 +534,7 @@ fn fib_rspecs(ns: &Netns) -> Vec<RSpec> {
                     locks: i.metrics.locks,
                     congctl: i.metrics.congctl.clone(),
                     pref: 0,
+                    expires: Expiry::default(),
                 }
                 .normalize(),
             );
@@ -553,6 +579,7 @@ fn fib_rspecs(ns: &Netns) -> Vec<RSpec> {
                     fibkit::route::Pref::Low => 3,
                     fibkit::route::Pref::Medium => 0,
                 },
+                expires: Expiry::default(),
             });
         }
     }
@@ -1274,13 +1301,6 @@ pub fn translate(k: &KernelState) -> Translation {
                 r.dst.1
             ));
             continue;
-        }
-        if r.expires.is_some() {
-            c.warn(format!(
-                "route {}/{} expires: mirrored without expiry",
-                ip_of(r.v6, r.dst.0),
-                r.dst.1
-            ));
         }
         if !r.v6 && r.src.1 != 0 {
             c.warn("an IPv4 route with a source prefix: the prefix is ignored");
