@@ -120,6 +120,11 @@ impl Tree6 {
         })
     }
 
+    /// Whether the tree has a node (with routes, or a branch node) at `p`.
+    pub fn has_node(&self, p: Prefix6) -> bool {
+        self.index.contains_key(&p)
+    }
+
     /// The destinations whose nodes hold routes (plain or source-specific).
     pub fn route_dsts(&self) -> Vec<Prefix6> {
         self.index

@@ -1104,6 +1104,75 @@ mod tests {
         Prefix6::new((0x2001_0db8u128 << 96) | (u128::from(i) << 64), 64)
     }
 
+    fn route6(dst: Prefix6, src: Prefix6) -> Route6 {
+        use crate::route::{Metrics, Nh6, Pref, RouteSerial, RouteType};
+        Route6 {
+            dst,
+            src,
+            rtype: RouteType::Unicast,
+            table: 254,
+            proto: 3,
+            metric: 1024,
+            pref: Pref::Medium,
+            prefsrc: None,
+            flags: 0,
+            metrics: Metrics::default(),
+            expires: None,
+            nh: Nh6 {
+                gw: None,
+                dev: 2,
+                weight: 1,
+                flags: 0,
+            },
+            nh_id: 0,
+            sibling_group: 0,
+            nh_own_type: None,
+            serial: RouteSerial::next(),
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// The radix tree replayed after each change and the branch points derived
+        /// from the key map agree on where the kernel's tree has nodes, and the tree's
+        /// destinations with routes are the table's.
+        #[test]
+        fn the_tree_and_the_key_map_agree_on_the_kernels_nodes(
+            ops in proptest::collection::vec((0usize..12, 0usize..3, proptest::bool::ANY), 1..80)
+        ) {
+            let dsts: Vec<Prefix6> = [
+                (0x2001_0db8u128 << 96, 32u8), (0x2001_0db8u128 << 96, 48), (0x2001_0db8_0001u128 << 80, 48),
+                (0x2001_0db8_0001_0001u128 << 64, 64), (0x2001_0db8_0001_0002u128 << 64, 64),
+                (0x2001_0db8_0002_0008u128 << 64, 64), (0, 0), (0x2001_0db8u128 << 96 | 1, 128),
+                (0x2001_0db8_0001_0003u128 << 64, 64), (0x8000u128 << 112, 1),
+                // branch points of the prefixes above (and routes of their own)
+                (0x2001_0db8_0001u128 << 80, 62), (0x2001_0db8u128 << 96, 47),
+            ].into_iter().map(|(a, l)| Prefix6::new(a, l)).collect();
+            let srcs = [Prefix6::default(), Prefix6::new(0x2001_0db8_0000_0001u128 << 64, 64), Prefix6::new(0, 1)];
+            let mut t = Table6::new(254);
+            for (d, s, add) in ops {
+                let (dst, src) = (dsts[d], srcs[s]);
+                if add {
+                    t.entry(dst, src).push(route6(dst, src));
+                } else if let Some(l) = t.get_mut(dst, src) {
+                    l.pop();
+                    t.prune_node(dst, src);
+                }
+                t.sync_tree();
+                let tree = t.tree.as_ref().expect("a small table is tracked");
+                for p in &dsts {
+                    proptest::prop_assert_eq!(tree.has_node(*p), t.kernel_node_exists(*p, Prefix6::default()), "{}", p);
+                }
+                let mut mine: Vec<Prefix6> = t.dsts().collect();
+                let mut its = tree.route_dsts();
+                mine.sort_unstable();
+                its.sort_unstable();
+                proptest::prop_assert_eq!(mine, its);
+            }
+        }
+    }
+
     /// The change lists are kept (so that a publication recompiles only what changed)
     /// up to a share of the table's size: a quarter for IPv4, the whole size for IPv6,
     /// whose incremental recompile stays cheaper than a full one that far (a list
