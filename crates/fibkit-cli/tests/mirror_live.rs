@@ -948,6 +948,13 @@ fn mirror_keeps_gateways_the_kernel_no_longer_reaches() {
         // an IPv6 gateway route beside a reject route of the same metric
         "-6 route add unreachable 2001:db8:88::/48",
         "-6 route append 2001:db8:88::/48 via fe80::1 dev d0",
+        // a multipath route one of whose devices then goes down: the path stays, dead
+        "link add d2 type ifb",
+        "link set d2 up",
+        "-6 addr add 2001:db8:a::1/64 dev d2 nodad",
+        "-6 addr add 2001:db8:b::1/64 dev d0 nodad",
+        "-6 route add 2001:db8:99::/48 nexthop via 2001:db8:b::2 dev d0 nexthop via 2001:db8:a::2 dev d2",
+        "link set d2 down",
     ] {
         ns.ip(c);
     }
@@ -958,6 +965,8 @@ fn mirror_keeps_gateways_the_kernel_no_longer_reaches() {
         "-6 route get 2001:db8:77::1",
         "-6 route get fibmatch 2001:db8:88::1 oif d0",
         "route get 10.60.0.1",
+        "-6 route get 2001:db8:99::1",
+        "-6 route get fibmatch 2001:db8:99::1",
         "-6 route show table all",
         "route show table all",
         "nexthop show",
@@ -972,6 +981,7 @@ fn mirror_keeps_gateways_the_kernel_no_longer_reaches() {
         "-6 route add 2001:db8:50::/48",
         "nexthop add id 7 via 2001:db8:9::3",
         "src 2001:db8:2::1",
+        "-6 route add 2001:db8:99::/48",
     ] {
         assert!(
             warnings

@@ -1390,9 +1390,9 @@ pub fn translate(k: &KernelState) -> Translation {
     for line in trusted {
         c.warn(format!(
             "`{line}`: refused now (a gateway it no longer reaches, a preferred source \
-             gone since, a loopback down since), accepted by the kernel when it was \
-             added: mirrored as the kernel has it; a `fib -batch` of the saved script \
-             refuses it"
+             gone since, a loopback or a path's device down since), accepted by the \
+             kernel when it was added: mirrored as the kernel has it; a `fib -batch` of \
+             the saved script refuses it"
         ));
         c.commands.push(format!("# {TRUSTED_COMMENT}"));
         c.commands.push(format!("# {line}"));
@@ -1500,6 +1500,9 @@ pub fn translate(k: &KernelState) -> Translation {
             n.addr, n.dev, n.state
         ));
     }
+    // the kernel's IPv6 trees hold history the dump does not show: start them afresh
+    // (crates/fibkit-netlink/README.md, "Not mirrored")
+    c.ns.forget_tree_history();
     c.ns.end_bulk(was_bulk);
     Translation {
         commands: c.commands,

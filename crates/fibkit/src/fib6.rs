@@ -279,7 +279,7 @@ impl Netns {
                     "Nexthop device required for onlink",
                 ));
             };
-            if !self.links[&d].up {
+            if !self.links[&d].up && !self.restore_mode {
                 return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
             }
             rt.nh.flags |= nhflags::ONLINK;
@@ -316,7 +316,11 @@ impl Netns {
                 ));
             }
             let l = &self.links[&d];
-            if !l.up && !cfg.ignore_dev_down {
+            if !l.up && self.restore_mode {
+                // restore mode: a path of a multipath route whose device went down
+                // since it was added (rt6_sync_down_dev kept it, dead)
+                rt.nh.flags |= nhflags::DEAD | nhflags::LINKDOWN;
+            } else if !l.up && !cfg.ignore_dev_down {
                 return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
             }
             if flags & (rtf::LOCAL | rtf::ANYCAST) == 0 && !l.carrier {

@@ -372,6 +372,17 @@ impl Netns {
         std::mem::replace(&mut self.deferring, true)
     }
 
+    /// Rebuild each IPv6 table's radix tree as if its routes had been added in one go
+    /// ([`crate::table::Table6::forget_tree_history`]): for a copy of a host's state,
+    /// which has its routes but not the order they came and went in, and whose own
+    /// building steps (refused attempts, entries re-added to restore an order) are not
+    /// the host's history.
+    pub fn forget_tree_history(&mut self) {
+        for t in self.tables6.values_mut() {
+            t.forget_tree_history();
+        }
+    }
+
     /// Ends what [`Netns::begin_bulk`] started (`was`: its value) and, unless an outer
     /// bulk load is still running, compiles the indexes once.
     pub fn end_bulk(&mut self, was: bool) {

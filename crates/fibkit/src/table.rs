@@ -614,6 +614,16 @@ impl Table6 {
             Arc::make_mut(tree).update(states);
         }
     }
+    /// Rebuild the radix tree as if the table's routes had been added in one go
+    /// (shorter destinations first, plain routes before source-specific ones), so that
+    /// a destination holding only source-specific routes is keyed by one of its own.
+    pub fn forget_tree_history(&mut self) {
+        if self.tree.is_some() {
+            self.tree = Some(Arc::default());
+            self.tree_touched = None;
+            self.sync_tree();
+        }
+    }
     /// An add or change at `dst` failed after the kernel's `fib6_add_1` reached its
     /// node: a node without routes of its own is keyed anew ([`crate::fib6tree`]).
     pub fn tree_add_failed(&mut self, dst: Prefix6) {
@@ -1129,6 +1139,31 @@ mod tests {
             nh_own_type: None,
             serial: RouteSerial::next(),
         }
+    }
+
+    /// A destination keyed by its child after its own route went is keyed by its own
+    /// source route again once the history is forgotten (what a mirror does).
+    #[test]
+    fn forgetting_the_history_keys_nodes_by_their_own_routes() {
+        let d = Prefix6::new(0x2001_0db8_0010u128 << 80, 48);
+        let child = Prefix6::new(0x2001_0db8_0010_0005u128 << 64, 64);
+        let src = Prefix6::new(0x2001_0db8_0000_0001u128 << 64, 64);
+        let mut t = Table6::new(254);
+        for (dst, s) in [
+            (d, src),
+            (d, Prefix6::default()),
+            (child, Prefix6::default()),
+        ] {
+            t.entry(dst, s).push(route6(dst, s));
+            t.sync_tree();
+        }
+        assert_eq!(t.tree_key(d), None, "a node with a route of its own");
+        t.get_mut(d, Prefix6::default()).expect("plain").clear();
+        t.prune_node(d, Prefix6::default());
+        t.sync_tree();
+        assert_eq!(t.tree_key(d), Some(child));
+        t.forget_tree_history();
+        assert_eq!(t.tree_key(d), Some(d));
     }
 
     proptest::proptest! {
