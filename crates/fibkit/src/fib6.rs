@@ -81,8 +81,10 @@ impl Default for Route6Cfg {
 pub struct FibResult6<'a> {
     /// The selected entry (the chosen ECMP leg).
     pub route: &'a Route6,
-    /// The first entry of the route (for ECMP: the leg listed first).
-    pub first: &'a Route6,
+    /// The entry `rt6_select` matched, before a multipath path was chosen: its flags
+    /// (the router preference) are the answer's (`res->fib6_flags`; conformance
+    /// scenario 320).
+    pub matched: &'a Route6,
     /// Table id.
     pub table: u32,
 }
@@ -1805,13 +1807,9 @@ impl Netns {
         loop {
             let found = self.fib6_walk(t, fl.dst, fl.src, from_len, |list| {
                 let r = self.rt6_select(list, oif, s)?;
-                let first = list
-                    .iter()
-                    .find(|x| r.sibling_group != 0 && x.sibling_group == r.sibling_group)
-                    .unwrap_or(r);
                 Some(FibResult6 {
                     route: r,
-                    first,
+                    matched: r,
                     table,
                 })
             });

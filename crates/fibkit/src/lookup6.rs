@@ -227,7 +227,7 @@ impl Netns {
             prefsrc,
             table: res.table,
             metric: r.metric,
-            pref: res.first.pref,
+            pref: res.matched.pref,
             metrics: &r.metrics,
             route: r,
             input,

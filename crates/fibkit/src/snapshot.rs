@@ -296,7 +296,7 @@ impl Netns {
                                 dev,
                                 table: res.table,
                                 metric: r.metric,
-                                pref: res.first.pref,
+                                pref: res.matched.pref,
                             }
                         }
                     };
