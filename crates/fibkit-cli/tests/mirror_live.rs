@@ -955,6 +955,10 @@ fn mirror_keeps_gateways_the_kernel_no_longer_reaches() {
         "-6 addr add 2001:db8:b::1/64 dev d0 nodad",
         "-6 route add 2001:db8:99::/48 nexthop via 2001:db8:b::2 dev d0 nexthop via 2001:db8:a::2 dev d2",
         "link set d2 down",
+        // an onlink gateway a local route added since makes a local address (one
+        // the dump lists first)
+        "route add 10.80.0.0/16 via 10.9.9.9 dev d0 onlink table local",
+        "route add local 10.9.0.0/16 dev d0 table local",
     ] {
         ns.ip(c);
     }
@@ -967,6 +971,7 @@ fn mirror_keeps_gateways_the_kernel_no_longer_reaches() {
         "route get 10.60.0.1",
         "-6 route get 2001:db8:99::1",
         "-6 route get fibmatch 2001:db8:99::1",
+        "route get 10.80.0.1",
         "-6 route show table all",
         "route show table all",
         "nexthop show",
@@ -982,6 +987,7 @@ fn mirror_keeps_gateways_the_kernel_no_longer_reaches() {
         "nexthop add id 7 via 2001:db8:9::3",
         "src 2001:db8:2::1",
         "-6 route add 2001:db8:99::/48",
+        "10.80.0.0/16",
     ] {
         assert!(
             warnings

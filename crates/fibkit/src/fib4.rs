@@ -765,7 +765,9 @@ impl Netns {
                     if !dev.up {
                         return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
                     }
-                    if self.addr_type4_dev(gw) != RouteType::Unicast {
+                    // (restore mode: the kernel accepted the gateway when it was added;
+                    // an address that makes it local or broadcast may have come since)
+                    if self.addr_type4_dev(gw) != RouteType::Unicast && !self.restore_mode {
                         return Err(Error::msg(Errno::EINVAL, "Nexthop has invalid gateway"));
                     }
                     if !dev.carrier {
