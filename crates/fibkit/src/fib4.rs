@@ -388,6 +388,10 @@ impl Netns {
         });
         let mut lnext = lm.as_mut().and_then(Iterator::next);
         let mut mnext = mm.as_mut().and_then(Iterator::next);
+        // a route through a nexthop object with no usable path for the flow ends the
+        // trie leaf's alias walk (`goto miss`): the leaf's other entries, its shorter
+        // prefixes of the same key included, are passed over (conformance scenario 321)
+        let mut missed_key: Option<u32> = None;
         loop {
             // longest prefix first; at equal length the local table's entries come first
             let take_local = match (&lnext, &mnext) {
@@ -402,7 +406,7 @@ impl Netns {
             } else {
                 mnext.take().expect("checked")
             };
-            for r in list {
+            for r in list.iter().filter(|_| missed_key != Some(prefix.addr)) {
                 if r.tos != 0 && r.tos != (tos & 0x1c) {
                     continue;
                 }
@@ -435,6 +439,10 @@ impl Netns {
                         table,
                         tclassid: 0,
                     });
+                }
+                if r.info.nh_id != 0 {
+                    missed_key = Some(prefix.addr);
+                    break;
                 }
             }
             if take_local {
