@@ -406,7 +406,13 @@ impl Netns {
             } else {
                 mnext.take().expect("checked")
             };
-            for r in list.iter().filter(|_| missed_key != Some(prefix.addr)) {
+            // a miss earlier in this key's leaf passed over the rest of it
+            let list = if missed_key == Some(prefix.addr) {
+                &list[..0]
+            } else {
+                &list[..]
+            };
+            for r in list {
                 if r.tos != 0 && r.tos != (tos & 0x1c) {
                     continue;
                 }

@@ -194,13 +194,15 @@ impl Netns {
         cfg.dst = Prefix6::new(cfg.dst.addr, cfg.dst.len);
         cfg.src = Prefix6::new(cfg.src.addr, cfg.src.len);
         if op == RouteOp::Delete {
-            let r = if cfg.multipath.is_empty() {
-                self.ip6_route_del(&cfg, &cfg.nh, true)
+            let (r, changed) = if cfg.multipath.is_empty() {
+                let r = self.ip6_route_del(&cfg, &cfg.nh, true);
+                let changed = r.is_ok();
+                (r, changed)
             } else {
                 self.ip6_route_multipath_del(&cfg)
             };
             self.forget_gateways_in(cfg.dst);
-            if r.is_ok() {
+            if changed {
                 self.route_only = true;
                 self.bump();
             }
@@ -778,8 +780,9 @@ impl Netns {
 
     /// `ip6_route_multipath_del`: each path named is deleted on its own (its device
     /// and gateway, else the request's), those found go even when another is not, and
-    /// the answer is the last path's error (conformance scenario 319).
-    fn ip6_route_multipath_del(&mut self, cfg: &Route6Cfg) -> Result<()> {
+    /// the answer is the last path's error (conformance scenario 319). Also says
+    /// whether any path went (a failed request may have changed the table).
+    fn ip6_route_multipath_del(&mut self, cfg: &Route6Cfg) -> (Result<()>, bool) {
         let mut last = Ok(());
         let mut deleted = false;
         for leg in &cfg.multipath {
@@ -793,13 +796,7 @@ impl Netns {
                 Err(e) => last = Err(e),
             }
         }
-        if deleted && last.is_err() {
-            // the caller publishes a change only on success
-            self.forget_gateways_in(cfg.dst);
-            self.route_only = true;
-            self.bump();
-        }
-        last
+        (last, deleted)
     }
 
     /// `ip6_route_del` for next hop `nh`; `all_nh` (`fc_delete_all_nh`, a request
@@ -1734,13 +1731,14 @@ impl Netns {
             let Some((plain, sub)) = t.dest(d) else {
                 continue;
             };
-            // the first pass tries a node without routes of its own only when the
-            // address is inside its key (conformance scenario 317)
-            let keyed = found_first
-                || plain.is_some_and(|l| !l.is_empty())
-                || t.tree_key(d).is_none_or(|k| k.covers(&region));
             if sub {
-                for sl in (1..=128u8).rev().filter(|_| keyed) {
+                // the first pass tries a node without routes of its own only when the
+                // address is inside its key (conformance scenario 317)
+                let keyed = found_first
+                    || plain.is_some_and(|l| !l.is_empty())
+                    || t.tree_key(d).is_none_or(|k| k.covers(&region));
+                let longest_src: u8 = if keyed { 128 } else { 0 };
+                for sl in (1..=longest_src).rev() {
                     let s = Prefix6::new(src, sl);
                     if let Some(l) = t.get(d, s) {
                         if !l.is_empty() {

@@ -629,6 +629,8 @@ impl Table6 {
     pub fn tree_add_failed(&mut self, dst: Prefix6) {
         self.sync_tree();
         if let Some(tree) = &mut self.tree {
+            // only a node without routes of its own changes: no copy of a shared tree
+            // for the others
             if tree.key(dst).is_some() {
                 Arc::make_mut(tree).rekey(dst);
             }
