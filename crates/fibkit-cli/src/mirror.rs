@@ -5,7 +5,9 @@
 //! fib mirror [-q] [--save FILE|-]                  print the commands that rebuild the state
 //! fib mirror [-q] [-4|-6] [-j] OBJECT COMMAND ...  mirror, then run one ip command on it
 //! fib mirror [-q] --load FILE OBJECT COMMAND ...   replay a saved mirror, then run the command
-//! fib mirror [-q] --follow [OBJECT COMMAND ...]    resync on every burst of changes
+//! fib mirror [-q] --follow [--resync] [--verify] [OBJECT COMMAND ...]
+//!                                                  follow changes: IPv4 route events
+//!                                                  applied one by one, else a resync
 //! ```
 //!
 //! To mirror another namespace, run it there: `ip netns exec NAME fib mirror ...`.
@@ -21,7 +23,7 @@ use fibkit_netlink::{Follower, Warning};
 
 fn usage() -> ExitCode {
     eprintln!(
-        "Usage: fib mirror [-q] [--save FILE|-]\n       fib mirror [-q] [-4|-6] [-j] OBJECT COMMAND ...\n       fib mirror [-q] --load FILE [-4|-6] [-j] OBJECT COMMAND ...\n       fib mirror [-q] --follow [OBJECT COMMAND ...]\nMirrors the current network namespace (use \"ip netns exec NAME fib mirror ...\" for another)."
+        "Usage: fib mirror [-q] [--save FILE|-]\n       fib mirror [-q] [-4|-6] [-j] OBJECT COMMAND ...\n       fib mirror [-q] --load FILE [-4|-6] [-j] OBJECT COMMAND ...\n       fib mirror [-q] --follow [--resync] [--verify] [OBJECT COMMAND ...]\nMirrors the current network namespace (use \"ip netns exec NAME fib mirror ...\" for another)."
     );
     ExitCode::from(255)
 }
@@ -89,6 +91,8 @@ pub fn main(args: &[String]) -> ExitCode {
     let mut save: Option<String> = None;
     let mut load_file: Option<String> = None;
     let mut follow = false;
+    let mut resync_only = false;
+    let mut verify = false;
     let mut rest: Vec<String> = Vec::new();
     let mut i = 0;
     while i < args.len() {
@@ -101,6 +105,8 @@ pub fn main(args: &[String]) -> ExitCode {
         match a {
             "-q" | "--quiet" => quiet = true,
             "--follow" => follow = true,
+            "--resync" => resync_only = true,
+            "--verify" => verify = true,
             "--save" | "--load" => {
                 i += 1;
                 let Some(f) = args.get(i) else {
@@ -121,7 +127,10 @@ pub fn main(args: &[String]) -> ExitCode {
         i += 1;
     }
     if follow {
-        return follow_main(quiet, &rest);
+        return follow_main(quiet, !resync_only, verify, &rest);
+    }
+    if resync_only || verify {
+        return usage();
     }
     let mut ns = if let Some(f) = load_file {
         match load(&f) {
@@ -164,7 +173,7 @@ pub fn main(args: &[String]) -> ExitCode {
     ExitCode::from(crate::one(&mut ns, &rest))
 }
 
-fn follow_main(quiet: bool, cmd: &[String]) -> ExitCode {
+fn follow_main(quiet: bool, incremental: bool, verify: bool, cmd: &[String]) -> ExitCode {
     let (mut f, first) = match Follower::new() {
         Ok(x) => x,
         Err(e) => {
@@ -172,6 +181,7 @@ fn follow_main(quiet: bool, cmd: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    f.incremental = incremental;
     let s = &first.state;
     outln!(
         "resync 0: {} links, {} addresses, {} routes, {} rules, {} nexthops, {} warnings",
@@ -185,27 +195,60 @@ fn follow_main(quiet: bool, cmd: &[String]) -> ExitCode {
     warn_all(&first.translation.warnings, quiet);
     let mut ns = first.translation.netns;
     if !cmd.is_empty() {
-        crate::one(&mut ns, cmd);
+        run_on(&mut ns, cmd);
     }
     for n in 1u64.. {
-        let r = match f.wait_and_resync() {
-            Ok(r) => r,
+        let u = match f.wait_and_update(&mut ns) {
+            Ok(u) => u,
             Err(e) => {
                 eprintln!("fib mirror: {e}");
                 return ExitCode::from(2);
             }
         };
-        outln!(
-            "resync {n}: {} events: {}, {} warnings",
-            r.events,
-            r.changes,
-            r.translation.warnings.len()
-        );
-        warn_all(&r.translation.warnings, quiet);
-        let mut ns = r.translation.netns;
+        if u.incremental {
+            outln!(
+                "update {n}: {} events: {}, applied one by one",
+                u.events,
+                u.changes
+            );
+        } else {
+            outln!(
+                "resync {n}: {} events: {}, {} warnings",
+                u.events,
+                u.changes,
+                u.warnings.len()
+            );
+        }
+        warn_all(&u.warnings, quiet);
+        if verify && u.incremental {
+            match f.verify(&ns) {
+                Ok(d) if d.is_empty() => outln!("verify {n}: the kernel's routes"),
+                Ok(d) => {
+                    outln!("verify {n}: {} lines differ", d.len());
+                    for l in d {
+                        outln!("  {l}");
+                    }
+                }
+                Err(e) => eprintln!("fib mirror: verify: {e}"),
+            }
+        }
         if !cmd.is_empty() {
-            crate::one(&mut ns, cmd);
+            run_on(&mut ns, cmd);
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Run the follower's command on the mirror; one that may change it (not a `get`,
+/// `show` or `list`) runs on a copy, so that the next events apply to the kernel's
+/// state.
+fn run_on(ns: &mut fibkit::Netns, cmd: &[String]) {
+    let reads = cmd
+        .iter()
+        .any(|w| matches!(w.as_str(), "get" | "show" | "list" | "lst" | "ls"));
+    if reads {
+        crate::one(ns, cmd);
+    } else {
+        crate::one(&mut ns.clone(), cmd);
+    }
 }

@@ -463,7 +463,8 @@ fn follow_resyncs_on_changes() {
     assert!(first.starts_with("resync 0: "), "{first}");
     ns.ip("route add 10.1.0.0/16 via 192.0.2.254");
     let second = lines.next().expect("a line").expect("text");
-    assert!(second.starts_with("resync 1: "), "{second}");
+    // an IPv4 route event alone is applied as it came, without a dump
+    assert!(second.starts_with("update 1: 1 events: "), "{second}");
     assert!(second.contains("routes +1/-0"), "{second}");
     let answer = lines.next().expect("a line").expect("text");
     assert_eq!(
@@ -1051,4 +1052,100 @@ fn mirror_keeps_the_seconds_left_of_expiring_routes() {
     let saved = ns.exec(env!("CARGO_BIN_EXE_fib"), &["mirror", "-q", "--save", "-"]);
     let script = String::from_utf8_lossy(&saved.stdout);
     assert_eq!(script.matches(" expires ").count(), 2, "{script}");
+}
+
+/// Follow mode applies bursts of IPv4 route events one by one (`update N:` lines) as the
+/// `ip route` commands their flags imply; after each, `--verify` dumps the kernel and
+/// must find the routes the mirror shows, in the same order. The commands are the IPv4
+/// route changes of random scenarios (adds, appends, prepends, replaces, changes and
+/// deletes of every type, multipath, nexthop objects that may not exist, metrics),
+/// applied in bursts of three.
+#[test]
+fn follow_applies_ipv4_route_events_as_the_kernel_did() {
+    use std::io::Read;
+    let Some(ns) = live_netns(11) else {
+        return;
+    };
+    let sysctl = |kv: &str| {
+        let o = ns.exec("sysctl", &["-qw", kv]);
+        assert!(o.status.success(), "sysctl {kv}");
+    };
+    // as the oracle prepares its namespaces: no DAD (an address turning usable later
+    // changes routes while the test runs), a fixed multipath hash seed
+    sysctl("net.ipv6.conf.all.accept_dad=0");
+    sysctl("net.ipv6.conf.default.accept_dad=0");
+    sysctl("net.ipv4.fib_multipath_hash_seed=1");
+    ns.ip("link set lo up");
+    let text = fibkit_iproute::random::scenario(7, 160);
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect();
+    let setup = lines
+        .iter()
+        .take_while(|l| l.starts_with("ip link") || l.contains(" addr add "));
+    for l in setup {
+        ns.ip(&l["ip ".len()..].replace("type dummy", "type ifb"));
+    }
+    // first, routes of one prefix whose order only the events' flags tell (a gateway
+    // `onlink`, whatever addresses the scenario gave the devices)
+    let mut changes: Vec<&str> = vec![
+        "ip route add 10.50.0.0/16 via 10.0.0.2 dev d0 onlink",
+        "ip route append 10.50.0.0/16 via 10.0.0.3 dev d0 onlink",
+        "ip route prepend 10.50.0.0/16 dev d1",
+        "ip route append 10.50.0.0/16 dev d2",
+        "ip route prepend 10.50.0.0/16 via 10.0.0.4 dev d1 onlink",
+        "ip route replace 10.50.0.0/16 via 10.0.0.5 dev d0 onlink",
+        "ip route del 10.50.0.0/16 dev d2",
+        "ip route add 10.50.0.0/16 dev d0 metric 5 tos 0x10",
+        "ip route append 10.50.0.0/16 dev d1 metric 5 tos 0x10",
+        "ip route change 10.50.0.0/16 dev d2 metric 5 tos 0x10 mtu 1300",
+        "ip route append unreachable 10.50.0.0/16 metric 5",
+        "ip route prepend 10.50.0.0/16 dev d1 metric 5",
+    ];
+    changes.extend(lines.iter().copied().filter(|l| {
+        ["add", "append", "prepend", "replace", "change", "del"]
+            .iter()
+            .any(|v| l.starts_with(&format!("ip route {v} ")))
+    }));
+    assert!(changes.len() > 30, "{} IPv4 route changes", changes.len());
+    let mut child = Child(
+        Command::new("ip")
+            .args(["netns", "exec", &ns.0, env!("CARGO_BIN_EXE_fib")])
+            .args(["mirror", "-q", "--follow", "--verify"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("fib runs"),
+    );
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    for (i, l) in changes.iter().enumerate() {
+        // refused commands are part of the scenario: they send no event
+        let _ = Command::new("ip")
+            .args(["-n", &ns.0])
+            .args(l["ip ".len()..].split_whitespace())
+            .output();
+        if i % 3 == 2 {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+        }
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let _ = child.0.kill();
+    let mut out = String::new();
+    child
+        .0
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut out)
+        .expect("output");
+    let updates = out.lines().filter(|l| l.starts_with("update ")).count();
+    let verified = out
+        .lines()
+        .filter(|l| l.starts_with("verify ") && l.ends_with(": the kernel's routes"))
+        .count();
+    let verifies = out.lines().filter(|l| l.starts_with("verify ")).count();
+    assert!(updates >= 5, "{updates} incremental updates:\n{out}");
+    assert_eq!(verified, verifies, "a verification failed:\n{out}");
+    assert_eq!(verifies, updates, "{out}");
 }

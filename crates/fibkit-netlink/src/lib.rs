@@ -24,12 +24,13 @@
 //!    entries of a `NUD_*` state, not proxy entries nor multicast mappings) are added
 //!    after the addresses. See [`translate`] for the phases.
 //! 3. **Follow** — [`Follower`] subscribes to the rtnetlink multicast groups (links,
-//!    neighbours, IPv4/IPv6 addresses, routes, rules, netconf, nexthops) and, after each
-//!    burst of events, dumps everything again and rebuilds the namespace from scratch.
-//!    This is a *resync*, not an incremental application of the events: simple, and
-//!    exactly the kernel's state after the burst. Neighbour events that cannot change
-//!    an answer (an entry moving between valid states, say `REACHABLE` to `STALE`) do
-//!    not trigger one.
+//!    neighbours, IPv4/IPv6 addresses, routes, rules, netconf, nexthops). After a burst
+//!    of IPv4 route events only, [`Follower::wait_and_update`] applies each event to the
+//!    mirror as the `ip route` command its flags imply; after any other burst it dumps
+//!    everything again and rebuilds the namespace from scratch (a *resync*: exactly the
+//!    kernel's state after the burst, also where the kernel changed routes without an
+//!    event per route). Neighbour events that cannot change an answer (an entry moving
+//!    between valid states, say `REACHABLE` to `STALE`) do not count.
 //!
 //! ```no_run
 //! let (ns, warnings) = fibkit_netlink::mirror()?;
@@ -383,8 +384,35 @@ pub struct Resync {
     pub events: usize,
 }
 
-/// Follow mode: wait for rtnetlink events, then resync (dump everything again and
-/// rebuild the namespace). Not incremental: each [`Resync`] is a complete mirror.
+/// What one burst of events did to a followed mirror ([`Follower::wait_and_update`]).
+#[derive(Debug)]
+pub struct Update {
+    /// How many event messages the burst held (as [`Resync::events`]).
+    pub events: usize,
+    /// `true`: the burst held IPv4 route events only, applied to the mirror one by one;
+    /// `false`: everything was dumped again and the mirror rebuilt.
+    pub incremental: bool,
+    /// The `ip` commands applied (incremental), or the whole translation's commands.
+    pub commands: Vec<String>,
+    /// The translation's warnings (resync), or why the events could not be applied
+    /// one by one (then a resync followed).
+    pub warnings: Vec<Warning>,
+    /// What changed since the previous update.
+    pub changes: Changes,
+}
+
+/// One IPv4 route event of a burst: `nlmsg_type`, `nlmsg_flags`, payload.
+type RouteEvent = (u16, u16, Vec<u8>);
+
+/// Follow mode: wait for rtnetlink events, then bring the mirror up to date.
+///
+/// [`Follower::wait_and_resync`] dumps everything again after each burst and rebuilds
+/// the namespace. [`Follower::wait_and_update`] does the same unless the burst held
+/// nothing but IPv4 route events (the churn of a BGP host): those are applied to the
+/// mirror one by one, as the `ip route` commands their flags imply, without a dump.
+/// Anything else in the burst (links, addresses, rules, nexthop objects, IPv6 routes,
+/// lost events) still means a resync, because the kernel changes routes after those
+/// without telling (a device going down drops its IPv4 routes silently).
 ///
 /// Neighbour entries change all the time on a busy host (`REACHABLE` turns `STALE`
 /// after some 30 s, traffic creates and refreshes entries): a neighbour event starts or
@@ -397,8 +425,15 @@ pub struct Follower {
     last: KernelState,
     /// The lookup class of each neighbour entry, as last dumped and updated by events.
     neigh: HashMap<NeighKey, u8>,
+    /// The IPv4 route events of the burst being read.
+    burst: Vec<RouteEvent>,
+    /// The burst held something else than IPv4 route events (or lost events).
+    burst_other: bool,
     /// How long the namespace must stay quiet before a burst is considered over.
     pub quiet: Duration,
+    /// Whether [`Follower::wait_and_update`] may apply IPv4 route events one by one
+    /// (default `true`; `false` resyncs after every burst).
+    pub incremental: bool,
 }
 
 impl Follower {
@@ -416,7 +451,10 @@ impl Follower {
             dumps,
             neigh: neigh_classes(&state),
             last: state.clone(),
+            burst: Vec::new(),
+            burst_other: false,
             quiet: Duration::from_millis(100),
+            incremental: true,
         };
         Ok((
             f,
@@ -433,17 +471,84 @@ impl Follower {
     /// overflow (`ENOBUFS`: events were lost) also triggers a resync, which is exact
     /// regardless.
     pub fn wait_and_resync(&mut self) -> Result<Resync, Error> {
-        self.events.set_non_blocking(false).map_err(Error::Socket)?;
-        let mut events = self.count_events(true)?;
-        self.events.set_non_blocking(true).map_err(Error::Socket)?;
-        loop {
-            std::thread::sleep(self.quiet);
-            let n = self.count_events(false)?;
-            if n == 0 {
-                break;
+        let events = self.wait_burst()?;
+        let mut r = self.resync()?;
+        r.events = events;
+        Ok(r)
+    }
+
+    /// Block until the next burst of events has passed, then bring `ns` (the mirror
+    /// this follower made, as last updated) up to date: event by event when the burst
+    /// held IPv4 route events only, else by a resync that replaces `ns`. An event the
+    /// mirror refuses also ends in a resync (its reason is in the warnings).
+    pub fn wait_and_update(&mut self, ns: &mut fibkit::Netns) -> Result<Update, Error> {
+        let events = self.wait_burst()?;
+        let mut warnings = Vec::new();
+        if self.incremental && !self.burst_other && !self.burst.is_empty() {
+            match self.apply_route_events(ns) {
+                Ok((commands, routes)) => {
+                    return Ok(Update {
+                        events,
+                        incremental: true,
+                        commands,
+                        warnings,
+                        changes: Changes {
+                            routes,
+                            ..Changes::default()
+                        },
+                    })
+                }
+                Err(e) => warnings.push(Warning::new(format!(
+                    "route events not applied one by one ({e}): resynced"
+                ))),
             }
-            events += n;
         }
+        let r = self.resync()?;
+        *ns = r.translation.netns;
+        warnings.extend(r.translation.warnings);
+        Ok(Update {
+            events,
+            incremental: false,
+            commands: r.translation.commands,
+            warnings,
+            changes: r.changes,
+        })
+    }
+
+    /// Dump the kernel's state now and compare the routes `ip route show table all`
+    /// shows (both families, in their order) with `ns`'s: the lines that differ, as
+    /// `kernel: ...` and `mirror: ...`. A check of [`Follower::wait_and_update`]; it
+    /// does not change what the follower knows.
+    pub fn verify(&mut self, ns: &fibkit::Netns) -> Result<Vec<String>, Error> {
+        let t = dump_with(&mut self.dumps)?.translate();
+        let show = |n: &fibkit::Netns| {
+            let mut c = n.clone();
+            let mut lines = Vec::new();
+            for cmd in ["route show table all", "-6 route show table all"] {
+                let argv: Vec<String> = cmd.split(' ').map(str::to_string).collect();
+                if let Ok(fibkit_iproute::exec::Outcome::Ok(text)) =
+                    fibkit_iproute::exec::run_ip(&mut c, &argv)
+                {
+                    lines.extend(text.lines().map(str::to_string));
+                }
+            }
+            lines
+        };
+        let (k, m) = (show(&t.netns), show(ns));
+        let mut out = Vec::new();
+        for l in k.iter().filter(|l| !m.contains(l)) {
+            out.push(format!("kernel: {l}"));
+        }
+        for l in m.iter().filter(|l| !k.contains(l)) {
+            out.push(format!("mirror: {l}"));
+        }
+        if out.is_empty() && k != m {
+            out.push("the same routes in another order".into());
+        }
+        Ok(out)
+    }
+
+    fn resync(&mut self) -> Result<Resync, Error> {
         let state = dump_with(&mut self.dumps)?;
         let translation = state.translate();
         let changes = state.changes_since(&self.last);
@@ -453,13 +558,113 @@ impl Follower {
             state,
             translation,
             changes,
-            events,
+            events: 0,
         })
+    }
+
+    /// Read events until the namespace has been quiet for `quiet`; the number read.
+    /// The queue is drained every millisecond meanwhile: a burst of thousands of route
+    /// events would overflow the socket's buffer in one `quiet` period (then events are
+    /// lost, `ENOBUFS`, and only a resync is exact).
+    fn wait_burst(&mut self) -> Result<usize, Error> {
+        self.burst.clear();
+        self.burst_other = false;
+        self.events.set_non_blocking(false).map_err(Error::Socket)?;
+        let mut events = self.count_events(true)?;
+        self.events.set_non_blocking(true).map_err(Error::Socket)?;
+        let mut last = std::time::Instant::now();
+        while last.elapsed() < self.quiet {
+            std::thread::sleep(Duration::from_millis(1).min(self.quiet));
+            let n = self.count_events(false)?;
+            if n > 0 {
+                events += n;
+                last = std::time::Instant::now();
+            }
+        }
+        Ok(events)
+    }
+
+    /// Apply the burst's IPv4 route events to `ns`; the commands applied and the routes
+    /// added and removed. On an error `ns` may hold part of the burst: the caller
+    /// resyncs.
+    fn apply_route_events(
+        &mut self,
+        ns: &mut fibkit::Netns,
+    ) -> Result<(Vec<String>, (usize, usize)), String> {
+        let names: HashMap<u32, String> = self
+            .last
+            .links
+            .iter()
+            .map(|l| (l.index, l.name.clone()))
+            .collect();
+        let mut routes = self.last.routes.clone();
+        let mut commands = Vec::new();
+        let (mut added, mut removed) = (0, 0);
+        let was = ns.begin_bulk();
+        let mut result = Ok(());
+        for (ty, flags, payload) in &self.burst {
+            let mut w = Vec::new();
+            let Some(r) = kernel::decode_route(payload, &mut w) else {
+                result = Err("an undecodable route event".to_string());
+                break;
+            };
+            let new = *ty == rtm::NEWROUTE;
+            let words = match translate::route_event_words(&r, new, *flags, &names) {
+                Ok(x) => x,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            };
+            let mut res = fibkit_iproute::exec::run_ip(ns, &words);
+            if res.is_err() && new {
+                // a gateway the mirror no longer reaches, as at a resync (restore mode)
+                let r = ns.set_restore_mode(true);
+                res = fibkit_iproute::exec::run_ip(ns, &words);
+                ns.set_restore_mode(r);
+            }
+            if let Err(f) = res {
+                result = Err(format!("`ip {}`: {}", words.join(" "), f.stderr.trim_end()));
+                break;
+            }
+            commands.push(words.join(" "));
+            let same_key = |x: &KRoute| {
+                !x.v6
+                    && x.table == r.table
+                    && x.dst == r.dst
+                    && x.tos == r.tos
+                    && x.priority == r.priority
+            };
+            if new {
+                if flags & 0x100 != 0 {
+                    if let Some(i) = routes.iter().position(same_key) {
+                        routes.remove(i);
+                        removed += 1;
+                    }
+                }
+                routes.push(r);
+                added += 1;
+            } else {
+                let at = routes
+                    .iter()
+                    .position(|x| *x == r)
+                    .or_else(|| routes.iter().position(same_key));
+                if let Some(i) = at {
+                    routes.remove(i);
+                }
+                removed += 1;
+            }
+        }
+        ns.end_bulk(was);
+        result?;
+        self.last.routes = routes;
+        Ok((commands, (added, removed)))
     }
 
     /// Read what is queued (or wait until a relevant message came when `block`);
     /// returns the number of relevant messages read: all but the neighbour events that
-    /// leave the entry's lookup class unchanged.
+    /// leave the entry's lookup class unchanged. IPv4 route events are kept in
+    /// `burst`; any other relevant event sets `burst_other`.
     fn count_events(&mut self, block: bool) -> Result<usize, Error> {
         let mut n = 0;
         loop {
@@ -472,13 +677,25 @@ impl Follower {
                             Ok(m) if m.ty == rtm::NEWNEIGH || m.ty == rtm::DELNEIGH => {
                                 if neigh_event_matters(&mut self.neigh, m.ty, m.payload) {
                                     n += 1;
+                                    self.burst_other = true;
                                 }
                             }
-                            _ => n += 1,
+                            Ok(m)
+                                if (m.ty == rtm::NEWROUTE || m.ty == rtm::DELROUTE)
+                                    && m.payload.first() == Some(&AF_INET) =>
+                            {
+                                n += 1;
+                                self.burst.push((m.ty, m.flags, m.payload.to_vec()));
+                            }
+                            _ => {
+                                n += 1;
+                                self.burst_other = true;
+                            }
                         }
                     }
                     if seen == 0 {
                         n += 1;
+                        self.burst_other = true;
                     }
                     if block && n > 0 {
                         return Ok(n);
@@ -486,7 +703,10 @@ impl Follower {
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Ok(n),
                 // ENOBUFS: the queue overflowed, events were lost; a resync covers it
-                Err(e) if e.raw_os_error() == Some(105) => n += 1,
+                Err(e) if e.raw_os_error() == Some(105) => {
+                    n += 1;
+                    self.burst_other = true;
+                }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(Error::Socket(e)),
             }

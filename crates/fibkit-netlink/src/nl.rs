@@ -35,6 +35,8 @@ pub(crate) mod rtm {
     pub const GETADDR: u16 = 22;
     /// `RTM_NEWROUTE`
     pub const NEWROUTE: u16 = 24;
+    /// `RTM_DELROUTE`
+    pub const DELROUTE: u16 = 25;
     /// `RTM_GETROUTE`
     pub const GETROUTE: u16 = 26;
     /// `RTM_NEWNEIGH`
@@ -268,6 +270,9 @@ impl RtSocket {
 
     /// Join the rtnetlink multicast groups of [`GROUPS`].
     pub fn subscribe(&mut self) -> io::Result<()> {
+        // room for long bursts (the kernel caps it at net.core.rmem_max): events that do
+        // not fit are lost (ENOBUFS), which costs a resync
+        let _ = self.sock.set_rx_buf_sz(4usize << 20);
         for &g in GROUPS {
             self.sock.add_membership(g)?;
         }

@@ -707,3 +707,29 @@ fn unmerged_tables_with_default_rules_unmerge_fibkit() {
     let cmds = k.translate().commands.join("\n");
     assert!(!cmds.contains("32765"), "{cmds}");
 }
+
+/// A route event's flags choose the verb that puts the route where the kernel put it
+/// (`fib_table_insert`); a delete names the route's type.
+#[test]
+fn route_events_become_the_commands_their_flags_imply() {
+    let names: std::collections::HashMap<u32, String> = [(2, "d0".to_string())].into();
+    let mut w = Vec::new();
+    let r = routes()
+        .iter()
+        .map(|p| crate::kernel::decode_route(p, &mut w).expect("decodes"))
+        .next()
+        .expect("a route");
+    let verb = |new: bool, flags: u16| {
+        crate::translate::route_event_words(&r, new, flags, &names).map(|o| o[1].clone())
+    };
+    assert_eq!(verb(true, 0x100).as_deref(), Ok("replace"));
+    assert_eq!(verb(true, 0x400 | 0x800).as_deref(), Ok("append"));
+    assert_eq!(verb(true, 0x400).as_deref(), Ok("prepend"));
+    assert_eq!(verb(true, 0x400 | 0x200).as_deref(), Ok("add"));
+    let del = crate::translate::route_event_words(&r, false, 0, &names).expect("words");
+    assert_eq!(&del[..4], ["route", "del", "unicast", "10.2.0.0/16"]);
+    // what the kernel's events say of an IPv6 route is left to a resync
+    let mut r6 = r.clone();
+    r6.v6 = true;
+    assert!(crate::translate::route_event_words(&r6, true, 0x400, &names).is_err());
+}

@@ -1510,3 +1510,45 @@ pub fn translate(k: &KernelState) -> Translation {
         netns: c.ns,
     }
 }
+
+// -------------------------------------------------------------- route events
+
+/// The `ip` command that applies one IPv4 route event of the kernel to a mirror (see
+/// `Follower::wait_and_update`): the route as the event carries it, with the verb the
+/// event's `nlmsg_flags` imply (`fib_table_insert` notifies a replace with
+/// `NLM_F_REPLACE`, an append behind the routes of the same type of service and metric
+/// with `NLM_F_APPEND`, an add in front of them with `NLM_F_CREATE` alone, an add of
+/// the first such route with `NLM_F_CREATE | NLM_F_EXCL`); a deleted route's every
+/// attribute names it, so the first route they match is the one the kernel deleted.
+pub(crate) fn route_event_words(
+    r: &KRoute,
+    new: bool,
+    nlflags: u16,
+    names: &HashMap<u32, String>,
+) -> Result<Vec<String>, String> {
+    const REPLACE: u16 = 0x100;
+    const EXCL: u16 = 0x200;
+    const APPEND: u16 = 0x800;
+    if r.v6 || r.encap || r.src.1 != 0 {
+        return Err("not an IPv4 route fibkit models".into());
+    }
+    let s = kernel_rspec(r, names)?;
+    if !new {
+        let mut words = s.words("del", false);
+        if s.rtype == RouteType::Unicast as u8 {
+            // a delete without a type matches any type: name it
+            words.insert(2, w("unicast"));
+        }
+        return Ok(words);
+    }
+    let verb = if nlflags & REPLACE != 0 {
+        "replace"
+    } else if nlflags & APPEND != 0 {
+        "append"
+    } else if nlflags & EXCL != 0 {
+        "add"
+    } else {
+        "prepend"
+    };
+    Ok(s.words(verb, true))
+}
