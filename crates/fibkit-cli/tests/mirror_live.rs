@@ -1149,3 +1149,63 @@ fn follow_applies_ipv4_route_events_as_the_kernel_did() {
     assert_eq!(verified, verifies, "a verification failed:\n{out}");
     assert_eq!(verifies, updates, "{out}");
 }
+
+/// An IPv6 address the kernel kept over its link's going down (`keep_addr_on_down`)
+/// is tentative there (`addrconf_ifdown`): no source address, no local route. The
+/// mirror adds it while the link is up and then takes the link down, so it is tentative
+/// in fibkit too (mirror-diff seed 2263: the source of a lookup through another device
+/// came from it). An address added after the link went down stays usable: with DAD off
+/// it completes at once.
+#[test]
+fn mirror_keeps_addresses_kept_over_a_link_down_tentative() {
+    let Some(ns) = live_netns(12) else {
+        return;
+    };
+    for kv in [
+        "net.ipv6.conf.all.accept_dad=0",
+        "net.ipv6.conf.default.accept_dad=0",
+    ] {
+        assert!(ns.exec("sysctl", &["-qw", kv]).status.success());
+    }
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    ns.ip("link add d2 type ifb");
+    ns.ip("link set d2 up");
+    assert!(ns
+        .exec("sysctl", &["-qw", "net.ipv6.conf.d0.keep_addr_on_down=1"])
+        .status
+        .success());
+    ns.ip("-6 addr add 2001:db8:0:1::99/128 dev d0");
+    ns.ip("-6 addr add 2001:db8:0:2::1/64 dev d0");
+    ns.ip("-6 addr add 2001:db8:2::1/127 dev d2");
+    ns.ip("-6 route add local 2400:cb00::/32 dev d1 table local metric 1");
+    ns.ip("-6 route add 2400:cc00::/32 dev d1");
+    ns.ip("link set d0 down");
+    // added on the down link: usable at once
+    ns.ip("-6 addr add 2001:db8:0:3::1/64 dev d0");
+    let diffs = compare(
+        &ns,
+        &[
+            "-6 route get 2400:cb00::1",
+            "-6 route get 2400:cc00::1",
+            "-6 route get 2001:db8:0:1::99",
+            "-6 route get 2001:db8:0:3::1",
+            "-6 addr show dev d0",
+            "-6 route show table all",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    // the kernel does show them tentative (the case is live, not vacuous)
+    let shown = kernel(&ns, "-6 addr show dev d0").stdout;
+    assert!(
+        shown.contains("2001:db8:0:1::99/128 scope global tentative"),
+        "{shown}"
+    );
+    let loud = ns.exec(
+        env!("CARGO_BIN_EXE_fib"),
+        &["mirror", "route", "get", "::1"],
+    );
+    let warnings = String::from_utf8_lossy(&loud.stderr);
+    assert!(!warnings.contains("tentative"), "{warnings}");
+}

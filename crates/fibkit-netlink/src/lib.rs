@@ -44,7 +44,8 @@
 //! What is not mirrored (each case is reported as a warning when met): link kinds
 //! fibkit does not model (they become `dummy` links with the same name, MAC, MTU and
 //! up state — and therefore always with carrier), address and route lifetimes,
-//! DAD states (a tentative address is mirrored as usable), IPv6 peer addresses,
+//! DAD states (a tentative address is mirrored as usable, but for one kept over its
+//! link's going down), IPv6 peer addresses,
 //! encapsulations, resilient nexthop groups, rule selectors fibkit does not model
 //! (`dscp`, `flowlabel`, port masks), proxy neighbour entries, and per-boot random
 //! multipath hash seeds (a seed of 0 cannot be reproduced), and IPv6's one-way

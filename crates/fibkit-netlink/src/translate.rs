@@ -47,7 +47,7 @@ use fibkit::Netns;
 use fibkit_iproute::exec::{run_ip, run_sysctl};
 use fibkit_iproute::names::{proto_n2a, scope_n2a, table_n2a};
 
-use crate::kernel::{ntf, nud, Ip, KAddr, KNeigh, KNexthop, KRoute, KRule, AF_INET6};
+use crate::kernel::{ntf, nud, Ip, KAddr, KLink, KNeigh, KNexthop, KRoute, KRule, AF_INET6};
 use crate::{KernelState, Warning};
 
 /// The comment line before the rule added and deleted to unmerge fibkit's IPv4 tables.
@@ -77,6 +77,7 @@ pub struct Translation {
 /// `IFA_F_*` flags that are configuration (the others are state or derived).
 const ADDR_CFG_FLAGS: u32 = 0x02 | 0x04 | 0x10 | 0x100 | 0x200;
 const IFA_F_SECONDARY: u32 = 0x01;
+const IFA_F_NODAD: u32 = 0x02;
 const IFA_F_DADFAILED: u32 = 0x08;
 const IFA_F_DEPRECATED: u32 = 0x20;
 const IFA_F_TENTATIVE: u32 = 0x40;
@@ -1197,9 +1198,25 @@ pub fn translate(k: &KernelState) -> Translation {
             c.sysctl(&s.key, &s.value);
         }
     }
+    // an IPv6 address the kernel kept over a link down (keep_addr_on_down) waits there
+    // for DAD again (tentative: no source address, no local route). Added to a down
+    // link it would be usable at once, so such a link is brought up for the addresses
+    // it had then, and down after them (step 4)
+    let kept = |a: &KAddr| {
+        a.local.is_v6()
+            && a.flags & IFA_F_TENTATIVE != 0
+            && a.flags & (IFA_F_DADFAILED | IFA_F_NODAD) == 0
+    };
+    let kept_down: Vec<&KLink> = links
+        .iter()
+        .filter(|l| {
+            !(l.up || l.loopback || l.name == "lo")
+                && k.addrs.iter().any(|a| a.index == l.index && kept(a))
+        })
+        .collect();
     for l in &links {
         let is_lo = l.loopback || l.name == "lo";
-        if l.up && !is_lo {
+        if (l.up || kept_down.iter().any(|d| d.index == l.index)) && !is_lo {
             c.ip(vec![w("link"), w("set"), l.name.clone(), w("up")]);
         } else if !l.up && is_lo {
             c.ip(vec![w("link"), w("set"), w("lo"), w("down")]);
@@ -1216,7 +1233,8 @@ pub fn translate(k: &KernelState) -> Translation {
             ));
             continue;
         };
-        if a.flags & (IFA_F_TENTATIVE | IFA_F_DADFAILED) != 0 {
+        let reproduced = kept(a) && kept_down.iter().any(|l| l.index == a.index);
+        if a.flags & (IFA_F_TENTATIVE | IFA_F_DADFAILED) != 0 && !reproduced {
             c.warn(format!(
                 "address {}/{} dev {dev} is tentative or failed DAD in the kernel: mirrored as usable",
                 a.local, a.plen
@@ -1256,8 +1274,29 @@ pub fn translate(k: &KernelState) -> Translation {
     for a in missing.iter().filter(|a| !a.local.is_v6() && secondary(a)) {
         c.ip(a.words("add"));
     }
-    // the kernel lists a device's IPv6 addresses of one scope newest first
-    for a in missing.iter().rev().filter(|a| a.local.is_v6()) {
+    // the kernel lists a device's IPv6 addresses of one scope newest first; those it
+    // kept over its link's going down come first, then the link goes down
+    let kept_spec = |a: &ASpec| {
+        k.addrs
+            .iter()
+            .any(|x| x.local == a.local && names.get(&x.index) == Some(&a.dev) && kept(x))
+    };
+    let on_kept_down = |a: &ASpec| kept_down.iter().any(|l| l.name == a.dev);
+    for a in missing
+        .iter()
+        .rev()
+        .filter(|a| a.local.is_v6() && on_kept_down(a) && kept_spec(a))
+    {
+        c.ip(a.words("add"));
+    }
+    for l in &kept_down {
+        c.ip(vec![w("link"), w("set"), l.name.clone(), w("down")]);
+    }
+    for a in missing
+        .iter()
+        .rev()
+        .filter(|a| a.local.is_v6() && !(on_kept_down(a) && kept_spec(a)))
+    {
         c.ip(a.words("add"));
     }
 
