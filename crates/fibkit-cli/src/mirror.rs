@@ -6,7 +6,7 @@
 //! fib mirror [-q] [-4|-6] [-j] OBJECT COMMAND ...  mirror, then run one ip command on it
 //! fib mirror [-q] --load FILE OBJECT COMMAND ...   replay a saved mirror, then run the command
 //! fib mirror [-q] --follow [--resync] [--verify] [OBJECT COMMAND ...]
-//!                                                  follow changes: IPv4 route events
+//!                                                  follow changes: route events
 //!                                                  applied one by one, else a resync
 //! ```
 //!

@@ -25,8 +25,9 @@
 //!    after the addresses. See [`translate`] for the phases.
 //! 3. **Follow** — [`Follower`] subscribes to the rtnetlink multicast groups (links,
 //!    neighbours, IPv4/IPv6 addresses, routes, rules, netconf, nexthops). After a burst
-//!    of IPv4 route events only, [`Follower::wait_and_update`] applies each event to the
-//!    mirror as the `ip route` command its flags imply; after any other burst it dumps
+//!    of route events only, [`Follower::wait_and_update`] applies each event to the
+//!    mirror as the `ip route` command its flags imply (IPv4 routes, IPv6 routes of one
+//!    path); after any other burst it dumps
 //!    everything again and rebuilds the namespace from scratch (a *resync*: exactly the
 //!    kernel's state after the burst, also where the kernel changed routes without an
 //!    event per route). Neighbour events that cannot change an answer (an entry moving
@@ -390,7 +391,7 @@ pub struct Resync {
 pub struct Update {
     /// How many event messages the burst held (as [`Resync::events`]).
     pub events: usize,
-    /// `true`: the burst held IPv4 route events only, applied to the mirror one by one;
+    /// `true`: the burst held route events only, applied to the mirror one by one;
     /// `false`: everything was dumped again and the mirror rebuilt.
     pub incremental: bool,
     /// The `ip` commands applied (incremental), or the whole translation's commands.
@@ -402,16 +403,18 @@ pub struct Update {
     pub changes: Changes,
 }
 
-/// One IPv4 route event of a burst: `nlmsg_type`, `nlmsg_flags`, payload.
+/// One route event of a burst: `nlmsg_type`, `nlmsg_flags`, payload.
 type RouteEvent = (u16, u16, Vec<u8>);
 
 /// Follow mode: wait for rtnetlink events, then bring the mirror up to date.
 ///
 /// [`Follower::wait_and_resync`] dumps everything again after each burst and rebuilds
 /// the namespace. [`Follower::wait_and_update`] does the same unless the burst held
-/// nothing but IPv4 route events (the churn of a BGP host): those are applied to the
+/// nothing but route events (the churn of a BGP host): those are applied to the
 /// mirror one by one, as the `ip route` commands their flags imply, without a dump.
-/// Anything else in the burst (links, addresses, rules, nexthop objects, IPv6 routes,
+/// An IPv6 multipath route's event describes the route as a whole, the changed path
+/// first (not in the route's order), so it resyncs, as does anything else in the burst
+/// (links, addresses, rules, nexthop objects,
 /// lost events) still means a resync, because the kernel changes routes after those
 /// without telling (a device going down drops its IPv4 routes silently).
 ///
@@ -426,13 +429,17 @@ pub struct Follower {
     last: KernelState,
     /// The lookup class of each neighbour entry, as last dumped and updated by events.
     neigh: HashMap<NeighKey, u8>,
-    /// The IPv4 route events of the burst being read.
+    /// The route events of the burst being read.
     burst: Vec<RouteEvent>,
-    /// The burst held something else than IPv4 route events (or lost events).
+    /// The burst held something else than route events (or lost events).
     burst_other: bool,
     /// How long the namespace must stay quiet before a burst is considered over.
     pub quiet: Duration,
-    /// Whether [`Follower::wait_and_update`] may apply IPv4 route events one by one
+    /// When the mirror was last built, and its clock then: an update first moves the
+    /// mirror's clock on by the seconds since, so that routes added with an expiry
+    /// count down (and expire) with the kernel's.
+    clock: (std::time::Instant, u64),
+    /// Whether [`Follower::wait_and_update`] may apply route events one by one
     /// (default `true`; `false` resyncs after every burst).
     pub incremental: bool,
 }
@@ -454,6 +461,7 @@ impl Follower {
             last: state.clone(),
             burst: Vec::new(),
             burst_other: false,
+            clock: (std::time::Instant::now(), translation.netns.now()),
             quiet: Duration::from_millis(100),
             incremental: true,
         };
@@ -480,7 +488,7 @@ impl Follower {
 
     /// Block until the next burst of events has passed, then bring `ns` (the mirror
     /// this follower made, as last updated) up to date: event by event when the burst
-    /// held IPv4 route events only, else by a resync that replaces `ns`. An event the
+    /// held route events only, else by a resync that replaces `ns`. An event the
     /// mirror refuses also ends in a resync (its reason is in the warnings).
     pub fn wait_and_update(&mut self, ns: &mut fibkit::Netns) -> Result<Update, Error> {
         let events = self.wait_burst()?;
@@ -506,6 +514,7 @@ impl Follower {
         }
         let r = self.resync()?;
         *ns = r.translation.netns;
+        self.clock = (std::time::Instant::now(), ns.now());
         warnings.extend(r.translation.warnings);
         Ok(Update {
             events,
@@ -530,7 +539,15 @@ impl Follower {
                 if let Ok(fibkit_iproute::exec::Outcome::Ok(text)) =
                     fibkit_iproute::exec::run_ip(&mut c, &argv)
                 {
-                    lines.extend(text.lines().map(str::to_string));
+                    // the seconds left of an expiring route count down in both,
+                    // each rounding its own way: not compared
+                    lines.extend(text.lines().map(|l| match l.split_once(" expires ") {
+                        Some((head, rest)) => {
+                            let tail = rest.split_once("sec").map_or("", |(_, t)| t);
+                            format!("{head} expires Nsec{tail}")
+                        }
+                        None => l.to_string(),
+                    }));
                 }
             }
             lines
@@ -585,7 +602,7 @@ impl Follower {
         Ok(events)
     }
 
-    /// Apply the burst's IPv4 route events to `ns`; the commands applied and the routes
+    /// Apply the burst's route events to `ns`; the commands applied and the routes
     /// added and removed. On an error `ns` may hold part of the burst: the caller
     /// resyncs.
     fn apply_route_events(
@@ -603,6 +620,10 @@ impl Follower {
         let (mut added, mut removed) = (0, 0);
         let was = ns.begin_bulk();
         let mut result = Ok(());
+        let now = self.clock.1 + self.clock.0.elapsed().as_secs();
+        if ns.now() < now {
+            ns.set_now(now);
+        }
         for (ty, flags, payload) in &self.burst {
             let mut w = Vec::new();
             let Some(r) = kernel::decode_route(payload, &mut w) else {
@@ -630,8 +651,9 @@ impl Follower {
             }
             commands.push(words.join(" "));
             let same_key = |x: &KRoute| {
-                !x.v6
+                x.v6 == r.v6
                     && x.table == r.table
+                    && x.src == r.src
                     && x.dst == r.dst
                     && x.tos == r.tos
                     && x.priority == r.priority
@@ -664,7 +686,7 @@ impl Follower {
 
     /// Read what is queued (or wait until a relevant message came when `block`);
     /// returns the number of relevant messages read: all but the neighbour events that
-    /// leave the entry's lookup class unchanged. IPv4 route events are kept in
+    /// leave the entry's lookup class unchanged. Route events are kept in
     /// `burst`; any other relevant event sets `burst_other`.
     fn count_events(&mut self, block: bool) -> Result<usize, Error> {
         let mut n = 0;
@@ -683,7 +705,7 @@ impl Follower {
                             }
                             Ok(m)
                                 if (m.ty == rtm::NEWROUTE || m.ty == rtm::DELROUTE)
-                                    && m.payload.first() == Some(&AF_INET) =>
+                                    && matches!(m.payload.first(), Some(&AF_INET | &AF_INET6)) =>
                             {
                                 n += 1;
                                 self.burst.push((m.ty, m.flags, m.payload.to_vec()));

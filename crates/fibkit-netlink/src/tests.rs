@@ -728,8 +728,18 @@ fn route_events_become_the_commands_their_flags_imply() {
     assert_eq!(verb(true, 0x400 | 0x200).as_deref(), Ok("add"));
     let del = crate::translate::route_event_words(&r, false, 0, &names).expect("words");
     assert_eq!(&del[..4], ["route", "del", "unicast", "10.2.0.0/16"]);
-    // what the kernel's events say of an IPv6 route is left to a resync
+    // an IPv6 multipath route is left to a resync; a single path is applied
     let mut r6 = r.clone();
     r6.v6 = true;
+    r6.dst = (0x2001_0db8 << 96, 32);
+    for h in &mut r6.hops {
+        h.gw = Some(crate::kernel::Ip::V6(0xfe80 << 112 | 1));
+    }
     assert!(crate::translate::route_event_words(&r6, true, 0x400, &names).is_err());
+    r6.hops.truncate(1);
+    let del = crate::translate::route_event_words(&r6, false, 0, &names).expect("words");
+    assert_eq!(
+        &del[..5],
+        ["-6", "route", "del", "unicast", "2001:db8::/32"]
+    );
 }

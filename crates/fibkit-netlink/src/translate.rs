@@ -1552,13 +1552,14 @@ pub fn translate(k: &KernelState) -> Translation {
 
 // -------------------------------------------------------------- route events
 
-/// The `ip` command that applies one IPv4 route event of the kernel to a mirror (see
+/// The `ip` command that applies one route event of the kernel to a mirror (see
 /// `Follower::wait_and_update`): the route as the event carries it, with the verb the
 /// event's `nlmsg_flags` imply (`fib_table_insert` notifies a replace with
 /// `NLM_F_REPLACE`, an append behind the routes of the same type of service and metric
 /// with `NLM_F_APPEND`, an add in front of them with `NLM_F_CREATE` alone, an add of
-/// the first such route with `NLM_F_CREATE | NLM_F_EXCL`); a deleted route's every
-/// attribute names it, so the first route they match is the one the kernel deleted.
+/// the first such route with `NLM_F_CREATE | NLM_F_EXCL`; `fib6_add_rt2node` sets the
+/// same flags); a deleted route's every attribute names it, so the first route they
+/// match is the one the kernel deleted. An IPv6 event of a multipath route is refused.
 pub(crate) fn route_event_words(
     r: &KRoute,
     new: bool,
@@ -1568,15 +1569,22 @@ pub(crate) fn route_event_words(
     const REPLACE: u16 = 0x100;
     const EXCL: u16 = 0x200;
     const APPEND: u16 = 0x800;
-    if r.v6 || r.encap || r.src.1 != 0 {
-        return Err("not an IPv4 route fibkit models".into());
+    if r.encap || (!r.v6 && r.src.1 != 0) {
+        return Err("a route fibkit does not model".into());
+    }
+    if r.v6 && r.hops.len() > 1 {
+        // the kernel describes an IPv6 multipath route as a whole after a path's
+        // change (the changed path first, not in the route's order): only a dump says
+        // what the route is now
+        return Err("an IPv6 multipath route".into());
     }
     let s = kernel_rspec(r, names)?;
     if !new {
         let mut words = s.words("del", false);
         if s.rtype == RouteType::Unicast as u8 {
             // a delete without a type matches any type: name it
-            words.insert(2, w("unicast"));
+            let at = words.iter().position(|x| x == "del").map_or(0, |i| i + 1);
+            words.insert(at, w("unicast"));
         }
         return Ok(words);
     }
