@@ -190,6 +190,10 @@ fn configure(ns: &Netns) {
         "-6 route add blackhole 2001:db8:401::/48",
         "-6 route add prohibit 2001:db8:402::/48",
         "-6 route add 2001:db8:500::/48 dev d1 metric 2048 mtu 1300 hoplimit 7",
+        // metrics of multipath routes: `ip` takes them before the paths (mirror-diff
+        // seed 2433)
+        "route add 10.44.0.0/16 mtu lock 1300 nexthop via 192.0.2.254 nexthop via 198.51.100.254",
+        "-6 route add 2001:db8:710::/48 mtu 1400 pref high nexthop via 2001:db8::ff dev d0 nexthop via 2001:db8:1::ff dev d1",
         "-6 route add 2001:db8:600::/48 via 2001:db8::ff table 100",
         "nexthop add id 1 via 192.0.2.254 dev d0",
         "nexthop add id 2 via 198.51.100.254 dev d1",
@@ -245,6 +249,8 @@ fn configure(ns: &Netns) {
 
 const QUERIES: &[&str] = &[
     "route get 8.8.8.8",
+    "route get 10.44.1.1",
+    "-6 route get 2001:db8:710::1",
     // `connected` asks twice (the second answer as text); pretty JSON
     "route get 8.8.8.8 connected",
     "-j -p route get 8.8.8.8 connected",
@@ -322,6 +328,7 @@ const QUERIES: &[&str] = &[
     "-6 route get 2001:db8:401::1",
     "-6 route get 2001:db8:402::1",
     "-6 route get 2001:db8:500::1",
+    "-6 route get 2001:db8:710::1",
     "-6 route get 2001:db8::1",
     "-6 route get 2001:db8:600::1 from 2001:db8:1::1",
     "-6 route get 2001:db8:9::2 mark 0x20",

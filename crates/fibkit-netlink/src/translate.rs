@@ -358,11 +358,6 @@ impl RSpec {
             o.push(self.nhid.to_string());
         } else if self.hops.len() == 1 {
             hop_words(&mut o, &self.hops[0], self.v6, false);
-        } else {
-            for h in &self.hops {
-                o.push(w("nexthop"));
-                hop_words(&mut o, h, self.v6, true);
-            }
         }
         if self.v6 && self.pref != 0 {
             o.push(w("pref"));
@@ -377,6 +372,13 @@ impl RSpec {
             if let (true, Some(e)) = (self.v6, self.expires.0) {
                 o.push(w("expires"));
                 o.push(e.to_string());
+            }
+        }
+        // `ip` reads everything after the first `nexthop` as paths: they come last
+        if self.nhid == 0 && self.hops.len() > 1 {
+            for h in &self.hops {
+                o.push(w("nexthop"));
+                hop_words(&mut o, h, self.v6, true);
             }
         }
         o
