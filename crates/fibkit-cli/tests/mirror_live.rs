@@ -1224,3 +1224,41 @@ fn mirror_keeps_addresses_kept_over_a_link_down_tentative() {
     let warnings = String::from_utf8_lossy(&loud.stderr);
     assert!(!warnings.contains("tentative"), "{warnings}");
 }
+
+/// A device whose MTU went below IPv6's minimum loses its IPv6 state, but the kernel
+/// keeps the nexthop objects with an IPv6 gateway made on it before (and the routes
+/// through them). fibkit refuses to make such an object now; the mirror takes it as
+/// the kernel has it (restore mode, mirror-diff seed 2420).
+#[test]
+fn mirror_keeps_ipv6_nexthops_of_a_device_without_ipv6() {
+    let Some(ns) = live_netns(13) else {
+        return;
+    };
+    // a fixed multipath hash seed: the group's choice is reproducible
+    let seed = ns.exec("sysctl", &["-qw", "net.ipv4.fib_multipath_hash_seed=1"]);
+    assert!(seed.status.success());
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    ns.ip("-6 addr add 2001:db8:1::1/64 dev d1 nodad");
+    ns.ip("nexthop add id 4 via 2001:db8:1::fe dev d1");
+    ns.ip("nexthop add id 10 via fe80::2 dev d1");
+    ns.ip("nexthop add id 8 group 4/10");
+    ns.ip("route add 10.60.0.0/16 nhid 10");
+    ns.ip("route add 10.61.0.0/16 nhid 8");
+    ns.ip("link set d1 mtu 1200");
+    let diffs = compare(
+        &ns,
+        &[
+            "nexthop show",
+            "route get 10.60.1.1",
+            "route get 10.61.1.1",
+            "route show",
+            "-6 route show table all",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    assert!(kernel(&ns, "nexthop show")
+        .stdout
+        .contains("id 4 via 2001:db8:1::fe dev d1"));
+}

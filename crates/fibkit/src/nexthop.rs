@@ -500,14 +500,18 @@ impl Netns {
 
     /// `fib6_nh_init` for an object's IPv6 nexthop.
     fn nh6_validate(&self, dev: u32, gw: Option<Gateway>, onlink: bool) -> Result<()> {
-        if !self.links.contains_key(&dev) || !self.has_idev6(dev) {
+        // restore mode (a mirror taking the kernel's objects as they are): an object
+        // outlives its device's IPv6 state (an MTU below 1280 removes it) and the
+        // routes that reached its gateway when it was made
+        let restore = self.restore_mode && self.links.contains_key(&dev);
+        if !self.links.contains_key(&dev) || (!self.has_idev6(dev) && !restore) {
             return Err(Error::new(Errno::ENODEV));
         }
         let lo = self.links[&dev].is_loopback();
         if (onlink || lo) && !self.links[&dev].up {
             return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
         }
-        if let Some(Gateway::V6(g)) = gw {
+        if let (Some(Gateway::V6(g)), false) = (gw, restore) {
             let rcfg = crate::fib6::Route6Cfg {
                 table: 0,
                 ..Default::default()
@@ -525,8 +529,7 @@ impl Netns {
             // a loopback nexthop is a reject one
             return Ok(());
         }
-        // (restore mode: an object outlives its device's IPv6 being disabled)
-        if self.ipv6_disabled(dev) && !self.restore_mode {
+        if self.ipv6_disabled(dev) && !restore {
             return Err(Error::msg(
                 Errno::EACCES,
                 "IPv6 is disabled on nexthop device",
