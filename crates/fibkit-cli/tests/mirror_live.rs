@@ -1262,3 +1262,34 @@ fn mirror_keeps_ipv6_nexthops_of_a_device_without_ipv6() {
         .stdout
         .contains("id 4 via 2001:db8:1::fe dev d1"));
 }
+
+/// IPv6 disabled on the device of one path of an IPv6 multipath route: the kernel keeps
+/// the route with that path dead (`rt6_sync_down_dev`); fibkit refuses a path on such a
+/// device now, and the mirror takes it as the kernel has it (restore mode, mirror-diff
+/// seed 2444).
+#[test]
+fn mirror_keeps_multipath_paths_of_a_device_without_ipv6() {
+    let Some(ns) = live_netns(14) else {
+        return;
+    };
+    let sysctl = |kv: &str| assert!(ns.exec("sysctl", &["-qw", kv]).status.success());
+    sysctl("net.ipv4.fib_multipath_hash_seed=1");
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    ns.ip("-6 addr add 2001:db8::1/64 dev d0 nodad");
+    ns.ip("-6 addr add 2001:db8:1::1/64 dev d1 nodad");
+    ns.ip("-6 route add 2001:db8:70::/48 nexthop via 2001:db8::fe dev d0 nexthop via 2001:db8:1::fe dev d1");
+    sysctl("net.ipv6.conf.d1.disable_ipv6=1");
+    let diffs = compare(
+        &ns,
+        &[
+            "-6 route show table all",
+            "-6 route get 2001:db8:70::1",
+            "-6 route get 2001:db8:70::2 oif d0",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    let shown = kernel(&ns, "-6 route show 2001:db8:70::/48").stdout;
+    assert!(shown.contains("dev d1 weight 1 dead linkdown"), "{shown}");
+}

@@ -313,16 +313,18 @@ impl Netns {
             let Some(d) = dev else {
                 return Err(Error::new(Errno::ENODEV));
             };
-            if self.ipv6_disabled(d) {
+            let disabled = self.ipv6_disabled(d);
+            if disabled && !self.restore_mode {
                 return Err(Error::msg(
                     Errno::EACCES,
                     "IPv6 is disabled on nexthop device",
                 ));
             }
             let l = &self.links[&d];
-            if !l.up && self.restore_mode {
-                // restore mode: a path of a multipath route whose device went down
-                // since it was added (rt6_sync_down_dev kept it, dead)
+            if (!l.up || disabled) && self.restore_mode {
+                // restore mode: a path of a multipath route whose device went down, or
+                // had IPv6 disabled, since it was added (rt6_sync_down_dev kept it,
+                // dead)
                 rt.nh.flags |= nhflags::DEAD | nhflags::LINKDOWN;
             } else if !l.up && !cfg.ignore_dev_down {
                 return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
