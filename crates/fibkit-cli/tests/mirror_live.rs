@@ -1293,3 +1293,33 @@ fn mirror_keeps_multipath_paths_of_a_device_without_ipv6() {
     let shown = kernel(&ns, "-6 route show 2001:db8:70::/48").stdout;
     assert!(shown.contains("dev d1 weight 1 dead linkdown"), "{shown}");
 }
+
+/// IPv6 routes of one prefix and metric in the kernel's order: a gateway route, then
+/// a reject route behind it. The mirror adds the routes before and after the rules and
+/// restores the kernel's order by deleting and appending; a reject route has no
+/// gateway, so it is appended (an `add` beside the gateway route is refused, and the
+/// order stayed wrong; found by `fib mirror --follow --verify`, random seed 87).
+#[test]
+fn mirror_restores_the_order_of_a_reject_route_behind_a_gateway_route() {
+    let Some(ns) = live_netns(15) else {
+        return;
+    };
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    ns.ip("-6 addr add 2001:db8:fe::5/64 dev d0 nodad");
+    // the gateway is reached through a route of table 200 that the dump lists after
+    // the gateway route: the mirror's first try of the latter is refused, the reject
+    // route goes in first, and the order must be restored
+    ns.ip("-6 route add 2001:db8:ff::/64 dev d0 table 200");
+    ns.ip("-6 route add 2001:db8:0:1::5/128 via 2001:db8:ff::1 dev d0 table 200");
+    ns.ip("-6 route prepend throw 2001:db8:0:1::5/128 table 200 mtu 1400");
+    let diffs = compare(&ns, &["-6 route show table all"]);
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    let loud = ns.exec(
+        env!("CARGO_BIN_EXE_fib"),
+        &["mirror", "route", "get", "::1"],
+    );
+    let warnings = String::from_utf8_lossy(&loud.stderr);
+    assert!(!warnings.contains("another order"), "{warnings}");
+}

@@ -561,7 +561,11 @@ impl Follower {
             out.push(format!("mirror: {l}"));
         }
         if out.is_empty() && k != m {
-            out.push("the same routes in another order".into());
+            out.push("the same routes in another order:".into());
+            for (a, b) in k.iter().zip(&m).filter(|(a, b)| a != b) {
+                out.push(format!("kernel: {a}"));
+                out.push(format!("mirror: {b}"));
+            }
         }
         Ok(out)
     }

@@ -613,8 +613,11 @@ type PrefixKey = (bool, u32, (u128, u8), (u128, u8));
 /// `add` would find the prefix's entry of the same metric and refuse); `add` for the
 /// other IPv6 routes, whose same-metric gateway routes the kernel merges anyway.
 fn add_words(r: &RSpec) -> Vec<String> {
-    let dev_only = r.hops.len() == 1 && r.hops[0].gw.is_none();
-    r.words(if !r.v6 || dev_only { "append" } else { "add" }, true)
+    // without a gateway: a device route, a reject route (no path at all: the order of
+    // `throw PFX` behind `PFX via GW` could not be restored, follow --verify seed 87),
+    // a route through a nexthop object
+    let gateway = r.nhid == 0 && r.hops.iter().any(|h| h.gw.is_some());
+    r.words(if !r.v6 || !gateway { "append" } else { "add" }, true)
 }
 
 /// The deletes of a route: one per path for an IPv6 multipath route (its legs are
