@@ -525,49 +525,14 @@ impl Follower {
         })
     }
 
-    /// Dump the kernel's state now and compare the routes `ip route show table all`
-    /// shows (both families, in their order) with `ns`'s: the lines that differ, as
-    /// `kernel: ...` and `mirror: ...`. A check of [`Follower::wait_and_update`]; it
-    /// does not change what the follower knows.
+    /// Dump the kernel's state now and compare its routes with `ns`'s: each route one
+    /// side has and the other lacks (`kernel: ...`, `mirror: ...`) and each prefix whose
+    /// routes come in another order. A check of [`Follower::wait_and_update`] against
+    /// the dump itself (not a mirror rebuilt from it); it does not change what the
+    /// follower knows.
     pub fn verify(&mut self, ns: &fibkit::Netns) -> Result<Vec<String>, Error> {
-        let t = dump_with(&mut self.dumps)?.translate();
-        let show = |n: &fibkit::Netns| {
-            let mut c = n.clone();
-            let mut lines = Vec::new();
-            for cmd in ["route show table all", "-6 route show table all"] {
-                let argv: Vec<String> = cmd.split(' ').map(str::to_string).collect();
-                if let Ok(fibkit_iproute::exec::Outcome::Ok(text)) =
-                    fibkit_iproute::exec::run_ip(&mut c, &argv)
-                {
-                    // the seconds left of an expiring route count down in both,
-                    // each rounding its own way: not compared
-                    lines.extend(text.lines().map(|l| match l.split_once(" expires ") {
-                        Some((head, rest)) => {
-                            let tail = rest.split_once("sec").map_or("", |(_, t)| t);
-                            format!("{head} expires Nsec{tail}")
-                        }
-                        None => l.to_string(),
-                    }));
-                }
-            }
-            lines
-        };
-        let (k, m) = (show(&t.netns), show(ns));
-        let mut out = Vec::new();
-        for l in k.iter().filter(|l| !m.contains(l)) {
-            out.push(format!("kernel: {l}"));
-        }
-        for l in m.iter().filter(|l| !k.contains(l)) {
-            out.push(format!("mirror: {l}"));
-        }
-        if out.is_empty() && k != m {
-            out.push("the same routes in another order:".into());
-            for (a, b) in k.iter().zip(&m).filter(|(a, b)| a != b) {
-                out.push(format!("kernel: {a}"));
-                out.push(format!("mirror: {b}"));
-            }
-        }
-        Ok(out)
+        let k = dump_with(&mut self.dumps)?;
+        Ok(translate::route_differences(&k, ns))
     }
 
     fn resync(&mut self) -> Result<Resync, Error> {

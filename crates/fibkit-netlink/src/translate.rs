@@ -1604,3 +1604,53 @@ pub(crate) fn route_event_words(
     };
     Ok(s.words(verb, true))
 }
+
+/// The routes of a kernel dump that `ns` does not have as the kernel has them: each
+/// route one side has and the other lacks (`kernel: ...` / `mirror: ...`, as `ip route
+/// add` arguments), and each prefix whose routes are the same but in another order.
+/// Used by follow mode's `--verify`; the seconds left of expiring routes are not
+/// compared.
+pub(crate) fn route_differences(k: &KernelState, ns: &Netns) -> Vec<String> {
+    let names: HashMap<u32, String> = k.links.iter().map(|l| (l.index, l.name.clone())).collect();
+    let kroutes: Vec<RSpec> = k
+        .routes
+        .iter()
+        .filter(|r| !r.encap)
+        .filter_map(|r| kernel_rspec(r, &names).ok())
+        .collect();
+    let fib = fib_rspecs(ns);
+    let mut out = Vec::new();
+    for r in minus(&kroutes, &fib) {
+        out.push(format!("kernel: {}", r.words("add", true)[2..].join(" ")));
+    }
+    for r in minus(&fib, &kroutes) {
+        out.push(format!("mirror: {}", r.words("add", true)[2..].join(" ")));
+    }
+    if !out.is_empty() {
+        return out;
+    }
+    let group = |v: &[RSpec]| {
+        let mut m: HashMap<PrefixKey, Vec<RSpec>> = HashMap::new();
+        for r in v {
+            m.entry((r.v6, r.table, r.dst, r.src))
+                .or_default()
+                .push(r.clone());
+        }
+        m
+    };
+    let (kg, fg) = (group(&kroutes), group(&fib));
+    let mut keys: Vec<&PrefixKey> = kg.keys().collect();
+    keys.sort_unstable();
+    for key in keys {
+        if fg.get(key) != kg.get(key) {
+            let (v6, table, dst, _) = *key;
+            out.push(format!(
+                "the routes of {}/{} table {} are in another order",
+                ip_of(v6, dst.0),
+                dst.1,
+                table_n2a(table)
+            ));
+        }
+    }
+    out
+}
