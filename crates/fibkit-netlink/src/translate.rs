@@ -608,6 +608,17 @@ fn minus<'a, T: Eq + std::hash::Hash>(a: &'a [T], b: &[T]) -> Vec<&'a T> {
 /// A route's prefix: family, table, destination and source.
 type PrefixKey = (bool, u32, (u128, u8), (u128, u8));
 
+/// Routes grouped by prefix, each group in the order given.
+fn by_prefix(v: &[RSpec]) -> HashMap<PrefixKey, Vec<RSpec>> {
+    let mut m: HashMap<PrefixKey, Vec<RSpec>> = HashMap::new();
+    for r in v {
+        m.entry((r.v6, r.table, r.dst, r.src))
+            .or_default()
+            .push(r.clone());
+    }
+    m
+}
+
 /// The command that adds a route behind the entries its prefix has: `append` for IPv4,
 /// and for an IPv6 route without a gateway (it cannot join another as a multipath leg;
 /// `add` would find the prefix's entry of the same metric and refuse); `add` for the
@@ -1447,17 +1458,8 @@ pub fn translate(k: &KernelState) -> Translation {
     // same prefix, other order (routes added after the rules come behind the others):
     // the first entry that fits a flow wins, so the kernel's order is restored
     let fib = fib_rspecs(&c.ns);
-    let group = |v: &[RSpec]| {
-        let mut m: HashMap<PrefixKey, Vec<RSpec>> = HashMap::new();
-        for r in v {
-            m.entry((r.v6, r.table, r.dst, r.src))
-                .or_default()
-                .push(r.clone());
-        }
-        m
-    };
-    let kg = group(&kroutes);
-    let fg = group(&fib);
+    let kg = by_prefix(&kroutes);
+    let fg = by_prefix(&fib);
     let mut keys: Vec<_> = kg.keys().copied().collect();
     keys.sort_unstable();
     for key in keys {
@@ -1629,16 +1631,7 @@ pub(crate) fn route_differences(k: &KernelState, ns: &Netns) -> Vec<String> {
     if !out.is_empty() {
         return out;
     }
-    let group = |v: &[RSpec]| {
-        let mut m: HashMap<PrefixKey, Vec<RSpec>> = HashMap::new();
-        for r in v {
-            m.entry((r.v6, r.table, r.dst, r.src))
-                .or_default()
-                .push(r.clone());
-        }
-        m
-    };
-    let (kg, fg) = (group(&kroutes), group(&fib));
+    let (kg, fg) = (by_prefix(&kroutes), by_prefix(&fib));
     let mut keys: Vec<&PrefixKey> = kg.keys().collect();
     keys.sort_unstable();
     for key in keys {
