@@ -209,6 +209,14 @@ fn diff_routes(old: &[KRoute], new: &[KRoute]) -> (usize, usize) {
 }
 
 impl KernelState {
+    /// Each link's name by index.
+    pub fn link_names(&self) -> HashMap<u32, String> {
+        self.links
+            .iter()
+            .map(|l| (l.index, l.name.clone()))
+            .collect()
+    }
+
     /// Translate into commands and apply them to a fresh namespace.
     pub fn translate(&self) -> Translation {
         translate::translate(self)
@@ -413,10 +421,10 @@ type RouteEvent = (u16, u16, Vec<u8>);
 /// nothing but route events (the churn of a BGP host): those are applied to the
 /// mirror one by one, as the `ip route` commands their flags imply, without a dump.
 /// An IPv6 multipath route's event describes the route as a whole, the changed path
-/// first (not in the route's order), so it resyncs, as does anything else in the burst
-/// (links, addresses, rules, nexthop objects,
-/// lost events) still means a resync, because the kernel changes routes after those
-/// without telling (a device going down drops its IPv4 routes silently).
+/// first (not in the route's order), so it means a resync, as does anything else in the
+/// burst (links, addresses, rules, nexthop objects, lost events): the kernel changes
+/// routes after those without telling (a device going down drops its IPv4 routes
+/// silently).
 ///
 /// Neighbour entries change all the time on a busy host (`REACHABLE` turns `STALE`
 /// after some 30 s, traffic creates and refreshes entries): a neighbour event starts or
@@ -514,7 +522,6 @@ impl Follower {
         }
         let r = self.resync()?;
         *ns = r.translation.netns;
-        self.clock = (std::time::Instant::now(), ns.now());
         warnings.extend(r.translation.warnings);
         Ok(Update {
             events,
@@ -539,6 +546,7 @@ impl Follower {
         let state = dump_with(&mut self.dumps)?;
         let translation = state.translate();
         let changes = state.changes_since(&self.last);
+        self.clock = (std::time::Instant::now(), translation.netns.now());
         self.neigh = neigh_classes(&state);
         self.last = state.clone();
         Ok(Resync {
@@ -578,12 +586,7 @@ impl Follower {
         &mut self,
         ns: &mut fibkit::Netns,
     ) -> Result<(Vec<String>, (usize, usize)), String> {
-        let names: HashMap<u32, String> = self
-            .last
-            .links
-            .iter()
-            .map(|l| (l.index, l.name.clone()))
-            .collect();
+        let names = self.last.link_names();
         let mut routes = self.last.routes.clone();
         let mut commands = Vec::new();
         let (mut added, mut removed) = (0, 0);
@@ -628,7 +631,7 @@ impl Follower {
                     && x.priority == r.priority
             };
             if new {
-                if flags & 0x100 != 0 {
+                if flags & nl::NLM_F_REPLACE != 0 {
                     if let Some(i) = routes.iter().position(same_key) {
                         routes.remove(i);
                         removed += 1;

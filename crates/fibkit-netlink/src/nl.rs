@@ -22,6 +22,12 @@ const NLM_F_REQUEST: u16 = 0x01;
 const NLM_F_DUMP: u16 = 0x300;
 /// `NLM_F_DUMP_INTR`: the dump was interrupted by a change and may be inconsistent.
 const NLM_F_DUMP_INTR: u16 = 0x10;
+/// `NLM_F_REPLACE` (a new-object message: it replaced an existing one).
+pub(crate) const NLM_F_REPLACE: u16 = 0x100;
+/// `NLM_F_EXCL` (a new-object message: none like it existed).
+pub(crate) const NLM_F_EXCL: u16 = 0x200;
+/// `NLM_F_APPEND` (a new-object message: added behind the existing ones).
+pub(crate) const NLM_F_APPEND: u16 = 0x800;
 
 /// rtnetlink message types.
 pub(crate) mod rtm {

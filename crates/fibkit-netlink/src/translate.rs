@@ -48,6 +48,7 @@ use fibkit_iproute::exec::{run_ip, run_sysctl};
 use fibkit_iproute::names::{proto_n2a, scope_n2a, table_n2a};
 
 use crate::kernel::{ntf, nud, Ip, KAddr, KLink, KNeigh, KNexthop, KRoute, KRule, AF_INET6};
+use crate::nl::{NLM_F_APPEND, NLM_F_EXCL, NLM_F_REPLACE};
 use crate::{KernelState, Warning};
 
 /// The comment line before the rule added and deleted to unmerge fibkit's IPv4 tables.
@@ -1091,7 +1092,7 @@ pub fn translate(k: &KernelState) -> Translation {
     // every command (answers in between, such as gateway checks, stay exact: they
     // read the tables directly)
     let was_bulk = c.ns.begin_bulk();
-    let names: HashMap<u32, String> = k.links.iter().map(|l| (l.index, l.name.clone())).collect();
+    let names = k.link_names();
 
     // 1. namespace-wide and all/default sysctls
     let (global, per_dev): (Vec<_>, Vec<_>) = k.sysctls.iter().partition(|s| {
@@ -1297,22 +1298,19 @@ pub fn translate(k: &KernelState) -> Translation {
             .iter()
             .any(|x| x.local == a.local && names.get(&x.index) == Some(&a.dev) && kept(x))
     };
-    let on_kept_down = |a: &ASpec| kept_down.iter().any(|l| l.name == a.dev);
-    for a in missing
+    let kept_over_down = |a: &ASpec| kept_spec(a) && kept_down.iter().any(|l| l.name == a.dev);
+    let (first, then): (Vec<&ASpec>, Vec<&ASpec>) = missing
         .iter()
         .rev()
-        .filter(|a| a.local.is_v6() && on_kept_down(a) && kept_spec(a))
-    {
+        .filter(|a| a.local.is_v6())
+        .partition(|a| kept_over_down(a));
+    for a in first {
         c.ip(a.words("add"));
     }
     for l in &kept_down {
         c.ip(vec![w("link"), w("set"), l.name.clone(), w("down")]);
     }
-    for a in missing
-        .iter()
-        .rev()
-        .filter(|a| a.local.is_v6() && !(on_kept_down(a) && kept_spec(a)))
-    {
+    for a in then {
         c.ip(a.words("add"));
     }
 
@@ -1573,9 +1571,6 @@ pub(crate) fn route_event_words(
     nlflags: u16,
     names: &HashMap<u32, String>,
 ) -> Result<Vec<String>, String> {
-    const REPLACE: u16 = 0x100;
-    const EXCL: u16 = 0x200;
-    const APPEND: u16 = 0x800;
     if r.encap || (!r.v6 && r.src.1 != 0) {
         return Err("a route fibkit does not model".into());
     }
@@ -1595,11 +1590,11 @@ pub(crate) fn route_event_words(
         }
         return Ok(words);
     }
-    let verb = if nlflags & REPLACE != 0 {
+    let verb = if nlflags & NLM_F_REPLACE != 0 {
         "replace"
-    } else if nlflags & APPEND != 0 {
+    } else if nlflags & NLM_F_APPEND != 0 {
         "append"
-    } else if nlflags & EXCL != 0 {
+    } else if nlflags & NLM_F_EXCL != 0 {
         "add"
     } else {
         "prepend"
@@ -1608,12 +1603,12 @@ pub(crate) fn route_event_words(
 }
 
 /// The routes of a kernel dump that `ns` does not have as the kernel has them: each
-/// route one side has and the other lacks (`kernel: ...` / `mirror: ...`, as `ip route
-/// add` arguments), and each prefix whose routes are the same but in another order.
+/// route one side has and the other lacks (`kernel: ...` / `mirror: ...`, as the `ip
+/// route add` that makes it), and each prefix whose routes are the same but in another order.
 /// Used by follow mode's `--verify`; the seconds left of expiring routes are not
 /// compared.
 pub(crate) fn route_differences(k: &KernelState, ns: &Netns) -> Vec<String> {
-    let names: HashMap<u32, String> = k.links.iter().map(|l| (l.index, l.name.clone())).collect();
+    let names = k.link_names();
     let kroutes: Vec<RSpec> = k
         .routes
         .iter()
@@ -1623,10 +1618,10 @@ pub(crate) fn route_differences(k: &KernelState, ns: &Netns) -> Vec<String> {
     let fib = fib_rspecs(ns);
     let mut out = Vec::new();
     for r in minus(&kroutes, &fib) {
-        out.push(format!("kernel: {}", r.words("add", true)[2..].join(" ")));
+        out.push(format!("kernel: {}", r.words("add", true).join(" ")));
     }
     for r in minus(&fib, &kroutes) {
-        out.push(format!("mirror: {}", r.words("add", true)[2..].join(" ")));
+        out.push(format!("mirror: {}", r.words("add", true).join(" ")));
     }
     if !out.is_empty() {
         return out;

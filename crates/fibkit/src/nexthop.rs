@@ -503,7 +503,7 @@ impl Netns {
         // restore mode (a mirror taking the kernel's objects as they are): an object
         // outlives its device's IPv6 state (an MTU below 1280 removes it) and the
         // routes that reached its gateway when it was made
-        let restore = self.restore_mode && self.links.contains_key(&dev);
+        let restore = self.restore_mode;
         if !self.links.contains_key(&dev) || (!self.has_idev6(dev) && !restore) {
             return Err(Error::new(Errno::ENODEV));
         }
