@@ -171,6 +171,8 @@ fn get_u32(s: &str, msg: &str) -> Res<u32> {
 
 /// Execute one `ip` command (arguments after `ip`), returning what it printed.
 pub fn run_ip(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
+    // each command takes its own (short) time, as in the kernel
+    ns.tick();
     let mut opts = Opts::default();
     let mut i = 0;
     while i < argv.len() && argv[i].starts_with('-') && argv[i].len() > 1 {

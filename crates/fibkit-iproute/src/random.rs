@@ -652,14 +652,33 @@ impl Gen {
                     })
                     .collect();
                 let fdb = if self.r.chance(15) { " fdb" } else { "" };
-                format!("ip nexthop {verb} {idw}group {}{fdb}", members.join("/"))
+                // a resilient group: buckets left out now and then (refused unless
+                // replacing), an idle timer of 0 (busy buckets move too) or the default
+                let res = if self.r.chance(30) {
+                    let mut t = " type resilient".to_string();
+                    if !self.r.chance(15) {
+                        t += &format!(" buckets {}", self.r.below(17));
+                    }
+                    if self.r.chance(40) {
+                        t += " idle_timer 0";
+                    }
+                    t
+                } else {
+                    String::new()
+                };
+                format!(
+                    "ip nexthop {verb} {idw}group {}{fdb}{res}",
+                    members.join("/")
+                )
             }
             10 | 11 => format!("ip nexthop del id {id}"),
-            12 => match self.r.below(4) {
+            12 => match self.r.below(6) {
                 0 => "ip nexthop show".to_string(),
                 1 => format!("ip {fam}nexthop show"),
                 2 => format!("ip nexthop show dev {}", self.r.pick(&LINKS)),
-                _ => "ip nexthop show groups".to_string(),
+                3 => "ip nexthop show groups".to_string(),
+                4 => "ip nexthop bucket show".to_string(),
+                _ => format!("ip nexthop bucket show id {id}"),
             },
             _ => match self.r.below(4) {
                 0 => "ip nexthop flush".to_string(),

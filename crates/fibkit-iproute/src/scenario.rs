@@ -483,10 +483,15 @@ pub fn strip_raw(recording: &str) -> String {
 /// `"expires":599`): the kernel's count down depends on when the query ran (599 or
 /// 598), the rest of the text does not.
 fn raw_timers_blind(line: &str) -> String {
+    value_blind(line, "expires")
+}
+
+/// `line` with the number after each `key` (`key N` or `"key":N`) replaced by `#`.
+fn value_blind(line: &str, key: &str) -> String {
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
-    while let Some(i) = rest.find("expires") {
-        let (head, tail) = rest.split_at(i + "expires".len());
+    while let Some(i) = rest.find(key) {
+        let (head, tail) = rest.split_at(i + key.len());
         out.push_str(head);
         let sep = if tail.starts_with(' ') {
             " "
@@ -496,7 +501,10 @@ fn raw_timers_blind(line: &str) -> String {
             ""
         };
         let after = &tail[sep.len()..];
-        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let digits = after
+            .bytes()
+            .take_while(|b| b.is_ascii_digit() || (*b == b'.' && key != "expires"))
+            .count();
         if sep.is_empty() || digits == 0 {
             rest = tail;
             continue;
@@ -509,19 +517,22 @@ fn raw_timers_blind(line: &str) -> String {
     out
 }
 
-/// Compare an output with a recorded `.expected` text, ignoring the header line (and
-/// the seconds left of expiry timers in `--raw` lines).
+/// Compare an output with a recorded `.expected` text, ignoring the header line, the
+/// seconds left of expiry timers in `--raw` lines, and the times resilient nexthop
+/// groups report (`idle_time` of a bucket, `unbalanced_time` of a group: the kernel's
+/// count from when each command ran, in hundredths).
 /// Returns the differing lines as `(line number, expected, got)`.
 pub fn compare(expected: &str, got: &str) -> Vec<(usize, String, String)> {
     let body = |t: &str| -> Vec<String> {
         t.lines()
             .filter(|l| !l.starts_with("# kernel ") && !l.starts_with("# fibkit "))
             .map(|l| {
-                if l.starts_with(RAW_PREFIX) {
+                let l = if l.starts_with(RAW_PREFIX) {
                     raw_timers_blind(l)
                 } else {
                     l.to_string()
-                }
+                };
+                value_blind(&value_blind(&l, "idle_time"), "unbalanced_time")
             })
             .collect()
     };

@@ -52,6 +52,13 @@ pub fn select_multipath4(ns: &Netns, res: &mut FibResult4<'_>, hash: u32, fl: &F
     let nhs = &res.route.info.nhs;
     let weights: Vec<u32> = nhs.iter().map(|n| n.weight).collect();
     if res.route.info.nh_id != 0 {
+        // a resilient group: the member of the hash's bucket, whatever its state
+        if let Some(i) = ns.nh_res_select(res.route.info.nh_id, hash) {
+            if i < nhs.len() {
+                res.nh_sel = i;
+            }
+            return;
+        }
         // a group object: its own walk, which always looks at the neighbours and
         // knows no source preference (nexthop_path_fib_result)
         let good: Vec<bool> = nhs.iter().map(|n| ns.nh_good4(n)).collect();

@@ -1855,6 +1855,12 @@ impl Netns {
     /// `fib6_select_path`: ECMP among siblings.
     fn fib6_select_path<'a>(&'a self, res: &mut FibResult6<'a>, fl: &Flow6, oif: u32, strict: u32) {
         if res.route.sibling_group == 0 {
+            // a group of one member is still a group (nexthop_is_multipath): a
+            // resilient one marks the bucket the flow uses
+            if res.route.nh_id != 0 && self.nh_res_table(res.route.nh_id).is_some() {
+                let h = crate::ecmp::multipath_hash6(self, fl);
+                self.nh_res_select(res.route.nh_id, h);
+            }
             return;
         }
         let Some(t) = self.tables6.get(&res.table) else {
@@ -1869,9 +1875,15 @@ impl Netns {
             .collect();
         if res.route.nh_id != 0 {
             // a group object: nexthop_path_fib6_result, its paths in the group's order
+            let h = crate::ecmp::multipath_hash6(self, fl);
+            if let Some(i) = self.nh_res_select(res.route.nh_id, h) {
+                if let Some(r) = legs.get(i) {
+                    res.route = r;
+                }
+                return;
+            }
             let weights: Vec<u32> = legs.iter().map(|r| r.nh.weight).collect();
             let good: Vec<bool> = legs.iter().map(|r| self.nh_good6(&r.nh)).collect();
-            let h = crate::ecmp::multipath_hash6(self, fl);
             res.route = legs[crate::nexthop::select_hthr(&weights, &good, h)];
             return;
         }

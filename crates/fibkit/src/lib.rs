@@ -47,6 +47,7 @@ pub mod lookup;
 pub mod lookup6;
 pub mod netns;
 pub mod nexthop;
+pub mod nhres;
 pub mod prefix;
 pub mod route;
 pub mod rule;

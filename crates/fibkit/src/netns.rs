@@ -117,6 +117,14 @@ pub struct Netns {
     pub(crate) table_seq: u64,
     /// Current time in seconds (passed in by the caller; used for `expires`).
     pub(crate) now: u64,
+    /// The clock of resilient nexthop groups, in ms: moves with [`Netns::set_now`],
+    /// and by 1 ms per command ([`Netns::tick`]) so that commands keep their order.
+    pub(crate) ms_clock: u64,
+    /// The earliest check due in a resilient group (`u64::MAX`: none).
+    pub(crate) res_next_due: u64,
+    /// Counts nexthop objects made (creation or replacement): the kernel's per-device
+    /// list of objects holds the newest first.
+    pub(crate) nh_dev_seq: u64,
     /// Generation counter, bumped by every change.
     pub(crate) generation: u64,
     /// Inside [`Netns::bulk`]: index compilation is deferred to its end.
@@ -208,6 +216,9 @@ impl Netns {
             sibling_seq: 0,
             table_seq: 0,
             now: 0,
+            ms_clock: 0,
+            res_next_due: u64::MAX,
+            nh_dev_seq: 0,
             generation: 0,
             deferring: false,
             restore_mode: false,
@@ -265,9 +276,44 @@ impl Netns {
         self.now
     }
 
-    /// Advance the engine's clock (seconds); routes whose `expires` passed disappear.
+    /// The current time in ms (the clock of resilient nexthop groups' buckets).
+    pub fn now_ms(&self) -> u64 {
+        self.ms_clock
+    }
+
+    /// One command's worth of time (1 ms): the kernel takes time between two
+    /// commands, and a resilient group's buckets tell a bucket used by the later one
+    /// from one used by the earlier. Runs the group checks that came due.
+    pub fn tick(&mut self) {
+        self.ms_clock += 1;
+        if self.ms_clock >= self.res_next_due {
+            self.res_run_due();
+        }
+    }
+
+    /// Runs the resilient groups' checks due by now, and notes when the next is due.
+    pub(crate) fn res_run_due(&mut self) {
+        let until = self.ms_clock;
+        let mut next = u64::MAX;
+        for o in self.nexthops.values_mut() {
+            if let Some(t) = &mut o.res {
+                t.run_due(until);
+                next = next.min(t.upkeep_at().unwrap_or(u64::MAX));
+            }
+        }
+        self.res_next_due = next;
+    }
+
+    /// Advance the engine's clock (seconds); routes whose `expires` passed disappear,
+    /// and resilient nexthop groups move the buckets whose time came.
     pub fn set_now(&mut self, now: u64) {
+        if now > self.now {
+            self.ms_clock = self
+                .ms_clock
+                .saturating_add((now - self.now).saturating_mul(1000));
+        }
         self.now = now;
+        self.res_run_due();
         let mut changed = false;
         for t in self.tables6.values_mut() {
             t.for_each_list_mut(|v| {

@@ -10,14 +10,16 @@
 //! deletes the objects on it (`nexthop_flush_dev`); nothing brings them back.
 //!
 //! `fdb` nexthops and groups (a gateway without a device, for VXLAN forwarding
-//! entries) are kept and shown, and no route may use them. Not modelled (refused
-//! with EOPNOTSUPP): resilient groups and encapsulations.
+//! entries) are kept and shown, and no route may use them. Resilient groups
+//! (`type resilient`) keep a bucket table ([`crate::nhres`]). Not modelled (refused
+//! with EOPNOTSUPP): encapsulations.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::error::{Errno, Error, Result};
 use crate::netns::Netns;
+use crate::nhres::{ResTable, DEFAULT_IDLE_TIMER_MS};
 use crate::prefix::Family;
 use crate::route::{nhflags, rtf, scope, table as tid, Gateway, Nh4, Nh6, Route6, RouteType};
 
@@ -62,6 +64,12 @@ pub struct Nexthop {
     /// An `fdb` nexthop or group (for VXLAN forwarding entries: a gateway and no
     /// device; no route may use it).
     pub fdb: bool,
+    /// A resilient group's bucket table (`None`: a single, or a hash-threshold group).
+    pub res: Option<ResTable>,
+    /// When the object was made or last replaced (a count): the kernel's list of a
+    /// device's objects holds the newest first, and a device going away deletes them
+    /// in that order.
+    pub dev_seq: u64,
 }
 
 impl Nexthop {
@@ -100,8 +108,12 @@ pub struct NexthopCfg {
     pub group: Option<Vec<(u32, u32)>>,
     /// `type resilient`.
     pub resilient: bool,
-    /// `buckets N` was given (resilient groups).
-    pub buckets: bool,
+    /// `buckets N` (resilient groups).
+    pub buckets: Option<u16>,
+    /// `idle_timer SECONDS` (resilient groups).
+    pub idle_timer: Option<u32>,
+    /// `unbalanced_timer SECONDS` (resilient groups).
+    pub unbalanced_timer: Option<u32>,
     /// `encap ...` was given.
     pub encap: bool,
     /// `proto`.
@@ -134,6 +146,9 @@ fn check_request(cfg: &NexthopCfg) -> Result<()> {
         }
         if cfg.blackhole || cfg.dev != 0 || cfg.gw.is_some() || cfg.encap {
             return Err(einval("No other attributes can be set in nexthop groups"));
+        }
+        if cfg.resilient && cfg.buckets == Some(0) {
+            return Err(einval("Number of buckets needs to be non-0"));
         }
     } else {
         let Some(family) = cfg.family else {
@@ -317,7 +332,7 @@ impl Netns {
         if replace && cfg.id == 0 {
             return Err(einval("Replace requires nexthop id"));
         }
-        self.nh_check_namespace(cfg, replace)?;
+        self.nh_check_namespace(cfg)?;
         // nexthop_add: the id (picked before the object is made), then the object
         let id = if cfg.id == 0 {
             self.nh_find_unused_id()
@@ -326,31 +341,82 @@ impl Netns {
             cfg.id
         };
         let kind = self.nexthop_create(cfg)?;
-        let new = Nexthop {
+        let mut new = Nexthop {
             id,
             kind,
             proto: cfg.proto,
             fdb: cfg.fdb,
+            res: None,
+            dev_seq: self.nh_dev_seq + 1,
         };
+        let now_ms = self.now_ms();
         match self.nexthops.get(&id) {
             None => {
+                if cfg.resilient {
+                    // insert_nexthop: a new group needs its number of buckets
+                    let Some(n) = cfg.buckets else {
+                        return Err(einval(
+                            "Number of buckets not specified for nexthop group insertion",
+                        ));
+                    };
+                    let mut t = ResTable::new(
+                        n,
+                        cfg.idle_timer
+                            .map_or(DEFAULT_IDLE_TIMER_MS, |s| u64::from(s) * 1000),
+                        cfg.unbalanced_timer.map_or(0, |s| u64::from(s) * 1000),
+                    );
+                    if let NexthopKind::Group { members } = &new.kind {
+                        t.set_members(members, now_ms);
+                    }
+                    new.res = Some(t);
+                }
                 self.nexthops.insert(id, new);
             }
             Some(_) if !replace => return Err(Error::new(Errno::EEXIST)),
             Some(old) => {
                 let old = old.clone();
                 self.nexthop_check_replace(&old, &new)?;
+                if let (Some(mut t), NexthopKind::Group { members }) = (old.res, &new.kind) {
+                    // replace_nexthop_grp: the group keeps its table
+                    if !cfg.resilient {
+                        return Err(einval(
+                            "Can not replace a nexthop group with one of a different type.",
+                        ));
+                    }
+                    if cfg
+                        .buckets
+                        .is_some_and(|n| usize::from(n) != t.num_buckets())
+                    {
+                        return Err(einval(
+                            "Can not change number of buckets of a resilient nexthop group.",
+                        ));
+                    }
+                    if let Some(s) = cfg.idle_timer {
+                        t.set_idle_timer_ms(u64::from(s) * 1000);
+                    }
+                    if let Some(s) = cfg.unbalanced_timer {
+                        t.set_unbalanced_timer_ms(u64::from(s) * 1000);
+                    }
+                    t.set_members(members, now_ms);
+                    new.res = Some(t);
+                } else if new.is_group() && cfg.resilient {
+                    return Err(einval(
+                        "Can not replace a nexthop group with one of a different type.",
+                    ));
+                }
                 self.nexthops.insert(id, new);
                 self.nh_sync_routes();
             }
         }
+        self.nh_dev_seq += 1;
+        self.res_run_due();
         self.bump();
         Ok(id)
     }
 
     /// The request against the namespace (`nh_check_attr_group_rtnl`,
     /// `rtm_to_nh_config_rtnl`): a group's members, a device's state.
-    fn nh_check_namespace(&self, cfg: &NexthopCfg, replace: bool) -> Result<()> {
+    fn nh_check_namespace(&self, cfg: &NexthopCfg) -> Result<()> {
         if let Some(group) = &cfg.group {
             for &(m, _) in group {
                 let Some(o) = self.nexthops.get(&m) else {
@@ -358,9 +424,11 @@ impl Netns {
                 };
                 match o.kind {
                     NexthopKind::Group { .. } => {
-                        return Err(einval(
-                            "Hash-threshold group can not be a nexthop within a group",
-                        ))
+                        return Err(einval(if o.res.is_some() {
+                            "Resilient group can not be a nexthop within a group"
+                        } else {
+                            "Hash-threshold group can not be a nexthop within a group"
+                        }))
                     }
                     NexthopKind::Blackhole { .. } if group.len() > 1 => {
                         return Err(einval(
@@ -386,17 +454,6 @@ impl Netns {
                         "FDB nexthop group cannot have mixed family nexthops",
                     ));
                 }
-            }
-            if cfg.resilient && !cfg.buckets && !replace {
-                return Err(einval(
-                    "Number of buckets not specified for nexthop group insertion",
-                ));
-            }
-            if cfg.resilient {
-                return Err(Error::msg(
-                    Errno::EOPNOTSUPP,
-                    "fibkit: resilient nexthop groups are not modelled",
-                ));
             }
         } else if cfg.dev != 0 {
             let Some(l) = self.links.get(&cfg.dev) else {
@@ -600,6 +657,7 @@ impl Netns {
         }
         self.nh_remove(id);
         self.nh_sync_routes();
+        self.res_run_due();
         self.bump();
         Ok(())
     }
@@ -614,12 +672,19 @@ impl Netns {
             return;
         }
         let mut emptied = Vec::new();
+        let now_ms = self.now_ms();
         for g in self.nexthops.values_mut() {
             if let NexthopKind::Group { members } = &mut g.kind {
                 let before = members.len();
                 members.retain(|(m, _)| *m != id);
                 if members.is_empty() && before > 0 {
                     emptied.push(g.id);
+                } else if members.len() != before {
+                    // remove_nh_grp_entry: a resilient group's buckets of the member
+                    // move at once
+                    if let Some(t) = &mut g.res {
+                        t.set_members(members, now_ms);
+                    }
                 }
             }
         }
@@ -632,19 +697,22 @@ impl Netns {
     /// deletes the objects on it (blackholes, on the loopback, stay but when it is
     /// unregistered, which fibkit never does). The routes follow.
     pub(crate) fn nh_flush_dev(&mut self, dev: u32) {
-        let on: Vec<u32> = self
+        let mut on: Vec<(u64, u32)> = self
             .nexthops
             .values()
             .filter(|o| matches!(o.kind, NexthopKind::Single { dev: d, .. } if d == dev))
-            .map(|o| o.id)
+            .map(|o| (o.dev_seq, o.id))
             .collect();
         if on.is_empty() {
             return;
         }
-        for id in on {
+        // the newest first (a resilient group's buckets depend on the order)
+        on.sort_unstable_by(|a, b| b.cmp(a));
+        for (_, id) in on {
             self.nh_remove(id);
         }
         self.nh_sync_routes();
+        self.res_run_due();
     }
 
     /// Re-derives every route that names an object from it (its paths, a blackhole
@@ -726,6 +794,23 @@ impl Netns {
         nh.gw
             .and_then(|g| self.neigh_state(nh.dev, g, true))
             .is_none_or(|s| s.valid())
+    }
+
+    /// The bucket table of object `id`, if it is a resilient group.
+    pub fn nh_res_table(&self, id: u32) -> Option<&ResTable> {
+        self.nexthops.get(&id).and_then(|o| o.res.as_ref())
+    }
+
+    /// `nexthop_select_path_res` for a route through object `id`: the index of the
+    /// member (in the group's order) whose bucket `hash` falls in, marking the bucket
+    /// used; `None` unless `id` is a resilient group.
+    pub(crate) fn nh_res_select(&self, id: u32, hash: u32) -> Option<usize> {
+        let o = self.nexthops.get(&id)?;
+        let m = o.res.as_ref()?.select(hash, self.now_ms())?;
+        match &o.kind {
+            NexthopKind::Group { members } => members.iter().position(|&(x, _)| x == m),
+            _ => None,
+        }
     }
 
     /// Whether object `id` is a group: a route through it is reported as multipath,

@@ -255,7 +255,8 @@ impl Netns {
             match self.fib6_table_lookup_at(table, 0, &fl, s, Some(len)) {
                 Ok(res) => {
                     let r = res.route;
-                    if r.sibling_group != 0 {
+                    // (a resilient group marks the bucket each lookup uses)
+                    if r.sibling_group != 0 || self.nh_res_table(r.nh_id).is_some() {
                         return Compiled6::SLOW;
                     }
                     // (a source-specific answer comes from a node with a subtree); a
@@ -476,7 +477,9 @@ impl Netns {
         }
         match self.route_output6_from(&fl, p.len) {
             // multipath: the leg depends on the flow's hash
-            Ok(g) if g.route.sibling_group != 0 => Answer6::Slow,
+            Ok(g) if g.route.sibling_group != 0 || self.nh_res_table(g.route.nh_id).is_some() => {
+                Answer6::Slow
+            }
             r => Answer6::of(r),
         }
     }

@@ -32,6 +32,9 @@ pub(super) fn nexthop_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outc
     if matches(cmd, "flush") {
         return nh_flush(ns, opts, rest);
     }
+    if matches(cmd, "bucket") {
+        return bucket_cmd(ns, opts, rest);
+    }
     if matches(cmd, "help") {
         return Err(usage());
     }
@@ -70,6 +73,16 @@ ENCAPHDR := [ MPLSLABEL ]
 fn no_device(name: &str) -> Failure {
     let mut f = invarg("Device does not exist\n", name);
     f.errno = Some(Errno::ENODEV);
+    f
+}
+
+/// `vrf NAME`: `name_is_vrf` fails for every device (fibkit has no VRF devices);
+/// its link query fails with ENODEV when there is no such device.
+fn not_vrf(ns: &Netns, name: &str) -> Failure {
+    let mut f = invarg("Invalid VRF\n", name);
+    if ns.link_index(name).is_none() {
+        f.errno = Some(Errno::ENODEV);
+    }
     f
 }
 
@@ -183,18 +196,26 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                     "resilient" => {
                         cfg.resilient = true;
                         while let Some(w) = it.peek() {
-                            let msg = match w {
-                                "buckets" => "invalid buckets value",
-                                "idle_timer" => "invalid idle timer value",
-                                "unbalanced_timer" => "invalid unbalanced timer value",
+                            // buckets: get_u16; the timers: seconds, sent in
+                            // hundredths, so below UINT32_MAX / 100
+                            let (msg, max) = match w {
+                                "buckets" => ("invalid buckets value", u32::from(u16::MAX)),
+                                "idle_timer" => ("invalid idle timer value", u32::MAX / 100 - 1),
+                                "unbalanced_timer" => {
+                                    ("invalid unbalanced timer value", u32::MAX / 100 - 1)
+                                }
                                 _ => break,
                             };
                             it.next();
                             let x = it.val()?;
-                            if get_unsigned(x).is_none() {
-                                return Err(invarg(msg, x));
+                            let v = get_unsigned(x)
+                                .filter(|&v| v <= max)
+                                .ok_or_else(|| invarg(msg, x))?;
+                            match w {
+                                "buckets" => cfg.buckets = Some(v as u16),
+                                "idle_timer" => cfg.idle_timer = Some(v),
+                                _ => cfg.unbalanced_timer = Some(v),
                             }
-                            cfg.buckets |= w == "buckets";
                         }
                     }
                     _ => return Err(invarg("\"type\" value is invalid\n", v)),
@@ -274,11 +295,7 @@ fn parse_select(ns: &Netns, a: &[String], get_style_id: bool) -> Res<Select> {
             ns.link_index(v).ok_or_else(|| no_device(v))?;
             s.master = true;
         } else if matches(w, "vrf") {
-            let v = it.val()?;
-            if ns.link_index(v).is_none() {
-                return Err(invarg("VRF does not exist\n", v));
-            }
-            return Err(invarg("Invalid VRF\n", v));
+            return Err(not_vrf(ns, it.val()?));
         } else if matches(w, "protocol") {
             let v = it.val()?;
             let p = get_unsigned(v)
@@ -359,6 +376,16 @@ pub(crate) fn nh_text(ns: &Netns, o: &Nexthop, details: bool) -> String {
                 })
                 .collect();
             s.push_str(&format!("group {} ", parts.join("/")));
+            if let Some(t) = &o.res {
+                let now = ns.now().saturating_mul(1000);
+                s.push_str(&format!(
+                    "type resilient buckets {} idle_timer {} unbalanced_timer {} unbalanced_time {} ",
+                    t.num_buckets(),
+                    secs_g(t.idle_timer_ms()),
+                    secs_g(t.unbalanced_timer_ms()),
+                    secs_g(t.unbalanced_time_ms(now))
+                ));
+            }
         }
         NexthopKind::Single {
             gw, dev, scope: sc, ..
@@ -410,6 +437,22 @@ pub(crate) fn nh_json(ns: &Netns, o: &Nexthop, details: bool) -> serde_json::Val
                 })
                 .collect();
             m.insert("group".into(), g.into());
+            if let Some(t) = &o.res {
+                let now = ns.now().saturating_mul(1000);
+                m.insert("type".into(), "resilient".into());
+                let mut r = serde_json::Map::new();
+                r.insert("buckets".into(), t.num_buckets().into());
+                r.insert("idle_timer".into(), secs_json(t.idle_timer_ms()));
+                r.insert(
+                    "unbalanced_timer".into(),
+                    secs_json(t.unbalanced_timer_ms()),
+                );
+                r.insert(
+                    "unbalanced_time".into(),
+                    secs_json(t.unbalanced_time_ms(now)),
+                );
+                m.insert("resilient_args".into(), serde_json::Value::Object(r));
+            }
         }
         NexthopKind::Single {
             gw, dev, scope: sc, ..
@@ -547,4 +590,225 @@ fn nh_flush(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
 /// The dump lines of the scenario runner's `dump nexthops` (iproute2's text).
 pub fn nexthop_lines(ns: &Netns) -> Vec<String> {
     ns.nexthops().map(|o| nh_text(ns, o, false)).collect()
+}
+
+/// A time in ms as iproute2's `print_tv` shows it: seconds, `%g` of a value kept in
+/// hundredths (the kernel's `clock_t`).
+fn secs_g(ms: u64) -> String {
+    let centis = ms / 10;
+    let (whole, frac) = (centis / 100, centis % 100);
+    if whole >= 1_000_000 {
+        // %g's exponent form, six significant digits
+        let v = centis as f64 / 100.0;
+        let exp = v.log10().floor() as i32;
+        let mant = v / 10f64.powi(exp);
+        let m = format!("{mant:.5}");
+        let m = m.trim_end_matches('0').trim_end_matches('.');
+        return format!("{m}e+{exp:02}");
+    }
+    let digits = whole.to_string().len();
+    let decimals = 6usize.saturating_sub(digits).min(2);
+    let v = centis as f64 / 100.0;
+    let mut t = format!("{v:.decimals$}");
+    if frac != 0 && t.contains('.') {
+        t = t.trim_end_matches('0').trim_end_matches('.').to_string();
+    } else if t.contains('.') {
+        t = whole.to_string();
+    }
+    t
+}
+
+/// The same time as `ip -j` shows it: a JSON number of seconds.
+fn secs_json(ms: u64) -> serde_json::Value {
+    let centis = ms / 10;
+    if centis % 100 == 0 {
+        (centis / 100).into()
+    } else {
+        serde_json::Number::from_f64(centis as f64 / 100.0)
+            .map_or(serde_json::Value::Null, serde_json::Value::Number)
+    }
+}
+
+/// `ip nexthop bucket ...` (`do_ipnh_bucket`).
+fn bucket_cmd(ns: &Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    let Some(cmd) = a.first().map(String::as_str) else {
+        return bucket_list(ns, opts, &[]);
+    };
+    let rest = &a[1..];
+    if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
+        return bucket_list(ns, opts, rest);
+    }
+    if matches(cmd, "get") {
+        return bucket_get(ns, opts, rest);
+    }
+    if matches(cmd, "help") {
+        return Err(usage());
+    }
+    Err(Failure::parse(
+        format!("Command \"{cmd}\" is unknown, try \"ip nexthop help\".\n"),
+        255,
+    ))
+}
+
+/// One bucket as `print_nexthop_bucket` prints it.
+fn bucket_text(ns: &Netns, id: u32, t: &fibkit::nhres::ResTable, i: usize) -> String {
+    let now = ns.now().saturating_mul(1000);
+    format!(
+        "id {id} index {i} idle_time {} nhid {} \n",
+        secs_g(t.bucket_idle_ms(i, now)),
+        t.bucket_nh(i).unwrap_or(0)
+    )
+}
+
+fn bucket_json(ns: &Netns, id: u32, t: &fibkit::nhres::ResTable, i: usize) -> serde_json::Value {
+    let now = ns.now().saturating_mul(1000);
+    let mut b = serde_json::Map::new();
+    b.insert("index".into(), i.into());
+    b.insert("idle_time".into(), secs_json(t.bucket_idle_ms(i, now)));
+    b.insert("nhid".into(), t.bucket_nh(i).unwrap_or(0).into());
+    let mut m = serde_json::Map::new();
+    m.insert("id".into(), id.into());
+    m.insert("bucket".into(), serde_json::Value::Object(b));
+    m.insert("flags".into(), serde_json::Value::Array(Vec::new()));
+    serde_json::Value::Object(m)
+}
+
+/// `nexthop_find_group_resilient`: object `id` as a resilient group, or the kernel's
+/// refusal.
+fn find_resilient(ns: &Netns, id: u32) -> Result<&Nexthop, fibkit::Error> {
+    let o = ns.nexthop(id).ok_or(fibkit::Error::new(Errno::ENOENT))?;
+    if !o.is_group() {
+        return Err(fibkit::Error::msg(Errno::EINVAL, "Not a nexthop group"));
+    }
+    if o.res.is_none() {
+        return Err(fibkit::Error::msg(
+            Errno::EINVAL,
+            "Nexthop group not of type resilient",
+        ));
+    }
+    Ok(o)
+}
+
+/// A bucket dump that the kernel ended with an error.
+fn bucket_dump_failed(e: &fibkit::Error) -> Failure {
+    let text = e.iproute_text();
+    let stderr = match text.strip_prefix("Error: ") {
+        Some(_) => format!("{text}\nDump terminated\n"),
+        None => "Dump terminated\n".to_string(),
+    };
+    Failure::parse(stderr, 2)
+}
+
+/// `ip nexthop bucket list|show [id ID] [nhid ID] [dev DEV] [master DEV] [vrf NAME]`.
+fn bucket_list(ns: &Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    let (mut id, mut nhid, mut dev, mut master) = (0u32, 0u32, None, false);
+    let mut it = Args::new(a);
+    while let Some(w) = it.next() {
+        if matches(w, "dev") {
+            let v = it.val()?;
+            dev = Some(ns.link_index(v).ok_or_else(|| no_device(v))?);
+        } else if matches(w, "master") {
+            let v = it.val()?;
+            ns.link_index(v).ok_or_else(|| no_device(v))?;
+            master = true;
+        } else if matches(w, "vrf") {
+            return Err(not_vrf(ns, it.val()?));
+        } else if w == "id" {
+            let v = it.val()?;
+            id = get_unsigned(v).ok_or_else(|| invarg("invalid id value", v))?;
+        } else if w == "nhid" {
+            let v = it.val()?;
+            nhid = get_unsigned(v).ok_or_else(|| invarg("invalid id value", v))?;
+        } else if matches(w, "help") {
+            return Err(usage());
+        } else {
+            return Err(invarg("", w));
+        }
+    }
+    let groups: Vec<&Nexthop> = if id != 0 {
+        vec![find_resilient(ns, id).map_err(|e| bucket_dump_failed(&e))?]
+    } else {
+        ns.nexthops().filter(|o| o.res.is_some()).collect()
+    };
+    // nh_dump_filtered on each bucket's member
+    let shown = |m: u32| -> bool {
+        if nhid != 0 && m != nhid {
+            return false;
+        }
+        if dev.is_none() && !master && opts.family.is_none() {
+            return true;
+        }
+        let Some(o) = ns.nexthop(m) else {
+            return false;
+        };
+        if o.is_group() || master {
+            return false;
+        }
+        if opts.family.is_some_and(|f| o.family() != Some(f)) {
+            return false;
+        }
+        match dev {
+            Some(d) => matches!(o.kind, NexthopKind::Single { dev, .. } if dev == d),
+            None => true,
+        }
+    };
+    let mut text = String::new();
+    let mut json = Vec::new();
+    for g in groups {
+        let Some(t) = &g.res else { continue };
+        for i in 0..t.num_buckets() {
+            if !shown(t.bucket_nh(i).unwrap_or(0)) {
+                continue;
+            }
+            if opts.json {
+                json.push(bucket_json(ns, g.id, t, i));
+            } else {
+                text.push_str(&bucket_text(ns, g.id, t, i));
+            }
+        }
+    }
+    if opts.json {
+        return Ok(Outcome::Ok(crate::show::json_list(&json, opts.pretty)));
+    }
+    Ok(Outcome::Ok(text))
+}
+
+/// `ip nexthop bucket get id ID index INDEX`.
+fn bucket_get(ns: &Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    let (mut id, mut index) = (0u32, None);
+    let mut it = Args::new(a);
+    while let Some(w) = it.next() {
+        if w == "id" {
+            let v = it.val()?;
+            id = get_unsigned(v).ok_or_else(|| invarg("invalid id value", v))?;
+        } else if w == "index" {
+            let v = it.val()?;
+            let x = get_unsigned(v)
+                .filter(|&x| x <= u32::from(u16::MAX))
+                .ok_or_else(|| invarg("invalid bucket index value", v))?;
+            index = Some(x as usize);
+        } else {
+            return Err(usage());
+        }
+    }
+    let (Some(index), true) = (index, id != 0) else {
+        return Err(usage());
+    };
+    let o = find_resilient(ns, id).map_err(Failure::kernel)?;
+    let Some(t) = &o.res else {
+        return Err(not_found());
+    };
+    if index >= t.num_buckets() {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::ENOENT,
+            "Bucket index out of bounds",
+        )));
+    }
+    if opts.json {
+        return Ok(Outcome::Ok(crate::show::json_list(
+            &[bucket_json(ns, id, t, index)],
+            opts.pretty,
+        )));
+    }
+    Ok(Outcome::Ok(bucket_text(ns, id, t, index)))
 }
