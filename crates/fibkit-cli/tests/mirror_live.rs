@@ -1323,3 +1323,56 @@ fn mirror_restores_the_order_of_a_reject_route_behind_a_gateway_route() {
     let warnings = String::from_utf8_lossy(&loud.stderr);
     assert!(!warnings.contains("another order"), "{warnings}");
 }
+
+/// `text` with the values of `idle_time` and `unbalanced_time` replaced by `#` (the
+/// kernel counts them from when it made each bucket or change; the mirror's clock
+/// started when it read them).
+fn times_blind(text: &str) -> String {
+    let mut out = Vec::new();
+    let mut blind = false;
+    for word in text.split(' ') {
+        out.push(if blind && !word.is_empty() { "#" } else { word });
+        blind = word == "idle_time" || word == "unbalanced_time";
+    }
+    out.join(" ")
+}
+
+/// A resilient group whose buckets a history placed: lookups marked some buckets
+/// busy, so a new member took only the idle ones. The mirror takes the kernel's
+/// buckets as they are (`RTM_GETNEXTHOPBUCKET`); filling them afresh would move flows.
+#[test]
+fn mirror_restores_the_buckets_of_a_resilient_group() {
+    let Some(ns) = live_netns(16) else {
+        return;
+    };
+    let seed = ns.exec("sysctl", &["-qw", "net.ipv4.fib_multipath_hash_seed=1"]);
+    assert!(seed.status.success());
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    ns.ip("nexthop add id 1 via 192.0.2.2 dev d0");
+    ns.ip("nexthop add id 2 via 198.51.100.2 dev d1");
+    ns.ip("nexthop add id 3 via 192.0.2.3 dev d0");
+    ns.ip("nexthop add id 10 group 1/2 type resilient buckets 8");
+    ns.ip("route add 10.70.0.0/16 nhid 10");
+    let gets: Vec<String> = (1..=24).map(|i| format!("route get 10.70.0.{i}")).collect();
+    for g in &gets[..16] {
+        assert_eq!(kernel(&ns, g).status, Some(0));
+    }
+    // the busy buckets stay with 1 and 2: the new member, which wants 3 buckets, gets
+    // only the idle ones, and the group is left unbalanced
+    ns.ip("nexthop replace id 10 group 1/2/3 type resilient");
+    let k = kernel(&ns, "nexthop bucket show id 10").stdout;
+    assert!(k.matches("nhid 3 ").count() < 3, "{k}");
+    let mut diffs = Vec::new();
+    for c in ["nexthop bucket show", "nexthop show"] {
+        let (k, f) = (kernel(&ns, c), fibkit(&ns, c));
+        let (ks, fs) = (times_blind(&k.stdout), times_blind(&f.stdout));
+        if ks != fs || k.status != f.status {
+            diffs.push(format!("ip {c}\n  kernel: {ks}\n  fibkit: {fs}"));
+        }
+    }
+    let gets: Vec<&str> = gets.iter().map(String::as_str).collect();
+    diffs.extend(compare(&ns, &gets));
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}

@@ -239,8 +239,37 @@ pub struct KNexthop {
     pub group: Vec<(u32, u32)>,
     /// `NHA_GROUP_TYPE` (0 mpath, 1 resilient).
     pub group_type: u16,
+    /// `NHA_RES_GROUP` of a resilient group.
+    pub res: Option<KResGroup>,
     /// Has an encapsulation.
     pub encap: bool,
+}
+
+/// A resilient group's parameters (`NHA_RES_GROUP`; times in hundredths of a second,
+/// the kernel's `clock_t`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KResGroup {
+    /// `NHA_RES_GROUP_BUCKETS`.
+    pub buckets: u16,
+    /// `NHA_RES_GROUP_IDLE_TIMER`.
+    pub idle_timer: u32,
+    /// `NHA_RES_GROUP_UNBALANCED_TIMER`.
+    pub unbalanced_timer: u32,
+    /// `NHA_RES_GROUP_UNBALANCED_TIME`: how long the group has been unbalanced.
+    pub unbalanced_time: u64,
+}
+
+/// One bucket of a resilient group (`RTM_NEWNEXTHOPBUCKET`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KBucket {
+    /// The group's id.
+    pub group: u32,
+    /// `NHA_RES_BUCKET_INDEX`.
+    pub index: u16,
+    /// `NHA_RES_BUCKET_NH_ID`: the member it sends flows to.
+    pub nh: u32,
+    /// `NHA_RES_BUCKET_IDLE_TIME` (hundredths of a second).
+    pub idle_time: u64,
 }
 
 /// `NUD_*` neighbour states (`ndm_state`).
@@ -663,6 +692,19 @@ pub fn decode_nexthop(p: &[u8], w: &mut Vec<Warning>) -> Option<KNexthop> {
             6 => n.gw = a.ip().map(Ip::from_raw),
             7 | 8 => n.encap = true,
             11 => n.fdb = true,
+            12 => {
+                let mut r = KResGroup::default();
+                for b in attrs(a.data) {
+                    match b.ty {
+                        1 => r.buckets = b.u16().unwrap_or(0),
+                        2 => r.idle_timer = b.u32().unwrap_or(0),
+                        3 => r.unbalanced_timer = b.u32().unwrap_or(0),
+                        4 => r.unbalanced_time = b.u64().unwrap_or(0),
+                        _ => {}
+                    }
+                }
+                n.res = Some(r);
+            }
             _ => {}
         }
     }
@@ -671,6 +713,43 @@ pub fn decode_nexthop(p: &[u8], w: &mut Vec<Warning>) -> Option<KNexthop> {
         return None;
     }
     Some(n)
+}
+
+/// Decode an `RTM_NEWNEXTHOPBUCKET` payload (`struct nhmsg`, `NHA_ID` and the nested
+/// `NHA_RES_BUCKET`).
+pub fn decode_bucket(p: &[u8], w: &mut Vec<Warning>) -> Option<KBucket> {
+    if p.len() < 8 {
+        short("nexthop bucket", w);
+        return None;
+    }
+    let mut b = KBucket::default();
+    let mut has_index = false;
+    for a in attrs(&p[8..]) {
+        match a.ty {
+            1 => b.group = a.u32().unwrap_or(0),
+            13 => {
+                for x in attrs(a.data) {
+                    match x.ty {
+                        1 => {
+                            b.index = x.u16().unwrap_or(0);
+                            has_index = true;
+                        }
+                        2 => b.idle_time = x.u64().unwrap_or(0),
+                        3 => b.nh = x.u32().unwrap_or(0),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if b.group == 0 || b.nh == 0 || !has_index {
+        w.push(Warning::new(
+            "a nexthop bucket without its group, index or member: skipped",
+        ));
+        return None;
+    }
+    Some(b)
 }
 
 /// Decode an `RTM_NEWNEIGH` (or `RTM_DELNEIGH`) payload (`struct ndmsg` and `NDA_*`).

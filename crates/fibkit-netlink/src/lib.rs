@@ -47,7 +47,8 @@
 //! up state — and therefore always with carrier), address and route lifetimes,
 //! DAD states (a tentative address is mirrored as usable, but for one kept over its
 //! link's going down), IPv6 peer addresses,
-//! encapsulations, resilient nexthop groups, rule selectors fibkit does not model
+//! encapsulations, whether a resilient nexthop group's bucket was used since it last
+//! moved (the buckets themselves are restored), rule selectors fibkit does not model
 //! (`dscp`, `flowlabel`, port masks), proxy neighbour entries, and per-boot random
 //! multipath hash seeds (a seed of 0 cannot be reproduced), and IPv6's one-way
 //! custom-rules flag (`fib6_has_custom_rules`: no answer shows it, so it is neither
@@ -67,7 +68,7 @@ mod probe;
 pub mod sysctl;
 pub mod translate;
 
-pub use kernel::{KAddr, KHop, KLink, KNeigh, KNexthop, KRoute, KRule};
+pub use kernel::{KAddr, KBucket, KHop, KLink, KNeigh, KNexthop, KResGroup, KRoute, KRule};
 pub use sysctl::KSysctl;
 pub use translate::Translation;
 
@@ -143,6 +144,8 @@ pub struct KernelState {
     pub rules: Vec<KRule>,
     /// Nexthop objects.
     pub nexthops: Vec<KNexthop>,
+    /// The buckets of resilient nexthop groups.
+    pub nh_buckets: Vec<KBucket>,
     /// Neighbour entries (ARP and ND tables), all of them as dumped: which ones are
     /// mirrored is decided by the translation.
     pub neighs: Vec<KNeigh>,
@@ -292,6 +295,21 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
             Vec::new()
         }
     };
+    // the buckets of resilient groups, if there are any
+    let mut buckets = Vec::new();
+    if !nh.is_empty() {
+        match get(
+            rtm::GETNEXTHOPBUCKET,
+            &[0u8; 8],
+            rtm::NEWNEXTHOPBUCKET,
+            "nexthop buckets",
+        ) {
+            Ok(b) => buckets = b,
+            Err(e) => w.push(Warning::new(format!(
+                "{e}: resilient groups keep their own buckets"
+            ))),
+        }
+    }
     // struct ndmsg, AF_UNSPEC: the ARP and ND tables (ndm_flags 0: not the proxy ones)
     let neigh = match get(rtm::GETNEIGH, &[0u8; 12], rtm::NEWNEIGH, "neighbours") {
         Ok(n) => n,
@@ -307,6 +325,7 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
     decode_into(ru4, kernel::decode_rule, &mut k.rules, &mut w);
     decode_into(ru6, kernel::decode_rule, &mut k.rules, &mut w);
     decode_into(nh, kernel::decode_nexthop, &mut k.nexthops, &mut w);
+    decode_into(buckets, kernel::decode_bucket, &mut k.nh_buckets, &mut w);
     decode_into(neigh, kernel::decode_neigh, &mut k.neighs, &mut w);
     let names: Vec<&str> = k.links.iter().map(|l| l.name.as_str()).collect();
     k.sysctls = sysctl::read_all(&names, &mut w);

@@ -59,6 +59,10 @@ pub(crate) mod rtm {
     pub const NEWNEXTHOP: u16 = 104;
     /// `RTM_GETNEXTHOP`
     pub const GETNEXTHOP: u16 = 106;
+    /// `RTM_NEWNEXTHOPBUCKET`
+    pub const NEWNEXTHOPBUCKET: u16 = 116;
+    /// `RTM_GETNEXTHOPBUCKET`
+    pub const GETNEXTHOPBUCKET: u16 = 118;
 }
 
 /// rtnetlink multicast groups (`RTNLGRP_*`) the follow mode listens to.

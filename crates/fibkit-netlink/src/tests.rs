@@ -743,3 +743,71 @@ fn route_events_become_the_commands_their_flags_imply() {
         ["-6", "route", "del", "unicast", "2001:db8::/32"]
     );
 }
+
+/// Netlink attributes: type and payload, each padded to 4 bytes.
+fn nl_attrs(list: &[(u16, Vec<u8>)]) -> Vec<u8> {
+    let mut b = Vec::new();
+    for (ty, data) in list {
+        b.extend_from_slice(&(4 + data.len() as u16).to_ne_bytes());
+        b.extend_from_slice(&ty.to_ne_bytes());
+        b.extend_from_slice(data);
+        while b.len() % 4 != 0 {
+            b.push(0);
+        }
+    }
+    b
+}
+
+#[test]
+fn resilient_groups_and_their_buckets_decode() {
+    let mut w: Vec<Warning> = Vec::new();
+    // nexthop_grp entries: id, weight - 1, weight_high, reserved
+    let mut grp = Vec::new();
+    for (id, wt) in [(1u32, 0u8), (2, 2)] {
+        grp.extend_from_slice(&id.to_ne_bytes());
+        grp.extend_from_slice(&[wt, 0, 0, 0]);
+    }
+    let res = nl_attrs(&[
+        (1, 8u16.to_ne_bytes().to_vec()),
+        (2, 12000u32.to_ne_bytes().to_vec()),
+        (3, 300u32.to_ne_bytes().to_vec()),
+        (4, 250u64.to_ne_bytes().to_vec()),
+    ]);
+    let mut p = vec![0u8; 8];
+    p.extend(nl_attrs(&[
+        (1, 10u32.to_ne_bytes().to_vec()),
+        (2, grp),
+        (3, 1u16.to_ne_bytes().to_vec()),
+        (12 | 0x8000, res),
+    ]));
+    let n = crate::kernel::decode_nexthop(&p, &mut w).expect("decodes");
+    assert_eq!(n.group, vec![(1, 1), (2, 3)]);
+    assert_eq!(n.group_type, 1);
+    assert_eq!(
+        n.res,
+        Some(crate::KResGroup {
+            buckets: 8,
+            idle_timer: 12000,
+            unbalanced_timer: 300,
+            unbalanced_time: 250,
+        })
+    );
+    let bucket = nl_attrs(&[
+        (1, 5u16.to_ne_bytes().to_vec()),
+        (2, 1234u64.to_ne_bytes().to_vec()),
+        (3, 2u32.to_ne_bytes().to_vec()),
+    ]);
+    let mut p = vec![0u8; 8];
+    p.extend(nl_attrs(&[
+        (1, 10u32.to_ne_bytes().to_vec()),
+        (13 | 0x8000, bucket),
+    ]));
+    let b = crate::kernel::decode_bucket(&p, &mut w).expect("decodes");
+    assert_eq!((b.group, b.index, b.nh, b.idle_time), (10, 5, 2, 1234));
+    assert!(w.is_empty(), "{w:?}");
+    // a bucket without its member is skipped, with a warning
+    let mut p = vec![0u8; 8];
+    p.extend(nl_attrs(&[(1, 10u32.to_ne_bytes().to_vec())]));
+    assert!(crate::kernel::decode_bucket(&p, &mut w).is_none());
+    assert_eq!(w.len(), 1);
+}

@@ -1036,8 +1036,11 @@ fn nexthop_words(n: &KNexthop, names: &HashMap<u32, String>) -> Result<Vec<Strin
     if n.encap {
         return Err(format!("nexthop {} has an encapsulation", n.id));
     }
-    if n.group_type != 0 {
-        return Err(format!("nexthop {} is a resilient group", n.id));
+    if n.group_type > 1 {
+        return Err(format!(
+            "nexthop {} is a group of unknown type {}",
+            n.id, n.group_type
+        ));
     }
     let mut o = Vec::new();
     if n.family == AF_INET6 && n.gw.is_none() {
@@ -1055,6 +1058,20 @@ fn nexthop_words(n: &KNexthop, names: &HashMap<u32, String>) -> Result<Vec<Strin
                 .collect::<Vec<_>>()
                 .join("/"),
         );
+        if n.group_type == 1 {
+            // whole seconds: what `ip` can say (the kernel's are hundredths)
+            let r = n.res.clone().unwrap_or_default();
+            o.extend([
+                w("type"),
+                w("resilient"),
+                w("buckets"),
+                r.buckets.to_string(),
+                w("idle_timer"),
+                (r.idle_timer / 100).to_string(),
+                w("unbalanced_timer"),
+                (r.unbalanced_timer / 100).to_string(),
+            ]);
+        }
     } else {
         if let Some(g) = n.gw {
             o.push(w("via"));
@@ -1544,6 +1561,9 @@ pub fn translate(k: &KernelState) -> Translation {
             n.addr, n.dev, n.state
         ));
     }
+    // 10. the buckets of resilient groups, as the kernel has them (no `ip` command
+    // sets them: the script's groups fill theirs afresh)
+    restore_buckets(&mut c, k);
     // the kernel's IPv6 trees hold history the dump does not show: start them afresh
     // (crates/fibkit-netlink/README.md, "Not mirrored")
     c.ns.forget_tree_history();
@@ -1552,6 +1572,40 @@ pub fn translate(k: &KernelState) -> Translation {
         commands: c.commands,
         warnings: c.warnings,
         netns: c.ns,
+    }
+}
+
+/// Sets each mirrored resilient group's buckets to the kernel's.
+fn restore_buckets(c: &mut Ctx, k: &KernelState) {
+    for n in k.nexthops.iter().filter(|n| n.group_type == 1) {
+        if c.ns.nh_res_table(n.id).is_none() {
+            continue;
+        }
+        let mut b: Vec<&crate::KBucket> = k.nh_buckets.iter().filter(|b| b.group == n.id).collect();
+        b.sort_by_key(|b| b.index);
+        let buckets: Vec<(u32, u64)> = b.iter().map(|b| (b.nh, b.idle_time * 10)).collect();
+        let in_order = b.iter().enumerate().all(|(i, b)| usize::from(b.index) == i);
+        let unbalanced = n.res.as_ref().map_or(0, |r| r.unbalanced_time * 10);
+        let r = if in_order {
+            c.ns.nexthop_res_restore(n.id, &buckets, unbalanced)
+        } else {
+            Err(fibkit::Error::msg(
+                fibkit::Errno::EINVAL,
+                "buckets missing from the dump",
+            ))
+        };
+        match r {
+            Ok(()) => c.commands.push(format!(
+                "# nexthop {}: the kernel's {} buckets restored",
+                n.id,
+                buckets.len()
+            )),
+            Err(e) => c.warn(format!(
+                "nexthop {}: its buckets could not be restored ({}): they are fibkit's own",
+                n.id,
+                e.iproute_text()
+            )),
+        }
     }
 }
 

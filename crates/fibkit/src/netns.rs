@@ -216,7 +216,8 @@ impl Netns {
             sibling_seq: 0,
             table_seq: 0,
             now: 0,
-            ms_clock: 0,
+            // far from 0, so that a time restored as "so long ago" stays on the clock
+            ms_clock: 1 << 40,
             res_next_due: u64::MAX,
             nh_dev_seq: 0,
             generation: 0,

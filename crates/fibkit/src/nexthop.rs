@@ -801,6 +801,42 @@ impl Netns {
         self.nexthops.get(&id).and_then(|o| o.res.as_ref())
     }
 
+    /// Sets the buckets of resilient group `id` to the kernel's (a live mirror taking a
+    /// dump as it is): `buckets[i]` is bucket `i`'s member id and how long it has gone
+    /// unused (ms); `unbalanced_ms`, how long the group has been unbalanced. Refused
+    /// (EINVAL, nothing changed) unless `id` is a resilient group with that many
+    /// buckets, each naming one of its members.
+    pub fn nexthop_res_restore(
+        &mut self,
+        id: u32,
+        buckets: &[(u32, u64)],
+        unbalanced_ms: u64,
+    ) -> Result<()> {
+        let now = self.now_ms();
+        let Some(o) = self.nexthops.get_mut(&id) else {
+            return Err(Error::new(Errno::ENOENT));
+        };
+        let NexthopKind::Group { members } = &o.kind else {
+            return Err(einval("Not a nexthop group"));
+        };
+        let Some(t) = &mut o.res else {
+            return Err(einval("Nexthop group not of type resilient"));
+        };
+        if buckets.len() != t.num_buckets() {
+            return Err(einval("not the group's number of buckets"));
+        }
+        if !buckets
+            .iter()
+            .all(|(nh, _)| members.iter().any(|(m, _)| m == nh))
+        {
+            return Err(einval("a bucket names no member of the group"));
+        }
+        t.restore(members, buckets, unbalanced_ms, now);
+        self.res_run_due();
+        self.bump();
+        Ok(())
+    }
+
     /// `nexthop_select_path_res` for a route through object `id`: the index of the
     /// member (in the group's order) whose bucket `hash` falls in, marking the bucket
     /// used; `None` unless `id` is a resilient group.

@@ -294,6 +294,39 @@ impl ResTable {
         };
     }
 
+    /// Takes the kernel's buckets as they are (a live mirror): `buckets[i]` is bucket
+    /// `i`'s member and how long it has gone unused, `unbalanced_ms` how long the
+    /// group has been unbalanced. Each bucket counts as used at that time (the kernel
+    /// does not say whether a lookup used it since it last moved); nothing moves now,
+    /// and the next check is due when the first bucket may move.
+    pub(crate) fn restore(
+        &mut self,
+        members: &[(u32, u32)],
+        buckets: &[(u32, u64)],
+        unbalanced_ms: u64,
+        now_ms: u64,
+    ) {
+        for (b, &(nh, idle)) in self.buckets.iter_mut().zip(buckets) {
+            b.nh = Some(nh);
+            *b.used_at.get_mut() = now_ms.saturating_sub(idle);
+            *b.used.get_mut() = true;
+        }
+        self.rebalance(members, now_ms);
+        self.unbalanced_since = now_ms.saturating_sub(unbalanced_ms);
+        self.upkeep_at = if self.uw.is_empty() {
+            None
+        } else {
+            let mut deadline = u64::MAX;
+            let due =
+                (0..self.buckets.len()).any(|i| self.should_migrate(i, now_ms, &mut deadline));
+            Some(if due {
+                now_ms + 1
+            } else {
+                deadline.max(now_ms + 1)
+            })
+        };
+    }
+
     /// The checks due up to `until_ms`, each at its own time.
     pub(crate) fn run_due(&mut self, until_ms: u64) -> bool {
         let mut ran = false;
