@@ -4,6 +4,7 @@ use fibkit::lookup::RouteAnswer4;
 use fibkit::lookup6::RouteAnswer6;
 use fibkit::route::{Gateway, Metrics, RouteType};
 use fibkit::Netns;
+use fibkit_iproute::exec::{encap_json_members, encap_text};
 use fibkit_iproute::names::{fmt4, fmt6, proto_n2a, rtntype_n2a, scope_n2a, table_n2a};
 use fibkit_iproute::show::{
     fibmatch_text, json_text, metrics_json as show_metrics_json, metrics_text, rtrealm_n2a,
@@ -26,6 +27,30 @@ fn realms_text(realm: u32) -> String {
     }
 }
 
+/// A JSON answer, with the members of the route's encapsulation after its `dst` and
+/// `from` (they repeat keys, `dst`, `src`, `tos`, which a map cannot hold, so that
+/// text is put together here; `-p` prints the answer without them).
+fn answer_json(
+    o: Map<String, Value>,
+    encap: Option<&fibkit::encap::Encap>,
+    pretty: bool,
+) -> String {
+    let Some(e) = encap.filter(|_| !pretty) else {
+        return json_text(&Value::Array(vec![Value::Object(o)]), pretty);
+    };
+    let mut members: Vec<String> = o
+        .iter()
+        .map(|(k, v)| format!("{}:{v}", Value::from(k.as_str())))
+        .collect();
+    let at = o
+        .keys()
+        .position(|k| k == "from")
+        .or_else(|| o.keys().position(|k| k == "dst"))
+        .map_or(0, |i| i + 1);
+    members.splice(at..at, encap_json_members(e));
+    format!("[{{{}}}]\n", members.join(","))
+}
+
 /// An IPv4 answer, printed as `ip` prints it with `opts` (`-j`, and `-d`, which
 /// prints the route type and table always).
 pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> String {
@@ -39,6 +64,8 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     let realm = r.realms;
     // rt_fill_info reports the matched entry's TOS (res.dscp), not the flow's
     let tos = r.fib.as_ref().map_or(0, |(route, _)| route.tos);
+    // the nexthop's encapsulation (`dst.lwtstate`)
+    let encap = r.nexthop().and_then(|n| n.encap.clone());
     let mut cache: Vec<&str> = Vec::new();
     match r.rtype {
         RouteType::Local => cache.push("local"),
@@ -121,7 +148,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
         if r.input {
             o.insert("iif".into(), json!(ns.link_name(r.flow.iif)));
         }
-        return json_text(&Value::Array(vec![Value::Object(o)]), opts.pretty);
+        return answer_json(o, encap.as_deref(), opts.pretty);
     }
     let mut p = Vec::new();
     if r.rtype != RouteType::Unicast || details {
@@ -130,6 +157,10 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     p.push(fmt4(r.requested_dst));
     if r.requested_src != 0 {
         p.push(format!("from {}", fmt4(r.requested_src)));
+    }
+    if let Some(e) = &encap {
+        // ` encap ... ` (iproute2 prints it with a blank before and after)
+        p.push(encap_text(e).trim_end().to_string());
     }
     if tos != 0 {
         p.push(format!("tos 0x{tos:02x}"));
@@ -228,7 +259,7 @@ pub fn get6(
             o.insert("iif".into(), json!(ns.link_name(iif)));
         }
         o.insert("pref".into(), json!(r.pref.name()));
-        return json_text(&Value::Array(vec![Value::Object(o)]), opts.pretty);
+        return answer_json(o, route.and_then(|x| x.nh.encap.as_deref()), opts.pretty);
     }
     let mut p = Vec::new();
     if r.rtype != RouteType::Unicast || details {
@@ -236,6 +267,9 @@ pub fn get6(
     }
     p.push(fmt6(dst));
     p.push(format!("from {}", fmt6(src)));
+    if let Some(e) = route.and_then(|x| x.nh.encap.as_deref()) {
+        p.push(encap_text(e).trim_end().to_string());
+    }
     if let Some(g) = r.gateway {
         p.push(format!("via {}", fmt6(g)));
     }

@@ -15,7 +15,10 @@ use fibkit::{Errno, Netns};
 
 use crate::names::*;
 
+mod encap;
 mod nexthop;
+pub(crate) use encap::encap_fields;
+pub use encap::{encap_json_members, encap_text};
 pub use nexthop::nexthop_lines;
 pub(crate) use nexthop::{nh_json, nh_text};
 
@@ -488,6 +491,10 @@ fn parse_nh<'a>(
         "onlink" => {
             a.next();
             nh.flags |= nhflags::ONLINK;
+        }
+        "encap" => {
+            a.next();
+            nh.encap = Some(encap::parse_encap(a)?);
         }
         "pervasive" => {
             a.next();

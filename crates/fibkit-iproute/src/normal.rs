@@ -107,6 +107,25 @@ fn dst6(p: fibkit::prefix::Prefix6) -> String {
     }
 }
 
+/// The oracle reads iproute2's JSON into a map, where the keys of a single-path
+/// route's encapsulation overwrite the route's own: an `ip` or `ip6` encapsulation's
+/// `dst` takes the place of the destination, and an `ip` one's `tos` (a number) is
+/// the route's when the route has none. Rewrites `dst` so, and returns that `tos`.
+fn oracle_encap_keys(encap: Option<&fibkit::encap::Encap>, dst: &mut String) -> Option<u8> {
+    use fibkit::encap::Encap;
+    match encap? {
+        Encap::Ip { dst: d, tos, .. } => {
+            *dst = fmt4(*d);
+            Some(*tos)
+        }
+        Encap::Ip6 { dst: d, .. } => {
+            *dst = fmt6(*d);
+            None
+        }
+        Encap::Seg6 { .. } => None,
+    }
+}
+
 /// An IPv4 FIB entry in the normalized `fib` form (dump lines and fibmatch answers).
 pub fn fib4_line(ns: &Netns, r: &Route4, rtype: RouteType) -> String {
     fib4_line_in(ns, r, rtype, r.table)
@@ -122,8 +141,15 @@ pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> Str
         rtype
     };
     let mut p: Vec<String> = vec![rtntype_n2a(rtype as u8), dst4(r)];
+    let encap = match r.info.nhs.as_slice() {
+        [nh] => nh.encap.as_deref(),
+        _ => None,
+    };
+    let encap_tos = oracle_encap_keys(encap, &mut p[1]);
     if r.tos != 0 {
         p.push(format!("tos 0x{:02x}", r.tos));
+    } else if let Some(t) = encap_tos {
+        p.push(format!("tos {t}"));
     }
     if r.info.nh_id != 0 {
         p.push(format!("nhid {}", r.info.nh_id));
@@ -179,14 +205,18 @@ pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> Str
 pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
     let r = legs[0];
     let mut p: Vec<String> = vec![rtntype_n2a(r.rtype as u8), dst6(r.dst)];
+    let single = legs.len() == 1 && !ns.nh_is_group(r.nh_id);
+    let encap_tos = oracle_encap_keys(r.nh.encap.as_deref().filter(|_| single), &mut p[1]);
     if r.src.len != 0 {
         p.push(format!("from {}", dst6(r.src)));
+    }
+    if let Some(t) = encap_tos {
+        p.push(format!("tos {t}"));
     }
     if r.nh_id != 0 {
         p.push(format!("nhid {}", r.nh_id));
     }
-    // a route through a group object is reported as multipath, one path or more
-    let single = legs.len() == 1 && !ns.nh_is_group(r.nh_id);
+    // (a route through a group object is reported as multipath, one path or more)
     let mut flags = 0;
     if single {
         if let Some(g) = r.nh.gw {

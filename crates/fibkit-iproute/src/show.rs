@@ -1381,6 +1381,7 @@ fn dev_name(ns: &Netns, idx: u32) -> String {
 /// One nexthop of an `RTA_MULTIPATH` attribute.
 #[derive(Clone, Debug)]
 struct NhMsg {
+    encap: Option<std::sync::Arc<fibkit::encap::Encap>>,
     gateway: Option<Addr>,
     via6: Option<u128>,
     flow: Option<u32>,
@@ -1417,6 +1418,8 @@ struct RtMsg<'a> {
     pref: Option<u8>,
     /// `RTA_IIF`: only in an IPv6 `fibmatch` answer to an input query.
     iif: Option<u32>,
+    /// `RTA_ENCAP` of a single-path route.
+    encap: Option<std::sync::Arc<fibkit::encap::Encap>>,
     multipath: Vec<NhMsg>,
     /// The entries the message was made from (head first).
     source: MsgSource<'a>,
@@ -1493,6 +1496,7 @@ fn rt4_msg<'a>(ns: &Netns, r: &'a Route4) -> RtMsg<'a> {
         expires: None,
         pref: None,
         iif: None,
+        encap: None,
         multipath: Vec::new(),
         source: MsgSource::V4(r),
     };
@@ -1503,11 +1507,13 @@ fn rt4_msg<'a>(ns: &Netns, r: &'a Route4) -> RtMsg<'a> {
             (m.gateway, m.via6) = split_gw(nh.gw);
             m.oif = (nh.dev != 0).then_some(nh.dev);
             m.flow = (nh.realm != 0).then_some(nh.realm);
+            m.encap = nh.encap.clone();
         }
     } else {
         for nh in &i.nhs {
             let (gateway, via6) = split_gw(nh.gw);
             m.multipath.push(NhMsg {
+                encap: nh.encap.clone(),
                 gateway,
                 via6,
                 flow: (nh.realm != 0).then_some(nh.realm),
@@ -1560,6 +1566,7 @@ fn rt6_msg<'a>(ns: &Netns, legs: &[&'a Route6]) -> Option<RtMsg<'a>> {
         })),
         pref: Some(pref_value(r.pref)),
         iif: None,
+        encap: None,
         multipath: Vec::new(),
         source: MsgSource::V6(legs.to_vec()),
     };
@@ -1568,9 +1575,11 @@ fn rt6_msg<'a>(ns: &Netns, legs: &[&'a Route6]) -> Option<RtMsg<'a>> {
         m.flags = nh_dump_flags(r.nh.flags, ns.ignore_linkdown6(r.nh.dev));
         m.gateway = r.nh.gw.map(Addr::V6);
         m.oif = (r.nh.dev != 0).then_some(r.nh.dev);
+        m.encap = r.nh.encap.clone();
     } else {
         for l in legs {
             m.multipath.push(NhMsg {
+                encap: l.nh.encap.clone(),
                 gateway: l.nh.gw.map(Addr::V6),
                 via6: None,
                 flow: None,
@@ -2222,6 +2231,20 @@ fn print_rta_via(o: &mut Out, v: u128) {
 }
 
 /// `print_route()`.
+/// `lwt_print_encap`.
+fn print_encap(o: &mut Out, e: &fibkit::encap::Encap) {
+    for f in crate::exec::encap_fields(e) {
+        match f.key {
+            Some(k) if o.json() => {
+                if let Some(j) = o.jkey(Some(k)) {
+                    j.value(&f.json);
+                }
+            }
+            _ => o.fp(&f.text),
+        }
+    }
+}
+
 fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &RtMsg<'_>) {
     let host_len = af_bit_len(m.family);
     o.obj_open(None);
@@ -2251,6 +2274,9 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
     }
     if let Some(id) = m.nhid {
         o.n(Some("nhid"), &format!("nhid {id} "), i128::from(id));
+    }
+    if let Some(e) = &m.encap {
+        print_encap(o, e);
     }
     if m.tos != 0 && !f.tosmask {
         let t = dsfield_n2a(m.tos);
@@ -2337,7 +2363,31 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
     {
         let sl = o.sl;
         if let Some(j) = o.jkey(Some("nh_info")) {
-            j.value(&crate::exec::nh_json(ns, obj, true));
+            let v = crate::exec::nh_json(ns, obj, true);
+            let encap = match &obj.kind {
+                fibkit::nexthop::NexthopKind::Single { encap, .. } => encap.as_deref(),
+                _ => None,
+            };
+            match (v, encap) {
+                // the encapsulation's members follow the id (repeating keys)
+                (serde_json::Value::Object(m), Some(e)) => {
+                    j.start_object();
+                    for (i, (k, x)) in m.iter().enumerate() {
+                        j.name(k);
+                        j.value(x);
+                        if i == 0 {
+                            for f in crate::exec::encap_fields(e) {
+                                if let Some(key) = f.key {
+                                    j.name(key);
+                                    j.value(&f.json);
+                                }
+                            }
+                        }
+                    }
+                    j.end_object();
+                }
+                (v, _) => j.value(&v),
+            }
         } else {
             o.text.push_str(&format!(
                 "{sl}\tnh_info {}",
@@ -2351,6 +2401,9 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
             o.obj_open(None);
             let sl = o.sl;
             o.fp(&format!("{sl}\tnexthop "));
+            if let Some(e) = &nh.encap {
+                print_encap(o, e);
+            }
             if let Some(g) = nh.gateway {
                 print_rta_gateway(o, g);
             }

@@ -179,6 +179,8 @@ pub struct NhCfg {
     pub flags: u32,
     /// Realm.
     pub realm: u32,
+    /// `encap ...`.
+    pub encap: Option<std::sync::Arc<crate::encap::Encap>>,
 }
 
 /// An IPv4 route request (`struct fib_config`, as iproute2 fills it).
@@ -574,6 +576,13 @@ impl Netns {
         if cfg.nh_id != 0 {
             return self.fib4_create_info_nh(cfg);
         }
+        // fib_nh_init: each nexthop's encapsulation is built first
+        for e in std::iter::once(&cfg.nh.encap)
+            .chain(cfg.multipath.iter().map(|n| &n.encap))
+            .flatten()
+        {
+            e.check(false)?;
+        }
         let mut nhs: smallvec::SmallVec<[Nh4; 1]> =
             smallvec::SmallVec::with_capacity(cfg.multipath.len().max(1));
         if !cfg.multipath.is_empty() {
@@ -588,6 +597,7 @@ impl Netns {
                     flags: n.flags,
                     scope: scope::UNIVERSE,
                     realm: n.realm,
+                    encap: n.encap.clone(),
                 });
             }
         } else {
@@ -598,6 +608,7 @@ impl Netns {
                 flags: cfg.nh.flags,
                 scope: scope::UNIVERSE,
                 realm: cfg.nh.realm,
+                encap: cfg.nh.encap.clone(),
             });
         }
         if nhs.iter().any(|n| n.realm != 0) {
@@ -987,6 +998,10 @@ impl Netns {
             let nh = &info.nhs[0];
             // a realm counts only beside a device or gateway (conformance scenario 245)
             if cfg.nh.realm != 0 && cfg.nh.realm != nh.realm {
+                return false;
+            }
+            // fib_encap_match: a named encapsulation must be the nexthop's
+            if cfg.nh.encap.is_some() && cfg.nh.encap != nh.encap {
                 return false;
             }
             if cfg.nh.dev != 0 && cfg.nh.dev != nh.dev {

@@ -264,6 +264,7 @@ impl Netns {
                 dev: 0,
                 weight: nh.weight.max(1),
                 flags: 0,
+                encap: nh.encap.clone(),
             },
         );
         // fib6_nh_init
@@ -629,10 +630,9 @@ impl Netns {
             let rt = self.ip6_route_info_create(cfg, &n)?;
             // ip6_route_info_append: a leg repeating an earlier one of the request fails
             // before the next leg is validated (conformance scenario 146)
-            if rts
-                .iter()
-                .any(|r: &Route6| r.nh.dev == rt.nh.dev && r.nh.gw == rt.nh.gw)
-            {
+            if rts.iter().any(|r: &Route6| {
+                r.nh.dev == rt.nh.dev && r.nh.gw == rt.nh.gw && r.nh.encap == rt.nh.encap
+            }) {
                 return Err(Error::new(Errno::EEXIST));
             }
             rts.push(rt);
@@ -700,7 +700,12 @@ impl Netns {
                     ins = i;
                     continue;
                 }
-                if it.nh.dev == rt.nh.dev && it.nh.gw == rt.nh.gw && it.nh_id == rt.nh_id {
+                // rt6_duplicate_nexthop: device, gateway and encapsulation
+                if it.nh.dev == rt.nh.dev
+                    && it.nh.gw == rt.nh.gw
+                    && it.nh.encap == rt.nh.encap
+                    && it.nh_id == rt.nh_id
+                {
                     if it.flags & rtf::EXPIRES == 0 {
                         return Err(Error::new(Errno::EEXIST));
                     }

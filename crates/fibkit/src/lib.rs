@@ -36,6 +36,7 @@
 pub mod addr;
 pub mod cowvec;
 pub mod ecmp;
+pub mod encap;
 pub mod error;
 pub mod fib;
 pub mod fib4;

@@ -11,12 +11,13 @@
 //!
 //! `fdb` nexthops and groups (a gateway without a device, for VXLAN forwarding
 //! entries) are kept and shown, and no route may use them. Resilient groups
-//! (`type resilient`) keep a bucket table ([`crate::nhres`]). Not modelled (refused
-//! with EOPNOTSUPP): encapsulations.
+//! (`type resilient`) keep a bucket table ([`crate::nhres`]). Singles may carry an
+//! encapsulation ([`crate::encap`]).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::encap::Encap;
 use crate::error::{Errno, Error, Result};
 use crate::netns::Netns;
 use crate::nhres::{ResTable, DEFAULT_IDLE_TIMER_MS};
@@ -39,6 +40,8 @@ pub enum NexthopKind {
         /// The scope the kernel gives it (`nhc_scope`): link with a gateway
         /// (or the scope of the route that resolved it), host for a device alone.
         scope: u8,
+        /// Its encapsulation, if any.
+        encap: Option<Arc<Encap>>,
     },
     /// `blackhole` (of the request's family; iproute2 sends IPv4 unless `-6`).
     Blackhole {
@@ -114,8 +117,8 @@ pub struct NexthopCfg {
     pub idle_timer: Option<u32>,
     /// `unbalanced_timer SECONDS` (resilient groups).
     pub unbalanced_timer: Option<u32>,
-    /// `encap ...` was given.
-    pub encap: bool,
+    /// `encap ...`.
+    pub encap: Option<Arc<Encap>>,
     /// `proto`.
     pub proto: u8,
 }
@@ -144,7 +147,7 @@ fn check_request(cfg: &NexthopCfg) -> Result<()> {
                 return Err(einval("Nexthop id can not be used twice in a group"));
             }
         }
-        if cfg.blackhole || cfg.dev != 0 || cfg.gw.is_some() || cfg.encap {
+        if cfg.blackhole || cfg.dev != 0 || cfg.gw.is_some() || cfg.encap.is_some() {
             return Err(einval("No other attributes can be set in nexthop groups"));
         }
         if cfg.resilient && cfg.buckets == Some(0) {
@@ -155,7 +158,7 @@ fn check_request(cfg: &NexthopCfg) -> Result<()> {
             return Err(einval("Invalid address family"));
         };
         if cfg.fdb {
-            if cfg.dev != 0 || cfg.blackhole || cfg.encap {
+            if cfg.dev != 0 || cfg.blackhole || cfg.encap.is_some() {
                 return Err(einval(
                     "Fdb attribute can not be used with encap, oif or blackhole",
                 ));
@@ -170,7 +173,7 @@ fn check_request(cfg: &NexthopCfg) -> Result<()> {
                 return Err(einval("Invalid gateway"));
             }
         } else if cfg.blackhole {
-            if cfg.gw.is_some() || cfg.dev != 0 || cfg.encap {
+            if cfg.gw.is_some() || cfg.dev != 0 || cfg.encap.is_some() {
                 return Err(einval(
                     "Blackhole attribute can not be used with gateway, oif, encap or fdb",
                 ));
@@ -192,14 +195,6 @@ fn check_request(cfg: &NexthopCfg) -> Result<()> {
                 }
                 _ => {}
             }
-            if cfg.encap {
-                // as the kernel answers for a type it was built without (fibkit
-                // models no encapsulation)
-                return Err(Error::msg(
-                    Errno::EOPNOTSUPP,
-                    "lwt encapsulation type not supported",
-                ));
-            }
         }
     }
     Ok(())
@@ -219,6 +214,7 @@ pub(crate) fn paths4(
                 dev,
                 onlink,
                 scope,
+                encap,
                 ..
             } => Nh4 {
                 gw: *gw,
@@ -227,6 +223,7 @@ pub(crate) fn paths4(
                 flags: if *onlink { nhflags::ONLINK } else { 0 },
                 scope: *scope,
                 realm: 0,
+                encap: encap.clone(),
             },
             _ => Nh4 {
                 gw: None,
@@ -235,6 +232,7 @@ pub(crate) fn paths4(
                 flags: 0,
                 scope: scope::HOST,
                 realm: 0,
+                encap: None,
             },
         }
     };
@@ -290,7 +288,11 @@ pub(crate) fn paths6(objs: &BTreeMap<u32, Nexthop>, id: u32) -> Result<Option<(V
         };
         match &mo.kind {
             NexthopKind::Single {
-                gw, dev, onlink, ..
+                gw,
+                dev,
+                onlink,
+                encap,
+                ..
             } => out.push(Nh6 {
                 gw: match gw {
                     Some(Gateway::V6(g)) => Some(*g),
@@ -299,6 +301,7 @@ pub(crate) fn paths6(objs: &BTreeMap<u32, Nexthop>, id: u32) -> Result<Option<(V
                 dev: *dev,
                 weight: w,
                 flags: if *onlink { nhflags::ONLINK } else { 0 },
+                encap: encap.clone(),
             }),
             _ => {
                 blackhole = true;
@@ -307,6 +310,7 @@ pub(crate) fn paths6(objs: &BTreeMap<u32, Nexthop>, id: u32) -> Result<Option<(V
                     dev: LO,
                     weight: w,
                     flags: 0,
+                    encap: None,
                 });
             }
         }
@@ -523,11 +527,16 @@ impl Netns {
                 dev: 0,
                 onlink: false,
                 scope: scope::LINK,
+                encap: None,
             });
         }
         let dev = cfg.dev;
         let scope = match family {
             Family::V4 => {
+                // fib_nh_init builds the encapsulation before fib_check_nh
+                if let Some(e) = &cfg.encap {
+                    e.check(false)?;
+                }
                 let mut nh = Nh4 {
                     gw: cfg.gw,
                     dev,
@@ -535,6 +544,7 @@ impl Netns {
                     flags: if cfg.onlink { nhflags::ONLINK } else { 0 },
                     scope: scope::UNIVERSE,
                     realm: 0,
+                    encap: None,
                 };
                 // fib_check_nh in the main table, for a route of universe scope
                 // (the request's check refused a gateway of the other family)
@@ -552,6 +562,7 @@ impl Netns {
             dev,
             onlink: cfg.onlink,
             scope,
+            encap: cfg.encap.clone(),
         })
     }
 

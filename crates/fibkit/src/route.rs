@@ -292,6 +292,8 @@ pub struct Nh4 {
     pub scope: u8,
     /// Realm (`nh_tclassid`), kept for matching only.
     pub realm: u32,
+    /// Its encapsulation (`encap ...`), if any.
+    pub encap: Option<std::sync::Arc<crate::encap::Encap>>,
 }
 
 /// The shared part of an IPv4 route (`struct fib_info`).
@@ -411,6 +413,8 @@ pub struct Nh6 {
     pub weight: u32,
     /// `RTNH_F_*` flags.
     pub flags: u32,
+    /// Its encapsulation (`encap ...`), if any.
+    pub encap: Option<std::sync::Arc<crate::encap::Encap>>,
 }
 
 /// One IPv6 route (`struct fib6_info`); ECMP legs are separate entries linked as siblings.

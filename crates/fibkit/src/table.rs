@@ -1135,6 +1135,7 @@ mod tests {
                 dev: 2,
                 weight: 1,
                 flags: 0,
+                encap: None,
             },
             nh_id: 0,
             sibling_group: 0,

@@ -223,10 +223,7 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                 attrs = true;
             }
             "encap" => {
-                // the encapsulation's own words are not parsed: fibkit refuses them
-                it.val()?;
-                it.val()?;
-                cfg.encap = true;
+                cfg.encap = Some(super::encap::parse_encap(&mut it)?);
                 attrs = true;
             }
             "help" => return Err(usage()),
@@ -388,8 +385,15 @@ pub(crate) fn nh_text(ns: &Netns, o: &Nexthop, details: bool) -> String {
             }
         }
         NexthopKind::Single {
-            gw, dev, scope: sc, ..
+            gw,
+            dev,
+            scope: sc,
+            encap,
+            ..
         } => {
+            if let Some(e) = encap {
+                s.push_str(&super::encap::encap_text(e));
+            }
             if let Some(g) = gw {
                 s.push_str(&format!("via {} ", gw_text(*g)));
             }
@@ -490,6 +494,29 @@ pub(crate) fn nh_json(ns: &Netns, o: &Nexthop, details: bool) -> serde_json::Val
 }
 
 fn render(ns: &Netns, opts: &Opts, list: &[&Nexthop]) -> String {
+    if opts.json && !opts.pretty && list.iter().any(|o| encap_of(o).is_some()) {
+        // iproute2's members of an encapsulation follow the id, and repeat keys (`id`,
+        // `dst`, `src`), which a JSON map cannot hold: the text is put together here
+        let objs: Vec<String> = list
+            .iter()
+            .map(|o| {
+                let v = nh_json(ns, o, opts.details);
+                let serde_json::Value::Object(m) = v else {
+                    return v.to_string();
+                };
+                let mut members: Vec<String> = m
+                    .iter()
+                    .map(|(k, x)| format!("{}:{x}", serde_json::Value::from(k.as_str())))
+                    .collect();
+                if let Some(e) = encap_of(o) {
+                    let at = members.len().min(1);
+                    members.splice(at..at, super::encap::encap_json_members(e));
+                }
+                format!("{{{}}}", members.join(","))
+            })
+            .collect();
+        return format!("[{}]\n", objs.join(","));
+    }
     if opts.json {
         let v: Vec<serde_json::Value> = list.iter().map(|o| nh_json(ns, o, opts.details)).collect();
         return crate::show::json_list(&v, opts.pretty);
@@ -811,4 +838,12 @@ fn bucket_get(ns: &Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         )));
     }
     Ok(Outcome::Ok(bucket_text(ns, id, t, index)))
+}
+
+/// The encapsulation of a single object, if it has one.
+fn encap_of(o: &Nexthop) -> Option<&fibkit::encap::Encap> {
+    match &o.kind {
+        NexthopKind::Single { encap, .. } => encap.as_deref(),
+        _ => None,
+    }
 }
