@@ -398,6 +398,17 @@ impl Gen {
         if v6 && self.r.chance(8) {
             s += &format!(" from {}", self.r.pick(&DST6));
         }
+        if self.r.chance(5) {
+            // an encapsulation (its words end at the next route keyword they do not
+            // know; an inline SRH is refused on IPv4 routes)
+            s += self.r.pick(&[
+                " encap ip id 5 dst 10.9.9.9",
+                " encap ip dst 10.9.9.8 ttl 9 key",
+                " encap ip6 dst 2001:db8::99 hoplimit 3",
+                " encap seg6 mode encap segs 2001:db8::a,2001:db8::b",
+                " encap seg6 mode inline segs 2001:db8::a",
+            ]);
+        }
         if self.r.chance(8) {
             s += &format!(" mtu {}", self.r.pick(&[1280, 1400, 9000]));
         }

@@ -116,7 +116,7 @@ pub enum RouteOp {
 impl RouteOp {
     /// The nexthop-id checks of both families' request parsing (`rtm_to_fib_config`,
     /// `rtm_to_fib6_config`) and deletes: an id with a nexthop specification (`spec`:
-    /// a device, gateway or legs) is refused first (conformance scenario 234); a delete
+    /// a device, gateway, encapsulation or legs) is refused first (conformance scenario 234); a delete
     /// naming an object that does not exist is refused as such. Additions fail later,
     /// where the kernel looks the id up.
     pub(crate) fn check_nh_id(self, nh_id: u32, spec: bool, exists: bool) -> Result<()> {
@@ -534,7 +534,10 @@ impl Netns {
         // rtm_to_fib_config, then inet_rtm_delroute
         op.check_nh_id(
             cfg.nh_id,
-            cfg.nh.dev != 0 || cfg.nh.gw.is_some() || !cfg.multipath.is_empty(),
+            cfg.nh.dev != 0
+                || cfg.nh.gw.is_some()
+                || cfg.nh.encap.is_some()
+                || !cfg.multipath.is_empty(),
             self.nexthops.contains_key(&cfg.nh_id),
         )?;
         if op == RouteOp::Delete {

@@ -174,7 +174,10 @@ impl Netns {
         // rtm_to_fib6_config, then inet6_rtm_delroute
         op.check_nh_id(
             cfg.nh_id,
-            cfg.nh.dev != 0 || cfg.nh.gw.is_some() || !cfg.multipath.is_empty(),
+            cfg.nh.dev != 0
+                || cfg.nh.gw.is_some()
+                || cfg.nh.encap.is_some()
+                || !cfg.multipath.is_empty(),
             self.nexthops.contains_key(&cfg.nh_id),
         )?;
         if cfg.nh.gw.is_some_and(|g| matches!(g, Gateway::V4(_)))
