@@ -1376,3 +1376,46 @@ fn mirror_restores_the_buckets_of_a_resilient_group() {
     diffs.extend(compare(&ns, &gets));
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
+
+/// Routes and nexthop objects with encapsulations (`encap ip`, `ip6`, `seg6`, per path
+/// too): the mirror decodes `RTA_ENCAP` / `NHA_ENCAP` and adds them with the same
+/// encapsulation, so listings and answers print it as `ip` does.
+#[test]
+fn mirror_keeps_encapsulations() {
+    let Some(ns) = live_netns(17) else {
+        return;
+    };
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    ns.ip("-6 addr add 2001:db8:1::1/64 dev d1 nodad");
+    for c in [
+        "route add 10.80.0.0/16 via 192.0.2.2 encap ip id 7 src 192.0.2.1 dst 192.0.2.9 ttl 5 tos 0x10 key csum",
+        "route add 10.81.0.0/16 dev d0 encap ip6 id 9 dst 2001:db8:1::9 hoplimit 7 tc 3 seq mtu 1400",
+        "route add 10.82.0.0/16 nexthop via 192.0.2.2 encap ip dst 192.0.2.7 nexthop via 198.51.100.2",
+        "-6 route add 2001:db8:80::/64 dev d1 encap seg6 mode encap segs 2001:db8:1::a,2001:db8:1::b hmac 3",
+        "-6 route add 2001:db8:81::/64 via 2001:db8:1::2 encap seg6 mode inline segs 2001:db8:1::a hoplimit 9",
+        "-6 route add 2001:db8:82::/64 dev d1 encap ip6 dst 2001:db8:1::c hoplimit 4",
+        "nexthop add id 5 encap ip id 3 dst 192.0.2.5 via 192.0.2.2 dev d0",
+        "route add 10.83.0.0/16 nhid 5",
+    ] {
+        ns.ip(c);
+    }
+    let diffs = compare(
+        &ns,
+        &[
+            "route show",
+            "-6 route show",
+            "-d route show table all",
+            "nexthop show",
+            "-j route show",
+            "route get 10.80.1.1",
+            "route get 10.81.1.1",
+            "route get 10.83.1.1",
+            "-6 route get 2001:db8:80::1",
+            "-6 route get 2001:db8:81::1",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    assert!(kernel(&ns, "route show").stdout.contains("encap ip id 7"));
+}

@@ -113,6 +113,8 @@ pub struct KHop {
     pub flags: u32,
     /// Realm (`RTA_FLOW`).
     pub realm: u32,
+    /// Its encapsulation (`RTA_ENCAP_TYPE` and `RTA_ENCAP`), of a type fibkit models.
+    pub encap: Option<std::sync::Arc<fibkit::encap::Encap>>,
 }
 
 /// A route (`RTM_NEWROUTE`).
@@ -156,7 +158,8 @@ pub struct KRoute {
     /// Seconds left before an IPv6 route expires, plus one (`RTA_CACHEINFO`'s
     /// `rta_expires`, floored to seconds as `ip` prints them), if it expires.
     pub expires: Option<u32>,
-    /// The route has an encapsulation (`RTA_ENCAP`), which fibkit does not model.
+    /// The route has an encapsulation of a type fibkit does not model (`seg6local`,
+    /// `bpf`, ...).
     pub encap: bool,
 }
 
@@ -241,7 +244,9 @@ pub struct KNexthop {
     pub group_type: u16,
     /// `NHA_RES_GROUP` of a resilient group.
     pub res: Option<KResGroup>,
-    /// Has an encapsulation.
+    /// Its encapsulation, of a type fibkit models.
+    pub lwt: Option<std::sync::Arc<fibkit::encap::Encap>>,
+    /// Has an encapsulation of a type fibkit does not model.
     pub encap: bool,
 }
 
@@ -502,8 +507,11 @@ pub fn decode_route(p: &[u8], w: &mut Vec<Warning>) -> Option<KRoute> {
         weight: 1,
         flags: flags & 0xff,
         realm: 0,
+        encap: None,
     };
-    let mut multipath: Option<Vec<KHop>> = None;
+    let mut encap_type = None;
+    let mut encap_data: &[u8] = &[];
+    let mut multipath: Option<Vec<Hop>> = None;
     let mut bad = false;
     for a in attrs(&p[12..]) {
         match a.ty {
@@ -531,7 +539,8 @@ pub fn decode_route(p: &[u8], w: &mut Vec<Warning>) -> Option<KRoute> {
             15 => r.table = a.u32().unwrap_or(r.table),
             18 => single.gw = via_of(&a),
             20 => r.pref = a.u8().unwrap_or(0),
-            21 | 22 => r.encap = true,
+            21 => encap_type = a.u16(),
+            22 => encap_data = a.data,
             // struct rta_cacheinfo: rta_expires (clock ticks left, USER_HZ = 100) is
             // its third word; `ip` prints it floored to seconds, and the mirror adds
             // the route with one second more, which fibkit prints one less
@@ -556,8 +565,20 @@ pub fn decode_route(p: &[u8], w: &mut Vec<Warning>) -> Option<KRoute> {
         return None;
     }
     r.metrics.sort_unstable();
+    if let Some(t) = encap_type {
+        match decode_encap(t, encap_data) {
+            Some(e) => single.encap = Some(e),
+            None => r.encap = true,
+        }
+    }
+    if multipath
+        .as_ref()
+        .is_some_and(|h| h.iter().any(|h| h.encap_unknown))
+    {
+        r.encap = true;
+    }
     r.hops = match multipath {
-        Some(h) => h,
+        Some(h) => h.into_iter().map(|x| x.h).collect(),
         // a reject route keeps its realms (`unreachable PFX realm N`) in a path without
         // a device or gateway
         None if single.oif != 0 || single.gw.is_some() || single.realm != 0 => vec![single],
@@ -566,9 +587,16 @@ pub fn decode_route(p: &[u8], w: &mut Vec<Warning>) -> Option<KRoute> {
     Some(r)
 }
 
+/// A path of `RTA_MULTIPATH`, and whether its encapsulation is of a type fibkit does
+/// not model.
+struct Hop {
+    h: KHop,
+    encap_unknown: bool,
+}
+
 /// `RTA_MULTIPATH`: a list of `struct rtnexthop { u16 len; u8 flags; u8 hops; int
 /// ifindex; }`, each followed by its attributes.
-fn decode_multipath(mut b: &[u8]) -> Option<Vec<KHop>> {
+fn decode_multipath(mut b: &[u8]) -> Option<Vec<Hop>> {
     let mut out = Vec::new();
     while b.len() >= 8 {
         let len = usize::from(u16_at(b, 0)?);
@@ -581,16 +609,30 @@ fn decode_multipath(mut b: &[u8]) -> Option<Vec<KHop>> {
             weight: u32::from(b[3]) + 1,
             flags: u32::from(b[2]),
             realm: 0,
+            encap: None,
         };
+        let (mut et, mut ed): (Option<u16>, &[u8]) = (None, &[]);
         for a in attrs(&b[8..len]) {
             match a.ty {
                 5 => h.gw = gw_of(&a),
                 18 => h.gw = via_of(&a),
                 11 => h.realm = a.u32().unwrap_or(0),
+                21 => et = a.u16(),
+                22 => ed = a.data,
                 _ => {}
             }
         }
-        out.push(h);
+        let unknown = match et {
+            Some(t) => {
+                h.encap = decode_encap(t, ed);
+                h.encap.is_none()
+            }
+            None => false,
+        };
+        out.push(Hop {
+            h,
+            encap_unknown: unknown,
+        });
         b = b.get((len + 3) & !3..).unwrap_or(&[]);
     }
     Some(out)
@@ -675,6 +717,8 @@ pub fn decode_nexthop(p: &[u8], w: &mut Vec<Warning>) -> Option<KNexthop> {
         flags: u32_at(p, 4)?,
         ..Default::default()
     };
+    let mut encap_type = None;
+    let mut encap_data: &[u8] = &[];
     for a in attrs(&p[8..]) {
         match a.ty {
             1 => n.id = a.u32().unwrap_or(0),
@@ -690,7 +734,8 @@ pub fn decode_nexthop(p: &[u8], w: &mut Vec<Warning>) -> Option<KNexthop> {
             4 => n.blackhole = true,
             5 => n.oif = a.u32().unwrap_or(0),
             6 => n.gw = a.ip().map(Ip::from_raw),
-            7 | 8 => n.encap = true,
+            7 => encap_type = a.u16(),
+            8 => encap_data = a.data,
             11 => n.fdb = true,
             12 => {
                 let mut r = KResGroup::default();
@@ -707,6 +752,10 @@ pub fn decode_nexthop(p: &[u8], w: &mut Vec<Warning>) -> Option<KNexthop> {
             }
             _ => {}
         }
+    }
+    if let Some(t) = encap_type {
+        n.lwt = decode_encap(t, encap_data);
+        n.encap = n.lwt.is_none();
     }
     if n.id == 0 {
         w.push(Warning::new("a nexthop object without an id: skipped"));
@@ -801,4 +850,88 @@ pub fn decode_neigh(p: &[u8], w: &mut Vec<Warning>) -> Option<KNeigh> {
         ntype: p[11],
         lladdr,
     })
+}
+
+/// An encapsulation (`RTA_ENCAP_TYPE` / `NHA_ENCAP_TYPE` and the nested attributes of
+/// `RTA_ENCAP` / `NHA_ENCAP`) of a type fibkit models: `ip` (2), `ip6` (4), `seg6`
+/// (5). `None` for another type or a malformed one.
+pub fn decode_encap(ty: u16, data: &[u8]) -> Option<std::sync::Arc<fibkit::encap::Encap>> {
+    use fibkit::encap::{Encap, Seg6Mode};
+    let be64 = |b: &[u8]| -> u64 { b.try_into().map_or(0, u64::from_be_bytes) };
+    let be32 = |b: &[u8]| -> u32 { b.try_into().map_or(0, u32::from_be_bytes) };
+    let be128 = |b: &[u8]| -> u128 { b.try_into().map_or(0, u128::from_be_bytes) };
+    let be16 = |b: &[u8]| -> u16 { b.try_into().map_or(0, u16::from_be_bytes) };
+    let byte = |b: &[u8]| -> u8 { b.first().copied().unwrap_or(0) };
+    let e = match ty {
+        2 | 4 => {
+            let (mut id, mut src, mut dst, mut ttl, mut tos, mut flags) = (0, 0, 0, 0, 0, 0);
+            for a in attrs(data) {
+                match a.ty {
+                    1 => id = be64(a.data),
+                    2 if ty == 2 => dst = u128::from(be32(a.data)),
+                    3 if ty == 2 => src = u128::from(be32(a.data)),
+                    2 => dst = be128(a.data),
+                    3 => src = be128(a.data),
+                    4 => ttl = byte(a.data),
+                    5 => tos = byte(a.data),
+                    6 => flags = be16(a.data),
+                    _ => {}
+                }
+            }
+            // the flags iproute2 shows and sends: key, csum, seq
+            let flags = flags & 0x0d;
+            if ty == 2 {
+                Encap::Ip {
+                    id,
+                    src: src as u32,
+                    dst: dst as u32,
+                    ttl,
+                    tos,
+                    flags,
+                }
+            } else {
+                Encap::Ip6 {
+                    id,
+                    src,
+                    dst,
+                    hoplimit: ttl,
+                    tc: tos,
+                    flags,
+                }
+            }
+        }
+        5 => {
+            // SEG6_IPTUNNEL_SRH: struct seg6_iptunnel_encap { int mode; struct
+            // ipv6_sr_hdr srh; }, the header: nexthdr, hdrlen, type, segments_left,
+            // first_segment, flags, tag (2), then the segments (and a HMAC TLV)
+            let srh = attrs(data).find(|a| a.ty == 1)?.data;
+            let mode = match i32::from_ne_bytes(srh.get(..4)?.try_into().ok()?) {
+                0 => Seg6Mode::Inline,
+                1 => Seg6Mode::Encap,
+                2 => Seg6Mode::L2Encap,
+                3 => Seg6Mode::EncapRed,
+                4 => Seg6Mode::L2EncapRed,
+                _ => return None,
+            };
+            let h = srh.get(4..)?;
+            let (hdrlen, first, fl) =
+                (usize::from(*h.get(1)?), usize::from(*h.get(4)?), *h.get(5)?);
+            let mut segs = Vec::new();
+            for i in (0..=first).rev() {
+                segs.push(be128(h.get(8 + 16 * i..8 + 16 * (i + 1))?));
+            }
+            // SR6_FLAG1_HMAC: the HMAC TLV ends the header (type, len, reserved 2,
+            // key id 4, then the HMAC)
+            let hmac = if fl & 0x08 != 0 {
+                let end = (hdrlen + 1) * 8;
+                let tlv = end.checked_sub(40)?;
+                be32(h.get(tlv + 4..tlv + 8)?)
+            } else {
+                0
+            };
+            Encap::Seg6 { mode, segs, hmac }
+        }
+        _ => return None,
+    };
+    Some(std::sync::Arc::new(e))
 }

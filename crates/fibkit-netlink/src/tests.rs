@@ -811,3 +811,54 @@ fn resilient_groups_and_their_buckets_decode() {
     assert!(crate::kernel::decode_bucket(&p, &mut w).is_none());
     assert_eq!(w.len(), 1);
 }
+
+#[test]
+fn encapsulations_decode() {
+    use fibkit::encap::{Encap, Seg6Mode, TUNNEL_KEY};
+    // encap ip: id (be64), dst, src (be32), ttl, tos, flags (be16)
+    let ip = nl_attrs(&[
+        (1, 7u64.to_be_bytes().to_vec()),
+        (2, vec![192, 0, 2, 9]),
+        (3, vec![192, 0, 2, 1]),
+        (4, vec![5]),
+        (5, vec![0x10]),
+        (6, 0x04u16.to_be_bytes().to_vec()),
+    ]);
+    let e = crate::kernel::decode_encap(2, &ip).expect("ip");
+    assert_eq!(
+        *e,
+        Encap::Ip {
+            id: 7,
+            src: 0xc000_0201,
+            dst: 0xc000_0209,
+            ttl: 5,
+            tos: 0x10,
+            flags: TUNNEL_KEY,
+        }
+    );
+    // encap seg6, mode encap (1), two segments and an HMAC TLV (key id 3)
+    let (a, b) = (0x2001_0db8_u128 << 96 | 0xa, 0x2001_0db8_u128 << 96 | 0xb);
+    let mut srh = 1i32.to_ne_bytes().to_vec();
+    // nexthdr, hdrlen ((8 + 32 + 40) / 8 - 1 = 9), type 4, segments_left, first_segment,
+    // flags (HMAC), tag
+    srh.extend_from_slice(&[0, 9, 4, 1, 1, 0x08, 0, 0]);
+    srh.extend_from_slice(&b.to_be_bytes());
+    srh.extend_from_slice(&a.to_be_bytes());
+    let mut tlv = vec![5u8, 38, 0, 0];
+    tlv.extend_from_slice(&3u32.to_be_bytes());
+    tlv.extend_from_slice(&[0; 32]);
+    srh.extend(tlv);
+    let e = crate::kernel::decode_encap(5, &nl_attrs(&[(1, srh)])).expect("seg6");
+    assert_eq!(
+        *e,
+        Encap::Seg6 {
+            mode: Seg6Mode::Encap,
+            segs: vec![a, b],
+            hmac: 3,
+        }
+    );
+    // types fibkit does not model, and a truncated header
+    assert!(crate::kernel::decode_encap(1, &[]).is_none());
+    assert!(crate::kernel::decode_encap(7, &[]).is_none());
+    assert!(crate::kernel::decode_encap(5, &nl_attrs(&[(1, vec![1, 0, 0, 0, 0])])).is_none());
+}

@@ -234,6 +234,8 @@ struct HSpec {
     onlink: bool,
     /// Realms (`RTA_FLOW`, IPv4 only).
     realm: u32,
+    /// Its encapsulation.
+    encap: Option<std::sync::Arc<fibkit::encap::Encap>>,
 }
 
 /// A route in the canonical form both sides are compared in.
@@ -304,6 +306,7 @@ impl RSpec {
                     weight: 1,
                     onlink: false,
                     realm,
+                    encap: None,
                 });
             }
         }
@@ -375,6 +378,13 @@ impl RSpec {
                 o.push(e.to_string());
             }
         }
+        // a single path's encapsulation last: its words end only at a word they do not
+        // know (an `ip6` one's `hoplimit` would take the metric's)
+        if let (0, [h]) = (self.nhid, self.hops.as_slice()) {
+            if let Some(e) = &h.encap {
+                o.extend(encap_words(e));
+            }
+        }
         // `ip` reads everything after the first `nexthop` as paths: they come last
         if self.nhid == 0 && self.hops.len() > 1 {
             for h in &self.hops {
@@ -386,7 +396,86 @@ impl RSpec {
     }
 }
 
+/// The `encap ...` words that make `e` again.
+fn encap_words(e: &fibkit::encap::Encap) -> Vec<String> {
+    use fibkit::encap::{Encap, Seg6Mode, TUNNEL_CSUM, TUNNEL_KEY, TUNNEL_SEQ};
+    let mut o = vec![w("encap"), w(e.type_name())];
+    let flag_words = |o: &mut Vec<String>, f: u16| {
+        for (bit, name) in [
+            (TUNNEL_KEY, "key"),
+            (TUNNEL_CSUM, "csum"),
+            (TUNNEL_SEQ, "seq"),
+        ] {
+            if f & bit != 0 {
+                o.push(w(name));
+            }
+        }
+    };
+    match e {
+        Encap::Ip {
+            id,
+            src,
+            dst,
+            ttl,
+            tos,
+            flags,
+        } => {
+            for (k, v) in [
+                ("id", id.to_string()),
+                ("src", Ip::V4(*src).to_string()),
+                ("dst", Ip::V4(*dst).to_string()),
+                ("ttl", ttl.to_string()),
+                // (a DS field is read as hex)
+                ("tos", format!("0x{tos:x}")),
+            ] {
+                o.push(w(k));
+                o.push(v);
+            }
+            flag_words(&mut o, *flags);
+        }
+        Encap::Ip6 {
+            id,
+            src,
+            dst,
+            hoplimit,
+            tc,
+            flags,
+        } => {
+            for (k, v) in [
+                ("id", id.to_string()),
+                ("src", Ip::V6(*src).to_string()),
+                ("dst", Ip::V6(*dst).to_string()),
+                ("hoplimit", hoplimit.to_string()),
+                ("tc", format!("0x{tc:x}")),
+            ] {
+                o.push(w(k));
+                o.push(v);
+            }
+            flag_words(&mut o, *flags);
+        }
+        Encap::Seg6 { mode, segs, hmac } => {
+            // iproute2 adds the inline header's last slot (the final destination)
+            let n = if *mode == Seg6Mode::Inline {
+                segs.len().saturating_sub(1).max(1)
+            } else {
+                segs.len()
+            };
+            let list: Vec<String> = segs[..n].iter().map(|s| Ip::V6(*s).to_string()).collect();
+            o.extend([w("mode"), w(mode.name()), w("segs"), list.join(",")]);
+            if *hmac != 0 {
+                o.extend([w("hmac"), hmac.to_string()]);
+            }
+        }
+    }
+    o
+}
+
 fn hop_words(o: &mut Vec<String>, h: &HSpec, v6: bool, multi: bool) {
+    if multi {
+        if let Some(e) = &h.encap {
+            o.extend(encap_words(e));
+        }
+    }
     if let Some(g) = h.gw {
         o.push(w("via"));
         if g.is_v6() != v6 {
@@ -464,6 +553,7 @@ fn kernel_rspec(r: &KRoute, names: &HashMap<u32, String>) -> Result<RSpec, Strin
             weight: h.weight,
             onlink: h.flags & nhflags::ONLINK != 0,
             realm: h.realm,
+            encap: h.encap.clone(),
         });
     }
     Ok(RSpec {
@@ -532,6 +622,7 @@ fn fib_rspecs(ns: &Netns) -> Vec<RSpec> {
                             weight: n.weight,
                             onlink: (n.flags | i.flags) & nhflags::ONLINK != 0,
                             realm: n.realm,
+                            encap: n.encap.clone(),
                         })
                         .collect(),
                     metrics: i.metrics.vals.clone(),
@@ -553,6 +644,7 @@ fn fib_rspecs(ns: &Netns) -> Vec<RSpec> {
                 weight: r.nh.weight,
                 onlink: r.nh.flags & nhflags::ONLINK != 0,
                 realm: 0,
+                encap: r.nh.encap.clone(),
             };
             if r.sibling_group != 0 {
                 if let Some(&k) = groups.get(&r.sibling_group) {
@@ -1047,6 +1139,9 @@ fn nexthop_words(n: &KNexthop, names: &HashMap<u32, String>) -> Result<Vec<Strin
         o.push(w("-6"));
     }
     o.extend([w("nexthop"), w("add"), w("id"), n.id.to_string()]);
+    if let Some(e) = &n.lwt {
+        o.extend(encap_words(e));
+    }
     if n.blackhole {
         o.push(w("blackhole"));
     } else if !n.group.is_empty() {

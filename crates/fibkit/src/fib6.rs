@@ -299,6 +299,11 @@ impl Netns {
                 && dst_type & v6::LOOPBACK == 0
                 && flags & (rtf::ANYCAST | rtf::LOCAL) == 0)
         {
+            // a reject type keeps no encapsulation (a route through lo promoted to a
+            // reject one does: conformance scenario 262)
+            if flags & rtf::REJECT != 0 {
+                rt.nh.encap = None;
+            }
             // `rt->fib6_flags = RTF_REJECT | RTF_NONEXTHOP`: an assignment, so the
             // router preference and the expiry flag are dropped with every other flag
             // (conformance scenario 195)

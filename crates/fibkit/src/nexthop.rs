@@ -612,43 +612,57 @@ impl Netns {
     /// `replace_nexthop`'s checks: the kind stays (single or group), and every route
     /// using the object, directly or through a group, must accept the new one.
     fn nexthop_check_replace(&self, old: &Nexthop, new: &Nexthop) -> Result<()> {
+        let mut trial = self.nexthops.clone();
+        trial.insert(new.id, new.clone());
+        // the routes through the object (IPv4, then IPv6), against the new one
+        // (fib_check_nh_list, fib6_check_nh_list)
+        self.nh_check_routes_of(&trial, old.id, new.id)?;
+        // each group holding it: a blackhole may not join several paths, and the
+        // group's routes are checked against the new object itself
+        let groups: Vec<&Nexthop> = self
+            .nexthops
+            .values()
+            .filter(|o| {
+                matches!(&o.kind, NexthopKind::Group { members } if members.iter().any(|(m, _)| *m == new.id))
+            })
+            .collect();
+        for g in &groups {
+            if let NexthopKind::Group { members } = &g.kind {
+                if matches!(new.kind, NexthopKind::Blackhole { .. }) && members.len() > 1 {
+                    return Err(einval(
+                        "Blackhole nexthop can not be a member of a group with more than one path",
+                    ));
+                }
+            }
+            self.nh_check_routes_of(&trial, g.id, new.id)?;
+        }
+        // replace_nexthop_grp / replace_nexthop_single
         match (old.is_group(), new.is_group()) {
             (false, true) => return Err(einval("Can not replace a nexthop with a nexthop group.")),
             (true, false) => return Err(einval("Can not replace a nexthop group with a nexthop.")),
             _ => {}
         }
-        // the object and the groups holding it
-        let mut users = vec![new.id];
-        for o in self.nexthops.values() {
-            if let NexthopKind::Group { members } = &o.kind {
-                if members.iter().any(|(m, _)| *m == new.id) {
-                    if old.fdb != new.fdb {
-                        return Err(einval("Cannot change nexthop FDB status while in a group."));
-                    }
-                    if matches!(new.kind, NexthopKind::Blackhole { .. }) && members.len() > 1 {
-                        return Err(einval(
-                            "Blackhole nexthop can not be a member of a group with more than one path",
-                        ));
-                    }
-                    users.push(o.id);
-                }
-            }
+        if !groups.is_empty() && old.fdb != new.fdb {
+            return Err(einval("Cannot change nexthop FDB status while in a group."));
         }
-        let mut trial = self.nexthops.clone();
-        trial.insert(new.id, new.clone());
+        Ok(())
+    }
+
+    /// Whether every route through object `user` accepts object `new` (in `objs`):
+    /// IPv4 routes first (`fib_check_nexthop` with the route's scope), then IPv6 ones
+    /// (`fib6_check_nexthop`).
+    fn nh_check_routes_of(&self, objs: &BTreeMap<u32, Nexthop>, user: u32, new: u32) -> Result<()> {
         for t in self.tables4.values() {
             for r in t.iter() {
-                if users.contains(&r.info.nh_id) {
-                    fib_check_nexthop(&trial, r.info.nh_id, r.info.scope)?;
+                if r.info.nh_id == user {
+                    fib_check_nexthop(objs, new, r.info.scope)?;
                 }
             }
         }
         for t in self.tables6.values() {
             for list in t.lists() {
-                for r in list {
-                    if users.contains(&r.nh_id) {
-                        paths6(&trial, r.nh_id)?;
-                    }
+                if list.iter().any(|r| r.nh_id == user) {
+                    paths6(objs, new)?;
                 }
             }
         }
