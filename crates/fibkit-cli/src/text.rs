@@ -31,6 +31,7 @@ fn realms_text(realm: u32) -> String {
 /// `from` (they repeat keys, `dst`, `src`, `tos`, which a map cannot hold, so that
 /// text is put together here; `-p` prints the answer without them).
 fn answer_json(
+    ns: &Netns,
     o: Map<String, Value>,
     encap: Option<&fibkit::encap::Encap>,
     pretty: bool,
@@ -47,7 +48,7 @@ fn answer_json(
         .position(|k| k == "from")
         .or_else(|| o.keys().position(|k| k == "dst"))
         .map_or(0, |i| i + 1);
-    members.splice(at..at, encap_json_members(e));
+    members.splice(at..at, encap_json_members(ns, e));
     format!("[{{{}}}]\n", members.join(","))
 }
 
@@ -160,7 +161,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
         if r.input {
             o.insert("iif".into(), json!(ns.link_name(r.flow.iif)));
         }
-        return answer_json(o, encap.as_deref(), opts.pretty);
+        return answer_json(ns, o, encap.as_deref(), opts.pretty);
     }
     let mut p = Vec::new();
     if r.rtype != RouteType::Unicast || details {
@@ -172,7 +173,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     }
     if let Some(e) = &encap {
         // ` encap ... ` (iproute2 prints it with a blank before and after)
-        p.push(encap_text(e).trim_end().to_string());
+        p.push(encap_text(ns, e).trim_end().to_string());
     }
     if tos != 0 {
         p.push(format!("tos 0x{tos:02x}"));
@@ -271,7 +272,12 @@ pub fn get6(
             o.insert("iif".into(), json!(ns.link_name(iif)));
         }
         o.insert("pref".into(), json!(r.pref.name()));
-        return answer_json(o, route.and_then(|x| x.nh.encap.as_deref()), opts.pretty);
+        return answer_json(
+            ns,
+            o,
+            route.and_then(|x| x.nh.encap.as_deref()),
+            opts.pretty,
+        );
     }
     let mut p = Vec::new();
     if r.rtype != RouteType::Unicast || details {
@@ -280,7 +286,7 @@ pub fn get6(
     p.push(fmt6(dst));
     p.push(format!("from {}", fmt6(src)));
     if let Some(e) = route.and_then(|x| x.nh.encap.as_deref()) {
-        p.push(encap_text(e).trim_end().to_string());
+        p.push(encap_text(ns, e).trim_end().to_string());
     }
     if let Some(g) = r.gateway {
         p.push(format!("via {}", fmt6(g)));

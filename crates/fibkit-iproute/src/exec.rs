@@ -494,7 +494,7 @@ fn parse_nh<'a>(
         }
         "encap" => {
             a.next();
-            nh.encap = Some(encap::parse_encap(a)?);
+            nh.encap = Some(encap::parse_encap(ns, a)?);
         }
         "pervasive" => {
             a.next();

@@ -122,7 +122,8 @@ fn oracle_encap_keys(encap: Option<&fibkit::encap::Encap>, dst: &mut String) -> 
             *dst = fmt6(*d);
             None
         }
-        Encap::Seg6 { .. } => None,
+        // (a seg6local `table` comes before the route's own, which -d always prints)
+        Encap::Seg6 { .. } | Encap::Seg6Local { .. } => None,
     }
 }
 

@@ -2232,8 +2232,8 @@ fn print_rta_via(o: &mut Out, v: u128) {
 
 /// `print_route()`.
 /// `lwt_print_encap`.
-fn print_encap(o: &mut Out, e: &fibkit::encap::Encap) {
-    for f in crate::exec::encap_fields(e) {
+fn print_encap(o: &mut Out, ns: &Netns, e: &fibkit::encap::Encap) {
+    for f in crate::exec::encap_fields(ns, e) {
         match f.key {
             Some(k) if o.json() => {
                 if let Some(j) = o.jkey(Some(k)) {
@@ -2276,7 +2276,7 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
         o.n(Some("nhid"), &format!("nhid {id} "), i128::from(id));
     }
     if let Some(e) = &m.encap {
-        print_encap(o, e);
+        print_encap(o, ns, e);
     }
     if m.tos != 0 && !f.tosmask {
         let t = dsfield_n2a(m.tos);
@@ -2376,7 +2376,7 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
                         j.name(k);
                         j.value(x);
                         if i == 0 {
-                            for f in crate::exec::encap_fields(e) {
+                            for f in crate::exec::encap_fields(ns, e) {
                                 if let Some(key) = f.key {
                                     j.name(key);
                                     j.value(&f.json);
@@ -2402,7 +2402,7 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
             let sl = o.sl;
             o.fp(&format!("{sl}\tnexthop "));
             if let Some(e) = &nh.encap {
-                print_encap(o, e);
+                print_encap(o, ns, e);
             }
             if let Some(g) = nh.gateway {
                 print_rta_gateway(o, g);

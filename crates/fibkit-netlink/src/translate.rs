@@ -453,6 +453,8 @@ fn encap_words(e: &fibkit::encap::Encap) -> Vec<String> {
             }
             flag_words(&mut o, *flags);
         }
+        // (not decoded from the kernel yet: a route with one is skipped with a warning)
+        Encap::Seg6Local { action, .. } => o.extend([w("action"), w(*action)]),
         Encap::Seg6 { mode, segs, hmac } => {
             // iproute2 adds the inline header's last slot (the final destination)
             let n = if *mode == Seg6Mode::Inline {

@@ -4,8 +4,9 @@
 //! An encapsulation does not change which route a lookup finds: it travels with the
 //! nexthop, is shown with it, tells two otherwise equal IPv4 routes (and IPv6
 //! multipath legs) apart, and is matched by an IPv4 delete that names one. The types
-//! this kernel has are modelled; `mpls`, `ila`, `ioam6`, `rpl` and `xfrm` it refuses
-//! (EOPNOTSUPP), and fibkit refuses `seg6local` and `bpf`, which it does not model.
+//! this kernel has are modelled (`seg6local` with the behaviours it has, but `End.BPF`);
+//! `mpls`, `ila`, `ioam6`, `rpl` and `xfrm` it refuses (EOPNOTSUPP), and fibkit refuses
+//! `bpf`, which it does not model.
 
 /// `TUNNEL_CSUM` of `LWTUNNEL_IP_FLAGS`.
 pub const TUNNEL_CSUM: u16 = 0x01;
@@ -87,6 +88,27 @@ pub enum Encap {
         /// `TUNNEL_*` flags.
         flags: u16,
     },
+    /// `encap seg6local`: an SRv6 behaviour bound to the route's prefix (a SID), with
+    /// the attributes the behaviour keeps (the kernel drops the others).
+    Seg6Local {
+        /// The behaviour (`End`, `End.X`, ...).
+        action: &'static str,
+        /// `table` (End.T, End.DT6).
+        table: Option<u32>,
+        /// `nh4` (End.DX4).
+        nh4: Option<u32>,
+        /// `nh6` (End.X, End.DX6).
+        nh6: Option<u128>,
+        /// `oif` (End.X, End.DX2).
+        oif: Option<u32>,
+        /// `srh segs ...` (End.B6, End.B6.Encaps): segments as listed, and the HMAC
+        /// key id (0: none).
+        srh: Option<(Vec<u128>, u32)>,
+        /// `count`: per-behaviour counters (shown with `-s` only).
+        count: bool,
+        /// `flavors next-csid` (End, End.X): locator block and node function lengths.
+        flavors: Option<(u8, u8)>,
+    },
     /// `encap seg6`: an SRv6 segment routing header.
     Seg6 {
         /// The mode.
@@ -108,8 +130,108 @@ impl Encap {
                 mode: Seg6Mode::Inline,
                 ..
             } if !v6 => Err(crate::Error::new(crate::Errno::EINVAL)),
+            Encap::Seg6Local { .. } if !v6 => Err(crate::Error::new(crate::Errno::EINVAL)),
             _ => Ok(()),
         }
+    }
+
+    /// `seg6_local_build_state` for a request: the behaviour's required attributes
+    /// present (else EINVAL), its optional ones kept and the others dropped. `End.DT6`
+    /// takes a table or (with a VRF device, which fibkit has not) a `vrftable`; `End.DT4`
+    /// and `End.DT46` need one; only the `next-csid` flavor exists (EOPNOTSUPP).
+    #[allow(clippy::too_many_arguments)]
+    pub fn seg6local(
+        action: &str,
+        table: Option<u32>,
+        vrftable: Option<u32>,
+        nh4: Option<u32>,
+        nh6: Option<u128>,
+        oif: Option<u32>,
+        srh: Option<(Vec<u128>, u32)>,
+        count: bool,
+        flavors: Option<(bool, u8, u8)>,
+    ) -> crate::Result<Encap> {
+        use crate::{Errno, Error};
+        let inval = || Err(Error::new(Errno::EINVAL));
+        let names = [
+            "End",
+            "End.X",
+            "End.T",
+            "End.DX2",
+            "End.DX6",
+            "End.DX4",
+            "End.DT6",
+            "End.DT4",
+            "End.DT46",
+            "End.B6",
+            "End.B6.Encaps",
+        ];
+        let Some(&action) = names.iter().find(|n| **n == action) else {
+            // End.BM, End.S, End.AS, End.AM: no such behaviour in this kernel
+            return inval();
+        };
+        let mut e = Encap::Seg6Local {
+            action,
+            table: None,
+            nh4: None,
+            nh6: None,
+            oif: None,
+            srh: None,
+            count,
+            flavors: None,
+        };
+        let Encap::Seg6Local {
+            table: t,
+            nh4: n4,
+            nh6: n6,
+            oif: o,
+            srh: s,
+            flavors: f,
+            ..
+        } = &mut e
+        else {
+            return inval();
+        };
+        match action {
+            "End" | "End.X" => {
+                if action == "End.X" {
+                    if nh6.is_none() {
+                        return inval();
+                    }
+                    *n6 = nh6;
+                    *o = oif;
+                }
+                if let Some((next_csid, lblen, nflen)) = flavors {
+                    if !next_csid {
+                        return Err(Error::msg(
+                            Errno::EOPNOTSUPP,
+                            "Unsupported Flavor operation(s)",
+                        ));
+                    }
+                    *f = Some((lblen, nflen));
+                }
+            }
+            "End.T" => {
+                *t = Some(table.ok_or(Error::new(Errno::EINVAL))?);
+            }
+            "End.DX2" => *o = Some(oif.ok_or(Error::new(Errno::EINVAL))?),
+            "End.DX6" => *n6 = Some(nh6.ok_or(Error::new(Errno::EINVAL))?),
+            "End.DX4" => *n4 = Some(nh4.ok_or(Error::new(Errno::EINVAL))?),
+            "End.DT6" => match (table, vrftable) {
+                (Some(x), None) => *t = Some(x),
+                (Some(_), Some(_)) | (None, None) => {
+                    return Err(Error::msg(
+                        Errno::EINVAL,
+                        "table or vrftable must be specified",
+                    ))
+                }
+                // a vrftable needs a VRF device bound to it
+                (None, Some(_)) => return inval(),
+            },
+            "End.DT4" | "End.DT46" => return inval(),
+            _ => *s = Some(srh.ok_or(Error::new(Errno::EINVAL))?),
+        }
+        Ok(e)
     }
 
     /// The keyword after `encap`.
@@ -118,6 +240,7 @@ impl Encap {
             Encap::Ip { .. } => "ip",
             Encap::Ip6 { .. } => "ip6",
             Encap::Seg6 { .. } => "seg6",
+            Encap::Seg6Local { .. } => "seg6local",
         }
     }
 }

@@ -485,7 +485,10 @@ impl Netns {
                 .is_some_and(|c| c.ignore_routes_with_linkdown != 0)
     }
 
-    /// `inet_addr_type_table`: the type of the route `a` resolves to in `table`.
+    /// `inet_addr_type_table` (`__inet_dev_addr_type` without a device): the type of
+    /// the route `a` resolves to in `table`, by a plain lookup, which passes over a
+    /// route without carrier where its device ignores such routes (conformance
+    /// scenario 264).
     pub(crate) fn addr_type4_table(&self, a: u32, table: u32) -> RouteType {
         if v4::is_zeronet(a) || v4::is_lbcast(a) {
             return RouteType::Broadcast;
@@ -496,7 +499,7 @@ impl Netns {
         if !self.tables4.contains_key(&table) {
             return RouteType::Broadcast;
         }
-        match self.fib4_table_lookup(self.merged_alias(table), a, 0, scope::UNIVERSE, 0, true) {
+        match self.fib4_table_lookup(self.merged_alias(table), a, 0, scope::UNIVERSE, 0, false) {
             Ok(r) => r.route.rtype,
             Err(_) => RouteType::Unicast,
         }
@@ -513,7 +516,8 @@ impl Netns {
         }
     }
 
-    /// `inet_addr_type_dev_table`: like [`Self::addr_type4_table`] in the local table.
+    /// `inet_addr_type_dev_table`: like [`Self::addr_type4_table`] in the local table
+    /// (the device only picks the table, an L3 master's; the lookup names no device).
     pub(crate) fn addr_type4_dev(&self, a: u32) -> RouteType {
         self.addr_type4_table(a, tid::LOCAL)
     }

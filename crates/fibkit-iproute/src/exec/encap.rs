@@ -34,7 +34,7 @@ fn addr(s: &str, fam: Family) -> Res<Addr> {
 
 /// `lwt_parse_encap`, with `a` just past `encap`: the type and its options (the words
 /// after them are left for the caller).
-pub(super) fn parse_encap(a: &mut Args<'_>) -> Res<Arc<Encap>> {
+pub(super) fn parse_encap(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
     let t = a.val()?;
     let known = [
         "mpls",
@@ -65,9 +65,9 @@ pub(super) fn parse_encap(a: &mut Args<'_>) -> Res<Arc<Encap>> {
         "ip" => parse_ip(a, false),
         "ip6" => parse_ip(a, true),
         "seg6" => parse_seg6(a),
+        "seg6local" => parse_seg6local(ns, a),
         // the kernel has no mpls, ila, rpl, ioam6 or xfrm encapsulation; fibkit does
-        // not model seg6local and bpf (their options are not read: the request fails
-        // as a whole)
+        // not model bpf (their options are not read: the request fails as a whole)
         _ => Err(unsupported()),
     }
 }
@@ -225,7 +225,7 @@ fn field(key: &'static str, text: String, json: serde_json::Value) -> Field {
 
 /// `lwt_print_encap`: the fields iproute2 prints for `e`, the first being ` encap
 /// TYPE ` (with a blank before it).
-pub(crate) fn encap_fields(e: &Encap) -> Vec<Field> {
+pub(crate) fn encap_fields(ns: &fibkit::Netns, e: &Encap) -> Vec<Field> {
     let mut f = vec![field(
         "encap",
         format!(" encap {} ", e.type_name()),
@@ -293,6 +293,60 @@ pub(crate) fn encap_fields(e: &Encap) -> Vec<Field> {
             f.push(field("tc", format!("tc {tc} "), (*tc).into()));
             flags(&mut f, *fl);
         }
+        Encap::Seg6Local {
+            action,
+            table,
+            nh4,
+            nh6,
+            oif,
+            srh,
+            count: _,
+            flavors,
+        } => {
+            f.push(field(
+                "action",
+                format!("action {action} "),
+                (*action).into(),
+            ));
+            if let Some((segs, hmac)) = srh {
+                let list: Vec<String> = segs.iter().map(|s| fmt6(*s)).collect();
+                f.push(field(
+                    "srh",
+                    format!("segs {} [ {} ] ", segs.len(), list.join(" ")),
+                    serde_json::json!({ "segs": list }),
+                ));
+                if *hmac != 0 {
+                    f.push(Field {
+                        key: None,
+                        text: format!("hmac {hmac:X} "),
+                        json: serde_json::Value::Null,
+                    });
+                }
+            }
+            if let Some(t) = table {
+                let n = crate::names::table_n2a(*t);
+                f.push(field("table", format!("table {n} "), n.into()));
+            }
+            if let Some(a) = nh4 {
+                f.push(field("nh4", format!("nh4 {} ", fmt4(*a)), fmt4(*a).into()));
+            }
+            if let Some(a) = nh6 {
+                f.push(field("nh6", format!("nh6 {} ", fmt6(*a)), fmt6(*a).into()));
+            }
+            if let Some(i) = oif {
+                let n = ns.link_name(*i).to_string();
+                f.push(field("oif", format!("oif {n} "), n.into()));
+            }
+            if let Some((lblen, nflen)) = flavors {
+                f.push(field(
+                    "flavors",
+                    "flavors next-csid ".into(),
+                    serde_json::json!(["next-csid"]),
+                ));
+                f.push(field("lblen", format!("lblen {lblen} "), (*lblen).into()));
+                f.push(field("nflen", format!("nflen {nflen} "), (*nflen).into()));
+            }
+        }
         Encap::Seg6 { mode, segs, hmac } => {
             f.push(field(
                 "mode",
@@ -318,18 +372,172 @@ pub(crate) fn encap_fields(e: &Encap) -> Vec<Field> {
 }
 
 /// The text iproute2 prints for `e` (` encap TYPE ...`, ending in a blank).
-pub fn encap_text(e: &Encap) -> String {
-    encap_fields(e).into_iter().map(|f| f.text).collect()
+pub fn encap_text(ns: &fibkit::Netns, e: &Encap) -> String {
+    encap_fields(ns, e).into_iter().map(|f| f.text).collect()
 }
 
 /// The JSON members iproute2 prints for `e`, in order, as `"key":value` text (keys may
 /// repeat the route's own: `dst`, `src`, `tos`).
-pub fn encap_json_members(e: &Encap) -> Vec<String> {
-    encap_fields(e)
+pub fn encap_json_members(ns: &fibkit::Netns, e: &Encap) -> Vec<String> {
+    encap_fields(ns, e)
         .into_iter()
         .filter_map(|f| {
             f.key
                 .map(|k| format!("{}:{}", serde_json::Value::from(k), f.json))
         })
         .collect()
+}
+
+/// `parse_encap_seg6local`: the behaviour and its attributes; the kernel's
+/// `seg6_local_build_state` keeps those the behaviour has.
+fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
+    let (mut action, mut table, mut vrftable, mut nh4, mut nh6, mut oif) =
+        (None, None, None, None, None, None);
+    let (mut srh, mut count, mut flavors) = (None, false, None);
+    let (mut lblen, mut nflen) = (32u8, 16u8);
+    let mut seen: Vec<&str> = Vec::new();
+    let actions = [
+        "End",
+        "End.X",
+        "End.T",
+        "End.DX2",
+        "End.DX6",
+        "End.DX4",
+        "End.DT6",
+        "End.DT4",
+        "End.DT46",
+        "End.B6",
+        "End.B6.Encaps",
+        "End.BM",
+        "End.S",
+        "End.AS",
+        "End.AM",
+        "End.BPF",
+    ];
+    while let Some(k) = a.peek() {
+        if !matches!(
+            k,
+            "action"
+                | "table"
+                | "vrftable"
+                | "nh4"
+                | "nh6"
+                | "iif"
+                | "oif"
+                | "srh"
+                | "count"
+                | "flavors"
+                | "lblen"
+                | "nflen"
+        ) {
+            break;
+        }
+        a.next();
+        if k == "count" {
+            if seen.contains(&k) {
+                return Err(duparg(k, k));
+            }
+            seen.push(k);
+            count = true;
+            continue;
+        }
+        let v = a.val()?;
+        if seen.contains(&k) {
+            return Err(duparg(k, v));
+        }
+        seen.push(k);
+        match k {
+            "action" => {
+                let Some(x) = actions.iter().find(|x| **x == v) else {
+                    return Err(invarg("\"action\" value is invalid\n", v));
+                };
+                if *x == "End.BPF" {
+                    // (a BPF program: not modelled)
+                    return Err(unsupported());
+                }
+                action = Some(*x);
+            }
+            "table" | "vrftable" => {
+                let t =
+                    crate::names::table_a2n(v).ok_or_else(|| invarg("invalid table id\n", v))?;
+                if k == "table" {
+                    table = Some(t);
+                } else {
+                    vrftable = Some(t);
+                }
+            }
+            "nh4" => {
+                if let Addr::V4(x) = addr(v, Family::V4)? {
+                    nh4 = Some(x);
+                }
+            }
+            "nh6" => {
+                if let Addr::V6(x) = addr(v, Family::V6)? {
+                    nh6 = Some(x);
+                }
+            }
+            "iif" | "oif" => {
+                let i = ns.link_index(v).ok_or_else(|| super::nodev(v))?;
+                if k == "oif" {
+                    oif = Some(i);
+                }
+            }
+            "srh" => {
+                if v != "segs" {
+                    return Err(invarg("missing \"segs\" attribute for srh\n", v));
+                }
+                let list = a.val()?;
+                let mut segs = Vec::new();
+                for s in list.split(',').filter(|s| !s.is_empty()) {
+                    match addr(s, Family::V6)? {
+                        Addr::V6(x) => segs.push(x),
+                        Addr::V4(_) => return Err(bad_addr(s, Some(Family::V6))),
+                    }
+                }
+                let mut hmac = 0;
+                if a.peek() == Some("hmac") {
+                    a.next();
+                    hmac = parse_u32(a.val()?).unwrap_or(0);
+                }
+                srh = Some((segs, hmac));
+            }
+            "flavors" => flavors = Some(v == "next-csid"),
+            _ => {
+                let n = parse_u32(v)
+                    .and_then(|x| u8::try_from(x).ok())
+                    .ok_or_else(|| invarg(&format!("invalid \"{k}\" value\n"), v))?;
+                if k == "lblen" {
+                    lblen = n;
+                } else {
+                    nflen = n;
+                }
+            }
+        }
+    }
+    let Some(action) = action else {
+        return Err(invarg("\"action\" value is invalid\n", ""));
+    };
+    // an SRH to insert (all but End.B6.Encaps) ends with the final destination's slot
+    let srh = srh.map(|(mut segs, hmac): (Vec<u128>, u32)| {
+        if segs.is_empty() {
+            segs.push(0);
+        }
+        if action != "End.B6.Encaps" {
+            segs.push(0);
+        }
+        (segs, hmac)
+    });
+    Encap::seg6local(
+        action,
+        table,
+        vrftable,
+        nh4,
+        nh6,
+        oif,
+        srh,
+        count,
+        flavors.map(|f| (f, lblen, nflen)),
+    )
+    .map(Arc::new)
+    .map_err(Failure::kernel)
 }

@@ -223,7 +223,7 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                 attrs = true;
             }
             "encap" => {
-                cfg.encap = Some(super::encap::parse_encap(&mut it)?);
+                cfg.encap = Some(super::encap::parse_encap(ns, &mut it)?);
                 attrs = true;
             }
             "help" => return Err(usage()),
@@ -392,7 +392,7 @@ pub(crate) fn nh_text(ns: &Netns, o: &Nexthop, details: bool) -> String {
             ..
         } => {
             if let Some(e) = encap {
-                s.push_str(&super::encap::encap_text(e));
+                s.push_str(&super::encap::encap_text(ns, e));
             }
             if let Some(g) = gw {
                 s.push_str(&format!("via {} ", gw_text(*g)));
@@ -510,7 +510,7 @@ fn render(ns: &Netns, opts: &Opts, list: &[&Nexthop]) -> String {
                     .collect();
                 if let Some(e) = encap_of(o) {
                     let at = members.len().min(1);
-                    members.splice(at..at, super::encap::encap_json_members(e));
+                    members.splice(at..at, super::encap::encap_json_members(ns, e));
                 }
                 format!("{{{}}}", members.join(","))
             })
