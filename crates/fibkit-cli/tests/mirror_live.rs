@@ -1398,6 +1398,13 @@ fn mirror_keeps_encapsulations() {
         "-6 route add 2001:db8:82::/64 dev d1 encap ip6 dst 2001:db8:1::c hoplimit 4",
         "nexthop add id 5 encap ip id 3 dst 192.0.2.5 via 192.0.2.2 dev d0",
         "route add 10.83.0.0/16 nhid 5",
+        // SRv6 behaviours
+        "-6 route add 2001:db8:90::1/128 encap seg6local action End.X nh6 2001:db8:1::2 oif d1 count dev d1",
+        "-6 route add 2001:db8:90::2/128 encap seg6local action End.DT6 table 100 dev d1",
+        "-6 route add 2001:db8:90::3/128 encap seg6local action End.B6 srh segs 2001:db8:1::a,2001:db8:1::b hmac 9 dev d1",
+        "-6 route add 2001:db8:90::4/128 encap seg6local action End flavors next-csid lblen 48 nflen 8 dev d1",
+        "-6 route add 2001:db8:90::5/128 encap seg6local action End.DX4 nh4 192.0.2.2 dev d1",
+        "-6 route add 2001:db8:90::6/128 encap seg6local action End.B6.Encaps srh segs 2001:db8:1::c dev d1",
     ] {
         ns.ip(c);
     }
@@ -1414,6 +1421,8 @@ fn mirror_keeps_encapsulations() {
             "route get 10.83.1.1",
             "-6 route get 2001:db8:80::1",
             "-6 route get 2001:db8:81::1",
+            "-6 route get 2001:db8:90::1",
+            "-j -6 route show",
         ],
     );
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));

@@ -852,9 +852,31 @@ pub fn decode_neigh(p: &[u8], w: &mut Vec<Warning>) -> Option<KNeigh> {
     })
 }
 
+/// An SRH (`struct ipv6_sr_hdr`: nexthdr, hdrlen, type, segments_left,
+/// first_segment, flags, tag, then the segments and TLVs): the segments as iproute2
+/// lists them and the HMAC key id (0: none).
+fn decode_srh(h: &[u8]) -> Option<(Vec<u128>, u32)> {
+    let be32 = |b: &[u8]| -> u32 { b.try_into().map_or(0, u32::from_be_bytes) };
+    let (hdrlen, first, fl) = (usize::from(*h.get(1)?), usize::from(*h.get(4)?), *h.get(5)?);
+    let mut segs = Vec::new();
+    for i in (0..=first).rev() {
+        let b: [u8; 16] = h.get(8 + 16 * i..8 + 16 * (i + 1))?.try_into().ok()?;
+        segs.push(u128::from_be_bytes(b));
+    }
+    // SR6_FLAG1_HMAC: the HMAC TLV ends the header (type, len, reserved 2, key id 4,
+    // then the HMAC)
+    let hmac = if fl & 0x08 != 0 {
+        let tlv = ((hdrlen + 1) * 8).checked_sub(40)?;
+        be32(h.get(tlv + 4..tlv + 8)?)
+    } else {
+        0
+    };
+    Some((segs, hmac))
+}
+
 /// An encapsulation (`RTA_ENCAP_TYPE` / `NHA_ENCAP_TYPE` and the nested attributes of
 /// `RTA_ENCAP` / `NHA_ENCAP`) of a type fibkit models: `ip` (2), `ip6` (4), `seg6`
-/// (5). `None` for another type or a malformed one.
+/// (5), `seg6local` (7). `None` for another type or a malformed one.
 pub fn decode_encap(ty: u16, data: &[u8]) -> Option<std::sync::Arc<fibkit::encap::Encap>> {
     use fibkit::encap::{Encap, Seg6Mode};
     let be64 = |b: &[u8]| -> u64 { b.try_into().map_or(0, u64::from_be_bytes) };
@@ -913,23 +935,70 @@ pub fn decode_encap(ty: u16, data: &[u8]) -> Option<std::sync::Arc<fibkit::encap
                 4 => Seg6Mode::L2EncapRed,
                 _ => return None,
             };
-            let h = srh.get(4..)?;
-            let (hdrlen, first, fl) =
-                (usize::from(*h.get(1)?), usize::from(*h.get(4)?), *h.get(5)?);
-            let mut segs = Vec::new();
-            for i in (0..=first).rev() {
-                segs.push(be128(h.get(8 + 16 * i..8 + 16 * (i + 1))?));
-            }
-            // SR6_FLAG1_HMAC: the HMAC TLV ends the header (type, len, reserved 2,
-            // key id 4, then the HMAC)
-            let hmac = if fl & 0x08 != 0 {
-                let end = (hdrlen + 1) * 8;
-                let tlv = end.checked_sub(40)?;
-                be32(h.get(tlv + 4..tlv + 8)?)
-            } else {
-                0
-            };
+            let (segs, hmac) = decode_srh(srh.get(4..)?)?;
             Encap::Seg6 { mode, segs, hmac }
+        }
+        7 => {
+            // SEG6_LOCAL_*: action 1, srh 2, table 3, nh4 4, nh6 5, iif 6, oif 7,
+            // counters 10, flavors 11 (operation 1, lblen 2, nflen 3)
+            let actions = [
+                "End",
+                "End.X",
+                "End.T",
+                "End.DX2",
+                "End.DX6",
+                "End.DX4",
+                "End.DT6",
+                "End.DT4",
+                "End.B6",
+                "End.B6.Encaps",
+            ];
+            let (mut action, mut table, mut nh4, mut nh6, mut oif) = (None, None, None, None, None);
+            let (mut srh, mut count, mut flavors) = (None, false, None);
+            for a in attrs(data) {
+                match a.ty {
+                    1 => {
+                        let code = a.u32()? as usize;
+                        action = Some(*actions.get(code.checked_sub(1)?)?);
+                    }
+                    2 => srh = Some(decode_srh(a.data)?),
+                    3 => table = a.u32(),
+                    4 => nh4 = Some(be32(a.data)),
+                    5 => nh6 = Some(be128(a.data)),
+                    7 => oif = a.u32(),
+                    10 => count = true,
+                    11 => {
+                        let (mut op, mut lb, mut nf) = (0u32, 32u8, 16u8);
+                        for f in attrs(a.data) {
+                            match f.ty {
+                                1 => op = f.u32().unwrap_or(0),
+                                2 => lb = byte(f.data),
+                                3 => nf = byte(f.data),
+                                _ => {}
+                            }
+                        }
+                        // SEG6_LOCAL_FLV_OP_NEXT_CSID (bit 4) is the only one kept
+                        if op & (1 << 4) == 0 {
+                            return None;
+                        }
+                        flavors = Some((lb, nf));
+                    }
+                    // iif: kept by no behaviour modelled
+                    6 => {}
+                    // bpf, vrftable: not modelled
+                    _ => return None,
+                }
+            }
+            Encap::Seg6Local {
+                action: action?,
+                table,
+                nh4,
+                nh6,
+                oif,
+                srh,
+                count,
+                flavors,
+            }
         }
         _ => return None,
     };

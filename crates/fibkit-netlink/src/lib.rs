@@ -47,7 +47,7 @@
 //! up state — and therefore always with carrier), address and route lifetimes,
 //! DAD states (a tentative address is mirrored as usable, but for one kept over its
 //! link's going down), IPv6 peer addresses,
-//! encapsulations other than `ip`, `ip6` and `seg6`, whether a resilient nexthop group's bucket was used since it last
+//! encapsulations other than `ip`, `ip6`, `seg6` and `seg6local`, whether a resilient nexthop group's bucket was used since it last
 //! moved (the buckets themselves are restored), rule selectors fibkit does not model
 //! (`dscp`, `flowlabel`, port masks), proxy neighbour entries, and per-boot random
 //! multipath hash seeds (a seed of 0 cannot be reproduced), and IPv6's one-way

@@ -862,3 +862,43 @@ fn encapsulations_decode() {
     assert!(crate::kernel::decode_encap(7, &[]).is_none());
     assert!(crate::kernel::decode_encap(5, &nl_attrs(&[(1, vec![1, 0, 0, 0, 0])])).is_none());
 }
+
+#[test]
+fn seg6local_decodes() {
+    use fibkit::encap::Encap;
+    let nh6 = 0x2001_0db8_u128 << 96 | 2;
+    let flv = nl_attrs(&[
+        (1, (1u32 << 4).to_ne_bytes().to_vec()),
+        (2, vec![48]),
+        (3, vec![8]),
+    ]);
+    let attrs = nl_attrs(&[
+        (1, 2u32.to_ne_bytes().to_vec()),
+        (5, nh6.to_be_bytes().to_vec()),
+        (7, 3u32.to_ne_bytes().to_vec()),
+        (10 | 0x8000, Vec::new()),
+        (11 | 0x8000, flv),
+    ]);
+    let e = crate::kernel::decode_encap(7, &attrs).expect("seg6local");
+    assert_eq!(
+        *e,
+        Encap::Seg6Local {
+            action: "End.X",
+            table: None,
+            nh4: None,
+            nh6: Some(nh6),
+            oif: Some(3),
+            srh: None,
+            count: true,
+            flavors: Some((48, 8)),
+        }
+    );
+    // a behaviour fibkit does not model (End.BPF), and the psp flavor alone
+    let bpf = nl_attrs(&[(1, 15u32.to_ne_bytes().to_vec())]);
+    assert!(crate::kernel::decode_encap(7, &bpf).is_none());
+    let psp = nl_attrs(&[
+        (1, 1u32.to_ne_bytes().to_vec()),
+        (11, nl_attrs(&[(1, 2u32.to_ne_bytes().to_vec())])),
+    ]);
+    assert!(crate::kernel::decode_encap(7, &psp).is_none());
+}

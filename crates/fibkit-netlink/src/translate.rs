@@ -236,6 +236,8 @@ struct HSpec {
     realm: u32,
     /// Its encapsulation.
     encap: Option<std::sync::Arc<fibkit::encap::Encap>>,
+    /// The name of the encapsulation's own device (a seg6local `oif`), if any.
+    encap_dev: String,
 }
 
 /// A route in the canonical form both sides are compared in.
@@ -307,6 +309,7 @@ impl RSpec {
                     onlink: false,
                     realm,
                     encap: None,
+                    encap_dev: String::new(),
                 });
             }
         }
@@ -382,7 +385,7 @@ impl RSpec {
         // know (an `ip6` one's `hoplimit` would take the metric's)
         if let (0, [h]) = (self.nhid, self.hops.as_slice()) {
             if let Some(e) = &h.encap {
-                o.extend(encap_words(e));
+                o.extend(encap_words(e, &h.encap_dev));
             }
         }
         // `ip` reads everything after the first `nexthop` as paths: they come last
@@ -396,8 +399,16 @@ impl RSpec {
     }
 }
 
-/// The `encap ...` words that make `e` again.
-fn encap_words(e: &fibkit::encap::Encap) -> Vec<String> {
+/// A seg6local encapsulation's own device.
+fn encap_oif(e: Option<&fibkit::encap::Encap>) -> Option<u32> {
+    match e? {
+        fibkit::encap::Encap::Seg6Local { oif, .. } => *oif,
+        _ => None,
+    }
+}
+
+/// The `encap ...` words that make `e` again (`dev`: the name of a seg6local `oif`).
+fn encap_words(e: &fibkit::encap::Encap, dev: &str) -> Vec<String> {
     use fibkit::encap::{Encap, Seg6Mode, TUNNEL_CSUM, TUNNEL_KEY, TUNNEL_SEQ};
     let mut o = vec![w("encap"), w(e.type_name())];
     let flag_words = |o: &mut Vec<String>, f: u16| {
@@ -453,8 +464,56 @@ fn encap_words(e: &fibkit::encap::Encap) -> Vec<String> {
             }
             flag_words(&mut o, *flags);
         }
-        // (not decoded from the kernel yet: a route with one is skipped with a warning)
-        Encap::Seg6Local { action, .. } => o.extend([w("action"), w(*action)]),
+        Encap::Seg6Local {
+            action,
+            table,
+            nh4,
+            nh6,
+            oif,
+            srh,
+            count,
+            flavors,
+        } => {
+            o.extend([w("action"), w(*action)]);
+            if let Some((segs, hmac)) = srh {
+                // iproute2 adds the last slot itself, but for End.B6.Encaps
+                let n = if *action == "End.B6.Encaps" {
+                    segs.len()
+                } else {
+                    segs.len().saturating_sub(1).max(1)
+                };
+                let list: Vec<String> = segs[..n].iter().map(|s| Ip::V6(*s).to_string()).collect();
+                o.extend([w("srh"), w("segs"), list.join(",")]);
+                if *hmac != 0 {
+                    o.extend([w("hmac"), hmac.to_string()]);
+                }
+            }
+            if let Some(t) = table {
+                o.extend([w("table"), t.to_string()]);
+            }
+            if let Some(a) = nh4 {
+                o.extend([w("nh4"), Ip::V4(*a).to_string()]);
+            }
+            if let Some(a) = nh6 {
+                o.extend([w("nh6"), Ip::V6(*a).to_string()]);
+            }
+            if oif.is_some() {
+                o.extend([w("oif"), dev.to_string()]);
+            }
+            if *count {
+                o.push(w("count"));
+            }
+            if let Some((lb, nf)) = flavors {
+                o.extend([
+                    w("flavors"),
+                    w("next-csid"),
+                    w("lblen"),
+                    lb.to_string(),
+                    w("nflen"),
+                    nf.to_string(),
+                ]);
+            }
+        }
         Encap::Seg6 { mode, segs, hmac } => {
             // iproute2 adds the inline header's last slot (the final destination)
             let n = if *mode == Seg6Mode::Inline {
@@ -475,7 +534,7 @@ fn encap_words(e: &fibkit::encap::Encap) -> Vec<String> {
 fn hop_words(o: &mut Vec<String>, h: &HSpec, v6: bool, multi: bool) {
     if multi {
         if let Some(e) = &h.encap {
-            o.extend(encap_words(e));
+            o.extend(encap_words(e, &h.encap_dev));
         }
     }
     if let Some(g) = h.gw {
@@ -556,6 +615,9 @@ fn kernel_rspec(r: &KRoute, names: &HashMap<u32, String>) -> Result<RSpec, Strin
             onlink: h.flags & nhflags::ONLINK != 0,
             realm: h.realm,
             encap: h.encap.clone(),
+            encap_dev: encap_oif(h.encap.as_deref())
+                .and_then(|i| names.get(&i).cloned())
+                .unwrap_or_default(),
         });
     }
     Ok(RSpec {
@@ -625,6 +687,9 @@ fn fib_rspecs(ns: &Netns) -> Vec<RSpec> {
                             onlink: (n.flags | i.flags) & nhflags::ONLINK != 0,
                             realm: n.realm,
                             encap: n.encap.clone(),
+                            encap_dev: encap_oif(n.encap.as_deref())
+                                .map(|i| dev_name(ns, i))
+                                .unwrap_or_default(),
                         })
                         .collect(),
                     metrics: i.metrics.vals.clone(),
@@ -647,6 +712,9 @@ fn fib_rspecs(ns: &Netns) -> Vec<RSpec> {
                 onlink: r.nh.flags & nhflags::ONLINK != 0,
                 realm: 0,
                 encap: r.nh.encap.clone(),
+                encap_dev: encap_oif(r.nh.encap.as_deref())
+                    .map(|i| dev_name(ns, i))
+                    .unwrap_or_default(),
             };
             if r.sibling_group != 0 {
                 if let Some(&k) = groups.get(&r.sibling_group) {
@@ -1142,7 +1210,10 @@ fn nexthop_words(n: &KNexthop, names: &HashMap<u32, String>) -> Result<Vec<Strin
     }
     o.extend([w("nexthop"), w("add"), w("id"), n.id.to_string()]);
     if let Some(e) = &n.lwt {
-        o.extend(encap_words(e));
+        let dev = encap_oif(Some(e))
+            .and_then(|i| names.get(&i).cloned())
+            .unwrap_or_default();
+        o.extend(encap_words(e, &dev));
     }
     if n.blackhole {
         o.push(w("blackhole"));

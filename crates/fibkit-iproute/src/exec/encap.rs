@@ -310,10 +310,14 @@ pub(crate) fn encap_fields(ns: &fibkit::Netns, e: &Encap) -> Vec<Field> {
             ));
             if let Some((segs, hmac)) = srh {
                 let list: Vec<String> = segs.iter().map(|s| fmt6(*s)).collect();
+                let mut j = serde_json::json!({ "segs": list });
+                if *hmac != 0 {
+                    j["hmac"] = format!("0x{hmac:x}").into();
+                }
                 f.push(field(
                     "srh",
                     format!("segs {} [ {} ] ", segs.len(), list.join(" ")),
-                    serde_json::json!({ "segs": list }),
+                    j,
                 ));
                 if *hmac != 0 {
                     f.push(Field {
