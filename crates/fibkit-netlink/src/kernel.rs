@@ -941,18 +941,8 @@ pub fn decode_encap(ty: u16, data: &[u8]) -> Option<std::sync::Arc<fibkit::encap
         7 => {
             // SEG6_LOCAL_*: action 1, srh 2, table 3, nh4 4, nh6 5, iif 6, oif 7,
             // counters 10, flavors 11 (operation 1, lblen 2, nflen 3)
-            let actions = [
-                "End",
-                "End.X",
-                "End.T",
-                "End.DX2",
-                "End.DX6",
-                "End.DX4",
-                "End.DT6",
-                "End.DT4",
-                "End.B6",
-                "End.B6.Encaps",
-            ];
+            // (the behaviours fibkit models are the first ten)
+            let actions = &fibkit::encap::SEG6LOCAL_ACTIONS[..10];
             let (mut action, mut table, mut nh4, mut nh6, mut oif) = (None, None, None, None, None);
             let (mut srh, mut count, mut flavors) = (None, false, None);
             for a in attrs(data) {

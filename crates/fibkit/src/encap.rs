@@ -15,6 +15,27 @@ pub const TUNNEL_KEY: u16 = 0x04;
 /// `TUNNEL_SEQ`.
 pub const TUNNEL_SEQ: u16 = 0x08;
 
+/// The names of SRv6 behaviours (`seg6local action`), in the order of their codes
+/// (`SEG6_LOCAL_ACTION_END` = 1, ...).
+pub const SEG6LOCAL_ACTIONS: [&str; 16] = [
+    "End",
+    "End.X",
+    "End.T",
+    "End.DX2",
+    "End.DX6",
+    "End.DX4",
+    "End.DT6",
+    "End.DT4",
+    "End.B6",
+    "End.B6.Encaps",
+    "End.BM",
+    "End.S",
+    "End.AS",
+    "End.AM",
+    "End.BPF",
+    "End.DT46",
+];
+
 /// An SRv6 encapsulation's mode (`SEG6_IPTUN_MODE_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Seg6Mode {
@@ -153,19 +174,9 @@ impl Encap {
     ) -> crate::Result<Encap> {
         use crate::{Errno, Error};
         let inval = || Err(Error::new(Errno::EINVAL));
-        let names = [
-            "End",
-            "End.X",
-            "End.T",
-            "End.DX2",
-            "End.DX6",
-            "End.DX4",
-            "End.DT6",
-            "End.DT4",
-            "End.DT46",
-            "End.B6",
-            "End.B6.Encaps",
-        ];
+        // the behaviours this kernel has and fibkit models (End.BPF needs a program,
+        // End.DT4/End.DT46 a VRF: refused below; End.BM, End.S, End.AS, End.AM it has not)
+        let names = &SEG6LOCAL_ACTIONS[..10];
         let Some(&action) = names.iter().find(|n| **n == action) else {
             // End.BM, End.S, End.AS, End.AM: no such behaviour in this kernel
             return inval();

@@ -400,24 +400,7 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
     let (mut srh, mut count, mut flavors) = (None, false, None);
     let (mut lblen, mut nflen) = (32u8, 16u8);
     let mut seen: Vec<&str> = Vec::new();
-    let actions = [
-        "End",
-        "End.X",
-        "End.T",
-        "End.DX2",
-        "End.DX6",
-        "End.DX4",
-        "End.DT6",
-        "End.DT4",
-        "End.DT46",
-        "End.B6",
-        "End.B6.Encaps",
-        "End.BM",
-        "End.S",
-        "End.AS",
-        "End.AM",
-        "End.BPF",
-    ];
+    let actions = fibkit::encap::SEG6LOCAL_ACTIONS;
     while let Some(k) = a.peek() {
         if !matches!(
             k,
