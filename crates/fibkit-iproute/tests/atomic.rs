@@ -1,9 +1,10 @@
 //! A command the kernel refuses changes nothing: after every failing command of the
 //! random scenarios (the generator behind the oracle runs, see `random.rs`) and of
 //! random word sequences, the whole namespace shows as it did before (links, addresses,
-//! routes of every table, rules, nexthop objects, neighbours, and the answers of a few
-//! lookups). The kernel's own exceptions, where it keeps part of a refused command, are
-//! listed in `kernel_keeps_part` with the scenario that records each.
+//! routes of every table, rules, nexthop objects and resilient groups' buckets,
+//! neighbours, and the answers of a few lookups). The kernel's own exceptions, where it
+//! keeps part of a refused command, are listed in `kernel_keeps_part` with the scenario
+//! that records each.
 //! `FIBKIT_ATOMIC_SEEDS=N` runs N random scenarios (default 40; 3,000 pass) and
 //! `PROPTEST_CASES=N` more word sequences.
 
@@ -24,6 +25,7 @@ fn state(ns: &Netns) -> String {
         "rule show",
         "-6 rule show",
         "nexthop show",
+        "nexthop bucket show",
         "neigh show",
         "-6 neigh show",
         "route get 10.1.2.3",
@@ -234,6 +236,25 @@ const WORDS: &[&str] = &[
     "::/129",
     "failed",
     "suppress_prefixlength",
+    "buckets",
+    "idle_timer",
+    "bucket",
+    "index",
+    "encap",
+    "ip",
+    "ip6",
+    "seg6",
+    "seg6local",
+    "action",
+    "End.X",
+    "End.B6",
+    "nh6",
+    "srh",
+    "segs",
+    "mode",
+    "inline",
+    "hmac",
+    "csum",
 ];
 
 proptest! {
