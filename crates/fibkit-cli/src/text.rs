@@ -7,8 +7,8 @@ use fibkit::Netns;
 use fibkit_iproute::exec::{encap_json_members, encap_text};
 use fibkit_iproute::names::{fmt4, fmt6, proto_n2a, rtntype_n2a, scope_n2a, table_n2a};
 use fibkit_iproute::show::{
-    fibmatch_text, json_text, metrics_json as show_metrics_json, metrics_text, rtrealm_n2a,
-    FibEntry, ShowOpts,
+    fibmatch_text, json_list_spliced, json_text, metrics_json as show_metrics_json, metrics_text,
+    rtrealm_n2a, FibEntry, ShowOpts,
 };
 use serde_json::{json, Map, Value};
 
@@ -28,28 +28,23 @@ fn realms_text(realm: u32) -> String {
 }
 
 /// A JSON answer, with the members of the route's encapsulation after its `dst` and
-/// `from` (they repeat keys, `dst`, `src`, `tos`, which a map cannot hold, so that
-/// text is put together here; `-p` prints the answer without them).
+/// `from` (they repeat keys, `dst`, `src`, `tos`, which a map cannot hold).
 fn answer_json(
     ns: &Netns,
     o: Map<String, Value>,
     encap: Option<&fibkit::encap::Encap>,
     pretty: bool,
 ) -> String {
-    let Some(e) = encap.filter(|_| !pretty) else {
+    let Some(e) = encap else {
         return json_text(&Value::Array(vec![Value::Object(o)]), pretty);
     };
-    let mut members: Vec<String> = o
-        .iter()
-        .map(|(k, v)| format!("{}:{v}", Value::from(k.as_str())))
-        .collect();
     let at = o
         .keys()
         .position(|k| k == "from")
         .or_else(|| o.keys().position(|k| k == "dst"))
         .map_or(0, |i| i + 1);
-    members.splice(at..at, encap_json_members(ns, e));
-    format!("[{{{}}}]\n", members.join(","))
+    let extra = encap_json_members(ns, e);
+    json_list_spliced(&[(o, at, extra)], pretty)
 }
 
 /// An IPv4 answer, printed as `ip` prints it with `opts` (`-j`, and `-d`, which

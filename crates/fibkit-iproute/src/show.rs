@@ -223,6 +223,50 @@ pub fn json_text(v: &serde_json::Value, pretty: bool) -> String {
     j.s
 }
 
+/// A JSON object, where to put extra members (after its first N), and those members
+/// (keys may repeat the object's own).
+pub type SplicedObject = (
+    serde_json::Map<String, serde_json::Value>,
+    usize,
+    Vec<(String, serde_json::Value)>,
+);
+
+/// A list of JSON objects as iproute2 prints them, each with extra members spliced in
+/// after its first `at` members: an encapsulation's, whose keys repeat the object's
+/// own (`id`, `dst`, `src`, `tos`), which a JSON map cannot hold.
+pub fn json_list_spliced(objs: &[SplicedObject], pretty: bool) -> String {
+    let mut j = Jw {
+        s: String::new(),
+        depth: 0,
+        pretty,
+        sep: None,
+    };
+    j.start_array();
+    for (m, at, extra) in objs {
+        j.start_object();
+        for (i, (k, x)) in m.iter().enumerate() {
+            if i == *at {
+                for (ek, ev) in extra {
+                    j.name(ek);
+                    j.value(ev);
+                }
+            }
+            j.name(k);
+            j.value(x);
+        }
+        if *at >= m.len() {
+            for (ek, ev) in extra {
+                j.name(ek);
+                j.value(ev);
+            }
+        }
+        j.end_object();
+    }
+    j.end_array();
+    j.s.push('\n');
+    j.s
+}
+
 /// A FIB entry for [`fibmatch_text`].
 #[derive(Clone, Copy, Debug)]
 pub enum FibEntry<'a> {

@@ -380,15 +380,12 @@ pub fn encap_text(ns: &fibkit::Netns, e: &Encap) -> String {
     encap_fields(ns, e).into_iter().map(|f| f.text).collect()
 }
 
-/// The JSON members iproute2 prints for `e`, in order, as `"key":value` text (keys may
-/// repeat the route's own: `dst`, `src`, `tos`).
-pub fn encap_json_members(ns: &fibkit::Netns, e: &Encap) -> Vec<String> {
+/// The JSON members iproute2 prints for `e`, in order (keys may repeat the route's
+/// own: `dst`, `src`, `tos`).
+pub fn encap_json_members(ns: &fibkit::Netns, e: &Encap) -> Vec<(String, serde_json::Value)> {
     encap_fields(ns, e)
         .into_iter()
-        .filter_map(|f| {
-            f.key
-                .map(|k| format!("{}:{}", serde_json::Value::from(k), f.json))
-        })
+        .filter_map(|f| f.key.map(|k| (k.to_string(), f.json)))
         .collect()
 }
 

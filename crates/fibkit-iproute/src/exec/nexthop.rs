@@ -494,28 +494,23 @@ pub(crate) fn nh_json(ns: &Netns, o: &Nexthop, details: bool) -> serde_json::Val
 }
 
 fn render(ns: &Netns, opts: &Opts, list: &[&Nexthop]) -> String {
-    if opts.json && !opts.pretty && list.iter().any(|o| encap_of(o).is_some()) {
+    if opts.json && list.iter().any(|o| encap_of(o).is_some()) {
         // iproute2's members of an encapsulation follow the id, and repeat keys (`id`,
-        // `dst`, `src`), which a JSON map cannot hold: the text is put together here
-        let objs: Vec<String> = list
+        // `dst`, `src`), which a JSON map cannot hold
+        let objs: Vec<_> = list
             .iter()
             .map(|o| {
-                let v = nh_json(ns, o, opts.details);
-                let serde_json::Value::Object(m) = v else {
-                    return v.to_string();
+                let m = match nh_json(ns, o, opts.details) {
+                    serde_json::Value::Object(m) => m,
+                    _ => serde_json::Map::new(),
                 };
-                let mut members: Vec<String> = m
-                    .iter()
-                    .map(|(k, x)| format!("{}:{x}", serde_json::Value::from(k.as_str())))
-                    .collect();
-                if let Some(e) = encap_of(o) {
-                    let at = members.len().min(1);
-                    members.splice(at..at, super::encap::encap_json_members(ns, e));
-                }
-                format!("{{{}}}", members.join(","))
+                let extra = encap_of(o)
+                    .map(|e| super::encap::encap_json_members(ns, e))
+                    .unwrap_or_default();
+                (m, 1, extra)
             })
             .collect();
-        return format!("[{}]\n", objs.join(","));
+        return crate::show::json_list_spliced(&objs, opts.pretty);
     }
     if opts.json {
         let v: Vec<serde_json::Value> = list.iter().map(|o| nh_json(ns, o, opts.details)).collect();
