@@ -212,12 +212,7 @@ pub fn metrics_json(mx: &Metrics) -> String {
 /// A JSON value as iproute2's json_writer prints it (`-j`, with `-p` pretty: four
 /// blanks per level, `[ ... ]`), ending with a line break.
 pub fn json_text(v: &serde_json::Value, pretty: bool) -> String {
-    let mut j = Jw {
-        s: String::new(),
-        depth: 0,
-        pretty,
-        sep: None,
-    };
+    let mut j = Jw::new(pretty);
     j.value(v);
     j.s.push('\n');
     j.s
@@ -235,12 +230,7 @@ pub type SplicedObject = (
 /// after its first `at` members: an encapsulation's, whose keys repeat the object's
 /// own (`id`, `dst`, `src`, `tos`), which a JSON map cannot hold.
 pub fn json_list_spliced(objs: &[SplicedObject], pretty: bool) -> String {
-    let mut j = Jw {
-        s: String::new(),
-        depth: 0,
-        pretty,
-        sep: None,
-    };
+    let mut j = Jw::new(pretty);
     j.start_array();
     for (m, at, extra) in objs {
         j.start_object();
@@ -1137,12 +1127,7 @@ fn inet_proto_a2n(s: &str) -> Option<u8> {
 /// A list of JSON values as iproute2's json_writer prints them (its pretty layout with
 /// `-p`), one line, for commands that build their output as values (`ip nexthop`).
 pub(crate) fn json_list(values: &[serde_json::Value], pretty: bool) -> String {
-    let mut j = Jw {
-        s: String::new(),
-        depth: 0,
-        pretty,
-        sep: None,
-    };
+    let mut j = Jw::new(pretty);
     j.start_array();
     for v in values {
         j.value(v);
@@ -1161,6 +1146,14 @@ struct Jw {
 }
 
 impl Jw {
+    fn new(pretty: bool) -> Jw {
+        Jw {
+            s: String::new(),
+            depth: 0,
+            pretty,
+            sep: None,
+        }
+    }
     fn eor(&mut self) {
         if let Some(c) = self.sep {
             self.s.push(c);
@@ -1278,12 +1271,7 @@ struct Out {
 impl Out {
     fn new(opts: &ShowOpts) -> Self {
         Out {
-            jw: opts.json.then(|| Jw {
-                s: String::new(),
-                depth: 0,
-                pretty: opts.pretty,
-                sep: None,
-            }),
+            jw: opts.json.then(|| Jw::new(opts.pretty)),
             text: String::new(),
             sl: if opts.oneline { "\\" } else { "\n" },
         }
