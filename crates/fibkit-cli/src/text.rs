@@ -60,20 +60,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     let realm = r.realms;
     // rt_fill_info reports the matched entry's TOS (res.dscp), not the flow's
     let tos = r.fib.as_ref().map_or(0, |(route, _)| route.tos);
-    // the nexthop's encapsulation (`dst.lwtstate`): rt_set_nexthop copies it when the
-    // route keeps its fib_info, which a multicast output route through a prefix
-    // shorter than 4 drops, as do broadcast and multicast input routes; a local input
-    // route keeps it only when it is cached (no source tag)
-    let keeps_fi = match r.rtype {
-        RouteType::Broadcast => !r.input,
-        RouteType::Multicast => !r.input && r.fib.as_ref().is_some_and(|(_, p)| p.len >= 4),
-        RouteType::Local if r.input => r.realms == 0,
-        _ => true,
-    };
-    let encap = r
-        .nexthop()
-        .filter(|_| keeps_fi)
-        .and_then(|n| n.encap.clone());
+    let encap = r.encap().map(|e| &**e);
     let mut cache: Vec<&str> = Vec::new();
     match r.rtype {
         RouteType::Local => cache.push("local"),
@@ -156,7 +143,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
         if r.input {
             o.insert("iif".into(), json!(ns.link_name(r.flow.iif)));
         }
-        return answer_json(ns, o, encap.as_deref(), opts.pretty);
+        return answer_json(ns, o, encap, opts.pretty);
     }
     let mut p = Vec::new();
     if r.rtype != RouteType::Unicast || details {
@@ -166,7 +153,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     if r.requested_src != 0 {
         p.push(format!("from {}", fmt4(r.requested_src)));
     }
-    if let Some(e) = &encap {
+    if let Some(e) = encap {
         // ` encap ... ` (iproute2 prints it with a blank before and after)
         p.push(encap_text(ns, e).trim_end().to_string());
     }

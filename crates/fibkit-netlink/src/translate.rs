@@ -409,14 +409,18 @@ fn encap_oif(e: Option<&fibkit::encap::Encap>) -> Option<u32> {
 
 /// The `encap ...` words that make `e` again (`dev`: the name of a seg6local `oif`).
 fn encap_words(e: &fibkit::encap::Encap, dev: &str) -> Vec<String> {
-    use fibkit::encap::{Encap, Seg6Mode, TUNNEL_CSUM, TUNNEL_KEY, TUNNEL_SEQ};
+    use fibkit::encap::{srh_listed, Encap, Seg6Mode, TUNNEL_FLAG_NAMES};
     let mut o = vec![w("encap"), w(e.type_name())];
+    // the segments of an SRH, without the last slot `ip` adds itself
+    let segs_word = |segs: &[u128], slot: bool| -> String {
+        srh_listed(segs, slot)
+            .iter()
+            .map(|s| Ip::V6(*s).to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
     let flag_words = |o: &mut Vec<String>, f: u16| {
-        for (bit, name) in [
-            (TUNNEL_KEY, "key"),
-            (TUNNEL_CSUM, "csum"),
-            (TUNNEL_SEQ, "seq"),
-        ] {
+        for (bit, name) in TUNNEL_FLAG_NAMES {
             if f & bit != 0 {
                 o.push(w(name));
             }
@@ -476,14 +480,8 @@ fn encap_words(e: &fibkit::encap::Encap, dev: &str) -> Vec<String> {
         } => {
             o.extend([w("action"), w(*action)]);
             if let Some((segs, hmac)) = srh {
-                // iproute2 adds the last slot itself, but for End.B6.Encaps
-                let n = if *action == "End.B6.Encaps" {
-                    segs.len()
-                } else {
-                    segs.len().saturating_sub(1).max(1)
-                };
-                let list: Vec<String> = segs[..n].iter().map(|s| Ip::V6(*s).to_string()).collect();
-                o.extend([w("srh"), w("segs"), list.join(",")]);
+                let list = segs_word(segs, *action != "End.B6.Encaps");
+                o.extend([w("srh"), w("segs"), list]);
                 if *hmac != 0 {
                     o.extend([w("hmac"), hmac.to_string()]);
                 }
@@ -515,14 +513,8 @@ fn encap_words(e: &fibkit::encap::Encap, dev: &str) -> Vec<String> {
             }
         }
         Encap::Seg6 { mode, segs, hmac } => {
-            // iproute2 adds the inline header's last slot (the final destination)
-            let n = if *mode == Seg6Mode::Inline {
-                segs.len().saturating_sub(1).max(1)
-            } else {
-                segs.len()
-            };
-            let list: Vec<String> = segs[..n].iter().map(|s| Ip::V6(*s).to_string()).collect();
-            o.extend([w("mode"), w(mode.name()), w("segs"), list.join(",")]);
+            let list = segs_word(segs, *mode == Seg6Mode::Inline);
+            o.extend([w("mode"), w(mode.name()), w("segs"), list]);
             if *hmac != 0 {
                 o.extend([w("hmac"), hmac.to_string()]);
             }

@@ -15,6 +15,36 @@ pub const TUNNEL_KEY: u16 = 0x04;
 /// `TUNNEL_SEQ`.
 pub const TUNNEL_SEQ: u16 = 0x08;
 
+/// The `TUNNEL_*` flags iproute2 reads and shows, with their words, in its order.
+pub const TUNNEL_FLAG_NAMES: [(u16, &str); 3] = [
+    (TUNNEL_KEY, "key"),
+    (TUNNEL_CSUM, "csum"),
+    (TUNNEL_SEQ, "seq"),
+];
+
+/// An SRH's segments as iproute2's `parse_srh` makes them from `listed` (the words of
+/// `segs`): one `::` when none, and a last `::` for the final destination when the
+/// header is inserted (`slot`: an inline header, a seg6local one but End.B6.Encaps's).
+pub fn srh_segments(mut listed: Vec<u128>, slot: bool) -> Vec<u128> {
+    if listed.is_empty() {
+        listed.push(0);
+    }
+    if slot {
+        listed.push(0);
+    }
+    listed
+}
+
+/// The inverse of [`srh_segments`]: the segments to list in `segs` again.
+pub fn srh_listed(segs: &[u128], slot: bool) -> &[u128] {
+    let n = if slot {
+        segs.len().saturating_sub(1).max(1)
+    } else {
+        segs.len()
+    };
+    &segs[..n.min(segs.len())]
+}
+
 /// The names of SRv6 behaviours (`seg6local action`), in the order of their codes
 /// (`SEG6_LOCAL_ACTION_END` = 1, ...).
 pub const SEG6LOCAL_ACTIONS: [&str; 16] = [
@@ -252,6 +282,26 @@ impl Encap {
             Encap::Ip6 { .. } => "ip6",
             Encap::Seg6 { .. } => "seg6",
             Encap::Seg6Local { .. } => "seg6local",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn srh_slots_round_trip() {
+        let a = 0x2001_0db8_u128 << 96 | 0xa;
+        assert_eq!(srh_segments(vec![a], true), vec![a, 0]);
+        assert_eq!(srh_segments(vec![a], false), vec![a]);
+        assert_eq!(srh_segments(Vec::new(), true), vec![0, 0]);
+        for slot in [false, true] {
+            for listed in [vec![a], vec![a, a + 1], Vec::new()] {
+                let segs = srh_segments(listed.clone(), slot);
+                let again = srh_segments(srh_listed(&segs, slot).to_vec(), slot);
+                assert_eq!(again, segs, "slot {slot}, {listed:?}");
+            }
         }
     }
 }

@@ -875,6 +875,25 @@ pub struct RouteAnswer4 {
 }
 
 impl RouteAnswer4 {
+    /// The encapsulation the answer carries (`dst.lwtstate`): its nexthop's, copied by
+    /// `rt_set_nexthop` when the route keeps its fib_info, which a multicast output
+    /// route through a prefix shorter than 4 drops, as do broadcast and multicast
+    /// input routes; a local input route has it only when cached (no source tag)
+    /// (conformance scenario 261).
+    pub fn encap(&self) -> Option<&std::sync::Arc<crate::encap::Encap>> {
+        let keeps_fi = match self.rtype {
+            RouteType::Broadcast => !self.input,
+            RouteType::Multicast => {
+                !self.input && self.fib.as_ref().is_some_and(|(_, p)| p.len >= 4)
+            }
+            RouteType::Local if self.input => self.realms == 0,
+            _ => true,
+        };
+        self.nexthop()
+            .filter(|_| keeps_fi)
+            .and_then(|n| n.encap.as_ref())
+    }
+
     /// The nexthop of the matched entry the answer went through (`FIB_RES_NHC`): the
     /// only one, or the path with the answer's device and gateway.
     pub fn nexthop(&self) -> Option<&crate::route::Nh4> {

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use fibkit::encap::{Encap, Seg6Mode, TUNNEL_CSUM, TUNNEL_KEY, TUNNEL_SEQ};
+use fibkit::encap::{srh_segments, Encap, Seg6Mode, TUNNEL_FLAG_NAMES};
 use fibkit::prefix::Family;
 use fibkit::Errno;
 
@@ -90,13 +90,8 @@ fn parse_ip(a: &mut Args<'_>, v6: bool) -> Res<Arc<Encap>> {
             _ => break,
         };
         a.next();
-        let flag = match key {
-            "key" => Some(TUNNEL_KEY),
-            "csum" => Some(TUNNEL_CSUM),
-            "seq" => Some(TUNNEL_SEQ),
-            _ => None,
-        };
-        if let Some(f) = flag {
+        let flag = TUNNEL_FLAG_NAMES.iter().find(|(_, n)| *n == key);
+        if let Some(&(f, _)) = flag {
             if seen.contains(&key) {
                 return Err(duparg(key, key));
             }
@@ -182,27 +177,32 @@ fn parse_seg6(a: &mut Args<'_>) -> Res<Arc<Encap>> {
                 if mode.is_none() {
                     return Err(invarg("\"segs\" provided before \"mode\"\n", v));
                 }
-                let mut list = Vec::new();
-                for s in v.split(',').filter(|s| !s.is_empty()) {
-                    match addr(s, Family::V6)? {
-                        Addr::V6(x) => list.push(x),
-                        Addr::V4(_) => return Err(bad_addr(s, Some(Family::V6))),
-                    }
-                }
-                segs = Some(list);
+                segs = Some(parse_segs(v)?);
             }
             _ => hmac = parse_u32(v).unwrap_or(0),
         }
     }
     let mode = mode.unwrap_or(Seg6Mode::Inline);
-    let mut segs = segs.unwrap_or_default();
-    if segs.is_empty() {
-        segs.push(0);
-    }
-    if mode == Seg6Mode::Inline {
-        segs.push(0);
-    }
+    let segs = srh_segments(segs.unwrap_or_default(), mode == Seg6Mode::Inline);
     Ok(Arc::new(Encap::Seg6 { mode, segs, hmac }))
+}
+
+/// The addresses of `segs A,B,...` (`parse_srh`'s `inet_get_addr`, which exits on a
+/// bad one).
+fn parse_segs(list: &str) -> Res<Vec<u128>> {
+    list.split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| match addr(s, Family::V6)? {
+            Addr::V6(x) => Ok(x),
+            Addr::V4(_) => Err(bad_addr(s, Some(Family::V6))),
+        })
+        .collect()
+}
+
+/// `print_srh`'s list: `segs N [ A B ... ] ` and the JSON array.
+fn segs_field(segs: &[u128]) -> (String, Vec<String>) {
+    let list: Vec<String> = segs.iter().map(|s| fmt6(*s)).collect();
+    (format!("segs {} [ {} ] ", segs.len(), list.join(" ")), list)
 }
 
 /// One printed field: its JSON key (`None`: text only), its text and its JSON value.
@@ -232,11 +232,7 @@ pub(crate) fn encap_fields(ns: &fibkit::Netns, e: &Encap) -> Vec<Field> {
         e.type_name().into(),
     )];
     let flags = |f: &mut Vec<Field>, flags: u16| {
-        for (bit, name) in [
-            (TUNNEL_KEY, "key"),
-            (TUNNEL_CSUM, "csum"),
-            (TUNNEL_SEQ, "seq"),
-        ] {
+        for (bit, name) in TUNNEL_FLAG_NAMES {
             if flags & bit != 0 {
                 f.push(field(name, format!("{name} "), true.into()));
             }
@@ -309,16 +305,12 @@ pub(crate) fn encap_fields(ns: &fibkit::Netns, e: &Encap) -> Vec<Field> {
                 (*action).into(),
             ));
             if let Some((segs, hmac)) = srh {
-                let list: Vec<String> = segs.iter().map(|s| fmt6(*s)).collect();
+                let (text, list) = segs_field(segs);
                 let mut j = serde_json::json!({ "segs": list });
                 if *hmac != 0 {
                     j["hmac"] = format!("0x{hmac:x}").into();
                 }
-                f.push(field(
-                    "srh",
-                    format!("segs {} [ {} ] ", segs.len(), list.join(" ")),
-                    j,
-                ));
+                f.push(field("srh", text, j));
                 if *hmac != 0 {
                     f.push(Field {
                         key: None,
@@ -357,12 +349,8 @@ pub(crate) fn encap_fields(ns: &fibkit::Netns, e: &Encap) -> Vec<Field> {
                 format!("mode {} ", mode.name()),
                 mode.name().into(),
             ));
-            let list: Vec<String> = segs.iter().map(|s| fmt6(*s)).collect();
-            f.push(field(
-                "segs",
-                format!("segs {} [ {} ] ", segs.len(), list.join(" ")),
-                list.into(),
-            ));
+            let (text, list) = segs_field(segs);
+            f.push(field("segs", text, list.into()));
             if *hmac != 0 {
                 f.push(field(
                     "hmac",
@@ -470,14 +458,7 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
                 if v != "segs" {
                     return Err(invarg("missing \"segs\" attribute for srh\n", v));
                 }
-                let list = a.val()?;
-                let mut segs = Vec::new();
-                for s in list.split(',').filter(|s| !s.is_empty()) {
-                    match addr(s, Family::V6)? {
-                        Addr::V6(x) => segs.push(x),
-                        Addr::V4(_) => return Err(bad_addr(s, Some(Family::V6))),
-                    }
-                }
+                let segs = parse_segs(a.val()?)?;
                 let mut hmac = 0;
                 if a.peek() == Some("hmac") {
                     a.next();
@@ -502,15 +483,7 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
         return Err(invarg("\"action\" value is invalid\n", ""));
     };
     // an SRH to insert (all but End.B6.Encaps) ends with the final destination's slot
-    let srh = srh.map(|(mut segs, hmac): (Vec<u128>, u32)| {
-        if segs.is_empty() {
-            segs.push(0);
-        }
-        if action != "End.B6.Encaps" {
-            segs.push(0);
-        }
-        (segs, hmac)
-    });
+    let srh = srh.map(|(segs, hmac)| (srh_segments(segs, action != "End.B6.Encaps"), hmac));
     Encap::seg6local(
         action,
         table,
