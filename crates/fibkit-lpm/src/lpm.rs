@@ -337,7 +337,10 @@ impl<K: Key> Lpm<K> {
                         match step(s.node_ref[i], slot) {
                             Step::Child(c) => {
                                 let r = words.trusted_array(c);
+                                // a 24-byte node crosses a cache line in 5 of
+                                // its 16 possible word positions: ask for both
                                 prefetch(r);
+                                prefetch(&r[NODE_WORDS - 1]);
                                 s.node_ref[i] = r;
                             }
                             Step::Leaf(l) => {
@@ -362,6 +365,7 @@ impl<K: Key> Lpm<K> {
                         TopRef::Node(o) => {
                             let r = words.trusted_array(o);
                             prefetch(r);
+                            prefetch(&r[NODE_WORDS - 1]);
                             s.node_ref[i] = r;
                             s.path[i] = key(k).walk_path();
                             s.pending |= 1 << i;
