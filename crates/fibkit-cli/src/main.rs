@@ -298,6 +298,8 @@ fn get_prefix_warning(args: &[String]) -> Option<String> {
             "from" | "iif" | "oif" | "dev" | "mark" | "tos" | "dsfield" | "uid" | "ipproto"
             | "sport" | "dport" | "vrf" => i += 2,
             "to" | "fibmatch" | "notify" | "connected" => i += 1,
+            "as" if words.get(i + 1) == Some(&"to") => i += 3,
+            "as" => i += 2,
             x => {
                 let (addr, len) = x.split_once('/')?;
                 let max = if addr.contains(':') { 128 } else { 32 };
@@ -341,6 +343,8 @@ fn get6_flow(ns: &fibkit::Netns, args: &[String]) -> (u128, u128, u32) {
             | "vrf" => i += 2,
             "to" => i += 1,
             "fibmatch" | "notify" | "connected" => i += 1,
+            "as" if next == "to" => i += 3,
+            "as" => i += 2,
             x => {
                 if let Some(a) = x
                     .split('/')

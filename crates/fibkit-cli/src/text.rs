@@ -87,6 +87,10 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     if ns.input_redirect4(r) {
         cache.push("redirect");
     }
+    // RTCF_NOTIFY, last of the flags iproute2 names (and RTM_F_NOTIFY in the line)
+    if r.notify {
+        cache.push("notify");
+    }
     if json_out {
         let mut o = Map::new();
         if r.rtype != RouteType::Unicast || details {
@@ -116,11 +120,13 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
             o.insert("prefsrc".into(), json!(fmt4(r.prefsrc.unwrap_or(0))));
         }
         // RTCF_MULTICAST aliases RTM_F_OFFLOAD_FAILED in the reply's rtm_flags
-        let flags: &[&str] = if r.rtype == RouteType::Multicast {
-            &["rt_offload_failed"]
-        } else {
-            &[]
-        };
+        let mut flags: Vec<&str> = Vec::new();
+        if r.notify {
+            flags.push("notify");
+        }
+        if r.rtype == RouteType::Multicast {
+            flags.push("rt_offload_failed");
+        }
         o.insert("flags".into(), json!(flags));
         if r.flow.mark != 0 {
             o.insert("mark".into(), json!(r.flow.mark));
@@ -171,6 +177,9 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     }
     if show_src {
         p.push(format!("src {}", fmt4(r.prefsrc.unwrap_or(0))));
+    }
+    if r.notify {
+        p.push("notify".into());
     }
     if r.rtype == RouteType::Multicast {
         p.push("rt_offload_failed".into());

@@ -321,6 +321,11 @@ fn show(
 
 fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
     if args.first().is_some_and(|x| x == "cache") {
+        // iproute_flush_cache writes net.ipv4.route.flush unless the family is IPv6;
+        // IPv6 has no cached clones to delete here (no exceptions are modelled)
+        if opts.family != Some(Family::V6) {
+            ns.route_cache_flush4();
+        }
         return Ok(Outcome::Ok(String::new()));
     }
     let sel = crate::show::route_select(ns, &show_opts(opts), args).map_err(show_err)?;
@@ -892,6 +897,9 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
     let mut tos = 0u8;
     let mut uid: Option<u32> = None;
     let mut fibmatch = false;
+    let mut notify = false;
+    // `as [to] ADDR` (RTA_NEWDST), which the kernel refuses in a query
+    let mut newdst = false;
     let mut ipproto: Option<u8> = None;
     let mut sport = 0u16;
     let mut dport = 0u16;
@@ -920,7 +928,19 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 uid = Some(get_u32(v, "invalid UID")?);
             }
             "fibmatch" => fibmatch = true,
-            "notify" | "connected" => {}
+            "notify" => notify = true,
+            "connected" => {}
+            "as" => {
+                let mut v = a.val()?;
+                if v == "to" {
+                    v = a.val()?;
+                }
+                let x = parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?;
+                if fam.is_none() {
+                    fam = Some(x.family());
+                }
+                newdst = true;
+            }
             "vrf" => {
                 let v = a.val()?;
                 return Err(nodev(v));
@@ -971,6 +991,12 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 Some(Addr::V6(_)) => return Err(Failure::errno(Errno::EINVAL)),
                 None => 0,
             };
+            if newdst {
+                return Err(Failure::kernel(fibkit::Error::msg(
+                    Errno::EINVAL,
+                    "ipv4: Unsupported attribute in route get request",
+                )));
+            }
             let proto = ipproto.unwrap_or(17);
             if !matches!(proto, 1 | 6 | 17) {
                 return Err(unsupported_ip_proto());
@@ -992,6 +1018,8 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 .route_get4(&fl)
                 .map_err(Failure::errno)?
                 .to_owned_answer();
+            // inet_rtm_getroute marks the route before a fibmatch answer is chosen
+            r.notify = ns.route_get4_notify(&r, notify);
             // inet_rtm_getroute: a uid the query names is reported for input lookups
             // too
             if uid.is_some() {
@@ -1003,6 +1031,19 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
             Ok(GetAnswer::V4(r, fibmatch))
         }
         Addr::V6(d) => {
+            // inet6_rtm_valid_getroute_req: the header's flags, then the attributes
+            if notify {
+                return Err(Failure::kernel(fibkit::Error::msg(
+                    Errno::EINVAL,
+                    "ipv6: Invalid flags for get route request",
+                )));
+            }
+            if newdst {
+                return Err(Failure::kernel(fibkit::Error::msg(
+                    Errno::EINVAL,
+                    "ipv6: Unsupported attribute in get route request",
+                )));
+            }
             let s = match src.map(|p| p.addr) {
                 Some(Addr::V6(s)) => s,
                 Some(Addr::V4(_)) => return Err(Failure::errno(Errno::EINVAL)),
@@ -1775,12 +1816,42 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
 
 /// Apply `sysctl KEY=VALUE`; the error text is what `sysctl -w` prints.
 pub fn run_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
+    let before = flushing_sysctls4(ns);
     let r = set_sysctl(ns, assignment);
     if r.is_ok() {
         // compiled answers and cached nexthop checks depend on sysctls
         ns.sysctls_changed();
+        let after = flushing_sysctls4(ns);
+        // devinet_sysctl_forward and the flushing entries flush the IPv4 route cache
+        // on a change; accept_local only when turned off; `default.forwarding` never
+        let flush = before.len() != after.len()
+            || before.iter().zip(&after).any(|(b, a)| {
+                (b.0 != a.0 && !b.4) || b.1 != a.1 || b.2 != a.2 || (b.3 != 0 && a.3 == 0)
+            });
+        if flush {
+            ns.route_cache_flush4();
+        }
     }
     r
+}
+
+/// Per IPv4 configuration (`all`, `default`, each device's): the sysctls whose
+/// change flushes the route cache: forwarding, route_localnet, promote_secondaries,
+/// accept_local, and whether it is `default`.
+fn flushing_sysctls4(ns: &Netns) -> Vec<(u32, u32, u32, u32, bool)> {
+    let s = &ns.sysctl;
+    let one = |c: &fibkit::sysctl::DevConf4, dflt: bool| {
+        (
+            c.forwarding,
+            c.route_localnet,
+            c.promote_secondaries,
+            c.accept_local,
+            dflt,
+        )
+    };
+    let mut v = vec![one(&s.v4_all, false), one(&s.v4_default, true)];
+    v.extend(s.v4_dev.values().map(|c| one(c, false)));
+    v
 }
 
 /// An IPv6 knob with side effects per device (`forwarding`, `disable_ipv6`): `all` also

@@ -281,6 +281,10 @@ pub fn get4_line(ns: &Netns, r: &RouteAnswer4, fibmatch: bool) -> String {
     }
     p.push(format!("table {}", table_word(r.table)));
     p.extend(metrics_words(&r.metrics));
+    // the oracle drops `rt_offload_failed` (RTCF_MULTICAST read as an rtm flag)
+    if r.notify {
+        p.push("flags notify".into());
+    }
     p.join(" ")
 }
 

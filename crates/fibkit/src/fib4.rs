@@ -547,6 +547,9 @@ impl Netns {
         if op == RouteOp::Delete {
             let r = self.fib4_delete(&cfg);
             if r.is_ok() {
+                // the kernel flushes only when the entry was ever looked up
+                // (FA_S_ACCESSED), which fibkit does not track
+                self.rt_cache_flush4();
                 self.route_only = true;
                 self.bump();
             }
@@ -554,6 +557,9 @@ impl Netns {
         }
         let r = self.fib4_insert(&cfg, op.flags());
         self.route_only = cfg.rtype != RouteType::Local;
+        if r.is_ok() {
+            self.rt_cache_flush4();
+        }
         if r.is_ok() && cfg.rtype == RouteType::Local {
             self.custom_local_routes4 = true;
         }
@@ -1369,6 +1375,7 @@ impl Netns {
         // fib_inetaddr_event(NETDEV_UP)
         self.fib_add_ifaddr(dev, pos);
         self.fib_sync_up(dev, nhflags::DEAD);
+        self.rt_cache_flush4();
         self.bump();
         Ok(())
     }
@@ -1397,6 +1404,7 @@ impl Netns {
                 x.metric = a.metric;
             }
         }
+        self.rt_cache_flush4();
         self.bump();
         Ok(())
     }
@@ -1438,6 +1446,7 @@ impl Netns {
             return Err(Error::msg(Errno::EADDRNOTAVAIL, "ipv4: Address not found"));
         };
         self.inet_del_ifa(dev, i);
+        self.rt_cache_flush4();
         self.bump();
         Ok(())
     }

@@ -51,6 +51,7 @@ pub mod nexthop;
 pub mod nhres;
 pub mod prefix;
 pub mod route;
+pub mod rtcache;
 pub mod rule;
 pub mod rules;
 pub mod snapshot;

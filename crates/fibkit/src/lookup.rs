@@ -530,7 +530,7 @@ impl Netns {
     /// whether the route back to the source is direct (its nexthop's scope is host:
     /// the source is on a connected subnet), which `__mkroute_input` needs to decide
     /// on a redirect, and the realms tag (`itag`) of the route back.
-    fn fib_validate_source(
+    pub(crate) fn fib_validate_source(
         &self,
         fl_in: &Flow4,
         src: u32,
@@ -872,6 +872,10 @@ pub struct RouteAnswer4 {
     pub uid: Option<u32>,
     /// The route's realms (`dst.tclassid`, `RTA_FLOW`).
     pub realms: u32,
+    /// `RTCF_NOTIFY` on the route (`ip route get ... notify`, and input answers sharing
+    /// a cached route it marked: [`Netns::route_get4_notify`]). Set by the caller that
+    /// knows the query; false from the lookups.
+    pub notify: bool,
 }
 
 impl RouteAnswer4 {
@@ -923,6 +927,7 @@ impl RouteGet4<'_> {
             requested_dst: self.requested_dst,
             uid: (!self.input).then_some(self.flow.uid),
             realms: self.realms,
+            notify: false,
         }
     }
 }

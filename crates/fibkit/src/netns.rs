@@ -127,6 +127,12 @@ pub struct Netns {
     pub(crate) nh_dev_seq: u64,
     /// Generation counter, bumped by every change.
     pub(crate) generation: u64,
+    /// The IPv4 route cache's generation (`rt_genid_ipv4`, see [`crate::rtcache`]).
+    pub(crate) rt_genid4: u64,
+    /// Cached input routes marked by `ip route get ... notify`, as of
+    /// `notify_in4_gen`.
+    pub(crate) notify_in4: Vec<crate::rtcache::InputCacheKey>,
+    pub(crate) notify_in4_gen: u64,
     /// Inside [`Netns::bulk`]: index compilation is deferred to its end.
     pub(crate) deferring: bool,
     /// [`Netns::set_restore_mode`].
@@ -221,6 +227,9 @@ impl Netns {
             res_next_due: u64::MAX,
             nh_dev_seq: 0,
             generation: 0,
+            rt_genid4: 0,
+            notify_in4: Vec::new(),
+            notify_in4_gen: 0,
             deferring: false,
             restore_mode: false,
             global_epoch: 0,
@@ -679,6 +688,7 @@ impl Netns {
             self.ipv4_netdev_change(d, carrier);
             self.ipv6_netdev_change(d, carrier);
         }
+        self.rt_cache_flush4();
         self.bump();
         Ok(())
     }
@@ -690,6 +700,9 @@ impl Netns {
             .get_mut(&index)
             .ok_or(Error::new(Errno::ENODEV))?;
         l.group = group;
+        // do_setlink tells the device's state changed (NETDEV_CHANGE) for any group
+        // written, which flushes the IPv4 route cache
+        self.rt_cache_flush4();
         self.bump();
         Ok(())
     }
@@ -727,6 +740,7 @@ impl Netns {
                 self.ipv6_netdev_up(index);
             }
         }
+        self.rt_cache_flush4();
         self.bump();
         Ok(())
     }
@@ -812,6 +826,7 @@ impl Netns {
             self.sysctl.v6_dev.remove(&v);
             self.rules_detach(&name);
         }
+        self.rt_cache_flush4();
         self.bump();
         Ok(())
     }

@@ -408,8 +408,14 @@ impl Netns {
                         "Can not replace a nexthop group with one of a different type.",
                     ));
                 }
+                // nh_rt_cache_flush: only when IPv4 routes use the object itself (a
+                // member's replacement leaves its groups' cached routes alone)
+                let direct = self.v4_routes_via(id) != 0;
                 self.nexthops.insert(id, new);
                 self.nh_sync_routes();
+                if direct {
+                    self.rt_cache_flush4();
+                }
             }
         }
         self.nh_dev_seq += 1;
@@ -680,8 +686,15 @@ impl Netns {
         if !self.nexthops.contains_key(&id) {
             return Err(Error::new(Errno::ENOENT));
         }
+        // __remove_nexthop_fib: the IPv4 routes through the object (or through a group
+        // it leaves empty) go, and their removal flushes the route cache; a member
+        // leaving a group flushes nothing
+        let before = self.v4_routes_via(0);
         self.nh_remove(id);
         self.nh_sync_routes();
+        if self.v4_routes_via(0) != before {
+            self.rt_cache_flush4();
+        }
         self.res_run_due();
         self.bump();
         Ok(())

@@ -152,6 +152,9 @@ impl Netns {
             .unwrap_or(rules.len());
         rules.insert(pos, rule);
         self.rules_resolve(v6);
+        if !v6 {
+            self.rt_cache_flush4();
+        }
         self.bump();
         Ok(())
     }
@@ -264,6 +267,9 @@ impl Netns {
         };
         rules.remove(i);
         self.rules_resolve(v6);
+        if !v6 {
+            self.rt_cache_flush4();
+        }
         self.bump();
         Ok(())
     }
@@ -279,6 +285,7 @@ impl Netns {
         rules.retain(|r| r.pref == 0);
         if !v6 && rules.len() != before {
             self.custom_rules4 = true;
+            self.rt_cache_flush4();
         }
         self.rules_resolve(v6);
         self.bump();

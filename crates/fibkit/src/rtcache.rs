@@ -1,0 +1,136 @@
+//! What the kernel's cached IPv4 input routes remember between two lookups:
+//! `ip route get ... notify` marks the route it answers with (`RTCF_NOTIFY`), and an
+//! input route is the nexthop's cached one (`nhc_rth_input`), which later input lookups
+//! through that nexthop share until the IPv4 route cache is flushed (`rt_cache_flush`
+//! advances `rt_genid_ipv4`, and a cached route of an older generation is made anew).
+//! So after a `notify` input query, the other input answers through the same nexthop
+//! print `notify` too (conformance scenario 266).
+//!
+//! Output routes are cached per CPU (`nhc_pcpu_rth_output`): whether a later output
+//! query meets the marked route depends on the CPU it runs on, so fibkit marks only
+//! the answer of the `notify` query itself there.
+
+use std::sync::Arc;
+
+use crate::lookup::RouteAnswer4;
+use crate::netns::Netns;
+use crate::route::{Fib4Info, RouteType};
+
+/// The nexthop whose cached input route an answer is (`FIB_RES_NHC`): a route's path
+/// (the kernel shares one fib_info between the routes of a table whose infos are
+/// equal, `fib_find_info`), or a nexthop object, whichever routes use it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum InputCacheKey {
+    /// Path `nh` of the routes of `table` and `rtype` with this info.
+    Path {
+        table: u32,
+        rtype: RouteType,
+        info: Arc<Fib4Info>,
+        nh: usize,
+    },
+    /// A single nexthop object (one of a group's members, or the route's own).
+    Object(u32),
+}
+
+impl Netns {
+    /// The IPv4 routes through nexthop object `id` (0: through any object).
+    pub(crate) fn v4_routes_via(&self, id: u32) -> usize {
+        self.tables4
+            .values()
+            .flat_map(|t| t.iter())
+            .filter(|r| r.info.nh_id != 0 && (id == 0 || r.info.nh_id == id))
+            .count()
+    }
+
+    /// `rt_cache_flush`: the IPv4 cached routes of every nexthop are stale from now on.
+    pub(crate) fn rt_cache_flush4(&mut self) {
+        self.rt_genid4 = self.rt_genid4.wrapping_add(1);
+    }
+
+    /// `rt_genid_ipv4`: advanced by every change that flushes the IPv4 route cache
+    /// (IPv4 routes, addresses and rules, devices going up or down or changing their
+    /// MTU, nexthop objects replaced or removed, and the sysctls that flush).
+    pub fn rt_genid4(&self) -> u64 {
+        self.rt_genid4
+    }
+
+    /// Flush the IPv4 route cache from outside: `ip route flush cache` (writing
+    /// `net.ipv4.route.flush`), and for front ends that apply sysctls themselves, the
+    /// changes after which the kernel flushes (`forwarding`, `route_localnet`,
+    /// `promote_secondaries`, and `accept_local` turned off).
+    pub fn route_cache_flush4(&mut self) {
+        self.rt_cache_flush4();
+    }
+
+    /// The nexthop whose cached input route the kernel answers `a` with, when it caches
+    /// it: an input answer with a FIB entry (forwarded, local, or a subnet broadcast),
+    /// whose source check gave no realm tag (`do_cache = res->fi && !itag`).
+    fn input_cache_key4(&self, a: &RouteAnswer4) -> Option<InputCacheKey> {
+        if !a.input {
+            return None;
+        }
+        let (route, _) = a.fib.as_ref()?;
+        let nh_sel = match a.rtype {
+            RouteType::Local | RouteType::Broadcast => {
+                if a.realms != 0 {
+                    return None;
+                }
+                0
+            }
+            RouteType::Unicast => {
+                let nhs = &route.info.nhs;
+                let sel = nhs
+                    .iter()
+                    .position(|n| n.dev == a.dev && (a.gateway.is_none() || n.gw == a.gateway))
+                    .unwrap_or(0);
+                let nh = nhs.get(sel)?;
+                let fl = &a.flow;
+                let (_, itag) = self
+                    .fib_validate_source(fl, fl.src, fl.dst, nh.dev, fl.iif)
+                    .ok()?;
+                if itag != 0 {
+                    return None;
+                }
+                sel
+            }
+            _ => return None,
+        };
+        let id = route.info.nh_id;
+        if id != 0 {
+            let member = match self.nexthops.get(&id).map(|o| &o.kind) {
+                Some(crate::nexthop::NexthopKind::Group { members }) => members.get(nh_sel)?.0,
+                Some(_) => id,
+                None => return None,
+            };
+            return Some(InputCacheKey::Object(member));
+        }
+        Some(InputCacheKey::Path {
+            table: route.table,
+            rtype: route.rtype,
+            info: Arc::clone(&route.info),
+            nh: nh_sel,
+        })
+    }
+
+    /// Whether the kernel prints `notify` with IPv4 answer `a` (`RTCF_NOTIFY` on the
+    /// route it answered with), `notify` saying whether the query asked for it. A
+    /// query asking for it marks a cached input route, which later input answers
+    /// through the same nexthop then share until the route cache is flushed.
+    pub fn route_get4_notify(&mut self, a: &RouteAnswer4, notify: bool) -> bool {
+        if self.notify_in4_gen != self.rt_genid4 {
+            self.notify_in4.clear();
+            self.notify_in4_gen = self.rt_genid4;
+        }
+        let key = self.input_cache_key4(a);
+        match key {
+            Some(k) => {
+                let marked = self.notify_in4.contains(&k);
+                if notify && !marked {
+                    self.notify_in4.push(k);
+                }
+                notify || marked
+            }
+            None => notify,
+        }
+    }
+}
