@@ -748,6 +748,9 @@ impl Gen {
             "ip route get 10.0.0.5 oif nosuch",
             "ip route get 300.0.0.1",
             "ip -6 route get 2001:db8::/64",
+            "ip route get 10.0.0.5 as 10.0.0.9",
+            "ip -6 route get 2001:db8::5 as to 2001:db8::9",
+            "ip route get 10.0.0.5 as",
         ]);
         self.line(c);
     }
@@ -954,7 +957,19 @@ impl Gen {
         if self.r.chance(6) {
             s += &format!(" uid {}", self.r.pick(&["0", "1500"]));
         }
+        // `notify` marks the route answered with; an IPv4 output route is cached per
+        // CPU, so the cache is flushed after one (the next answer through its nexthop
+        // would depend on the CPU); input routes keep the mark for later queries
+        // (conformance scenarios 266, 322); IPv6 refuses the flag
+        let mut flush = false;
+        if self.r.chance(8) {
+            s += " notify";
+            flush = !input && !v6;
+        }
         self.line(s);
+        if flush {
+            self.line("ip route flush cache");
+        }
     }
 }
 
