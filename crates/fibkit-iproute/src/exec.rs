@@ -1559,6 +1559,69 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
 
 // ------------------------------------------------------------------- link
 
+/// `sscanf(s, "%x")`: blanks, a sign, an optional `0x`, then the hex digits there are.
+fn scan_hex(s: &str) -> Option<i64> {
+    let s = s.trim_start();
+    let (neg, s) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let s = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .filter(|r| r.starts_with(|c: char| c.is_ascii_hexdigit()))
+        .unwrap_or(s);
+    let digits: &str = &s[..s.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(s.len())];
+    if digits.is_empty() {
+        return None;
+    }
+    let v = i64::from_str_radix(&digits[digits.len().saturating_sub(15)..], 16).ok()?;
+    Some(if neg { -v } else { v })
+}
+
+/// `ll_addr_a2n`: colon-separated bytes (each what `%x` reads, up to 255), or an IPv4
+/// address's four; the refusal quotes the bad part (exit status 1).
+fn parse_lladdr(s: &str) -> Res<Vec<u8>> {
+    let bad = |c: &str| Failure::parse(format!("\"{c}\" is invalid lladdr.\n"), 1);
+    if s.contains('.') {
+        return s
+            .parse::<std::net::Ipv4Addr>()
+            .map(|a| a.octets().to_vec())
+            .map_err(|_| bad(s));
+    }
+    let mut out = Vec::new();
+    let mut rest = s;
+    loop {
+        let (part, next) = match rest.split_once(':') {
+            Some((a, b)) => (a, Some(b)),
+            None => (rest, None),
+        };
+        match scan_hex(part) {
+            Some(v) if (0..=255).contains(&v) => out.push(v as u8),
+            _ => return Err(bad(part)),
+        }
+        // MAX_ADDR_LEN bytes at most
+        match next {
+            Some(n) if out.len() < 32 => rest = n,
+            _ => break,
+        }
+    }
+    Ok(out)
+}
+
+/// An Ethernet link address from `ll_addr_a2n`'s bytes: the kernel refuses any other
+/// length when making a link (`ifb_validate`, `veth_validate`), and a shorter one when
+/// changing it (`validate_linkmsg`; a longer one is cut).
+fn ether_addr(b: &[u8], exact: bool) -> Res<[u8; 6]> {
+    if b.len() < 6 || (exact && b.len() != 6) {
+        return Err(Failure::errno(Errno::EINVAL));
+    }
+    let mut m = [0u8; 6];
+    m.copy_from_slice(&b[..6]);
+    Ok(m)
+}
+
 fn parse_mac(s: &str) -> Option<[u8; 6]> {
     let parts: Vec<&str> = s.split(':').collect();
     if parts.len() != 6 {
@@ -1571,151 +1634,259 @@ fn parse_mac(s: &str) -> Option<[u8; 6]> {
     Some(m)
 }
 
+/// iproute2's `ip link` add, set and delete first probe the kernel with an empty
+/// RTM_NEWLINK (`iplink_have_newlink`), which fails with ENODEV: a command line it then
+/// refuses leaves that errno behind (what the oracle records).
+fn probe_errno(mut f: Failure) -> Failure {
+    if f.errno.is_none() {
+        f.errno = Some(Errno::ENODEV);
+    }
+    f
+}
+
+/// `ip link set`: the whole line is parsed first (a bad value changes nothing), then
+/// the kernel applies the request in `do_setlink`'s order (address, MTU, group, name,
+/// master, then up or down), stopping at the first refusal with the earlier changes
+/// made.
+fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
+    let mut it = Args::new(rest);
+    let mut dev: Option<&str> = None;
+    let (mut mac, mut mtu, mut group, mut name) = (None, None, None, None);
+    let mut master = false;
+    let mut updown: Option<bool> = None;
+    let (mut txqlen, mut alias) = (None, None);
+    while let Some(k) = it.next() {
+        match k {
+            "up" => updown = Some(true),
+            "down" => updown = Some(false),
+            "nomaster" => master = false,
+            "master" => {
+                // iproute2 resolves the name while parsing
+                let v = it.val()?;
+                if ns.link_index(v).is_none() {
+                    return Err(invarg("Device does not exist", v));
+                }
+                master = true;
+            }
+            "group" => {
+                let v = it.val()?;
+                let g = if v == "default" {
+                    Some(0)
+                } else {
+                    parse_u32(v)
+                };
+                group = Some(g.ok_or_else(|| invarg("Invalid \"group\" value\n", v))?);
+            }
+            "mtu" => {
+                let v = it.val()?;
+                mtu = Some(
+                    crate::names::parse_int(v)
+                        .ok_or_else(|| invarg("Invalid \"mtu\" value\n", v))?,
+                );
+            }
+            "address" => mac = Some(parse_lladdr(it.val()?)?),
+            "name" => {
+                // check_ifname (the kernel's dev_valid_name, in part)
+                let v = it.val()?;
+                if v.is_empty()
+                    || v.len() >= 16
+                    || v.contains(|c: char| c == '/' || c.is_ascii_whitespace())
+                {
+                    return Err(invarg("\"name\" not a valid ifname", v));
+                }
+                name = Some(v);
+            }
+            "dev" => dev = Some(it.val()?),
+            "txqueuelen" | "qlen" | "txqlen" => {
+                let v = it.val()?;
+                txqlen = Some(
+                    crate::names::parse_int(v)
+                        .ok_or_else(|| invarg("Invalid \"txqueuelen\" value\n", v))?,
+                );
+            }
+            "alias" => {
+                let v = it.val()?;
+                if v.len() >= 256 {
+                    return Err(invarg("alias too long", v));
+                }
+                alias = Some(v);
+            }
+            "carrier" | "arp" | "multicast" | "allmulticast" | "promisc" | "dynamic"
+            | "trailers" => {
+                let v = it.val()?;
+                // flags fibkit does not keep: refused rather than ignored
+                return Err(Failure {
+                    errno: Some(Errno::EOPNOTSUPP),
+                    stderr: format!("Error: fibkit does not model the link setting \"{k} {v}\".\n"),
+                    status: 2,
+                });
+            }
+            x => dev = Some(x),
+        }
+    }
+    let Some(d) = dev else {
+        return Err(Failure::parse(
+            "Not enough information: \"dev\" argument is required.\n",
+            255,
+        ));
+    };
+    let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
+    if let Some(b) = mac {
+        // iproute2 compares the length with the device's own (6 bytes for every kind)
+        if b.len() != 6 {
+            return Err(Failure::parse(
+                format!("Invalid address length {} - must be 6 bytes\n", b.len()),
+                1,
+            ));
+        }
+        // then the device's refusal (ifb cannot change its address), or the address's
+        ns.link_set_mac(idx, ether_addr(&b, false)?)
+            .map_err(Failure::kernel)?;
+    }
+    if let Some(m) = mtu {
+        ns.link_set_mtu(idx, m).map_err(Failure::kernel)?;
+    }
+    if let Some(g) = group {
+        ns.link_set_group(idx, g).map_err(Failure::kernel)?;
+    }
+    if let Some(n) = name {
+        ns.link_set_name(idx, n).map_err(Failure::kernel)?;
+    }
+    if let Some(a) = alias {
+        ns.link_set_alias(idx, a).map_err(Failure::kernel)?;
+    }
+    if master {
+        // do_set_master: none of the modelled kinds (loopback, dummy, veth) takes
+        // slaves (no ndo_add_slave); without a master `nomaster` changes nothing
+        return Err(Failure::kernel(fibkit::Error::new(Errno::EOPNOTSUPP)));
+    }
+    if let Some(up) = updown {
+        ns.link_set_up(idx, up).map_err(Failure::kernel)?;
+    }
+    if let Some(q) = txqlen {
+        ns.link_set_txqlen(idx, q).map_err(Failure::kernel)?;
+    }
+    Ok(Outcome::Ok(String::new()))
+}
+
+/// `ip link add`.
+fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<Outcome> {
+    let mut it = Args::new(rest);
+    let mut req = LinkAdd::default();
+    let mut kind: Option<&str> = None;
+    let mut peer = None;
+    while let Some(k) = it.next() {
+        match k {
+            "name" | "dev" => req.name = it.val()?.to_string(),
+            "address" => {
+                let v = it.val()?;
+                req.mac = Some(ether_addr(&parse_lladdr(v)?, true)?);
+            }
+            "mtu" => {
+                let v = it.val()?;
+                req.mtu = Some(
+                    crate::names::parse_int(v)
+                        .ok_or_else(|| invarg("Invalid \"mtu\" value\n", v))?,
+                );
+            }
+            "group" => {
+                let v = it.val()?;
+                req.group = Some(get_u32(v, "Invalid \"group\" value\n")?);
+            }
+            "up" => req.up = true,
+            "type" => {
+                kind = Some(it.val()?);
+                if kind == Some("veth") {
+                    while let Some(x) = it.next() {
+                        if x == "peer" {
+                            continue;
+                        }
+                        if x == "name" {
+                            peer = Some(it.val()?.to_string());
+                        } else {
+                            peer = Some(x.to_string());
+                        }
+                    }
+                }
+            }
+            x => req.name = x.to_string(),
+        }
+    }
+    if req.name.is_empty() {
+        return Err(Failure::parse(
+            "Not enough information: \"dev\" argument is required.\n",
+            255,
+        ));
+    }
+    req.kind = Some(match kind {
+        Some("dummy") | Some("ifb") => LinkKind::Dummy,
+        Some("veth") => LinkKind::Veth { peer: 0 },
+        Some(_) => {
+            // the kernel's refusal (no such link kind): rtnl_newlink's extack
+            return Err(Failure::kernel(fibkit::Error::msg(
+                Errno::EOPNOTSUPP,
+                "Unknown device type",
+            )));
+        }
+        None => {
+            return Err(Failure::parse(
+                "Not enough information: \"type\" argument is required\n",
+                255,
+            ));
+        }
+    });
+    req.peer = peer;
+    req.mac = req.mac.or(auto_mac);
+    ns.link_add(&req)
+        .map(|_| Outcome::Ok(String::new()))
+        .map_err(Failure::kernel)
+}
+
+/// `ip link delete`.
+fn link_delete(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
+    let mut it = Args::new(rest);
+    let mut dev = None;
+    while let Some(k) = it.next() {
+        if k == "dev" {
+            dev = Some(it.val()?);
+        } else if k != "type" {
+            dev = Some(k);
+        } else {
+            it.val()?;
+        }
+    }
+    let Some(d) = dev else {
+        return Err(Failure::parse(
+            "Not enough information: \"dev\" argument is required.\n",
+            255,
+        ));
+    };
+    let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
+    ns.link_del(idx)
+        .map(|()| Outcome::Ok(String::new()))
+        .map_err(Failure::kernel)
+}
+
 fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     let Some(cmd) = a.first().map(String::as_str) else {
         return show(ns, opts, &[], crate::show::link_show);
     };
     let rest = &a[1..];
     if matches(cmd, "add") {
-        let mut it = Args::new(rest);
-        let mut req = LinkAdd::default();
-        let mut kind: Option<&str> = None;
-        let mut peer = None;
-        while let Some(k) = it.next() {
-            match k {
-                "name" | "dev" => req.name = it.val()?.to_string(),
-                "address" => {
-                    let v = it.val()?;
-                    req.mac = Some(parse_mac(v).ok_or_else(|| invarg("invalid link address", v))?);
-                }
-                "mtu" => {
-                    let v = it.val()?;
-                    req.mtu = Some(get_u32(v, "Invalid \"mtu\" value")?);
-                }
-                "group" => {
-                    let v = it.val()?;
-                    req.group = Some(get_u32(v, "Invalid \"group\" value")?);
-                }
-                "up" => req.up = true,
-                "type" => {
-                    kind = Some(it.val()?);
-                    if kind == Some("veth") {
-                        while let Some(x) = it.next() {
-                            if x == "peer" {
-                                continue;
-                            }
-                            if x == "name" {
-                                peer = Some(it.val()?.to_string());
-                            } else {
-                                peer = Some(x.to_string());
-                            }
-                        }
-                    }
-                }
-                x => req.name = x.to_string(),
-            }
-        }
-        if req.name.is_empty() {
-            return Err(Failure::parse(
-                "Not enough information: \"dev\" argument is required.\n",
-                255,
-            ));
-        }
-        req.kind = Some(match kind {
-            Some("dummy") | Some("ifb") => LinkKind::Dummy,
-            Some("veth") => LinkKind::Veth { peer: 0 },
-            Some(x) => {
-                return Err(Failure::parse(
-                    format!("Error: Unknown device type.\n{x}"),
-                    2,
-                ));
-            }
-            None => {
-                return Err(Failure::parse(
-                    "Not enough information: \"type\" argument is required\n",
-                    255,
-                ));
-            }
-        });
-        req.peer = peer;
-        return ns
-            .link_add(&req)
-            .map(|_| Outcome::Ok(String::new()))
-            .map_err(Failure::kernel);
+        // the oracle numbers every `link add` without `address` before running it, so a
+        // refused one takes a number too
+        let auto_mac = (!rest
+            .iter()
+            .take_while(|w| *w != "type")
+            .any(|w| w == "address"))
+        .then(|| ns.next_link_mac());
+        return link_add(ns, rest, auto_mac).map_err(probe_errno);
     }
     if matches(cmd, "set") || cmd == "change" {
-        let mut it = Args::new(rest);
-        let mut dev: Option<&str> = None;
-        let mut actions: Vec<(&str, &str)> = Vec::new();
-        while let Some(k) = it.next() {
-            match k {
-                "up" | "down" => actions.push((k, "")),
-                "group" | "mtu" | "address" | "name" => actions.push((k, it.val()?)),
-                "dev" => dev = Some(it.val()?),
-                "carrier" | "arp" | "multicast" | "promisc" | "txqueuelen" | "qlen" => {
-                    it.val()?;
-                }
-                x => dev = Some(x),
-            }
-        }
-        let Some(d) = dev else {
-            return Err(Failure::parse(
-                "Not enough information: \"dev\" argument is required.\n",
-                255,
-            ));
-        };
-        let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
-        for (k, v) in actions {
-            let r = match k {
-                "up" => ns.link_set_up(idx, true),
-                "down" => ns.link_set_up(idx, false),
-                "group" => {
-                    let g = if v == "default" {
-                        Some(0)
-                    } else {
-                        parse_u32(v)
-                    };
-                    let g = g.ok_or_else(|| invarg("Invalid \"group\" value", v))?;
-                    ns.link_set_group(idx, g)
-                }
-                "mtu" => {
-                    let m = get_u32(v, "Invalid \"mtu\" value")?;
-                    ns.link_set_mtu(idx, m)
-                }
-                "address" => {
-                    let m = parse_mac(v).ok_or_else(|| invarg("invalid link address", v))?;
-                    ns.link_set_mac(idx, m)
-                }
-                "name" => ns.link_set_name(idx, v),
-                _ => Ok(()),
-            };
-            r.map_err(Failure::kernel)?;
-        }
-        return Ok(Outcome::Ok(String::new()));
+        return link_set(ns, rest).map_err(probe_errno);
     }
     if matches(cmd, "delete") {
-        let mut it = Args::new(rest);
-        let mut dev = None;
-        while let Some(k) = it.next() {
-            if k == "dev" {
-                dev = Some(it.val()?);
-            } else if k != "type" {
-                dev = Some(k);
-            } else {
-                it.val()?;
-            }
-        }
-        let Some(d) = dev else {
-            return Err(Failure::parse(
-                "Not enough information: \"dev\" argument is required.\n",
-                255,
-            ));
-        };
-        let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
-        return ns
-            .link_del(idx)
-            .map(|()| Outcome::Ok(String::new()))
-            .map_err(Failure::kernel);
+        return link_delete(ns, rest).map_err(probe_errno);
     }
     if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
         return show(ns, opts, rest, crate::show::link_show);

@@ -392,6 +392,18 @@ pub fn parse_u64(s: &str) -> Option<u64> {
     s.parse().ok()
 }
 
+/// `get_integer(s, 0)`: `strtol` with base detection into an `int` (a sign allowed),
+/// returned as the two's-complement `u32` the kernel then reads.
+pub fn parse_int(s: &str) -> Option<u32> {
+    let (neg, digits) = match s.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let v = i64::try_from(parse_u64(digits)?).ok()?;
+    let v = if neg { -v } else { v };
+    i32::try_from(v).ok().map(|x| x as u32)
+}
+
 /// Base-16 by default (for `tos`, as `rtnl_dsfield_a2n` uses `strtoul(arg, 16)`).
 pub fn parse_u32_hexdefault(s: &str) -> Option<u32> {
     let h = s

@@ -3517,10 +3517,8 @@ fn print_linkinfo(
         let g = group_n2a(i64::from(l.group));
         o.s(Some("group"), &format!("group {g} "), &g);
     }
-    let qlen: u32 = match l.kind {
-        LinkKind::Dummy => 32,
-        _ => 1000,
-    };
+    // printed as the kernel's int
+    let qlen = l.txqlen as i32;
     o.n(Some("txqlen"), &format!("qlen {qlen}"), i128::from(qlen));
     let (ll_type, bcast) = match l.kind {
         LinkKind::Loopback => ("loopback", [0u8; 6]),
@@ -3583,6 +3581,12 @@ fn print_linkinfo(
             ("gro_max_size", "gro_max_size", 65536),
         ] {
             o.n(Some(key), &format!("{txt} {v} "), i128::from(v));
+        }
+    }
+    if do_link {
+        if let Some(a) = &l.alias {
+            o.nl();
+            o.s(Some("ifalias"), &format!("    alias {a}"), a);
         }
     }
     o.fp("\n");

@@ -71,6 +71,10 @@ pub struct KLink {
     pub link_other_ns: bool,
     /// Device group.
     pub group: u32,
+    /// `IFLA_TXQLEN`.
+    pub txqlen: Option<u32>,
+    /// `IFLA_IFALIAS`.
+    pub alias: Option<String>,
     /// `IFF_LOOPBACK`.
     pub loopback: bool,
 }
@@ -364,6 +368,8 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
                 }
             }
             27 => l.group = a.u32().unwrap_or(0),
+            13 => l.txqlen = a.u32(),
+            20 => l.alias = a.str().filter(|s| !s.is_empty()).map(str::to_string),
             33 => carrier = a.u8(),
             37 => l.link_other_ns = true,
             _ => {}

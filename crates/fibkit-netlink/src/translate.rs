@@ -1386,6 +1386,23 @@ pub fn translate(k: &KernelState) -> Translation {
         }
     }
 
+    // queue lengths (a real dummy device's is 1000, the ifb model's 32) and aliases
+    for l in &links {
+        let Some(have) = c.ns.link_index(&l.name).and_then(|i| c.ns.link(i)) else {
+            continue;
+        };
+        let mut s = vec![w("link"), w("set"), l.name.clone()];
+        if let Some(q) = l.txqlen.filter(|q| *q != have.txqlen) {
+            s.extend([w("txqueuelen"), (q as i32).to_string()]);
+        }
+        if let Some(a) = l.alias.as_ref().filter(|a| have.alias.as_ref() != Some(*a)) {
+            s.extend([w("alias"), a.clone()]);
+        }
+        if s.len() > 3 {
+            c.ip(s);
+        }
+    }
+
     // 3. per-device sysctls, then up/down
     for s in &per_dev {
         if num(&s.value) != fib_value(&c.ns, &s.key) {

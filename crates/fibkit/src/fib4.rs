@@ -890,6 +890,10 @@ impl Netns {
                     ));
                 }
                 let dev = self.links.get(&nh.dev).ok_or(Error::new(Errno::ENODEV))?;
+                // fib_check_nh_nongw: the device's IPv4 state (`inetdev_by_index`)
+                if !self.has_idev4(nh.dev) {
+                    return Err(Error::new(Errno::ENODEV));
+                }
                 if !dev.up {
                     return Err(Error::msg(Errno::ENETDOWN, "Device for nexthop is not up"));
                 }
@@ -1341,6 +1345,10 @@ impl Netns {
         if a.plen > 32 {
             return Err(Error::new(Errno::EINVAL));
         }
+        // rtm_to_ifaddr: a device without IPv4 state (an MTU below 68) takes none
+        if !self.has_idev4(dev) {
+            return Err(Error::new(Errno::ENOBUFS));
+        }
         a.flags &= !ifa::SECONDARY;
         let list = self.addrs4.entry(dev).or_default();
         // find_matching_ifa first: the same address and prefix already there is EEXIST,
@@ -1388,6 +1396,9 @@ impl Netns {
     pub fn addr4_replace(&mut self, dev: u32, a: Addr4) -> Result<()> {
         if !self.links.contains_key(&dev) {
             return Err(Error::new(Errno::ENODEV));
+        }
+        if !self.has_idev4(dev) {
+            return Err(Error::new(Errno::ENOBUFS));
         }
         let found = self.addrs4.get(&dev).and_then(|list| {
             list.iter().position(|x| {
@@ -1437,6 +1448,9 @@ impl Netns {
         if !self.links.contains_key(&dev) {
             return Err(Error::new(Errno::ENODEV));
         }
+        if !self.has_idev4(dev) {
+            return Err(Error::msg(Errno::ENODEV, "ipv4: Device not found"));
+        }
         let list = self.addrs4.get(&dev).cloned().unwrap_or_default();
         let Some(i) = list.iter().position(|x| {
             x.local == local
@@ -1445,7 +1459,7 @@ impl Netns {
         }) else {
             return Err(Error::msg(Errno::EADDRNOTAVAIL, "ipv4: Address not found"));
         };
-        self.inet_del_ifa(dev, i);
+        self.inet_del_ifa(dev, i, false);
         self.rt_cache_flush4();
         self.bump();
         Ok(())
@@ -1453,15 +1467,17 @@ impl Netns {
 
     /// `__inet_del_ifa`: deleting a primary deletes its subnet's secondaries, or with
     /// `promote_secondaries` promotes the first of them (conformance scenario 227).
-    fn inet_del_ifa(&mut self, dev: u32, i: usize) {
+    fn inet_del_ifa(&mut self, dev: u32, i: usize, dying: bool) {
         let list = self.addrs4.get(&dev).cloned().unwrap_or_default();
         let a1 = list[i].clone();
-        let promote = self.sysctl.v4_all.promote_secondaries != 0
-            || self
-                .sysctl
-                .v4_dev
-                .get(&dev)
-                .is_some_and(|c| c.promote_secondaries != 0);
+        // a dying device's addresses go without promotions (`in_dev->dead`)
+        let promote = !dying
+            && (self.sysctl.v4_all.promote_secondaries != 0
+                || self
+                    .sysctl
+                    .v4_dev
+                    .get(&dev)
+                    .is_some_and(|c| c.promote_secondaries != 0));
         let same_subnet = |x: &Addr4| x.plen == a1.plen && a1.matches(x.address);
         // the secondary to promote, the last address before it that stays where it is,
         // and the last primary (of a scope at least a1's) to put the promoted one after
@@ -1652,7 +1668,40 @@ impl Netns {
         }
     }
 
+    /// Whether device `dev` has IPv4 state (an `in_device`): every device has, but one
+    /// whose MTU is below 68 (`inetdev_valid_mtu`).
+    pub fn has_idev4(&self, dev: u32) -> bool {
+        self.sysctl.v4_dev.contains_key(&dev)
+    }
+
+    /// `inetdev_event(NETDEV_CHANGEMTU)`: below 68 the device's IPv4 state goes
+    /// (`inetdev_destroy`: its addresses, without promotions, each with its routes, and
+    /// the last with every route through the device; its neighbours and per-device
+    /// sysctls); back at 68 or more a fresh one is made, with the defaults and no
+    /// address (conformance scenario 267).
+    pub(crate) fn ipv4_mtu_change(&mut self, dev: u32, mtu: u32) {
+        if mtu < 68 {
+            if !self.has_idev4(dev) {
+                return;
+            }
+            while self.addrs4.get(&dev).is_some_and(|v| !v.is_empty()) {
+                self.inet_del_ifa(dev, 0, true);
+            }
+            self.addrs4.remove(&dev);
+            self.neigh.retain(|n| n.dev != dev || n.v6);
+            self.sysctl.v4_dev.remove(&dev);
+        } else if !self.has_idev4(dev) {
+            self.sysctl
+                .v4_dev
+                .insert(dev, self.sysctl.v4_default.clone());
+        }
+    }
+
     pub(crate) fn ipv4_netdev_up(&mut self, dev: u32) {
+        // fib_netdev_event passes over a device without IPv4 state
+        if !self.has_idev4(dev) {
+            return;
+        }
         let n = self.addrs4.get(&dev).map_or(0, Vec::len);
         for i in 0..n {
             self.fib_add_ifaddr(dev, i);
@@ -1661,10 +1710,16 @@ impl Netns {
     }
 
     pub(crate) fn ipv4_netdev_down(&mut self, dev: u32, _unregister: bool) {
+        if !self.has_idev4(dev) {
+            return;
+        }
         self.fib_disable_ip(dev, false, false);
     }
 
     pub(crate) fn ipv4_netdev_change(&mut self, dev: u32, carrier: bool) {
+        if !self.has_idev4(dev) {
+            return;
+        }
         if carrier {
             self.fib_sync_up(dev, nhflags::LINKDOWN);
         } else {

@@ -48,6 +48,11 @@ pub struct Link {
     /// Whether the device has ever been up: its default qdisc, attached at the first
     /// `dev_activate`, stays (and is shown) after it goes down again.
     pub qdisc_attached: bool,
+    /// Transmit queue length (`txqueuelen`; the kernel keeps an `int`'s bits): 32 for
+    /// ifb, 1000 for loopback and veth.
+    pub txqlen: u32,
+    /// Description (`ip link set DEV alias TEXT`; `IFLA_IFALIAS`).
+    pub alias: Option<String>,
 }
 
 impl Link {

@@ -358,7 +358,7 @@ impl Netns {
         }
         if fl.oif != 0 {
             let l = self.links.get(&fl.oif).ok_or(Errno::ENODEV)?;
-            if !l.up {
+            if !l.up || !self.has_idev4(fl.oif) {
                 return Err(Errno::ENETUNREACH);
             }
             dev_out = fl.oif;
@@ -432,6 +432,10 @@ impl Netns {
         dev_out: u32,
         _flags: u32,
     ) -> Result<RouteGet4<'a>, Errno> {
+        // __mkroute_output: no route out of a device without IPv4 state
+        if !self.has_idev4(dev_out) {
+            return Err(Errno::EINVAL);
+        }
         let mut rtype = rtype;
         let mut use_fi = res.is_some();
         if v4::is_loopback(fl.src) && !self.route_localnet(dev_out) && dev_out != 1 {
@@ -667,6 +671,10 @@ impl Netns {
         let dev = flow.iif;
         let l = self.links.get(&dev).ok_or(Errno::ENODEV)?;
         let _ = l;
+        // ip_route_input_rcu: no IPv4 state on the device, no route
+        if !self.has_idev4(dev) {
+            return Err(Errno::EINVAL);
+        }
         let (saddr, daddr) = (flow.src, flow.dst);
         let mut fl = *flow;
         fl.oif = 0;
@@ -794,6 +802,10 @@ impl Netns {
             crate::ecmp::select_multipath4(self, &mut res, h, &fl);
         }
         let nh = &res.route.info.nhs[res.nh_sel];
+        // __mkroute_input: the way out needs IPv4 state too
+        if !self.has_idev4(nh.dev) {
+            return Err(Errno::EINVAL);
+        }
         let (_, itag) = self.fib_validate_source(&fl, saddr, daddr, nh.dev, dev)?;
         let gateway = if nh.gw.is_some() && nh.scope == scope::LINK {
             nh.gw
@@ -820,7 +832,7 @@ impl Netns {
     /// device with IPv4 state joins the all-hosts group 224.0.0.1, and no other group
     /// is modelled. A multicast route to a joined group is also local (`RTCF_LOCAL`).
     pub fn dev_has_mc(&self, dev: u32, group: u32) -> bool {
-        group == 0xe000_0001 && self.links.get(&dev).is_some_and(|l| l.up)
+        group == 0xe000_0001 && self.links.get(&dev).is_some_and(|l| l.up) && self.has_idev4(dev)
     }
 
     /// `ip route get` for IPv4 (output, or input when `flow.iif != 0`).

@@ -255,6 +255,8 @@ impl Netns {
                 group: 0,
                 mtu: 65536,
                 qdisc_attached: false,
+                txqlen: 1000,
+                alias: None,
             },
         );
         ns.sysctl.v4_dev.insert(1, ns.sysctl.v4_default.clone());
@@ -538,6 +540,8 @@ impl Netns {
                 group: 0,
                 mtu,
                 qdisc_attached: false,
+                txqlen: if kind == LinkKind::Dummy { 32 } else { 1000 },
+                alias: None,
             },
         );
         self.sysctl
@@ -553,25 +557,44 @@ impl Netns {
         index
     }
 
+    /// The address the next `ip link add` without one gets (the oracle's counter, which
+    /// every such command moves, whether it fails or not: a front end refusing the
+    /// command line itself calls this too).
+    pub fn next_link_mac(&mut self) -> [u8; 6] {
+        self.mac_counter += 1;
+        [0x02, 0, 0, 0, 0, (self.mac_counter & 0xff) as u8]
+    }
+
     /// `ip link add`. MACs not given are assigned like the oracle does: the n-th link add
     /// without `address` gets `02:00:00:00:00:nn`; a veth peer gets `02:00:00:00:1h:ll`
     /// from its index.
     pub fn link_add(&mut self, req: &LinkAdd) -> Result<u32> {
-        let mac = match req.mac {
-            Some(m) => m,
-            None => {
-                self.mac_counter += 1;
-                [0x02, 0, 0, 0, 0, (self.mac_counter & 0xff) as u8]
-            }
-        };
+        // the oracle numbers every `link add` without an address, refused ones too
+        let auto_mac = req.mac.is_none().then(|| self.next_link_mac());
         let kind = req.kind.clone().unwrap_or(LinkKind::Dummy);
+        let mtu = req.mtu.unwrap_or(1500);
+        // the kind's `validate` (ifb_validate, veth_validate) runs before the name is
+        // looked at: an address must be a valid unicast Ethernet one, a veth's MTU in
+        // its range (no message)
+        if let Some(m) = req.mac {
+            if m[0] & 1 != 0 || m == [0; 6] {
+                return Err(Error::new(Errno::EADDRNOTAVAIL));
+            }
+        }
+        if matches!(kind, LinkKind::Veth { .. }) && !(68..=65535).contains(&mtu) {
+            return Err(Error::new(Errno::EINVAL));
+        }
+        let mac = req.mac.or(auto_mac).unwrap_or_default();
         if req.name.is_empty() || req.name.len() > 15 || req.name.contains('/') {
             return Err(Error::new(Errno::EINVAL));
         }
         if self.link_index(&req.name).is_some() {
             return Err(Error::new(Errno::EEXIST));
         }
-        let mtu = req.mtu.unwrap_or(1500);
+        // rtnl_create_link's dev_validate_mtu: the value is an `int`
+        if (mtu as i32) < 0 {
+            return Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"));
+        }
         let idx = match kind {
             LinkKind::Loopback => return Err(Error::new(Errno::EOPNOTSUPP)),
             LinkKind::Dummy => self.new_link(&req.name, LinkKind::Dummy, mac, mtu),
@@ -592,7 +615,8 @@ impl Netns {
                 if peer_name == req.name || self.link_index(&peer_name).is_some() {
                     return Err(Error::new(Errno::EEXIST));
                 }
-                let peer = self.new_link(&peer_name, LinkKind::Veth { peer: 0 }, [0; 6], mtu);
+                // the peer is made from its own attributes (none here): the default MTU
+                let peer = self.new_link(&peer_name, LinkKind::Veth { peer: 0 }, [0; 6], 1500);
                 let pmac = [
                     0x02,
                     0,
@@ -708,10 +732,10 @@ impl Netns {
     }
 
     /// `ip link set DEV mtu N`.
+    ///
+    /// The kernel reads the value as an `int` (one above `i32::MAX` is negative). A veth
+    /// takes 68 to 65535; dummy (ifb) and loopback devices any value from 0.
     pub fn link_set_mtu(&mut self, index: u32, mtu: u32) -> Result<()> {
-        if mtu < 68 {
-            return Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"));
-        }
         let l = self
             .links
             .get_mut(&index)
@@ -720,8 +744,20 @@ impl Netns {
             // dev_set_mtu: nothing changes, nobody is told
             return Ok(());
         }
+        // dev_validate_mtu
+        let (min, max) = match l.kind {
+            LinkKind::Veth { .. } => (68, 65535),
+            LinkKind::Dummy | LinkKind::Loopback => (0, 0),
+        };
+        if (mtu as i32) < min {
+            return Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"));
+        }
+        if max > 0 && mtu > max {
+            return Err(Error::msg(Errno::EINVAL, "mtu greater than device maximum"));
+        }
         let old = std::mem::replace(&mut l.mtu, mtu);
         let (lo, up) = (l.is_loopback(), l.up);
+        self.ipv4_mtu_change(index, mtu);
         // addrconf_notify(NETDEV_CHANGEMTU): below IPv6's minimum the device loses its
         // IPv6 state entirely (addresses, routes, neighbours, per-device sysctls); back
         // at or above it a fresh one is made, configured at once when the link is ready
@@ -756,11 +792,38 @@ impl Netns {
         if l.kind == LinkKind::Dummy {
             return Err(Error::new(Errno::EOPNOTSUPP));
         }
+        // eth_prepare_mac_addr_change
+        if mac[0] & 1 != 0 || mac == [0; 6] {
+            return Err(Error::new(Errno::EADDRNOTAVAIL));
+        }
         l.mac = mac;
         // NETDEV_CHANGEADDR, sent even when the address is the one the link has:
         // neigh_changeaddr flushes the device's ARP and ND entries, permanent ones too
         // (conformance scenario 236)
         self.neigh.retain(|n| n.dev != index);
+        self.bump();
+        Ok(())
+    }
+
+    /// `ip link set DEV txqueuelen N` (`dev_change_tx_queue_len`; any value, the
+    /// kernel keeps an `int`).
+    pub fn link_set_txqlen(&mut self, index: u32, qlen: u32) -> Result<()> {
+        let l = self
+            .links
+            .get_mut(&index)
+            .ok_or(Error::new(Errno::ENODEV))?;
+        l.txqlen = qlen;
+        self.bump();
+        Ok(())
+    }
+
+    /// `ip link set DEV alias TEXT` (`dev_set_alias`: an empty text removes it).
+    pub fn link_set_alias(&mut self, index: u32, alias: &str) -> Result<()> {
+        let l = self
+            .links
+            .get_mut(&index)
+            .ok_or(Error::new(Errno::ENODEV))?;
+        l.alias = (!alias.is_empty()).then(|| alias.to_string());
         self.bump();
         Ok(())
     }
@@ -896,6 +959,10 @@ impl Netns {
         if n.v6 && (!self.has_idev6(n.dev) || self.ipv6_disabled(n.dev)) {
             // ndisc_allow_add
             return Err(Error::msg(Errno::EINVAL, "IPv6 is disabled on this device"));
+        }
+        if !n.v6 && !self.has_idev4(n.dev) {
+            // arp_constructor: no IPv4 state on the device
+            return Err(Error::new(Errno::EINVAL));
         }
         if let Some(e) = self
             .neigh

@@ -752,7 +752,8 @@ impl InConf4 {
         let mut devs = vec![InDev4::default(); top as usize + 1];
         for &d in ns.links.keys().filter(|d| **d <= Self::MAX_DEV) {
             devs[d as usize] = InDev4 {
-                exists: true,
+                // a device without IPv4 state takes the full lookup (its refusals)
+                exists: ns.has_idev4(d),
                 forwarding: ns.forwarding4(d),
                 rp_filter: ns.rpfilter(d),
                 accept_local: ns.accept_local(d),
@@ -925,6 +926,8 @@ impl Snapshot {
                 if !forwarding {
                     return Some(Answer4::Error(Errno::EHOSTUNREACH));
                 }
+                // a way out without IPv4 state: the full lookup's refusal
+                self.in4.dev(dev)?;
                 if let Err(e) = self.validate_source4(f, conf, &fib_flow, dev)? {
                     return Some(Answer4::Error(e));
                 }
@@ -1727,7 +1730,8 @@ impl Netns {
         use crate::route::{scope, Gateway};
         let r = res.route;
         if r.rtype == RouteType::Local {
-            if r.info.prefsrc == 0 {
+            // (lo without IPv4 state: the full route's refusal)
+            if r.info.prefsrc == 0 || !self.has_idev4(1) {
                 return Answer4::Slow;
             }
             return Answer4::Route {
@@ -1742,6 +1746,10 @@ impl Netns {
             return Answer4::Slow;
         }
         let nh = &r.info.nhs[res.nh_sel];
+        // __mkroute_output: a device without IPv4 state is no way out
+        if !self.has_idev4(nh.dev) {
+            return Answer4::Error(Errno::EINVAL);
+        }
         let prefsrc = if r.info.prefsrc != 0 {
             r.info.prefsrc
         } else {
