@@ -1622,18 +1622,6 @@ fn ether_addr(b: &[u8], exact: bool) -> Res<[u8; 6]> {
     Ok(m)
 }
 
-fn parse_mac(s: &str) -> Option<[u8; 6]> {
-    let parts: Vec<&str> = s.split(':').collect();
-    if parts.len() != 6 {
-        return None;
-    }
-    let mut m = [0u8; 6];
-    for (i, p) in parts.iter().enumerate() {
-        m[i] = u8::from_str_radix(p, 16).ok()?;
-    }
-    Some(m)
-}
-
 /// iproute2's `ip link` add, set and delete first probe the kernel with an empty
 /// RTM_NEWLINK (`iplink_have_newlink`), which fails with ENODEV: a command line it then
 /// refuses leaves that errno behind (what the oracle records).
@@ -1905,9 +1893,10 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     };
     let rest = &a[1..];
     let add = matches(cmd, "add");
-    let replace = matches(cmd, "replace") || matches(cmd, "change");
+    let replace = matches(cmd, "replace");
+    let change = !replace && matches(cmd, "change");
     let del = matches(cmd, "delete");
-    if add || replace || del {
+    if add || replace || change || del {
         let mut it = Args::new(rest);
         let mut dst: Option<Addr> = None;
         let mut dev = None;
@@ -1931,7 +1920,7 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                         _ => return Err(invarg("nud state is bad", v)),
                     };
                 }
-                "lladdr" => lladdr = parse_mac(it.val()?),
+                "lladdr" => lladdr = Some(parse_lladdr(it.val()?)?),
                 "router" | "extern_learn" | "proxy" => {}
                 x => {
                     let v = if x == "to" { it.val()? } else { x };
@@ -1962,6 +1951,17 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 .map(|()| Outcome::Ok(String::new()))
                 .map_err(Failure::kernel);
         }
+        // neigh_add: shorter than the device's address is refused, longer is cut
+        let lladdr = match lladdr {
+            Some(b) if b.len() < 6 => {
+                return Err(Failure::kernel(fibkit::Error::msg(
+                    Errno::EINVAL,
+                    "Invalid link address",
+                )))
+            }
+            Some(b) => ether_addr(&b, false).ok(),
+            None => None,
+        };
         let n = Neighbour {
             dev: idx,
             addr,
@@ -1969,8 +1969,12 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             state,
             lladdr,
         };
-        return ns
-            .neigh_set(n, replace)
+        let r = if change {
+            ns.neigh_change(n)
+        } else {
+            ns.neigh_set(n, replace)
+        };
+        return r
             .map(|()| Outcome::Ok(String::new()))
             .map_err(Failure::kernel);
     }

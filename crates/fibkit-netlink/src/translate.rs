@@ -1726,6 +1726,16 @@ pub fn translate(k: &KernelState) -> Translation {
         ));
     }
     let fib = fib_nspecs(&c.ns);
+    // an entry mirrored without its link-layer address (one fibkit cannot hold) has the
+    // one fibkit's constructor gave it (a device without ARP: its own)
+    for k in kneighs.iter_mut().filter(|k| k.lladdr.is_none()) {
+        if let Some(f) = fib
+            .iter()
+            .find(|f| f.dev == k.dev && f.addr == k.addr && f.state == k.state)
+        {
+            k.lladdr = f.lladdr;
+        }
+    }
     for n in minus(&kneighs, &fib) {
         c.warn(format!(
             "neighbour still missing in fibkit: {} dev {} nud {}",

@@ -953,6 +953,45 @@ impl Netns {
 
     /// `ip neigh add|replace`.
     pub fn neigh_set(&mut self, n: Neighbour, replace: bool) -> Result<()> {
+        self.neigh_update(n, true, replace)
+    }
+
+    /// `ip neigh change`: an entry that is not there is ENOENT.
+    pub fn neigh_change(&mut self, n: Neighbour) -> Result<()> {
+        self.neigh_update(n, false, true)
+    }
+
+    /// The link-layer address and state a new entry starts with (`arp_constructor`,
+    /// `ndisc_constructor`): a device without ARP (dummy/ifb, loopback) answers for
+    /// every address with its own address (NUD_NOARP), as do multicast addresses
+    /// (mapped) and IPv4 broadcast ones (the broadcast address); others start empty.
+    fn neigh_initial(&self, dev: u32, addr: u128, v6: bool) -> Option<[u8; 6]> {
+        let l = self.links.get(&dev)?;
+        if matches!(l.kind, LinkKind::Dummy | LinkKind::Loopback) {
+            return Some(l.mac);
+        }
+        if v6 {
+            if addr >> 120 == 0xff {
+                let b = (addr as u32).to_be_bytes();
+                return Some([0x33, 0x33, b[0], b[1], b[2], b[3]]);
+            }
+            return None;
+        }
+        let a = addr as u32;
+        if crate::prefix::v4::is_multicast(a) {
+            let b = a.to_be_bytes();
+            return Some([0x01, 0x00, 0x5e, b[1] & 0x7f, b[2], b[3]]);
+        }
+        if self.addr_type4_dev(a) == crate::route::RouteType::Broadcast {
+            return Some([0xff; 6]);
+        }
+        None
+    }
+
+    /// `neigh_add` -> `__neigh_update`: a valid state without a link-layer address
+    /// takes the entry's own, and an entry without one (new, or never resolved) is
+    /// refused, left behind in NUD_NONE when it was made for the request.
+    fn neigh_update(&mut self, n: Neighbour, create: bool, replace: bool) -> Result<()> {
         if !self.links.contains_key(&n.dev) {
             return Err(Error::new(Errno::ENODEV));
         }
@@ -964,17 +1003,41 @@ impl Netns {
             // arp_constructor: no IPv4 state on the device
             return Err(Error::new(Errno::EINVAL));
         }
-        if let Some(e) = self
+        let mut n = n;
+        let at = self
             .neigh
-            .iter_mut()
-            .find(|e| e.dev == n.dev && e.addr == n.addr && e.v6 == n.v6)
-        {
-            if !replace {
-                return Err(Error::new(Errno::EEXIST));
+            .iter()
+            .position(|e| e.dev == n.dev && e.addr == n.addr && e.v6 == n.v6);
+        match at {
+            Some(_) if !replace => return Err(Error::new(Errno::EEXIST)),
+            None if !create => return Err(Error::new(Errno::ENOENT)),
+            _ => {}
+        }
+        // what the entry holds before the update (a new one: its constructor's)
+        let (old_valid, old_ha) = match at {
+            Some(i) => (self.neigh[i].state.valid(), self.neigh[i].lladdr),
+            None => match self.neigh_initial(n.dev, n.addr, n.v6) {
+                Some(ha) => (true, Some(ha)),
+                None => (false, None),
+            },
+        };
+        if n.state.valid() && n.lladdr.is_none() {
+            if !old_valid {
+                if at.is_none() {
+                    self.neigh.push(Neighbour {
+                        state: NudState::None,
+                        lladdr: None,
+                        ..n
+                    });
+                    self.bump();
+                }
+                return Err(Error::msg(Errno::EINVAL, "No link layer address given"));
             }
-            *e = n;
-        } else {
-            self.neigh.push(n);
+            n.lladdr = old_ha;
+        }
+        match at {
+            Some(i) => self.neigh[i] = n,
+            None => self.neigh.push(n),
         }
         self.bump();
         Ok(())
