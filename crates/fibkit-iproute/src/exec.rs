@@ -39,6 +39,8 @@ pub struct Opts {
     pub brief: bool,
     /// `-N`.
     pub numeric: bool,
+    /// `-s` given this many times (only flushes print anything more).
+    pub stats: u32,
 }
 
 /// A failed command, as `ip` reports it.
@@ -189,8 +191,9 @@ pub fn run_ip(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
             "-p" | "-pretty" => opts.pretty = true,
             "-br" | "-brief" => opts.brief = true,
             "-N" | "-Numeric" => opts.numeric = true,
-            "-s" | "-stats" | "-statistics" | "-r" | "-resolve" | "-h" | "-human" | "-iec"
-            | "-t" | "-timestamp" | "-ts" | "-tshort" | "-echo" | "-0" => {}
+            "-s" | "-stats" | "-statistics" => opts.stats += 1,
+            "-r" | "-resolve" | "-h" | "-human" | "-iec" | "-t" | "-timestamp" | "-ts"
+            | "-tshort" | "-echo" | "-0" => {}
             "-f" | "-family" => {
                 i += 1;
                 match argv.get(i).map(String::as_str) {
@@ -1980,6 +1983,21 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     }
     if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
         return show(ns, opts, rest, crate::show::neigh_show);
+    }
+    if matches(cmd, "flush") {
+        // one dump, then a delete per entry (one round: nothing comes back here)
+        let sel = crate::show::neigh_flush_select(ns, &show_opts(opts), rest).map_err(show_err)?;
+        for &(dev, addr, v6) in &sel {
+            ns.neigh_del(dev, addr, v6).map_err(Failure::kernel)?;
+        }
+        let text = match (opts.stats, sel.len()) {
+            (0, _) => String::new(),
+            (_, 0) => "Nothing to flush.\n".to_string(),
+            (_, n) => format!(
+                "\n*** Round 1, deleting {n} entries ***\n*** Flush is complete after 1 round ***\n"
+            ),
+        };
+        return Ok(Outcome::Ok(text));
     }
     Err(Failure::parse(
         format!("Command \"{cmd}\" is unknown, try \"ip neigh help\".\n"),

@@ -3039,8 +3039,44 @@ fn nud_state_a2n(s: &str) -> Option<u32> {
 
 /// `do_show_or_flush()` of ipneigh.c, listing.
 fn ipneigh_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, ShowError> {
+    let mut o = Out::new(opts);
+    o.begin();
+    ipneigh_walk(ns, opts, args, false, &mut |index, n, dst, bits| {
+        print_neigh(&mut o, ns, index, n, dst, bits);
+    })?;
+    Ok(o.finish())
+}
+
+/// The entries `ip neigh flush ARGS` deletes (device, address, IPv6), selected as
+/// iproute2 selects them: every state but PERMANENT and NOARP unless `nud` says
+/// otherwise. Without arguments: "Flush requires arguments." (exit status 1).
+pub fn neigh_flush_select(
+    ns: &Netns,
+    opts: &ShowOpts,
+    args: &[String],
+) -> Result<Vec<(u32, u128, bool)>, ShowError> {
+    if args.is_empty() {
+        return Err(err(1, "Flush requires arguments.\n".to_string()));
+    }
+    let mut out = Vec::new();
+    ipneigh_walk(ns, opts, args, true, &mut |_, n, _, _| {
+        out.push((n.dev, n.addr, n.v6));
+    })?;
+    Ok(out)
+}
+
+/// `do_show_or_flush`: the entries the filter of `args` selects, each handed to
+/// `visit(filter device, entry, destination, NUD bits)` in listing order.
+fn ipneigh_walk(
+    ns: &Netns,
+    opts: &ShowOpts,
+    args: &[String],
+    flush: bool,
+    visit: &mut dyn FnMut(u32, &fibkit::netns::Neighbour, Addr, u32),
+) -> Result<(), ShowError> {
     let mut family = af_of(opts.family);
-    let mut state: u32 = 0xff & !0x40;
+    // NUD_NOARP hidden from listings; a flush spares PERMANENT and NOARP entries
+    let mut state: u32 = if flush { !(0x80 | 0x40) } else { 0xff & !0x40 };
     let mut state_given = false;
     let mut filter_dev: Option<&str> = None;
     let mut pfx = InetPrefix::none();
@@ -3113,8 +3149,6 @@ fn ipneigh_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, 
     if let Some(d) = filter_dev {
         index = ns.link_index(d).ok_or_else(|| nodev(d))?;
     }
-    let mut o = Out::new(opts);
-    o.begin();
     if !proxy && !none_match {
         for v6 in [false, true] {
             let af = if v6 { AF_INET6 } else { AF_INET };
@@ -3142,11 +3176,11 @@ fn ipneigh_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, 
                 if inet_addr_match_rta(&pfx, Some((af, bytes_of(dst)))) {
                     continue;
                 }
-                print_neigh(&mut o, ns, index, n, dst, bits);
+                visit(index, n, dst, bits);
             }
         }
     }
-    Ok(o.finish())
+    Ok(())
 }
 
 fn print_neigh(
