@@ -532,10 +532,24 @@ impl Gen {
         };
         let fam = if v6 { "-6 " } else { "" };
         let dev = self.r.pick(&LINKS);
-        let nud = self.r.pick(&["permanent", "failed", "noarp", "permanent"]);
-        let verb = self.r.pick(&["add", "replace", "replace", "del"]);
+        let nud = self
+            .r
+            .pick(&["permanent", "failed", "noarp", "permanent", "stale"]);
+        let verb = self
+            .r
+            .pick(&["add", "replace", "replace", "del", "change", "flush"]);
         if verb == "del" {
             self.line(format!("ip {fam}neigh del {gw} dev {dev}"));
+        } else if verb == "flush" {
+            // what iproute2's filter selects (scenario 270)
+            let sel = self
+                .r
+                .pick(&["dev d0", "dev v0", "nud all", "to 0/0", "nud permanent"]);
+            self.line(format!("ip {fam}neigh flush {sel}"));
+        } else if self.r.chance(25) {
+            // without an address: the device's own without ARP, else refused and left
+            // in NUD_NONE (scenario 269)
+            self.line(format!("ip {fam}neigh {verb} {gw} dev {dev} nud {nud}"));
         } else {
             let mac = self.r.below(256);
             self.line(format!(
@@ -797,7 +811,8 @@ impl Gen {
             }
             9 => {
                 let l = self.r.pick(&LINKS);
-                let mtu = self.r.pick(&[1280, 1400, 1500, 9000, 1200]);
+                // 60: below IPv4's minimum, the link loses its IPv4 state (scenario 267)
+                let mtu = self.r.pick(&[1280, 1400, 1500, 9000, 1200, 60]);
                 self.line(format!("ip link set {l} mtu {mtu}"));
             }
             10 if self.renamed => self.sysctl(),
