@@ -26,8 +26,8 @@ fn state(ns: &Netns) -> String {
         "-6 rule show",
         "nexthop show",
         "nexthop bucket show",
-        "neigh show",
-        "-6 neigh show",
+        "neigh show nud all",
+        "-6 neigh show nud all",
         "route get 10.1.2.3",
         "route get 10.0.0.5 from 10.1.0.1 iif d1",
         "-6 route get 2001:db8:1::5",
@@ -51,6 +51,31 @@ fn kernel_keeps_part(argv: &[String]) -> bool {
     // `ip ... flush` is iproute2 deleting what it listed one by one: what went before a
     // refused delete stays gone (scenario 239)
     if words.contains(&"flush") {
+        return true;
+    }
+    // `ip link set` with several changes: `do_setlink` makes them in turn and keeps
+    // those before a refused one (scenario 268)
+    let changes = [
+        "up",
+        "down",
+        "mtu",
+        "address",
+        "group",
+        "name",
+        "alias",
+        "txqueuelen",
+        "qlen",
+        "master",
+    ];
+    if words.contains(&"link")
+        && words.contains(&"set")
+        && words.iter().filter(|w| changes.contains(w)).count() > 1
+    {
+        return true;
+    }
+    // a neighbour in a valid state without an address, on a device with ARP: refused,
+    // and the entry made for it stays in NUD_NONE (`__neigh_update`, scenario 269)
+    if words.contains(&"neigh") && !words.contains(&"lladdr") && !words.contains(&"del") {
         return true;
     }
     // `ip -6 route del` with nexthops deletes each path on its own and answers the last
