@@ -902,3 +902,47 @@ fn seg6local_decodes() {
     ]);
     assert!(crate::kernel::decode_encap(7, &psp).is_none());
 }
+
+/// A host link whose MTU is below 68 has no IPv4 state: the mirror makes the link with
+/// the default MTU and sets the low one after, so that its copy loses that state too
+/// (made with it, it would keep it, as a kernel link does at registration), and its
+/// queue length and alias follow.
+#[test]
+fn a_link_below_ipv4s_minimum_mtu_is_mirrored_without_ipv4_state() {
+    let mut w: Vec<Warning> = Vec::new();
+    let mut k = KernelState::default();
+    let mut m = LinkMessage::default();
+    m.header.index = 2;
+    m.header.flags = LinkFlags::Up | LinkFlags::LowerUp;
+    m.attributes.push(LinkAttribute::IfName("d0".into()));
+    m.attributes.push(LinkAttribute::Mtu(60));
+    m.attributes.push(LinkAttribute::TxQueueLen(5));
+    m.attributes.push(LinkAttribute::IfAlias("uplink".into()));
+    m.attributes
+        .push(LinkAttribute::Address(vec![2, 0, 0, 0, 0, 0x10]));
+    m.attributes
+        .push(LinkAttribute::LinkInfo(vec![LinkInfo::Kind(InfoKind::Ifb)]));
+    for l in [link(1, "lo", None, [0; 6]), bytes(&m)] {
+        k.links.extend(decode_link(&l, &mut w));
+    }
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(k.links[1].txqlen, Some(5));
+    assert_eq!(k.links[1].alias.as_deref(), Some("uplink"));
+    let t = k.translate();
+    let cmds = t.commands.join("\n");
+    assert!(
+        cmds.contains("link add d0 address 02:00:00:00:00:10 type dummy"),
+        "{cmds}"
+    );
+    assert!(
+        cmds.contains("link set d0 mtu 60 txqueuelen 5 alias uplink"),
+        "{cmds}"
+    );
+    let d0 = t.netns.link_index("d0").expect("mirrored");
+    assert!(!t.netns.has_idev4(d0));
+    let l = t.netns.link(d0).expect("mirrored");
+    assert_eq!(
+        (l.mtu, l.txqlen, l.alias.as_deref()),
+        (60, 5, Some("uplink"))
+    );
+}

@@ -1313,7 +1313,9 @@ pub fn translate(k: &KernelState) -> Translation {
         if let Some(m) = &l.mac {
             o.extend([w("address"), mac_str(m)]);
         }
-        if l.mtu != 0 {
+        // a link made with an MTU below 68 would keep its IPv4 state (the kernel makes
+        // it at registration and drops it only on a change): such an MTU is set after
+        if l.mtu >= 68 {
             o.extend([w("mtu"), l.mtu.to_string()]);
         }
         if l.group != 0 {
@@ -1392,6 +1394,9 @@ pub fn translate(k: &KernelState) -> Translation {
             continue;
         };
         let mut s = vec![w("link"), w("set"), l.name.clone()];
+        if l.mtu != 0 && l.mtu < 68 && have.mtu != l.mtu {
+            s.extend([w("mtu"), l.mtu.to_string()]);
+        }
         if let Some(q) = l.txqlen.filter(|q| *q != have.txqlen) {
             s.extend([w("txqueuelen"), (q as i32).to_string()]);
         }
