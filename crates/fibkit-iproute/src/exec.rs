@@ -1418,6 +1418,9 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
     let mut metric = 0u32;
     let mut flags = 0u32;
     let mut label: Option<String> = None;
+    // set_lifetime: `forever` or seconds (iproute2's defaults: forever)
+    let (mut valid_lft, mut preferred_lft): (Option<u32>, Option<u32>) = (None, None);
+    let mut autojoin = false;
     while let Some(k) = a.next() {
         match k {
             "peer" | "remote" => {
@@ -1439,14 +1442,25 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                 metric = get_u32(v, "\"metric\" value is invalid")?;
             }
             "valid_lft" | "preferred_lft" => {
-                a.val()?;
+                let v = a.val()?;
+                let t = if v == "forever" {
+                    Some(u32::MAX)
+                } else {
+                    parse_u32(v)
+                };
+                let t = t.ok_or_else(|| invarg(&format!("{k} value"), v))?;
+                if k == "valid_lft" {
+                    valid_lft = Some(t);
+                } else {
+                    preferred_lft = Some(t);
+                }
             }
             "home" => flags |= ifa::HOMEADDRESS,
             "nodad" => flags |= ifa::NODAD,
             "optimistic" => flags |= ifa::OPTIMISTIC,
             "mngtmpaddr" => flags |= ifa::MANAGETEMPADDR,
             "noprefixroute" => flags |= ifa::NOPREFIXROUTE,
-            "autojoin" => {}
+            "autojoin" => autojoin = true,
             _ => {
                 let mut v = k;
                 if v == "local" {
@@ -1479,6 +1493,41 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
         ));
     };
     let idx = ifindex(ns, d)?;
+    if valid_lft.is_some() || preferred_lft.is_some() {
+        let (v, p) = (
+            valid_lft.unwrap_or(u32::MAX),
+            preferred_lft.unwrap_or(u32::MAX),
+        );
+        if v == 0 {
+            return Err(Failure::parse("valid_lft is zero\n", 1));
+        }
+        if v < p {
+            return Err(Failure::parse(
+                "preferred_lft is greater than valid_lft\n",
+                1,
+            ));
+        }
+        if add && (v != u32::MAX || (p != u32::MAX && p != 0)) {
+            // the kernel counts them down, ages the address out and then removes it:
+            // refused rather than kept forever
+            return Err(Failure {
+                errno: Some(Errno::EOPNOTSUPP),
+                stderr: "Error: fibkit does not model finite address lifetimes.\n".into(),
+                status: 2,
+            });
+        }
+        // a preferred lifetime of 0: deprecated from the start
+        if p == 0 {
+            flags |= ifa::DEPRECATED;
+        }
+    }
+    let is_mc = match local.addr {
+        Addr::V4(x) => fibkit::prefix::v4::is_multicast(x),
+        Addr::V6(x) => x >> 120 == 0xff,
+    };
+    if autojoin && !is_mc {
+        return Err(Failure::parse("autojoin needs multicast address\n", 1));
+    }
     match local.addr {
         Addr::V4(l) => {
             let plen = local.len;

@@ -25,8 +25,9 @@
 //! Known approximations (fibkit keeps no such state):
 //!
 //! * neighbours are listed in the engine's order (the kernel's hash order is random);
-//! * `-s` statistics, `-br` and address lifetimes other than `forever` (a deprecated
-//!   address shows `preferred_lft 0sec`) are not modelled.
+//! * `-s` statistics and address lifetimes other than `forever` are not modelled (`ip
+//!   addr add` refuses a finite one; a preferred lifetime of 0 makes the address
+//!   deprecated, which an IPv6 address shows as `preferred_lft 0sec`).
 
 #![forbid(unsafe_code)]
 
@@ -3797,7 +3798,9 @@ fn print_addrinfo(o: &mut Out, ns: &Netns, f: &AddrFilter, a: &AddrMsg) {
     o.jn("valid_life_time", i128::from(u32::MAX));
     o.fp("forever");
     o.fp(" preferred_lft ");
-    if a.flags & ifa::DEPRECATED != 0 {
+    // an IPv4 address whose lifetime is forever reports both lifetimes as forever,
+    // deprecated or not
+    if a.flags & ifa::DEPRECATED != 0 && a.family != AF_INET {
         o.n(Some("preferred_life_time"), "0sec", 0);
     } else {
         o.jn("preferred_life_time", i128::from(u32::MAX));

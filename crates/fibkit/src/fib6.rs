@@ -1156,6 +1156,17 @@ impl Netns {
         let mut a = a;
         a.flags |= ifa::PERMANENT;
         self.link_dev_addr6(dev, a.clone());
+        // `optimistic` lasts only while DAD runs: an address that is not tentative
+        // (DAD off, `nodad`, or done) keeps no such flag (conformance scenario 271)
+        if let Some(x) = self
+            .addrs6
+            .get_mut(&dev)
+            .and_then(|v| v.iter_mut().find(|x| x.addr == a.addr))
+        {
+            if x.flags & ifa::TENTATIVE == 0 {
+                x.flags &= !ifa::OPTIMISTIC;
+            }
+        }
         if a.flags & ifa::NOPREFIXROUTE == 0 {
             self.addrconf_prefix_route(a.addr, a.plen, a.metric, dev);
         }
