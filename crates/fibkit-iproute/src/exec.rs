@@ -327,7 +327,7 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
         // iproute_flush_cache writes net.ipv4.route.flush unless the family is IPv6;
         // IPv6 has no cached clones to delete here (no exceptions are modelled)
         if opts.family != Some(Family::V6) {
-            ns.route_cache_flush4();
+            ns.rt_cache_flush4();
         }
         return Ok(Outcome::Ok(String::new()));
     }
@@ -1523,7 +1523,7 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
     }
     let is_mc = match local.addr {
         Addr::V4(x) => fibkit::prefix::v4::is_multicast(x),
-        Addr::V6(x) => x >> 120 == 0xff,
+        Addr::V6(x) => fibkit::prefix::v6::is_multicast(x),
     };
     if autojoin && !is_mc {
         return Err(Failure::parse("autojoin needs multicast address\n", 1));
@@ -2071,7 +2071,7 @@ pub fn run_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 (b.0 != a.0 && !b.4) || b.1 != a.1 || b.2 != a.2 || (b.3 != 0 && a.3 == 0)
             });
         if flush {
-            ns.route_cache_flush4();
+            ns.rt_cache_flush4();
         }
     }
     r

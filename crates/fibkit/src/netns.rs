@@ -971,7 +971,7 @@ impl Netns {
             return Some(l.mac);
         }
         if v6 {
-            if addr >> 120 == 0xff {
+            if crate::prefix::v6::is_multicast(addr) {
                 let b = (addr as u32).to_be_bytes();
                 return Some([0x33, 0x33, b[0], b[1], b[2], b[3]]);
             }

@@ -4,7 +4,7 @@
 //! through that nexthop share until the IPv4 route cache is flushed (`rt_cache_flush`
 //! advances `rt_genid_ipv4`, and a cached route of an older generation is made anew).
 //! So after a `notify` input query, the other input answers through the same nexthop
-//! print `notify` too (conformance scenario 266).
+//! print `notify` too (conformance scenario 322).
 //!
 //! Output routes are cached per CPU (`nhc_pcpu_rth_output`): whether a later output
 //! query meets the marked route depends on the CPU it runs on, so fibkit marks only
@@ -43,7 +43,11 @@ impl Netns {
     }
 
     /// `rt_cache_flush`: the IPv4 cached routes of every nexthop are stale from now on.
-    pub(crate) fn rt_cache_flush4(&mut self) {
+    /// The engine calls it where the kernel flushes; front ends call it for `ip route
+    /// flush cache` (writing `net.ipv4.route.flush`) and, when they apply sysctls
+    /// themselves, after the changes that flush (`forwarding`, `route_localnet`,
+    /// `promote_secondaries`, and `accept_local` turned off).
+    pub fn rt_cache_flush4(&mut self) {
         self.rt_genid4 = self.rt_genid4.wrapping_add(1);
     }
 
@@ -52,14 +56,6 @@ impl Netns {
     /// MTU, nexthop objects replaced or removed, and the sysctls that flush).
     pub fn rt_genid4(&self) -> u64 {
         self.rt_genid4
-    }
-
-    /// Flush the IPv4 route cache from outside: `ip route flush cache` (writing
-    /// `net.ipv4.route.flush`), and for front ends that apply sysctls themselves, the
-    /// changes after which the kernel flushes (`forwarding`, `route_localnet`,
-    /// `promote_secondaries`, and `accept_local` turned off).
-    pub fn route_cache_flush4(&mut self) {
-        self.rt_cache_flush4();
     }
 
     /// The nexthop whose cached input route the kernel answers `a` with, when it caches
@@ -78,12 +74,8 @@ impl Netns {
                 0
             }
             RouteType::Unicast => {
-                let nhs = &route.info.nhs;
-                let sel = nhs
-                    .iter()
-                    .position(|n| n.dev == a.dev && (a.gateway.is_none() || n.gw == a.gateway))
-                    .unwrap_or(0);
-                let nh = nhs.get(sel)?;
+                let nh = a.nexthop()?;
+                let sel = route.info.nhs.iter().position(|n| std::ptr::eq(n, nh))?;
                 let fl = &a.flow;
                 let (_, itag) = self
                     .fib_validate_source(fl, fl.src, fl.dst, nh.dev, fl.iif)
