@@ -1085,7 +1085,6 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         return show(ns, opts, &[], crate::show::rule_show);
     };
     let rest = &a[1..];
-    let v6 = opts.family == Some(Family::V6);
     if matches(cmd, "add") {
         let spec = parse_rule(opts, rest, true)?;
         let v6 = spec_family(opts, &spec) == Family::V6;
@@ -1103,7 +1102,9 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             .map_err(Failure::kernel);
     }
     if matches(cmd, "flush") {
-        ns.rule_flush(v6).map_err(Failure::kernel)?;
+        let (sel, v6) =
+            crate::show::rule_flush_select(ns, &show_opts(opts), rest).map_err(show_err)?;
+        ns.rule_flush(v6, &sel).map_err(Failure::kernel)?;
         return Ok(Outcome::Ok(String::new()));
     }
     if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {

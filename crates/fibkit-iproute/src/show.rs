@@ -388,7 +388,7 @@ fn c_isspace(b: u8) -> bool {
 
 /// glibc `strtoul(s, &end, base)` on a 64-bit target: the value, the number of bytes
 /// consumed (0 when no digits were found) and whether it overflowed (ERANGE).
-fn strtoul(s: &str, base: u32) -> (u64, usize, bool) {
+pub(crate) fn strtoul(s: &str, base: u32) -> (u64, usize, bool) {
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() && c_isspace(b[i]) {
@@ -2879,6 +2879,47 @@ fn print_rule(o: &mut Out, opts: &ShowOpts, m: &RuleMsg) {
 
 /// `iprule_list_flush_or_save(…, IPRULE_LIST)`.
 fn iprule_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, ShowError> {
+    let (af, f) = iprule_filter(opts, args)?;
+    let v6 = af == AF_INET6;
+    let mut o = Out::new(opts);
+    o.begin();
+    if af == AF_INET || af == AF_INET6 {
+        for r in ns.rules(v6) {
+            let m = rule_msg(r, v6);
+            if f.accept(&m) {
+                print_rule(&mut o, opts, &m);
+            }
+        }
+    }
+    Ok(o.finish())
+}
+
+/// The rules `ip [-4|-6] rule flush ARGS` deletes, as positions in the family's list
+/// (`iprule_list_flush_or_save` with `flush_rule`): the listing's filter, then the
+/// `protocol` selector (which only a flush applies), and only rules that carry a
+/// priority (a rule of priority 0 has no `FRA_PRIORITY` in the dump, so iproute2
+/// leaves it). The second value is whether the family is IPv6.
+pub fn rule_flush_select(
+    ns: &Netns,
+    opts: &ShowOpts,
+    args: &[String],
+) -> Result<(Vec<usize>, bool), ShowError> {
+    let (af, f) = iprule_filter(opts, args)?;
+    let v6 = af == AF_INET6;
+    let mut out = Vec::new();
+    if af == AF_INET || af == AF_INET6 {
+        for (i, r) in ns.rules(v6).iter().enumerate() {
+            let m = rule_msg(r, v6);
+            if f.accept(&m) && !(f.protocolmask && f.protocol != m.protocol) && m.pref.is_some() {
+                out.push(i);
+            }
+        }
+    }
+    Ok((out, v6))
+}
+
+/// The selector of `ip rule list|flush` and the family it dumps.
+fn iprule_filter(opts: &ShowOpts, args: &[String]) -> Result<(u8, RuleFilter), ShowError> {
     let af = match af_of(opts.family) {
         AF_UNSPEC => AF_INET,
         a => a,
@@ -2975,18 +3016,7 @@ fn iprule_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, S
             f.dst = get_prefix(v, af)?;
         }
     }
-    let v6 = af == AF_INET6;
-    let mut o = Out::new(opts);
-    o.begin();
-    if af == AF_INET || af == AF_INET6 {
-        for r in ns.rules(v6) {
-            let m = rule_msg(r, v6);
-            if f.accept(&m) {
-                print_rule(&mut o, opts, &m);
-            }
-        }
-    }
-    Ok(o.finish())
+    Ok((af, f))
 }
 
 // =====================================================================================

@@ -274,16 +274,25 @@ impl Netns {
         Ok(())
     }
 
-    /// `ip [-6] rule flush`: delete every rule whose priority is not 0.
-    pub fn rule_flush(&mut self, v6: bool) -> Result<()> {
+    /// `ip [-6] rule flush [SELECTOR]`: delete the rules at the given positions of the
+    /// family's list (iproute2 picks them from one dump and deletes each; positions
+    /// out of range are ignored). Every IPv4 delete flushes the route cache.
+    pub fn rule_flush(&mut self, v6: bool, positions: &[usize]) -> Result<()> {
         let rules = if v6 {
             &mut self.rules6
         } else {
             &mut self.rules4
         };
         let before = rules.len();
-        rules.retain(|r| r.pref == 0);
-        if !v6 && rules.len() != before {
+        let mut i = 0;
+        rules.retain(|_| {
+            i += 1;
+            !positions.contains(&(i - 1))
+        });
+        if rules.len() == before {
+            return Ok(());
+        }
+        if !v6 {
             self.custom_rules4 = true;
             self.rt_cache_flush4();
         }
