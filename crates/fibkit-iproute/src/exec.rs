@@ -412,22 +412,99 @@ fn metric_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<()
 /// `TIME` of `rtt`, `rttvar` and `rto_min` (iproute2's `get_time_rtt`): a number with
 /// `s`/`sec`/`ms`/`msec` is in milliseconds, a bare number is "raw" (the caller sends
 /// it unscaled). Stores the value in ms (or raw) and returns whether it was raw.
+/// `rtt`, `rttvar` (after an optional `lock`) and `rto_min` (without one: iproute2
+/// always locks it): the value through `get_time_rtt`, stored as is; whether it was a
+/// bare number (`raw`) is returned.
 fn time_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<bool> {
     let mut v = a.val()?;
-    if v == "lock" {
+    if v == "lock" && id != rtax::RTO_MIN {
         m.locks |= 1 << id;
         v = a.val()?;
     }
-    let (n, raw) = if let Some(x) = v.strip_suffix("ms").or_else(|| v.strip_suffix("msec")) {
-        (parse_u32(x), false)
-    } else if let Some(x) = v.strip_suffix('s').or_else(|| v.strip_suffix("sec")) {
-        (parse_u32(x).map(|s| s.saturating_mul(1000)), false)
-    } else {
-        (parse_u32(v), true)
-    };
-    let n = n.ok_or_else(|| invarg(&format!("\"{name}\" value is invalid"), v))?;
+    let (n, raw) =
+        get_time_rtt(v).ok_or_else(|| invarg(&format!("\"{name}\" value is invalid"), v))?;
     m.set(id, n);
     Ok(raw)
+}
+
+/// iproute2's `get_time_rtt`: milliseconds from a number (`strtoul` base 0, or `strtod`
+/// when there is a dot) with an optional case-insensitive unit `s`/`sec`/`secs` (times
+/// 1000) or `ms`/`msec`/`msecs`; a fraction rounds up; converted to 32 bits as C's
+/// `(unsigned int)` of a double does on x86-64. `raw`: no unit was given.
+fn get_time_rtt(v: &str) -> Option<(u32, bool)> {
+    let (t, rest) = if v.contains('.') {
+        let b = v.as_bytes();
+        let mut i = 0;
+        while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+            i += 1;
+        }
+        let start = i;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        let int_digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        i += int_digits;
+        let mut frac_digits = 0;
+        if i < b.len() && b[i] == b'.' {
+            frac_digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if int_digits + frac_digits > 0 {
+                i += 1 + frac_digits;
+            }
+        }
+        if int_digits + frac_digits == 0 {
+            return None; // no digits: strtod consumed nothing
+        }
+        // an exponent counts only with digits after it
+        if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+            let mut j = i + 1;
+            if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+                j += 1;
+            }
+            let ed = b[j..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if ed > 0 {
+                i = j + ed;
+            }
+        }
+        let t: f64 = v[start..i].parse().ok()?;
+        if t < 0.0 || t.is_infinite() {
+            return None;
+        }
+        (t, &v[i..])
+    } else {
+        let (n, used, overflow) = crate::show::strtoul(v, 0);
+        if used == 0 || overflow {
+            return None;
+        }
+        (n as f64, &v[used..])
+    };
+    let raw = rest.is_empty();
+    let t = if raw {
+        t
+    } else if ["s", "sec", "secs"]
+        .iter()
+        .any(|u| rest.eq_ignore_ascii_case(u))
+    {
+        t * 1000.0
+    } else if ["ms", "msec", "msecs"]
+        .iter()
+        .any(|u| rest.eq_ignore_ascii_case(u))
+    {
+        t
+    } else {
+        return None;
+    };
+    // cvttsd2si into a 64-bit register (the "indefinite" value past its range), low
+    // 32 bits kept; then one more when the conversion cut a fraction off
+    let wide = if t < 9.223_372_036_854_775_807e18 {
+        t as i64
+    } else {
+        i64::MIN
+    };
+    let mut val = wide as u32;
+    if f64::from(val) < t {
+        val = val.wrapping_add(1);
+    }
+    Some((val, raw))
 }
 
 /// A route's or nexthop's `realms` (iproute2's `get_rt_realms_or_raw`): a raw 32-bit
@@ -619,14 +696,14 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 // iproute2 sends RTAX_RTT in units of 1/8 ms; a bare number as it is
                 if !time_value(&mut a, "rtt", &mut r.metrics, rtax::RTT)? {
                     let v = r.metrics.get(rtax::RTT).unwrap_or(0);
-                    r.metrics.set(rtax::RTT, v.saturating_mul(8));
+                    r.metrics.set(rtax::RTT, v.wrapping_mul(8));
                 }
             }
             "rttvar" => {
                 // ... and RTAX_RTTVAR in units of 1/4 ms
                 if !time_value(&mut a, "rttvar", &mut r.metrics, rtax::RTTVAR)? {
                     let v = r.metrics.get(rtax::RTTVAR).unwrap_or(0);
-                    r.metrics.set(rtax::RTTVAR, v.saturating_mul(4));
+                    r.metrics.set(rtax::RTTVAR, v.wrapping_mul(4));
                 }
             }
             "rto_min" => {

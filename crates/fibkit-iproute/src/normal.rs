@@ -34,14 +34,19 @@ pub fn metrics_words(m: &Metrics) -> Vec<String> {
     }
     ids.sort_unstable();
     for id in ids {
-        let name = rtax::name(id);
+        // iproute2's JSON keys: `congestion` for the algorithm, and the feature flag
+        // as a key of its own with a null value (the oracle prints Python's `None`)
+        let name = match id {
+            rtax::CC_ALGO => "congestion",
+            rtax::FEATURES => "ecn",
+            _ => rtax::name(id),
+        };
         let val = if id == rtax::CC_ALGO {
             m.congctl.clone().unwrap_or_default()
         } else {
             let v = m.get(id).unwrap_or(0);
             if id == rtax::FEATURES {
-                // iproute2 prints feature names; the oracle shows the JSON value
-                "ecn".to_string()
+                "None".to_string()
             } else if id == rtax::RTT {
                 (v / 8).to_string()
             } else if id == rtax::RTTVAR {

@@ -419,6 +419,13 @@ impl Gen {
                 " mtu lock 1300",
                 " initcwnd 10",
                 " rtt 20ms",
+                " rtt 1.5s rttvar 0.25",
+                " rto_min 200ms",
+                " congctl cubic",
+                " congctl lock bbr",
+                " congctl vegas",
+                " features ecn quickack 1",
+                " advmss 70000",
                 " realms 2",
                 " realms 1/3",
                 " expires 600",
@@ -440,6 +447,20 @@ impl Gen {
             let i = self.r.below(self.prefs[fi].len());
             let p = self.prefs[fi].swap_remove(i);
             self.line(format!("ip {fam}rule del pref {p}"));
+            return;
+        }
+        if !self.prefs[fi].is_empty() && self.r.chance(5) {
+            // a flush through the listing's selectors (never the priority-0 rules)
+            let sel = match self.r.below(7) {
+                0 => format!("table {}", self.r.pick(&["100", "200", "main", "300"])),
+                1 => format!("protocol {}", self.r.pick(&["static", "boot", "99"])),
+                2 => "not".to_string(),
+                3 => format!("iif {}", self.r.pick(&["d0", "lo"])),
+                4 => format!("pref {}", self.r.pick(&self.prefs[fi])),
+                5 => format!("fwmark {}", self.r.pick(&["1", "0x10/0xf0"])),
+                _ => String::new(),
+            };
+            self.line(format!("ip {fam}rule flush {sel}").trim_end().to_string());
             return;
         }
         let pref = 100 * (1 + self.r.below(40)) as u32;

@@ -589,6 +589,8 @@ impl Netns {
         if cfg.nh_id != 0 {
             return self.fib4_create_info_nh(cfg);
         }
+        // ip_fib_metrics_init comes before the nexthops are built
+        crate::route::metrics_check(&cfg.metrics)?;
         // fib_nh_init: each nexthop's encapsulation is built first
         for e in std::iter::once(&cfg.nh.encap)
             .chain(cfg.multipath.iter().map(|n| &n.encap))
@@ -677,11 +679,7 @@ impl Netns {
 
     /// The info of request `cfg` through `nhs` (its metrics checked and normalized).
     fn fib4_info(cfg: &Route4Cfg, nhs: smallvec::SmallVec<[Nh4; 1]>) -> Result<Fib4Info> {
-        if let Some(h) = cfg.metrics.get(crate::route::rtax::HOPLIMIT) {
-            if h > 255 {
-                return Err(Error::msg(Errno::EINVAL, "Invalid hoplimit"));
-            }
-        }
+        crate::route::metrics_check(&cfg.metrics)?;
         Ok(Fib4Info {
             proto: cfg.proto,
             scope: cfg.scope,

@@ -258,6 +258,8 @@ impl Netns {
             return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
         }
         self.new_table6(cfg.table);
+        // ip_fib_metrics_init, before the nexthop is built
+        crate::route::metrics_check(&cfg.metrics)?;
         let flags = route6_flags(cfg);
         let mut rt = self.route6_new(
             cfg,
@@ -566,6 +568,7 @@ impl Netns {
         // the table is made before the object is looked up (ip6_route_info_create,
         // then ip6_route_info_create_nh): it stays when the object is refused
         self.new_table6(cfg.table);
+        crate::route::metrics_check(&cfg.metrics)?;
         let legs = crate::nexthop::paths6(&self.nexthops, cfg.nh_id)?;
         let Some((legs, blackhole)) = legs else {
             return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));

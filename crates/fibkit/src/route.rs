@@ -484,7 +484,8 @@ impl PartialEq for RouteSerial {
 
 impl Eq for RouteSerial {}
 
-/// `ip_fib_metrics_init`: zero values are dropped and the MTU is capped at 65520.
+/// `ip_fib_metrics_init`: zero values are dropped, the MTU is capped at 65520 and the
+/// advertised MSS at 65495.
 pub fn normalize_metrics(m: &Metrics) -> Metrics {
     let mut out = m.clone();
     out.vals.retain(|(_, v)| *v != 0);
@@ -492,6 +493,37 @@ pub fn normalize_metrics(m: &Metrics) -> Metrics {
         if *k == rtax::MTU && *v > 65520 {
             *v = 65520;
         }
+        if *k == rtax::ADVMSS && *v > 65495 {
+            *v = 65495;
+        }
     }
     out
+}
+
+/// The TCP congestion control algorithms the modelled kernel has registered (its
+/// `tcp_available_congestion_control`; it has no modules to load others from).
+pub const TCP_CONGESTION_ALGORITHMS: [&str; 3] = ["reno", "cubic", "bbr"];
+
+/// The refusals of `ip_metrics_convert`: an algorithm the kernel does not know
+/// (`tcp_ca_get_key_by_name` on the name cut to `TCP_CA_NAME_MAX - 1` bytes) and a
+/// hop limit above 255, both EINVAL.
+pub fn metrics_check(m: &Metrics) -> crate::error::Result<()> {
+    use crate::error::{Errno, Error};
+    if let Some(cc) = &m.congctl {
+        let b = cc.as_bytes();
+        let name = &b[..b.len().min(15)];
+        if !TCP_CONGESTION_ALGORITHMS
+            .iter()
+            .any(|a| a.as_bytes() == name)
+        {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Unknown tcp congestion algorithm",
+            ));
+        }
+    }
+    if m.get(rtax::HOPLIMIT).is_some_and(|h| h > 255) {
+        return Err(Error::msg(Errno::EINVAL, "Invalid hoplimit"));
+    }
+    Ok(())
 }
