@@ -175,6 +175,7 @@ fn add_link(ns: &mut Netns, name: &str, v4: Option<u32>, net: u128) -> Result<u3
         flags: 0,
         metric: 0,
         scope: 0,
+        peer: None,
     };
     ns.addr6_add(dev, a6).map_err(|e| e.to_string())?;
     Ok(dev)

@@ -432,3 +432,68 @@ fn files_input_times_forwarded_packets() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What `ip` prints on stderr and its exit status, compared with `fib` on the same line,
+/// each on a fresh namespace whose loopback is up: warnings printed while the line is
+/// read (address flags dropped, `nat`), parse errors and kernel refusals. Runs only as
+/// root with `ip netns`, on the kernel release the conformance recordings were made on;
+/// otherwise it says why it skipped.
+#[test]
+fn stderr_and_status_match_ip_live() {
+    let recording = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../conformance/scenarios/274-addr-modify-line.scn.expected");
+    let header = std::fs::read_to_string(recording).unwrap_or_default();
+    let recorded = header.split_whitespace().nth(2).unwrap_or("").to_string();
+    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let netns = root
+        && Command::new("ip")
+            .args(["netns", "list"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+    if !netns {
+        println!("SKIPPED: needs root and `ip netns`");
+        return;
+    }
+    if release.trim() != recorded {
+        println!(
+            "SKIPPED: recorded on kernel {recorded}, running {}",
+            release.trim()
+        );
+        return;
+    }
+    let list = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stderr-lines.txt");
+    let text = std::fs::read_to_string(list).expect("tests/stderr-lines.txt");
+    let lines: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert!(lines.len() > 100, "the list of lines is read");
+    let mut bad = Vec::new();
+    for line in &lines {
+        let ns = format!("fibkit-cli-{}", std::process::id());
+        let ok = Command::new("ip").args(["netns", "add", &ns]).status();
+        assert!(ok.is_ok_and(|s| s.success()), "ip netns add");
+        let _ = Command::new("ip")
+            .args(["-n", &ns, "link", "set", "lo", "up"])
+            .status();
+        let k = Command::new("ip").args(["-n", &ns]).args(line).output();
+        let _ = Command::new("ip").args(["netns", "del", &ns]).status();
+        let k = k.expect("ip runs");
+        let f = fib(line, "");
+        if f.stderr != k.stderr || f.status.code() != k.status.code() {
+            bad.push(format!(
+                "{line:?}: ip {:?} {:?}, fib {:?} {:?}",
+                k.status.code(),
+                String::from_utf8_lossy(&k.stderr),
+                f.status.code(),
+                String::from_utf8_lossy(&f.stderr)
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

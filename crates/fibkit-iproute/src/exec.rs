@@ -323,6 +323,12 @@ fn show(
 }
 
 fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
+    if args.is_empty() {
+        return Err(Failure::parse(
+            "\"ip route flush\" requires arguments.\n",
+            1,
+        ));
+    }
     if args.first().is_some_and(|x| x == "cache") {
         // iproute_flush_cache writes net.ipv4.route.flush unless the family is IPv6;
         // IPv6 has no cached clones to delete here (no exceptions are modelled)
@@ -398,13 +404,111 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
     Ok(Outcome::Ok(String::new()))
 }
 
+/// The keyword of `iprule_modify` a word of a rule line stands for, in iproute2's order
+/// (exact, or by any prefix: `p` is `preference`, `t` `tun_id`, `s`
+/// `suppress_prefixlength`, `r` `realms`, `m` `map-to`); other words (types, `goto`,
+/// `nop`, after an optional `type`) come back as they are.
+fn rule_keyword(k: &str) -> &str {
+    const ORDER: [(&str, bool); 28] = [
+        ("not", true),
+        ("from", true),
+        ("to", true),
+        ("preference", false),
+        ("order", false),
+        ("priority", false),
+        ("tos", true),
+        ("dsfield", false),
+        ("fwmark", true),
+        ("realms", false),
+        ("protocol", false),
+        ("tun_id", false),
+        ("table", false),
+        ("lookup", true),
+        ("suppress_prefixlength", false),
+        ("sup_pl", true),
+        ("suppress_ifgroup", false),
+        ("sup_group", true),
+        ("dev", true),
+        ("iif", true),
+        ("oif", true),
+        ("l3mdev", true),
+        ("uidrange", true),
+        ("nat", true),
+        ("map-to", false),
+        ("ipproto", true),
+        ("sport", true),
+        ("dport", true),
+    ];
+    for (kw, exact) in ORDER {
+        if (exact && k == kw) || (!exact && matches(k, kw)) {
+            return kw;
+        }
+    }
+    k
+}
+
+/// The keyword of `iproute_modify` a word of a route line stands for: iproute2 tries
+/// them in this order, some only as written and the others by any prefix (`m` is
+/// `metric`, `p` `priority`, `preference` is the metric too, `proto` is `protocol`,
+/// `realm` `realms`, `i` `initcwnd`, `c` `cwnd`, `s` `ssthresh`, `t` `table`). Words it
+/// does not stand for come back as they are.
+fn route_keyword(k: &str) -> &str {
+    const ORDER: [(&str, bool); 39] = [
+        ("src", true),
+        ("as", true),
+        ("via", true),
+        ("from", true),
+        ("tos", true),
+        ("dsfield", false),
+        ("expires", true),
+        ("metric", false),
+        ("priority", false),
+        ("preference", true),
+        ("scope", true),
+        ("mtu", true),
+        ("hoplimit", true),
+        ("advmss", true),
+        ("reordering", false),
+        ("rtt", true),
+        ("rto_min", true),
+        ("window", false),
+        ("cwnd", false),
+        ("initcwnd", false),
+        ("initrwnd", false),
+        ("features", false),
+        ("quickack", false),
+        ("congctl", false),
+        ("rttvar", false),
+        ("ssthresh", false),
+        ("realms", false),
+        ("onlink", true),
+        ("nexthop", true),
+        ("nhid", true),
+        ("protocol", false),
+        ("table", false),
+        ("vrf", false),
+        ("dev", true),
+        ("oif", true),
+        ("pref", false),
+        ("encap", true),
+        ("ttl-propagate", true),
+        ("fastopen_no_cookie", false),
+    ];
+    for (kw, exact) in ORDER {
+        if (exact && k == kw) || (!exact && matches(k, kw)) {
+            return kw;
+        }
+    }
+    k
+}
+
 fn metric_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<()> {
     let mut v = a.val()?;
     if v == "lock" {
         m.locks |= 1 << id;
         v = a.val()?;
     }
-    let n = parse_u32(v).ok_or_else(|| invarg(&format!("\"{name}\" value is invalid"), v))?;
+    let n = parse_u32(v).ok_or_else(|| invarg(&format!("\"{name}\" value is invalid\n"), v))?;
     m.set(id, n);
     Ok(())
 }
@@ -422,7 +526,7 @@ fn time_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<bool
         v = a.val()?;
     }
     let (n, raw) =
-        get_time_rtt(v).ok_or_else(|| invarg(&format!("\"{name}\" value is invalid"), v))?;
+        get_time_rtt(v).ok_or_else(|| invarg(&format!("\"{name}\" value is invalid\n"), v))?;
     m.set(id, n);
     Ok(raw)
 }
@@ -495,7 +599,7 @@ fn get_time_rtt(v: &str) -> Option<(u32, bool)> {
     };
     // cvttsd2si into a 64-bit register (the "indefinite" value past its range), low
     // 32 bits kept; then one more when the conversion cut a fraction off
-    let wide = if t < 9.223_372_036_854_775_807e18 {
+    let wide = if t < (1u64 << 63) as f64 {
         t as i64
     } else {
         i64::MIN
@@ -556,7 +660,8 @@ fn parse_nh<'a>(
                 *fam = Some(addr.family());
             }
         }
-        "dev" | "oif" => {
+        // a path of `nexthop` takes `dev` only (`parse_one_nh`)
+        "dev" | "oif" if single || k == "dev" => {
             a.next();
             let d = a.val()?;
             if single {
@@ -570,7 +675,7 @@ fn parse_nh<'a>(
             let v = a.val()?;
             let w = parse_u32(v)
                 .filter(|w| (1..=256).contains(w))
-                .ok_or_else(|| invarg("\"weight\" is invalid", v))?;
+                .ok_or_else(|| invarg("\"weight\" is invalid\n", v))?;
             nh.weight = w;
         }
         "onlink" => {
@@ -581,14 +686,20 @@ fn parse_nh<'a>(
             a.next();
             nh.encap = Some(encap::parse_encap(ns, a)?);
         }
-        "pervasive" => {
+        // RTA_NEWDST (MPLS only): read, its family checked, not kept
+        "as" => {
             a.next();
-            nh.flags |= nhflags::PERVASIVE;
+            let mut v = a.val()?;
+            if v == "to" {
+                v = a.val()?;
+            }
+            let x = parse_addr(v, *fam).ok_or_else(|| bad_addr(v, *fam))?;
+            fam.get_or_insert(x.family());
         }
-        "realms" if !single => {
+        _ if !single && matches(k, "realms") => {
             a.next();
             let v = a.val()?;
-            nh.realm = parse_realms(v).ok_or_else(|| invarg("\"realm\" value is invalid", v))?;
+            nh.realm = parse_realms(v).ok_or_else(|| invarg("\"realm\" value is invalid\n", v))?;
         }
         _ => return Ok(false),
     }
@@ -647,6 +758,8 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             continue;
         }
         a.next();
+        let raw = k;
+        let k = route_keyword(raw);
         match k {
             "src" => {
                 let v = a.val()?;
@@ -663,26 +776,26 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             }
             "tos" | "dsfield" => {
                 let v = a.val()?;
-                r.tos = dsfield_a2n(v).ok_or_else(|| invarg("\"tos\" value is invalid", v))?;
+                r.tos = dsfield_a2n(v).ok_or_else(|| invarg("\"tos\" value is invalid\n", v))?;
             }
             "expires" => {
                 let v = a.val()?;
-                r.expires = Some(u64::from(get_u32(v, "\"expires\" value is invalid")?));
+                r.expires = Some(u64::from(get_u32(v, "\"expires\" value is invalid\n")?));
             }
             "metric" | "priority" | "preference" => {
                 let v = a.val()?;
-                r.metric = Some(get_u32(v, "\"metric\" value is invalid")?);
+                r.metric = Some(get_u32(v, "\"metric\" value is invalid\n")?);
             }
             "scope" => {
                 let v = a.val()?;
-                r.scope = Some(scope_a2n(v).ok_or_else(|| invarg("invalid \"scope\" value", v))?);
+                r.scope = Some(scope_a2n(v).ok_or_else(|| invarg("invalid \"scope\" value\n", v))?);
             }
             "mtu" => metric_value(&mut a, "mtu", &mut r.metrics, rtax::MTU)?,
             "hoplimit" => {
                 metric_value(&mut a, "hoplimit", &mut r.metrics, rtax::HOPLIMIT)?;
                 if r.metrics.get(rtax::HOPLIMIT).unwrap_or(0) > 255 {
                     let v = args[a.i - 1].clone();
-                    return Err(invarg("\"hoplimit\" value is invalid", &v));
+                    return Err(invarg("\"hoplimit\" value is invalid\n", &v));
                 }
             }
             "advmss" => metric_value(&mut a, "mss", &mut r.metrics, rtax::ADVMSS)?,
@@ -714,16 +827,16 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             "features" => {
                 let v = a.val()?;
                 if v != "ecn" {
-                    return Err(invarg("\"features\" value not valid", v));
+                    return Err(invarg("\"features\" value not valid\n", v));
                 }
                 r.metrics.set(rtax::FEATURES, 1);
             }
             "quickack" | "fastopen_no_cookie" => {
                 let v = a.val()?;
-                let n =
-                    parse_u32(v).ok_or_else(|| invarg(&format!("\"{k}\" value is invalid"), v))?;
+                let n = parse_u32(v)
+                    .ok_or_else(|| invarg(&format!("\"{k}\" value is invalid\n"), v))?;
                 if n > 1 {
-                    return Err(invarg(&format!("\"{k}\" value should be 0 or 1"), v));
+                    return Err(invarg(&format!("\"{k}\" value should be 0 or 1\n"), v));
                 }
                 let id = if k == "quickack" {
                     rtax::QUICKACK
@@ -743,7 +856,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             "realms" | "realm" => {
                 let v = a.val()?;
                 r.nh.realm =
-                    parse_realms(v).ok_or_else(|| invarg("\"realm\" value is invalid", v))?;
+                    parse_realms(v).ok_or_else(|| invarg("\"realm\" value is invalid\n", v))?;
             }
             "nexthop" => {
                 // the rest of the line is a list of nexthops
@@ -776,19 +889,31 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                     }
                 }
             }
+            // fibkit has no VRF device: every name is iproute2's "Invalid VRF"
+            "vrf" => {
+                let v = a.val()?;
+                return Err(invarg("Invalid VRF\n", v));
+            }
+            // RTA_TTL_PROPAGATE (MPLS only): read and checked, not kept
+            "ttl-propagate" => {
+                let v = a.val()?;
+                if !matches(v, "enabled") && !matches(v, "disabled") {
+                    return Err(invarg("\"ttl-propagate\" value is invalid\n", v));
+                }
+            }
             "nhid" => {
                 let v = a.val()?;
-                r.nhid = get_u32(v, "\"id\" value is invalid")?;
+                r.nhid = get_u32(v, "\"id\" value is invalid\n")?;
             }
             "protocol" | "proto" => {
                 let v = a.val()?;
                 r.proto =
-                    Some(proto_a2n(v).ok_or_else(|| invarg("\"protocol\" value is invalid", v))?);
+                    Some(proto_a2n(v).ok_or_else(|| invarg("\"protocol\" value is invalid\n", v))?);
             }
             "table" => {
                 let v = a.val()?;
                 r.table =
-                    Some(table_a2n(v).ok_or_else(|| invarg("\"table\" value is invalid", v))?);
+                    Some(table_a2n(v).ok_or_else(|| invarg("\"table\" value is invalid\n", v))?);
             }
             "pref" => {
                 let v = a.val()?;
@@ -800,17 +925,18 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                         Some(1) => Pref::High,
                         Some(3) => Pref::Low,
                         Some(_) => Pref::Medium,
-                        None => return Err(invarg("\"pref\" value is invalid", v)),
+                        None => return Err(invarg("\"pref\" value is invalid\n", v)),
                     },
                 });
             }
             _ => {
-                let mut v = k;
+                let mut v = raw;
                 if v == "to" {
                     v = a.val()?;
                 }
-                if let Some(t) = RouteType::from_name(v) {
-                    if r.rtype.is_none() || r.dst.is_none() {
+                // a type word (not one starting with a digit: that is a prefix)
+                if !v.starts_with(|c: char| c.is_ascii_digit()) {
+                    if let Some(t) = crate::names::rtntype_a2n(v).and_then(RouteType::from_u8) {
                         r.rtype = Some(t);
                         v = a.val()?;
                     }
@@ -987,7 +1113,7 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
         match k {
             "tos" | "dsfield" => {
                 let v = a.val()?;
-                tos = dsfield_a2n(v).ok_or_else(|| invarg("TOS value is invalid", v))?;
+                tos = dsfield_a2n(v).ok_or_else(|| invarg("TOS value is invalid\n", v))?;
             }
             "from" => {
                 let v = a.val()?;
@@ -1005,7 +1131,7 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
             }
             "uid" => {
                 let v = a.val()?;
-                uid = Some(get_u32(v, "invalid UID")?);
+                uid = Some(get_u32(v, "invalid UID\n")?);
             }
             "fibmatch" => fibmatch = true,
             "notify" => notify = true,
@@ -1029,18 +1155,18 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 let v = a.val()?;
                 sport = parse_u32(v)
                     .and_then(|x| u16::try_from(x).ok())
-                    .ok_or_else(|| invarg("invalid sport", v))?;
+                    .ok_or_else(|| invarg("invalid sport\n", v))?;
             }
             "dport" => {
                 let v = a.val()?;
                 dport = parse_u32(v)
                     .and_then(|x| u16::try_from(x).ok())
-                    .ok_or_else(|| invarg("invalid dport", v))?;
+                    .ok_or_else(|| invarg("invalid dport\n", v))?;
             }
             "ipproto" => {
                 let v = a.val()?;
                 ipproto =
-                    Some(ipproto_a2n(v).ok_or_else(|| invarg("Invalid \"ipproto\" value", v))?);
+                    Some(ipproto_a2n(v).ok_or_else(|| invarg("Invalid \"ipproto\" value\n", v))?);
             }
             _ => {
                 let mut v = k;
@@ -1215,8 +1341,8 @@ fn rule_prefix(v: &str, fam: Option<Family>) -> Res<RulePrefix> {
 }
 
 /// `sscanf("%hu-%hu")`: numbers wrap modulo 65536, a single number is a one-port range.
-fn parse_port_range(v: &str, _msg: &str) -> Res<Range> {
-    let bad = || invarg("invalid port range", v);
+fn parse_port_range(v: &str, msg: &str) -> Res<Range> {
+    let bad = || invarg(msg, v);
     let num = |s: &str| -> Option<u32> {
         let d: String = s.chars().take_while(|c| c.is_ascii_digit()).collect();
         if d.is_empty() {
@@ -1243,9 +1369,18 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
         s.action = Some(RuleAction::Lookup(0));
     }
     let mut table_ok = false;
+    let mut tid = 0u32;
     let mut nat = false;
+    if args.is_empty() {
+        let verb = if add { "add" } else { "del" };
+        return Err(Failure::parse(
+            format!("\"ip rule {verb}\" requires arguments.\n"),
+            1,
+        ));
+    }
     let mut a = Args::new(args);
-    while let Some(k) = a.next() {
+    while let Some(raw) = a.next() {
+        let k = rule_keyword(raw);
         match k {
             "not" => s.invert = true,
             "from" => {
@@ -1272,13 +1407,13 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                 }
                 s.dst = Some(p);
             }
-            "preference" | "order" | "priority" | "pref" | "prio" => {
+            "preference" | "order" | "priority" => {
                 let v = a.val()?;
-                s.pref = Some(get_u32(v, "preference value is invalid")?);
+                s.pref = Some(get_u32(v, "preference value is invalid\n")?);
             }
             "tos" | "dsfield" => {
                 let v = a.val()?;
-                s.tos = Some(dsfield_a2n(v).ok_or_else(|| invarg("TOS value is invalid", v))?);
+                s.tos = Some(dsfield_a2n(v).ok_or_else(|| invarg("TOS value is invalid\n", v))?);
             }
             "fwmark" => {
                 let v = a.val()?;
@@ -1286,92 +1421,107 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                     Some((m, k)) => (m, Some(k)),
                     None => (v, None),
                 };
-                s.mark = Some(parse_u32(m).ok_or_else(|| invarg("fwmark value is invalid", m))?);
+                s.mark = Some(parse_u32(m).ok_or_else(|| invarg("fwmark value is invalid\n", m))?);
                 if let Some(k) = mask {
                     s.mask =
-                        Some(parse_u32(k).ok_or_else(|| invarg("fwmask value is invalid", k))?);
+                        Some(parse_u32(k).ok_or_else(|| invarg("fwmask value is invalid\n", k))?);
                 }
             }
             "realms" => {
                 let v = a.val()?;
                 let r = match v.split_once('/') {
                     Some((x, y)) => (parse_u32(x).unwrap_or(0) << 16) | parse_u32(y).unwrap_or(0),
-                    None => parse_u32(v).ok_or_else(|| invarg("invalid realms", v))?,
+                    None => parse_u32(v).ok_or_else(|| invarg("invalid realms\n", v))?,
                 };
                 s.realms = Some(r);
             }
             "protocol" => {
                 let v = a.val()?;
                 s.protocol =
-                    Some(proto_a2n(v).ok_or_else(|| invarg("\"protocol\" value is invalid", v))?);
+                    Some(proto_a2n(v).ok_or_else(|| invarg("\"protocol\" value is invalid\n", v))?);
             }
             "table" | "lookup" => {
                 let v = a.val()?;
-                let t = table_a2n(v).ok_or_else(|| invarg("invalid table ID", v))?;
+                let t = table_a2n(v).ok_or_else(|| invarg("invalid table ID\n", v))?;
                 s.table = Some(t);
+                tid = t;
                 table_ok = true;
             }
-            "suppress_prefixlength" => {
+            "suppress_prefixlength" | "sup_pl" => {
                 let v = a.val()?;
                 let n: i32 = v
                     .parse::<i32>()
                     .ok()
                     .filter(|n| *n >= 0)
-                    .ok_or_else(|| invarg("suppress_prefixlength value is invalid", v))?;
+                    .ok_or_else(|| invarg("suppress_prefixlength value is invalid\n", v))?;
                 s.suppress_prefixlen = Some(n);
             }
-            "suppress_ifgroup" => {
+            "suppress_ifgroup" | "sup_group" => {
                 let v = a.val()?;
                 let g = if v == "default" {
                     0
                 } else {
-                    parse_u32(v).ok_or_else(|| invarg("Invalid \"suppress_ifgroup\" value", v))?
+                    parse_u32(v).ok_or_else(|| invarg("Invalid \"suppress_ifgroup\" value\n", v))?
                 };
                 s.suppress_ifgroup = Some(g as i32);
             }
-            "dev" | "iif" => s.iif = Some(a.val()?.to_string()),
-            "oif" => s.oif = Some(a.val()?.to_string()),
+            "dev" | "iif" | "oif" => {
+                let v = a.val()?;
+                if !crate::show::ifname_ok(v) {
+                    let what = if k == "oif" {
+                        "\"oif\""
+                    } else {
+                        "\"iif\"/\"dev\""
+                    };
+                    return Err(invarg(&format!("{what} not a valid ifname"), v));
+                }
+                if k == "oif" {
+                    s.oif = Some(v.to_string());
+                } else {
+                    s.iif = Some(v.to_string());
+                }
+            }
             "l3mdev" => s.l3mdev = true,
             "uidrange" => {
                 let v = a.val()?;
                 let (x, y) = v
                     .split_once('-')
-                    .ok_or_else(|| invarg("invalid UID range", v))?;
+                    .ok_or_else(|| invarg("invalid UID range\n", v))?;
                 let x = x
                     .parse::<u32>()
-                    .map_err(|_| invarg("invalid UID range", v))?;
+                    .map_err(|_| invarg("invalid UID range\n", v))?;
                 let y = y
                     .parse::<u32>()
-                    .map_err(|_| invarg("invalid UID range", v))?;
+                    .map_err(|_| invarg("invalid UID range\n", v))?;
                 s.uid = Some(Range { start: x, end: y });
             }
             "ipproto" => {
                 let v = a.val()?;
                 s.ipproto =
-                    Some(ipproto_a2n(v).ok_or_else(|| invarg("Invalid \"ipproto\" value", v))?);
+                    Some(ipproto_a2n(v).ok_or_else(|| invarg("Invalid \"ipproto\" value\n", v))?);
             }
             "sport" => {
                 let v = a.val()?;
-                s.sport = Some(parse_port_range(v, "invalid sport")?);
+                s.sport = Some(parse_port_range(v, "invalid port range\n")?);
             }
             "dport" => {
                 let v = a.val()?;
-                s.dport = Some(parse_port_range(v, "invalid dport")?);
+                s.dport = Some(parse_port_range(v, "invalid dport range\n")?);
             }
-            "goto" => {
-                let v = a.val()?;
-                let t = get_u32(v, "invalid target")?;
-                s.goto = Some(t);
-                s.action = Some(RuleAction::Goto(t));
-            }
-            "nop" => s.action = Some(RuleAction::Nop),
             "tun_id" => {
                 let v = a.val()?;
-                s.tun_id = Some(parse_u64(v).ok_or_else(|| invarg("invalid tun_id", v))?);
+                s.tun_id =
+                    Some(parse_u64(v).ok_or_else(|| invarg("\"tun_id\" value is invalid\n", v))?);
             }
             "nat" | "map-to" => {
                 let v = a.val()?;
-                parse_v4(v).ok_or_else(|| bad_addr(v, Some(Family::V4)))?;
+                // get_addr32()
+                parse_v4(v).ok_or_else(|| {
+                    Failure::parse(
+                        format!("Error: an IP address is expected rather than \"{v}\"\n"),
+                        1,
+                    )
+                })?;
                 s.action = Some(RuleAction::Other(10));
                 nat = true;
             }
@@ -1380,18 +1530,32 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                 if v == "type" {
                     v = a.val()?;
                 }
-                let t = RouteType::from_name(v)
+                if matches(v, "goto") {
+                    let v = a.val()?;
+                    let t = get_u32(v, "invalid target\n")?;
+                    s.goto = Some(t);
+                    s.action = Some(RuleAction::Goto(t));
+                    table_ok = true;
+                    continue;
+                }
+                if matches(v, "nop") {
+                    s.action = Some(RuleAction::Nop);
+                    table_ok = true;
+                    continue;
+                }
+                let t = crate::names::rtntype_a2n(v)
                     .ok_or_else(|| invarg("Failed to parse rule type", v))?;
+                // the route type's number is the rule's action (FR_ACT_*)
                 s.action = Some(match t {
-                    RouteType::Unicast => RuleAction::Lookup(0),
-                    RouteType::Local => RuleAction::Goto(u32::MAX),
-                    RouteType::Broadcast => RuleAction::Nop,
-                    RouteType::Blackhole => RuleAction::Blackhole,
-                    RouteType::Unreachable => RuleAction::Unreachable,
-                    RouteType::Prohibit => RuleAction::Prohibit,
-                    x => RuleAction::Other(x as u8),
+                    1 => RuleAction::Lookup(0),
+                    2 => RuleAction::Goto(u32::MAX),
+                    3 => RuleAction::Nop,
+                    6 => RuleAction::Blackhole,
+                    7 => RuleAction::Unreachable,
+                    8 => RuleAction::Prohibit,
+                    x => RuleAction::Other(x),
                 });
-                if t == RouteType::Local {
+                if t == 2 {
                     return Err(Failure::kernel(fibkit::Error::msg(
                         Errno::EINVAL,
                         "Missing goto target for action goto",
@@ -1400,10 +1564,11 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             }
         }
     }
-    if s.l3mdev && table_ok {
+    // iprule_modify returns -EINVAL here: exit status 22
+    if s.l3mdev && tid != 0 {
         return Err(Failure::parse(
             "table can not be specified for l3mdev rules\n",
-            255,
+            22,
         ));
     }
     if add && nat && !table_ok {
@@ -1463,7 +1628,7 @@ fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             for a in found {
                 let _ = match a {
                     crate::show::FlushAddr::V4(dev, local, plen, addr) => {
-                        ns.addr4_del(dev, local, Some(plen), Some(addr))
+                        ns.addr4_del(dev, Some(local), Some(plen), Some(addr), None)
                     }
                     crate::show::FlushAddr::V6(dev, addr, plen) => {
                         ns.addr6_del(dev, addr, Some(plen))
@@ -1485,29 +1650,166 @@ fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     ))
 }
 
+/// The address flags iproute2's `ipaddr_modify` knows by name: mask, read-only (a
+/// warning, nothing set), IPv6-only (a warning unless the family is already IPv6 when
+/// the word is read).
+const ADDR_FLAG_WORDS: [(&str, u32, bool, bool); 13] = [
+    ("secondary", ifa::SECONDARY, true, false),
+    ("temporary", ifa::SECONDARY, true, false),
+    ("nodad", ifa::NODAD, false, true),
+    ("optimistic", ifa::OPTIMISTIC, false, true),
+    ("dadfailed", ifa::DADFAILED, true, true),
+    ("home", ifa::HOMEADDRESS, false, true),
+    ("deprecated", ifa::DEPRECATED, true, true),
+    ("tentative", ifa::TENTATIVE, true, true),
+    ("permanent", ifa::PERMANENT, true, true),
+    ("mngtmpaddr", ifa::MANAGETEMPADDR, false, true),
+    ("noprefixroute", ifa::NOPREFIXROUTE, false, false),
+    ("autojoin", 0x400, false, false),
+    ("stable-privacy", ifa::STABLE_PRIVACY, true, true),
+];
+
+/// What iproute2 prints on stderr while it reads a command line that then goes on:
+/// the address flags it will not send (read-only ones, IPv6-only ones before the family
+/// is known to be IPv6) and a rule's deprecated `nat`. Empty for other commands.
+pub fn parse_warnings(argv: &[String]) -> String {
+    let mut i = 0;
+    let mut fam: Option<Family> = None;
+    while i < argv.len() && argv[i].starts_with('-') {
+        match argv[i].as_str() {
+            "-4" => fam = Some(Family::V4),
+            "-6" => fam = Some(Family::V6),
+            _ => {}
+        }
+        i += 1;
+    }
+    let words = &argv[i..];
+    let (Some(obj), Some(cmd)) = (words.first(), words.get(1)) else {
+        return String::new();
+    };
+    let mut out = String::new();
+    if matches(obj, "rule") && (matches(cmd, "add") || matches(cmd, "delete")) {
+        // the warning comes once the address after the keyword is there
+        // (`type nat` is a type, not the keyword)
+        for (i, w) in words[2..].windows(2).enumerate() {
+            let after_type = i > 0 && words[2 + i - 1] == "type";
+            if !after_type && matches!(rule_keyword(&w[0]), "nat" | "map-to") {
+                out += "Warning: route NAT is deprecated\n";
+            }
+        }
+        return out;
+    }
+    let modify = matches(cmd, "add")
+        || matches(cmd, "change")
+        || cmd == "chg"
+        || matches(cmd, "replace")
+        || matches(cmd, "delete");
+    if !(matches(obj, "address") && modify) {
+        return out;
+    }
+    let mut a = words[2..].iter().map(String::as_str);
+    let takes_value = [
+        "dev",
+        "label",
+        "scope",
+        "valid_lft",
+        "preferred_lft",
+        "metric",
+        "priority",
+        "preference",
+    ];
+    while let Some(k) = a.next() {
+        if let Some(&(name, _, ro, v6only)) = ADDR_FLAG_WORDS.iter().find(|f| f.0 == k) {
+            if ro {
+                out += &format!("Warning: {name} option is not mutable from userspace\n");
+            } else if v6only && fam != Some(Family::V6) {
+                out += &format!("Warning: {name} option can be set only for IPv6 addresses\n");
+            }
+            continue;
+        }
+        let v = if ["peer", "remote", "broadcast", "brd", "anycast", "local"].contains(&k)
+            || (k.len() >= 2 && "broadcast".starts_with(k))
+        {
+            a.next()
+        } else if takes_value
+            .iter()
+            .any(|t| *t == k || (k.len() >= 3 && t.starts_with(k)))
+        {
+            a.next();
+            continue;
+        } else {
+            Some(k)
+        };
+        // the family comes from the first address read
+        if let (None, Some(v)) = (fam, v) {
+            if v != "+" && v != "-" {
+                fam = parse_prefix(v, None).map(|p| p.addr.family());
+            }
+        }
+    }
+    out
+}
+
+/// `ip addr add|change|replace|del` (`ipaddr_modify`): the line read in order, the
+/// family set by `-4`/`-6` or the first address read; a peer gives the prefix length
+/// (falling back to the local address's when it has none); `brd +`/`-` are computed from
+/// the peer (or local) address and its own length; then the kernel's side
+/// (`inet_rtm_newaddr`/`inet6_rtm_newaddr` and their deletes).
 fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace: bool) -> Res<()> {
+    let dup = |key: &str, v: &str| {
+        Failure::parse(
+            format!("Error: duplicate \"{key}\": \"{v}\" is the second value.\n"),
+            255,
+        )
+    };
     let mut a = Args::new(args);
     let mut fam = opts.family;
     let mut local: Option<Pfx> = None;
     let mut peer: Option<Pfx> = None;
     let mut dev: Option<&str> = None;
-    let mut brd: Option<&str> = None;
+    // `brd`: +1 all host bits set, -1 cleared, or an address
+    let mut brd: Option<Result<Addr, i8>> = None;
+    let mut anycast = false;
     let mut sc: Option<u8> = None;
     let mut metric = 0u32;
     let mut flags = 0u32;
     let mut label: Option<String> = None;
     // set_lifetime: `forever` or seconds (iproute2's defaults: forever)
     let (mut valid_lft, mut preferred_lft): (Option<u32>, Option<u32>) = (None, None);
-    let mut autojoin = false;
     while let Some(k) = a.next() {
         match k {
             "peer" | "remote" => {
                 let v = a.val()?;
-                peer = Some(parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?);
+                if peer.is_some() {
+                    return Err(dup("peer", v));
+                }
+                let p = parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?;
+                fam.get_or_insert(p.addr.family());
+                peer = Some(p);
             }
-            "broadcast" | "brd" => brd = Some(a.val()?),
+            _ if k == "brd" || (!k.is_empty() && "broadcast".starts_with(k)) => {
+                let v = a.val()?;
+                if brd.is_some() {
+                    return Err(dup("broadcast", v));
+                }
+                brd = Some(match v {
+                    "+" => Err(1),
+                    "-" => Err(-1),
+                    _ => {
+                        let x = parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?;
+                        fam.get_or_insert(x.family());
+                        Ok(x)
+                    }
+                });
+            }
             "anycast" => {
-                a.val()?;
+                let v = a.val()?;
+                if anycast {
+                    return Err(dup("anycast", v));
+                }
+                let x = parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?;
+                fam.get_or_insert(x.family());
+                anycast = true;
             }
             "scope" => {
                 let v = a.val()?;
@@ -1515,30 +1817,37 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
             }
             "dev" => dev = Some(a.val()?),
             "label" => label = Some(a.val()?.to_string()),
-            "metric" | "priority" | "preference" => {
+            _ if matches(k, "metric") || matches(k, "priority") || matches(k, "preference") => {
                 let v = a.val()?;
-                metric = get_u32(v, "\"metric\" value is invalid")?;
+                metric = get_u32(v, "\"metric\" value is invalid\n")?;
             }
-            "valid_lft" | "preferred_lft" => {
+            _ if matches(k, "valid_lft") || matches(k, "preferred_lft") => {
+                let valid = matches(k, "valid_lft");
+                let (slot, key) = if valid {
+                    (&mut valid_lft, "valid_lft")
+                } else {
+                    (&mut preferred_lft, "preferred_lft")
+                };
+                if slot.is_some() {
+                    // duparg() before NEXT_ARG(): the keyword is its own "second value"
+                    return Err(dup(key, k));
+                }
                 let v = a.val()?;
                 let t = if v == "forever" {
                     Some(u32::MAX)
                 } else {
                     parse_u32(v)
                 };
-                let t = t.ok_or_else(|| invarg(&format!("{k} value"), v))?;
-                if k == "valid_lft" {
-                    valid_lft = Some(t);
-                } else {
-                    preferred_lft = Some(t);
+                *slot = Some(t.ok_or_else(|| invarg(&format!("{key} value"), v))?);
+            }
+            _ if ADDR_FLAG_WORDS.iter().any(|f| f.0 == k) => {
+                let &(_, mask, ro, v6only) =
+                    ADDR_FLAG_WORDS.iter().find(|f| f.0 == k).expect("found");
+                // the warnings themselves: `parse_warnings`
+                if !(ro || (v6only && fam != Some(Family::V6))) {
+                    flags |= mask;
                 }
             }
-            "home" => flags |= ifa::HOMEADDRESS,
-            "nodad" => flags |= ifa::NODAD,
-            "optimistic" => flags |= ifa::OPTIMISTIC,
-            "mngtmpaddr" => flags |= ifa::MANAGETEMPADDR,
-            "noprefixroute" => flags |= ifa::NOPREFIXROUTE,
-            "autojoin" => autojoin = true,
             _ => {
                 let mut v = k;
                 if v == "local" {
@@ -1551,9 +1860,7 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                     ));
                 }
                 let p = parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?;
-                if fam.is_none() {
-                    fam = Some(p.addr.family());
-                }
+                fam.get_or_insert(p.addr.family());
                 local = Some(p);
             }
         }
@@ -1561,15 +1868,43 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
     let Some(d) = dev else {
         return Err(Failure::parse(
             "Not enough information: \"dev\" argument is required.\n",
-            255,
+            1,
         ));
     };
-    let Some(local) = local else {
-        return Err(Failure::parse(
-            "Not enough information: \"local\" argument is required.\n",
-            255,
-        ));
+    // IFA_ADDRESS: the peer, else the local address (but for an IPv4 delete without a
+    // prefix length: a wildcard deletion, by the local address alone)
+    let wildcard_del = !add
+        && peer.is_none()
+        && local.is_some_and(|l| matches!(l.addr, Addr::V4(_)) && !l.explicit_len);
+    let address: Option<Pfx> = peer.or(if wildcard_del { None } else { local });
+    let plen = match peer {
+        Some(p) if p.len != 0 => p.len,
+        _ => local.map_or(0, |l| l.len),
     };
+    let mut broadcast: Option<u32> = None;
+    match brd {
+        Some(Err(sign)) if add => {
+            if fam != Some(Family::V4) {
+                return Err(Failure::parse(
+                    "Broadcast can be set only for IPv4 addresses\n",
+                    1,
+                ));
+            }
+            if let Some(Pfx {
+                addr: Addr::V4(x),
+                len,
+                ..
+            }) = address
+            {
+                if len <= 30 {
+                    let host = !fibkit::prefix::mask4(len);
+                    broadcast = Some(if sign > 0 { x | host } else { x & !host });
+                }
+            }
+        }
+        Some(Ok(Addr::V4(x))) => broadcast = Some(x),
+        _ => {}
+    }
     let idx = ifindex(ns, d)?;
     if valid_lft.is_some() || preferred_lft.is_some() {
         let (v, p) = (
@@ -1599,39 +1934,53 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
             flags |= ifa::DEPRECATED;
         }
     }
-    let is_mc = match local.addr {
-        Addr::V4(x) => fibkit::prefix::v4::is_multicast(x),
-        Addr::V6(x) => fibkit::prefix::v6::is_multicast(x),
+    let is_mc = match local.map(|l| l.addr) {
+        Some(Addr::V4(x)) => fibkit::prefix::v4::is_multicast(x),
+        Some(Addr::V6(x)) => fibkit::prefix::v6::is_multicast(x),
+        None => false,
     };
-    if autojoin && !is_mc {
+    if flags & 0x400 != 0 && !is_mc {
         return Err(Failure::parse("autojoin needs multicast address\n", 1));
     }
-    match local.addr {
-        Addr::V4(l) => {
-            let plen = local.len;
-            let address = match peer {
+    let kerr = |e: Errno, m: &'static str| {
+        Failure::kernel(if m.is_empty() {
+            fibkit::Error::new(e)
+        } else {
+            fibkit::Error::msg(e, m)
+        })
+    };
+    match fam {
+        Some(Family::V4) => {
+            // nlmsg_parse against ifa_ipv4_policy: a label is at most IFNAMSIZ - 1 bytes
+            if label.as_ref().is_some_and(|l| l.len() > 15) {
+                return Err(kerr(Errno::ERANGE, "Attribute failed policy validation"));
+            }
+            if !add {
+                // inet_rtm_deladdr: the first address matching what was sent (without a
+                // local address, the device's first one)
+                let v4 = |p: Option<Pfx>| match p.map(|p| p.addr) {
+                    Some(Addr::V4(x)) => Some(x),
+                    _ => None,
+                };
+                let addr = v4(address);
+                return ns
+                    .addr4_del(idx, v4(local), addr.map(|_| plen), addr, label.as_deref())
+                    .map_err(Failure::kernel);
+            }
+            if plen > 32 {
+                return Err(kerr(Errno::EINVAL, "ipv4: Invalid prefix length"));
+            }
+            let Some(Pfx {
+                addr: Addr::V4(l), ..
+            }) = local
+            else {
+                return Err(kerr(Errno::EINVAL, "ipv4: Local address is not supplied"));
+            };
+            let address = match address {
                 Some(Pfx {
                     addr: Addr::V4(p), ..
                 }) => p,
                 _ => l,
-            };
-            let plen = match peer {
-                Some(p) if p.explicit_len => p.len,
-                _ => plen,
-            };
-            if !add {
-                let pl = if local.explicit_len { Some(plen) } else { None };
-                return ns
-                    .addr4_del(idx, l, pl, peer.map(|_| address))
-                    .map_err(Failure::kernel);
-            }
-            let mask = fibkit::prefix::mask4(plen);
-            let broadcast = match brd {
-                None => 0,
-                Some("+") if plen < 31 => address | !mask,
-                Some("-") if plen < 31 => address & mask,
-                Some("+") | Some("-") => 0,
-                Some(x) => parse_v4(x).ok_or_else(|| bad_addr(x, Some(Family::V4)))?,
             };
             let scope = sc.unwrap_or(if fibkit::prefix::v4::is_loopback(l) {
                 scope::HOST
@@ -1642,7 +1991,7 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                 local: l,
                 address,
                 plen,
-                broadcast,
+                broadcast: broadcast.unwrap_or(0),
                 scope,
                 flags: flags | ifa::PERMANENT,
                 metric,
@@ -1654,16 +2003,26 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                 ns.addr4_add(idx, a4).map_err(Failure::kernel)
             }
         }
-        Addr::V6(l) => {
-            if !add {
-                let pl = if local.explicit_len {
-                    Some(local.len)
-                } else {
-                    None
-                };
-                return ns.addr6_del(idx, l, pl).map_err(Failure::kernel);
+        Some(Family::V6) => {
+            // extract_addr: the local address, else IFA_ADDRESS; a different IFA_ADDRESS
+            // beside a local one is the peer
+            let addr6 = |p: Option<Pfx>| match p.map(|p| p.addr) {
+                Some(Addr::V6(x)) => Some(x),
+                _ => None,
+            };
+            let (pfx, peer6) = match (addr6(local), addr6(address)) {
+                (Some(l), Some(p)) if p != l => (l, Some(p)),
+                (Some(l), _) => (l, None),
+                (None, Some(p)) => (p, None),
+                (None, None) => return Err(kerr(Errno::EINVAL, "")),
+            };
+            if plen > 128 {
+                return Err(kerr(Errno::EINVAL, "ipv6: Invalid prefix length"));
             }
-            let t = fibkit::prefix::v6::addr_type(l);
+            if !add {
+                return ns.addr6_del(idx, pfx, Some(plen)).map_err(Failure::kernel);
+            }
+            let t = fibkit::prefix::v6::addr_type(pfx);
             let scope = sc.unwrap_or(if t & fibkit::prefix::v6::LOOPBACK != 0 {
                 scope::HOST
             } else if t & fibkit::prefix::v6::LINKLOCAL != 0 {
@@ -1672,11 +2031,12 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                 scope::UNIVERSE
             });
             let a6 = Addr6 {
-                addr: l,
-                plen: local.len,
+                addr: pfx,
+                plen,
                 flags,
                 metric,
                 scope,
+                peer: peer6,
             };
             if replace {
                 ns.addr6_replace(idx, a6).map_err(Failure::kernel)
@@ -1684,6 +2044,8 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                 ns.addr6_add(idx, a6).map_err(Failure::kernel)
             }
         }
+        // the request's family is AF_UNSPEC: no handler
+        None => Err(kerr(Errno::EOPNOTSUPP, "")),
     }
 }
 
@@ -1825,7 +2187,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             "alias" => {
                 let v = it.val()?;
                 if v.len() >= 256 {
-                    return Err(invarg("alias too long", v));
+                    return Err(invarg("alias too long\n", v));
                 }
                 alias = Some(v);
             }

@@ -161,6 +161,42 @@ pub fn rtntype_n2a(t: u8) -> String {
     }
 }
 
+/// `rtnl_rtntype_a2n`: a route type's number from its name as iproute2 reads it (`local`,
+/// `nat` and `throw` exactly, the others by any prefix, in its order: `b` is broadcast,
+/// `u` unreachable, `x` xresolve) or from a number up to 255.
+pub fn rtntype_a2n(s: &str) -> Option<u8> {
+    let by_prefix: [(&str, u8); 8] = [
+        ("broadcast", 3),
+        ("anycast", 4),
+        ("multicast", 5),
+        ("prohibit", 8),
+        ("unreachable", 7),
+        ("blackhole", 6),
+        ("xresolve", 11),
+        ("unicast", 1),
+    ];
+    if s == "local" {
+        return Some(2);
+    }
+    if s == "nat" {
+        return Some(10);
+    }
+    if s == "brd" {
+        return Some(3);
+    }
+    if let Some(&(_, t)) = by_prefix.iter().find(|(name, _)| matches(s, name)) {
+        return Some(t);
+    }
+    if s == "throw" {
+        return Some(9);
+    }
+    let (v, n, _) = crate::show::strtoul(s, 0);
+    if n == 0 || n != s.len() {
+        return None;
+    }
+    u8::try_from(v).ok()
+}
+
 /// `rtnl_rttable_n2a`.
 pub fn table_n2a(t: u32) -> String {
     if numeric() {

@@ -460,7 +460,7 @@ impl Gen {
                 5 => format!("fwmark {}", self.r.pick(&["1", "0x10/0xf0"])),
                 _ => String::new(),
             };
-            self.line(format!("ip {fam}rule flush {sel}").trim_end().to_string());
+            self.line(format!("ip {fam}rule flush {sel}").trim_end());
             return;
         }
         let pref = 100 * (1 + self.r.below(40)) as u32;
@@ -814,6 +814,14 @@ impl Gen {
                     "ip addr add 10.1.4.4/16 dev d1 label d1:x",
                     "ip addr del 10.9.0.1 peer 10.9.0.2/32 dev d0",
                     "ip addr add 192.168.1.9/24 brd 192.168.1.0 dev d1",
+                    "ip addr add 10.9.2.1/24 peer 10.9.2.2 brd + dev d0",
+                    "ip addr add 10.9.3.1/24 dev d1 mngtmpaddr label d1:peer",
+                    "ip addr del 10.9.3.1/24 dev d1 label d1:peer",
+                    "ip -6 addr add 2001:db8:9::1 peer 2001:db8:9::2 dev d0",
+                    "ip -6 addr add 2001:db8:9:1::1 peer 2001:db8:9:1::2/64 dev d1 metric 50",
+                    "ip -6 addr replace 2001:db8:9::1 peer 2001:db8:9::3 dev d0",
+                    "ip -6 addr del 2001:db8:9::1/128 dev d0",
+                    "ip addr add 0.0.0.0/8 dev d2",
                 ]);
                 self.line(a);
             }

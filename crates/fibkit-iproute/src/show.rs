@@ -2599,7 +2599,7 @@ fn scan_range(s: &str, bits: u32) -> (usize, u32, u32) {
 }
 
 /// `check_ifname()` / `get_ifname()`.
-fn ifname_ok(s: &str) -> bool {
+pub(crate) fn ifname_ok(s: &str) -> bool {
     !s.is_empty() && s.len() < 16 && !s.contains('/') && !s.bytes().any(c_isspace)
 }
 
@@ -3452,7 +3452,7 @@ fn addr_dump(ns: &Netns, family: u8) -> Vec<AddrMsg> {
                     flags: a.flags | ifa::PERMANENT,
                     scope: a.scope,
                     local: Addr::V6(a.addr),
-                    peer: None,
+                    peer: a.peer.map(Addr::V6),
                     broadcast: None,
                     label: None,
                     metric: (a.metric != 0).then_some(a.metric),
@@ -4436,6 +4436,7 @@ mod tests {
                 flags: ifa::PERMANENT,
                 metric: 0,
                 scope: scope::UNIVERSE,
+                peer: None,
             },
         )
         .expect("addr6");

@@ -46,7 +46,7 @@
 //! fibkit does not model (they become `dummy` links with the same name, MAC, MTU and
 //! up state — and therefore always with carrier), address and route lifetimes,
 //! DAD states (a tentative address is mirrored as usable, but for one kept over its
-//! link's going down), IPv6 peer addresses,
+//! link's going down),
 //! encapsulations other than `ip`, `ip6`, `seg6` and `seg6local`, whether a resilient nexthop group's bucket was used since it last
 //! moved (the buckets themselves are restored), rule selectors fibkit does not model
 //! (`dscp`, `flowlabel`, port masks), proxy neighbour entries, and per-boot random

@@ -875,7 +875,7 @@ fn kernel_aspec(a: &KAddr, dev: &str) -> ASpec {
         dev: dev.to_string(),
         local: a.local,
         plen: a.plen,
-        peer: if v6 { None } else { a.peer },
+        peer: a.peer,
         broadcast: a.broadcast.filter(|b| *b != 0),
         scope: a.scope,
         flags: a.flags & ADDR_CFG_FLAGS,
@@ -911,7 +911,7 @@ fn fib_aspecs(ns: &Netns) -> Vec<ASpec> {
                 dev: l.name.clone(),
                 local: Ip::V6(a.addr),
                 plen: a.plen,
-                peer: None,
+                peer: a.peer.map(Ip::V6),
                 broadcast: None,
                 scope: a.scope,
                 flags: a.flags & ADDR_CFG_FLAGS,
@@ -1459,12 +1459,6 @@ pub fn translate(k: &KernelState) -> Translation {
         if a.flags & IFA_F_DEPRECATED != 0 || a.lifetimes != (u32::MAX, u32::MAX) {
             c.warn(format!(
                 "address {}/{} dev {dev}: lifetimes are not mirrored (kept forever)",
-                a.local, a.plen
-            ));
-        }
-        if a.local.is_v6() && a.peer.is_some() {
-            c.warn(format!(
-                "address {}/{} dev {dev}: the IPv6 peer address is not modelled",
                 a.local, a.plen
             ));
         }

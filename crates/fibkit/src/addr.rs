@@ -22,6 +22,11 @@ pub mod ifa {
     pub const MANAGETEMPADDR: u32 = 0x100;
     /// Do not create a prefix route.
     pub const NOPREFIXROUTE: u32 = 0x200;
+    /// Stable privacy address.
+    pub const STABLE_PRIVACY: u32 = 0x800;
+    /// The flags `__inet_insert_ifa` takes off an IPv4 address (`IPV6ONLY_FLAGS`).
+    pub const IPV6ONLY: u32 =
+        NODAD | OPTIMISTIC | DADFAILED | HOMEADDRESS | TENTATIVE | MANAGETEMPADDR | STABLE_PRIVACY;
 }
 
 /// An IPv4 interface address.
@@ -73,4 +78,7 @@ pub struct Addr6 {
     pub metric: u32,
     /// Scope word for printing (`global`, `link`, `host`).
     pub scope: u8,
+    /// The peer (`IFA_ADDRESS` beside a different `IFA_LOCAL`): the kernel adds a host
+    /// route to it when the address comes into use.
+    pub peer: Option<u128>,
 }

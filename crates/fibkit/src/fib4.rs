@@ -1357,6 +1357,13 @@ impl Netns {
         }) {
             return Err(Error::msg(Errno::EEXIST, "ipv4: Address already assigned"));
         }
+        // __inet_insert_ifa: IPv6-only flags are dropped, and an address 0.0.0.0 is
+        // taken without a trace (success, nothing added; conformance scenario 274)
+        a.flags &= !ifa::IPV6ONLY;
+        if a.local == 0 {
+            return Ok(());
+        }
+        let list = self.addrs4.entry(dev).or_default();
         let mut last_primary = 0usize;
         for (i, x) in list.iter().enumerate() {
             if !x.secondary() && a.scope <= x.scope {
@@ -1435,13 +1442,16 @@ impl Netns {
         self.fib_magic(false, RouteType::Unicast, prefix, a.plen, a, dev, a.metric);
     }
 
-    /// `ip addr del` (IPv4). `plen` of `None` matches any length (iproute2 sends the one given).
+    /// `ip addr del` (IPv4, `inet_rtm_deladdr`): the first address of the device that matches
+    /// each part given: local address, label, and prefix length with the address (the
+    /// peer, or the local one) inside its prefix.
     pub fn addr4_del(
         &mut self,
         dev: u32,
-        local: u32,
+        local: Option<u32>,
         plen: Option<u8>,
         peer: Option<u32>,
+        label: Option<&str>,
     ) -> Result<()> {
         if !self.links.contains_key(&dev) {
             return Err(Error::new(Errno::ENODEV));
@@ -1451,7 +1461,8 @@ impl Netns {
         }
         let list = self.addrs4.get(&dev).cloned().unwrap_or_default();
         let Some(i) = list.iter().position(|x| {
-            x.local == local
+            local.is_none_or(|l| l == x.local)
+                && label.is_none_or(|l| l == x.label)
                 && plen.is_none_or(|p| p == x.plen)
                 && peer.is_none_or(|p| (p ^ x.address) & x.mask() == 0)
         }) else {

@@ -1104,12 +1104,30 @@ impl Netns {
         if self.dev_forwarding6(dev) {
             self.join_anycast(dev, a);
         }
+        // __ipv6_ifa_notify(RTM_NEWADDR): a host route to the peer, with the address's
+        // metric
+        if let Some(p) = a.peer.filter(|&p| p != 0) {
+            self.addrconf_prefix_route(p, 128, a.metric, dev);
+        }
     }
 
     fn ifa_notify_del6(&mut self, dev: u32, a: &Addr6) {
         self.del_local_route6(a.addr, dev, false);
         if self.dev_forwarding6(dev) {
             self.leave_anycast(dev, a);
+        }
+        // ... and RTM_DELADDR deletes the first main-table route at the peer's /128
+        // through the device (gateway or not)
+        if let Some(p) = a.peer.filter(|&p| p != 0) {
+            let pfx = Prefix6::new(p, 128);
+            if let Some(tb) = self.tables6.get_mut(&tid::MAIN) {
+                if let Some(l) = tb.get_mut(pfx, Prefix6::default()) {
+                    if let Some(j) = l.iter().position(|r| r.nh.dev == dev) {
+                        l.remove(j);
+                    }
+                }
+                tb.prune_node(pfx, Prefix6::default());
+            }
         }
     }
 
@@ -1136,7 +1154,7 @@ impl Netns {
         }
         let t = v6::addr_type(a.addr);
         if t == v6::ANY {
-            return Err(Error::msg(Errno::EADDRNOTAVAIL, "Invalid address"));
+            return Err(Error::msg(Errno::EADDRNOTAVAIL, "ipv6: Invalid address"));
         }
         if t & v6::MULTICAST != 0 {
             return Err(Error::msg(
@@ -1208,28 +1226,58 @@ impl Netns {
             | ifa::HOMEADDRESS
             | ifa::MANAGETEMPADDR
             | ifa::NOPREFIXROUTE;
+        // a new peer: the old one's route goes, looked up at the address's own prefix
+        // length (so only a /128 address finds its old peer's host route)
+        let new_peer = a.peer.filter(|&p| Some(p) != old.peer);
+        if new_peer.is_some() {
+            if let Some(op) = old.peer.filter(|&p| p != 0) {
+                let q = Prefix6::new(op, old.plen);
+                if self.addrconf_get_prefix_route(q, dev).is_some() {
+                    self.del_prefix_route(q, dev);
+                }
+            }
+        }
         let mut new = old.clone();
         new.flags = (old.flags & !cleared) | flags | ifa::PERMANENT;
         if a.metric != 0 && a.metric != old.metric {
             new.metric = a.metric;
         }
+        if new_peer.is_some() {
+            new.peer = new_peer;
+        }
         self.addrs6.get_mut(&dev).expect("exists")[i] = new.clone();
         let p = Prefix6::new(new.addr, new.plen);
         if flags & ifa::NOPREFIXROUTE == 0 {
-            // modify_prefix_route, or the route restored when there was none
             let prio = if new.metric == 0 {
                 PRIO_ADDRCONF
             } else {
                 new.metric
             };
-            match self.addrconf_get_prefix_route(p, dev) {
-                Some(m) if had_prefixroute => {
-                    if m != prio {
-                        self.del_prefix_route(p, dev);
-                        self.addrconf_prefix_route(new.addr, new.plen, new.metric, dev);
+            // modify_prefix_route for the address, then for its peer at the address's
+            // prefix length; a route either did not find is added
+            let modify = |ns: &mut Self, at: u128| -> bool {
+                let q = Prefix6::new(at, new.plen);
+                match ns.addrconf_get_prefix_route(q, dev) {
+                    Some(m) => {
+                        if m != prio {
+                            ns.del_prefix_route(q, dev);
+                            ns.addrconf_prefix_route(at, new.plen, new.metric, dev);
+                        }
+                        true
                     }
+                    None => false,
                 }
-                _ => self.addrconf_prefix_route(new.addr, new.plen, new.metric, dev),
+            };
+            let mut found = had_prefixroute && modify(self, new.addr);
+            if !found {
+                self.addrconf_prefix_route(new.addr, new.plen, new.metric, dev);
+            }
+            let peer = new.peer.filter(|&x| x != 0);
+            if let (true, Some(x)) = (had_prefixroute, peer) {
+                found = modify(self, x);
+            }
+            if let (false, Some(x)) = (found, peer) {
+                self.addrconf_prefix_route(x, new.plen, new.metric, dev);
             }
         } else if had_prefixroute && !self.prefix_route_kept(dev, &new) {
             self.del_prefix_route(p, dev);
@@ -1327,6 +1375,7 @@ impl Netns {
                     flags: ifa::PERMANENT,
                     metric: 0,
                     scope: crate::route::scope::HOST,
+                    peer: None,
                 };
                 self.link_dev_addr6(1, a.clone());
                 self.ifa_notify_new6(1, &a);
@@ -1344,6 +1393,7 @@ impl Netns {
             flags: ifa::PERMANENT,
             metric: 0,
             scope: crate::route::scope::LINK,
+            peer: None,
         };
         self.link_dev_addr6(dev, a.clone());
         self.addrconf_prefix_route(ll, 64, 0, dev);

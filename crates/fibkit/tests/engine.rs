@@ -2078,6 +2078,7 @@ mod gateway_checks_in_bulk {
                             flags: 0,
                             metric: 0,
                             scope: 0,
+                            peer: None,
                         },
                     )
                 } else {

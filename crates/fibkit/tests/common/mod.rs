@@ -19,6 +19,7 @@ pub fn ns_with_link() -> (Netns, u32) {
             flags: 0,
             metric: 0,
             scope: 0,
+            peer: None,
         },
     )
     .expect("addr6");
