@@ -357,8 +357,16 @@ impl Gen {
                 s += &format!("{dst} nhid {}", 1 + self.r.below(NH_IDS));
             }
             _ => {
-                let g = gw(self);
-                s += &format!("{dst} via {g}");
+                // an IPv4 route through an IPv6 gateway now and then
+                let g = if !v6 && self.r.chance(6) {
+                    let g6 = self.r.pick(&GW6);
+                    s += &format!("{dst} via inet6 {g6}");
+                    g6
+                } else {
+                    let g = gw(self);
+                    s += &format!("{dst} via {g}");
+                    g
+                };
                 if self.r.chance(35) || g.starts_with("fe80") {
                     s += &format!(" dev {}", self.r.pick(&LINKS));
                 }

@@ -851,31 +851,53 @@ impl Netns {
                 self.fib4_nh_egress(nh)
             }
             Some(Gateway::V6(gw6)) => {
-                if nh.dev == 0 {
-                    // fib_check_nh_v6_gw: the IPv6 FIB resolves the device
-                    let fl = crate::fib6::Flow6 {
-                        dst: gw6,
-                        ..Default::default()
-                    };
-                    match self.fib6_lookup(&fl, 0) {
-                        Ok(r)
-                            if r.route.nh.gw.is_none()
-                                && r.route.flags & crate::route::rtf::REJECT == 0 =>
-                        {
-                            nh.dev = r.route.nh.dev;
-                        }
-                        _ => return Err(Error::new(Errno::EHOSTUNREACH)),
+                // fib_check_nh_v6_gw: IPv6's fib6_nh_init with the route's table, the
+                // nexthop's flags and device (conformance scenario 275)
+                let restore = self.restore_mode;
+                let mut dev = (nh.dev != 0).then_some(nh.dev);
+                if let Some(d) = dev {
+                    if !self.links.contains_key(&d) || (!self.has_idev6(d) && !restore) {
+                        return Err(Error::new(Errno::ENODEV));
                     }
                 }
-                let dev = self.links.get(&nh.dev).ok_or(Error::msg(
-                    Errno::EINVAL,
-                    "IPv6 gateway requires an egress device",
-                ))?;
-                if !dev.up {
+                if nh.flags & nhflags::ONLINK != 0 {
+                    let Some(d) = dev else {
+                        return Err(Error::msg(
+                            Errno::ENODEV,
+                            "Nexthop device required for onlink",
+                        ));
+                    };
+                    if !self.links[&d].up {
+                        return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
+                    }
+                }
+                let rcfg = crate::fib6::Route6Cfg {
+                    table,
+                    ..Default::default()
+                };
+                let ncfg = NhCfg {
+                    gw: Some(Gateway::V6(gw6)),
+                    dev: nh.dev,
+                    flags: nh.flags & nhflags::ONLINK,
+                    ..Default::default()
+                };
+                self.ip6_validate_gw(&rcfg, &ncfg, gw6, &mut dev)?;
+                let Some(d) = dev else {
+                    return Err(Error::new(Errno::ENODEV));
+                };
+                if self.ipv6_disabled(d) && !restore {
+                    return Err(Error::msg(
+                        Errno::EACCES,
+                        "IPv6 is disabled on nexthop device",
+                    ));
+                }
+                let l = &self.links[&d];
+                if !l.up {
                     return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
                 }
+                nh.dev = d;
                 nh.scope = scope::LINK;
-                if !dev.carrier {
+                if !l.carrier {
                     nh.flags |= nhflags::LINKDOWN;
                 }
                 Ok(())
