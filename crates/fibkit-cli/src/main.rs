@@ -214,6 +214,7 @@ fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
             connected_again(ns, args, &g)
         }
         Err(f) => {
+            out!("{}", f.stdout);
             eprint!("{}", f.stderr);
             u8::try_from(f.status & 0xff).unwrap_or(1)
         }

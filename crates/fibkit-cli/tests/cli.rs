@@ -433,7 +433,7 @@ fn files_input_times_forwarded_packets() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// What `ip` prints on stderr and its exit status, compared with `fib` on the same line,
+/// What `ip` prints (stdout and stderr) and its exit status, compared with `fib` on the same line,
 /// each on a fresh namespace whose loopback is up: warnings printed while the line is
 /// read (address flags dropped, `nat`), parse errors and kernel refusals. Runs only as
 /// root with `ip netns`, on the kernel release the conformance recordings were made on;
@@ -485,12 +485,14 @@ fn stderr_and_status_match_ip_live() {
         let _ = Command::new("ip").args(["netns", "del", &ns]).status();
         let k = k.expect("ip runs");
         let f = fib(line, "");
-        if f.stderr != k.stderr || f.status.code() != k.status.code() {
+        if f.stderr != k.stderr || f.stdout != k.stdout || f.status.code() != k.status.code() {
             bad.push(format!(
-                "{line:?}: ip {:?} {:?}, fib {:?} {:?}",
+                "{line:?}: ip {:?} {:?} {:?}, fib {:?} {:?} {:?}",
                 k.status.code(),
+                String::from_utf8_lossy(&k.stdout),
                 String::from_utf8_lossy(&k.stderr),
                 f.status.code(),
+                String::from_utf8_lossy(&f.stdout),
                 String::from_utf8_lossy(&f.stderr)
             ));
         }

@@ -46,6 +46,9 @@ pub struct Opts {
 /// A failed command, as `ip` reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
+    /// What `ip` printed on stdout before it failed (a usage text some parsers print
+    /// there).
+    pub stdout: String,
     /// The kernel's errno, when the kernel refused the request (`None`: iproute2 itself
     /// refused it before talking to the kernel).
     pub errno: Option<Errno>,
@@ -58,6 +61,7 @@ pub struct Failure {
 impl Failure {
     fn kernel(e: fibkit::Error) -> Failure {
         Failure {
+            stdout: String::new(),
             errno: Some(e.errno),
             stderr: format!("{}\n", e.iproute_text()),
             status: 2,
@@ -68,6 +72,7 @@ impl Failure {
     }
     fn parse(msg: impl Into<String>, status: i32) -> Failure {
         Failure {
+            stdout: String::new(),
             errno: None,
             stderr: msg.into(),
             status,
@@ -114,6 +119,7 @@ fn incomplete() -> Failure {
 fn nodev(d: &str) -> Failure {
     // iproute2 resolves the name with RTM_GETLINK, which the kernel answers with ENODEV
     Failure {
+        stdout: String::new(),
         errno: Some(Errno::ENODEV),
         stderr: format!("Cannot find device \"{d}\"\n"),
         status: 1,
@@ -265,6 +271,7 @@ fn show_opts(opts: &Opts) -> crate::show::ShowOpts {
 
 fn show_err(e: crate::show::ShowError) -> Failure {
     Failure {
+        stdout: String::new(),
         errno: e.errno,
         stderr: e.text,
         status: e.status,
@@ -396,6 +403,7 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
     }
     if let Some(e) = failed {
         return Err(Failure {
+            stdout: String::new(),
             errno: Some(e),
             stderr: format!("Failed to send flush request: {}\n", e.strerror()),
             status: 1,
@@ -752,6 +760,9 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
     let mut late_dev = None;
     while let Some(k) = a.peek() {
         if k == "via" {
+            if r.via_given {
+                return Err(invarg("use nexthop syntax to specify multiple via\n", k));
+            }
             r.via_given = true;
         }
         if parse_nh(ns, &mut a, &mut r.fam, &mut r.nh, true, &mut late_dev)? {
@@ -860,6 +871,12 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             }
             "nexthop" => {
                 // the rest of the line is a list of nexthops
+                if a.peek().is_none() {
+                    return Err(Failure::parse(
+                        "Error: unexpected end of line after \"nexthop\"\n",
+                        255,
+                    ));
+                }
                 loop {
                     let mut nh = NhCfg {
                         weight: 1,
@@ -881,6 +898,12 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                     match a.peek() {
                         Some("nexthop") => {
                             a.next();
+                            if a.peek().is_none() {
+                                return Err(Failure::parse(
+                                    "Error: unexpected end of line after \"nexthop\"\n",
+                                    255,
+                                ));
+                            }
                         }
                         Some(x) => {
                             return Err(Failure::parse(format!("Error: \"nexthop\" or end of line is expected instead of \"{x}\"\n"), 255))
@@ -1147,9 +1170,10 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 }
                 newdst = true;
             }
+            // ipvrf_get_table: fibkit has no VRF device
             "vrf" => {
                 let v = a.val()?;
-                return Err(nodev(v));
+                return Err(invarg("Invalid VRF\n", v));
             }
             "sport" => {
                 let v = a.val()?;
@@ -1924,6 +1948,7 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
             // the kernel counts them down, ages the address out and then removes it:
             // refused rather than kept forever
             return Err(Failure {
+                stdout: String::new(),
                 errno: Some(Errno::EOPNOTSUPP),
                 stderr: "Error: fibkit does not model finite address lifetimes.\n".into(),
                 status: 2,
@@ -2196,6 +2221,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 let v = it.val()?;
                 // flags fibkit does not keep: refused rather than ignored
                 return Err(Failure {
+                    stdout: String::new(),
                     errno: Some(Errno::EOPNOTSUPP),
                     stderr: format!("Error: fibkit does not model the link setting \"{k} {v}\".\n"),
                     status: 2,
@@ -2250,57 +2276,149 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
 }
 
 /// `ip link add`.
-fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<Outcome> {
-    let mut it = Args::new(rest);
-    let mut req = LinkAdd::default();
-    let mut kind: Option<&str> = None;
-    let mut peer = None;
+/// The attributes `iplink_parse` reads before `type` (for a veth, again after `peer`).
+#[derive(Default)]
+struct LinkAttrs {
+    name: Option<String>,
+    dev: Option<String>,
+    mac: Option<[u8; 6]>,
+    mtu: Option<u32>,
+    txqlen: Option<u32>,
+    group: Option<u32>,
+    up: bool,
+}
+
+/// `iplink_parse` for `ip link add`: the words up to `type` (returned with what follows
+/// it) or the end. Words of settings fibkit does not keep are refused.
+fn link_add_attrs<'a>(it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<Option<&'a str>> {
+    let dup = |key: &str, v: &str| {
+        Failure::parse(
+            format!("Error: duplicate \"{key}\": \"{v}\" is the second value.\n"),
+            255,
+        )
+    };
     while let Some(k) = it.next() {
         match k {
-            "name" | "dev" => req.name = it.val()?.to_string(),
+            "up" => at.up = true,
+            "down" => at.up = false,
+            "name" => {
+                let v = it.val()?;
+                if at.name.is_some() {
+                    return Err(dup("name", v));
+                }
+                if !crate::show::ifname_ok(v) {
+                    return Err(invarg("\"name\" not a valid ifname", v));
+                }
+                at.name = Some(v.to_string());
+            }
             "address" => {
                 let v = it.val()?;
-                req.mac = Some(ether_addr(&parse_lladdr(v)?, true)?);
+                at.mac = Some(ether_addr(&parse_lladdr(v)?, true)?);
             }
             "mtu" => {
                 let v = it.val()?;
-                req.mtu = Some(
+                if at.mtu.is_some() {
+                    return Err(dup("mtu", v));
+                }
+                at.mtu = Some(
                     crate::names::parse_int(v)
                         .ok_or_else(|| invarg("Invalid \"mtu\" value\n", v))?,
                 );
             }
+            "txqueuelen" | "qlen" | "txqlen" => {
+                let v = it.val()?;
+                if at.txqlen.is_some() {
+                    return Err(dup("txqueuelen", v));
+                }
+                at.txqlen = Some(
+                    crate::names::parse_int(v)
+                        .ok_or_else(|| invarg("Invalid \"txqueuelen\" value\n", v))?,
+                );
+            }
             "group" => {
                 let v = it.val()?;
-                req.group = Some(get_u32(v, "Invalid \"group\" value\n")?);
+                at.group = Some(get_u32(v, "Invalid \"group\" value\n")?);
             }
-            "up" => req.up = true,
-            "type" => {
-                kind = Some(it.val()?);
-                if kind == Some("veth") {
-                    while let Some(x) = it.next() {
-                        if x == "peer" {
-                            continue;
-                        }
-                        if x == "name" {
-                            peer = Some(it.val()?.to_string());
-                        } else {
-                            peer = Some(x.to_string());
-                        }
-                    }
+            // the kernel does not apply an alias at creation
+            "alias" => {
+                let v = it.val()?;
+                if v.len() >= 256 {
+                    return Err(invarg("alias too long\n", v));
                 }
             }
-            x => req.name = x.to_string(),
+            "type" => return Ok(Some(it.val()?)),
+            "index" | "link" | "netns" | "link-netns" | "link-netnsid" | "master" | "vrf"
+            | "arp" | "multicast" | "allmulticast" | "promisc" | "trailers" | "dynamic"
+            | "carrier" | "numtxqueues" | "numrxqueues" | "addrgenmode" | "broadcast" | "brd"
+            | "mode" | "state" | "xdp" | "vf" | "protodown" | "gso_max_size" | "gso_max_segs"
+            | "gro_max_size" => {
+                let v = it.next().unwrap_or("");
+                return Err(Failure {
+                    stdout: String::new(),
+                    errno: Some(Errno::EOPNOTSUPP),
+                    stderr: format!("Error: fibkit does not model the link setting \"{k} {v}\".\n"),
+                    status: 2,
+                });
+            }
+            _ => {
+                let v = if k == "dev" { it.val()? } else { k };
+                if at.dev.is_some() {
+                    return Err(Failure::parse(
+                        format!("Error: either \"dev\" is duplicate, or \"{v}\" is a garbage.\n"),
+                        255,
+                    ));
+                }
+                // check_altifname: a name of up to 127 bytes without '/' or spaces
+                if v.is_empty()
+                    || v.len() >= 128
+                    || v.contains('/')
+                    || v.bytes().any(|b| b.is_ascii_whitespace())
+                {
+                    return Err(invarg("\"dev\" not a valid ifname", v));
+                }
+                at.dev = Some(v.to_string());
+            }
         }
     }
-    if req.name.is_empty() {
+    Ok(None)
+}
+
+/// `ip link add`: `iplink_modify` with `RTM_NEWLINK|NLM_F_CREATE|NLM_F_EXCL`. Words after
+/// a dummy's (ifb's) type are ignored, as iproute2 ignores them for a kind without
+/// options; a veth takes `peer` and the peer's own attributes.
+fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<Outcome> {
+    let mut it = Args::new(rest);
+    let mut at = LinkAttrs::default();
+    let kind = link_add_attrs(&mut it, &mut at)?;
+    if at.name.is_some() && at.dev.is_some() {
         return Err(Failure::parse(
-            "Not enough information: \"dev\" argument is required.\n",
+            "both \"name\" and \"dev\" cannot be used when creating devices.\n",
             255,
         ));
     }
-    req.kind = Some(match kind {
+    let mut peer = LinkAttrs::default();
+    let kind = match kind {
         Some("dummy") | Some("ifb") => LinkKind::Dummy,
-        Some("veth") => LinkKind::Veth { peer: 0 },
+        Some("veth") => {
+            if let Some(w) = it.next() {
+                if w != "peer" {
+                    // veth_parse_opt's usage, printed on stdout
+                    return Err(Failure {
+                        stdout: "Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n".into(),
+                        errno: None,
+                        stderr: String::new(),
+                        status: 1,
+                    });
+                }
+                if link_add_attrs(&mut it, &mut peer)?.is_some() {
+                    return Err(Failure::parse(
+                        "Error: \"type\" is not a peer attribute.\n",
+                        255,
+                    ));
+                }
+            }
+            LinkKind::Veth { peer: 0 }
+        }
         Some(_) => {
             // the kernel's refusal (no such link kind): rtnl_newlink's extack
             return Err(Failure::kernel(fibkit::Error::msg(
@@ -2314,9 +2432,29 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
                 255,
             ));
         }
-    });
-    req.peer = peer;
-    req.mac = req.mac.or(auto_mac);
+    };
+    let name = at.name.or(at.dev).unwrap_or_default();
+    let peer_name = peer.name.or(peer.dev);
+    // the IFLA_IFNAME policy: at most IFNAMSIZ - 1 bytes
+    if name.len() > 15 || peer_name.as_ref().is_some_and(|n| n.len() > 15) {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::ERANGE,
+            "Attribute failed policy validation",
+        )));
+    }
+    let req = LinkAdd {
+        name,
+        kind: Some(kind),
+        peer: peer_name,
+        mac: at.mac.or(auto_mac),
+        mtu: at.mtu,
+        group: at.group,
+        up: at.up,
+        txqlen: at.txqlen,
+        peer_mtu: peer.mtu,
+        peer_mac: peer.mac,
+        peer_txqlen: peer.txqlen,
+    };
     ns.link_add(&req)
         .map(|_| Outcome::Ok(String::new()))
         .map_err(Failure::kernel)
@@ -2413,9 +2551,28 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                     };
                 }
                 "lladdr" => lladdr = Some(parse_lladdr(it.val()?)?),
-                "router" | "extern_learn" | "proxy" => {}
+                "router" | "extern_learn" => {}
+                // `proxy ADDR` names the address (the entry's proxy flag is not kept)
+                "proxy" => {
+                    let v = it.val()?;
+                    if dst.is_some() {
+                        return Err(Failure::parse(
+                            format!("Error: duplicate \"address\": \"{v}\" is the second value.\n"),
+                            255,
+                        ));
+                    }
+                    dst = Some(parse_addr(v, opts.family).ok_or_else(|| bad_addr(v, opts.family))?);
+                }
                 x => {
                     let v = if x == "to" { it.val()? } else { x };
+                    if dst.is_some() {
+                        return Err(Failure::parse(
+                            format!(
+                                "Error: either \"to\" is duplicate, or \"{v}\" is a garbage.\n"
+                            ),
+                            255,
+                        ));
+                    }
                     dst = Some(parse_addr(v, opts.family).ok_or_else(|| bad_addr(v, opts.family))?);
                 }
             }

@@ -600,11 +600,22 @@ impl Netns {
         }
         let mut nhs: smallvec::SmallVec<[Nh4; 1]> =
             smallvec::SmallVec::with_capacity(cfg.multipath.len().max(1));
-        if !cfg.multipath.is_empty() {
+        if let Some(first) = cfg.multipath.first() {
+            // fib_get_nhs: RTA_OIF, RTA_GATEWAY and RTA_FLOW beside RTA_MULTIPATH must be
+            // the first path's (a path without a device has index 0); the paths'
+            // encapsulations were built before (conformance scenario 277)
+            if cfg.nh.dev != 0 && first.dev != cfg.nh.dev {
+                return Err(einval("Nexthop device index does not match RTA_OIF"));
+            }
+            if cfg.nh.gw.is_some() && first.gw != cfg.nh.gw {
+                return Err(einval(
+                    "Nexthop gateway does not match RTA_GATEWAY or RTA_VIA",
+                ));
+            }
+            if cfg.nh.realm != 0 && first.realm != cfg.nh.realm {
+                return Err(einval("Nexthop class id does not match RTA_FLOW"));
+            }
             for n in &cfg.multipath {
-                if cfg.nh.dev != 0 && n.dev != 0 && n.dev != cfg.nh.dev {
-                    return Err(einval("Nexthop device index does not match RTA_OIF"));
-                }
                 nhs.push(Nh4 {
                     gw: n.gw,
                     dev: n.dev,

@@ -185,6 +185,14 @@ pub struct LinkAdd {
     pub group: Option<u32>,
     /// Bring up at creation (`up`).
     pub up: bool,
+    /// Explicit transmit queue length (`txqueuelen`).
+    pub txqlen: Option<u32>,
+    /// A veth peer's own attributes (`peer ... mtu M address A txqueuelen Q`).
+    pub peer_mtu: Option<u32>,
+    /// The peer's explicit MAC address.
+    pub peer_mac: Option<[u8; 6]>,
+    /// The peer's explicit queue length.
+    pub peer_txqlen: Option<u32>,
 }
 
 impl Netns {
@@ -526,6 +534,19 @@ impl Netns {
         i
     }
 
+    /// `dev_alloc_name("<base>%d")`: the smallest number whose name no device has (nor
+    /// one of `also`, a name about to be taken).
+    fn alloc_link_name(&self, base: &str, also: &[&str]) -> String {
+        let mut n = 0u32;
+        loop {
+            let cand = format!("{base}{n}");
+            if self.link_index(&cand).is_none() && !also.contains(&cand.as_str()) {
+                return cand;
+            }
+            n += 1;
+        }
+    }
+
     fn new_link(&mut self, name: &str, kind: LinkKind, mac: [u8; 6], mtu: u32) -> u32 {
         let index = self.alloc_ifindex();
         self.links.insert(
@@ -584,11 +605,22 @@ impl Netns {
         if matches!(kind, LinkKind::Veth { .. }) && !(68..=65535).contains(&mtu) {
             return Err(Error::new(Errno::EINVAL));
         }
-        let mac = req.mac.or(auto_mac).unwrap_or_default();
-        if req.name.is_empty() || req.name.len() > 15 || req.name.contains('/') {
+        if let Some(m) = req.peer_mac {
+            if m[0] & 1 != 0 || m == [0; 6] {
+                return Err(Error::new(Errno::EADDRNOTAVAIL));
+            }
+        }
+        if matches!(kind, LinkKind::Veth { .. })
+            && !(68..=65535).contains(&req.peer_mtu.unwrap_or(1500))
+        {
             return Err(Error::new(Errno::EINVAL));
         }
-        if self.link_index(&req.name).is_some() {
+        let mac = req.mac.or(auto_mac).unwrap_or_default();
+        let bad_name = |n: &str| n.len() > 15 || n.contains('/');
+        if bad_name(&req.name) || req.peer.as_deref().is_some_and(bad_name) {
+            return Err(Error::new(Errno::EINVAL));
+        }
+        if !req.name.is_empty() && self.link_index(&req.name).is_some() {
             return Err(Error::new(Errno::EEXIST));
         }
         // rtnl_create_link's dev_validate_mtu: the value is an `int`
@@ -597,47 +629,63 @@ impl Netns {
         }
         let idx = match kind {
             LinkKind::Loopback => return Err(Error::new(Errno::EOPNOTSUPP)),
-            LinkKind::Dummy => self.new_link(&req.name, LinkKind::Dummy, mac, mtu),
+            LinkKind::Dummy => {
+                // no name: the kernel's "<kind>%d" (dummies are modelled on ifb)
+                let name = if req.name.is_empty() {
+                    self.alloc_link_name("ifb", &[])
+                } else {
+                    req.name.clone()
+                };
+                self.new_link(&name, LinkKind::Dummy, mac, mtu)
+            }
             LinkKind::Veth { .. } => {
+                // the peer is registered first, each without a name taking "veth%d"
                 let peer_name = match &req.peer {
                     Some(p) => p.clone(),
-                    None => {
-                        let mut n = 0;
-                        loop {
-                            let cand = format!("veth{n}");
-                            if self.link_index(&cand).is_none() && cand != req.name {
-                                break cand;
-                            }
-                            n += 1;
-                        }
-                    }
+                    None => self.alloc_link_name("veth", &[&req.name]),
                 };
                 if peer_name == req.name || self.link_index(&peer_name).is_some() {
                     return Err(Error::new(Errno::EEXIST));
                 }
-                // the peer is made from its own attributes (none here): the default MTU
-                let peer = self.new_link(&peer_name, LinkKind::Veth { peer: 0 }, [0; 6], 1500);
-                let pmac = [
+                let name = if req.name.is_empty() {
+                    self.alloc_link_name("veth", &[&peer_name])
+                } else {
+                    req.name.clone()
+                };
+                // the peer is made from its own attributes (the default MTU without one)
+                let peer = self.new_link(
+                    &peer_name,
+                    LinkKind::Veth { peer: 0 },
+                    [0; 6],
+                    req.peer_mtu.unwrap_or(1500),
+                );
+                let pmac = req.peer_mac.unwrap_or([
                     0x02,
                     0,
                     0,
                     0,
                     0x10 + (((peer >> 8) & 0xef) as u8),
                     (peer & 0xff) as u8,
-                ];
+                ]);
                 if let Some(l) = self.links.get_mut(&peer) {
                     l.mac = pmac;
+                    if let Some(q) = req.peer_txqlen {
+                        l.txqlen = q;
+                    }
                 }
-                let me = self.new_link(&req.name, LinkKind::Veth { peer }, mac, mtu);
+                let me = self.new_link(&name, LinkKind::Veth { peer }, mac, mtu);
                 if let Some(l) = self.links.get_mut(&peer) {
                     l.kind = LinkKind::Veth { peer: me };
                 }
                 me
             }
         };
-        if let Some(g) = req.group {
-            if let Some(l) = self.links.get_mut(&idx) {
+        if let Some(l) = self.links.get_mut(&idx) {
+            if let Some(g) = req.group {
                 l.group = g;
+            }
+            if let Some(q) = req.txqlen {
+                l.txqlen = q;
             }
         }
         self.bump();
@@ -647,22 +695,28 @@ impl Netns {
         Ok(idx)
     }
 
-    /// Recompute carriers after an admin state change; returns devices whose carrier changed.
-    fn update_carriers(&mut self) -> Vec<u32> {
+    /// A veth's carrier after device `idx` went up or down (`veth_open`: both ends get
+    /// carrier when the peer is up too; `veth_close`: both lose it); returns the devices
+    /// whose carrier changed. Other kinds always have carrier.
+    fn update_carriers(&mut self, idx: u32) -> Vec<u32> {
+        let Some(l) = self.links.get(&idx) else {
+            return Vec::new();
+        };
+        let LinkKind::Veth { peer } = l.kind else {
+            return Vec::new();
+        };
+        let peer_up = self.links.get(&peer).is_some_and(|p| p.up);
+        let targets: &[(u32, bool)] = match (l.up, peer_up) {
+            (true, true) => &[(idx, true), (peer, true)],
+            (true, false) => &[],
+            (false, _) => &[(idx, false), (peer, false)],
+        };
         let mut changed = Vec::new();
-        let snapshot: Vec<(u32, LinkKind, bool)> = self
-            .links
-            .values()
-            .map(|l| (l.index, l.kind.clone(), l.up))
-            .collect();
-        for (idx, kind, up) in snapshot {
-            if let LinkKind::Veth { peer } = kind {
-                let peer_up = self.links.get(&peer).is_some_and(|p| p.up);
-                let c = up && peer_up;
-                let l = self.links.get_mut(&idx).expect("link exists");
-                if l.carrier != c {
-                    l.carrier = c;
-                    changed.push(idx);
+        for &(d, c) in targets {
+            if let Some(x) = self.links.get_mut(&d) {
+                if x.carrier != c {
+                    x.carrier = c;
+                    changed.push(d);
                 }
             }
         }
@@ -682,7 +736,7 @@ impl Netns {
         let link = self.links.get_mut(&index).expect("exists");
         link.up = up;
         link.qdisc_attached |= up;
-        let changed = self.update_carriers();
+        let changed = self.update_carriers(index);
         if up {
             self.ipv4_netdev_up(index);
             self.ipv6_netdev_up(index);
@@ -863,7 +917,7 @@ impl Netns {
             self.nh_flush_dev(v);
             if self.links[&v].up {
                 self.links.get_mut(&v).expect("exists").up = false;
-                let changed = self.update_carriers();
+                let changed = self.update_carriers(v);
                 self.ipv4_netdev_down(v, false);
                 self.ipv6_netdev_down(v, false);
                 for d in changed {
