@@ -971,7 +971,9 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                     ));
                 }
                 let p = parse_prefix(v, r.fam).ok_or_else(|| bad_prefix(v, r.fam))?;
-                if r.fam.is_none() {
+                // `default`/`any`/`all` leave the family open (a later `via inet6` makes
+                // the route IPv6; random seed 22286)
+                if r.fam.is_none() && !matches!(v, "default" | "any" | "all") {
                     r.fam = Some(p.addr.family());
                 }
                 r.dst = Some(p);
@@ -986,10 +988,13 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
 
 fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Res<()> {
     let r = parse_route_req(ns, opts, args)?;
-    let Some(dst) = r.dst else {
+    let Some(mut dst) = r.dst else {
         return Err(Failure::parse(route_usage(), 255));
     };
     let fam = r.fam.unwrap_or(Family::V4);
+    if fam == Family::V6 && dst.addr == Addr::V4(0) && dst.len == 0 {
+        dst.addr = Addr::V6(0);
+    }
     let delete = op == RouteOp::Delete;
     let rtype = r.rtype.unwrap_or(if delete {
         RouteType::Unspec

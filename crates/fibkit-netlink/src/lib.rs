@@ -51,8 +51,9 @@
 //! moved (the buckets themselves are restored), rule selectors fibkit does not model
 //! (`dscp`, `flowlabel`, port masks), proxy neighbour entries, and per-boot random
 //! multipath hash seeds (a seed of 0 cannot be reproduced), and IPv6's one-way
-//! custom-rules flag (`fib6_has_custom_rules`: no answer shows it, so it is neither
-//! probed nor warned about). The IPv4 counterpart, local and main tables that stay
+//! custom-rules flag (`fib6_has_custom_rules`) when the rules are the defaults again
+//! (taken as unset) or were made only by deletes (a list that is not the defaults is
+//! taken to come from an added rule, which sets it). The IPv4 counterpart, local and main tables that stay
 //! unmerged after a rule was added and deleted, is probed with one route get (see
 //! [`KernelState::tables4_unmerged`]). See the crate's README for details.
 

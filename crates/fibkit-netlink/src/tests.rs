@@ -946,3 +946,41 @@ fn a_link_below_ipv4s_minimum_mtu_is_mirrored_without_ipv4_state() {
         (60, 5, Some("uplink"))
     );
 }
+
+/// IPv6 rules that are not the defaults (flushed down to `0 local` here) are taken to
+/// come from an added rule, which set the kernel's one-way custom-rules flag: the
+/// mirror sets fibkit's too, so lookups walk the rules (and find no main table), as
+/// in mirror-diff seed 2949. IPv6 rules that are the defaults leave it unset.
+#[test]
+fn non_default_ipv6_rules_set_the_custom_rules_flag() {
+    let rule6 = |pref: u32, table: u32| {
+        let mut m = RuleMessage::default();
+        m.header.family = AddressFamily::Inet6;
+        m.header.table = table as u8;
+        m.header.action = RuleAction::ToTable;
+        m.attributes.push(RuleAttribute::Table(table));
+        if pref != 0 {
+            m.attributes.push(RuleAttribute::Priority(pref));
+        }
+        m.attributes
+            .push(RuleAttribute::Protocol(RouteProtocol::Kernel));
+        bytes(&m)
+    };
+    let mut w = Vec::new();
+    let mut k = state();
+    k.rules.extend(decode_rule(&rule6(0, 255), &mut w));
+    let t = k.translate();
+    assert!(t.netns.has_custom_rules(true), "{:?}", t.commands);
+    assert!(
+        t.commands
+            .iter()
+            .any(|c| c == "-6 rule add pref 32765 lookup main"),
+        "{:?}",
+        t.commands
+    );
+    let mut k = state();
+    k.rules.extend(decode_rule(&rule6(0, 255), &mut w));
+    k.rules.extend(decode_rule(&rule6(32766, 254), &mut w));
+    let t = k.translate();
+    assert!(!t.netns.has_custom_rules(true), "{:?}", t.commands);
+}

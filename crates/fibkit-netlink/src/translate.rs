@@ -56,6 +56,12 @@ const UNMERGE_COMMENT: &str =
     "# the kernel's IPv4 local and main tables are unmerged (a rule was added \
      once; the rules are the defaults again): a rule added and deleted unmerges fibkit's";
 
+/// The comment line before the IPv6 rule added and deleted to set fibkit's one-way
+/// custom-rules flag.
+const CUSTOM6_COMMENT: &str =
+    "# the kernel's IPv6 rules are not the defaults, so a rule was added once (only \
+     deletes leave them otherwise): a rule added and deleted makes fibkit walk them too";
+
 /// The comment line before a command the mirror applied in restore mode
 /// ([`Netns::set_restore_mode`]), which the script keeps commented out.
 const TRUSTED_COMMENT: &str = "the kernel accepted this when it was added (its gateway \
@@ -1584,6 +1590,20 @@ pub fn translate(k: &KernelState) -> Translation {
                 c.ip(vec![w("rule"), w("del"), w("pref"), w("32765")]);
             }
             continue;
+        }
+        if v6 && !rules.is_empty() {
+            // fib6_has_custom_rules is set by an added rule (never by a delete) and never
+            // cleared: a list that is not the defaults is taken to come from adds
+            // (mirror-diff seed 2949: rules flushed down to `0 local`)
+            c.commands.push(w(CUSTOM6_COMMENT));
+            for verb in [
+                ["add", "pref", "32765", "lookup", "main"].as_slice(),
+                &["del", "pref", "32765"],
+            ] {
+                let mut o = vec![w("-6"), w("rule")];
+                o.extend(verb.iter().map(|x| w(*x)));
+                c.ip(o);
+            }
         }
         let mut flush = vec![w("rule"), w("flush")];
         if v6 {

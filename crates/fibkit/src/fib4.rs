@@ -906,11 +906,10 @@ impl Netns {
                 if !l.up {
                     return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
                 }
+                // the IPv6 check's linkdown stays with its own nexthop: a new IPv4 path
+                // through an IPv6 gateway is never linkdown (random seed 22238)
                 nh.dev = d;
                 nh.scope = scope::LINK;
-                if !l.carrier {
-                    nh.flags |= nhflags::LINKDOWN;
-                }
                 Ok(())
             }
             None => {
