@@ -2522,11 +2522,86 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
 
 // ------------------------------------------------------------------ neigh
 
+/// `ip neigh get ADDR dev DEV` (`ipneigh_get`, the kernel's `neigh_get`): the entry in
+/// any state, printed as a listing prints it with the device named (text even with
+/// `-j`: iproute2 opens no JSON context here). Proxy entries are not modelled: `proxy
+/// ADDR` finds none.
+fn neigh_get(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
+    let mut it = Args::new(args);
+    let mut dst: Option<Addr> = None;
+    let mut dev = None;
+    let mut proxy = false;
+    while let Some(k) = it.next() {
+        match k {
+            "dev" => dev = Some(it.val()?),
+            _ if matches(k, "proxy") => {
+                let v = it.val()?;
+                if dst.is_some() {
+                    return Err(Failure::parse(
+                        format!("Error: duplicate \"address\": \"{v}\" is the second value.\n"),
+                        255,
+                    ));
+                }
+                dst = Some(parse_addr(v, opts.family).ok_or_else(|| bad_addr(v, opts.family))?);
+                proxy = true;
+            }
+            _ => {
+                let v = if k == "to" { it.val()? } else { k };
+                if dst.is_some() {
+                    return Err(Failure::parse(
+                        format!("Error: either \"to\" is duplicate, or \"{v}\" is a garbage.\n"),
+                        255,
+                    ));
+                }
+                dst = Some(parse_addr(v, opts.family).ok_or_else(|| bad_addr(v, opts.family))?);
+            }
+        }
+    }
+    let (Some(dst), Some(d)) = (dst, dev.or(if proxy { Some("") } else { None })) else {
+        return Err(Failure::parse(
+            "Device and address are required arguments.\n",
+            1,
+        ));
+    };
+    if !d.is_empty() {
+        ifindex(ns, d)?;
+    }
+    if proxy {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::ENOENT,
+            "Proxy neighbour entry not found",
+        )));
+    }
+    let text = match dst {
+        Addr::V4(x) => crate::names::fmt4(x),
+        Addr::V6(x) => crate::names::fmt6(x),
+    };
+    let mut so = show_opts(opts);
+    so.json = false;
+    let listing = crate::show::neigh_show(
+        ns,
+        &so,
+        &["to".to_string(), text, "nud".to_string(), "all".to_string()],
+    )
+    .map_err(show_err)?;
+    let tag = format!(" dev {d} ");
+    match listing.lines().find(|l| l.contains(&tag)) {
+        Some(l) => Ok(Outcome::Ok(format!("{l}\n"))),
+        None => Err(Failure::kernel(fibkit::Error::msg(
+            Errno::ENOENT,
+            "Neighbour entry not found",
+        ))),
+    }
+}
+
 fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     let Some(cmd) = a.first().map(String::as_str) else {
         return show(ns, opts, &[], crate::show::neigh_show);
     };
     let rest = &a[1..];
+    if cmd == "get" {
+        return neigh_get(ns, opts, rest);
+    }
     let add = matches(cmd, "add");
     let replace = matches(cmd, "replace");
     let change = !replace && matches(cmd, "change");
