@@ -46,7 +46,8 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        "help" | "-h" | "--help" | "-help" => {
+        // fib's own help; `-h` before an object is ip's -human
+        "help" | "-h" | "--help" | "-help" if args.len() == 1 => {
             usage();
             ExitCode::SUCCESS
         }
