@@ -3073,7 +3073,7 @@ fn ipneigh_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, 
     let mut o = Out::new(opts);
     o.begin();
     ipneigh_walk(ns, opts, args, false, &mut |index, n, dst, bits| {
-        print_neigh(&mut o, ns, index, n, dst, bits);
+        print_neigh(&mut o, ns, index, n, dst, bits, opts.brief);
     })?;
     Ok(o.finish())
 }
@@ -3221,9 +3221,32 @@ fn print_neigh(
     n: &fibkit::netns::Neighbour,
     dst: Addr,
     bits: u32,
+    brief: bool,
 ) {
     o.obj_open(None);
     let t = dst.text();
+    if brief {
+        // `-br`: address and device in columns, then the link-layer address (NUD_VALID)
+        o.s(Some("dst"), &format!("{t:<39} "), &t);
+        if filter_index == 0 && n.dev != 0 {
+            let d = dev_name(ns, n.dev);
+            o.s(Some("dev"), &format!("{d:<16} "), &d);
+        }
+        if bits & 0xde != 0 {
+            let mac = n.lladdr.unwrap_or_else(|| {
+                if bits & 0x40 != 0 {
+                    ns.link(n.dev).map_or([0; 6], |l| l.mac)
+                } else {
+                    [0; 6]
+                }
+            });
+            let m = mac_text(&mac);
+            o.s(Some("lladdr"), &m, &m);
+        }
+        o.fp("\n");
+        o.obj_close();
+        return;
+    }
     o.s(Some("dst"), &format!("{t} "), &t);
     if filter_index == 0 && n.dev != 0 {
         let d = dev_name(ns, n.dev);
