@@ -1154,7 +1154,7 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
 }
 
 fn route_usage() -> String {
-    "Usage: ip route { list | flush } SELECTOR\n".to_string()
+    crate::show::USAGE_ROUTE.to_string()
 }
 
 fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
@@ -1162,6 +1162,7 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
     let mut fam = opts.family;
     let mut dst: Option<Pfx> = None;
     let mut src: Option<Pfx> = None;
+    let mut src_kw = false;
     let mut iif: Option<&str> = None;
     let mut oif: Option<&str> = None;
     let mut mark = 0u32;
@@ -1174,7 +1175,32 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
     let mut ipproto: Option<u8> = None;
     let mut sport = 0u16;
     let mut dport = 0u16;
-    while let Some(k) = a.next() {
+    while let Some(raw) = a.next() {
+        // iproute_get's keywords, most by any prefix, in its order (`f` is `from`, `i`
+        // `iif`, `m` `mark`, `o` `oif`, `d` `dsfield`, `fib` `fibmatch`)
+        let k = [
+            ("from", false),
+            ("iif", false),
+            ("mark", false),
+            ("oif", false),
+            ("notify", false),
+            ("connected", false),
+            ("vrf", false),
+            ("uid", false),
+            ("fibmatch", false),
+            ("as", true),
+            ("sport", true),
+            ("dport", true),
+            ("ipproto", false),
+        ]
+        .iter()
+        .find(|(kw, exact)| if *exact { raw == *kw } else { matches(raw, kw) })
+        .map_or(raw, |(kw, _)| kw);
+        let k = if raw == "tos" || matches(raw, "dsfield") {
+            "tos"
+        } else {
+            k
+        };
         match k {
             "tos" | "dsfield" => {
                 let v = a.val()?;
@@ -1183,6 +1209,8 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
             "from" => {
                 let v = a.val()?;
                 let p = parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?;
+                // `any`/`all` send no address; `default` only while the family is open
+                src_kw = matches!(v, "any" | "all") || (v == "default" && fam.is_none());
                 if fam.is_none() {
                     fam = Some(p.addr.family());
                 }
@@ -1239,6 +1267,9 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 if v == "to" {
                     v = a.val()?;
                 }
+                if matches(v, "help") {
+                    return Err(Failure::parse(route_usage(), 255));
+                }
                 let p = parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?;
                 fam = Some(p.addr.family());
                 dst = Some(p);
@@ -1248,6 +1279,30 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
     let Some(dst) = dst else {
         return Err(Failure::parse("need at least a destination address\n", 1));
     };
+    // the source's length goes to the kernel as given (the destination's was warned
+    // about and made a host length): inet_rtm_valid_getroute_req and its IPv6 twin
+    let header_err = |v6: bool, p: &Pfx| -> Option<Failure> {
+        let host = if v6 { 128 } else { 32 };
+        // `default`/`any`/`all` send no address (RTA_SRC) at all
+        let has_attr = !src_kw;
+        if p.len != 0 && u32::from(p.len) != host {
+            let m = if v6 {
+                "ipv6: Invalid values in header for get route request"
+            } else {
+                "ipv4: Invalid values in header for route get request"
+            };
+            return Some(Failure::kernel(fibkit::Error::msg(Errno::EINVAL, m)));
+        }
+        if p.len == 0 && has_attr {
+            let m = if v6 {
+                "ipv6: rtm_src_len and rtm_dst_len must be 128 for IPv6"
+            } else {
+                "ipv4: rtm_src_len and rtm_dst_len must be 32 for IPv4"
+            };
+            return Some(Failure::kernel(fibkit::Error::msg(Errno::EINVAL, m)));
+        }
+        None
+    };
     let iif_idx = match iif {
         Some(d) => ifindex(ns, d)?,
         None => 0,
@@ -1256,6 +1311,12 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
         Some(d) => ifindex(ns, d)?,
         None => 0,
     };
+    if let Some(e) = src
+        .as_ref()
+        .and_then(|p| header_err(matches!(dst.addr, Addr::V6(_)), p))
+    {
+        return Err(e);
+    }
     match dst.addr {
         Addr::V4(d) => {
             let s = match src.map(|p| p.addr) {

@@ -4087,7 +4087,7 @@ pub fn addr_flush_round(
 // Usage texts of the oracle machine's `ip` (printed by `help` keywords, exit status 255)
 // =====================================================================================
 
-const USAGE_ROUTE: &str = r#"Usage: ip route { list | flush } SELECTOR
+pub(crate) const USAGE_ROUTE: &str = r#"Usage: ip route { list | flush } SELECTOR
        ip route save SELECTOR
        ip route restore
        ip route showdump
