@@ -191,9 +191,12 @@ fn ip_main(args: &[String]) -> ExitCode {
 
 /// Run one `ip`-style command, printing as `ip` does; returns the exit status.
 fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
-    // warnings iproute2 prints while it reads the line (address flags it drops, `nat`)
-    eprint!("{}", fibkit_iproute::exec::parse_warnings(args));
     let result = run_ip(ns, args);
+    // warnings iproute2 prints while it reads the line (address flags it drops, `nat`);
+    // a failure carries them in its text already
+    if result.is_ok() {
+        eprint!("{}", fibkit_iproute::exec::parse_warnings(args));
+    }
     // iproute_get warns about a destination prefix while parsing, before it asks
     let parsed = match &result {
         Ok(Outcome::Get(_)) => true,

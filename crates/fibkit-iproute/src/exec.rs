@@ -182,6 +182,18 @@ fn get_u32(s: &str, msg: &str) -> Res<u32> {
 
 /// Execute one `ip` command (arguments after `ip`), returning what it printed.
 pub fn run_ip(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
+    // the warnings iproute2 printed while reading the line come before a failure's
+    // own text (a success leaves them to the caller: `parse_warnings`)
+    run_ip_line(ns, argv).map_err(|mut f| {
+        let w = parse_warnings(argv);
+        if !w.is_empty() {
+            f.stderr = w + &f.stderr;
+        }
+        f
+    })
+}
+
+fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     // each command takes its own (short) time, as in the kernel
     ns.tick();
     let mut opts = Opts::default();
@@ -1834,6 +1846,9 @@ pub fn parse_warnings(argv: &[String]) -> String {
     if !(matches(obj, "address") && modify) {
         return out;
     }
+    let delete = matches(cmd, "delete");
+    let mut local: Option<&str> = None;
+    let mut peer = false;
     let mut a = words[2..].iter().map(String::as_str);
     let takes_value = [
         "dev",
@@ -1857,7 +1872,13 @@ pub fn parse_warnings(argv: &[String]) -> String {
         let v = if ["peer", "remote", "broadcast", "brd", "anycast", "local"].contains(&k)
             || (k.len() >= 2 && "broadcast".starts_with(k))
         {
-            a.next()
+            let v = a.next();
+            if k == "peer" || k == "remote" {
+                peer = true;
+            } else if k == "local" {
+                local = v;
+            }
+            v
         } else if takes_value
             .iter()
             .any(|t| *t == k || (k.len() >= 3 && t.starts_with(k)))
@@ -1865,6 +1886,7 @@ pub fn parse_warnings(argv: &[String]) -> String {
             a.next();
             continue;
         } else {
+            local = Some(k);
             Some(k)
         };
         // the family comes from the first address read
@@ -1872,6 +1894,14 @@ pub fn parse_warnings(argv: &[String]) -> String {
             if v != "+" && v != "-" {
                 fam = parse_prefix(v, None).map(|p| p.addr.family());
             }
+        }
+    }
+    // an IPv4 delete by the local address alone: a wildcard deletion
+    if let (true, false, Some(l)) = (delete, peer, local) {
+        if !l.contains('/') && parse_v4(l).is_some() {
+            out += &format!(
+                "Warning: Executing wildcard deletion to stay compatible with old scripts.\n         Explicitly specify the prefix length ({l}/32) to avoid this warning.\n         This special behaviour is likely to disappear in further releases,\n         fix your scripts!\n"
+            );
         }
     }
     out
