@@ -2293,7 +2293,8 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let mut master = false;
     let mut updown: Option<bool> = None;
     let (mut txqlen, mut alias) = (None, None);
-    while let Some(k) = it.next() {
+    while let Some(raw) = it.next() {
+        let k = link_keyword(raw);
         match k {
             "up" => updown = Some(true),
             "down" => updown = Some(false),
@@ -2302,7 +2303,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 // iproute2 resolves the name while parsing
                 let v = it.val()?;
                 if ns.link_index(v).is_none() {
-                    return Err(invarg("Device does not exist", v));
+                    return Err(invarg("Device does not exist\n", v));
                 }
                 master = true;
             }
@@ -2334,7 +2335,6 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 }
                 name = Some(v);
             }
-            "dev" => dev = Some(it.val()?),
             "txqueuelen" | "qlen" | "txqlen" => {
                 let v = it.val()?;
                 txqlen = Some(
@@ -2350,7 +2350,8 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 alias = Some(v);
             }
             "carrier" | "arp" | "multicast" | "allmulticast" | "promisc" | "dynamic"
-            | "trailers" => {
+            | "trailers" | "link" | "index" | "broadcast" | "brd" | "xdp" | "netns" | "vf"
+            | "vrf" | "mode" | "state" | "numtxqueues" | "numrxqueues" | "addrgenmode" | "type" => {
                 let v = it.val()?;
                 // flags fibkit does not keep: refused rather than ignored
                 return Err(Failure {
@@ -2360,7 +2361,16 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                     status: 2,
                 });
             }
-            x => dev = Some(x),
+            _ => {
+                let v = if raw == "dev" { it.val()? } else { raw };
+                if dev.is_some() {
+                    return Err(Failure::parse(
+                        format!("Error: either \"dev\" is duplicate, or \"{v}\" is a garbage.\n"),
+                        255,
+                    ));
+                }
+                dev = Some(v);
+            }
         }
     }
     let Some(d) = dev else {
@@ -2409,6 +2419,53 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
 }
 
 /// `ip link add`.
+/// The keyword of `iplink_parse` a word stands for, in its order (exact, or by any
+/// prefix: `a` is `address`, `al` `alias`, `m` `master`, `n` `nomaster`, `d` `dynamic`,
+/// `t` `type`, `txq` `txqueuelen`); other words come back as they are.
+fn link_keyword(k: &str) -> &str {
+    const ORDER: [(&str, bool); 33] = [
+        ("up", true),
+        ("down", true),
+        ("name", true),
+        ("index", true),
+        ("link", false),
+        ("address", false),
+        ("broadcast", false),
+        ("brd", true),
+        ("txqueuelen", false),
+        ("qlen", true),
+        ("txqlen", false),
+        ("mtu", true),
+        ("xdp", true),
+        ("netns", true),
+        ("multicast", true),
+        ("allmulticast", true),
+        ("promisc", true),
+        ("trailers", true),
+        ("arp", true),
+        ("carrier", true),
+        ("vf", true),
+        ("master", false),
+        ("vrf", true),
+        ("nomaster", false),
+        ("dynamic", false),
+        ("type", false),
+        ("alias", false),
+        ("group", true),
+        ("mode", true),
+        ("state", true),
+        ("numtxqueues", false),
+        ("numrxqueues", false),
+        ("addrgenmode", false),
+    ];
+    for (kw, exact) in ORDER {
+        if (exact && k == kw) || (!exact && matches(k, kw)) {
+            return kw;
+        }
+    }
+    k
+}
+
 /// The attributes `iplink_parse` reads before `type` (for a veth, again after `peer`).
 #[derive(Default)]
 struct LinkAttrs {
@@ -2430,7 +2487,8 @@ fn link_add_attrs<'a>(it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<Option<&'a s
             255,
         )
     };
-    while let Some(k) = it.next() {
+    while let Some(raw) = it.next() {
+        let k = link_keyword(raw);
         match k {
             "up" => at.up = true,
             "down" => at.up = false,
@@ -2494,7 +2552,7 @@ fn link_add_attrs<'a>(it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<Option<&'a s
                 });
             }
             _ => {
-                let v = if k == "dev" { it.val()? } else { k };
+                let v = if raw == "dev" { it.val()? } else { raw };
                 if at.dev.is_some() {
                     return Err(Failure::parse(
                         format!("Error: either \"dev\" is duplicate, or \"{v}\" is a garbage.\n"),
@@ -2745,23 +2803,46 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 "dev" => dev = Some(it.val()?),
                 "nud" => {
                     let v = it.val()?;
-                    state = match v {
-                        "permanent" => NudState::Permanent,
-                        "reachable" => NudState::Reachable,
-                        "stale" => NudState::Stale,
-                        "delay" => NudState::Delay,
-                        "probe" => NudState::Probe,
-                        "failed" => NudState::Failed,
-                        "incomplete" => NudState::Incomplete,
-                        "noarp" => NudState::Noarp,
-                        "none" => NudState::None,
+                    // nud_state_a2n: permanent, reachable and failed by any prefix, the
+                    // others as written, or one NUD bit as a number
+                    let bit = if matches(v, "permanent") {
+                        Some(0x80)
+                    } else if matches(v, "reachable") {
+                        Some(0x02)
+                    } else {
+                        match v {
+                            "noarp" => Some(0x40),
+                            "none" => Some(0),
+                            "stale" => Some(0x04),
+                            "incomplete" => Some(0x01),
+                            "delay" => Some(0x08),
+                            "probe" => Some(0x10),
+                            _ if matches(v, "failed") => Some(0x20),
+                            _ => parse_u32(v).filter(|n| *n < 0x100 && n & n.wrapping_sub(1) == 0),
+                        }
+                    };
+                    state = match bit {
+                        Some(0x80) => NudState::Permanent,
+                        Some(0x02) => NudState::Reachable,
+                        Some(0x04) => NudState::Stale,
+                        Some(0x08) => NudState::Delay,
+                        Some(0x10) => NudState::Probe,
+                        Some(0x20) => NudState::Failed,
+                        Some(0x01) => NudState::Incomplete,
+                        Some(0x40) => NudState::Noarp,
+                        Some(0) => NudState::None,
                         _ => return Err(invarg("nud state is bad", v)),
                     };
                 }
-                "lladdr" => lladdr = Some(parse_lladdr(it.val()?)?),
-                "router" | "extern_learn" => {}
+                _ if matches(k, "lladdr") => lladdr = Some(parse_lladdr(it.val()?)?),
+                "router" | "managed" => {}
+                _ if matches(k, "extern_learn") => {}
+                // (`p` and `pr` are `proxy`: iproute2 tries it first)
+                _ if matches(k, "protocol") && !matches(k, "proxy") => {
+                    it.val()?;
+                }
                 // `proxy ADDR` names the address (the entry's proxy flag is not kept)
-                "proxy" => {
+                _ if matches(k, "proxy") => {
                     let v = it.val()?;
                     if dst.is_some() {
                         return Err(Failure::parse(
