@@ -296,8 +296,12 @@ impl Netns {
         }
         let dst_type = v6::addr_type(cfg.dst.addr);
         let is_lo = |d: Option<u32>| d == Some(1);
+        // a route through lo is promoted to a reject one only without a gateway: a
+        // gateway is validated first (and the loopback refused there; conformance
+        // scenario 279)
         if flags & rtf::REJECT != 0
             || (is_lo(dev)
+                && nh.gw.is_none()
                 && dst_type & v6::LOOPBACK == 0
                 && flags & (rtf::ANYCAST | rtf::LOCAL) == 0)
         {
