@@ -2352,22 +2352,13 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             "carrier" | "arp" | "multicast" | "allmulticast" | "promisc" | "dynamic"
             | "trailers" | "link" | "index" | "broadcast" | "brd" | "xdp" | "netns" | "vf"
             | "vrf" | "mode" | "state" | "numtxqueues" | "numrxqueues" | "addrgenmode" | "type" => {
-                let v = it.val()?;
                 // flags fibkit does not keep: refused rather than ignored
-                return Err(Failure {
-                    stdout: String::new(),
-                    errno: Some(Errno::EOPNOTSUPP),
-                    stderr: format!("Error: fibkit does not model the link setting \"{k} {v}\".\n"),
-                    status: 2,
-                });
+                return Err(unmodelled_link_setting(k, it.val()?));
             }
             _ => {
                 let v = if raw == "dev" { it.val()? } else { raw };
                 if dev.is_some() {
-                    return Err(Failure::parse(
-                        format!("Error: either \"dev\" is duplicate, or \"{v}\" is a garbage.\n"),
-                        255,
-                    ));
+                    return Err(dup_dev(v));
                 }
                 dev = Some(v);
             }
@@ -2419,6 +2410,24 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
 }
 
 /// `ip link add`.
+/// A link setting fibkit does not keep, refused rather than ignored.
+fn unmodelled_link_setting(k: &str, v: &str) -> Failure {
+    Failure {
+        stdout: String::new(),
+        errno: Some(Errno::EOPNOTSUPP),
+        stderr: format!("Error: fibkit does not model the link setting \"{k} {v}\".\n"),
+        status: 2,
+    }
+}
+
+/// `duparg2("dev", word)`: a second device word.
+fn dup_dev(v: &str) -> Failure {
+    Failure::parse(
+        format!("Error: either \"dev\" is duplicate, or \"{v}\" is a garbage.\n"),
+        255,
+    )
+}
+
 /// The keyword of `iplink_parse` a word stands for, in its order (exact, or by any
 /// prefix: `a` is `address`, `al` `alias`, `m` `master`, `n` `nomaster`, `d` `dynamic`,
 /// `t` `type`, `txq` `txqueuelen`); other words come back as they are.
@@ -2543,21 +2552,12 @@ fn link_add_attrs<'a>(it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<Option<&'a s
             | "carrier" | "numtxqueues" | "numrxqueues" | "addrgenmode" | "broadcast" | "brd"
             | "mode" | "state" | "xdp" | "vf" | "protodown" | "gso_max_size" | "gso_max_segs"
             | "gro_max_size" => {
-                let v = it.next().unwrap_or("");
-                return Err(Failure {
-                    stdout: String::new(),
-                    errno: Some(Errno::EOPNOTSUPP),
-                    stderr: format!("Error: fibkit does not model the link setting \"{k} {v}\".\n"),
-                    status: 2,
-                });
+                return Err(unmodelled_link_setting(k, it.next().unwrap_or("")));
             }
             _ => {
                 let v = if raw == "dev" { it.val()? } else { raw };
                 if at.dev.is_some() {
-                    return Err(Failure::parse(
-                        format!("Error: either \"dev\" is duplicate, or \"{v}\" is a garbage.\n"),
-                        255,
-                    ));
+                    return Err(dup_dev(v));
                 }
                 // check_altifname: a name of up to 127 bytes without '/' or spaces
                 if v.is_empty()
@@ -2708,6 +2708,21 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
 
 // ------------------------------------------------------------------ neigh
 
+/// The address of an `ip neigh` line: a second one is iproute2's duplicate (`proxy ADDR`
+/// names it as "address", a plain word as "to").
+fn neigh_dst(dst: &mut Option<Addr>, v: &str, fam: Option<Family>, proxy: bool) -> Res<()> {
+    if dst.is_some() {
+        let msg = if proxy {
+            format!("Error: duplicate \"address\": \"{v}\" is the second value.\n")
+        } else {
+            format!("Error: either \"to\" is duplicate, or \"{v}\" is a garbage.\n")
+        };
+        return Err(Failure::parse(msg, 255));
+    }
+    *dst = Some(parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?);
+    Ok(())
+}
+
 /// `ip neigh get ADDR dev DEV` (`ipneigh_get`, the kernel's `neigh_get`): the entry in
 /// any state, printed as a listing prints it with the device named (text even with
 /// `-j`: iproute2 opens no JSON context here). Proxy entries are not modelled: `proxy
@@ -2721,25 +2736,12 @@ fn neigh_get(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
         match k {
             "dev" => dev = Some(it.val()?),
             _ if matches(k, "proxy") => {
-                let v = it.val()?;
-                if dst.is_some() {
-                    return Err(Failure::parse(
-                        format!("Error: duplicate \"address\": \"{v}\" is the second value.\n"),
-                        255,
-                    ));
-                }
-                dst = Some(parse_addr(v, opts.family).ok_or_else(|| bad_addr(v, opts.family))?);
+                neigh_dst(&mut dst, it.val()?, opts.family, true)?;
                 proxy = true;
             }
             _ => {
                 let v = if k == "to" { it.val()? } else { k };
-                if dst.is_some() {
-                    return Err(Failure::parse(
-                        format!("Error: either \"to\" is duplicate, or \"{v}\" is a garbage.\n"),
-                        255,
-                    ));
-                }
-                dst = Some(parse_addr(v, opts.family).ok_or_else(|| bad_addr(v, opts.family))?);
+                neigh_dst(&mut dst, v, opts.family, false)?;
             }
         }
     }
@@ -2843,26 +2845,11 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 }
                 // `proxy ADDR` names the address (the entry's proxy flag is not kept)
                 _ if matches(k, "proxy") => {
-                    let v = it.val()?;
-                    if dst.is_some() {
-                        return Err(Failure::parse(
-                            format!("Error: duplicate \"address\": \"{v}\" is the second value.\n"),
-                            255,
-                        ));
-                    }
-                    dst = Some(parse_addr(v, opts.family).ok_or_else(|| bad_addr(v, opts.family))?);
+                    neigh_dst(&mut dst, it.val()?, opts.family, true)?;
                 }
                 x => {
                     let v = if x == "to" { it.val()? } else { x };
-                    if dst.is_some() {
-                        return Err(Failure::parse(
-                            format!(
-                                "Error: either \"to\" is duplicate, or \"{v}\" is a garbage.\n"
-                            ),
-                            255,
-                        ));
-                    }
-                    dst = Some(parse_addr(v, opts.family).ok_or_else(|| bad_addr(v, opts.family))?);
+                    neigh_dst(&mut dst, v, opts.family, false)?;
                 }
             }
         }

@@ -3214,6 +3214,21 @@ fn ipneigh_walk(
     Ok(())
 }
 
+/// The link-layer address a dump carries for an entry: only NUD_VALID ones have it (the
+/// device's own for NOARP entries created without one).
+fn neigh_lladdr(ns: &Netns, n: &fibkit::netns::Neighbour, bits: u32) -> Option<[u8; 6]> {
+    if bits & 0xde == 0 {
+        return None;
+    }
+    Some(n.lladdr.unwrap_or_else(|| {
+        if bits & 0x40 != 0 {
+            ns.link(n.dev).map_or([0; 6], |l| l.mac)
+        } else {
+            [0; 6]
+        }
+    }))
+}
+
 fn print_neigh(
     o: &mut Out,
     ns: &Netns,
@@ -3232,14 +3247,7 @@ fn print_neigh(
             let d = dev_name(ns, n.dev);
             o.s(Some("dev"), &format!("{d:<16} "), &d);
         }
-        if bits & 0xde != 0 {
-            let mac = n.lladdr.unwrap_or_else(|| {
-                if bits & 0x40 != 0 {
-                    ns.link(n.dev).map_or([0; 6], |l| l.mac)
-                } else {
-                    [0; 6]
-                }
-            });
+        if let Some(mac) = neigh_lladdr(ns, n, bits) {
             let m = mac_text(&mac);
             o.s(Some("lladdr"), &m, &m);
         }
@@ -3253,16 +3261,7 @@ fn print_neigh(
         o.fp("dev ");
         o.s(Some("dev"), &format!("{d} "), &d);
     }
-    // NUD_VALID entries carry the link-layer address (the device's own for NOARP
-    // entries created without one).
-    if bits & 0xde != 0 {
-        let mac = n.lladdr.unwrap_or_else(|| {
-            if bits & 0x40 != 0 {
-                ns.link(n.dev).map_or([0; 6], |l| l.mac)
-            } else {
-                [0; 6]
-            }
-        });
+    if let Some(mac) = neigh_lladdr(ns, n, bits) {
         let m = mac_text(&mac);
         o.fp("lladdr ");
         o.s(Some("lladdr"), &format!("{m} "), &m);
