@@ -1053,10 +1053,6 @@ impl Netns {
             // ndisc_allow_add
             return Err(Error::msg(Errno::EINVAL, "IPv6 is disabled on this device"));
         }
-        if !n.v6 && !self.has_idev4(n.dev) {
-            // arp_constructor: no IPv4 state on the device
-            return Err(Error::new(Errno::EINVAL));
-        }
         let mut n = n;
         let at = self
             .neigh
@@ -1065,6 +1061,10 @@ impl Netns {
         match at {
             Some(_) if !replace => return Err(Error::new(Errno::EEXIST)),
             None if !create => return Err(Error::new(Errno::ENOENT)),
+            // arp_constructor, when the entry is made: no IPv4 state on the device
+            // (after the lookup: a `change` of a missing entry is ENOENT first; random
+            // seed 22601)
+            None if !n.v6 && !self.has_idev4(n.dev) => return Err(Error::new(Errno::EINVAL)),
             _ => {}
         }
         // what the entry holds before the update (a new one: its constructor's)
