@@ -830,6 +830,11 @@ impl Gen {
                     "ip -6 addr replace 2001:db8:9::1 peer 2001:db8:9::3 dev d0",
                     "ip -6 addr del 2001:db8:9::1/128 dev d0",
                     "ip addr add 0.0.0.0/8 dev d2",
+                    "ip link add v7 mtu 1400 txqueuelen 50 type veth peer name v8 mtu 1300",
+                    "ip -6 route add 2001:db8:77::/48 via fe80::1 dev lo",
+                    "ip -6 route add 2001:db8:78::/48 via 2001:db8:0:1::2 dev lo",
+                    "ip neigh get 10.0.0.2 dev d0",
+                    "ip route add 10.77.0.0/16 dev d0 nexthop dev d1",
                 ]);
                 self.line(a);
             }
