@@ -1295,8 +1295,6 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
     // about and made a host length): inet_rtm_valid_getroute_req and its IPv6 twin
     let header_err = |v6: bool, p: &Pfx| -> Option<Failure> {
         let host = if v6 { 128 } else { 32 };
-        // `default`/`any`/`all` send no address (RTA_SRC) at all
-        let has_attr = !src_kw;
         if p.len != 0 && u32::from(p.len) != host {
             let m = if v6 {
                 "ipv6: Invalid values in header for get route request"
@@ -1305,7 +1303,8 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
             };
             return Some(Failure::kernel(fibkit::Error::msg(Errno::EINVAL, m)));
         }
-        if p.len == 0 && has_attr {
+        // a zero length with an address (RTA_SRC; `src_kw`: none was sent)
+        if p.len == 0 && !src_kw {
             let m = if v6 {
                 "ipv6: rtm_src_len and rtm_dst_len must be 128 for IPv6"
             } else {
@@ -1804,7 +1803,7 @@ const ADDR_FLAG_WORDS: [(&str, u32, bool, bool); 13] = [
     ("permanent", ifa::PERMANENT, true, true),
     ("mngtmpaddr", ifa::MANAGETEMPADDR, false, true),
     ("noprefixroute", ifa::NOPREFIXROUTE, false, false),
-    ("autojoin", 0x400, false, false),
+    ("autojoin", ifa::MCAUTOJOIN, false, false),
     ("stable-privacy", ifa::STABLE_PRIVACY, true, true),
 ];
 
@@ -2097,7 +2096,7 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
         Some(Addr::V6(x)) => fibkit::prefix::v6::is_multicast(x),
         None => false,
     };
-    if flags & 0x400 != 0 && !is_mc {
+    if flags & ifa::MCAUTOJOIN != 0 && !is_mc {
         return Err(Failure::parse("autojoin needs multicast address\n", 1));
     }
     let kerr = |e: Errno, m: &'static str| {
@@ -2601,9 +2600,10 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
                         status: 1,
                     });
                 }
-                if link_add_attrs(&mut it, &mut peer)?.is_some() {
+                // veth_parse_opt: a type among the peer's words is a second type
+                if let Some(t) = link_add_attrs(&mut it, &mut peer)? {
                     return Err(Failure::parse(
-                        "Error: \"type\" is not a peer attribute.\n",
+                        format!("Error: duplicate \"type\": \"{t}\" is the second value.\n"),
                         255,
                     ));
                 }

@@ -22,6 +22,8 @@ pub mod ifa {
     pub const MANAGETEMPADDR: u32 = 0x100;
     /// Do not create a prefix route.
     pub const NOPREFIXROUTE: u32 = 0x200;
+    /// Join the multicast group of the address (`autojoin`).
+    pub const MCAUTOJOIN: u32 = 0x400;
     /// Stable privacy address.
     pub const STABLE_PRIVACY: u32 = 0x800;
     /// The flags `__inet_insert_ifa` takes off an IPv4 address (`IPV6ONLY_FLAGS`).
