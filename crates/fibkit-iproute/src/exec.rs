@@ -2292,6 +2292,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let mut master = false;
     let mut updown: Option<bool> = None;
     let (mut txqlen, mut alias) = (None, None);
+    let (mut flags, mut flags_mask) = (0u32, 0u32);
     while let Some(raw) = it.next() {
         let k = link_keyword(raw);
         match k {
@@ -2348,9 +2349,11 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 }
                 alias = Some(v);
             }
-            "carrier" | "arp" | "multicast" | "allmulticast" | "promisc" | "dynamic"
-            | "trailers" | "link" | "index" | "broadcast" | "brd" | "xdp" | "netns" | "vf"
-            | "vrf" | "mode" | "state" | "numtxqueues" | "numrxqueues" | "addrgenmode" | "type" => {
+            "arp" | "multicast" | "allmulticast" | "promisc" | "dynamic" | "trailers" => {
+                add_flag(k, it.val()?, &mut flags, &mut flags_mask)?;
+            }
+            "carrier" | "link" | "index" | "broadcast" | "brd" | "xdp" | "netns" | "vf" | "vrf"
+            | "mode" | "state" | "numtxqueues" | "numrxqueues" | "addrgenmode" | "type" => {
                 // flags fibkit does not keep: refused rather than ignored
                 return Err(unmodelled_link_setting(k, it.val()?));
             }
@@ -2399,8 +2402,10 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         // slaves (no ndo_add_slave); without a master `nomaster` changes nothing
         return Err(Failure::kernel(fibkit::Error::new(Errno::EOPNOTSUPP)));
     }
-    if let Some(up) = updown {
-        ns.link_set_up(idx, up).map_err(Failure::kernel)?;
+    if updown.is_some() || flags_mask != 0 {
+        // dev_change_flags: the flags, then up or down
+        ns.link_change_flags(idx, updown, flags, flags_mask)
+            .map_err(Failure::kernel)?;
     }
     if let Some(q) = txqlen {
         ns.link_set_txqlen(idx, q).map_err(Failure::kernel)?;
@@ -2417,6 +2422,44 @@ fn unmodelled_link_setting(k: &str, v: &str) -> Failure {
         stderr: format!("Error: fibkit does not model the link setting \"{k} {v}\".\n"),
         status: 2,
     }
+}
+
+/// A flag word of `iplink_parse` (`arp`, `multicast`, `allmulticast`, `promisc`,
+/// `trailers`, `dynamic`) and its `on`/`off`: the flag and whether it is set (`arp off`
+/// sets NOARP, `trailers off` NOTRAILERS). Anything but exactly `on` or `off` is
+/// iproute2's `on_off` error.
+fn link_flag(k: &str, v: &str) -> Res<(u32, bool)> {
+    use fibkit::link::iff;
+    let on = match v {
+        "on" => true,
+        "off" => false,
+        _ => {
+            return Err(Failure::parse(
+                format!("Error: argument of \"{k}\" must be \"on\" or \"off\", not \"{v}\"\n"),
+                1,
+            ))
+        }
+    };
+    Ok(match k {
+        "arp" => (iff::NOARP, !on),
+        "trailers" => (iff::NOTRAILERS, !on),
+        "multicast" => (iff::MULTICAST, on),
+        "allmulticast" => (iff::ALLMULTI, on),
+        "promisc" => (iff::PROMISC, on),
+        _ => (iff::DYNAMIC, on),
+    })
+}
+
+/// Records a flag word's setting in `flags`/`mask` (a later word for the same flag wins).
+fn add_flag(k: &str, v: &str, flags: &mut u32, mask: &mut u32) -> Res<()> {
+    let (bit, set) = link_flag(k, v)?;
+    *mask |= bit;
+    if set {
+        *flags |= bit;
+    } else {
+        *flags &= !bit;
+    }
+    Ok(())
 }
 
 /// `duparg2("dev", word)`: a second device word.
@@ -2484,6 +2527,9 @@ struct LinkAttrs {
     txqlen: Option<u32>,
     group: Option<u32>,
     up: bool,
+    /// Interface flags asked for (`arp off`, `promisc on`, ...) and which.
+    flags: u32,
+    flags_mask: u32,
 }
 
 /// `iplink_parse` for `ip link add`: the words up to `type` (returned with what follows
@@ -2546,8 +2592,10 @@ fn link_add_attrs<'a>(it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<Option<&'a s
                 }
             }
             "type" => return Ok(Some(it.val()?)),
+            "arp" | "multicast" | "allmulticast" | "promisc" | "trailers" | "dynamic" => {
+                add_flag(k, it.val()?, &mut at.flags, &mut at.flags_mask)?;
+            }
             "index" | "link" | "netns" | "link-netns" | "link-netnsid" | "master" | "vrf"
-            | "arp" | "multicast" | "allmulticast" | "promisc" | "trailers" | "dynamic"
             | "carrier" | "numtxqueues" | "numrxqueues" | "addrgenmode" | "broadcast" | "brd"
             | "mode" | "state" | "xdp" | "vf" | "protodown" | "gso_max_size" | "gso_max_segs"
             | "gro_max_size" => {
@@ -2645,6 +2693,11 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
         peer_mtu: peer.mtu,
         peer_mac: peer.mac,
         peer_txqlen: peer.txqlen,
+        flags: at.flags,
+        flags_mask: at.flags_mask,
+        peer_flags: peer.flags,
+        peer_flags_mask: peer.flags_mask,
+        peer_up: peer.up,
     };
     ns.link_add(&req)
         .map(|_| Outcome::Ok(String::new()))

@@ -846,10 +846,32 @@ impl Gen {
                 self.line(format!("ip link set {a} name {b}"));
                 self.renamed = true;
             }
-            15 => {
+            15 if self.r.chance(50) => {
                 let l = self.r.pick(&LINKS);
                 let mac = self.r.below(256);
                 self.line(format!("ip link set {l} address 02:00:00:00:aa:{mac:02x}"));
+            }
+            15 => {
+                // interface flags: a NOARP change flushes the device's neighbours, any
+                // change on a veth up without carrier its non-permanent ones (scenario 280)
+                let l = self.r.pick(&["d0", "d1", "v0", "v0p", "lo"]);
+                let f = self.r.pick(&[
+                    "arp",
+                    "arp",
+                    "multicast",
+                    "promisc",
+                    "allmulticast",
+                    "dynamic",
+                    "trailers",
+                ]);
+                let v = self.r.pick(&["on", "off"]);
+                let extra = self.r.pick(&["", "", "", " up", " down"]);
+                self.line(format!("ip link set {l} {f} {v}{extra}"));
+                if self.r.chance(30) {
+                    // a neighbour made on it afterwards (on lo: keyed by 0.0.0.0)
+                    let a = if l == "lo" { "127.0.0.9" } else { "10.0.0.9" };
+                    self.line(format!("ip neigh replace {a} dev {l}"));
+                }
             }
             9 => {
                 let l = self.r.pick(&LINKS);

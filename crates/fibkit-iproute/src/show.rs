@@ -3285,45 +3285,13 @@ fn print_neigh(
 
 const IFF_UP: u32 = 0x1;
 const IFF_RUNNING: u32 = 0x40;
-const IFF_LOWER_UP: u32 = 0x1_0000;
 
 /// Interface flag names in `print_link_flags()` order.
-const IFF_NAMES: &[(u32, &str)] = &[
-    (0x8, "LOOPBACK"),
-    (0x2, "BROADCAST"),
-    (0x10, "POINTOPOINT"),
-    (0x1000, "MULTICAST"),
-    (0x80, "NOARP"),
-    (0x200, "ALLMULTI"),
-    (0x100, "PROMISC"),
-    (0x400, "MASTER"),
-    (0x800, "SLAVE"),
-    (0x4, "DEBUG"),
-    (0x8000, "DYNAMIC"),
-    (0x4000, "AUTOMEDIA"),
-    (0x2000, "PORTSEL"),
-    (0x20, "NOTRAILERS"),
-    (0x1, "UP"),
-    (0x1_0000, "LOWER_UP"),
-    (0x2_0000, "DORMANT"),
-    (0x4_0000, "ECHO"),
-];
+const IFF_NAMES: &[(u32, &str)] = fibkit::link::iff::NAMES;
 
 /// `dev_get_flags()` of a link.
 fn link_flags(l: &Link) -> u32 {
-    let mut f = match l.kind {
-        LinkKind::Loopback => 0x8,
-        // `type dummy` devices are ifb devices on the oracle machine: BROADCAST|NOARP
-        LinkKind::Dummy => 0x2 | 0x80,
-        LinkKind::Veth { .. } => 0x2 | 0x1000,
-    };
-    if l.up {
-        f |= IFF_UP;
-        if l.carrier {
-            f |= IFF_RUNNING | IFF_LOWER_UP;
-        }
-    }
-    f
+    l.dev_flags()
 }
 
 /// The `IFLA_INFO_KIND` of a link.
@@ -3637,8 +3605,16 @@ fn print_linkinfo(
             LinkKind::Veth { .. } => (68u32, 65535u32, 2u32),
             _ => (0, 0, 1),
         };
-        o.n(Some("promiscuity"), " promiscuity 0 ", 0);
-        o.n(Some("allmulti"), " allmulti 0 ", 0);
+        o.n(
+            Some("promiscuity"),
+            &format!(" promiscuity {} ", l.promiscuity),
+            i128::from(l.promiscuity),
+        );
+        o.n(
+            Some("allmulti"),
+            &format!(" allmulti {} ", l.allmulti),
+            i128::from(l.allmulti),
+        );
         o.n(
             Some("min_mtu"),
             &format!("minmtu {minmtu} "),

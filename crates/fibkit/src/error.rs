@@ -28,6 +28,7 @@ pub enum Errno {
     EBUSY,
     ENOSPC,
     ENXIO,
+    ENOTCONN,
 }
 
 impl Errno {
@@ -55,6 +56,7 @@ impl Errno {
             Errno::EBUSY => "EBUSY",
             Errno::ENOSPC => "ENOSPC",
             Errno::ENXIO => "ENXIO",
+            Errno::ENOTCONN => "ENOTCONN",
         }
     }
 
@@ -81,6 +83,7 @@ impl Errno {
             Errno::EBUSY => "Device or resource busy",
             Errno::ENOSPC => "No space left on device",
             Errno::ENXIO => "No such device or address",
+            Errno::ENOTCONN => "Transport endpoint is not connected",
         }
     }
 }

@@ -15,6 +15,16 @@ pub enum LinkKind {
 }
 
 impl LinkKind {
+    /// The flags a new device of the kind starts with (`loopback_setup`; `ifb_setup`
+    /// clears `MULTICAST` and sets `NOARP`; `ether_setup` for veth).
+    pub fn initial_flags(&self) -> u32 {
+        match self {
+            LinkKind::Loopback => iff::LOOPBACK,
+            LinkKind::Dummy => iff::BROADCAST | iff::NOARP,
+            LinkKind::Veth { .. } => iff::BROADCAST | iff::MULTICAST,
+        }
+    }
+
     /// The iproute2 `type` keyword of the kind.
     pub fn type_name(&self) -> &'static str {
         match self {
@@ -23,6 +33,67 @@ impl LinkKind {
             LinkKind::Veth { .. } => "veth",
         }
     }
+}
+
+/// Interface flags (`IFF_*`), as `dev_get_flags()` reports them.
+pub mod iff {
+    /// Administratively up.
+    pub const UP: u32 = 0x1;
+    /// Has a broadcast address.
+    pub const BROADCAST: u32 = 0x2;
+    /// Debugging (no effect).
+    pub const DEBUG: u32 = 0x4;
+    /// The loopback device.
+    pub const LOOPBACK: u32 = 0x8;
+    /// Point-to-point.
+    pub const POINTOPOINT: u32 = 0x10;
+    /// `trailers off` (no effect).
+    pub const NOTRAILERS: u32 = 0x20;
+    /// Operationally up.
+    pub const RUNNING: u32 = 0x40;
+    /// No ARP / neighbour discovery: neighbours take the device's own address.
+    pub const NOARP: u32 = 0x80;
+    /// Promiscuous (as asked by the user: `promisc on`).
+    pub const PROMISC: u32 = 0x100;
+    /// All multicast (as asked by the user: `allmulticast on`).
+    pub const ALLMULTI: u32 = 0x200;
+    /// Supports multicast.
+    pub const MULTICAST: u32 = 0x1000;
+    /// Can set the media type.
+    pub const PORTSEL: u32 = 0x2000;
+    /// Auto media select.
+    pub const AUTOMEDIA: u32 = 0x4000;
+    /// Dialup device with changing addresses.
+    pub const DYNAMIC: u32 = 0x8000;
+    /// Carrier.
+    pub const LOWER_UP: u32 = 0x1_0000;
+    /// The flags `__dev_change_flags` writes as asked (besides `UP`, and `PROMISC` and
+    /// `ALLMULTI`, which it counts).
+    pub const CHANGEABLE: u32 =
+        DEBUG | NOTRAILERS | NOARP | DYNAMIC | MULTICAST | PORTSEL | AUTOMEDIA;
+    /// Every flag a request may ask for.
+    pub const SETTABLE: u32 = CHANGEABLE | PROMISC | ALLMULTI;
+    /// The names iproute2's `print_link_flags()` prints, in its order.
+    pub const NAMES: &[(u32, &str)] = &[
+        (LOOPBACK, "LOOPBACK"),
+        (BROADCAST, "BROADCAST"),
+        (POINTOPOINT, "POINTOPOINT"),
+        (MULTICAST, "MULTICAST"),
+        (NOARP, "NOARP"),
+        (ALLMULTI, "ALLMULTI"),
+        (PROMISC, "PROMISC"),
+        (0x400, "MASTER"),
+        (0x800, "SLAVE"),
+        (DEBUG, "DEBUG"),
+        (DYNAMIC, "DYNAMIC"),
+        (AUTOMEDIA, "AUTOMEDIA"),
+        (PORTSEL, "PORTSEL"),
+        (NOTRAILERS, "NOTRAILERS"),
+        (UP, "UP"),
+        (LOWER_UP, "LOWER_UP"),
+        (0x2_0000, "DORMANT"),
+        (0x4_0000, "ECHO"),
+    ];
 }
 
 /// A network device of the namespace.
@@ -53,6 +124,15 @@ pub struct Link {
     pub txqlen: u32,
     /// Description (`ip link set DEV alias TEXT`; `IFLA_IFALIAS`).
     pub alias: Option<String>,
+    /// The device's flags but for `UP`, `RUNNING` and `LOWER_UP` (which follow `up`
+    /// and `carrier`): the kind's own (`LOOPBACK`; `BROADCAST`, `NOARP` for ifb;
+    /// `BROADCAST`, `MULTICAST` for veth) as changed by `ip link set` (`arp`,
+    /// `multicast`, `dynamic`, `trailers`), and `PROMISC`/`ALLMULTI` as asked.
+    pub flags: u32,
+    /// The promiscuity count `ip -d link` shows (1 while `promisc on`).
+    pub promiscuity: u32,
+    /// The all-multicast count `ip -d link` shows (1 while `allmulticast on`).
+    pub allmulti: u32,
 }
 
 impl Link {
@@ -89,29 +169,65 @@ impl Link {
         }
     }
 
+    /// `dev_get_flags()`: the flags with `UP`, and `RUNNING` and `LOWER_UP` while up
+    /// with carrier.
+    pub fn dev_flags(&self) -> u32 {
+        let mut f = self.flags;
+        if self.up {
+            f |= iff::UP;
+            if self.carrier {
+                f |= iff::RUNNING | iff::LOWER_UP;
+            }
+        }
+        f
+    }
+
+    /// `__dev_change_flags` for the flags of `mask` (within [`iff::SETTABLE`]) set as
+    /// in `flags`: the changeable ones are written, `PROMISC` and `ALLMULTI` move their
+    /// counts by one when the user's own setting changes. Returns the flags that
+    /// changed.
+    pub fn set_flags(&mut self, flags: u32, mask: u32) -> u32 {
+        let mask = mask & iff::SETTABLE;
+        let old = self.flags;
+        let want = (old & !mask) | (flags & mask);
+        let mut new = (old & !iff::CHANGEABLE) | (want & iff::CHANGEABLE);
+        for (bit, count) in [
+            (iff::PROMISC, &mut self.promiscuity),
+            (iff::ALLMULTI, &mut self.allmulti),
+        ] {
+            if (want ^ old) & bit != 0 {
+                if want & bit != 0 {
+                    *count = count.saturating_add(1);
+                    new |= bit;
+                } else {
+                    *count = count.saturating_sub(1);
+                    new &= !bit;
+                }
+            }
+        }
+        self.flags = new;
+        old ^ new
+    }
+
+    /// Whether neighbours on the device need no resolution (`arp_constructor`,
+    /// `ndisc_constructor`: `NOARP` or `LOOPBACK`).
+    pub fn noarp(&self) -> bool {
+        self.flags & (iff::NOARP | iff::LOOPBACK) != 0
+    }
+
     /// The flag words iproute2 prints between `<` and `>`.
     pub fn flag_words(&self) -> Vec<&'static str> {
+        let f = self.dev_flags();
         let mut v = Vec::new();
-        match self.kind {
-            LinkKind::Loopback => v.push("LOOPBACK"),
-            LinkKind::Dummy => {
-                v.push("BROADCAST");
-                v.push("NOARP");
-            }
-            LinkKind::Veth { .. } => {
-                if self.up && !self.carrier {
-                    v.push("NO-CARRIER");
-                }
-                v.push("BROADCAST");
-                v.push("MULTICAST");
-            }
+        if self.up && !self.carrier {
+            v.push("NO-CARRIER");
         }
-        if self.up {
-            v.push("UP");
-            if self.carrier {
-                v.push("LOWER_UP");
-            }
-        }
+        v.extend(
+            iff::NAMES
+                .iter()
+                .filter(|&&(b, _)| f & b != 0)
+                .map(|&(_, n)| n),
+        );
         v
     }
 

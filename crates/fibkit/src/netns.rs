@@ -193,6 +193,19 @@ pub struct LinkAdd {
     pub peer_mac: Option<[u8; 6]>,
     /// The peer's explicit queue length.
     pub peer_txqlen: Option<u32>,
+    /// Interface flags asked for (`arp off`, `promisc on`, ...): the bits of
+    /// `flags_mask` (within [`iff::SETTABLE`](crate::link::iff::SETTABLE)) take their
+    /// values from `flags`.
+    pub flags: u32,
+    /// Which flags `flags` sets.
+    pub flags_mask: u32,
+    /// A veth peer's own flags.
+    pub peer_flags: u32,
+    /// Which flags `peer_flags` sets.
+    pub peer_flags_mask: u32,
+    /// `up` among the peer's attributes: the kernel registers the peer, then fails to
+    /// open it before it has a peer of its own (ENOTCONN), using up an ifindex.
+    pub peer_up: bool,
 }
 
 impl Netns {
@@ -265,6 +278,9 @@ impl Netns {
                 qdisc_attached: false,
                 txqlen: 1000,
                 alias: None,
+                flags: LinkKind::Loopback.initial_flags(),
+                promiscuity: 0,
+                allmulti: 0,
             },
         );
         ns.sysctl.v4_dev.insert(1, ns.sysctl.v4_default.clone());
@@ -563,6 +579,9 @@ impl Netns {
                 qdisc_attached: false,
                 txqlen: if kind == LinkKind::Dummy { 32 } else { 1000 },
                 alias: None,
+                flags: kind.initial_flags(),
+                promiscuity: 0,
+                allmulti: 0,
             },
         );
         self.sysctl
@@ -652,6 +671,12 @@ impl Netns {
                 } else {
                     req.name.clone()
                 };
+                if req.peer_up {
+                    // rtnl_configure_link on the registered peer: veth_open without a
+                    // peer yet
+                    self.alloc_ifindex();
+                    return Err(Error::new(Errno::ENOTCONN));
+                }
                 // the peer is made from its own attributes (the default MTU without one)
                 let peer = self.new_link(
                     &peer_name,
@@ -672,6 +697,7 @@ impl Netns {
                     if let Some(q) = req.peer_txqlen {
                         l.txqlen = q;
                     }
+                    l.set_flags(req.peer_flags, req.peer_flags_mask);
                 }
                 let me = self.new_link(&name, LinkKind::Veth { peer }, mac, mtu);
                 if let Some(l) = self.links.get_mut(&peer) {
@@ -687,6 +713,9 @@ impl Netns {
             if let Some(q) = req.txqlen {
                 l.txqlen = q;
             }
+            // rtnl_configure_link: the flags asked for, before the device goes up (a
+            // new device has no neighbours for a NOARP change to flush)
+            l.set_flags(req.flags, req.flags_mask);
         }
         self.bump();
         if req.up {
@@ -751,23 +780,68 @@ impl Netns {
             self.neigh.retain(|n| n.dev != index);
         }
         for d in changed {
-            let dl = &self.links[&d];
-            if !dl.up {
-                continue;
+            if self.links[&d].up {
+                self.netdev_change(d, false);
             }
-            let carrier = dl.carrier;
-            if !carrier {
-                // NETDEV_CHANGE without carrier: the nexthop objects on it go too
-                self.nh_flush_dev(d);
-                // neigh_carrier_down: all but the permanent entries
-                self.neigh
-                    .retain(|n| n.dev != d || n.state == NudState::Permanent);
-            }
-            self.ipv4_netdev_change(d, carrier);
-            self.ipv6_netdev_change(d, carrier);
         }
         self.rt_cache_flush4();
         self.bump();
+        Ok(())
+    }
+
+    /// NETDEV_CHANGE on a device that is up (its carrier changed, or flags other than
+    /// `UP`, `PROMISC` and `ALLMULTI`): without carrier, its nexthop objects and all but
+    /// its permanent neighbours go; the IPv4 and IPv6 routes through it follow the
+    /// carrier. A change of `NOARP` (`noarp_changed`) first flushes every neighbour
+    /// of the device, permanent ones too (`arp_netdev_event`, `ndisc_netdev_event`:
+    /// `neigh_changeaddr`).
+    fn netdev_change(&mut self, d: u32, noarp_changed: bool) {
+        let carrier = self.links[&d].carrier;
+        if noarp_changed {
+            self.neigh.retain(|n| n.dev != d);
+        }
+        if !carrier {
+            // the nexthop objects on it go too
+            self.nh_flush_dev(d);
+            // neigh_carrier_down: all but the permanent entries
+            self.neigh
+                .retain(|n| n.dev != d || n.state == NudState::Permanent);
+        }
+        self.ipv4_netdev_change(d, carrier);
+        self.ipv6_netdev_change(d, carrier);
+    }
+
+    /// `ip link set DEV [up|down] FLAG on|off ...` (`dev_change_flags`): the flags of
+    /// `mask` (within [`iff::SETTABLE`](crate::link::iff::SETTABLE)) are set as in
+    /// `flags` before the device goes up or down; then, on a device that is up, a
+    /// change of any flag but `PROMISC` and `ALLMULTI` is a NETDEV_CHANGE (see
+    /// `netdev_change`). The IPv6 addresses' DAD, which the kernel restarts after a
+    /// random delay when `NOARP` changes, is not modelled: it completes at once with
+    /// DAD off (the oracle's setting) but may join a prefix's anycast address a second
+    /// time when forwarding is on.
+    pub fn link_change_flags(
+        &mut self,
+        index: u32,
+        up: Option<bool>,
+        flags: u32,
+        mask: u32,
+    ) -> Result<()> {
+        let l = self
+            .links
+            .get_mut(&index)
+            .ok_or(Error::new(Errno::ENODEV))?;
+        let changes = l.set_flags(flags, mask);
+        if let Some(up) = up {
+            self.link_set_up(index, up)?;
+        }
+        let l = &self.links[&index];
+        if l.up && changes & !(crate::link::iff::PROMISC | crate::link::iff::ALLMULTI) != 0 {
+            self.netdev_change(index, changes & crate::link::iff::NOARP != 0);
+            self.rt_cache_flush4();
+        }
+        if changes != 0 {
+            self.bump();
+        }
         Ok(())
     }
 
@@ -1016,25 +1090,27 @@ impl Netns {
     }
 
     /// The link-layer address and state a new entry starts with (`arp_constructor`,
-    /// `ndisc_constructor`): a device without ARP (dummy/ifb, loopback) answers for
-    /// every address with its own address (NUD_NOARP), as do multicast addresses
-    /// (mapped) and IPv4 broadcast ones (the broadcast address); others start empty.
+    /// `ndisc_constructor`): multicast addresses take their mapped address, then a
+    /// device without ARP (`NOARP`: ifb and `arp off`; loopback) answers for every
+    /// address with its own (NUD_NOARP), and IPv4 broadcast addresses take the
+    /// broadcast address; others start empty.
     fn neigh_initial(&self, dev: u32, addr: u128, v6: bool) -> Option<[u8; 6]> {
+        // multicast first, then the device's NOARP or LOOPBACK, then broadcast
         let l = self.links.get(&dev)?;
-        if matches!(l.kind, LinkKind::Dummy | LinkKind::Loopback) {
-            return Some(l.mac);
-        }
         if v6 {
             if crate::prefix::v6::is_multicast(addr) {
                 let b = (addr as u32).to_be_bytes();
                 return Some([0x33, 0x33, b[0], b[1], b[2], b[3]]);
             }
-            return None;
+            return l.noarp().then_some(l.mac);
         }
         let a = addr as u32;
         if crate::prefix::v4::is_multicast(a) {
             let b = a.to_be_bytes();
             return Some([0x01, 0x00, 0x5e, b[1] & 0x7f, b[2], b[3]]);
+        }
+        if l.noarp() {
+            return Some(l.mac);
         }
         if self.addr_type4_dev(a) == crate::route::RouteType::Broadcast {
             return Some([0xff; 6]);
@@ -1066,6 +1142,17 @@ impl Netns {
             // seed 22601)
             None if !n.v6 && !self.has_idev4(n.dev) => return Err(Error::new(Errno::EINVAL)),
             _ => {}
+        }
+        let mut at = at;
+        if at.is_none() && !n.v6 && self.links[&n.dev].flags & crate::link::iff::LOOPBACK != 0 {
+            // arp_constructor keys a new entry of a loopback device by 0.0.0.0, and
+            // ___neigh_create then finds the device's entry under that key if there is
+            // one: the request updates it (a `get` or `del` by the address finds none)
+            n.addr = 0;
+            at = self
+                .neigh
+                .iter()
+                .position(|e| e.dev == n.dev && e.addr == 0 && !e.v6);
         }
         // what the entry holds before the update (a new one: its constructor's)
         let (old_valid, old_ha) = match at {
