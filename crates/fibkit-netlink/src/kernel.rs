@@ -77,6 +77,8 @@ pub struct KLink {
     pub alias: Option<String>,
     /// `IFF_LOOPBACK`.
     pub loopback: bool,
+    /// The header's flags (`dev_get_flags()`: `IFF_NOARP`, `IFF_MULTICAST`, ...).
+    pub flags: u32,
 }
 
 /// An interface address (`RTM_NEWADDR`).
@@ -350,6 +352,7 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
         up: flags & 0x1 != 0,
         loopback: flags & 0x8 != 0,
         carrier: flags & 0x1_0000 != 0,
+        flags,
         ..Default::default()
     };
     let mut carrier = None;

@@ -37,6 +37,14 @@ fn link(index: u32, name: &str, kind: Option<InfoKind>, mac: [u8; 6]) -> Vec<u8>
     if index == 1 {
         m.header.flags |= LinkFlags::Loopback;
     }
+    // the kind's own flags, as a real device reports them
+    match kind {
+        Some(InfoKind::Dummy | InfoKind::Ifb) => {
+            m.header.flags |= LinkFlags::Broadcast | LinkFlags::Noarp
+        }
+        Some(InfoKind::Veth) => m.header.flags |= LinkFlags::Broadcast | LinkFlags::Multicast,
+        _ => {}
+    }
     m.attributes.push(LinkAttribute::IfName(name.into()));
     m.attributes
         .push(LinkAttribute::Mtu(if index == 1 { 65536 } else { 1500 }));
@@ -983,4 +991,42 @@ fn non_default_ipv6_rules_set_the_custom_rules_flag() {
     k.rules.extend(decode_rule(&rule6(32766, 254), &mut w));
     let t = k.translate();
     assert!(!t.netns.has_custom_rules(true), "{:?}", t.commands);
+}
+
+/// A device fibkit mirrors as a dummy takes the host device's interface flags: an
+/// ethernet device resolves its neighbours (`arp on`), and `promisc` is copied; the
+/// mirrored link then shows the host's flags.
+#[test]
+fn link_flags_are_mirrored() {
+    let mut k = state();
+    let mut w = Vec::new();
+    let mut m = LinkMessage::default();
+    m.header.index = 3;
+    m.header.flags = LinkFlags::Up
+        | LinkFlags::LowerUp
+        | LinkFlags::Running
+        | LinkFlags::Broadcast
+        | LinkFlags::Multicast
+        | LinkFlags::Promisc;
+    m.attributes.push(LinkAttribute::IfName("eth0".into()));
+    m.attributes.push(LinkAttribute::Mtu(1500));
+    m.attributes
+        .push(LinkAttribute::Address(vec![2, 0, 0, 0, 0, 0x20]));
+    k.links.extend(decode_link(&bytes(&m), &mut w));
+    assert!(w.is_empty(), "{w:?}");
+    let t = k.translate();
+    let cmds = t.commands.join("\n");
+    assert!(
+        cmds.contains("link set eth0 arp on multicast on promisc on"),
+        "{cmds}"
+    );
+    // the ifb-like dummy d0 reports NOARP like fibkit's dummy: no flag command
+    assert!(!cmds.contains("link set d0 arp"), "{cmds}");
+    let ns = t.netns;
+    let l = ns.link(ns.link_index("eth0").unwrap()).unwrap();
+    assert_eq!(
+        l.flag_words(),
+        ["BROADCAST", "MULTICAST", "PROMISC", "UP", "LOWER_UP"]
+    );
+    assert_eq!(l.promiscuity, 1);
 }

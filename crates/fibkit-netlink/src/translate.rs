@@ -1409,6 +1409,23 @@ pub fn translate(k: &KernelState) -> Translation {
         if let Some(a) = l.alias.as_ref().filter(|a| have.alias.as_ref() != Some(*a)) {
             s.extend([w("alias"), a.clone()]);
         }
+        // interface flags iproute2 can set (a dummy mirroring an ethernet device
+        // resolves neighbours as it does: `arp on`), set while the link is down
+        use fibkit::link::iff;
+        for (bit, word, on_sets) in [
+            (iff::NOARP, "arp", false),
+            (iff::MULTICAST, "multicast", true),
+            (iff::ALLMULTI, "allmulticast", true),
+            (iff::PROMISC, "promisc", true),
+            (iff::DYNAMIC, "dynamic", true),
+            (iff::NOTRAILERS, "trailers", false),
+        ] {
+            let want = l.flags & bit != 0;
+            if want != (have.flags & bit != 0) {
+                let on = want == on_sets;
+                s.extend([w(word), w(if on { "on" } else { "off" })]);
+            }
+        }
         if s.len() > 3 {
             c.ip(s);
         }
