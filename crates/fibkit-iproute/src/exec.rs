@@ -41,6 +41,8 @@ pub struct Opts {
     pub numeric: bool,
     /// `-s` given this many times (only flushes print anything more).
     pub stats: u32,
+    /// `-0` / `-f link`: the preferred family is AF_PACKET (`family` is then `None`).
+    pub packet: bool,
 }
 
 /// A failed command, as `ip` reports it.
@@ -136,6 +138,18 @@ fn bad_prefix(s: &str, fam: Option<Family>) -> Failure {
     )
 }
 
+/// `get_prefix()`: a prefix of the family (or any, while it is open); with `-0` (the
+/// AF_PACKET family) iproute2 takes none.
+fn prefix_arg(v: &str, fam: Option<Family>) -> Res<Pfx> {
+    if crate::names::packet() {
+        return Err(Failure::parse(
+            format!("Error: \"{v}\" may be inet prefix, but it is not allowed in this context.\n"),
+            1,
+        ));
+    }
+    parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))
+}
+
 fn bad_addr(s: &str, fam: Option<Family>) -> Failure {
     Failure::parse(
         format!(
@@ -214,8 +228,9 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
         } else if m("-family") {
             i += 1;
             match argv.get(i).map(String::as_str) {
-                Some("inet") => opts.family = Some(Family::V4),
-                Some("inet6") => opts.family = Some(Family::V6),
+                Some("inet") => (opts.family, opts.packet) = (Some(Family::V4), false),
+                Some("inet6") => (opts.family, opts.packet) = (Some(Family::V6), false),
+                Some("link") => (opts.family, opts.packet) = (None, true),
                 Some(x) => {
                     return Err(Failure::parse(
                         format!("Error: argument \"{x}\" is wrong: invalid protocol family\n"),
@@ -225,11 +240,11 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
                 None => return Err(incomplete()),
             }
         } else if o == "-4" {
-            opts.family = Some(Family::V4);
+            (opts.family, opts.packet) = (Some(Family::V4), false);
         } else if o == "-6" {
-            opts.family = Some(Family::V6);
+            (opts.family, opts.packet) = (Some(Family::V6), false);
         } else if o == "-0" {
-            // AF_PACKET: not modelled as a family of its own
+            (opts.family, opts.packet) = (None, true);
         } else if m("-human") || m("-human-readable") || m("-iec") {
         } else if m("-stats") || m("-statistics") {
             opts.stats += 1;
@@ -275,6 +290,7 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     // iproute2's global: every name printed for this command (and by a front end
     // printing its answer) follows it
     crate::names::set_numeric(opts.numeric);
+    crate::names::set_packet(opts.packet);
     let Some(obj) = argv.get(i) else {
         return Err(Failure::parse(
             "Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }\n",
@@ -315,6 +331,7 @@ fn show_opts(opts: &Opts) -> crate::show::ShowOpts {
         oneline: opts.oneline,
         pretty: opts.pretty,
         brief: opts.brief,
+        packet: opts.packet,
     }
 }
 
@@ -831,7 +848,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             }
             "from" => {
                 let v = a.val()?;
-                let p = parse_prefix(v, r.fam).ok_or_else(|| bad_prefix(v, r.fam))?;
+                let p = prefix_arg(v, r.fam)?;
                 r.src = Some(p);
             }
             "tos" | "dsfield" => {
@@ -1019,7 +1036,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                         255,
                     ));
                 }
-                let p = parse_prefix(v, r.fam).ok_or_else(|| bad_prefix(v, r.fam))?;
+                let p = prefix_arg(v, r.fam)?;
                 // `default`/`any`/`all` leave the family open (a later `via inet6` makes
                 // the route IPv6; random seed 22286)
                 if r.fam.is_none() && !matches!(v, "default" | "any" | "all") {
@@ -1220,7 +1237,7 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
             }
             "from" => {
                 let v = a.val()?;
-                let p = parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?;
+                let p = prefix_arg(v, fam)?;
                 // `any`/`all` send no address; `default` only while the family is open
                 src_kw = matches!(v, "any" | "all") || (v == "default" && fam.is_none());
                 if fam.is_none() {
@@ -1282,7 +1299,7 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 if matches(v, "help") {
                     return Err(Failure::parse(route_usage(), 255));
                 }
-                let p = parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?;
+                let p = prefix_arg(v, fam)?;
                 fam = Some(p.addr.family());
                 dst = Some(p);
             }
@@ -1428,6 +1445,7 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     let rest = &a[1..];
     if matches(cmd, "add") {
         let spec = parse_rule(opts, rest, true)?;
+        no_packet_rules(opts)?;
         let v6 = spec_family(opts, &spec) == Family::V6;
         return ns
             .rule_add(v6, &spec)
@@ -1436,6 +1454,7 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     }
     if matches(cmd, "delete") {
         let spec = parse_rule(opts, rest, false)?;
+        no_packet_rules(opts)?;
         let v6 = spec_family(opts, &spec) == Family::V6;
         return ns
             .rule_del(v6, &spec)
@@ -1457,6 +1476,17 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     ))
 }
 
+/// `fib_nl_newrule`/`fib_nl_delrule` of an AF_PACKET rule (`-0`): no rules of that family.
+fn no_packet_rules(opts: &Opts) -> Res<()> {
+    if opts.packet {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::EAFNOSUPPORT,
+            "Rule family not supported",
+        )));
+    }
+    Ok(())
+}
+
 /// iproute2 sends rules of an unspecified family as AF_INET (even with IPv6 selectors,
 /// which the kernel then refuses).
 fn spec_family(opts: &Opts, _spec: &RuleSpec) -> Family {
@@ -1464,7 +1494,7 @@ fn spec_family(opts: &Opts, _spec: &RuleSpec) -> Family {
 }
 
 fn rule_prefix(v: &str, fam: Option<Family>) -> Res<RulePrefix> {
-    let p = parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?;
+    let p = prefix_arg(v, fam)?;
     // a zero-length selector is no selector (the kernel ignores the address)
     Ok(match p.addr {
         Addr::V4(a) => RulePrefix::V4(Prefix4 {
@@ -1939,7 +1969,7 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                 if peer.is_some() {
                     return Err(dup("peer", v));
                 }
-                let p = parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?;
+                let p = prefix_arg(v, fam)?;
                 fam.get_or_insert(p.addr.family());
                 peer = Some(p);
             }
@@ -2015,7 +2045,7 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                         255,
                     ));
                 }
-                let p = parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))?;
+                let p = prefix_arg(v, fam)?;
                 fam.get_or_insert(p.addr.family());
                 local = Some(p);
             }
@@ -2772,6 +2802,24 @@ fn neigh_dst(dst: &mut Option<Addr>, v: &str, fam: Option<Family>, proxy: bool) 
         };
         return Err(Failure::parse(msg, 255));
     }
+    if crate::names::packet() {
+        // `-0`: get_addr reads a link-layer address (`ll_addr_a2n`, which cuts its
+        // argument at the first colon before get_addr quotes it); the kernel then
+        // refuses the family
+        if let Err(mut f) = parse_lladdr(v) {
+            let first = if v.contains('.') {
+                v
+            } else {
+                v.split(':').next().unwrap_or(v)
+            };
+            f.stderr.push_str(&format!(
+                "Error: link address is expected rather than \"{first}\".\n"
+            ));
+            return Err(f);
+        }
+        *dst = Some(Addr::V4(0));
+        return Ok(());
+    }
     *dst = Some(parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?);
     Ok(())
 }
@@ -2806,6 +2854,12 @@ fn neigh_get(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
     };
     if !d.is_empty() {
         ifindex(ns, d)?;
+    }
+    if opts.packet {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::EAFNOSUPPORT,
+            "Unsupported family in header for neighbor get request",
+        )));
     }
     if proxy {
         return Err(Failure::kernel(fibkit::Error::msg(
@@ -2919,6 +2973,10 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             ));
         };
         let idx = ifindex(ns, d)?;
+        if opts.packet {
+            // no neighbour table of the AF_PACKET family
+            return Err(Failure::kernel(fibkit::Error::new(Errno::EAFNOSUPPORT)));
+        }
         let (addr, v6) = match dst {
             Addr::V4(x) => (u128::from(x), false),
             Addr::V6(x) => (x, true),

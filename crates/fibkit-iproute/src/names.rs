@@ -136,6 +136,20 @@ pub fn table_a2n(s: &str) -> Option<u32> {
 thread_local! {
     /// iproute2's global `numeric` (`-N`): the `*_n2a` functions print numbers.
     static NUMERIC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// iproute2's global `preferred_family` is AF_PACKET (`-0`, `-f link`).
+    static PACKET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Set `-0` for the command parsed next on this thread ([`crate::exec::run_ip`] sets it
+/// from each command's options): prefixes are then refused as iproute2's `get_prefix`
+/// refuses them.
+pub fn set_packet(on: bool) {
+    PACKET.with(|n| n.set(on));
+}
+
+/// Whether `-0` is in force (see [`set_packet`]).
+pub fn packet() -> bool {
+    PACKET.with(std::cell::Cell::get)
 }
 
 /// Set `-N` for the commands and printing that follow on this thread (iproute2 keeps it

@@ -629,6 +629,21 @@ impl Gen {
                 };
                 format!("ip {fam}route show via {g}")
             }
+            7 if self.r.chance(15) => {
+                // the AF_PACKET family (scenario 281)
+                self.r
+                    .pick(&[
+                        "ip -0 addr show",
+                        "ip -0 -br addr",
+                        "ip -0 route show table all",
+                        "ip -0 neigh show dev d0",
+                        "ip -0 nexthop show",
+                        "ip -0 nexthop show id 1",
+                        "ip -0 rule show",
+                        "ip -0 neigh flush dev d0",
+                    ])
+                    .to_string()
+            }
             _ => format!("ip {fam}route list"),
         };
         self.line(s);

@@ -65,6 +65,19 @@ pub struct ShowOpts {
     pub pretty: bool,
     /// `-br`: brief `link` and `address` listings (one line per device).
     pub brief: bool,
+    /// `-0` / `-f link`: the preferred family is AF_PACKET (`family` is then `None`).
+    pub packet: bool,
+}
+
+impl ShowOpts {
+    /// The preferred family as iproute2 keeps it (`preferred_family`).
+    fn af(&self) -> u8 {
+        if self.packet {
+            AF_PACKET
+        } else {
+            af_of(self.family)
+        }
+    }
 }
 
 /// An error as `ip` reports it.
@@ -1745,7 +1758,7 @@ impl RouteFilter {
     /// The filter `iproute_get()` prints its answer with: `iproute_reset_filter(0)`,
     /// no table.
     fn for_get(opts: &ShowOpts) -> RouteFilter {
-        let pf = af_of(opts.family);
+        let pf = opts.af();
         RouteFilter {
             preferred_family: pf,
             dump_family: pf,
@@ -2920,7 +2933,7 @@ pub fn rule_flush_select(
 
 /// The selector of `ip rule list|flush` and the family it dumps.
 fn iprule_filter(opts: &ShowOpts, args: &[String]) -> Result<(u8, RuleFilter), ShowError> {
-    let af = match af_of(opts.family) {
+    let af = match opts.af() {
         AF_UNSPEC => AF_INET,
         a => a,
     };
@@ -3016,6 +3029,15 @@ fn iprule_filter(opts: &ShowOpts, args: &[String]) -> Result<(u8, RuleFilter), S
             f.dst = get_prefix(v, af)?;
         }
     }
+    if af == AF_PACKET {
+        // no rules in that family: the dump request itself is refused, exit status 255
+        let mut e = err(
+            255,
+            "RTNETLINK answers: Address family not supported by protocol\nDump terminated\n".into(),
+        );
+        e.errno = Some(Errno::EAFNOSUPPORT);
+        return Err(e);
+    }
     Ok((af, f))
 }
 
@@ -3105,7 +3127,7 @@ fn ipneigh_walk(
     flush: bool,
     visit: &mut dyn FnMut(u32, &fibkit::netns::Neighbour, Addr, u32),
 ) -> Result<(), ShowError> {
-    let mut family = af_of(opts.family);
+    let mut family = opts.af();
     // NUD_NOARP hidden from listings; a flush spares PERMANENT and NOARP entries
     let mut state: u32 = if flush { !(0x80 | 0x40) } else { 0xff & !0x40 };
     let mut state_given = false;
@@ -3844,7 +3866,7 @@ fn ipaddr_list(
     args: &[String],
     do_link: bool,
 ) -> Result<String, ShowError> {
-    let preferred = af_of(opts.family);
+    let preferred = opts.af();
     let (f, filter_dev) = addr_filter_args(ns, opts, args, do_link)?;
     let mut o = Out::new(opts);
     o.begin();
@@ -3871,7 +3893,8 @@ fn ipaddr_list(
             })
             .collect()
     };
-    let mut no_link = false;
+    // `label` leaves out the link lines; with `-0` nothing else is printed
+    let mut no_link = f.label.is_some();
     let mut addrs = Vec::new();
     if f.family != AF_PACKET {
         no_link = f.oneline || f.label.is_some();
@@ -3920,7 +3943,7 @@ fn addr_filter_args<'a>(
     args: &'a [String],
     do_link: bool,
 ) -> Result<(AddrFilter, Option<&'a str>), ShowError> {
-    let preferred = af_of(opts.family);
+    let preferred = opts.af();
     let mut f = AddrFilter {
         family: if do_link { AF_PACKET } else { preferred },
         ifindex: 0,
@@ -4034,7 +4057,7 @@ pub fn addr_flush_round(
     if args.is_empty() {
         return Err(err(1, "Flush requires arguments.\n".into()));
     }
-    if af_of(opts.family) == AF_PACKET {
+    if opts.af() == AF_PACKET {
         return Err(err(1, "Cannot flush link addresses.\n".into()));
     }
     let (f, _) = addr_filter_args(ns, opts, args, false)?;
@@ -5023,6 +5046,7 @@ mod tests {
                 oneline: seed & 32 != 0,
                 pretty: seed & 64 != 0,
                 brief: seed & 128 != 0,
+                packet: seed & 256 != 0,
             };
             let _ = route_show(&ns, &opts, &v);
             let _ = route_select(&ns, &opts, &v);
