@@ -1375,6 +1375,12 @@ impl Netns {
         if a.plen > 32 {
             return Err(Error::new(Errno::EINVAL));
         }
+        // inet_rtm_newaddr takes an address 0.0.0.0 without a trace (success, nothing
+        // added; conformance scenario 274), before it looks for the device's IPv4 state
+        // (random seed 22982)
+        if a.local == 0 {
+            return Ok(());
+        }
         // rtm_to_ifaddr: a device without IPv4 state (an MTU below 68) takes none
         if !self.has_idev4(dev) {
             return Err(Error::new(Errno::ENOBUFS));
@@ -1389,12 +1395,8 @@ impl Netns {
         }) {
             return Err(Error::msg(Errno::EEXIST, "ipv4: Address already assigned"));
         }
-        // __inet_insert_ifa: IPv6-only flags are dropped, and an address 0.0.0.0 is
-        // taken without a trace (success, nothing added; conformance scenario 274)
+        // __inet_insert_ifa: IPv6-only flags are dropped
         a.flags &= !ifa::IPV6ONLY;
-        if a.local == 0 {
-            return Ok(());
-        }
         let list = self.addrs4.entry(dev).or_default();
         let mut last_primary = 0usize;
         for (i, x) in list.iter().enumerate() {
@@ -1729,7 +1731,7 @@ impl Netns {
                 self.inet_del_ifa(dev, 0, true);
             }
             self.addrs4.remove(&dev);
-            self.neigh.retain(|n| n.dev != dev || n.v6);
+            self.neigh_ifdown(dev, Some(false));
             self.sysctl.v4_dev.remove(&dev);
         } else if !self.has_idev4(dev) {
             self.sysctl
