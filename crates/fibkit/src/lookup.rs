@@ -893,16 +893,15 @@ pub struct RouteAnswer4 {
 impl RouteAnswer4 {
     /// The encapsulation the answer carries (`dst.lwtstate`): its nexthop's, copied by
     /// `rt_set_nexthop` when the route keeps its fib_info, which a multicast output
-    /// route through a prefix shorter than 4 drops, as do broadcast and multicast
-    /// input routes; a local input route has it only when cached (no source tag)
-    /// (conformance scenario 261).
+    /// route through a prefix shorter than 4 drops, as do multicast input routes; a
+    /// local or broadcast input route has it only when cached (`local_input`: a fib
+    /// entry and no source tag) (conformance scenario 261, random seed 23072).
     pub fn encap(&self) -> Option<&std::sync::Arc<crate::encap::Encap>> {
         let keeps_fi = match self.rtype {
-            RouteType::Broadcast => !self.input,
             RouteType::Multicast => {
                 !self.input && self.fib.as_ref().is_some_and(|(_, p)| p.len >= 4)
             }
-            RouteType::Local if self.input => self.realms == 0,
+            RouteType::Local | RouteType::Broadcast if self.input => self.realms == 0,
             _ => true,
         };
         self.nexthop()
