@@ -2440,6 +2440,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     if let Some(q) = txqlen {
         ns.link_set_txqlen(idx, q).map_err(Failure::kernel)?;
     }
+    if group.is_some() || alias.is_some() {
+        ns.netdev_state_change(idx).map_err(Failure::kernel)?;
+    }
     Ok(Outcome::Ok(String::new()))
 }
 
@@ -2862,10 +2865,19 @@ fn neigh_get(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
         )));
     }
     if proxy {
-        return Err(Failure::kernel(fibkit::Error::msg(
-            Errno::ENOENT,
-            "Proxy neighbour entry not found",
-        )));
+        let (addr, v6) = match dst {
+            Addr::V4(x) => (u128::from(x), false),
+            Addr::V6(x) => (x, true),
+        };
+        let dev = ns.link_index(d).unwrap_or(0);
+        return crate::show::proxy_line(ns, dev, addr, v6)
+            .map(Outcome::Ok)
+            .ok_or_else(|| {
+                Failure::kernel(fibkit::Error::msg(
+                    Errno::ENOENT,
+                    "Proxy neighbour entry not found",
+                ))
+            });
     }
     let text = match dst {
         Addr::V4(x) => crate::names::fmt4(x),
@@ -2907,6 +2919,7 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         let mut dev = None;
         let mut state = NudState::Permanent;
         let mut lladdr = None;
+        let (mut flags, mut managed, mut protocol, mut proxy) = (0u8, false, 0u8, false);
         while let Some(k) = it.next() {
             match k {
                 "dev" => dev = Some(it.val()?),
@@ -2944,15 +2957,23 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                     };
                 }
                 _ if matches(k, "lladdr") => lladdr = Some(parse_lladdr(it.val()?)?),
-                "router" | "managed" => {}
-                _ if matches(k, "extern_learn") => {}
+                "router" => flags |= fibkit::netns::ntf::ROUTER,
+                // `managed` asks for no state (a later `nud` still sets one)
+                "managed" => {
+                    managed = true;
+                    state = NudState::None;
+                }
+                _ if matches(k, "extern_learn") => flags |= fibkit::netns::ntf::EXT_LEARNED,
                 // (`p` and `pr` are `proxy`: iproute2 tries it first)
                 _ if matches(k, "protocol") && !matches(k, "proxy") => {
-                    it.val()?;
+                    let v = it.val()?;
+                    protocol = crate::show::rtprot_a2n(v)
+                        .ok_or_else(|| invarg("\"protocol\" value is invalid\n", v))?;
                 }
-                // `proxy ADDR` names the address (the entry's proxy flag is not kept)
+                // `proxy ADDR`: a proxy entry for the address
                 _ if matches(k, "proxy") => {
                     neigh_dst(&mut dst, it.val()?, opts.family, true)?;
+                    proxy = true;
                 }
                 x => {
                     let v = if x == "to" { it.val()? } else { x };
@@ -2982,8 +3003,12 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             Addr::V6(x) => (x, true),
         };
         if del {
-            return ns
-                .neigh_del(idx, addr, v6)
+            let r = if proxy {
+                ns.pneigh_del(idx, addr, v6)
+            } else {
+                ns.neigh_del(idx, addr, v6)
+            };
+            return r
                 .map(|()| Outcome::Ok(String::new()))
                 .map_err(Failure::kernel);
         }
@@ -2998,12 +3023,22 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             Some(b) => ether_addr(&b, false).ok(),
             None => None,
         };
+        if proxy {
+            // neither the state nor the link-layer address is kept
+            return ns
+                .pneigh_add(idx, addr, v6, flags, managed, protocol)
+                .map(|()| Outcome::Ok(String::new()))
+                .map_err(Failure::kernel);
+        }
         let n = Neighbour {
             dev: idx,
             addr,
             v6,
             state,
             lladdr,
+            flags,
+            managed,
+            protocol,
         };
         let r = if change {
             ns.neigh_change(n)
@@ -3020,8 +3055,12 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     if matches(cmd, "flush") {
         // one dump, then a delete per entry (one round: nothing comes back here)
         let sel = crate::show::neigh_flush_select(ns, &show_opts(opts), rest).map_err(show_err)?;
-        for &(dev, addr, v6) in &sel {
-            ns.neigh_del(dev, addr, v6).map_err(Failure::kernel)?;
+        for &(dev, addr, v6, proxy) in &sel {
+            if proxy {
+                ns.pneigh_del(dev, addr, v6).map_err(Failure::kernel)?;
+            } else {
+                ns.neigh_del(dev, addr, v6).map_err(Failure::kernel)?;
+            }
         }
         let text = match (opts.stats, sel.len()) {
             (0, _) => String::new(),

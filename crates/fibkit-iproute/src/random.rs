@@ -567,6 +567,28 @@ impl Gen {
         let verb = self
             .r
             .pick(&["add", "replace", "replace", "del", "change", "flush"]);
+        if self.r.chance(15) {
+            // proxy entries (scenario 282): listed in the kernel's hash order
+            let v = self.r.pick(&["add", "replace", "del", "add"]);
+            let extra = self
+                .r
+                .pick(&["", "", " router", " extern_learn", " protocol 9"]);
+            self.line(format!("ip {fam}neigh {v} proxy {gw} dev {dev}{extra}"));
+            if self.r.chance(40) {
+                self.line(format!("ip {fam}neigh show proxy"));
+            }
+            return;
+        }
+        // flags of ordinary entries (scenario 282)
+        let flag = self.r.pick(&[
+            "",
+            "",
+            "",
+            "",
+            " router",
+            " extern_learn",
+            " protocol static",
+        ]);
         if verb == "del" {
             self.line(format!("ip {fam}neigh del {gw} dev {dev}"));
         } else if verb == "flush" {
@@ -578,11 +600,13 @@ impl Gen {
         } else if self.r.chance(25) {
             // without an address: the device's own without ARP, else refused and left
             // in NUD_NONE (scenario 269)
-            self.line(format!("ip {fam}neigh {verb} {gw} dev {dev} nud {nud}"));
+            self.line(format!(
+                "ip {fam}neigh {verb} {gw} dev {dev} nud {nud}{flag}"
+            ));
         } else {
             let mac = self.r.below(256);
             self.line(format!(
-                "ip {fam}neigh {verb} {gw} lladdr 02:00:00:00:99:{mac:02x} dev {dev} nud {nud}"
+                "ip {fam}neigh {verb} {gw} lladdr 02:00:00:00:99:{mac:02x} dev {dev} nud {nud}{flag}"
             ));
         }
     }
@@ -851,7 +875,11 @@ impl Gen {
                     "ip neigh get 10.0.0.2 dev d0",
                     "ip route add 10.77.0.0/16 dev d0 nexthop dev d1",
                 ]);
-                self.line(a);
+                // after a rename the oracle takes the renamed link for a new one at the
+                // next `link add` and resets its address (bouncing it): no link add then
+                if !(self.renamed && a.starts_with("ip link add")) {
+                    self.line(a);
+                }
             }
             14 => {
                 // a rename (rules naming the old or the new name follow it), and back

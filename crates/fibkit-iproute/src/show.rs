@@ -943,7 +943,7 @@ fn fmt_g(v: f64) -> String {
 // =====================================================================================
 
 /// `rtnl_rtprot_a2n` (numbers as `get_unsigned` reads them).
-fn rtprot_a2n(s: &str) -> Option<u8> {
+pub(crate) fn rtprot_a2n(s: &str) -> Option<u8> {
     names::proto_by_name(s).or_else(|| strtoul_max(s, 0, 255).map(|v| v as u8))
 }
 
@@ -3100,22 +3100,52 @@ fn ipneigh_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, 
     Ok(o.finish())
 }
 
-/// The entries `ip neigh flush ARGS` deletes (device, address, IPv6), selected as
-/// iproute2 selects them: every state but PERMANENT and NOARP unless `nud` says
-/// otherwise. Without arguments: "Flush requires arguments." (exit status 1).
+/// One proxy entry as `ip neigh get proxy ADDR dev DEV` prints it (text, the device
+/// named), if there is one.
+pub fn proxy_line(ns: &Netns, dev: u32, addr: u128, v6: bool) -> Option<String> {
+    let p = ns
+        .proxies()
+        .into_iter()
+        .find(|p| p.dev == dev && p.addr == addr && p.v6 == v6)?;
+    let mut o = Out::new(&ShowOpts::default());
+    o.begin();
+    print_neigh(&mut o, ns, 0, NeighRef::Proxy(p), proxy_dst(p), 0, false);
+    Some(o.finish())
+}
+
+fn proxy_dst(p: &fibkit::netns::ProxyNeighbour) -> Addr {
+    if p.v6 {
+        Addr::V6(p.addr)
+    } else {
+        Addr::V4(p.addr as u32)
+    }
+}
+
+/// The entries `ip neigh flush ARGS` deletes (device, address, IPv6, proxy entry),
+/// selected as iproute2 selects them: every state but PERMANENT and NOARP unless `nud`
+/// says otherwise; with `proxy`, the proxy entries the filter selects. Without
+/// arguments: "Flush requires arguments." (exit status 1).
 pub fn neigh_flush_select(
     ns: &Netns,
     opts: &ShowOpts,
     args: &[String],
-) -> Result<Vec<(u32, u128, bool)>, ShowError> {
+) -> Result<Vec<(u32, u128, bool, bool)>, ShowError> {
     if args.is_empty() {
         return Err(err(1, "Flush requires arguments.\n".to_string()));
     }
     let mut out = Vec::new();
-    ipneigh_walk(ns, opts, args, true, &mut |_, n, _, _| {
-        out.push((n.dev, n.addr, n.v6));
+    ipneigh_walk(ns, opts, args, true, &mut |_, n, _, _| match n {
+        NeighRef::Entry(n) => out.push((n.dev, n.addr, n.v6, false)),
+        NeighRef::Proxy(p) => out.push((p.dev, p.addr, p.v6, true)),
     })?;
     Ok(out)
+}
+
+/// A neighbour entry or a proxy entry, as a dump hands them out.
+#[derive(Clone, Copy)]
+enum NeighRef<'a> {
+    Entry(&'a fibkit::netns::Neighbour),
+    Proxy(&'a fibkit::netns::ProxyNeighbour),
 }
 
 /// `do_show_or_flush`: the entries the filter of `args` selects, each handed to
@@ -3125,7 +3155,7 @@ fn ipneigh_walk(
     opts: &ShowOpts,
     args: &[String],
     flush: bool,
-    visit: &mut dyn FnMut(u32, &fibkit::netns::Neighbour, Addr, u32),
+    visit: &mut dyn FnMut(u32, NeighRef<'_>, Addr, u32),
 ) -> Result<(), ShowError> {
     let mut family = opts.af();
     // NUD_NOARP hidden from listings; a flush spares PERMANENT and NOARP entries
@@ -3136,6 +3166,7 @@ fn ipneigh_walk(
     let mut proxy = false;
     let mut none_match = false;
     let mut unused = false;
+    let mut protocol = 0u8;
     let mut a = Args::new(args);
     while let Some(w) = a.next() {
         if w == "dev" {
@@ -3178,12 +3209,9 @@ fn ipneigh_walk(
             proxy = true;
         } else if matches(w, "protocol") {
             let v = a.need()?;
-            let p = rtprot_a2n(v).ok_or_else(|| invarg("\"protocol\" value is invalid\n", v))?;
-            // entries made by `ip neigh add` carry no NDA_PROTOCOL (0): a non-zero
-            // protocol filter selects none of them
-            if p != 0 {
-                none_match = true;
-            }
+            let p = rtprot_a2n(v).ok_or_else(|| invarg("invalid \"protocol\"\n", v))?;
+            // a non-zero protocol selects the entries that carry it
+            protocol = p;
         } else {
             let mut v = w;
             if v == "to" {
@@ -3229,8 +3257,31 @@ fn ipneigh_walk(
                 if inet_addr_match_rta(&pfx, Some((af, bytes_of(dst)))) {
                     continue;
                 }
-                visit(index, n, dst, bits);
+                if protocol != 0 && n.protocol != protocol {
+                    continue;
+                }
+                visit(index, NeighRef::Entry(n), dst, bits);
             }
+        }
+    }
+    if proxy && !none_match {
+        // the proxy dump: no state filter
+        for p in ns.proxies() {
+            let af = if p.v6 { AF_INET6 } else { AF_INET };
+            if family != AF_UNSPEC && family != af {
+                continue;
+            }
+            if index != 0 && p.dev != index {
+                continue;
+            }
+            let dst = proxy_dst(p);
+            if inet_addr_match_rta(&pfx, Some((af, bytes_of(dst)))) {
+                continue;
+            }
+            if protocol != 0 && p.protocol != protocol {
+                continue;
+            }
+            visit(index, NeighRef::Proxy(p), dst, 0);
         }
     }
     Ok(())
@@ -3255,21 +3306,33 @@ fn print_neigh(
     o: &mut Out,
     ns: &Netns,
     filter_index: u32,
-    n: &fibkit::netns::Neighbour,
+    e: NeighRef<'_>,
     dst: Addr,
     bits: u32,
     brief: bool,
 ) {
+    // (dev, link-layer address, NTF flags, managed, proxy, protocol)
+    let (dev, mac, flags, managed, proxy, protocol) = match e {
+        NeighRef::Entry(n) => (
+            n.dev,
+            neigh_lladdr(ns, n, bits),
+            n.flags,
+            n.managed,
+            false,
+            n.protocol,
+        ),
+        NeighRef::Proxy(p) => (p.dev, None, p.flags, false, true, p.protocol),
+    };
     o.obj_open(None);
     let t = dst.text();
     if brief {
         // `-br`: address and device in columns, then the link-layer address (NUD_VALID)
         o.s(Some("dst"), &format!("{t:<39} "), &t);
-        if filter_index == 0 && n.dev != 0 {
-            let d = dev_name(ns, n.dev);
+        if filter_index == 0 && dev != 0 {
+            let d = dev_name(ns, dev);
             o.s(Some("dev"), &format!("{d:<16} "), &d);
         }
-        if let Some(mac) = neigh_lladdr(ns, n, bits) {
+        if let Some(mac) = mac {
             let m = mac_text(&mac);
             o.s(Some("lladdr"), &m, &m);
         }
@@ -3278,15 +3341,26 @@ fn print_neigh(
         return;
     }
     o.s(Some("dst"), &format!("{t} "), &t);
-    if filter_index == 0 && n.dev != 0 {
-        let d = dev_name(ns, n.dev);
+    if filter_index == 0 && dev != 0 {
+        let d = dev_name(ns, dev);
         o.fp("dev ");
         o.s(Some("dev"), &format!("{d} "), &d);
     }
-    if let Some(mac) = neigh_lladdr(ns, n, bits) {
+    if let Some(mac) = mac {
         let m = mac_text(&mac);
         o.fp("lladdr ");
         o.s(Some("lladdr"), &format!("{m} "), &m);
+    }
+    // print_neigh's flag words, in its order
+    for (on, word) in [
+        (flags & fibkit::netns::ntf::ROUTER != 0, "router"),
+        (proxy, "proxy"),
+        (managed, "managed"),
+        (flags & fibkit::netns::ntf::EXT_LEARNED != 0, "extern_learn"),
+    ] {
+        if on {
+            o.null(word, &format!("{word} "));
+        }
     }
     if bits != 0 {
         o.arr_open(Some("state"));
@@ -3296,6 +3370,10 @@ fn print_neigh(
             }
         }
         o.arr_close();
+    }
+    if protocol != 0 {
+        let p = crate::names::proto_n2a(protocol);
+        o.s(Some("protocol"), &format!("proto {p} "), &p);
     }
     o.fp("\n");
     o.obj_close();
@@ -4770,6 +4848,9 @@ mod tests {
                 v6: false,
                 state: NudState::Permanent,
                 lladdr: Some([2, 0, 0, 0, 0, 0x99]),
+                flags: 0,
+                managed: false,
+                protocol: 0,
             },
             false,
         )

@@ -1472,7 +1472,7 @@ impl Netns {
     /// entries and its per-device IPv6 sysctls.
     pub(crate) fn ipv6_idev_destroy(&mut self, dev: u32) {
         self.ipv6_netdev_down(dev, true);
-        self.neigh.retain(|n| !(n.v6 && n.dev == dev));
+        self.neigh_ifdown(dev, Some(true));
         self.sysctl.v6_dev.remove(&dev);
     }
 
@@ -1490,7 +1490,7 @@ impl Netns {
         }
         if on {
             self.ipv6_netdev_down(dev, false);
-            self.neigh.retain(|n| !(n.v6 && n.dev == dev));
+            self.neigh_ifdown(dev, Some(true));
         } else if self.links.get(&dev).is_some_and(|l| l.up) {
             self.ipv6_netdev_up(dev);
         }

@@ -67,6 +67,51 @@ pub struct Neighbour {
     pub state: NudState,
     /// Link-layer address, if given.
     pub lladdr: Option<[u8; 6]>,
+    /// `NTF_ROUTER` and `NTF_EXT_LEARNED` (see [`ntf`]): an administrative update sets
+    /// them to what it gives.
+    pub flags: u8,
+    /// `managed` (`NTF_EXT_MANAGED`): the kernel keeps the entry resolved.
+    pub managed: bool,
+    /// `NDA_PROTOCOL` (0: none; an update without one keeps the entry's).
+    pub protocol: u8,
+}
+
+/// The neighbour flags (`NTF_*`) fibkit keeps.
+pub mod ntf {
+    /// `router`.
+    pub const ROUTER: u8 = 0x80;
+    /// `extern_learn`.
+    pub const EXT_LEARNED: u8 = 0x10;
+}
+
+/// A proxy neighbour entry (`ip neigh add proxy ADDR dev DEV`; the kernel's
+/// `pneigh_entry`): the device answers ARP/ND for the address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProxyNeighbour {
+    /// Device.
+    pub dev: u32,
+    /// Address (IPv4 in the low 32 bits).
+    pub addr: u128,
+    /// Whether the address is IPv6.
+    pub v6: bool,
+    /// The `NTF_*` flags of the last add (`router`, `extern_learn`).
+    pub flags: u8,
+    /// `NDA_PROTOCOL` (0: none; an add without one keeps the entry's).
+    pub protocol: u8,
+    /// Creation order (a new entry goes to the head of its hash bucket).
+    seq: u64,
+}
+
+impl ProxyNeighbour {
+    /// `pneigh_hash`: the key's last four bytes, read in host (little-endian) order,
+    /// folded to 4 bits.
+    fn bucket(&self) -> u32 {
+        let mut h = (self.addr as u32).swap_bytes();
+        h ^= h >> 16;
+        h ^= h >> 8;
+        h ^= h >> 4;
+        h & 0xf
+    }
 }
 
 /// Key of a remembered IPv4 nexthop validation: (gateway, device, flags, table, route
@@ -109,6 +154,9 @@ pub struct Netns {
     /// Whether an IPv4 route or rule has realms, as of the last index compile.
     tclassid4: bool,
     pub(crate) neigh: Vec<Neighbour>,
+    /// Proxy neighbour entries, in creation order.
+    pub(crate) proxies: Vec<ProxyNeighbour>,
+    proxy_seq: u64,
     /// Nexthop objects, by id.
     pub(crate) nexthops: BTreeMap<u32, crate::nexthop::Nexthop>,
     /// The last id picked for a nexthop added without one (`last_id_allocated`).
@@ -238,6 +286,8 @@ impl Netns {
             realms4_seen: false,
             tclassid4: false,
             neigh: Vec::new(),
+            proxies: Vec::new(),
+            proxy_seq: 0,
             nexthops: BTreeMap::new(),
             nh_last_id: 0,
             sibling_seq: 0,
@@ -776,8 +826,8 @@ impl Netns {
             self.ipv4_netdev_down(index, false);
             self.ipv6_netdev_down(index, false);
             // neigh_ifdown (ARP and ND): every entry of the device goes, permanent ones
-            // too (conformance scenario 183)
-            self.neigh.retain(|n| n.dev != index);
+            // too (conformance scenario 183), and its proxy entries
+            self.neigh_ifdown(index, None);
         }
         for d in changed {
             if self.links[&d].up {
@@ -803,7 +853,7 @@ impl Netns {
         if !carrier {
             // the nexthop objects on it go too
             self.nh_flush_dev(d);
-            // neigh_carrier_down: all but the permanent entries
+            // neigh_carrier_down: all but the permanent entries (proxy entries stay)
             self.neigh
                 .retain(|n| n.dev != d || n.state == NudState::Permanent);
         }
@@ -956,6 +1006,20 @@ impl Netns {
         Ok(())
     }
 
+    /// `netdev_state_change` at the end of a `do_setlink` that wrote a group or an alias
+    /// (whatever the value): on a device that is up, a NETDEV_CHANGE. Without carrier
+    /// its nexthop objects and non-permanent neighbours go and its routes are marked
+    /// linkdown, as at the carrier's loss (random seed 23101).
+    pub fn netdev_state_change(&mut self, index: u32) -> Result<()> {
+        let l = self.links.get(&index).ok_or(Error::new(Errno::ENODEV))?;
+        if l.up {
+            self.netdev_change(index, false);
+            self.rt_cache_flush4();
+            self.bump();
+        }
+        Ok(())
+    }
+
     /// `ip link set DEV name NEW`.
     pub fn link_set_name(&mut self, index: u32, name: &str) -> Result<()> {
         if self.link_index(name).is_some_and(|i| i != index) {
@@ -1010,7 +1074,7 @@ impl Netns {
         for &v in &victims {
             self.ipv4_netdev_unregister(v);
             self.ipv6_netdev_down(v, true);
-            self.neigh.retain(|n| n.dev != v);
+            self.neigh_ifdown(v, None);
             let name = self.links[&v].name.clone();
             self.links.remove(&v);
             self.sysctl.v4_dev.remove(&v);
@@ -1137,6 +1201,13 @@ impl Netns {
         match at {
             Some(_) if !replace => return Err(Error::new(Errno::EEXIST)),
             None if !create => return Err(Error::new(Errno::ENOENT)),
+            // a managed entry cannot be made permanent (`managed` alone sends NUD_NONE)
+            None if n.managed && n.state == NudState::Permanent => {
+                return Err(Error::msg(
+                    Errno::EINVAL,
+                    "Invalid NTF_* flag for permanent entry",
+                ))
+            }
             // arp_constructor, when the entry is made: no IPv4 state on the device
             // (after the lookup: a `change` of a missing entry is ENOENT first; random
             // seed 22601)
@@ -1153,6 +1224,40 @@ impl Netns {
                 .neigh
                 .iter()
                 .position(|e| e.dev == n.dev && e.addr == 0 && !e.v6);
+        }
+        // the protocol is set when given and kept otherwise
+        if n.protocol == 0 {
+            n.protocol = at.map_or(0, |i| self.neigh[i].protocol);
+        }
+        // `extern_learn` and `managed` are set as given by every update (before
+        // __neigh_update looks at the state), `router` only by one that reaches a valid
+        // state with a link-layer address: otherwise the entry keeps its own
+        let kept_router = at.map_or(0, |i| self.neigh[i].flags & ntf::ROUTER);
+        let given = n.flags;
+        n.flags = (given & !ntf::ROUTER) | kept_router;
+        if n.managed {
+            // __neigh_update for NEIGH_UPDATE_F_MANAGED: the state loses PERMANENT and
+            // nothing else changes (the address given is ignored); then
+            // neigh_event_send starts resolving an entry that needs it
+            let (old_state, old_ha) = match at {
+                Some(i) => (self.neigh[i].state, self.neigh[i].lladdr),
+                None => match self.neigh_initial(n.dev, n.addr, n.v6) {
+                    Some(ha) => (NudState::Noarp, Some(ha)),
+                    None => (NudState::None, None),
+                },
+            };
+            n.state = match old_state {
+                NudState::Permanent | NudState::None | NudState::Failed => NudState::Incomplete,
+                NudState::Stale => NudState::Delay,
+                s => s,
+            };
+            n.lladdr = old_ha;
+            match at {
+                Some(i) => self.neigh[i] = n,
+                None => self.neigh.push(n),
+            }
+            self.bump();
+            return Ok(());
         }
         // what the entry holds before the update (a new one: its constructor's)
         let (old_valid, old_ha) = match at {
@@ -1176,12 +1281,88 @@ impl Netns {
             }
             n.lladdr = old_ha;
         }
+        if n.state.valid() {
+            n.flags = given;
+        }
         match at {
             Some(i) => self.neigh[i] = n,
             None => self.neigh.push(n),
         }
         self.bump();
         Ok(())
+    }
+
+    /// `neigh_ifdown` of the ARP (`Some(false)`), ND (`Some(true)`) or both tables for
+    /// `dev`: its entries, permanent ones too, and its proxy entries.
+    pub(crate) fn neigh_ifdown(&mut self, dev: u32, v6: Option<bool>) {
+        let hit = |d: u32, f: bool| d == dev && v6.is_none_or(|x| x == f);
+        self.neigh.retain(|n| !hit(n.dev, n.v6));
+        self.proxies.retain(|p| !hit(p.dev, p.v6));
+    }
+
+    /// `ip neigh add|replace|change proxy ADDR dev DEV` (`neigh_add` with `NTF_PROXY`):
+    /// the entry is made if missing (at the head of its hash bucket) and takes the
+    /// request's flags, and its protocol when one is given. `managed` is refused.
+    pub fn pneigh_add(
+        &mut self,
+        dev: u32,
+        addr: u128,
+        v6: bool,
+        flags: u8,
+        managed: bool,
+        protocol: u8,
+    ) -> Result<()> {
+        if !self.links.contains_key(&dev) {
+            return Err(Error::new(Errno::ENODEV));
+        }
+        if managed {
+            return Err(Error::msg(Errno::EINVAL, "Invalid NTF_* flag combination"));
+        }
+        match self
+            .proxies
+            .iter_mut()
+            .find(|p| p.dev == dev && p.addr == addr && p.v6 == v6)
+        {
+            Some(p) => {
+                p.flags = flags;
+                if protocol != 0 {
+                    p.protocol = protocol;
+                }
+            }
+            None => {
+                self.proxy_seq += 1;
+                self.proxies.push(ProxyNeighbour {
+                    dev,
+                    addr,
+                    v6,
+                    flags,
+                    protocol,
+                    seq: self.proxy_seq,
+                });
+            }
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// `ip neigh del proxy ADDR dev DEV` (`pneigh_delete`): ENOENT when missing.
+    pub fn pneigh_del(&mut self, dev: u32, addr: u128, v6: bool) -> Result<()> {
+        let before = self.proxies.len();
+        self.proxies
+            .retain(|p| !(p.dev == dev && p.addr == addr && p.v6 == v6));
+        if self.proxies.len() == before {
+            return Err(Error::new(Errno::ENOENT));
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// The proxy entries in the kernel's dump order: IPv4 before IPv6, then by hash
+    /// bucket, the newest first within a bucket.
+    pub fn proxies(&self) -> Vec<&ProxyNeighbour> {
+        let mut v: Vec<&ProxyNeighbour> = self.proxies.iter().collect();
+        v.sort_by_key(|p| (p.v6, p.bucket(), std::cmp::Reverse(p.seq)));
+        v
     }
 
     /// `ip neigh del`.

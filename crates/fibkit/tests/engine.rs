@@ -452,7 +452,7 @@ mod snapshot_equivalence {
             }
             if failed_neigh {
                 let _ = ns.neigh_set(
-                    fibkit::netns::Neighbour { dev: d0, addr: gw(true), v6: true, state: fibkit::netns::NudState::Failed, lladdr: None },
+                    fibkit::netns::Neighbour { dev: d0, addr: gw(true), v6: true, state: fibkit::netns::NudState::Failed, lladdr: None, flags: 0, managed: false, protocol: 0 },
                     true,
                 );
             }
@@ -963,6 +963,9 @@ fn ipv6_input_backtracks_into_a_source_subtree_before_the_retry() {
                 v6: true,
                 state: NudState::Failed,
                 lladdr: None,
+                flags: 0,
+                managed: false,
+                protocol: 0,
             };
             ns.neigh_set(n, true).expect("neighbour");
         }
