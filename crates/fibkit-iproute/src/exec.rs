@@ -2827,6 +2827,15 @@ fn neigh_dst(dst: &mut Option<Addr>, v: &str, fam: Option<Family>, proxy: bool) 
     Ok(())
 }
 
+/// A neighbour table's key of an address: the address (IPv4 in the low 32 bits) and
+/// whether it is IPv6.
+fn neigh_key(a: Addr) -> (u128, bool) {
+    match a {
+        Addr::V4(x) => (u128::from(x), false),
+        Addr::V6(x) => (x, true),
+    }
+}
+
 /// `ip neigh get ADDR dev DEV` (`ipneigh_get`, the kernel's `neigh_get`): the entry in
 /// any state, printed as a listing prints it with the device named (text even with
 /// `-j`: iproute2 opens no JSON context here). Proxy entries are not modelled: `proxy
@@ -2865,10 +2874,7 @@ fn neigh_get(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
         )));
     }
     if proxy {
-        let (addr, v6) = match dst {
-            Addr::V4(x) => (u128::from(x), false),
-            Addr::V6(x) => (x, true),
-        };
+        let (addr, v6) = neigh_key(dst);
         let dev = ns.link_index(d).unwrap_or(0);
         return crate::show::proxy_line(ns, dev, addr, v6)
             .map(Outcome::Ok)
@@ -2998,10 +3004,7 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             // no neighbour table of the AF_PACKET family
             return Err(Failure::kernel(fibkit::Error::new(Errno::EAFNOSUPPORT)));
         }
-        let (addr, v6) = match dst {
-            Addr::V4(x) => (u128::from(x), false),
-            Addr::V6(x) => (x, true),
-        };
+        let (addr, v6) = neigh_key(dst);
         if del {
             let r = if proxy {
                 ns.pneigh_del(idx, addr, v6)

@@ -3109,15 +3109,24 @@ pub fn proxy_line(ns: &Netns, dev: u32, addr: u128, v6: bool) -> Option<String> 
         .find(|p| p.dev == dev && p.addr == addr && p.v6 == v6)?;
     let mut o = Out::new(&ShowOpts::default());
     o.begin();
-    print_neigh(&mut o, ns, 0, NeighRef::Proxy(p), proxy_dst(p), 0, false);
+    print_neigh(
+        &mut o,
+        ns,
+        0,
+        NeighRef::Proxy(p),
+        neigh_addr(p.addr, p.v6),
+        0,
+        false,
+    );
     Some(o.finish())
 }
 
-fn proxy_dst(p: &fibkit::netns::ProxyNeighbour) -> Addr {
-    if p.v6 {
-        Addr::V6(p.addr)
+/// The address of a neighbour table's key (IPv4 in the low 32 bits).
+fn neigh_addr(addr: u128, v6: bool) -> Addr {
+    if v6 {
+        Addr::V6(addr)
     } else {
-        Addr::V4(p.addr as u32)
+        Addr::V4(addr as u32)
     }
 }
 
@@ -3249,11 +3258,7 @@ fn ipneigh_walk(
                 if state & bits == 0 && (bits != 0 || state & 0x100 == 0) {
                     continue;
                 }
-                let dst = if v6 {
-                    Addr::V6(n.addr)
-                } else {
-                    Addr::V4(n.addr as u32)
-                };
+                let dst = neigh_addr(n.addr, n.v6);
                 if inet_addr_match_rta(&pfx, Some((af, bytes_of(dst)))) {
                     continue;
                 }
@@ -3274,7 +3279,7 @@ fn ipneigh_walk(
             if index != 0 && p.dev != index {
                 continue;
             }
-            let dst = proxy_dst(p);
+            let dst = neigh_addr(p.addr, p.v6);
             if inet_addr_match_rta(&pfx, Some((af, bytes_of(dst)))) {
                 continue;
             }

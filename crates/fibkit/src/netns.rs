@@ -848,7 +848,7 @@ impl Netns {
     fn netdev_change(&mut self, d: u32, noarp_changed: bool) {
         let carrier = self.links[&d].carrier;
         if noarp_changed {
-            self.neigh.retain(|n| n.dev != d);
+            self.neigh_changeaddr(d);
         }
         if !carrier {
             // the nexthop objects on it go too
@@ -895,16 +895,15 @@ impl Netns {
         Ok(())
     }
 
-    /// `ip link set DEV group N`.
+    /// `ip link set DEV group N`. The NETDEV_CHANGE `do_setlink` sends after writing a
+    /// group is [`Netns::netdev_state_change`], called once the whole request is
+    /// applied.
     pub fn link_set_group(&mut self, index: u32, group: u32) -> Result<()> {
         let l = self
             .links
             .get_mut(&index)
             .ok_or(Error::new(Errno::ENODEV))?;
         l.group = group;
-        // do_setlink tells the device's state changed (NETDEV_CHANGE) for any group
-        // written, which flushes the IPv4 route cache
-        self.rt_cache_flush4();
         self.bump();
         Ok(())
     }
@@ -975,10 +974,9 @@ impl Netns {
             return Err(Error::new(Errno::EADDRNOTAVAIL));
         }
         l.mac = mac;
-        // NETDEV_CHANGEADDR, sent even when the address is the one the link has:
-        // neigh_changeaddr flushes the device's ARP and ND entries, permanent ones too
+        // NETDEV_CHANGEADDR, sent even when the address is the one the link has
         // (conformance scenario 236)
-        self.neigh.retain(|n| n.dev != index);
+        self.neigh_changeaddr(index);
         self.bump();
         Ok(())
     }
@@ -995,7 +993,8 @@ impl Netns {
         Ok(())
     }
 
-    /// `ip link set DEV alias TEXT` (`dev_set_alias`: an empty text removes it).
+    /// `ip link set DEV alias TEXT` (`dev_set_alias`: an empty text removes it). Its
+    /// NETDEV_CHANGE is [`Netns::netdev_state_change`], as for a group.
     pub fn link_set_alias(&mut self, index: u32, alias: &str) -> Result<()> {
         let l = self
             .links
@@ -1007,7 +1006,8 @@ impl Netns {
     }
 
     /// `netdev_state_change` at the end of a `do_setlink` that wrote a group or an alias
-    /// (whatever the value): on a device that is up, a NETDEV_CHANGE. Without carrier
+    /// (whatever the value): on a device that is up, a NETDEV_CHANGE, which flushes the
+    /// IPv4 route cache; without carrier
     /// its nexthop objects and non-permanent neighbours go and its routes are marked
     /// linkdown, as at the carrier's loss (random seed 23101).
     pub fn netdev_state_change(&mut self, index: u32) -> Result<()> {
@@ -1290,6 +1290,12 @@ impl Netns {
         }
         self.bump();
         Ok(())
+    }
+
+    /// `neigh_changeaddr` (ARP and ND): every entry of `dev` goes, permanent ones too;
+    /// its proxy entries stay.
+    fn neigh_changeaddr(&mut self, dev: u32) {
+        self.neigh.retain(|n| n.dev != dev);
     }
 
     /// `neigh_ifdown` of the ARP (`Some(false)`), ND (`Some(true)`) or both tables for
