@@ -244,8 +244,67 @@ fn empty_region(clock: &mut dyn FnMut() -> u64) -> u64 {
     v[v.len() / 2]
 }
 
-/// One kbench run on `ns`; returns the median of its timed hits (`None`: no hit).
-fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) -> Result<Option<u64>, String> {
+/// Passes of the chained measurement after each kbench run.
+const CHAIN_PASSES: usize = 9;
+
+/// The run's hits timed without a clock inside: the destinations the run timed (the
+/// same walk, replayed untimed) looked up back to back, each destination XORed with a
+/// word taken from the previous answer's address (always 0, which the compiler cannot
+/// know), so no lookup can start before the previous one has chosen its answer. One
+/// clock read before and after a pass of all the hits: ns per hit, the clock's own cost
+/// spread over the whole pass. Returns (first pass, median of [`CHAIN_PASSES`] passes,
+/// hits), `None` without hits. The first pass runs right after the timed run, on the
+/// cache state it left.
+fn chained_hits(
+    snap: &fibkit::snapshot::Snapshot,
+    cfg: &KbenchConfig,
+) -> Option<(f64, f64, usize)> {
+    let miss = fibkit::snapshot::Answer6::Error(Errno::ENETUNREACH);
+    let flow = |dst| Flow6 {
+        dst,
+        proto: cfg.protocol,
+        ..Default::default()
+    };
+    let mut hits = Vec::new();
+    let walk = kbench::DestWalk::new(cfg.flow_dst_start, cfg.flow_dst_end, cfg.loop_count);
+    for dst in walk.take(usize::try_from(cfg.max_loop_count).unwrap_or(usize::MAX)) {
+        if hits.len() as u64 >= cfg.loop_count {
+            break;
+        }
+        if *snap.output6_ref(&flow(dst)) != miss {
+            hits.push(dst);
+        }
+    }
+    if hits.is_empty() {
+        return None;
+    }
+    let mut passes: Vec<f64> = (0..CHAIN_PASSES)
+        .map(|_| {
+            let mut dep = 0u128;
+            let t = Instant::now();
+            for &dst in &hits {
+                let a = snap.output6_ref(&flow(dst ^ dep));
+                // a user-space address never has its top bit set
+                dep =
+                    ((std::ptr::from_ref::<fibkit::snapshot::Answer6>(&a) as usize) >> 63) as u128;
+            }
+            let ns = t.elapsed().as_nanos() as f64 / hits.len() as f64;
+            std::hint::black_box(dep);
+            ns
+        })
+        .collect();
+    let first = passes[0];
+    passes.sort_by(f64::total_cmp);
+    Some((first, passes[CHAIN_PASSES / 2], hits.len()))
+}
+
+/// One kbench run's results: the median of its timed hits and the chained pass's
+/// first-pass ns per hit (`None`: no hit).
+type RunMedians = (Option<u64>, Option<f64>);
+
+/// One kbench run on `ns`; returns the median of its timed hits and the chained
+/// measurement's first pass (`None`: no hit).
+fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) -> Result<RunMedians, String> {
     // the lookups run on a compiled snapshot, as a dataplane would use fibkit
     let snap = fibkit::snapshot::Snapshot::new(ns.clone());
     let cfg = KbenchConfig {
@@ -324,6 +383,12 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) -> Result<Option<u64>, Stri
         if o.unit_ns { "ns" } else { "cycles" }
     );
     out!("{}", res.stats_line());
+    let chain = chained_hits(&snap, &cfg);
+    if let Some((first, median, n)) = chain {
+        outln!(
+            "chained: {n} hits back to back, each destination depending on the previous answer, no clock inside: first pass {first:.1} ns/hit, median of {CHAIN_PASSES} passes {median:.1} ns/hit"
+        );
+    }
     let depth = match snap.fast6() {
         Some(f) => f.depth_stats(),
         None => ns
@@ -348,7 +413,7 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) -> Result<Option<u64>, Stri
         std::fs::write(&p, svg).map_err(|e| format!("cannot write {p}: {e}\n"))?;
         outln!("(histogram written to {p})");
     }
-    Ok(res.stats().map(|st| st.p50))
+    Ok((res.stats().map(|st| st.p50), chain.map(|c| c.0)))
 }
 
 /// The spread of one kind of run's medians over `--repeat` runs.
@@ -361,6 +426,22 @@ fn medians_line(label: &str, medians: &[Option<u64>], unit: &str) -> String {
     let list: Vec<String> = m.iter().map(u64::to_string).collect();
     format!(
         "# {label}: medians of {} runs ({unit}): min {lo}, middle {}, max {hi}; sorted: {}",
+        m.len(),
+        m[(m.len() - 1) / 2],
+        list.join(" ")
+    )
+}
+
+/// The spread of the chained measurement's first passes over `--repeat` runs.
+fn chained_line(label: &str, runs: &[RunMedians]) -> String {
+    let mut m: Vec<f64> = runs.iter().filter_map(|r| r.1).collect();
+    m.sort_by(f64::total_cmp);
+    let Some((&lo, &hi)) = m.first().zip(m.last()) else {
+        return format!("# {label}: no run had a hit");
+    };
+    let list: Vec<String> = m.iter().map(|v| format!("{v:.1}")).collect();
+    format!(
+        "# {label}: chained first passes of {} runs (ns/hit): min {lo:.1}, middle {:.1}, max {hi:.1}; sorted: {}",
         m.len(),
         m[(m.len() - 1) / 2],
         list.join(" ")
@@ -405,8 +486,11 @@ pub fn kbench_main(args: &[String]) -> Result<(), String> {
     }
     if o.repeat > 1 {
         let unit = if o.unit_ns { "ns" } else { "cycles" };
-        outln!("{}", medians_line("default-rules", &m_default, unit));
-        outln!("{}", medians_line("one-custom-rule", &m_rule, unit));
+        for (label, runs) in [("default-rules", &m_default), ("one-custom-rule", &m_rule)] {
+            let medians: Vec<Option<u64>> = runs.iter().map(|r| r.0).collect();
+            outln!("{}", medians_line(label, &medians, unit));
+            outln!("{}", chained_line(label, runs));
+        }
     }
     Ok(())
 }

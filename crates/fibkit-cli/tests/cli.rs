@@ -372,6 +372,45 @@ fn kbench_repeat_sums_up_the_runs_medians() {
             medians[0], medians[1], medians[3], medians[0], medians[1], medians[2], medians[3]
         );
         assert!(text.lines().any(|l| l == want), "{want:?} in {text}");
+        // each run's chained line replays exactly the hits the run timed
+        let chained: Vec<String> = lines
+            .windows(3)
+            .filter(|w| w[0].starts_with(header))
+            .map(|w| {
+                let count = w[1].split(' ').find_map(|f| f.strip_prefix("count="));
+                let first = w[2]
+                    .split("first pass ")
+                    .nth(1)
+                    .and_then(|r| r.split(' ').next());
+                assert!(
+                    w[2].starts_with(&format!(
+                        "chained: {} hits back to back",
+                        count.unwrap_or("?")
+                    )),
+                    "{kind}: {:?} after {:?}",
+                    w[2],
+                    w[1]
+                );
+                let first = first
+                    .and_then(|v| v.parse::<f64>().ok())
+                    .expect("first pass");
+                assert!(first > 0.0, "{kind}: {}", w[2]);
+                format!("{first:.1}")
+            })
+            .collect();
+        assert_eq!(chained.len(), 4, "{kind}: {text}");
+        let summary = format!("# {kind}: chained first passes of 4 runs (ns/hit): min ");
+        let line = text.lines().find(|l| l.starts_with(&summary));
+        let listed = line
+            .and_then(|l| l.split("sorted: ").nth(1))
+            .map(|l| l.split(' ').map(str::to_string).collect::<Vec<_>>());
+        let mut sorted = chained.clone();
+        sorted.sort_by(|a, b| {
+            a.parse::<f64>()
+                .unwrap_or(0.0)
+                .total_cmp(&b.parse().unwrap_or(0.0))
+        });
+        assert_eq!(listed, Some(sorted), "{kind}: {text}");
     }
     // a count of runs outside 1..=10000 is refused
     let out = fib(&["bench", "kbench", "--repeat", "0"], "");
