@@ -332,6 +332,8 @@ pub struct KNeigh {
     pub ntype: u8,
     /// Link-layer address (`NDA_LLADDR`), of whatever length the device uses.
     pub lladdr: Option<Vec<u8>>,
+    /// `NDA_PROTOCOL` (0: none).
+    pub protocol: u8,
 }
 
 fn short(what: &str, w: &mut Vec<Warning>) {
@@ -827,11 +829,14 @@ pub fn decode_neigh(p: &[u8], w: &mut Vec<Warning>) -> Option<KNeigh> {
     let state = u16_at(p, 8)?;
     let mut dst = None;
     let mut lladdr = None;
+    let mut protocol = 0;
     let mut at = attrs(&p[12..]);
     for a in at.by_ref() {
         match a.ty {
             1 => dst = a.ip().map(Ip::from_raw),
             2 => lladdr = Some(a.data.to_vec()),
+            // NDA_PROTOCOL
+            12 => protocol = a.data.first().copied().unwrap_or(0),
             _ => {}
         }
     }
@@ -858,6 +863,7 @@ pub fn decode_neigh(p: &[u8], w: &mut Vec<Warning>) -> Option<KNeigh> {
         flags: p[10],
         ntype: p[11],
         lladdr,
+        protocol,
     })
 }
 

@@ -21,7 +21,7 @@
 //!    connected, link-local, multicast and anycast routes, `lo`'s and link-local
 //!    addresses) with what the kernel has: only missing entries are added, and entries
 //!    the kernel no longer has are deleted. Neighbour entries fibkit models (ARP and ND
-//!    entries of a `NUD_*` state, not proxy entries nor multicast mappings) are added
+//!    entries of a `NUD_*` state and proxy entries, not multicast mappings) are added
 //!    after the addresses. See [`translate`] for the phases.
 //! 3. **Follow** — [`Follower`] subscribes to the rtnetlink multicast groups (links,
 //!    neighbours, IPv4/IPv6 addresses, routes, rules, netconf, nexthops). After a burst
@@ -49,7 +49,7 @@
 //! link's going down),
 //! encapsulations other than `ip`, `ip6`, `seg6` and `seg6local`, whether a resilient nexthop group's bucket was used since it last
 //! moved (the buckets themselves are restored), rule selectors fibkit does not model
-//! (`dscp`, `flowlabel`, port masks), proxy neighbour entries, and per-boot random
+//! (`dscp`, `flowlabel`, port masks), proxy neighbour entries without a device, and per-boot random
 //! multipath hash seeds (a seed of 0 cannot be reproduced), and IPv6's one-way
 //! custom-rules flag (`fib6_has_custom_rules`) when the rules are the defaults again
 //! (taken as unset) or were made only by deletes (a list that is not the defaults is
@@ -319,6 +319,16 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
             Vec::new()
         }
     };
+    // the proxy entries (`pneigh`): the same request with NTF_PROXY in ndm_flags
+    let mut preq = [0u8; 12];
+    preq[10] = kernel::ntf::PROXY;
+    let proxies = match get(rtm::GETNEIGH, &preq, rtm::NEWNEIGH, "proxy neighbours") {
+        Ok(n) => n,
+        Err(e) => {
+            w.push(Warning::new(format!("{e}: proxy entries not mirrored")));
+            Vec::new()
+        }
+    };
     decode_into(links, kernel::decode_link, &mut k.links, &mut w);
     decode_into(addrs, kernel::decode_addr, &mut k.addrs, &mut w);
     decode_into(r4, kernel::decode_route, &mut k.routes, &mut w);
@@ -328,6 +338,7 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
     decode_into(nh, kernel::decode_nexthop, &mut k.nexthops, &mut w);
     decode_into(buckets, kernel::decode_bucket, &mut k.nh_buckets, &mut w);
     decode_into(neigh, kernel::decode_neigh, &mut k.neighs, &mut w);
+    decode_into(proxies, kernel::decode_neigh, &mut k.neighs, &mut w);
     let names: Vec<&str> = k.links.iter().map(|l| l.name.as_str()).collect();
     k.sysctls = sysctl::read_all(&names, &mut w);
     k.warnings = w;

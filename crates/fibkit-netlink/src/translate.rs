@@ -9,9 +9,10 @@
 //!    so only the missing ones are added and the ones the kernel lacks deleted;
 //! 5. neighbour entries: the ARP and ND entries fibkit models (`ip neigh add ... nud
 //!    STATE`). fibkit creates none by itself, and nothing later in the translation
-//!    flushes them (only link changes do), so they are simply added; proxy entries,
-//!    states fibkit does not have, and entries on unknown devices are skipped with a
-//!    warning, and the kernel's multicast and broadcast mappings (never a gateway, so
+//!    flushes them (only link changes do), so they are simply added, and proxy entries
+//!    after them (oldest first, to keep the kernel's order in each hash bucket); states
+//!    fibkit does not have, entries on unknown devices and proxies without a device are
+//!    skipped with a warning, and the kernel's multicast and broadcast mappings (never a gateway, so
 //!    never consulted by a lookup) are left out silently;
 //! 6. nexthop objects (singles, then groups), then routes, a first time: the kernel
 //!    checked each gateway when it was added, under the rules of that moment, so a
@@ -996,9 +997,6 @@ fn kernel_nspec(
     if is_mapping(n) {
         return Ok(None);
     }
-    if n.flags & ntf::PROXY != 0 {
-        return Err("a proxy entry, which fibkit does not model".into());
-    }
     let dev = names
         .get(&n.index)
         .ok_or_else(|| format!("unknown device index {}", n.index))?;
@@ -1026,8 +1024,69 @@ fn kernel_nspec(
     Ok(Some((s, lost)))
 }
 
+/// A proxy (`pneigh`) entry in the form both sides are compared in.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct PSpec {
+    dev: String,
+    addr: Ip,
+    /// `NTF_ROUTER`, `NTF_EXT_LEARNED`.
+    flags: u8,
+    protocol: u8,
+}
+
+/// The spec of a kernel proxy entry; `Err` for one skipped with a warning.
+fn kernel_pspec(n: &KNeigh, names: &HashMap<u32, String>) -> Result<PSpec, String> {
+    if n.index == 0 {
+        // `pneigh_update` takes an entry without a device; `ip neigh` has no way to
+        // make one
+        return Err("a proxy entry without a device".into());
+    }
+    let dev = names
+        .get(&n.index)
+        .ok_or_else(|| format!("unknown device index {}", n.index))?;
+    Ok(PSpec {
+        dev: dev.clone(),
+        addr: n.dst,
+        flags: n.flags & (ntf::ROUTER | ntf::EXT_LEARNED),
+        protocol: n.protocol,
+    })
+}
+
+impl PSpec {
+    fn words(&self) -> Vec<String> {
+        let mut o = Vec::new();
+        if self.addr.is_v6() {
+            o.push(w("-6"));
+        }
+        o.extend([w("neigh"), w("add"), w("proxy"), self.addr.to_string()]);
+        o.extend([w("dev"), self.dev.clone()]);
+        if self.flags & ntf::ROUTER != 0 {
+            o.push(w("router"));
+        }
+        if self.flags & ntf::EXT_LEARNED != 0 {
+            o.push(w("extern_learn"));
+        }
+        if self.protocol != 0 {
+            o.extend([w("protocol"), self.protocol.to_string()]);
+        }
+        o
+    }
+}
+
+fn fib_pspecs(ns: &Netns) -> Vec<PSpec> {
+    ns.proxies()
+        .iter()
+        .map(|p| PSpec {
+            dev: dev_name(ns, p.dev),
+            addr: ip_of(p.v6, p.addr),
+            flags: p.flags & (ntf::ROUTER | ntf::EXT_LEARNED),
+            protocol: p.protocol,
+        })
+        .collect()
+}
+
 impl NSpec {
-    fn words(&self, flags: u8) -> Vec<String> {
+    fn words(&self, flags: u8, protocol: u8) -> Vec<String> {
         let mut o = Vec::new();
         if self.addr.is_v6() {
             o.push(w("-6"));
@@ -1042,6 +1101,9 @@ impl NSpec {
         }
         if flags & ntf::EXT_LEARNED != 0 {
             o.push(w("extern_learn"));
+        }
+        if protocol != 0 {
+            o.extend([w("protocol"), protocol.to_string()]);
         }
         o
     }
@@ -1532,20 +1594,36 @@ pub fn translate(k: &KernelState) -> Translation {
 
     // 5. neighbour entries: fibkit makes none itself, so each is added
     let mut kneighs = Vec::new();
-    for n in &k.neighs {
+    let (kproxy, kentries): (Vec<&KNeigh>, Vec<&KNeigh>) =
+        k.neighs.iter().partition(|n| n.flags & ntf::PROXY != 0);
+    for n in kentries {
         match kernel_nspec(n, &names) {
             Ok(None) => {}
             Ok(Some((s, lost))) => {
                 if let Some(l) = lost {
                     c.warn(format!("neighbour {} dev {}: {l}", s.addr, s.dev));
                 }
-                if c.ip(s.words(n.flags)) {
+                if c.ip(s.words(n.flags, n.protocol)) {
                     kneighs.push(s);
                 }
             }
             Err(e) => c.warn(format!("neighbour {}: {e}: skipped", n.dst)),
         }
     }
+    // proxy entries: the dump lists each hash bucket newest first, and a new entry
+    // goes to the head of its bucket, so they are added in the reverse order
+    let mut kproxies = Vec::new();
+    for n in kproxy.iter().rev() {
+        match kernel_pspec(n, &names) {
+            Ok(s) => {
+                if c.ip(s.words()) {
+                    kproxies.push(s);
+                }
+            }
+            Err(e) => c.warn(format!("proxy neighbour {}: {e}: skipped", n.dst)),
+        }
+    }
+    kproxies.reverse();
 
     // 6. nexthop objects (singles, then groups) and routes, a first time. The kernel
     // checked each gateway when it was added, under the rules of that moment: one
@@ -1783,6 +1861,22 @@ pub fn translate(k: &KernelState) -> Translation {
             "neighbour fibkit has and the kernel has not: {} dev {} nud {}",
             n.addr, n.dev, n.state
         ));
+    }
+    let fib = fib_pspecs(&c.ns);
+    for p in minus(&kproxies, &fib) {
+        c.warn(format!(
+            "proxy neighbour still missing in fibkit: {} dev {}",
+            p.addr, p.dev
+        ));
+    }
+    for p in minus(&fib, &kproxies) {
+        c.warn(format!(
+            "proxy neighbour fibkit has and the kernel has not: {} dev {}",
+            p.addr, p.dev
+        ));
+    }
+    if fib != kproxies && minus(&kproxies, &fib).is_empty() && minus(&fib, &kproxies).is_empty() {
+        c.warn("proxy neighbours listed in another order than the kernel's".to_string());
     }
     // 10. the buckets of resilient groups, as the kernel has them (no `ip` command
     // sets them: the script's groups fill theirs afresh)
