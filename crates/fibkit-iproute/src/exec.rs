@@ -41,8 +41,9 @@ pub struct Opts {
     pub numeric: bool,
     /// `-s` given this many times (only flushes print anything more).
     pub stats: u32,
-    /// `-0` / `-f link`: the preferred family is AF_PACKET (`family` is then `None`).
-    pub packet: bool,
+    /// `-0` / `-M` / `-B` / `-f link|mpls|bridge`: the preferred family is none of
+    /// inet/inet6 (`family` is then `None`).
+    pub alt: Option<AltFamily>,
 }
 
 /// A failed command, as `ip` reports it.
@@ -141,13 +142,46 @@ fn bad_prefix(s: &str, fam: Option<Family>) -> Failure {
 /// `get_prefix()`: a prefix of the family (or any, while it is open); with `-0` (the
 /// AF_PACKET family) iproute2 takes none.
 fn prefix_arg(v: &str, fam: Option<Family>) -> Res<Pfx> {
-    if crate::names::packet() {
-        return Err(Failure::parse(
+    match crate::names::alt() {
+        Some(AltFamily::Packet) => Err(Failure::parse(
             format!("Error: \"{v}\" may be inet prefix, but it is not allowed in this context.\n"),
             1,
-        ));
+        )),
+        Some(alt) => {
+            // `-M`: one label (a `/` is a prefix length, of at most 20 bits, which the
+            // one-label address leaves no room for); `-B`: `default`/`any`/`all` only
+            let ok = match alt {
+                AltFamily::Mpls => !v.contains('/') && mpls_labels(v) == Some(1),
+                _ => matches!(v, "default" | "any" | "all"),
+            };
+            if ok {
+                // a prefix of no inet family: no route of it exists; a change or a
+                // `get` is refused after the line is read (see `alt_refused`)
+                parse_prefix("default", None).ok_or_else(|| bad_prefix(v, fam))
+            } else {
+                Err(Failure::parse(
+                    format!(
+                        "Error: {} prefix is expected rather than \"{v}\".\n",
+                        alt.name()
+                    ),
+                    1,
+                ))
+            }
+        }
+        None => parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam)),
     }
-    parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam))
+}
+
+/// A route or address change, or a route `get`, of the MPLS or bridge family: this
+/// kernel has no handler for either (no MPLS module; the bridge family has none), so
+/// rtnetlink answers EOPNOTSUPP.
+fn alt_refused(opts: &Opts) -> Res<()> {
+    match opts.alt {
+        Some(AltFamily::Mpls | AltFamily::Bridge) => {
+            Err(Failure::kernel(fibkit::Error::new(Errno::EOPNOTSUPP)))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn bad_addr(s: &str, fam: Option<Family>) -> Failure {
@@ -228,9 +262,11 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
         } else if m("-family") {
             i += 1;
             match argv.get(i).map(String::as_str) {
-                Some("inet") => (opts.family, opts.packet) = (Some(Family::V4), false),
-                Some("inet6") => (opts.family, opts.packet) = (Some(Family::V6), false),
-                Some("link") => (opts.family, opts.packet) = (None, true),
+                Some("inet") => (opts.family, opts.alt) = (Some(Family::V4), None),
+                Some("inet6") => (opts.family, opts.alt) = (Some(Family::V6), None),
+                Some("link") => (opts.family, opts.alt) = (None, Some(AltFamily::Packet)),
+                Some("mpls") => (opts.family, opts.alt) = (None, Some(AltFamily::Mpls)),
+                Some("bridge") => (opts.family, opts.alt) = (None, Some(AltFamily::Bridge)),
                 Some(x) => {
                     return Err(Failure::parse(
                         format!("Error: argument \"{x}\" is wrong: invalid protocol family\n"),
@@ -240,11 +276,15 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
                 None => return Err(incomplete()),
             }
         } else if o == "-4" {
-            (opts.family, opts.packet) = (Some(Family::V4), false);
+            (opts.family, opts.alt) = (Some(Family::V4), None);
         } else if o == "-6" {
-            (opts.family, opts.packet) = (Some(Family::V6), false);
+            (opts.family, opts.alt) = (Some(Family::V6), None);
         } else if o == "-0" {
-            (opts.family, opts.packet) = (None, true);
+            (opts.family, opts.alt) = (None, Some(AltFamily::Packet));
+        } else if o == "-M" {
+            (opts.family, opts.alt) = (None, Some(AltFamily::Mpls));
+        } else if o == "-B" {
+            (opts.family, opts.alt) = (None, Some(AltFamily::Bridge));
         } else if m("-human") || m("-human-readable") || m("-iec") {
         } else if m("-stats") || m("-statistics") {
             opts.stats += 1;
@@ -290,7 +330,7 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     // iproute2's global: every name printed for this command (and by a front end
     // printing its answer) follows it
     crate::names::set_numeric(opts.numeric);
-    crate::names::set_packet(opts.packet);
+    crate::names::set_alt(opts.alt);
     let Some(obj) = argv.get(i) else {
         return Err(Failure::parse(
             "Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }\n",
@@ -331,7 +371,7 @@ fn show_opts(opts: &Opts) -> crate::show::ShowOpts {
         oneline: opts.oneline,
         pretty: opts.pretty,
         brief: opts.brief,
-        packet: opts.packet,
+        alt: opts.alt,
     }
 }
 
@@ -830,6 +870,30 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 return Err(invarg("use nexthop syntax to specify multiple via\n", k));
             }
             r.via_given = true;
+            // `-M` / `-B` without a family word: the gateway is read in that family
+            // (`get_addr(.., rtm_family)`); no route of it is ever made
+            if let (Some(alt @ (AltFamily::Mpls | AltFamily::Bridge)), Some(v)) =
+                (opts.alt, args.get(a.i + 1))
+            {
+                if !matches!(v.as_str(), "inet" | "inet6" | "link" | "mpls" | "bridge") {
+                    let ok = match alt {
+                        AltFamily::Mpls => mpls_labels(v).is_some(),
+                        _ => matches!(v.as_str(), "default" | "any" | "all"),
+                    };
+                    if !ok {
+                        return Err(Failure::parse(
+                            format!(
+                                "Error: {} address is expected rather than \"{v}\".\n",
+                                alt.name()
+                            ),
+                            1,
+                        ));
+                    }
+                    a.next();
+                    a.next();
+                    continue;
+                }
+            }
         }
         if parse_nh(ns, &mut a, &mut r.fam, &mut r.nh, true, &mut late_dev)? {
             continue;
@@ -1057,6 +1121,7 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
     let Some(mut dst) = r.dst else {
         return Err(Failure::parse(route_usage(), 255));
     };
+    alt_refused(opts)?;
     let fam = r.fam.unwrap_or(Family::V4);
     if fam == Family::V6 && dst.addr == Addr::V4(0) && dst.len == 0 {
         dst.addr = Addr::V6(0);
@@ -1308,6 +1373,7 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
     let Some(dst) = dst else {
         return Err(Failure::parse("need at least a destination address\n", 1));
     };
+    alt_refused(opts)?;
     // the source's length goes to the kernel as given (the destination's was warned
     // about and made a host length): inet_rtm_valid_getroute_req and its IPv6 twin
     let header_err = |v6: bool, p: &Pfx| -> Option<Failure> {
@@ -1478,7 +1544,7 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
 
 /// `fib_nl_newrule`/`fib_nl_delrule` of an AF_PACKET rule (`-0`): no rules of that family.
 fn no_packet_rules(opts: &Opts) -> Res<()> {
-    if opts.packet {
+    if opts.alt.is_some() {
         return Err(Failure::kernel(fibkit::Error::msg(
             Errno::EAFNOSUPPORT,
             "Rule family not supported",
@@ -1926,7 +1992,7 @@ pub fn parse_warnings(argv: &[String]) -> String {
         }
     }
     // an IPv4 delete by the local address alone: a wildcard deletion
-    if let (true, false, Some(l)) = (delete, peer, local) {
+    if let (true, false, Some(l), None) = (delete, peer, local, crate::names::alt()) {
         if !l.contains('/') && parse_v4(l).is_some() {
             out += &format!(
                 "Warning: Executing wildcard deletion to stay compatible with old scripts.\n         Explicitly specify the prefix length ({l}/32) to avoid this warning.\n         This special behaviour is likely to disappear in further releases,\n         fix your scripts!\n"
@@ -2092,6 +2158,7 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
         _ => {}
     }
     let idx = ifindex(ns, d)?;
+    alt_refused(opts)?;
     if valid_lft.is_some() || preferred_lft.is_some() {
         let (v, p) = (
             valid_lft.unwrap_or(u32::MAX),
@@ -2823,6 +2890,25 @@ fn neigh_dst(dst: &mut Option<Addr>, v: &str, fam: Option<Family>, proxy: bool) 
         *dst = Some(Addr::V4(0));
         return Ok(());
     }
+    if let Some(alt) = crate::names::alt() {
+        // `-M`: a label stack; `-B`: only `default`/`any`/`all` (family AF_BRIDGE, no
+        // bytes): no neighbour table takes either
+        let ok = match alt {
+            AltFamily::Mpls => crate::names::mpls_labels(v).is_some(),
+            _ => matches!(v, "default" | "any" | "all"),
+        };
+        if !ok {
+            return Err(Failure::parse(
+                format!(
+                    "Error: {} address is expected rather than \"{v}\".\n",
+                    alt.name()
+                ),
+                1,
+            ));
+        }
+        *dst = Some(Addr::V4(0));
+        return Ok(());
+    }
     *dst = Some(parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?);
     Ok(())
 }
@@ -2867,7 +2953,7 @@ fn neigh_get(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
     if !d.is_empty() {
         ifindex(ns, d)?;
     }
-    if opts.packet {
+    if opts.alt.is_some() {
         return Err(Failure::kernel(fibkit::Error::msg(
             Errno::EAFNOSUPPORT,
             "Unsupported family in header for neighbor get request",
@@ -2908,6 +2994,27 @@ fn neigh_get(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
 }
 
 fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    let listing = a
+        .first()
+        .is_none_or(|c| matches(c, "show") || matches(c, "list") || matches(c, "lst"));
+    if opts.alt == Some(AltFamily::Bridge) && listing {
+        // an AF_BRIDGE neighbour dump is the bridge forwarding database (every device's
+        // unicast and multicast link-layer addresses), which fibkit does not model; its
+        // proxy variant is refused by the kernel (rtnl_fdb_dump's header check)
+        if a.iter().skip(1).any(|w| w == "proxy") {
+            return Err(Failure::parse(
+                "Error: Invalid values in header for fdb dump request.\nDump terminated\n",
+                1,
+            ));
+        }
+        return Err(Failure {
+            stdout: String::new(),
+            errno: Some(Errno::EOPNOTSUPP),
+            stderr: "Error: fibkit does not model the bridge forwarding database (ip -B neigh).\n"
+                .into(),
+            status: 2,
+        });
+    }
     let Some(cmd) = a.first().map(String::as_str) else {
         return show(ns, opts, &[], crate::show::neigh_show);
     };
@@ -3000,9 +3107,18 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             ));
         };
         let idx = ifindex(ns, d)?;
-        if opts.packet {
-            // no neighbour table of the AF_PACKET family
-            return Err(Failure::kernel(fibkit::Error::new(Errno::EAFNOSUPPORT)));
+        match opts.alt {
+            // an AF_BRIDGE request is a forwarding-database change (rtnl_fdb_add/del),
+            // which refuses a message without a link-layer address
+            Some(AltFamily::Bridge) => {
+                return Err(Failure::kernel(fibkit::Error::msg(
+                    Errno::EINVAL,
+                    "invalid address",
+                )));
+            }
+            // no neighbour table of the AF_PACKET or AF_MPLS family
+            Some(_) => return Err(Failure::kernel(fibkit::Error::new(Errno::EAFNOSUPPORT))),
+            None => {}
         }
         let (addr, v6) = neigh_key(dst);
         if del {

@@ -136,20 +136,92 @@ pub fn table_a2n(s: &str) -> Option<u32> {
 thread_local! {
     /// iproute2's global `numeric` (`-N`): the `*_n2a` functions print numbers.
     static NUMERIC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// iproute2's global `preferred_family` is AF_PACKET (`-0`, `-f link`).
-    static PACKET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// iproute2's global `preferred_family` when it is none of inet/inet6 (`-0`, `-M`,
+    /// `-B`, `-f link|mpls|bridge`): 0 none, else [`AltFamily::code`].
+    static ALT: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
 }
 
-/// Set `-0` for the command parsed next on this thread ([`crate::exec::run_ip`] sets it
-/// from each command's options): prefixes are then refused as iproute2's `get_prefix`
-/// refuses them.
-pub fn set_packet(on: bool) {
-    PACKET.with(|n| n.set(on));
+/// A preferred family other than inet and inet6: iproute2 takes it, and the kernel
+/// has no routes, rules or neighbours of it (this kernel has no MPLS module; bridge
+/// neighbours are the bridge forwarding database, which fibkit does not model).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AltFamily {
+    /// AF_PACKET: `-0`, `-f link`.
+    Packet,
+    /// AF_MPLS: `-M`, `-f mpls`.
+    Mpls,
+    /// AF_BRIDGE: `-B`, `-f bridge`.
+    Bridge,
 }
 
-/// Whether `-0` is in force (see [`set_packet`]).
+impl AltFamily {
+    fn code(self) -> u8 {
+        match self {
+            AltFamily::Packet => 1,
+            AltFamily::Mpls => 2,
+            AltFamily::Bridge => 3,
+        }
+    }
+
+    /// The family's `AF_*` number.
+    pub fn af(self) -> u8 {
+        match self {
+            AltFamily::Packet => 17,
+            AltFamily::Mpls => 28,
+            AltFamily::Bridge => 7,
+        }
+    }
+
+    /// iproute2's `family_name()`.
+    pub fn name(self) -> &'static str {
+        match self {
+            AltFamily::Packet => "link",
+            AltFamily::Mpls => "mpls",
+            AltFamily::Bridge => "bridge",
+        }
+    }
+}
+
+/// Set the preferred family for the command parsed next on this thread
+/// ([`crate::exec::run_ip`] sets it from each command's options): prefixes and
+/// addresses are then read as iproute2's `get_prefix`/`get_addr` read them.
+pub fn set_alt(alt: Option<AltFamily>) {
+    ALT.with(|n| n.set(alt.map_or(0, AltFamily::code)));
+}
+
+/// The preferred family in force when it is not inet/inet6 (see [`set_alt`]).
+pub fn alt() -> Option<AltFamily> {
+    match ALT.with(std::cell::Cell::get) {
+        1 => Some(AltFamily::Packet),
+        2 => Some(AltFamily::Mpls),
+        3 => Some(AltFamily::Bridge),
+        _ => None,
+    }
+}
+
+/// Whether `-0` is in force (see [`set_alt`]).
 pub fn packet() -> bool {
-    PACKET.with(std::cell::Cell::get)
+    alt() == Some(AltFamily::Packet)
+}
+
+/// iproute2's `mpls_pton` of one label stack (`L1/L2/...`, each label read by
+/// `strtoul(.., 0)` and below 2^20): the number of labels, `None` when it does not read.
+pub fn mpls_labels(s: &str) -> Option<usize> {
+    let mut n = 0;
+    for part in s.split('/') {
+        let v = if let Some(h) = part.strip_prefix("0x").or_else(|| part.strip_prefix("0X")) {
+            u64::from_str_radix(h, 16).ok()?
+        } else if part.len() > 1 && part.starts_with('0') {
+            u64::from_str_radix(&part[1..], 8).ok()?
+        } else {
+            part.parse::<u64>().ok()?
+        };
+        if v >= 1 << 20 {
+            return None;
+        }
+        n += 1;
+    }
+    Some(n)
 }
 
 /// Set `-N` for the commands and printing that follow on this thread (iproute2 keeps it

@@ -65,17 +65,17 @@ pub struct ShowOpts {
     pub pretty: bool,
     /// `-br`: brief `link` and `address` listings (one line per device).
     pub brief: bool,
-    /// `-0` / `-f link`: the preferred family is AF_PACKET (`family` is then `None`).
-    pub packet: bool,
+    /// `-0` / `-M` / `-B`: the preferred family is none of inet/inet6 (`family` is
+    /// then `None`).
+    pub alt: Option<crate::names::AltFamily>,
 }
 
 impl ShowOpts {
     /// The preferred family as iproute2 keeps it (`preferred_family`).
     fn af(&self) -> u8 {
-        if self.packet {
-            AF_PACKET
-        } else {
-            af_of(self.family)
+        match self.alt {
+            Some(a) => a.af(),
+            None => af_of(self.family),
         }
     }
 }
@@ -614,7 +614,14 @@ fn get_addr_1(name: &str, family: u8) -> Result<(InetPrefix, bool), ()> {
         p.family = family;
         return Ok((p, true));
     }
-    if family == AF_PACKET || family == AF_MPLS || family == AF_BRIDGE {
+    if family == AF_MPLS {
+        // `mpls_pton`: a label stack (no route of this family exists to match it)
+        crate::names::mpls_labels(name).ok_or(())?;
+        p.family = AF_MPLS;
+        p.bitlen = -1;
+        return Ok((p, false));
+    }
+    if family == AF_PACKET || family == AF_BRIDGE {
         return Err(());
     }
     if name.contains(':') {
@@ -3029,7 +3036,7 @@ fn iprule_filter(opts: &ShowOpts, args: &[String]) -> Result<(u8, RuleFilter), S
             f.dst = get_prefix(v, af)?;
         }
     }
-    if af == AF_PACKET {
+    if af == AF_PACKET || af == AF_MPLS || af == AF_BRIDGE {
         // no rules in that family: the dump request itself is refused, exit status 255
         let mut e = err(
             255,
@@ -5132,7 +5139,7 @@ mod tests {
                 oneline: seed & 32 != 0,
                 pretty: seed & 64 != 0,
                 brief: seed & 128 != 0,
-                packet: seed & 256 != 0,
+                alt: (seed & 256 != 0).then_some(crate::names::AltFamily::Packet),
             };
             let _ = route_show(&ns, &opts, &v);
             let _ = route_select(&ns, &opts, &v);

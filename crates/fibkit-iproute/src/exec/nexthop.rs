@@ -255,7 +255,7 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
         }
         return done(ns.nexthop_del(id));
     }
-    if opts.packet {
+    if opts.alt.is_some() {
         // rtm_to_nh_config: the AF_PACKET family of `-0` is none of a nexthop's
         return done(Err(fibkit::Error::msg(
             Errno::EINVAL,
@@ -568,7 +568,7 @@ fn nh_list(ns: &Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     }
     let list: Vec<&Nexthop> = ns
         .nexthops()
-        .filter(|o| !opts.packet && selected(o, &s, opts.family))
+        .filter(|o| opts.alt.is_none() && selected(o, &s, opts.family))
         .collect();
     Ok(Outcome::Ok(render(ns, opts, &list)))
 }
@@ -587,7 +587,7 @@ fn nh_flush(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             }
         };
     }
-    let all = a.is_empty() && opts.family.is_none() && !opts.packet;
+    let all = a.is_empty() && opts.family.is_none() && opts.alt.is_none();
     let mut passes = Vec::new();
     if all {
         passes.push(Select {
@@ -600,7 +600,7 @@ fn nh_flush(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     for p in &passes {
         let ids: Vec<u32> = ns
             .nexthops()
-            .filter(|o| !opts.packet && selected(o, p, opts.family))
+            .filter(|o| opts.alt.is_none() && selected(o, p, opts.family))
             .map(|o| o.id)
             .collect();
         for id in ids {
