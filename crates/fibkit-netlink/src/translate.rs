@@ -1060,16 +1060,21 @@ impl PSpec {
         }
         o.extend([w("neigh"), w("add"), w("proxy"), self.addr.to_string()]);
         o.extend([w("dev"), self.dev.clone()]);
-        if self.flags & ntf::ROUTER != 0 {
-            o.push(w("router"));
-        }
-        if self.flags & ntf::EXT_LEARNED != 0 {
-            o.push(w("extern_learn"));
-        }
-        if self.protocol != 0 {
-            o.extend([w("protocol"), self.protocol.to_string()]);
-        }
+        neigh_flag_words(&mut o, self.flags, self.protocol);
         o
+    }
+}
+
+/// The `router` / `extern_learn` / `protocol` words of an `ip neigh add`.
+fn neigh_flag_words(o: &mut Vec<String>, flags: u8, protocol: u8) {
+    if flags & ntf::ROUTER != 0 {
+        o.push(w("router"));
+    }
+    if flags & ntf::EXT_LEARNED != 0 {
+        o.push(w("extern_learn"));
+    }
+    if protocol != 0 {
+        o.extend([w("protocol"), protocol.to_string()]);
     }
 }
 
@@ -1096,15 +1101,7 @@ impl NSpec {
             o.extend([w("lladdr"), mac_str(m)]);
         }
         o.extend([w("dev"), self.dev.clone(), w("nud"), w(self.state)]);
-        if flags & ntf::ROUTER != 0 {
-            o.push(w("router"));
-        }
-        if flags & ntf::EXT_LEARNED != 0 {
-            o.push(w("extern_learn"));
-        }
-        if protocol != 0 {
-            o.extend([w("protocol"), protocol.to_string()]);
-        }
+        neigh_flag_words(&mut o, flags, protocol);
         o
     }
 }
