@@ -158,6 +158,7 @@ fn add_link(ns: &mut Netns, name: &str, v4: Option<u32>, net: u128) -> Result<u3
         .map_err(|e| e.to_string())?;
     if let Some(a) = v4 {
         let a4 = fibkit::addr::Addr4 {
+            life: Default::default(),
             local: a,
             address: a,
             plen: 24,
@@ -170,6 +171,7 @@ fn add_link(ns: &mut Netns, name: &str, v4: Option<u32>, net: u128) -> Result<u3
         ns.addr4_add(dev, a4).map_err(|e| e.to_string())?;
     }
     let a6 = fibkit::addr::Addr6 {
+        life: Default::default(),
         addr: ((0x2001_0db8_0000u128 | net) << 80) | 1,
         plen: 64,
         flags: 0,

@@ -2159,11 +2159,15 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
     }
     let idx = ifindex(ns, d)?;
     alt_refused(opts)?;
+    // IFA_CACHEINFO, sent when either is given (else the kernel takes both as forever);
+    // the engine turns them into the permanent and deprecated flags
+    let life = fibkit::addr::Lifetime {
+        valid: valid_lft.unwrap_or(u32::MAX),
+        preferred: preferred_lft.unwrap_or(u32::MAX),
+        tstamp: 0,
+    };
     if valid_lft.is_some() || preferred_lft.is_some() {
-        let (v, p) = (
-            valid_lft.unwrap_or(u32::MAX),
-            preferred_lft.unwrap_or(u32::MAX),
-        );
+        let (v, p) = (life.valid, life.preferred);
         if v == 0 {
             return Err(Failure::parse("valid_lft is zero\n", 1));
         }
@@ -2172,20 +2176,6 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                 "preferred_lft is greater than valid_lft\n",
                 1,
             ));
-        }
-        if add && (v != u32::MAX || (p != u32::MAX && p != 0)) {
-            // the kernel counts them down, ages the address out and then removes it:
-            // refused rather than kept forever
-            return Err(Failure {
-                stdout: String::new(),
-                errno: Some(Errno::EOPNOTSUPP),
-                stderr: "Error: fibkit does not model finite address lifetimes.\n".into(),
-                status: 2,
-            });
-        }
-        // a preferred lifetime of 0: deprecated from the start
-        if p == 0 {
-            flags |= ifa::DEPRECATED;
         }
     }
     let is_mc = match local.map(|l| l.addr) {
@@ -2242,6 +2232,7 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                 scope::UNIVERSE
             });
             let a4 = Addr4 {
+                life,
                 local: l,
                 address,
                 plen,
@@ -2285,6 +2276,7 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                 scope::UNIVERSE
             });
             let a6 = Addr6 {
+                life,
                 addr: pfx,
                 plen,
                 flags,

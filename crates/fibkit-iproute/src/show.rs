@@ -25,9 +25,7 @@
 //! Known approximations (fibkit keeps no such state):
 //!
 //! * neighbours are listed in the engine's order (the kernel's hash order is random);
-//! * `-s` statistics and address lifetimes other than `forever` are not modelled (`ip
-//!   addr add` refuses a finite one; a preferred lifetime of 0 makes the address
-//!   deprecated, which an IPv6 address shows as `preferred_lft 0sec`).
+//! * `-s` statistics are not modelled.
 
 #![forbid(unsafe_code)]
 
@@ -1613,10 +1611,17 @@ fn rt6_msg<'a>(ns: &Netns, legs: &[&'a Route6]) -> Option<RtMsg<'a>> {
         nhid: (r.nh_id != 0).then_some(r.nh_id),
         // The kernel reports the jiffies left, floored to seconds: some time always
         // passed since the route was added, so a route added with `expires 600` shows
-        // 599.
-        expires: Some(r.expires.map_or(0, |e| {
-            (i64::try_from(e).unwrap_or(i64::MAX).saturating_sub(now) - 1).max(0)
-        })),
+        // 599, and one with less than a second left `expires 0sec` (the clock ticks
+        // left are not 0); an expired one the garbage collector has not removed yet
+        // shows the seconds since, negative (iproute2 divides toward zero)
+        expires: r.expires.map(|e| {
+            let left = i64::try_from(e).unwrap_or(i64::MAX).saturating_sub(now);
+            if left > 0 {
+                left - 1
+            } else {
+                left
+            }
+        }),
         pref: Some(pref_value(r.pref)),
         iif: None,
         encap: None,
@@ -2389,9 +2394,7 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
         }
     }
     if let Some(e) = m.expires {
-        if e != 0 {
-            o.n(Some("expires"), &format!("expires {e}sec "), i128::from(e));
-        }
+        o.n(Some("expires"), &format!("expires {e}sec "), i128::from(e));
     }
     if let Some(mx) = &m.metrics {
         print_rta_metrics(o, mx);
@@ -3517,6 +3520,29 @@ struct AddrMsg {
     broadcast: Option<Addr>,
     label: Option<String>,
     metric: Option<u32>,
+    /// `IFA_CACHEINFO`'s valid and preferred lifetimes (`u32::MAX`: forever).
+    life: (u32, u32),
+}
+
+/// The lifetimes an address reports (`inet_fill_ifaddr` / `inet6_fill_ifaddr`): both
+/// forever for a permanent address (IPv6: a permanent one whose preferred lifetime is
+/// forever too), else the seconds left at `now`.
+fn reported_life(life: &fibkit::addr::Lifetime, v6: bool, now: u64) -> (u32, u32) {
+    let forever = (u32::MAX, u32::MAX);
+    if life.is_permanent() && (!v6 || life.preferred == u32::MAX) {
+        forever
+    } else {
+        life.left(now)
+    }
+}
+
+/// `IFA_F_PERMANENT` as the address's valid lifetime says.
+fn permanent_flag(flags: u32, life: &fibkit::addr::Lifetime) -> u32 {
+    if life.is_permanent() {
+        flags | ifa::PERMANENT
+    } else {
+        flags & !ifa::PERMANENT
+    }
 }
 
 /// The address dump (`rtnl_addrdump_req`): IPv4 addresses of every device, then IPv6.
@@ -3529,7 +3555,7 @@ fn addr_dump(ns: &Netns, family: u8) -> Vec<AddrMsg> {
                     family: AF_INET,
                     index: l.index,
                     prefixlen: a.plen,
-                    flags: a.flags | ifa::PERMANENT,
+                    flags: permanent_flag(a.flags, &a.life),
                     scope: a.scope,
                     local: Addr::V4(a.local),
                     peer: (a.address != a.local).then_some(Addr::V4(a.address)),
@@ -3540,6 +3566,7 @@ fn addr_dump(ns: &Netns, family: u8) -> Vec<AddrMsg> {
                         a.label.clone()
                     }),
                     metric: (a.metric != 0).then_some(a.metric),
+                    life: reported_life(&a.life, false, ns.now()),
                 });
             }
         }
@@ -3551,13 +3578,14 @@ fn addr_dump(ns: &Netns, family: u8) -> Vec<AddrMsg> {
                     family: AF_INET6,
                     index: l.index,
                     prefixlen: a.plen,
-                    flags: a.flags | ifa::PERMANENT,
+                    flags: permanent_flag(a.flags, &a.life),
                     scope: a.scope,
                     local: Addr::V6(a.addr),
                     peer: a.peer.map(Addr::V6),
                     broadcast: None,
                     label: None,
                     metric: (a.metric != 0).then_some(a.metric),
+                    life: reported_life(&a.life, true, ns.now()),
                 });
             }
         }
@@ -3934,17 +3962,19 @@ fn print_addrinfo(o: &mut Out, ns: &Netns, f: &AddrFilter, a: &AddrMsg) {
         o.s(Some("label"), lbl, lbl);
     }
     o.nl();
-    o.fp("       valid_lft ");
-    o.jn("valid_life_time", i128::from(u32::MAX));
-    o.fp("forever");
-    o.fp(" preferred_lft ");
-    // an IPv4 address whose lifetime is forever reports both lifetimes as forever,
-    // deprecated or not
-    if a.flags & ifa::DEPRECATED != 0 && a.family != AF_INET {
-        o.n(Some("preferred_life_time"), "0sec", 0);
-    } else {
-        o.jn("preferred_life_time", i128::from(u32::MAX));
-        o.fp("forever");
+    // print_ifa_lifetime (an IPv4 address whose valid lifetime is forever reports
+    // both as forever, deprecated or not)
+    for (pre, key, v) in [
+        ("       valid_lft ", "valid_life_time", a.life.0),
+        (" preferred_lft ", "preferred_life_time", a.life.1),
+    ] {
+        o.fp(pre);
+        o.jn(key, i128::from(v));
+        if v == u32::MAX {
+            o.fp("forever");
+        } else {
+            o.fp(&format!("{v}sec"));
+        }
     }
     o.fp("\n");
 }
@@ -4525,6 +4555,7 @@ mod tests {
         ns.addr4_add(
             dev,
             Addr4 {
+                life: Default::default(),
                 local: l,
                 address: l,
                 plen,
@@ -4542,6 +4573,7 @@ mod tests {
         ns.addr6_add(
             dev,
             Addr6 {
+                life: Default::default(),
                 addr: a6(a),
                 plen,
                 flags: ifa::PERMANENT,

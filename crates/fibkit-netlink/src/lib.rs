@@ -44,7 +44,7 @@
 //!
 //! What is not mirrored (each case is reported as a warning when met): link kinds
 //! fibkit does not model (they become `dummy` links with the same name, MAC, MTU and
-//! up state — and therefore always with carrier), address and route lifetimes,
+//! up state — and therefore always with carrier),
 //! DAD states (a tentative address is mirrored as usable, but for one kept over its
 //! link's going down),
 //! encapsulations other than `ip`, `ip6`, `seg6` and `seg6local`, whether a resilient nexthop group's bucket was used since it last

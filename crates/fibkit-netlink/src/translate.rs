@@ -1538,12 +1538,6 @@ pub fn translate(k: &KernelState) -> Translation {
                 a.local, a.plen
             ));
         }
-        if a.flags & IFA_F_DEPRECATED != 0 || a.lifetimes != (u32::MAX, u32::MAX) {
-            c.warn(format!(
-                "address {}/{} dev {dev}: lifetimes are not mirrored (kept forever)",
-                a.local, a.plen
-            ));
-        }
         kaddrs.push(kernel_aspec(a, dev));
     }
     let fib = fib_aspecs(&c.ns);
@@ -1553,6 +1547,39 @@ pub fn translate(k: &KernelState) -> Translation {
     let fib = fib_aspecs(&c.ns);
     // primaries before secondaries, as the kernel lists them
     let missing: Vec<ASpec> = minus(&kaddrs, &fib).into_iter().cloned().collect();
+    // an address is added with the lifetimes it has left (counting down from now on
+    // the mirror's clock); a permanent IPv4 address that is deprecated had a preferred
+    // lifetime of 0
+    let addr_add_words = |a: &ASpec| -> Vec<String> {
+        let mut o = a.words("add");
+        let life = k
+            .addrs
+            .iter()
+            .find(|x| x.local == a.local && x.plen == a.plen && names.get(&x.index) == Some(&a.dev))
+            .map(|x| {
+                let (v, p) = x.lifetimes;
+                if (v, p) == (u32::MAX, u32::MAX) && x.flags & IFA_F_DEPRECATED != 0 {
+                    (v, 0)
+                } else {
+                    (v, p)
+                }
+            });
+        if let Some((v, p)) = life.filter(|&l| l != (u32::MAX, u32::MAX)) {
+            let word = |x: u32| {
+                if x == u32::MAX {
+                    w("forever")
+                } else {
+                    x.to_string()
+                }
+            };
+            let at = o.len() - 2;
+            o.splice(
+                at..at,
+                [w("valid_lft"), word(v), w("preferred_lft"), word(p)],
+            );
+        }
+        o
+    };
     let secondary = |a: &ASpec| {
         k.addrs.iter().any(|x| {
             x.local == a.local
@@ -1561,10 +1588,10 @@ pub fn translate(k: &KernelState) -> Translation {
         })
     };
     for a in missing.iter().filter(|a| !a.local.is_v6() && !secondary(a)) {
-        c.ip(a.words("add"));
+        c.ip(addr_add_words(a));
     }
     for a in missing.iter().filter(|a| !a.local.is_v6() && secondary(a)) {
-        c.ip(a.words("add"));
+        c.ip(addr_add_words(a));
     }
     // the kernel lists a device's IPv6 addresses of one scope newest first; those it
     // kept over its link's going down come first, then the link goes down
@@ -1580,13 +1607,13 @@ pub fn translate(k: &KernelState) -> Translation {
         .filter(|a| a.local.is_v6())
         .partition(|a| kept_over_down(a));
     for a in first {
-        c.ip(a.words("add"));
+        c.ip(addr_add_words(a));
     }
     for l in &kept_down {
         c.ip(vec![w("link"), w("set"), l.name.clone(), w("down")]);
     }
     for a in then {
-        c.ip(a.words("add"));
+        c.ip(addr_add_words(a));
     }
 
     // 5. neighbour entries: fibkit makes none itself, so each is added

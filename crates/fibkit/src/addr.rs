@@ -31,6 +31,72 @@ pub mod ifa {
         NODAD | OPTIMISTIC | DADFAILED | HOMEADDRESS | TENTATIVE | MANAGETEMPADDR | STABLE_PRIVACY;
 }
 
+/// An address's lifetimes as the kernel keeps them (`ifa_valid_lft`/`valid_lft`,
+/// `ifa_preferred_lft`/`prefered_lft`, `ifa_tstamp`/`tstamp`): the seconds each had
+/// when they were last set, at `tstamp` on the engine's clock
+/// ([`crate::Netns::now`]); [`Lifetime::INFINITE`] is forever. An address whose valid
+/// lifetime is finite is not `IFA_F_PERMANENT` (iproute2 prints it `dynamic`), loses
+/// its preferred state (`deprecated`) once the preferred lifetime has run out, and is
+/// deleted once the valid one has ([`crate::Netns::set_now`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lifetime {
+    /// Valid lifetime in seconds at `tstamp`.
+    pub valid: u32,
+    /// Preferred lifetime in seconds at `tstamp` (never above `valid`).
+    pub preferred: u32,
+    /// When they were set (engine seconds).
+    pub tstamp: u64,
+}
+
+impl Lifetime {
+    /// `INFINITY_LIFE_TIME`.
+    pub const INFINITE: u32 = u32::MAX;
+
+    /// Both lifetimes forever.
+    pub const FOREVER: Lifetime = Lifetime {
+        valid: Lifetime::INFINITE,
+        preferred: Lifetime::INFINITE,
+        tstamp: 0,
+    };
+
+    /// Whether the valid lifetime is forever (the address is `IFA_F_PERMANENT`).
+    pub fn is_permanent(&self) -> bool {
+        self.valid == Lifetime::INFINITE
+    }
+
+    /// The lifetimes left at `now` as `inet6_fill_ifaddr`/`inet_fill_ifaddr` report
+    /// them for an address that is not shown as forever: each minus the whole seconds
+    /// since `tstamp`, down to 0; a preferred lifetime of forever leaves both as set.
+    pub fn left(&self, now: u64) -> (u32, u32) {
+        let (mut valid, mut preferred) = (self.valid, self.preferred);
+        if preferred != Lifetime::INFINITE {
+            let t = now.saturating_sub(self.tstamp);
+            preferred = u64::from(preferred).saturating_sub(t) as u32;
+            if valid != Lifetime::INFINITE {
+                valid = u64::from(valid).saturating_sub(t) as u32;
+            }
+        }
+        (valid, preferred)
+    }
+
+    /// Whether the valid lifetime has run out at `now`.
+    pub fn expired(&self, now: u64) -> bool {
+        self.valid != Lifetime::INFINITE && now.saturating_sub(self.tstamp) >= u64::from(self.valid)
+    }
+
+    /// Whether the preferred lifetime has run out at `now`.
+    pub fn deprecated(&self, now: u64) -> bool {
+        self.preferred != Lifetime::INFINITE
+            && now.saturating_sub(self.tstamp) >= u64::from(self.preferred)
+    }
+}
+
+impl Default for Lifetime {
+    fn default() -> Lifetime {
+        Lifetime::FOREVER
+    }
+}
+
 /// An IPv4 interface address.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Addr4 {
@@ -50,6 +116,8 @@ pub struct Addr4 {
     pub metric: u32,
     /// Label (defaults to the device name).
     pub label: String,
+    /// Valid and preferred lifetimes (`valid_lft`, `preferred_lft`).
+    pub life: Lifetime,
 }
 
 impl Addr4 {
@@ -83,4 +151,6 @@ pub struct Addr6 {
     /// The peer (`IFA_ADDRESS` beside a different `IFA_LOCAL`): the kernel adds a host
     /// route to it when the address comes into use.
     pub peer: Option<u128>,
+    /// Valid and preferred lifetimes (`valid_lft`, `preferred_lft`).
+    pub life: Lifetime,
 }

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::addr::{ifa, Addr4};
+use crate::addr::{ifa, Addr4, Lifetime};
 use crate::error::{Errno, Error, Result};
 use crate::netns::Netns;
 use crate::prefix::{mask4, v4, Prefix4};
@@ -1386,6 +1386,15 @@ impl Netns {
             return Err(Error::new(Errno::ENOBUFS));
         }
         a.flags &= !ifa::SECONDARY;
+        // set_ifa_lifetime: deprecated from the start with a preferred lifetime of 0
+        a.life.tstamp = self.now;
+        a.flags &= !(ifa::DEPRECATED | ifa::PERMANENT);
+        if a.life.preferred == 0 {
+            a.flags |= ifa::DEPRECATED;
+        }
+        if a.life.is_permanent() {
+            a.flags |= ifa::PERMANENT;
+        }
         let list = self.addrs4.entry(dev).or_default();
         // find_matching_ifa first: the same address and prefix already there is EEXIST,
         // before the insertion's walk can meet another of the subnet with another scope
@@ -1431,7 +1440,8 @@ impl Netns {
     /// an address that is not there yet is added, whatever the flags; of one that is
     /// (same local address, prefix length and subnet: `find_matching_ifa`), only the
     /// metric changes (scope, flags, label and broadcast stay), to the request's, 0
-    /// when it gives none (conformance scenario 233).
+    /// when it gives none (conformance scenario 233), and the lifetimes start again
+    /// from the request's (`set_ifa_lifetime`, with the deprecated flag they imply).
     pub fn addr4_replace(&mut self, dev: u32, a: Addr4) -> Result<()> {
         if !self.links.contains_key(&dev) {
             return Err(Error::new(Errno::ENODEV));
@@ -1452,6 +1462,22 @@ impl Netns {
             self.fib_modify_prefix_metric(dev, &old, a.metric);
             if let Some(x) = self.addrs4.get_mut(&dev).and_then(|l| l.get_mut(i)) {
                 x.metric = a.metric;
+            }
+        }
+        // set_ifa_lifetime: the request's lifetimes from now on, and the deprecated
+        // flag they imply
+        let now = self.now;
+        if let Some(x) = self.addrs4.get_mut(&dev).and_then(|l| l.get_mut(i)) {
+            x.life = Lifetime {
+                tstamp: now,
+                ..a.life
+            };
+            x.flags &= !(ifa::DEPRECATED | ifa::PERMANENT);
+            if a.life.preferred == 0 {
+                x.flags |= ifa::DEPRECATED;
+            }
+            if a.life.is_permanent() {
+                x.flags |= ifa::PERMANENT;
             }
         }
         self.rt_cache_flush4();
@@ -1802,6 +1828,7 @@ mod info_sharing_tests {
         ns.addr4_add(
             dev,
             Addr4 {
+                life: Default::default(),
                 local: addr,
                 address: addr,
                 plen: 24,

@@ -1,7 +1,7 @@
 //! IPv6 FIB: `ip6_route_add`/`ip6_route_del`, address configuration (`addrconf`), and the
 //! `ip6_pol_route` lookup with `rt6_select`, backtracking and source-specific routes.
 
-use crate::addr::{ifa, Addr6};
+use crate::addr::{ifa, Addr6, Lifetime};
 use crate::error::{Errno, Error, Result};
 use crate::fib4::{NhCfg, NlFlags, RouteOp};
 use crate::netns::{Netns, NudState};
@@ -669,7 +669,13 @@ impl Netns {
     /// `fib6_add` / `fib6_add_rt2node`.
     pub(crate) fn fib6_add(&mut self, rt: Route6, fl: NlFlags) -> Result<()> {
         let (table, dst) = (rt.table, rt.dst);
+        let expiring = rt.flags & rtf::EXPIRES != 0;
         let r = self.fib6_add_rt2node(rt, fl);
+        // fib6_start_gc: an expiring route arms the garbage collector's timer, unless
+        // it is armed already
+        if r.is_ok() && expiring && self.gc6_due.is_none() {
+            self.gc6_due = Some(self.now + GC6_INTERVAL);
+        }
         if let Err(e) = &r {
             // the add reached the destination's node (fib6_add_1 cleared the leaf of
             // one without routes of its own) and failed after: the node is keyed anew
@@ -985,16 +991,74 @@ impl Netns {
         );
     }
 
-    fn addrconf_prefix_route(&mut self, addr: u128, plen: u8, metric: u32, dev: u32) {
+    /// `addrconf_prefix_route`: the route to an address's prefix, expiring after
+    /// `expires` seconds when given (an address whose valid lifetime is finite); one
+    /// already there only takes the new expiry (`fib6_add_rt2node`'s duplicate).
+    fn addrconf_prefix_route(
+        &mut self,
+        addr: u128,
+        plen: u8,
+        metric: u32,
+        dev: u32,
+        expires: Option<u64>,
+    ) {
         let m = if metric == 0 { PRIO_ADDRCONF } else { metric };
-        let _ = self.kernel_route6(
-            RouteType::Unicast,
-            tid::MAIN,
-            Prefix6::new(addr, plen),
-            dev,
-            m,
-            0,
-        );
+        let cfg = Route6Cfg {
+            table: tid::MAIN,
+            dst: Prefix6::new(addr, plen),
+            rtype: RouteType::Unicast,
+            proto: proto::KERNEL,
+            metric: m,
+            nh: NhCfg {
+                dev,
+                ..Default::default()
+            },
+            expires,
+            ..Default::default()
+        };
+        self.new_table6(tid::MAIN);
+        if let Ok(rt) = self.ip6_route_info_create(&cfg, &cfg.nh) {
+            let _ = self.fib6_add(
+                rt,
+                NlFlags {
+                    create: true,
+                    ..Default::default()
+                },
+            );
+        }
+    }
+
+    /// Sets (`Some`, absolute engine seconds) or clears the expiry of the route
+    /// [`Netns::addrconf_get_prefix_route`] finds (`fib6_set_expires` /
+    /// `fib6_clean_expires`); with `only_if_none`, a route that expires already keeps
+    /// its time (`cleanup_prefix_route`).
+    fn set_prefix_route_expires(
+        &mut self,
+        p: Prefix6,
+        dev: u32,
+        at: Option<u64>,
+        only_if_none: bool,
+    ) {
+        if let Some(l) = self
+            .tables6
+            .get_mut(&tid::MAIN)
+            .and_then(|tb| tb.get_mut(p, Prefix6::default()))
+        {
+            if let Some(r) = l
+                .iter_mut()
+                .find(|r| r.nh.dev == dev && r.nh.gw.is_none() && r.flags & rtf::DEFAULT == 0)
+            {
+                if only_if_none && r.flags & rtf::EXPIRES != 0 {
+                    return;
+                }
+                r.expires = at;
+                if at.is_some() {
+                    r.flags |= rtf::EXPIRES;
+                } else {
+                    r.flags &= !rtf::EXPIRES;
+                }
+            }
+        }
     }
 
     fn local_route6(&mut self, addr: u128, dev: u32, anycast: bool) {
@@ -1111,7 +1175,7 @@ impl Netns {
         // __ipv6_ifa_notify(RTM_NEWADDR): a host route to the peer, with the address's
         // metric
         if let Some(p) = a.peer.filter(|&p| p != 0) {
-            self.addrconf_prefix_route(p, 128, a.metric, dev);
+            self.addrconf_prefix_route(p, 128, a.metric, dev, None);
         }
     }
 
@@ -1179,7 +1243,10 @@ impl Netns {
             self.addrconf_add_mroute(dev);
         }
         let mut a = a;
-        a.flags |= ifa::PERMANENT;
+        // inet6_addr_add: a finite valid lifetime makes the address non-permanent and
+        // its prefix route expiring; a preferred lifetime of 0 makes it deprecated
+        a.life.tstamp = self.now;
+        let expires = addr6_lifetime_flags(&mut a.flags, a.life);
         self.link_dev_addr6(dev, a.clone());
         // `optimistic` lasts only while DAD runs: an address that is not tentative
         // (DAD off, `nodad`, or done) keeps no such flag (conformance scenario 271)
@@ -1193,7 +1260,7 @@ impl Netns {
             }
         }
         if a.flags & ifa::NOPREFIXROUTE == 0 {
-            self.addrconf_prefix_route(a.addr, a.plen, a.metric, dev);
+            self.addrconf_prefix_route(a.addr, a.plen, a.metric, dev, expires);
         }
         self.ifa_notify_new6(dev, &a);
         self.bump();
@@ -1222,6 +1289,7 @@ impl Netns {
         if old.flags & ifa::TENTATIVE == 0 || old.flags & ifa::DADFAILED != 0 {
             flags &= !ifa::OPTIMISTIC;
         }
+        let expires = addr6_lifetime_flags(&mut flags, a.life);
         let had_prefixroute =
             old.flags & ifa::PERMANENT != 0 && old.flags & ifa::NOPREFIXROUTE == 0;
         let cleared = ifa::DEPRECATED
@@ -1242,7 +1310,11 @@ impl Netns {
             }
         }
         let mut new = old.clone();
-        new.flags = (old.flags & !cleared) | flags | ifa::PERMANENT;
+        new.flags = (old.flags & !cleared) | flags;
+        new.life = Lifetime {
+            tstamp: self.now,
+            ..a.life
+        };
         if a.metric != 0 && a.metric != old.metric {
             new.metric = a.metric;
         }
@@ -1259,13 +1331,20 @@ impl Netns {
             };
             // modify_prefix_route for the address, then for its peer at the address's
             // prefix length; a route either did not find is added
-            let modify = |ns: &mut Self, at: u128| -> bool {
-                let q = Prefix6::new(at, new.plen);
+            let modify = |ns: &mut Self, at_addr: u128| -> bool {
+                let q = Prefix6::new(at_addr, new.plen);
                 match ns.addrconf_get_prefix_route(q, dev) {
                     Some(m) => {
                         if m != prio {
                             ns.del_prefix_route(q, dev);
-                            ns.addrconf_prefix_route(at, new.plen, new.metric, dev);
+                            ns.addrconf_prefix_route(at_addr, new.plen, new.metric, dev, expires);
+                        } else {
+                            // modify_prefix_route hands fib6_set_expires the lifetime in
+                            // clock ticks (jiffies_to_clock_t) where it takes an absolute
+                            // time in jiffies: the route has expired long ago, lookups
+                            // pass it over at once and the next garbage collection removes
+                            // it (conformance scenario 324)
+                            ns.set_prefix_route_expires(q, dev, expires.map(|_| 0), false);
                         }
                         true
                     }
@@ -1274,31 +1353,47 @@ impl Netns {
             };
             let mut found = had_prefixroute && modify(self, new.addr);
             if !found {
-                self.addrconf_prefix_route(new.addr, new.plen, new.metric, dev);
+                self.addrconf_prefix_route(new.addr, new.plen, new.metric, dev, expires);
             }
             let peer = new.peer.filter(|&x| x != 0);
             if let (true, Some(x)) = (had_prefixroute, peer) {
                 found = modify(self, x);
             }
             if let (false, Some(x)) = (found, peer) {
-                self.addrconf_prefix_route(x, new.plen, new.metric, dev);
+                self.addrconf_prefix_route(x, new.plen, new.metric, dev, expires);
             }
-        } else if had_prefixroute && !self.prefix_route_kept(dev, &new) {
-            self.del_prefix_route(p, dev);
+        } else if had_prefixroute {
+            match self.check_cleanup_prefix_route(dev, &new) {
+                Cleanup::Nop => {}
+                Cleanup::Del => self.del_prefix_route(p, dev),
+                Cleanup::Expire(t) => self.set_prefix_route_expires(p, dev, Some(t), true),
+            }
         }
         self.bump();
         Ok(())
     }
 
-    /// `check_cleanup_prefix_route` says "keep": another address of the device with the
-    /// same prefix is permanent or has `noprefixroute`.
-    fn prefix_route_kept(&self, dev: u32, a: &Addr6) -> bool {
-        self.addrs6(dev).iter().any(|x| {
-            x.addr != a.addr
-                && x.plen == a.plen
-                && Prefix6::new(x.addr, x.plen) == Prefix6::new(a.addr, a.plen)
-                && x.flags & (ifa::PERMANENT | ifa::NOPREFIXROUTE) != 0
-        })
+    /// `check_cleanup_prefix_route`: what becomes of `a`'s prefix route when `a` stops
+    /// holding it. Another address of the device with the same prefix that is permanent
+    /// or has `noprefixroute` keeps it as it is; otherwise, when others share the
+    /// prefix, it expires with the last of them; with none, it goes.
+    fn check_cleanup_prefix_route(&self, dev: u32, a: &Addr6) -> Cleanup {
+        let mut action = Cleanup::Del;
+        let mut until = self.now;
+        for x in self.addrs6(dev) {
+            if x.addr == a.addr
+                || x.plen != a.plen
+                || Prefix6::new(x.addr, x.plen) != Prefix6::new(a.addr, a.plen)
+            {
+                continue;
+            }
+            if x.flags & (ifa::PERMANENT | ifa::NOPREFIXROUTE) != 0 {
+                return Cleanup::Nop;
+            }
+            until = until.max(x.life.tstamp + u64::from(x.life.valid));
+            action = Cleanup::Expire(until);
+        }
+        action
     }
 
     /// `addrconf_get_prefix_route(prefix, dev, 0, RTF_DEFAULT, no_gw)`: the metric of the
@@ -1345,13 +1440,22 @@ impl Netns {
         };
         let a = list[i].clone();
         self.addrs6.get_mut(&dev).expect("exists").remove(i);
+        // ipv6_del_addr: only a permanent address with a prefix route of its own looks
+        // at it (an address with a finite lifetime leaves it to expire); then
         // check_cleanup_prefix_route: another address with the prefix that is permanent
         // (or has noprefixroute) keeps it, even one without a prefix route of its own
-        // (conformance scenario 233)
-        let keep_prefix = a.flags & ifa::NOPREFIXROUTE != 0 || self.prefix_route_kept(dev, &a);
+        // (conformance scenario 233), others with finite lifetimes make it expire
+        let action = if a.flags & ifa::PERMANENT != 0 && a.flags & ifa::NOPREFIXROUTE == 0 {
+            self.check_cleanup_prefix_route(dev, &a)
+        } else {
+            Cleanup::Nop
+        };
         self.ifa_notify_del6(dev, &a);
-        if !keep_prefix {
-            self.del_prefix_route(Prefix6::new(a.addr, a.plen), dev);
+        let p = Prefix6::new(a.addr, a.plen);
+        match action {
+            Cleanup::Nop => {}
+            Cleanup::Del => self.del_prefix_route(p, dev),
+            Cleanup::Expire(t) => self.set_prefix_route_expires(p, dev, Some(t), true),
         }
         // rt6_remove_prefsrc (fib6_remove_prefsrc leaves routes through nexthop objects
         // alone: conformance scenario 253)
@@ -1374,6 +1478,7 @@ impl Netns {
         if l.is_loopback() {
             if !self.addrs6(1).iter().any(|a| a.addr == 1) {
                 let a = Addr6 {
+                    life: Default::default(),
                     addr: 1,
                     plen: 128,
                     flags: ifa::PERMANENT,
@@ -1392,6 +1497,7 @@ impl Netns {
             return;
         }
         let a = Addr6 {
+            life: Default::default(),
             addr: ll,
             plen: 64,
             flags: ifa::PERMANENT,
@@ -1400,7 +1506,7 @@ impl Netns {
             peer: None,
         };
         self.link_dev_addr6(dev, a.clone());
-        self.addrconf_prefix_route(ll, 64, 0, dev);
+        self.addrconf_prefix_route(ll, 64, 0, dev, None);
         self.ifa_notify_new6(dev, &a);
     }
 
@@ -1418,8 +1524,10 @@ impl Netns {
             }
         }
         for a in list {
-            if a.flags & ifa::NOPREFIXROUTE == 0 {
-                self.addrconf_prefix_route(a.addr, a.plen, a.metric, dev);
+            // fixup_permanent_addr runs for permanent addresses only: one with a finite
+            // lifetime gets no prefix route back
+            if a.flags & ifa::NOPREFIXROUTE == 0 && a.flags & ifa::PERMANENT != 0 {
+                self.addrconf_prefix_route(a.addr, a.plen, a.metric, dev, None);
             }
             let tentative = a.flags & ifa::TENTATIVE != 0;
             let mut a = a;
@@ -2173,4 +2281,34 @@ fn route6_flags(cfg: &Route6Cfg) -> u32 {
         flags |= rtf::EXPIRES;
     }
     flags
+}
+
+/// `net.ipv6.route.gc_interval` (seconds): the period of the IPv6 routes' garbage
+/// collector, which removes expired routes (until then the dumps still list them).
+pub(crate) const GC6_INTERVAL: u64 = 30;
+
+/// What `check_cleanup_prefix_route` decides for a prefix route.
+enum Cleanup {
+    /// Kept as it is.
+    Nop,
+    /// Deleted.
+    Del,
+    /// Kept, expiring at this time (engine seconds) unless it expires already.
+    Expire(u64),
+}
+
+/// `inet6_addr_add`/`inet6_addr_modify` on the request's flags: `IFA_F_PERMANENT` when
+/// the valid lifetime is forever, `IFA_F_DEPRECATED` for a preferred lifetime of 0;
+/// returns the prefix route's expiry in seconds (`None`: it does not expire).
+fn addr6_lifetime_flags(flags: &mut u32, life: Lifetime) -> Option<u64> {
+    if life.preferred == 0 {
+        *flags |= ifa::DEPRECATED;
+    }
+    if life.is_permanent() {
+        *flags |= ifa::PERMANENT;
+        None
+    } else {
+        *flags &= !ifa::PERMANENT;
+        Some(u64::from(life.valid))
+    }
 }

@@ -165,6 +165,9 @@ pub struct Netns {
     pub(crate) table_seq: u64,
     /// Current time in seconds (passed in by the caller; used for `expires`).
     pub(crate) now: u64,
+    /// When the IPv6 routes' garbage collector runs next (`ip6_fib_timer`, engine
+    /// seconds; `None`: not armed).
+    pub(crate) gc6_due: Option<u64>,
     /// The clock of resilient nexthop groups, in ms: moves with [`Netns::set_now`],
     /// and by 1 ms per command ([`Netns::tick`]) so that commands keep their order.
     pub(crate) ms_clock: u64,
@@ -295,6 +298,7 @@ impl Netns {
             now: 0,
             // far from 0, so that a time restored as "so long ago" stays on the clock
             ms_clock: 1 << 40,
+            gc6_due: None,
             res_next_due: u64::MAX,
             nh_dev_seq: 0,
             generation: 0,
@@ -339,6 +343,7 @@ impl Netns {
         ns.addrs4.insert(
             1,
             vec![Addr4 {
+                life: Default::default(),
                 local: 0x7f00_0001,
                 address: 0x7f00_0001,
                 plen: 8,
@@ -400,16 +405,67 @@ impl Netns {
         }
         self.now = now;
         self.res_run_due();
+        // fib6_run_gc from its timer: lookups pass over an expired route at once, the
+        // dumps list it until the collector runs; it rearms while routes still expire
         let mut changed = false;
-        for t in self.tables6.values_mut() {
-            t.for_each_list_mut(|v| {
-                let before = v.len();
-                v.retain(|r| r.expires.is_none_or(|e| e > now));
-                changed |= v.len() != before;
-            });
-            t.prune();
+        while let Some(due) = self.gc6_due.filter(|&d| d <= now) {
+            let mut more = false;
+            for t in self.tables6.values_mut() {
+                t.for_each_list_mut(|v| {
+                    let before = v.len();
+                    v.retain(|r| r.expires.is_none_or(|e| e > due));
+                    changed |= v.len() != before;
+                    more |= v.iter().any(|r| r.expires.is_some());
+                });
+                t.prune();
+            }
+            self.gc6_due = more.then_some(due + crate::fib6::GC6_INTERVAL);
         }
         if changed {
+            self.bump();
+        }
+        self.age_addresses(now);
+    }
+
+    /// `check_lifetime` (IPv4) and `addrconf_verify` (IPv6) at `now`: an address whose
+    /// valid lifetime has run out is deleted as `ip addr del` would (an IPv6 one with a
+    /// finite lifetime leaves its prefix route to expire), one whose preferred lifetime
+    /// has turns deprecated. The kernel runs them from timers rounded up to whole
+    /// seconds, so it may act up to about a second later than this.
+    fn age_addresses(&mut self, now: u64) {
+        use crate::addr::ifa;
+        let mut gone4 = Vec::new();
+        let mut gone6 = Vec::new();
+        let mut deprecated = false;
+        for (&dev, list) in self.addrs4.iter_mut() {
+            for a in list.iter_mut() {
+                if a.life.expired(now) {
+                    gone4.push((dev, a.local, a.plen, a.address));
+                } else if a.life.deprecated(now) && a.flags & ifa::DEPRECATED == 0 {
+                    a.flags |= ifa::DEPRECATED;
+                    deprecated = true;
+                }
+            }
+        }
+        for (&dev, list) in self.addrs6.iter_mut() {
+            for a in list.iter_mut() {
+                if a.flags & ifa::PERMANENT == 0 && a.life.expired(now) {
+                    gone6.push((dev, a.addr, a.plen));
+                } else if a.life.deprecated(now) && a.flags & ifa::DEPRECATED == 0 {
+                    a.flags |= ifa::DEPRECATED;
+                    deprecated = true;
+                }
+            }
+        }
+        gone4.sort_unstable();
+        gone6.sort_unstable();
+        for (dev, local, plen, address) in gone4 {
+            let _ = self.addr4_del(dev, Some(local), Some(plen), Some(address), None);
+        }
+        for (dev, addr, plen) in gone6 {
+            let _ = self.addr6_del(dev, addr, Some(plen));
+        }
+        if deprecated {
             self.bump();
         }
     }

@@ -14,6 +14,7 @@ pub fn ns_with_link() -> (Netns, u32) {
     ns.addr6_add(
         d0,
         Addr6 {
+            life: Default::default(),
             addr: 0x2001_0db8_0001_u128 << 80 | 1,
             plen: 64,
             flags: 0,
@@ -40,6 +41,7 @@ pub fn add_dummy(ns: &mut Netns, name: &str) -> u32 {
 /// Adds the permanent IPv4 address `addr/plen` to link `dev`.
 pub fn add_addr4(ns: &mut Netns, dev: u32, addr: u32, plen: u8) {
     let a = Addr4 {
+        life: Default::default(),
         local: addr,
         address: addr,
         plen,
