@@ -665,6 +665,14 @@ impl Gen {
                         "ip -0 nexthop show id 1",
                         "ip -0 rule show",
                         "ip -0 neigh flush dev d0",
+                        // the MPLS and bridge families (scenario 323)
+                        "ip -f mpls route show table all",
+                        "ip -f mpls addr show",
+                        "ip -f mpls route get 100",
+                        "ip -f bridge route show",
+                        "ip -f bridge neigh show proxy",
+                        "ip -f mpls neigh add 100 dev d0",
+                        "ip -f bridge nexthop show",
                     ])
                     .to_string()
             }
@@ -833,6 +841,8 @@ impl Gen {
             "ip route get 10.0.0.5 as 10.0.0.9",
             "ip -6 route get 2001:db8::5 as to 2001:db8::9",
             "ip route get 10.0.0.5 as",
+            "ip addr add 10.0.0.1/24 dev d0 valid_lft 0",
+            "ip addr add 10.0.0.1/24 dev d0 valid_lft 5 preferred_lft 9",
         ]);
         self.line(c);
     }
@@ -947,9 +957,14 @@ impl Gen {
             12 if self.r.chance(30) => {
                 let (dev, a, len) = self.r.pick(&ADDR6);
                 let verb = self.r.pick(&["replace", "change"]);
-                let extra = self
-                    .r
-                    .pick(&[" metric 50", " metric 7", " noprefixroute", ""]);
+                let extra = self.r.pick(&[
+                    " metric 50",
+                    " metric 7",
+                    " noprefixroute",
+                    " preferred_lft 0",
+                    " valid_lft forever preferred_lft forever",
+                    "",
+                ]);
                 self.line(format!("ip -6 addr {verb} {a}/{len} dev {dev}{extra}"));
             }
             12 => {
@@ -981,12 +996,16 @@ impl Gen {
                 // changed in place
                 let (dev, a, len) = self.r.pick(&ADDR4);
                 let verb = self.r.pick(&["replace", "change", "add"]);
+                // lifetimes: forever, or deprecated from the start (finite ones count
+                // down during the oracle's run, which the generator cannot time)
                 let extra = self.r.pick(&[
                     " metric 50",
                     " metric 7",
                     " scope link",
                     " scope host",
                     " noprefixroute",
+                    " preferred_lft 0",
+                    " valid_lft forever preferred_lft forever",
                     "",
                 ]);
                 self.line(format!("ip addr {verb} {a}/{len} dev {dev}{extra}"));

@@ -403,11 +403,29 @@ impl Netns {
                 .ms_clock
                 .saturating_add((now - self.now).saturating_mul(1000));
         }
+        let before = self.now;
         self.now = now;
         self.res_run_due();
+        // routes that expired since: lookups pass them over from now on, so their
+        // destinations' compiled answers are redone
+        let mut expired = Vec::new();
+        for (&id, t) in &self.tables6 {
+            for l in t.lists() {
+                for r in l {
+                    if r.expires.is_some_and(|e| e > before && e <= now) {
+                        expired.push((id, r.dst, r.src));
+                    }
+                }
+            }
+        }
+        let mut changed = !expired.is_empty();
+        for (id, dst, src) in expired {
+            if let Some(t) = self.tables6.get_mut(&id) {
+                let _ = t.get_mut(dst, src);
+            }
+        }
         // fib6_run_gc from its timer: lookups pass over an expired route at once, the
         // dumps list it until the collector runs; it rearms while routes still expire
-        let mut changed = false;
         while let Some(due) = self.gc6_due.filter(|&d| d <= now) {
             let mut more = false;
             for t in self.tables6.values_mut() {
@@ -438,7 +456,9 @@ impl Netns {
         let mut gone6 = Vec::new();
         let mut deprecated = false;
         for (&dev, list) in self.addrs4.iter_mut() {
-            for a in list.iter_mut() {
+            // check_lifetime passes permanent addresses over, a finite preferred
+            // lifetime beside a valid one of forever included
+            for a in list.iter_mut().filter(|a| !a.life.is_permanent()) {
                 if a.life.expired(now) {
                     gone4.push((dev, a.local, a.plen, a.address));
                 } else if a.life.deprecated(now) && a.flags & ifa::DEPRECATED == 0 {

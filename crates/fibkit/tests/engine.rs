@@ -2178,3 +2178,44 @@ mod gateway_checks_in_bulk {
         }
     }
 }
+
+/// An IPv6 route's expiry reaches the compiled answers when the clock passes it: the
+/// published snapshot stops answering through it at once, although the route stays in
+/// the table (listed by dumps) until the garbage collector's time.
+#[test]
+fn expiring_route_leaves_compiled_answers_when_the_clock_passes_it() {
+    use fibkit::fib::Fib;
+    use fibkit::snapshot::Answer6;
+    let (mut ns, d0) = ns_with_link();
+    let p = Prefix6::new(0x2001_0db8_0009u128 << 80, 64);
+    let cfg = Route6Cfg {
+        dst: p,
+        nh: NhCfg {
+            dev: d0,
+            ..Default::default()
+        },
+        expires: Some(2),
+        ..Default::default()
+    };
+    ns.route6_modify(RouteOp::Add, &cfg).expect("route added");
+    let mut fib = Fib::new(ns);
+    let mut reader = fib.reader();
+    let fl = Flow6 {
+        dst: p.addr | 1,
+        ..Default::default()
+    };
+    let routed = |a: &Answer6| !matches!(a, Answer6::Error(_));
+    assert!(routed(&reader.snapshot().output6(&fl)));
+    for (now, listed) in [(1, true), (3, true), (29, true), (31, false)] {
+        fib.apply(|ns| ns.set_now(now));
+        fib.publish();
+        let a = reader.snapshot().output6(&fl);
+        assert_eq!(routed(&a), now < 2, "at {now}: {a:?}");
+        let in_table = fib.apply(|ns| {
+            ns.table6(tid::MAIN)
+                .and_then(|t| t.get(p, Prefix6::default()))
+                .is_some_and(|l| !l.is_empty())
+        });
+        assert_eq!(in_table, listed, "at {now}");
+    }
+}
