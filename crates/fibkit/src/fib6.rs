@@ -674,7 +674,7 @@ impl Netns {
         // fib6_start_gc: an expiring route arms the garbage collector's timer, unless
         // it is armed already
         if r.is_ok() && expiring && self.gc6_due.is_none() {
-            self.gc6_due = Some(self.now + GC6_INTERVAL);
+            self.gc6_due = Some(self.now + self.gc6_interval());
         }
         if let Err(e) = &r {
             // the add reached the destination's node (fib6_add_1 cleared the leaf of
@@ -2283,9 +2283,21 @@ fn route6_flags(cfg: &Route6Cfg) -> u32 {
     flags
 }
 
-/// `net.ipv6.route.gc_interval` (seconds): the period of the IPv6 routes' garbage
-/// collector, which removes expired routes (until then the dumps still list them).
+/// `net.ipv6.route.gc_interval`'s default (seconds): the period of the IPv6 routes'
+/// garbage collector, which removes expired routes (until then the dumps list them).
 pub(crate) const GC6_INTERVAL: u64 = 30;
+
+impl Netns {
+    /// `net.ipv6.route.gc_interval` as last written (seconds; the default when it was
+    /// never written or does not read as a number).
+    pub(crate) fn gc6_interval(&self) -> u64 {
+        self.sysctl
+            .other
+            .get("net.ipv6.route.gc_interval")
+            .and_then(|v| v.trim().parse::<i64>().ok())
+            .map_or(GC6_INTERVAL, |v| v.max(0) as u64)
+    }
+}
 
 /// What `check_cleanup_prefix_route` decides for a prefix route.
 enum Cleanup {

@@ -437,7 +437,8 @@ impl Netns {
                 });
                 t.prune();
             }
-            self.gc6_due = more.then_some(due + crate::fib6::GC6_INTERVAL);
+            // (a run at least a second after the last, as round_jiffies would keep it)
+            self.gc6_due = more.then_some(due + self.gc6_interval().max(1));
         }
         if changed {
             self.bump();
