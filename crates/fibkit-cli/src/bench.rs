@@ -171,6 +171,7 @@ fn add_link(ns: &mut Netns, name: &str, v4: Option<u32>, net: u128) -> Result<u3
         ns.addr4_add(dev, a4).map_err(|e| e.to_string())?;
     }
     let a6 = fibkit::addr::Addr6 {
+        predad: false,
         life: Default::default(),
         addr: ((0x2001_0db8_0000u128 | net) << 80) | 1,
         plen: 64,

@@ -2276,6 +2276,7 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                 scope::UNIVERSE
             });
             let a6 = Addr6 {
+                predad: false,
                 life,
                 addr: pfx,
                 plen,

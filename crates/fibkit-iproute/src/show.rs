@@ -4573,6 +4573,7 @@ mod tests {
         ns.addr6_add(
             dev,
             Addr6 {
+                predad: false,
                 life: Default::default(),
                 addr: a6(a),
                 plen,

@@ -153,4 +153,8 @@ pub struct Addr6 {
     pub peer: Option<u128>,
     /// Valid and preferred lifetimes (`valid_lft`, `preferred_lft`).
     pub life: Lifetime,
+    /// Kept over its link's going down, waiting for DAD to run again when the link
+    /// comes up (`INET6_IFADDR_STATE_PREDAD`; a `nodad` address is not tentative
+    /// meanwhile, but is announced again all the same).
+    pub predad: bool,
 }

@@ -1478,6 +1478,7 @@ impl Netns {
         if l.is_loopback() {
             if !self.addrs6(1).iter().any(|a| a.addr == 1) {
                 let a = Addr6 {
+                    predad: false,
                     life: Default::default(),
                     addr: 1,
                     plen: 128,
@@ -1497,6 +1498,7 @@ impl Netns {
             return;
         }
         let a = Addr6 {
+            predad: false,
             life: Default::default(),
             addr: ll,
             plen: 64,
@@ -1521,6 +1523,7 @@ impl Netns {
         if let Some(v) = self.addrs6.get_mut(&dev) {
             for a in v.iter_mut() {
                 a.flags &= !ifa::TENTATIVE;
+                a.predad = false;
             }
         }
         for a in list {
@@ -1529,9 +1532,12 @@ impl Netns {
             if a.flags & ifa::NOPREFIXROUTE == 0 && a.flags & ifa::PERMANENT != 0 {
                 self.addrconf_prefix_route(a.addr, a.plen, a.metric, dev, None);
             }
-            let tentative = a.flags & ifa::TENTATIVE != 0;
+            // addrconf_dad_run(restart): the addresses kept over the down link are
+            // announced again, `nodad` ones too
+            let tentative = a.flags & ifa::TENTATIVE != 0 || a.predad;
             let mut a = a;
             a.flags &= !ifa::TENTATIVE;
+            a.predad = false;
             if tentative {
                 self.ifa_notify_new6(dev, &a);
             } else {
@@ -1732,8 +1738,12 @@ impl Netns {
             }
             if keep {
                 let mut a = a;
-                // kept addresses wait for DAD again while the link is down
-                a.flags |= ifa::TENTATIVE;
+                // kept addresses wait for DAD again while the link is down, but for
+                // those that skip it (addrconf_ifdown: `nodad` ones stay as they are)
+                if a.flags & ifa::NODAD == 0 {
+                    a.flags |= ifa::TENTATIVE;
+                }
+                a.predad = true;
                 kept.push(a);
             }
         }

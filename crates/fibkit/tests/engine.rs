@@ -2076,6 +2076,7 @@ mod gateway_checks_in_bulk {
                     ns.addr6_add(
                         d1,
                         Addr6 {
+                            predad: false,
                             life: Default::default(),
                             addr: NET2 | 0xfe,
                             plen: 64,

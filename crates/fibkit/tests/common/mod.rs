@@ -14,6 +14,7 @@ pub fn ns_with_link() -> (Netns, u32) {
     ns.addr6_add(
         d0,
         Addr6 {
+            predad: false,
             life: Default::default(),
             addr: 0x2001_0db8_0001_u128 << 80 | 1,
             plen: 64,
