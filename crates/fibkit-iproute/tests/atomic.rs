@@ -280,6 +280,15 @@ const WORDS: &[&str] = &[
     "inline",
     "hmac",
     "csum",
+    "-M",
+    "-B",
+    "-0",
+    "mpls",
+    "bridge",
+    "valid_lft",
+    "preferred_lft",
+    "forever",
+    "proxy",
 ];
 
 proptest! {
