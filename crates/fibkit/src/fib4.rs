@@ -1620,8 +1620,11 @@ impl Netns {
 
     // ------------------------------------------------------- device events
 
-    /// `fib_sync_down_dev` + `fib_flush`.
+    /// `fib_sync_down_dev` + `fib_flush`, then `arp_ifdown`: the device's ARP entries
+    /// and IPv4 proxy entries go too, permanent ones included (so also when its last
+    /// IPv4 address is deleted: random seed 30089).
     fn fib_disable_ip(&mut self, dev: u32, force: bool, unregister: bool) {
+        self.neigh_ifdown(dev, Some(false));
         let mut fresh = InfoPool4::default();
         for t in self.tables4.values_mut() {
             t.for_each_list_mut(|list| {
