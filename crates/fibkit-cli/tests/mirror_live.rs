@@ -1502,6 +1502,9 @@ fn mirror_copies_address_lifetimes() {
         "-6 addr add 2001:db8::1/64 dev d0 valid_lft 100 preferred_lft 0 nodad",
         "-6 addr add 2001:db8::2/64 dev d0 valid_lft 200 preferred_lft 150 nodad",
         "-6 addr add 2001:db8:1::1/64 dev d0 preferred_lft 30 nodad",
+        // expired at once: listed until the garbage collector runs, passed over by
+        // lookups (the mirror takes it as expiring at once too)
+        "-6 route add 2001:db8:7::/64 dev d1 expires 0",
     ] {
         ns.ip(c);
     }
@@ -1511,6 +1514,7 @@ fn mirror_copies_address_lifetimes() {
         "addr show dev d0 dynamic",
         "-6 route show dev d0",
         "-6 route get 2001:db8::9",
+        "-6 route get 2001:db8:7::1",
     ];
     // a second may pass between the kernel's answer and the mirror's: a difference is
     // looked at again once

@@ -162,7 +162,8 @@ pub struct KRoute {
     /// Nexthop object id.
     pub nhid: u32,
     /// Seconds left before an IPv6 route expires, plus one (`RTA_CACHEINFO`'s
-    /// `rta_expires`, floored to seconds as `ip` prints them), if it expires.
+    /// `rta_expires`, floored to seconds as `ip` prints them), if it expires; 0 for one
+    /// that has expired (listed until the garbage collector runs).
     pub expires: Option<u32>,
     /// The route has an encapsulation of a type fibkit does not model (`seg6local`,
     /// `bpf`, ...).
@@ -560,8 +561,13 @@ pub fn decode_route(p: &[u8], w: &mut Vec<Warning>) -> Option<KRoute> {
                     .data
                     .get(8..12)
                     .map(|b| i32::from_ne_bytes(b.try_into().expect("four bytes")));
-                if let Some(t) = left.filter(|t| *t > 0) {
-                    r.expires = Some(t.unsigned_abs() / 100 + 1);
+                // (0: the route does not expire; below 0: it has expired, and lookups
+                // pass it over until the garbage collector removes it: mirrored as a
+                // route expiring at once, `expires 0`)
+                match left {
+                    Some(t) if t > 0 => r.expires = Some(t.unsigned_abs() / 100 + 1),
+                    Some(t) if t < 0 => r.expires = Some(0),
+                    _ => {}
                 }
             }
             23 => r.expires = a.u32(),
