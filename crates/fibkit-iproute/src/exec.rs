@@ -17,6 +17,7 @@ use crate::names::*;
 
 mod encap;
 mod nexthop;
+mod token;
 pub(crate) use encap::encap_fields;
 pub use encap::{encap_json_members, encap_text};
 pub use nexthop::nexthop_lines;
@@ -356,6 +357,9 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     }
     if matches(o, "nexthop") {
         return nexthop::nexthop_cmd(ns, &opts, rest);
+    }
+    if matches(o, "token") {
+        return token::token_cmd(ns, &opts, rest);
     }
     Err(Failure::parse(
         format!("Object \"{o}\" is unknown, try \"ip help\".\n"),

@@ -848,7 +848,7 @@ fn ntop4(a: u32) -> String {
 }
 
 /// glibc's `inet_ntop(AF_INET6)`, including its embedded-IPv4 forms.
-fn ntop6(a: u128) -> String {
+pub(crate) fn ntop6(a: u128) -> String {
     let bytes = a.to_be_bytes();
     let mut words = [0u16; 8];
     for (i, w) in words.iter_mut().enumerate() {

@@ -1115,6 +1115,70 @@ impl Netns {
         }
     }
 
+    /// `ip token set TOKEN dev DEV` (`inet6_set_iftoken`): the device keeps the low 64
+    /// bits of `token` as the interface identifier of addresses it would configure
+    /// from router advertisements (which fibkit does not receive). Refused on a device
+    /// without IPv6 state, on the loopback, on a device without neighbour discovery
+    /// (NOARP), where router advertisements are not accepted (`accept_ra`, 2 needed
+    /// under forwarding) and where router solicitations are off.
+    pub fn token_set(&mut self, dev: u32, token: u128) -> Result<()> {
+        let l = self.links.get(&dev).ok_or(Error::new(Errno::ENODEV))?;
+        let Some(conf) = self.sysctl.v6_dev.get(&dev) else {
+            return Err(Error::new(Errno::EAFNOSUPPORT));
+        };
+        if l.is_loopback() {
+            return Err(Error::msg(Errno::EINVAL, "ipv6: Device is loopback"));
+        }
+        if l.noarp() {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "ipv6: Device does not do neighbour discovery",
+            ));
+        }
+        let accept_ra = self.accept_ra6(&l.name);
+        let accepts = if conf.forwarding != 0 {
+            accept_ra == 2
+        } else {
+            accept_ra != 0
+        };
+        if !accepts {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "ipv6: Router advertisement is disabled on device",
+            ));
+        }
+        if conf.router_solicitations == 0 {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Router solicitation is disabled on device",
+            ));
+        }
+        if let Some(c) = self.sysctl.v6_dev.get_mut(&dev) {
+            c.token = token as u64;
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// The device's `ip token` (`None`: no IPv6 state).
+    pub fn token(&self, dev: u32) -> Option<u64> {
+        self.sysctl.v6_dev.get(&dev).map(|c| c.token)
+    }
+
+    /// `accept_ra` of a device as last written for it (or for `default`; 1 when
+    /// never written): fibkit keeps it among the sysctls it does not model.
+    fn accept_ra6(&self, dev: &str) -> i64 {
+        let read = |k: &str| {
+            self.sysctl
+                .other
+                .get(k)
+                .and_then(|v| v.trim().parse::<i64>().ok())
+        };
+        read(&format!("net.ipv6.conf.{dev}.accept_ra"))
+            .or_else(|| read("net.ipv6.conf.default.accept_ra"))
+            .unwrap_or(1)
+    }
+
     fn dev_forwarding6(&self, dev: u32) -> bool {
         self.sysctl
             .v6_dev

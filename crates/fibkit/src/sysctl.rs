@@ -60,6 +60,9 @@ pub struct DevConf6 {
     pub router_solicitations: i32,
     /// `use_oif_addrs_only`
     pub use_oif_addrs_only: u32,
+    /// Not a sysctl: the interface identifier `ip token` sets (`idev->token`, its low
+    /// 64 bits), kept with the device's IPv6 state and lost with it.
+    pub token: u64,
 }
 
 /// All routing-relevant sysctls of one namespace.
