@@ -309,14 +309,7 @@ pub mod nud {
 }
 
 /// `NTF_*` neighbour flags (`ndm_flags`).
-pub mod ntf {
-    /// `NTF_PROXY`: a proxy (`pneigh`) entry.
-    pub const PROXY: u8 = 0x08;
-    /// `NTF_EXT_LEARNED`.
-    pub const EXT_LEARNED: u8 = 0x10;
-    /// `NTF_ROUTER`: an IPv6 router.
-    pub const ROUTER: u8 = 0x80;
-}
+pub use fibkit::netns::ntf;
 
 /// A neighbour entry (`RTM_NEWNEIGH`) of the ARP or ND table.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -59,6 +59,20 @@ impl Lifetime {
         tstamp: 0,
     };
 
+    /// `flags` with the `IFA_F_PERMANENT` and `IFA_F_DEPRECATED` the lifetimes imply
+    /// (`set_ifa_lifetime`, `inet6_addr_add`): permanent when the valid lifetime is
+    /// forever, deprecated when the preferred one is 0.
+    pub fn flags(&self, flags: u32) -> u32 {
+        let mut f = flags & !(ifa::PERMANENT | ifa::DEPRECATED);
+        if self.is_permanent() {
+            f |= ifa::PERMANENT;
+        }
+        if self.preferred == 0 {
+            f |= ifa::DEPRECATED;
+        }
+        f
+    }
+
     /// Whether the valid lifetime is forever (the address is `IFA_F_PERMANENT`).
     pub fn is_permanent(&self) -> bool {
         self.valid == Lifetime::INFINITE

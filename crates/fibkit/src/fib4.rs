@@ -1388,13 +1388,7 @@ impl Netns {
         a.flags &= !ifa::SECONDARY;
         // set_ifa_lifetime: deprecated from the start with a preferred lifetime of 0
         a.life.tstamp = self.now;
-        a.flags &= !(ifa::DEPRECATED | ifa::PERMANENT);
-        if a.life.preferred == 0 {
-            a.flags |= ifa::DEPRECATED;
-        }
-        if a.life.is_permanent() {
-            a.flags |= ifa::PERMANENT;
-        }
+        a.flags = a.life.flags(a.flags);
         let list = self.addrs4.entry(dev).or_default();
         // find_matching_ifa first: the same address and prefix already there is EEXIST,
         // before the insertion's walk can meet another of the subnet with another scope
@@ -1472,13 +1466,7 @@ impl Netns {
                 tstamp: now,
                 ..a.life
             };
-            x.flags &= !(ifa::DEPRECATED | ifa::PERMANENT);
-            if a.life.preferred == 0 {
-                x.flags |= ifa::DEPRECATED;
-            }
-            if a.life.is_permanent() {
-                x.flags |= ifa::PERMANENT;
-            }
+            x.flags = a.life.flags(x.flags);
         }
         self.rt_cache_flush4();
         self.bump();

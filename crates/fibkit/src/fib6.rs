@@ -946,6 +946,8 @@ impl Netns {
 
     // ---------------------------------------------------------- addrconf
 
+    /// A route the kernel makes for itself (`proto kernel`), through `dev`, expiring
+    /// after `expires` seconds when given.
     fn kernel_route6(
         &mut self,
         rtype: RouteType,
@@ -953,7 +955,7 @@ impl Netns {
         dst: Prefix6,
         dev: u32,
         metric: u32,
-        extra_flags: u32,
+        expires: Option<u64>,
     ) -> Result<()> {
         let cfg = Route6Cfg {
             table,
@@ -965,12 +967,11 @@ impl Netns {
                 dev,
                 ..Default::default()
             },
-            flags: extra_flags,
+            expires,
             ..Default::default()
         };
         self.new_table6(table);
-        let mut rt = self.ip6_route_info_create(&cfg, &cfg.nh)?;
-        rt.flags |= extra_flags;
+        let rt = self.ip6_route_info_create(&cfg, &cfg.nh)?;
         self.fib6_add(
             rt,
             NlFlags {
@@ -987,7 +988,7 @@ impl Netns {
             Prefix6::new(0xff00u128 << 112, 8),
             dev,
             PRIO_ADDRCONF,
-            0,
+            None,
         );
     }
 
@@ -1003,29 +1004,14 @@ impl Netns {
         expires: Option<u64>,
     ) {
         let m = if metric == 0 { PRIO_ADDRCONF } else { metric };
-        let cfg = Route6Cfg {
-            table: tid::MAIN,
-            dst: Prefix6::new(addr, plen),
-            rtype: RouteType::Unicast,
-            proto: proto::KERNEL,
-            metric: m,
-            nh: NhCfg {
-                dev,
-                ..Default::default()
-            },
+        let _ = self.kernel_route6(
+            RouteType::Unicast,
+            tid::MAIN,
+            Prefix6::new(addr, plen),
+            dev,
+            m,
             expires,
-            ..Default::default()
-        };
-        self.new_table6(tid::MAIN);
-        if let Ok(rt) = self.ip6_route_info_create(&cfg, &cfg.nh) {
-            let _ = self.fib6_add(
-                rt,
-                NlFlags {
-                    create: true,
-                    ..Default::default()
-                },
-            );
-        }
+        );
     }
 
     /// Sets (`Some`, absolute engine seconds) or clears the expiry of the route
@@ -2383,18 +2369,10 @@ enum Cleanup {
     Expire(u64),
 }
 
-/// `inet6_addr_add`/`inet6_addr_modify` on the request's flags: `IFA_F_PERMANENT` when
-/// the valid lifetime is forever, `IFA_F_DEPRECATED` for a preferred lifetime of 0;
-/// returns the prefix route's expiry in seconds (`None`: it does not expire).
+/// `inet6_addr_add`/`inet6_addr_modify` on the request's flags (see
+/// [`Lifetime::flags`]); returns the prefix route's expiry in seconds (`None`: it does
+/// not expire).
 fn addr6_lifetime_flags(flags: &mut u32, life: Lifetime) -> Option<u64> {
-    if life.preferred == 0 {
-        *flags |= ifa::DEPRECATED;
-    }
-    if life.is_permanent() {
-        *flags |= ifa::PERMANENT;
-        None
-    } else {
-        *flags &= !ifa::PERMANENT;
-        Some(u64::from(life.valid))
-    }
+    *flags = life.flags(*flags);
+    (!life.is_permanent()).then_some(u64::from(life.valid))
 }

@@ -76,8 +76,11 @@ pub struct Neighbour {
     pub protocol: u8,
 }
 
-/// The neighbour flags (`NTF_*`) fibkit keeps.
+/// Neighbour flags (`NTF_*`): the two fibkit keeps on entries, and the one that marks
+/// a proxy entry in netlink messages.
 pub mod ntf {
+    /// `NTF_PROXY`: a proxy (`pneigh`) entry.
+    pub const PROXY: u8 = 0x08;
     /// `router`.
     pub const ROUTER: u8 = 0x80;
     /// `extern_learn`.
@@ -406,39 +409,46 @@ impl Netns {
         let before = self.now;
         self.now = now;
         self.res_run_due();
-        // routes that expired since: lookups pass them over from now on, so their
-        // destinations' compiled answers are redone
-        let mut expired = Vec::new();
+        // the routes that expire, found once (few: a table is mostly routes without)
+        let mut expiring = Vec::new();
         for (&id, t) in &self.tables6 {
             for l in t.lists() {
                 for r in l {
-                    if r.expires.is_some_and(|e| e > before && e <= now) {
-                        expired.push((id, r.dst, r.src));
+                    if let Some(e) = r.expires {
+                        expiring.push((id, r.dst, r.src, e));
                     }
                 }
             }
         }
-        let mut changed = !expired.is_empty();
-        for (id, dst, src) in expired {
-            if let Some(t) = self.tables6.get_mut(&id) {
-                let _ = t.get_mut(dst, src);
+        // those whose time passed since: lookups pass them over from now on, so their
+        // destinations' compiled answers are redone
+        let mut changed = false;
+        for &(id, dst, src, e) in &expiring {
+            if e > before && e <= now {
+                if let Some(t) = self.tables6.get_mut(&id) {
+                    let _ = t.get_mut(dst, src);
+                }
+                changed = true;
             }
         }
-        // fib6_run_gc from its timer: lookups pass over an expired route at once, the
-        // dumps list it until the collector runs; it rearms while routes still expire
+        // fib6_run_gc from its timer: the dumps list an expired route until the
+        // collector runs, which removes it; it rearms while routes still expire
         while let Some(due) = self.gc6_due.filter(|&d| d <= now) {
-            let mut more = false;
-            for t in self.tables6.values_mut() {
-                t.for_each_list_mut(|v| {
-                    let before = v.len();
-                    v.retain(|r| r.expires.is_none_or(|e| e > due));
-                    changed |= v.len() != before;
-                    more |= v.iter().any(|r| r.expires.is_some());
-                });
-                t.prune();
-            }
+            expiring.retain(|&(id, dst, src, e)| {
+                if e > due {
+                    return true;
+                }
+                if let Some(t) = self.tables6.get_mut(&id) {
+                    if let Some(l) = t.get_mut(dst, src) {
+                        l.retain(|r| r.expires.is_none_or(|x| x > due));
+                    }
+                    t.prune_node(dst, src);
+                }
+                changed = true;
+                false
+            });
             // (a run at least a second after the last, as round_jiffies would keep it)
-            self.gc6_due = more.then_some(due + self.gc6_interval().max(1));
+            self.gc6_due = (!expiring.is_empty()).then_some(due + self.gc6_interval().max(1));
         }
         if changed {
             self.bump();
