@@ -234,8 +234,19 @@ fn cycles_per_ns() -> f64 {
         .map_or(1.0, |mhz| mhz / 1000.0)
 }
 
+/// The clock's own cost ([`empty_region`]) and a kbench run timed by `clock`.
+fn timed_run<C, F, R>(cfg: &KbenchConfig, mut clock: C, lookup: F) -> (u64, kbench::KbenchResult)
+where
+    C: FnMut() -> u64,
+    F: FnMut(u128) -> R,
+    R: Into<Outcome>,
+{
+    let empty = empty_region(&mut clock);
+    (empty, kbench::run(cfg, &mut clock, lookup))
+}
+
 /// The clock's own cost: the median of 10,001 timed regions with nothing in them.
-fn empty_region(clock: &mut dyn FnMut() -> u64) -> u64 {
+fn empty_region<C: FnMut() -> u64>(clock: &mut C) -> u64 {
     let mut v: Vec<u64> = (0..10_001)
         .map(|_| {
             let t1 = clock();
@@ -335,13 +346,17 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) -> Result<RunMedians, Strin
             // the counter's ticks are the module's cycles; ns are scaled afterwards,
             // outside the timed region
             // (quanta reads the counter with a plain rdtsc; ordered, the same counter)
-            let mut clock: Box<dyn FnMut() -> u64> = if o.unordered {
-                Box::new(|| tsc.raw())
+            // each clock is its own closure type, so that its reads are inlined into
+            // the loop (a call through a `dyn` clock sat inside every timed region)
+            let (empty, mut res) = if o.unordered {
+                timed_run(&cfg, || tsc.raw(), lookup)
             } else {
-                Box::new(|| fibkit_lpm::ordered_tsc().unwrap_or_else(|| tsc.raw()))
+                timed_run(
+                    &cfg,
+                    || fibkit_lpm::ordered_tsc().unwrap_or_else(|| tsc.raw()),
+                    lookup,
+                )
             };
-            let empty = empty_region(&mut clock);
-            let mut res = kbench::run(&cfg, &mut clock, lookup);
             let scale = |t: u64| {
                 if o.unit_ns {
                     tsc.delta_as_nanos(0, t)
