@@ -204,9 +204,15 @@ struct Gen {
     /// when that fails on a link that is up it takes the link down and up again:
     /// an artifact of the recording that would drop the link's addresses.)
     renamed: bool,
+    /// `sleep 1` lines written so far (at most [`Gen::MAX_SLEEPS`]).
+    sleeps: u8,
 }
 
 impl Gen {
+    /// Seconds a scenario may sleep in all: little enough that no neighbour entry's
+    /// reachable time (15 s at least) runs out.
+    const MAX_SLEEPS: u8 = 3;
+
     fn line(&mut self, s: impl AsRef<str>) {
         self.out.push_str(s.as_ref());
         self.out.push('\n');
@@ -920,6 +926,13 @@ impl Gen {
                 let v = self.r.pick(&["on", "off"]);
                 let extra = self.r.pick(&["", "", "", " up", " down"]);
                 self.line(format!("ip link set {l} {f} {v}{extra}"));
+                if f == "arp" && self.sleeps < Gen::MAX_SLEEPS {
+                    // the kernel restarts the device's IPv6 DAD runs after a random
+                    // delay under a second (scenario 331): let them run before the
+                    // next step, so that the recording does not depend on timing
+                    self.line("sleep 1");
+                    self.sleeps += 1;
+                }
                 if self.r.chance(30) {
                     // a neighbour made on it afterwards (on lo: keyed by 0.0.0.0)
                     let a = if l == "lo" { "127.0.0.9" } else { "10.0.0.9" };
@@ -1123,6 +1136,7 @@ pub fn scenario(seed: u64, steps: usize) -> String {
         out: String::new(),
         prefs: [Vec::new(), Vec::new()],
         renamed: false,
+        sleeps: 0,
     };
     let _ = writeln!(g.out, "## random scenario, seed {seed}, {steps} steps");
     g.links();

@@ -1596,6 +1596,35 @@ impl Netns {
         }
     }
 
+    /// The DAD runs that a change of `NOARP` restarted (`ipv6_netdev_change`) finish,
+    /// the clock having moved on by a second or more: each restarted address on a
+    /// device that is up, not tentative, skips DAD (`addrconf_dad_begin`) and is
+    /// announced again (`addrconf_dad_completed`): its host route comes back if it was
+    /// deleted and, under forwarding, it joins its subnet-router anycast once more, a
+    /// second reference that forwarding's going off later does not drop (conformance
+    /// scenario 331). Returns whether anything changed.
+    pub(crate) fn addrconf_dad_restarted(&mut self) -> bool {
+        let devs: Vec<u32> = self
+            .addrs6
+            .iter()
+            .filter(|(d, v)| v.iter().any(|a| a.predad) && self.links.get(d).is_some_and(|l| l.up))
+            .map(|(&d, _)| d)
+            .collect();
+        for &dev in &devs {
+            let list = self.addrs6(dev).to_vec();
+            if let Some(v) = self.addrs6.get_mut(&dev) {
+                for a in v.iter_mut() {
+                    a.predad = false;
+                }
+            }
+            for mut a in list.into_iter().filter(|a| a.predad) {
+                a.predad = false;
+                self.ifa_notify_new6(dev, &a);
+            }
+        }
+        !devs.is_empty()
+    }
+
     /// Whether `dev` has IPv6 state (the kernel's `inet6_dev`): every link but one
     /// whose MTU is below 1280; the per-device IPv6 sysctls live and die with it.
     pub fn has_idev6(&self, dev: u32) -> bool {
@@ -1675,7 +1704,7 @@ impl Netns {
         self.rt6_sync_up(dev, nhflags::DEAD);
     }
 
-    pub(crate) fn ipv6_netdev_change(&mut self, dev: u32, carrier: bool) {
+    pub(crate) fn ipv6_netdev_change(&mut self, dev: u32, carrier: bool, restart_dad: bool) {
         if !self.has_idev6(dev) || self.ipv6_disabled(dev) {
             return;
         }
@@ -1696,6 +1725,17 @@ impl Netns {
             return;
         }
         if self.v6_ready.contains(&dev) {
+            if restart_dad {
+                // addrconf_dad_run(idev, restart): every address goes back to PREDAD;
+                // its DAD work runs after a random delay below `rtr_solicit_delay`
+                // (one second) and, the address not being tentative, completes at once:
+                // see Netns::addrconf_dad_restarted
+                if let Some(v) = self.addrs6.get_mut(&dev) {
+                    for a in v.iter_mut() {
+                        a.predad = true;
+                    }
+                }
+            }
             self.rt6_sync_up(dev, nhflags::LINKDOWN);
             return;
         }

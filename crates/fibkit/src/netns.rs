@@ -450,6 +450,9 @@ impl Netns {
             // (a run at least a second after the last, as round_jiffies would keep it)
             self.gc6_due = (!expiring.is_empty()).then_some(due + self.gc6_interval().max(1));
         }
+        if now > before && self.addrconf_dad_restarted() {
+            changed = true;
+        }
         if changed {
             self.bump();
         }
@@ -918,7 +921,7 @@ impl Netns {
         }
         for d in changed {
             if self.links[&d].up {
-                self.netdev_change(d, false);
+                self.netdev_change(d, false, false);
             }
         }
         self.rt_cache_flush4();
@@ -931,8 +934,9 @@ impl Netns {
     /// its permanent neighbours go; the IPv4 and IPv6 routes through it follow the
     /// carrier. A change of `NOARP` (`noarp_changed`) first flushes every neighbour
     /// of the device, permanent ones too (`arp_netdev_event`, `ndisc_netdev_event`:
-    /// `neigh_changeaddr`).
-    fn netdev_change(&mut self, d: u32, noarp_changed: bool) {
+    /// `neigh_changeaddr`), and with `restart_dad` restarts the device's IPv6 DAD runs
+    /// (see `ipv6_netdev_change`).
+    fn netdev_change(&mut self, d: u32, noarp_changed: bool, restart_dad: bool) {
         let carrier = self.links[&d].carrier;
         if noarp_changed {
             self.neigh_changeaddr(d);
@@ -945,17 +949,16 @@ impl Netns {
                 .retain(|n| n.dev != d || n.state == NudState::Permanent);
         }
         self.ipv4_netdev_change(d, carrier);
-        self.ipv6_netdev_change(d, carrier);
+        self.ipv6_netdev_change(d, carrier, restart_dad);
     }
 
     /// `ip link set DEV [up|down] FLAG on|off ...` (`dev_change_flags`): the flags of
     /// `mask` (within [`iff::SETTABLE`](crate::link::iff::SETTABLE)) are set as in
     /// `flags` before the device goes up or down; then, on a device that is up, a
     /// change of any flag but `PROMISC` and `ALLMULTI` is a NETDEV_CHANGE (see
-    /// `netdev_change`). The IPv6 addresses' DAD, which the kernel restarts after a
-    /// random delay when `NOARP` changes, is not modelled: it completes at once with
-    /// DAD off (the oracle's setting) but may join a prefix's anycast address a second
-    /// time when forwarding is on.
+    /// `netdev_change`). A change of `NOARP` restarts the device's IPv6 addresses'
+    /// DAD, which the kernel runs after a random delay under a second: fibkit runs it
+    /// when the clock next moves on ([`Netns::set_now`]).
     pub fn link_change_flags(
         &mut self,
         index: u32,
@@ -967,13 +970,17 @@ impl Netns {
             .links
             .get_mut(&index)
             .ok_or(Error::new(Errno::ENODEV))?;
+        let was_up = l.up;
         let changes = l.set_flags(flags, mask);
         if let Some(up) = up {
             self.link_set_up(index, up)?;
         }
         let l = &self.links[&index];
         if l.up && changes & !(crate::link::iff::PROMISC | crate::link::iff::ALLMULTI) != 0 {
-            self.netdev_change(index, changes & crate::link::iff::NOARP != 0);
+            // a device brought up by the same request: the DAD runs its NETDEV_UP
+            // queued have not run yet, and the restart only re-queues them
+            let noarp = changes & crate::link::iff::NOARP != 0;
+            self.netdev_change(index, noarp, noarp && was_up);
             self.rt_cache_flush4();
         }
         if changes != 0 {
@@ -1100,7 +1107,7 @@ impl Netns {
     pub fn netdev_state_change(&mut self, index: u32) -> Result<()> {
         let l = self.links.get(&index).ok_or(Error::new(Errno::ENODEV))?;
         if l.up {
-            self.netdev_change(index, false);
+            self.netdev_change(index, false, false);
             self.rt_cache_flush4();
             self.bump();
         }
@@ -1154,7 +1161,7 @@ impl Netns {
                         self.nh_flush_dev(d);
                     }
                     self.ipv4_netdev_change(d, c);
-                    self.ipv6_netdev_change(d, c);
+                    self.ipv6_netdev_change(d, c, false);
                 }
             }
         }
