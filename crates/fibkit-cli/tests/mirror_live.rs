@@ -1533,3 +1533,47 @@ fn mirror_copies_address_lifetimes() {
     let stderr = String::from_utf8_lossy(&saved.stderr);
     assert!(!stderr.contains("lifetime"), "{stderr}");
 }
+
+/// The mirror copies IPv6 tokens (`IFLA_INET6_TOKEN` in each link's `IFLA_AF_SPEC`):
+/// `ip token` lists the same tokens on both sides.
+#[test]
+fn mirror_copies_ipv6_tokens() {
+    let Some(ns) = live_netns(20) else {
+        return;
+    };
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    for c in [
+        // ifb devices are NOARP, where the kernel refuses a token
+        "link set d0 arp on",
+        "link set d1 arp on",
+        "token set ::1:2:3:4 dev d0",
+    ] {
+        ns.ip(c);
+    }
+    let diffs = compare(&ns, &["token list", "token get dev d0", "token get dev d1"]);
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    let saved = ns.exec(env!("CARGO_BIN_EXE_fib"), &["mirror", "--save", "-"]);
+    let script = String::from_utf8_lossy(&saved.stdout);
+    assert!(script.contains("token set ::1:2:3:4 dev d0"), "{script}");
+    // following: `ip token set` is an RTM_SETLINK, which the kernel announces (RTNLGRP_LINK)
+    use std::io::BufRead;
+    let mut child = Child(
+        Command::new("ip")
+            .args(["netns", "exec", &ns.0, env!("CARGO_BIN_EXE_fib")])
+            .args(["mirror", "-q", "--follow", "token", "get", "dev", "d1"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("fib runs"),
+    );
+    let out = child.0.stdout.take().expect("stdout");
+    let mut lines = std::io::BufReader::new(out).lines();
+    let mut next = || lines.next().expect("a line").expect("text");
+    assert!(next().starts_with("resync 0: "));
+    assert_eq!(next(), "token :: dev d1");
+    ns.ip("token set ::5 dev d1");
+    assert!(next().starts_with("resync 1: "));
+    assert_eq!(next(), "token ::5 dev d1");
+}

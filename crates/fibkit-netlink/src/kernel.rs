@@ -79,6 +79,9 @@ pub struct KLink {
     pub loopback: bool,
     /// The header's flags (`dev_get_flags()`: `IFF_NOARP`, `IFF_MULTICAST`, ...).
     pub flags: u32,
+    /// The IPv6 token (`ip token`: `IFLA_AF_SPEC` / `AF_INET6` / `IFLA_INET6_TOKEN`);
+    /// 0 when none is set or the device has no IPv6 state.
+    pub token6: u128,
 }
 
 /// An interface address (`RTM_NEWADDR`).
@@ -371,6 +374,16 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
             20 => l.alias = a.str().filter(|s| !s.is_empty()).map(str::to_string),
             33 => carrier = a.u8(),
             37 => l.link_other_ns = true,
+            // IFLA_AF_SPEC: per family; AF_INET6's IFLA_INET6_TOKEN (an in6_addr)
+            26 => {
+                for f in a.nested().filter(|f| f.ty == u16::from(AF_INET6)) {
+                    for i in f.nested().filter(|i| i.ty == 7) {
+                        if let Ok(b) = <[u8; 16]>::try_from(i.data) {
+                            l.token6 = u128::from_be_bytes(b);
+                        }
+                    }
+                }
+            }
             _ => {}
         }
     }

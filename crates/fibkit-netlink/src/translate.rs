@@ -1521,6 +1521,22 @@ pub fn translate(k: &KernelState) -> Translation {
         }
     }
 
+    // IPv6 tokens (after the sysctls: a token needs router advertisements and
+    // solicitations on); the kernel keeps one set before its device became NOARP,
+    // which fibkit then refuses with a warning
+    for l in links.iter().filter(|l| l.token6 != 0) {
+        let have = c.ns.link_index(&l.name).and_then(|i| c.ns.token(i));
+        if have != Some(l.token6 as u64) {
+            c.ip(vec![
+                w("token"),
+                w("set"),
+                std::net::Ipv6Addr::from(l.token6).to_string(),
+                w("dev"),
+                l.name.clone(),
+            ]);
+        }
+    }
+
     // 4. addresses
     let mut kaddrs = Vec::new();
     for a in &k.addrs {
