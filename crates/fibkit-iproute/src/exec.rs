@@ -3325,6 +3325,7 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 "src_valid_mark" => conf.src_valid_mark = v,
                 "send_redirects" => conf.send_redirects = v,
                 "shared_media" => conf.shared_media = v,
+                "arp_evict_nocarrier" => conf.arp_evict_nocarrier = v,
                 "forwarding" => conf.forwarding = u32::from(v != 0),
                 _ => {
                     ns.sysctl.other.insert(key.to_string(), val.to_string());
@@ -3367,6 +3368,7 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 "accept_dad" => conf.accept_dad = v as u32,
                 "router_solicitations" => conf.router_solicitations = v as i32,
                 "use_oif_addrs_only" => conf.use_oif_addrs_only = v as u32,
+                "ndisc_evict_nocarrier" => conf.ndisc_evict_nocarrier = v as u32,
                 _ => {
                     ns.sysctl.other.insert(key.to_string(), val.to_string());
                 }

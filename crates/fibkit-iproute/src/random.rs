@@ -277,6 +277,8 @@ impl Gen {
             "net.ipv6.conf.all.use_oif_addrs_only=1",
             "net.ipv6.conf.d1.disable_ipv6=1",
             "net.ipv6.conf.d1.disable_ipv6=0",
+            "net.ipv4.conf.v0.arp_evict_nocarrier=0",
+            "net.ipv6.conf.all.ndisc_evict_nocarrier=0",
         ]);
         self.line(format!("sysctl {s}"));
     }

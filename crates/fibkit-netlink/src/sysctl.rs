@@ -24,6 +24,7 @@ pub const CONF4_KNOBS: &[&str] = &[
     "src_valid_mark",
     "send_redirects",
     "shared_media",
+    "arp_evict_nocarrier",
 ];
 
 /// Per-device IPv6 knobs (`net.ipv6.conf.{all,default,DEV}.KNOB`).
@@ -35,6 +36,7 @@ pub const CONF6_KNOBS: &[&str] = &[
     "disable_ipv6",
     "router_solicitations",
     "use_oif_addrs_only",
+    "ndisc_evict_nocarrier",
 ];
 
 /// One sysctl value as read.

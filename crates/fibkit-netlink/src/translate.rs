@@ -205,6 +205,7 @@ fn fib_value(ns: &Netns, key: &str) -> Option<i64> {
                 "src_valid_mark" => c.src_valid_mark,
                 "send_redirects" => c.send_redirects,
                 "shared_media" => c.shared_media,
+                "arp_evict_nocarrier" => c.arp_evict_nocarrier,
                 _ => return None,
             }
         }
@@ -222,6 +223,7 @@ fn fib_value(ns: &Netns, key: &str) -> Option<i64> {
                 "disable_ipv6" => i64::from(c.disable_ipv6),
                 "router_solicitations" => i64::from(c.router_solicitations),
                 "use_oif_addrs_only" => i64::from(c.use_oif_addrs_only),
+                "ndisc_evict_nocarrier" => i64::from(c.ndisc_evict_nocarrier),
                 _ => return None,
             });
         }

@@ -944,9 +944,21 @@ impl Netns {
         if !carrier {
             // the nexthop objects on it go too
             self.nh_flush_dev(d);
-            // neigh_carrier_down: all but the permanent entries (proxy entries stay)
-            self.neigh
-                .retain(|n| n.dev != d || n.state == NudState::Permanent);
+            // neigh_carrier_down: all but the permanent entries (proxy entries stay),
+            // in each table whose `*_evict_nocarrier` says so (arp_netdev_event:
+            // IN_DEV_ARP_EVICT_NOCARRIER, `all` and the device; ndisc_netdev_event:
+            // `all` and the device)
+            let s = &self.sysctl;
+            let arp = s.v4_all.arp_evict_nocarrier != 0
+                && s.v4_dev.get(&d).is_none_or(|c| c.arp_evict_nocarrier != 0);
+            let nd = s.v6_all.ndisc_evict_nocarrier != 0
+                && s.v6_dev
+                    .get(&d)
+                    .is_none_or(|c| c.ndisc_evict_nocarrier != 0);
+            self.neigh.retain(|n| {
+                let evict = if n.v6 { nd } else { arp };
+                n.dev != d || n.state == NudState::Permanent || !evict
+            });
         }
         self.ipv4_netdev_change(d, carrier);
         self.ipv6_netdev_change(d, carrier, restart_dad);

@@ -23,11 +23,14 @@ pub struct DevConf4 {
     pub send_redirects: u32,
     /// `shared_media` (default 1)
     pub shared_media: u32,
+    /// `arp_evict_nocarrier` (default 1): a carrier loss flushes the device's ARP
+    /// entries but the permanent ones, unless it is off for `all` or the device
+    pub arp_evict_nocarrier: u32,
 }
 
 impl Default for DevConf4 {
-    /// The kernel's defaults (`ipv4_devconf`): everything off but `send_redirects`
-    /// and `shared_media`.
+    /// The kernel's defaults (`ipv4_devconf`): everything off but `send_redirects`,
+    /// `shared_media` and `arp_evict_nocarrier`.
     fn default() -> Self {
         DevConf4 {
             forwarding: 0,
@@ -39,12 +42,13 @@ impl Default for DevConf4 {
             src_valid_mark: 0,
             send_redirects: 1,
             shared_media: 1,
+            arp_evict_nocarrier: 1,
         }
     }
 }
 
 /// Per-device IPv6 configuration (`net.ipv6.conf.DEV.*`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DevConf6 {
     /// `forwarding`
     pub forwarding: u32,
@@ -60,9 +64,31 @@ pub struct DevConf6 {
     pub router_solicitations: i32,
     /// `use_oif_addrs_only`
     pub use_oif_addrs_only: u32,
+    /// `ndisc_evict_nocarrier` (default 1): a carrier loss flushes the device's
+    /// neighbour discovery entries but the permanent ones, if it is on for `all` and
+    /// the device
+    pub ndisc_evict_nocarrier: u32,
     /// Not a sysctl: the interface identifier `ip token` sets (`idev->token`, its low
     /// 64 bits), kept with the device's IPv6 state and lost with it.
     pub token: u64,
+}
+
+impl Default for DevConf6 {
+    /// The kernel's defaults (`ipv6_devconf`) for the knobs fibkit models: off but
+    /// `ndisc_evict_nocarrier`.
+    fn default() -> Self {
+        DevConf6 {
+            forwarding: 0,
+            ignore_routes_with_linkdown: 0,
+            keep_addr_on_down: 0,
+            accept_dad: 0,
+            disable_ipv6: 0,
+            router_solicitations: 0,
+            use_oif_addrs_only: 0,
+            ndisc_evict_nocarrier: 1,
+            token: 0,
+        }
+    }
 }
 
 /// All routing-relevant sysctls of one namespace.
