@@ -235,16 +235,10 @@ fn connected_again(ns: &fibkit::Netns, args: &[String], g: &GetAnswer) -> u8 {
     let Some(words) = route_get_words(args) else {
         return 0;
     };
-    if !words.contains(&"connected") || words.contains(&"from") {
+    if !fibkit_iproute::exec::route_get_connects(&words) {
         return 0;
     }
-    let has_src = match g {
-        GetAnswer::V4(r, true) => r.fib.as_ref().is_some_and(|(rt, _)| rt.info.prefsrc != 0),
-        GetAnswer::V4(r, false) => !r.input && r.prefsrc.is_some_and(|s| s != r.requested_src),
-        GetAnswer::V6(r, true) => r.fib.first().is_some_and(|rt| rt.prefsrc.is_some()),
-        GetAnswer::V6(r, false) => r.prefsrc.is_some(),
-    };
-    if !has_src {
+    if !fibkit_iproute::exec::get_answer_connects(g) {
         eprintln!("Failed to connect the route");
         return 1;
     }

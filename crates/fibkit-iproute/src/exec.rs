@@ -1255,6 +1255,69 @@ fn route_usage() -> String {
     crate::show::USAGE_ROUTE.to_string()
 }
 
+/// The `ip route get` keyword `raw` stands for (itself when it is none): iproute_get's
+/// keywords, most by any prefix, in its order (`f` is `from`, `i` `iif`, `m` `mark`,
+/// `o` `oif`, `d` `dsfield`, `fib` `fibmatch`, `c` `connected`); `tos` and `dsfield`
+/// both give `tos`.
+fn get_keyword(raw: &str) -> &str {
+    if raw == "tos" || matches(raw, "dsfield") {
+        return "tos";
+    }
+    [
+        ("from", false),
+        ("iif", false),
+        ("mark", false),
+        ("oif", false),
+        ("notify", false),
+        ("connected", false),
+        ("vrf", false),
+        ("uid", false),
+        ("fibmatch", false),
+        ("as", true),
+        ("sport", true),
+        ("dport", true),
+        ("ipproto", false),
+    ]
+    .iter()
+    .find(|(kw, exact)| if *exact { raw == *kw } else { matches(raw, kw) })
+    .map_or(raw, |(kw, _)| kw)
+}
+
+/// Whether the words of an `ip route get` after `get` ask for `connected` without
+/// `from` (iproute_get then asks a second time; see the CLI).
+pub fn route_get_connects(words: &[&str]) -> bool {
+    let (mut connected, mut from) = (false, false);
+    let mut i = 0;
+    while i < words.len() {
+        match get_keyword(words[i]) {
+            "connected" => connected = true,
+            "from" => {
+                from = true;
+                i += 1;
+            }
+            "as" if words.get(i + 1) == Some(&"to") => i += 2,
+            "tos" | "iif" | "mark" | "oif" | "dev" | "vrf" | "uid" | "as" | "sport" | "dport"
+            | "ipproto" | "to" => i += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    connected && !from
+}
+
+/// Whether a route get's answer carries a source that `connected` can turn into the
+/// second request's (`RTA_PREFSRC`, which an input answer and an output one whose
+/// source was given do not carry; a `fibmatch` answer's is the route's `src`).
+/// Without one iproute2 stops with "Failed to connect the route".
+pub fn get_answer_connects(g: &GetAnswer) -> bool {
+    match g {
+        GetAnswer::V4(r, true) => r.fib.as_ref().is_some_and(|(rt, _)| rt.info.prefsrc != 0),
+        GetAnswer::V4(r, false) => !r.input && r.prefsrc.is_some_and(|s| s != r.requested_src),
+        GetAnswer::V6(r, true) => r.fib.first().is_some_and(|rt| rt.prefsrc.is_some()),
+        GetAnswer::V6(r, false) => r.prefsrc.is_some(),
+    }
+}
+
 fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
     let mut a = Args::new(args);
     let mut fam = opts.family;
@@ -1274,31 +1337,7 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
     let mut sport = 0u16;
     let mut dport = 0u16;
     while let Some(raw) = a.next() {
-        // iproute_get's keywords, most by any prefix, in its order (`f` is `from`, `i`
-        // `iif`, `m` `mark`, `o` `oif`, `d` `dsfield`, `fib` `fibmatch`)
-        let k = [
-            ("from", false),
-            ("iif", false),
-            ("mark", false),
-            ("oif", false),
-            ("notify", false),
-            ("connected", false),
-            ("vrf", false),
-            ("uid", false),
-            ("fibmatch", false),
-            ("as", true),
-            ("sport", true),
-            ("dport", true),
-            ("ipproto", false),
-        ]
-        .iter()
-        .find(|(kw, exact)| if *exact { raw == *kw } else { matches(raw, kw) })
-        .map_or(raw, |(kw, _)| kw);
-        let k = if raw == "tos" || matches(raw, "dsfield") {
-            "tos"
-        } else {
-            k
-        };
+        let k = get_keyword(raw);
         match k {
             "tos" | "dsfield" => {
                 let v = a.val()?;

@@ -1117,6 +1117,10 @@ impl Gen {
         // CPU, so the cache is flushed after one (the next answer through its nexthop
         // would depend on the CPU); input routes keep the mark for later queries
         // (conformance scenarios 266, 322); IPv6 refuses the flag
+        if self.r.chance(5) {
+            // printed twice unless `from` is given (scenario 333)
+            s += " connected";
+        }
         let mut flush = false;
         if self.r.chance(8) {
             s += " notify";

@@ -119,6 +119,7 @@ fn random_scenarios_match_live_kernel() {
             .expect("oracle runs");
         let kernel = String::from_utf8_lossy(&out.stdout);
         let ours = fibkit_iproute::scenario::run_scenario(&text);
+        let kernel = fibkit_iproute::scenario::strip_raw(&kernel);
         let diffs = fibkit_iproute::scenario::compare(&kernel, &ours);
         if let Some((line, k, f)) = diffs.first() {
             failures.push(format!(
