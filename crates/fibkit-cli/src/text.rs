@@ -64,7 +64,9 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     let mut cache: Vec<&str> = Vec::new();
     match r.rtype {
         RouteType::Local => cache.push("local"),
-        RouteType::Broadcast => {
+        // a directed broadcast forwarded under bc_forwarding is made by
+        // __mkroute_input, which sets neither
+        RouteType::Broadcast if !r.bc_forwarded => {
             cache.push("local");
             cache.push("brd");
         }

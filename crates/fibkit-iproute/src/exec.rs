@@ -3246,7 +3246,11 @@ pub fn run_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
         // on a change; accept_local only when turned off; `default.forwarding` never
         let flush = before.len() != after.len()
             || before.iter().zip(&after).any(|(b, a)| {
-                (b.0 != a.0 && !b.4) || b.1 != a.1 || b.2 != a.2 || (b.3 != 0 && a.3 == 0)
+                (b.0 != a.0 && !b.4)
+                    || b.1 != a.1
+                    || b.2 != a.2
+                    || (b.3 != 0 && a.3 == 0)
+                    || b.5 != a.5
             });
         if flush {
             ns.rt_cache_flush4();
@@ -3257,8 +3261,8 @@ pub fn run_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
 
 /// Per IPv4 configuration (`all`, `default`, each device's): the sysctls whose
 /// change flushes the route cache: forwarding, route_localnet, promote_secondaries,
-/// accept_local, and whether it is `default`.
-fn flushing_sysctls4(ns: &Netns) -> Vec<(u32, u32, u32, u32, bool)> {
+/// accept_local, whether it is `default`, and bc_forwarding.
+fn flushing_sysctls4(ns: &Netns) -> Vec<(u32, u32, u32, u32, bool, u32)> {
     let s = &ns.sysctl;
     let one = |c: &fibkit::sysctl::DevConf4, dflt: bool| {
         (
@@ -3267,6 +3271,7 @@ fn flushing_sysctls4(ns: &Netns) -> Vec<(u32, u32, u32, u32, bool)> {
             c.promote_secondaries,
             c.accept_local,
             dflt,
+            c.bc_forwarding,
         )
     };
     let mut v = vec![one(&s.v4_all, false), one(&s.v4_default, true)];
@@ -3365,6 +3370,7 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 "send_redirects" => conf.send_redirects = v,
                 "shared_media" => conf.shared_media = v,
                 "arp_evict_nocarrier" => conf.arp_evict_nocarrier = v,
+                "bc_forwarding" => conf.bc_forwarding = v,
                 "forwarding" => conf.forwarding = u32::from(v != 0),
                 _ => {
                     ns.sysctl.other.insert(key.to_string(), val.to_string());

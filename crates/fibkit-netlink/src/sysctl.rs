@@ -25,6 +25,7 @@ pub const CONF4_KNOBS: &[&str] = &[
     "send_redirects",
     "shared_media",
     "arp_evict_nocarrier",
+    "bc_forwarding",
 ];
 
 /// Per-device IPv6 knobs (`net.ipv6.conf.{all,default,DEV}.KNOB`).

@@ -206,6 +206,7 @@ fn fib_value(ns: &Netns, key: &str) -> Option<i64> {
                 "send_redirects" => c.send_redirects,
                 "shared_media" => c.shared_media,
                 "arp_evict_nocarrier" => c.arp_evict_nocarrier,
+                "bc_forwarding" => c.bc_forwarding,
                 _ => return None,
             }
         }

@@ -66,6 +66,10 @@ pub struct RouteGet4<'a> {
     /// `rt_set_nexthop` sets them: the chosen nexthop's, then for a half still zero
     /// the answering rule's, then (input routes) the source check's tag.
     pub realms: u32,
+    /// An input route to a broadcast address forwarded under `bc_forwarding`
+    /// (`ip_mkroute_input`, where one delivered locally goes through `brd_input`):
+    /// without the `local` and `brd` flags.
+    pub bc_forwarded: bool,
 }
 
 /// `set_class_tag`: fill each half (from, to) of `realms` still zero from `tag`'s.
@@ -486,6 +490,7 @@ impl Netns {
             requested_src: 0,
             requested_dst: fl.dst,
             realms,
+            bc_forwarded: false,
         })
     }
 
@@ -501,6 +506,16 @@ impl Netns {
                 .v4_dev
                 .get(&dev)
                 .is_some_and(|c| c.accept_local != 0)
+    }
+
+    /// `IN_DEV_BFORWARD`: `bc_forwarding` of `all` and of the device.
+    pub(crate) fn bc_forwarding4(&self, dev: u32) -> bool {
+        self.sysctl.v4_all.bc_forwarding != 0
+            && self
+                .sysctl
+                .v4_dev
+                .get(&dev)
+                .is_some_and(|c| c.bc_forwarding != 0)
     }
 
     pub(crate) fn forwarding4(&self, dev: u32) -> bool {
@@ -626,7 +641,8 @@ impl Netns {
     /// source and the gateway on one subnet of the device (`inet_addr_onlink`).
     pub fn input_redirect4(&self, a: &RouteAnswer4) -> bool {
         let dev = a.flow.iif;
-        if !a.input || a.rtype != RouteType::Unicast || a.dev != dev || !self.tx_redirects4(dev) {
+        let forwarded = a.rtype == RouteType::Unicast || a.bc_forwarded;
+        if !a.input || !forwarded || a.dev != dev || !self.tx_redirects4(dev) {
             return false;
         }
         let Some(nh) = a.nexthop() else {
@@ -710,6 +726,7 @@ impl Netns {
                 requested_src: 0,
                 requested_dst: fl.dst,
                 realms: itag,
+                bc_forwarded: false,
             })
         };
         if v4::is_multicast(daddr) {
@@ -741,6 +758,7 @@ impl Netns {
                 requested_src: 0,
                 requested_dst: fl.dst,
                 realms: itag,
+                bc_forwarded: false,
             });
         }
         if v4::is_lbcast(daddr) || (saddr == 0 && daddr == 0) {
@@ -767,7 +785,10 @@ impl Netns {
                 return no_route(e);
             }
         };
-        if res.route.rtype == RouteType::Broadcast {
+        // IN_DEV_BFORWARD: a directed broadcast is forwarded (make_route), whatever
+        // `forwarding` says, when `bc_forwarding` is on for `all` and the device
+        let bc_forwarded = res.route.rtype == RouteType::Broadcast && self.bc_forwarding4(dev);
+        if res.route.rtype == RouteType::Broadcast && !bc_forwarded {
             return brd(self, res.table, Some((res.route, res.prefix)));
         }
         if res.route.rtype == RouteType::Local {
@@ -788,13 +809,16 @@ impl Netns {
                 requested_src: 0,
                 requested_dst: fl.dst,
                 realms: itag,
+                bc_forwarded: false,
             });
         }
-        if !self.forwarding4(dev) {
-            return no_route(Errno::EHOSTUNREACH);
-        }
-        if res.route.rtype != RouteType::Unicast {
-            return Err(Errno::EINVAL);
+        if !bc_forwarded {
+            if !self.forwarding4(dev) {
+                return no_route(Errno::EHOSTUNREACH);
+            }
+            if res.route.rtype != RouteType::Unicast {
+                return Err(Errno::EINVAL);
+            }
         }
         let mut res = res;
         if res.route.info.nhs.len() > 1 {
@@ -825,6 +849,7 @@ impl Netns {
             requested_src: 0,
             requested_dst: fl.dst,
             realms: class_tag(nh.realm, res.tclassid, itag),
+            bc_forwarded,
         })
     }
 
@@ -888,6 +913,8 @@ pub struct RouteAnswer4 {
     /// a cached route it marked: [`Netns::route_get4_notify`]). Set by the caller that
     /// knows the query; false from the lookups.
     pub notify: bool,
+    /// See [`RouteGet4::bc_forwarded`].
+    pub bc_forwarded: bool,
 }
 
 impl RouteAnswer4 {
@@ -901,6 +928,7 @@ impl RouteAnswer4 {
             RouteType::Multicast => {
                 !self.input && self.fib.as_ref().is_some_and(|(_, p)| p.len >= 4)
             }
+            RouteType::Broadcast if self.bc_forwarded => true,
             RouteType::Local | RouteType::Broadcast if self.input => self.realms == 0,
             _ => true,
         };
@@ -939,6 +967,7 @@ impl RouteGet4<'_> {
             uid: (!self.input).then_some(self.flow.uid),
             realms: self.realms,
             notify: false,
+            bc_forwarded: self.bc_forwarded,
         }
     }
 }

@@ -60,20 +60,26 @@ impl Netns {
 
     /// The nexthop whose cached input route the kernel answers `a` with, when it caches
     /// it: an input answer with a FIB entry (forwarded, local, or a subnet broadcast),
-    /// whose source check gave no realm tag (`do_cache = res->fi && !itag`).
+    /// whose source check gave no realm tag (`do_cache = res->fi && !itag`); a
+    /// broadcast delivered locally only while `bc_forwarding` is off for `all`.
     fn input_cache_key4(&self, a: &RouteAnswer4) -> Option<InputCacheKey> {
         if !a.input {
             return None;
         }
         let (route, _) = a.fib.as_ref()?;
         let nh_sel = match a.rtype {
-            RouteType::Local | RouteType::Broadcast => {
+            // brd_input caches nothing while `bc_forwarding` is on for `all`
+            RouteType::Broadcast if !a.bc_forwarded && self.sysctl.v4_all.bc_forwarding != 0 => {
+                return None;
+            }
+            RouteType::Local | RouteType::Broadcast if !a.bc_forwarded => {
                 if a.realms != 0 {
                     return None;
                 }
                 0
             }
-            RouteType::Unicast => {
+            // forwarded: a unicast route, or a directed broadcast under bc_forwarding
+            RouteType::Unicast | RouteType::Broadcast => {
                 let nh = a.nexthop()?;
                 let sel = route.info.nhs.iter().position(|n| std::ptr::eq(n, nh))?;
                 let fl = &a.flow;

@@ -26,6 +26,9 @@ pub struct DevConf4 {
     /// `arp_evict_nocarrier` (default 1): a carrier loss flushes the device's ARP
     /// entries but the permanent ones, unless it is off for `all` or the device
     pub arp_evict_nocarrier: u32,
+    /// `bc_forwarding`: directed broadcasts received on the device are forwarded
+    /// when it is on for `all` and the device
+    pub bc_forwarding: u32,
 }
 
 impl Default for DevConf4 {
@@ -43,6 +46,7 @@ impl Default for DevConf4 {
             send_redirects: 1,
             shared_media: 1,
             arp_evict_nocarrier: 1,
+            bc_forwarding: 0,
         }
     }
 }
