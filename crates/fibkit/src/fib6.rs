@@ -1596,6 +1596,24 @@ impl Netns {
         }
     }
 
+    /// `addrconf_dad_run(idev, restart)` for the addresses `which` of `dev` (up, with
+    /// carrier and IPv6 on): each goes back to PREDAD; its DAD work runs after a random
+    /// delay below `rtr_solicit_delay` (one second) and, the address not being
+    /// tentative, completes at once (see [`Netns::addrconf_dad_restarted`]).
+    pub(crate) fn addrconf_dad_restart(&mut self, dev: u32, which: &[u128]) {
+        let ready = self.links.get(&dev).is_some_and(|l| l.up && l.carrier)
+            && self.v6_ready.contains(&dev)
+            && !self.ipv6_disabled(dev);
+        if !ready {
+            return;
+        }
+        if let Some(v) = self.addrs6.get_mut(&dev) {
+            for a in v.iter_mut().filter(|a| which.contains(&a.addr)) {
+                a.predad = true;
+            }
+        }
+    }
+
     /// The DAD runs that a change of `NOARP` restarted (`ipv6_netdev_change`) finish,
     /// the clock having moved on by a second or more: each restarted address on a
     /// device that is up, not tentative, skips DAD (`addrconf_dad_begin`) and is
@@ -1726,15 +1744,8 @@ impl Netns {
         }
         if self.v6_ready.contains(&dev) {
             if restart_dad {
-                // addrconf_dad_run(idev, restart): every address goes back to PREDAD;
-                // its DAD work runs after a random delay below `rtr_solicit_delay`
-                // (one second) and, the address not being tentative, completes at once:
-                // see Netns::addrconf_dad_restarted
-                if let Some(v) = self.addrs6.get_mut(&dev) {
-                    for a in v.iter_mut() {
-                        a.predad = true;
-                    }
-                }
+                let all: Vec<u128> = self.addrs6(dev).iter().map(|a| a.addr).collect();
+                self.addrconf_dad_restart(dev, &all);
             }
             self.rt6_sync_up(dev, nhflags::LINKDOWN);
             return;

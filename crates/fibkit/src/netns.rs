@@ -984,15 +984,26 @@ impl Netns {
             .ok_or(Error::new(Errno::ENODEV))?;
         let was_up = l.up;
         let changes = l.set_flags(flags, mask);
+        // the IPv6 addresses in use before the request (see below)
+        let in_use: Vec<u128> = self
+            .addrs6(index)
+            .iter()
+            .filter(|a| !a.predad && a.flags & crate::addr::ifa::TENTATIVE == 0)
+            .map(|a| a.addr)
+            .collect();
         if let Some(up) = up {
             self.link_set_up(index, up)?;
         }
         let l = &self.links[&index];
         if l.up && changes & !(crate::link::iff::PROMISC | crate::link::iff::ALLMULTI) != 0 {
-            // a device brought up by the same request: the DAD runs its NETDEV_UP
-            // queued have not run yet, and the restart only re-queues them
             let noarp = changes & crate::link::iff::NOARP != 0;
             self.netdev_change(index, noarp, noarp && was_up);
+            if noarp && !was_up {
+                // brought up by the same request: the restart re-queues the DAD runs
+                // NETDEV_UP queued (new and kept addresses: announced once), and
+                // restarts those of the addresses that were in use (scenario 331)
+                self.addrconf_dad_restart(index, &in_use);
+            }
             self.rt_cache_flush4();
         }
         if changes != 0 {
