@@ -1425,7 +1425,8 @@ impl Netns {
 
     /// `ip neigh add|replace|change proxy ADDR dev DEV` (`neigh_add` with `NTF_PROXY`):
     /// the entry is made if missing (at the head of its hash bucket) and takes the
-    /// request's flags, and its protocol when one is given. `managed` is refused.
+    /// request's flags, and its protocol when one is given. `managed` is refused, and
+    /// a new IPv6 entry on a device without IPv6 state (ENOBUFS).
     pub fn pneigh_add(
         &mut self,
         dev: u32,
@@ -1441,6 +1442,7 @@ impl Netns {
         if managed {
             return Err(Error::msg(Errno::EINVAL, "Invalid NTF_* flag combination"));
         }
+        let idev6 = self.has_idev6(dev);
         match self
             .proxies
             .iter_mut()
@@ -1452,6 +1454,9 @@ impl Netns {
                     p.protocol = protocol;
                 }
             }
+            // pndisc_constructor refuses a device without IPv6 state, and neigh_add
+            // says ENOBUFS when pneigh_create makes nothing (random seed 30454)
+            None if v6 && !idev6 => return Err(Error::new(Errno::ENOBUFS)),
             None => {
                 self.proxy_seq += 1;
                 self.proxies.push(ProxyNeighbour {
