@@ -437,6 +437,20 @@ fn a_second_mirror_sees_changes() {
 /// A `fib mirror --follow` child, killed on drop.
 struct Child(std::process::Child);
 
+/// `fib mirror -q --follow ARGS` in `ns`, its output piped.
+fn follow(ns: &Netns, args: &[&str]) -> Child {
+    Child(
+        Command::new("ip")
+            .args(["netns", "exec", &ns.0, env!("CARGO_BIN_EXE_fib")])
+            .args(["mirror", "-q", "--follow"])
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("fib runs"),
+    )
+}
+
 impl Drop for Child {
     fn drop(&mut self) {
         let _ = self.0.kill();
@@ -454,15 +468,7 @@ fn follow_resyncs_on_changes() {
     ns.ip("link add d0 type ifb");
     ns.ip("link set d0 up");
     ns.ip("addr add 192.0.2.1/24 dev d0");
-    let mut child = Child(
-        Command::new("ip")
-            .args(["netns", "exec", &ns.0, env!("CARGO_BIN_EXE_fib")])
-            .args(["mirror", "-q", "--follow", "route", "get", "10.1.2.3"])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("fib runs"),
-    );
+    let mut child = follow(&ns, &["route", "get", "10.1.2.3"]);
     let out = child.0.stdout.take().expect("stdout");
     let mut lines = std::io::BufReader::new(out).lines();
     let first = lines.next().expect("a line").expect("text");
@@ -727,15 +733,7 @@ fn follow_resyncs_on_neighbour_validity_only() {
     ] {
         ns.ip(c);
     }
-    let mut child = Child(
-        Command::new("ip")
-            .args(["netns", "exec", &ns.0, env!("CARGO_BIN_EXE_fib")])
-            .args(["mirror", "-q", "--follow", "neigh", "show"])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("fib runs"),
-    );
+    let mut child = follow(&ns, &["neigh", "show"]);
     let out = child.0.stdout.take().expect("stdout");
     let mut lines = std::io::BufReader::new(out)
         .lines()
@@ -1124,15 +1122,7 @@ fn follow_applies_route_events_as_the_kernel_did() {
             })
     }));
     assert!(changes.len() > 50, "{} route changes", changes.len());
-    let mut child = Child(
-        Command::new("ip")
-            .args(["netns", "exec", &ns.0, env!("CARGO_BIN_EXE_fib")])
-            .args(["mirror", "-q", "--follow", "--verify"])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("fib runs"),
-    );
+    let mut child = follow(&ns, &["--verify"]);
     std::thread::sleep(std::time::Duration::from_millis(800));
     for (i, l) in changes.iter().enumerate() {
         // refused commands are part of the scenario: they send no event
@@ -1559,15 +1549,7 @@ fn mirror_copies_ipv6_tokens() {
     assert!(script.contains("token set ::1:2:3:4 dev d0"), "{script}");
     // following: `ip token set` is an RTM_SETLINK, which the kernel announces (RTNLGRP_LINK)
     use std::io::BufRead;
-    let mut child = Child(
-        Command::new("ip")
-            .args(["netns", "exec", &ns.0, env!("CARGO_BIN_EXE_fib")])
-            .args(["mirror", "-q", "--follow", "token", "get", "dev", "d1"])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("fib runs"),
-    );
+    let mut child = follow(&ns, &["token", "get", "dev", "d1"]);
     let out = child.0.stdout.take().expect("stdout");
     let mut lines = std::io::BufReader::new(out).lines();
     let mut next = || lines.next().expect("a line").expect("text");
