@@ -213,10 +213,7 @@ fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
             out!("{s}");
             0
         }
-        Ok(Outcome::Get(g)) => {
-            out!("{}", get_text(ns, args, &g));
-            connected_again(ns, args, &g)
-        }
+        Ok(Outcome::Get(g)) => connected_again(ns, args, &g),
         Err(f) => {
             out!("{}", f.stdout);
             eprint!("{}", f.stderr);
@@ -230,18 +227,31 @@ fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
 /// rewritten attributes are the answer's, not the request's), so the same answer comes
 /// back and is printed a second time, as plain text (the JSON printer is gone by
 /// then). An answer without a preferred source (a `fibmatch` of a route without
-/// `src`) stops with "Failed to connect the route" and status 1.
+/// `src`) stops with "Failed to connect the route" and status 1, its JSON array
+/// left open. Prints the answer (once, without `connected`) and returns the status.
 fn connected_again(ns: &fibkit::Netns, args: &[String], g: &GetAnswer) -> u8 {
-    let Some(words) = route_get_words(args) else {
-        return 0;
-    };
-    if !fibkit_iproute::exec::route_get_connects(&words) {
+    let first = get_text(ns, args, g);
+    let connects =
+        route_get_words(args).is_some_and(|words| fibkit_iproute::exec::route_get_connects(&words));
+    if !connects {
+        out!("{first}");
         return 0;
     }
     if !fibkit_iproute::exec::get_answer_connects(g) {
+        // iproute_get returns before the JSON printer closes its array
+        let json = args
+            .iter()
+            .take_while(|a| a.starts_with('-'))
+            .any(|a| matches!(a.as_str(), "-j" | "-json"));
+        if json {
+            out!("{}", first.trim_end().trim_end_matches(']').trim_end());
+        } else {
+            out!("{first}");
+        }
         eprintln!("Failed to connect the route");
         return 1;
     }
+    out!("{first}");
     let plain: Vec<String> = args
         .iter()
         .filter(|a| !matches!(a.as_str(), "-j" | "-json" | "-p" | "-pretty"))
