@@ -3410,7 +3410,7 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             match *knob {
                 "ignore_routes_with_linkdown" => conf.ignore_routes_with_linkdown = v as u32,
                 "keep_addr_on_down" => conf.keep_addr_on_down = v as i32,
-                "accept_dad" => conf.accept_dad = v as u32,
+                "accept_dad" => conf.accept_dad = v as i32,
                 "router_solicitations" => conf.router_solicitations = v as i32,
                 "use_oif_addrs_only" => conf.use_oif_addrs_only = v as u32,
                 "ndisc_evict_nocarrier" => conf.ndisc_evict_nocarrier = v as u32,

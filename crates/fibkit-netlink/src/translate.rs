@@ -1344,7 +1344,10 @@ pub fn translate(k: &KernelState) -> Translation {
         let p: Vec<&str> = s.key.split('.').collect();
         p.len() < 4 || matches!(p[3], "all" | "default")
     });
-    for s in &global {
+    // accept_dad last: the kernel's addresses are past DAD (a tentative one is warned
+    // about below), while with it on the mirror's would start DAD when added
+    let dad = |s: &&crate::KSysctl| s.key.ends_with(".accept_dad");
+    for s in global.iter().filter(|s| !dad(s)) {
         if s.key == "net.ipv4.fib_multipath_hash_seed" && num(&s.value) == Some(0) {
             c.warn(
                 "net.ipv4.fib_multipath_hash_seed is 0 (a random per-boot seed): multipath \
@@ -1494,7 +1497,7 @@ pub fn translate(k: &KernelState) -> Translation {
     }
 
     // 3. per-device sysctls, then up/down
-    for s in &per_dev {
+    for s in per_dev.iter().filter(|s| !dad(s)) {
         if num(&s.value) != fib_value(&c.ns, &s.key) {
             c.sysctl(&s.key, &s.value);
         }
@@ -1927,6 +1930,12 @@ pub fn translate(k: &KernelState) -> Translation {
     // the kernel's IPv6 trees hold history the dump does not show: start them afresh
     // (crates/fibkit-netlink/README.md, "Not mirrored")
     c.ns.forget_tree_history();
+    // 11. accept_dad (see step 1)
+    for s in global.iter().chain(per_dev.iter()).filter(|s| dad(s)) {
+        if num(&s.value) != fib_value(&c.ns, &s.key) {
+            c.sysctl(&s.key, &s.value);
+        }
+    }
     c.ns.end_bulk(was_bulk);
     Translation {
         commands: c.commands,

@@ -1312,9 +1312,91 @@ impl Netns {
         if a.flags & ifa::NOPREFIXROUTE == 0 {
             self.addrconf_prefix_route(a.addr, a.plen, a.metric, dev, expires);
         }
-        self.ifa_notify_new6(dev, &a);
+        if !self.addrconf_dad_start(dev, a.addr) {
+            self.ifa_notify_new6(dev, &a);
+        }
         self.bump();
         Ok(())
+    }
+
+    /// Whether a new address of `dev` with `flags` goes through duplicate address
+    /// detection (`addrconf_dad_begin`): not on a NOARP or loopback device, not for a
+    /// `nodad` one, and only while `accept_dad` is on for `all` or the device. (An
+    /// `optimistic` request is an ordinary one here: `optimistic_dad`, which would let
+    /// the address be used while DAD runs, is not modelled.)
+    fn dad_needed(&self, dev: u32, flags: u32) -> bool {
+        let on = |c: &crate::sysctl::DevConf6| c.accept_dad >= 1;
+        self.links.get(&dev).is_some_and(|l| !l.noarp())
+            && flags & ifa::NODAD == 0
+            && (on(&self.sysctl.v6_all) || self.sysctl.v6_dev.get(&dev).is_some_and(on))
+    }
+
+    /// Starts DAD for the address `addr` of `dev` when it needs it ([`Netns::dad_needed`]):
+    /// the address is tentative (no host route, not a source, no anycast) until the
+    /// probe's time has passed: a random delay below `rtr_solicit_delay` (1 s), then
+    /// `dad_transmits` (1) probes `retrans_time` (1 s) apart, so one to two seconds;
+    /// fibkit takes two ([`Netns::set_now`]). On a device that is down it stays
+    /// tentative until the device comes up. Returns whether DAD runs.
+    pub(crate) fn addrconf_dad_start(&mut self, dev: u32, addr: u128) -> bool {
+        let Some(flags) = self
+            .addrs6(dev)
+            .iter()
+            .find(|x| x.addr == addr)
+            .map(|x| x.flags)
+        else {
+            return false;
+        };
+        if !self.dad_needed(dev, flags) {
+            return false;
+        }
+        if let Some(x) = self
+            .addrs6
+            .get_mut(&dev)
+            .and_then(|v| v.iter_mut().find(|x| x.addr == addr))
+        {
+            x.flags |= ifa::TENTATIVE;
+        }
+        // (IF_READY: the link is up with carrier; the callers at link up run before
+        // fibkit marks it)
+        let ready = self.links.get(&dev).is_some_and(|l| l.up && l.carrier);
+        if ready {
+            self.dad_due.insert((dev, addr), self.now + 2);
+        } else {
+            self.dad_due.remove(&(dev, addr));
+        }
+        true
+    }
+
+    /// The DAD runs whose time has come succeed (`addrconf_dad_completed`): each
+    /// address, still tentative on a device that is up, is announced. Returns whether
+    /// any was.
+    pub(crate) fn addrconf_dad_done(&mut self, now: u64) -> bool {
+        let due: Vec<(u32, u128)> = self
+            .dad_due
+            .iter()
+            .filter(|(_, &t)| t <= now)
+            .map(|(&k, _)| k)
+            .collect();
+        let mut any = false;
+        for (dev, addr) in due {
+            self.dad_due.remove(&(dev, addr));
+            if !self.links.get(&dev).is_some_and(|l| l.up) {
+                continue;
+            }
+            let Some(x) = self
+                .addrs6
+                .get_mut(&dev)
+                .and_then(|v| v.iter_mut().find(|x| x.addr == addr))
+                .filter(|x| x.flags & ifa::TENTATIVE != 0 && !x.predad)
+            else {
+                continue;
+            };
+            x.flags &= !ifa::TENTATIVE;
+            let a = x.clone();
+            self.ifa_notify_new6(dev, &a);
+            any = true;
+        }
+        any
     }
 
     /// `ip -6 addr replace` / `ip -6 addr change` (`RTM_NEWADDR` with `NLM_F_REPLACE`):
@@ -1559,7 +1641,9 @@ impl Netns {
         };
         self.link_dev_addr6(dev, a.clone());
         self.addrconf_prefix_route(ll, 64, 0, dev, None);
-        self.ifa_notify_new6(dev, &a);
+        if !self.addrconf_dad_start(dev, ll) {
+            self.ifa_notify_new6(dev, &a);
+        }
     }
 
     /// `addrconf_permanent_addr` at link up: every address gets its prefix route and
@@ -1589,7 +1673,10 @@ impl Netns {
             a.flags &= !ifa::TENTATIVE;
             a.predad = false;
             if tentative {
-                self.ifa_notify_new6(dev, &a);
+                // DAD runs again where it is on; announced once it succeeds
+                if !self.addrconf_dad_start(dev, a.addr) {
+                    self.ifa_notify_new6(dev, &a);
+                }
             } else {
                 self.local_route6(a.addr, dev, false);
             }
@@ -1637,6 +1724,22 @@ impl Netns {
             }
             for mut a in list.into_iter().filter(|a| a.predad) {
                 a.predad = false;
+                // a tentative address begins DAD again where it is still needed, and
+                // skips it (succeeds at once) where it no longer is (now NOARP)
+                if a.flags & ifa::TENTATIVE != 0 {
+                    if self.dad_needed(dev, a.flags) {
+                        self.dad_due.insert((dev, a.addr), self.now + 1);
+                        continue;
+                    }
+                    if let Some(x) = self
+                        .addrs6
+                        .get_mut(&dev)
+                        .and_then(|v| v.iter_mut().find(|x| x.addr == a.addr))
+                    {
+                        x.flags &= !ifa::TENTATIVE;
+                    }
+                    a.flags &= !ifa::TENTATIVE;
+                }
                 self.ifa_notify_new6(dev, &a);
             }
         }

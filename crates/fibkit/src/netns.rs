@@ -171,6 +171,9 @@ pub struct Netns {
     /// When the IPv6 routes' garbage collector runs next (`ip6_fib_timer`, engine
     /// seconds; `None`: not armed).
     pub(crate) gc6_due: Option<u64>,
+    /// IPv6 addresses whose duplicate address detection is running (`accept_dad`), by
+    /// (device, address): the clock time at which it succeeds.
+    pub(crate) dad_due: BTreeMap<(u32, u128), u64>,
     /// The clock of resilient nexthop groups, in ms: moves with [`Netns::set_now`],
     /// and by 1 ms per command ([`Netns::tick`]) so that commands keep their order.
     pub(crate) ms_clock: u64,
@@ -302,6 +305,7 @@ impl Netns {
             // far from 0, so that a time restored as "so long ago" stays on the clock
             ms_clock: 1 << 40,
             gc6_due: None,
+            dad_due: BTreeMap::new(),
             res_next_due: u64::MAX,
             nh_dev_seq: 0,
             generation: 0,
@@ -451,6 +455,9 @@ impl Netns {
             self.gc6_due = (!expiring.is_empty()).then_some(due + self.gc6_interval().max(1));
         }
         if now > before && self.addrconf_dad_restarted() {
+            changed = true;
+        }
+        if self.addrconf_dad_done(now) {
             changed = true;
         }
         if changed {

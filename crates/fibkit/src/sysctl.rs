@@ -61,7 +61,7 @@ pub struct DevConf6 {
     /// `keep_addr_on_down` (-1, 0, 1)
     pub keep_addr_on_down: i32,
     /// `accept_dad`
-    pub accept_dad: u32,
+    pub accept_dad: i32,
     /// `disable_ipv6`
     pub disable_ipv6: u32,
     /// `router_solicitations`
