@@ -1334,8 +1334,9 @@ impl Netns {
     /// Starts DAD for the address `addr` of `dev` when it needs it ([`Netns::dad_needed`]):
     /// the address is tentative (no host route, not a source, no anycast) until the
     /// probe's time has passed: a random delay below `rtr_solicit_delay` (1 s), then
-    /// `dad_transmits` (1) probes `retrans_time` (1 s) apart, so one to two seconds;
-    /// fibkit takes two ([`Netns::set_now`]). On a device that is down it stays
+    /// `dad_transmits` (1) probes `retrans_time` (1 s) apart, so one to two seconds
+    /// by default; fibkit takes the upper bound, `1 + dad_transmits` seconds
+    /// ([`Netns::set_now`]). On a device that is down it stays
     /// tentative until the device comes up. Returns whether DAD runs.
     pub(crate) fn addrconf_dad_start(&mut self, dev: u32, addr: u128) -> bool {
         let Some(flags) = self
@@ -1360,11 +1361,32 @@ impl Netns {
         // fibkit marks it)
         let ready = self.links.get(&dev).is_some_and(|l| l.up && l.carrier);
         if ready {
-            self.dad_due.insert((dev, addr), self.now + 2);
+            let probes = self.dad_transmits6(dev);
+            self.dad_due.insert((dev, addr), self.now + 1 + probes);
         } else {
             self.dad_due.remove(&(dev, addr));
         }
         true
+    }
+
+    /// `dad_transmits` of a device as last written for it (or for `default`; 1 when
+    /// never written): the probes DAD sends, a second apart (`retrans_time`), after its
+    /// random first delay under a second. fibkit keeps it among the sysctls it does
+    /// not model otherwise.
+    fn dad_transmits6(&self, dev: u32) -> u64 {
+        let Some(name) = self.links.get(&dev).map(|l| l.name.clone()) else {
+            return 1;
+        };
+        let read = |k: &str| {
+            self.sysctl
+                .other
+                .get(k)
+                .and_then(|v| v.trim().parse::<i64>().ok())
+        };
+        let n = read(&format!("net.ipv6.conf.{name}.dad_transmits"))
+            .or_else(|| read("net.ipv6.conf.default.dad_transmits"))
+            .unwrap_or(1);
+        u64::try_from(n).unwrap_or(0).min(3600)
     }
 
     /// The DAD runs whose time has come succeed (`addrconf_dad_completed`): each
