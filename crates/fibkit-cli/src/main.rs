@@ -252,11 +252,7 @@ fn connected_again(ns: &fibkit::Netns, args: &[String], g: &GetAnswer) -> u8 {
         return 1;
     }
     out!("{first}");
-    let plain: Vec<String> = args
-        .iter()
-        .filter(|a| !matches!(a.as_str(), "-j" | "-json" | "-p" | "-pretty"))
-        .cloned()
-        .collect();
+    let plain = fibkit_iproute::exec::connected_text_args(args);
     out!("{}", get_text(ns, &plain, g));
     0
 }

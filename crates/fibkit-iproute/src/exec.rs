@@ -1305,6 +1305,15 @@ pub fn route_get_connects(words: &[&str]) -> bool {
     connected && !from
 }
 
+/// The `ip` arguments of iproute_get's second print after `connected`: the first one
+/// ended the JSON output, so the answer comes again as text (no `-j`, no `-p`).
+pub fn connected_text_args(args: &[String]) -> Vec<String> {
+    args.iter()
+        .filter(|a| !matches!(a.as_str(), "-j" | "-json" | "-p" | "-pretty"))
+        .cloned()
+        .collect()
+}
+
 /// Whether a route get's answer carries a source that `connected` can turn into the
 /// second request's (`RTA_PREFSRC`, which an input answer and an output one whose
 /// source was given do not carry; a `fibmatch` answer's is the route's `src`).

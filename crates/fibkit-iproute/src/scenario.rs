@@ -351,13 +351,7 @@ impl Runner {
                         "error ? \"Failed to connect the route\"".to_string()
                     }
                     Some(f) => {
-                        // the second answer is printed without JSON: the first print
-                        // ended the JSON output
-                        let plain: Vec<String> = args
-                            .iter()
-                            .filter(|a| !matches!(a.as_str(), "-j" | "-json" | "-p" | "-pretty"))
-                            .cloned()
-                            .collect();
+                        let plain = crate::exec::connected_text_args(args);
                         let with = |o: &[&str], rest: &[String]| -> Vec<String> {
                             o.iter()
                                 .map(|w| w.to_string())

@@ -4,7 +4,7 @@
 use crate::addr::{ifa, Addr6, Lifetime};
 use crate::error::{Errno, Error, Result};
 use crate::fib4::{NhCfg, NlFlags, RouteOp};
-use crate::netns::{Netns, NudState};
+use crate::netns::{DadRun, Netns, NudState};
 use crate::prefix::{v6, Prefix6};
 use crate::route::{
     nhflags, proto, rtf, table as tid, Gateway, Metrics, Nh6, Pref, Route6, RouteType,
@@ -1361,8 +1361,9 @@ impl Netns {
         // fibkit marks it)
         let ready = self.links.get(&dev).is_some_and(|l| l.up && l.carrier);
         if ready {
-            let probes = self.dad_transmits6(dev);
-            self.dad_due.insert((dev, addr), self.now + 1 + probes);
+            let at = self.now + 1 + self.dad_transmits6(dev);
+            self.dad_due
+                .insert((dev, addr), DadRun { at, begin: false });
         } else {
             self.dad_due.remove(&(dev, addr));
         }
@@ -1389,32 +1390,47 @@ impl Netns {
         u64::try_from(n).unwrap_or(0).min(3600)
     }
 
-    /// The DAD runs whose time has come succeed (`addrconf_dad_completed`): each
-    /// address, still tentative on a device that is up, is announced. Returns whether
-    /// any was.
-    pub(crate) fn addrconf_dad_done(&mut self, now: u64) -> bool {
-        let due: Vec<(u32, u128)> = self
-            .dad_due
-            .iter()
-            .filter(|(_, &t)| t <= now)
-            .map(|(&k, _)| k)
-            .collect();
+    /// The DAD work whose time has come (`addrconf_dad_work`), on devices that are up:
+    /// a run that ends DAD announces its address if still tentative; one that begins it
+    /// (a restart) probes a tentative address that still needs DAD, `dad_transmits`
+    /// seconds more, and announces any other at once (`addrconf_dad_begin`,
+    /// `addrconf_dad_completed`). Returns whether any address was announced.
+    pub(crate) fn addrconf_dad_work(&mut self, now: u64) -> bool {
         let mut any = false;
-        for (dev, addr) in due {
+        while let Some((&(dev, addr), &run)) = self.dad_due.iter().find(|(_, r)| r.at <= now) {
             self.dad_due.remove(&(dev, addr));
             if !self.links.get(&dev).is_some_and(|l| l.up) {
                 continue;
             }
-            let Some(x) = self
-                .addrs6
-                .get_mut(&dev)
-                .and_then(|v| v.iter_mut().find(|x| x.addr == addr))
-                .filter(|x| x.flags & ifa::TENTATIVE != 0 && !x.predad)
+            let Some(a) = self
+                .addrs6(dev)
+                .iter()
+                .find(|x| x.addr == addr && !x.predad)
+                .cloned()
             else {
                 continue;
             };
-            x.flags &= !ifa::TENTATIVE;
-            let a = x.clone();
+            let tentative = a.flags & ifa::TENTATIVE != 0;
+            if run.begin && tentative && self.dad_needed(dev, a.flags) {
+                let at = run.at + self.dad_transmits6(dev);
+                self.dad_due
+                    .insert((dev, addr), DadRun { at, begin: false });
+                continue;
+            }
+            if !run.begin && !tentative {
+                continue;
+            }
+            let mut a = a;
+            if tentative {
+                a.flags &= !ifa::TENTATIVE;
+                if let Some(x) = self
+                    .addrs6
+                    .get_mut(&dev)
+                    .and_then(|v| v.iter_mut().find(|x| x.addr == addr))
+                {
+                    x.flags &= !ifa::TENTATIVE;
+                }
+            }
             self.ifa_notify_new6(dev, &a);
             any = true;
         }
@@ -1594,6 +1610,8 @@ impl Netns {
         };
         let a = list[i].clone();
         self.addrs6.get_mut(&dev).expect("exists").remove(i);
+        // ipv6_del_addr: its DAD work is cancelled
+        self.dad_due.remove(&(dev, addr));
         // ipv6_del_addr: only a permanent address with a prefix route of its own looks
         // at it (an address with a finite lifetime leaves it to expire); then
         // check_cleanup_prefix_route: another address with the prefix that is permanent
@@ -1706,9 +1724,12 @@ impl Netns {
     }
 
     /// `addrconf_dad_run(idev, restart)` for the addresses `which` of `dev` (up, with
-    /// carrier and IPv6 on): each goes back to PREDAD; its DAD work runs after a random
-    /// delay below `rtr_solicit_delay` (one second) and, the address not being
-    /// tentative, completes at once (see [`Netns::addrconf_dad_restarted`]).
+    /// carrier and IPv6 on): each one's DAD work begins again after a random delay
+    /// below `rtr_solicit_delay`, a second at most on fibkit's clock
+    /// ([`Netns::addrconf_dad_work`]). An address not tentative is announced again
+    /// then: its host route comes back if it was deleted and, under forwarding, it
+    /// joins its subnet-router anycast once more, a second reference that forwarding's
+    /// going off later does not drop (conformance scenario 331).
     pub(crate) fn addrconf_dad_restart(&mut self, dev: u32, which: &[u128]) {
         let ready = self.links.get(&dev).is_some_and(|l| l.up && l.carrier)
             && self.v6_ready.contains(&dev)
@@ -1716,56 +1737,12 @@ impl Netns {
         if !ready {
             return;
         }
-        if let Some(v) = self.addrs6.get_mut(&dev) {
-            for a in v.iter_mut().filter(|a| which.contains(&a.addr)) {
-                a.predad = true;
+        let at = self.now + 1;
+        for &addr in which {
+            if self.addrs6(dev).iter().any(|x| x.addr == addr) {
+                self.dad_due.insert((dev, addr), DadRun { at, begin: true });
             }
         }
-    }
-
-    /// The DAD runs that a change of `NOARP` restarted (`ipv6_netdev_change`) finish,
-    /// the clock having moved on by a second or more: each restarted address on a
-    /// device that is up, not tentative, skips DAD (`addrconf_dad_begin`) and is
-    /// announced again (`addrconf_dad_completed`): its host route comes back if it was
-    /// deleted and, under forwarding, it joins its subnet-router anycast once more, a
-    /// second reference that forwarding's going off later does not drop (conformance
-    /// scenario 331). Returns whether anything changed.
-    pub(crate) fn addrconf_dad_restarted(&mut self) -> bool {
-        let devs: Vec<u32> = self
-            .addrs6
-            .iter()
-            .filter(|(d, v)| v.iter().any(|a| a.predad) && self.links.get(d).is_some_and(|l| l.up))
-            .map(|(&d, _)| d)
-            .collect();
-        for &dev in &devs {
-            let list = self.addrs6(dev).to_vec();
-            if let Some(v) = self.addrs6.get_mut(&dev) {
-                for a in v.iter_mut() {
-                    a.predad = false;
-                }
-            }
-            for mut a in list.into_iter().filter(|a| a.predad) {
-                a.predad = false;
-                // a tentative address begins DAD again where it is still needed, and
-                // skips it (succeeds at once) where it no longer is (now NOARP)
-                if a.flags & ifa::TENTATIVE != 0 {
-                    if self.dad_needed(dev, a.flags) {
-                        self.dad_due.insert((dev, a.addr), self.now + 1);
-                        continue;
-                    }
-                    if let Some(x) = self
-                        .addrs6
-                        .get_mut(&dev)
-                        .and_then(|v| v.iter_mut().find(|x| x.addr == a.addr))
-                    {
-                        x.flags &= !ifa::TENTATIVE;
-                    }
-                    a.flags &= !ifa::TENTATIVE;
-                }
-                self.ifa_notify_new6(dev, &a);
-            }
-        }
-        !devs.is_empty()
     }
 
     /// Whether `dev` has IPv6 state (the kernel's `inet6_dev`): every link but one
@@ -1898,6 +1875,9 @@ impl Netns {
 
     /// `addrconf_ifdown` + `rt6_disable_ip`.
     pub(crate) fn ipv6_netdev_down(&mut self, dev: u32, unregister: bool) {
+        // addrconf_ifdown cancels the addresses' DAD work (kept ones start it again at
+        // link up)
+        self.dad_due.retain(|&(d, _), _| d != dev);
         // routes via dev: deleted; multipath legs marked dead unless all legs die
         let mut dead_groups: Vec<u64> = Vec::new();
         for t in self.tables6.values() {

@@ -128,6 +128,16 @@ pub(crate) type Nh6Key = (u128, u32, u32, u32);
 /// Most IPv6 gateway validations remembered at once.
 pub(crate) const NH6_CACHE_MAX: usize = 32;
 
+/// An IPv6 address's pending DAD work: when it runs (engine seconds), and whether it
+/// begins DAD (`INET6_IFADDR_STATE_PREDAD`, after a restart: `addrconf_dad_begin`
+/// probes a tentative address that still needs it and completes any other at once)
+/// or ends it (the probes are sent: the address is announced).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct DadRun {
+    pub(crate) at: u64,
+    pub(crate) begin: bool,
+}
+
 /// One Linux network namespace's routing state.
 #[derive(Clone, Debug)]
 pub struct Netns {
@@ -171,9 +181,9 @@ pub struct Netns {
     /// When the IPv6 routes' garbage collector runs next (`ip6_fib_timer`, engine
     /// seconds; `None`: not armed).
     pub(crate) gc6_due: Option<u64>,
-    /// IPv6 addresses whose duplicate address detection is running (`accept_dad`), by
-    /// (device, address): the clock time at which it succeeds.
-    pub(crate) dad_due: BTreeMap<(u32, u128), u64>,
+    /// The IPv6 addresses' pending DAD work (`ifp->dad_work`), by (device, address):
+    /// see [`DadRun`].
+    pub(crate) dad_due: BTreeMap<(u32, u128), DadRun>,
     /// The clock of resilient nexthop groups, in ms: moves with [`Netns::set_now`],
     /// and by 1 ms per command ([`Netns::tick`]) so that commands keep their order.
     pub(crate) ms_clock: u64,
@@ -454,10 +464,7 @@ impl Netns {
             // (a run at least a second after the last, as round_jiffies would keep it)
             self.gc6_due = (!expiring.is_empty()).then_some(due + self.gc6_interval().max(1));
         }
-        if now > before && self.addrconf_dad_restarted() {
-            changed = true;
-        }
-        if self.addrconf_dad_done(now) {
+        if self.addrconf_dad_work(now) {
             changed = true;
         }
         if changed {
