@@ -134,7 +134,7 @@ mod prefetch;
 
 pub use builder::LpmBuilder;
 pub use key::Key;
-pub use lpm::Lpm;
+pub use lpm::{Lpm, LpmView};
 pub use prefetch::ordered_tsc;
 
 /// Returned by lookups when no prefix matches. Callers never use this as a
@@ -147,7 +147,7 @@ pub(crate) const STRIDE: u32 = 6;
 pub(crate) const NODE_FLAG: u32 = 1 << 31;
 
 pub(crate) const TOP_PAGE: usize = 4096;
-const WORD_PAGE: usize = 4096;
+pub(crate) const WORD_PAGE: usize = 4096;
 
 /// The top-level array of a key type's entries (see `TopEntry`).
 pub(crate) type Top<E> = paged::Paged<E, TOP_PAGE>;

@@ -4,6 +4,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::key::{Key, PATH_SPENT};
+use crate::paged::View;
 use crate::prefetch::{prefetch, with_popcnt, Kernel};
 use crate::{DepthStats, Node, Top, TopEntry, TopRef, Words, NODE_WORDS};
 
@@ -164,12 +165,18 @@ impl<K: Key> Lpm<K> {
     /// [`NO_MATCH`](crate::NO_MATCH).
     #[inline]
     pub fn lookup(&self, addr: K) -> u32 {
-        with_popcnt(Walk { lpm: self, addr })
+        self.view().lookup(addr)
     }
 
-    #[inline(always)]
-    fn walk(&self, addr: K) -> u32 {
-        self.walk_reading(addr, |_, _| {})
+    /// The snapshot's arrays resolved once for a run of single lookups: a loop
+    /// looking up through a view keeps the arrays' page tables at hand instead of
+    /// finding them through the snapshot at every lookup.
+    #[inline]
+    pub fn view(&self) -> LpmView<'_, K> {
+        LpmView {
+            top: self.inner.top.view(),
+            words: self.inner.words.view(),
+        }
     }
 
     /// [`Lpm::walk`], telling `read` the address and size of each dependent read
@@ -485,8 +492,72 @@ impl<K: Key> Lpm<K> {
     }
 }
 
+/// An [`Lpm`] snapshot's arrays, resolved for single lookups ([`Lpm::view`]).
+/// `Copy`; it borrows the snapshot.
+pub struct LpmView<'a, K: Key> {
+    top: View<'a, K::Top, { crate::TOP_PAGE }>,
+    words: View<'a, u32, { crate::WORD_PAGE }>,
+}
+
+impl<K: Key> Clone for LpmView<'_, K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K: Key> Copy for LpmView<'_, K> {}
+
+impl<K: Key> LpmView<'_, K> {
+    /// The value of the longest prefix containing `addr`, or
+    /// [`NO_MATCH`](crate::NO_MATCH) (the same as [`Lpm::lookup`]).
+    #[inline]
+    pub fn lookup(self, addr: K) -> u32 {
+        with_popcnt(Walk { view: self, addr })
+    }
+
+    /// The single lookup's walk: [`Lpm::walk_reading`]'s answer, reading the page
+    /// table of the words only when a child or leaf lies in another page than the
+    /// node before it (the builder lays a subtree out in order, so most steps stay
+    /// in their page): each level is then one dependent load.
+    #[inline(always)]
+    fn walk(self, addr: K) -> u32 {
+        let words = self.words;
+        let mut ni = match self.top.trusted_ref(addr.top_index()).get() {
+            TopRef::Node(o) => o,
+            TopRef::Inline(lv, leaf) => {
+                return *words.trusted_ref(leaf_at(lv, leaf, (addr.walk_path() >> 58) as u32));
+            }
+            TopRef::Leaf(o) => return *words.trusted_ref(o),
+        };
+        let mut page = words.trusted_page(ni);
+        let mut path = addr.walk_path();
+        loop {
+            let n = page.array::<NODE_WORDS>(ni);
+            let slot = (path >> 58) as u32;
+            path <<= 6;
+            match step(n, slot) {
+                Step::Child(c) => {
+                    ni = c;
+                    if c / crate::WORD_PAGE != page.index {
+                        page = words.trusted_page(c);
+                    }
+                    if path == PATH_SPENT {
+                        path = addr.walk_path_rest();
+                    }
+                }
+                Step::Leaf(l) => {
+                    if l / crate::WORD_PAGE != page.index {
+                        page = words.trusted_page(l);
+                    }
+                    return *page.at(l);
+                }
+            }
+        }
+    }
+}
+
 struct Walk<'a, K: Key> {
-    lpm: &'a Lpm<K>,
+    view: LpmView<'a, K>,
     addr: K,
 }
 
@@ -494,7 +565,7 @@ impl<K: Key> Kernel for Walk<'_, K> {
     type Out = u32;
     #[inline(always)]
     fn run(self) -> u32 {
-        self.lpm.walk(self.addr)
+        self.view.walk(self.addr)
     }
 }
 

@@ -4,9 +4,10 @@
 //!   x86_64 it issues `prefetcht0`, elsewhere (and under Miri) nothing.
 //! * [`with_popcnt`] runs a [`Kernel`] compiled with the `popcnt` instruction
 //!   when the CPU has it (runtime detection), else as plain code.
-//! * [`View::trusted_ref`] and [`View::trusted_array`] read the index's paged
-//!   arrays at offsets taken from the index itself without bounds checks (the
-//!   lookups' walks only; see their safety argument).
+//! * [`View::trusted_ref`], [`View::trusted_array`], [`View::trusted_page`] and
+//!   [`PageRef::array`] read the index's paged arrays at offsets taken from the
+//!   index itself without bounds checks (the lookups' walks only; see their safety
+//!   argument).
 //! * [`ordered_tsc`] reads the time-stamp counter in order with the code around
 //!   it, for the latency benchmarks (`fib bench kbench`): a plain `rdtsc` may be
 //!   read before the loads of the code it is meant to time have completed.
@@ -116,6 +117,55 @@ impl<'a, T: Copy + 'static, const P: usize> View<'a, T, P> {
             let page = self.pages.get_unchecked(pi);
             &*page.0.as_ptr().add(off).cast::<[T; M]>()
         }
+    }
+}
+
+/// One page of a [`View`], for walks that read several offsets from the same page
+/// (a node's children and leaves are usually in its page): the page is found once,
+/// and each read in it is one load.
+#[derive(Clone, Copy)]
+pub(crate) struct PageRef<'a, T: 'static, const P: usize> {
+    pub(crate) index: usize,
+    words: &'a [T; P],
+}
+
+impl<'a, T: Copy + 'static, const P: usize> View<'a, T, P> {
+    /// The page holding offset `i`, an offset read from the index this view
+    /// belongs to.
+    #[inline(always)]
+    pub(crate) fn trusted_page(self, i: usize) -> PageRef<'a, T, P> {
+        let pi = i / P;
+        debug_assert!(pi < self.pages.len(), "offset {i} past the array");
+        // SAFETY: `i` is an element the builder pushed (the invariant above), so its
+        // page exists: `pi < self.pages.len()`.
+        let page = unsafe { self.pages.get_unchecked(pi) };
+        PageRef {
+            index: pi,
+            words: &page.0,
+        }
+    }
+}
+
+impl<'a, T: Copy + 'static, const P: usize> PageRef<'a, T, P> {
+    /// Element `i` (an offset into the whole array), which lies in this page.
+    #[inline(always)]
+    pub(crate) fn at(self, i: usize) -> &'a T {
+        debug_assert_eq!(i / P, self.index, "offset {i} outside the page");
+        &self.words[i % P]
+    }
+
+    /// The `M` elements from `i` (an offset into the whole array), the offset of a
+    /// node block inside this page.
+    #[inline(always)]
+    pub(crate) fn array<const M: usize>(self, i: usize) -> &'a [T; M] {
+        let off = i % P;
+        debug_assert_eq!(i / P, self.index, "offset {i} outside the page");
+        debug_assert!(off + M <= P, "block at {i} crosses a page");
+        // SAFETY: `i` is the offset of a node block the builder pushed inside one
+        // page (the invariant above), this one: `off + M <= P`, so the `M` elements
+        // from `off` lie inside the page's array, and `[T; M]` has the alignment of
+        // `T`.
+        unsafe { &*self.words.as_ptr().add(off).cast::<[T; M]>() }
     }
 }
 
