@@ -220,6 +220,12 @@ fn snapshot_equals_full_lookup(name: &str, text: &str) -> (usize, usize) {
                     "{}: ref, after `{line}`: {fl:?}",
                     name
                 );
+                assert_eq!(
+                    *snap.output6_view().output6_ref(&fl),
+                    want,
+                    "{}: view, after `{line}`: {fl:?}",
+                    name
+                );
             }
         }
         last = Some(snap);

@@ -72,6 +72,30 @@ impl Answer6 {
     }
 }
 
+/// A [`Snapshot`]'s IPv6 output path resolved for a run of lookups
+/// ([`Snapshot::output6_view`]). `Copy`; it borrows the snapshot.
+#[derive(Clone, Copy)]
+pub struct Output6View<'a> {
+    snap: &'a Snapshot,
+    fast: Option<(&'a Fast6, fibkit_lpm::LpmView<'a, u128>)>,
+}
+
+impl<'a> Output6View<'a> {
+    /// [`Snapshot::output6_ref`]: the same answer.
+    #[inline]
+    pub fn output6_ref(&self, fl: &Flow6) -> Cow<'a, Answer6> {
+        if let Some((f, lpm)) = self.fast {
+            if f.compiled_for(fl) {
+                let v = lpm.lookup(fl.dst);
+                if v != SLOW {
+                    return Cow::Borrowed(f.answer_or_unreachable(v));
+                }
+            }
+        }
+        Cow::Owned(self.snap.output6_other(fl))
+    }
+}
+
 /// The compiled IPv6 output index: the default rules' answers, for flows no custom rule
 /// selects.
 #[derive(Clone, Debug)]
@@ -1215,6 +1239,17 @@ impl Snapshot {
             }
         }
         Cow::Owned(self.output6_other(fl))
+    }
+
+    /// The IPv6 output path of this snapshot resolved once for a run of lookups
+    /// (a reader handle's per-generation work): [`Output6View::output6_ref`] then
+    /// starts from the compiled index's arrays instead of finding them through the
+    /// snapshot at every lookup. Same answers as [`Snapshot::output6_ref`].
+    pub fn output6_view(&self) -> Output6View<'_> {
+        Output6View {
+            snap: self,
+            fast: self.fast6.as_deref().map(|f| (f, f.lpm.view())),
+        }
     }
 
     /// The compiled input answer [`Snapshot::output6`] gives `fl` (an input route: an

@@ -481,6 +481,7 @@ mod snapshot_equivalence {
             let ff = |hi: u128| hi << 112;
             probes.extend([ff(0xff02) | 1, ff(0xff00), u128::MAX, ff(0xfe80) | 1, ff(0xfebf) | 0xffff, ff(0xfec0) | 1, 1, 0, 2]);
             let snap = Snapshot::new(ns.clone());
+            let view = snap.output6_view();
             let mut batch = vec![Answer6::Slow; probes.len()];
             snap.output6_batch(&probes, &mut batch);
             // the visiting form: every position once, in order, the same answers
@@ -498,6 +499,7 @@ mod snapshot_equivalence {
                 let want = Answer6::of(ns.route_output6(&fl));
                 prop_assert_eq!(snap.output6(&fl), want, "dst {:#x}", dst);
                 prop_assert_eq!(*snap.output6_ref(&fl), want, "ref, dst {:#x}", dst);
+                prop_assert_eq!(*view.output6_ref(&fl), want, "view, dst {:#x}", dst);
                 prop_assert_eq!(batch[i], want, "batch dst {:#x}", dst);
                 flows.push((fl, want));
                 // flows some custom rules select (mark, protocol, traffic class), and
@@ -522,6 +524,7 @@ mod snapshot_equivalence {
                     let want = Answer6::of(ns.route_output6(&fl));
                     prop_assert_eq!(snap.output6(&fl), want, "flow {:?}", fl);
                     prop_assert_eq!(*snap.output6_ref(&fl), want, "ref, flow {:?}", fl);
+                    prop_assert_eq!(*view.output6_ref(&fl), want, "view, flow {:?}", fl);
                     flows.push((fl, want));
                 }
             }
