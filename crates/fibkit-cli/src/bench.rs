@@ -279,6 +279,7 @@ fn chained_hits(
         proto: cfg.protocol,
         ..Default::default()
     };
+    let view = snap.output6_view();
     let mut hits = Vec::new();
     let walk = kbench::DestWalk::new(cfg.flow_dst_start, cfg.flow_dst_end, cfg.loop_count);
     for dst in walk.take(usize::try_from(cfg.max_loop_count).unwrap_or(usize::MAX)) {
@@ -297,7 +298,7 @@ fn chained_hits(
             let mut dep = 0u128;
             let t = Instant::now();
             for &dst in &hits {
-                let a = snap.output6_ref(&flow(dst ^ dep));
+                let a = view.output6_ref(&flow(dst ^ dep));
                 // a user-space address never has its top bit set
                 dep =
                     ((std::ptr::from_ref::<fibkit::snapshot::Answer6>(&a) as usize) >> 63) as u128;
@@ -332,14 +333,21 @@ fn run_once(ns: &Netns, o: &KbenchOpts, label: &str) -> Result<RunMedians, Strin
     // the module reads the result after its second clock read, but the kernel's lookup
     // has touched its route before returning it (the per-CPU copy's reference count);
     // fibkit reads its answer (whether it is a miss) inside the timed region
+    // a reader thread resolves its snapshot once per generation, not per lookup
+    let view = snap.output6_view();
     let lookup = |dst| {
         let fl = Flow6 {
             dst,
             proto: cfg.protocol,
             ..Default::default()
         };
-        let a = snap.output6_ref(&fl);
-        Outcome::from(*a != fibkit::snapshot::Answer6::Error(Errno::ENETUNREACH))
+        let a = view.output6_ref(&fl);
+        // the answer's kind and errno, not all of its bytes: what the module reads of
+        // the route it got (`dst->error`)
+        Outcome::from(!matches!(
+            *a,
+            fibkit::snapshot::Answer6::Error(Errno::ENETUNREACH)
+        ))
     };
     let (res, clock_name) = match tsc_clock().filter(|_| o.tsc) {
         Some((tsc, ticks_per_ns)) => {
