@@ -165,7 +165,9 @@ impl<K: Key> Lpm<K> {
     /// [`NO_MATCH`](crate::NO_MATCH).
     #[inline]
     pub fn lookup(&self, addr: K) -> u32 {
-        self.view().lookup(addr)
+        // the view is made inside the popcount-enabled code, from the snapshot
+        // (handing a made view over costs a lookup loop its stores and reloads)
+        with_popcnt(SnapshotWalk { lpm: self, addr })
     }
 
     /// The snapshot's arrays resolved once for a run of single lookups: a loop
@@ -559,6 +561,19 @@ impl<K: Key> LpmView<'_, K> {
 struct Walk<'a, K: Key> {
     view: LpmView<'a, K>,
     addr: K,
+}
+
+struct SnapshotWalk<'a, K: Key> {
+    lpm: &'a Lpm<K>,
+    addr: K,
+}
+
+impl<K: Key> Kernel for SnapshotWalk<'_, K> {
+    type Out = u32;
+    #[inline(always)]
+    fn run(self) -> u32 {
+        self.lpm.view().walk(self.addr)
+    }
 }
 
 impl<K: Key> Kernel for Walk<'_, K> {
