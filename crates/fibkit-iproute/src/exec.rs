@@ -413,7 +413,7 @@ fn route_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     if let Some(op) = op {
         return route_modify(ns, opts, op, rest).map(|()| Outcome::Ok(String::new()));
     }
-    if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
+    if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
         return show(ns, opts, rest, crate::show::route_show);
     }
     if matches(cmd, "get") {
@@ -1556,6 +1556,28 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
 
 // ------------------------------------------------------------------- rule
 
+/// iprule.c's `usage()`, for `ip rule help` and `ip mrule help`.
+const RULE_USAGE: &str = "Usage: ip rule { add | del } SELECTOR ACTION
+       ip rule { flush | save | restore }
+       ip rule [ list [ SELECTOR ]]
+SELECTOR := [ not ] [ from PREFIX ] [ to PREFIX ] [ tos TOS ]
+            [ fwmark FWMARK[/MASK] ]
+            [ iif STRING ] [ oif STRING ] [ pref NUMBER ] [ l3mdev ]
+            [ uidrange NUMBER-NUMBER ]
+            [ ipproto PROTOCOL ]
+            [ sport [ NUMBER | NUMBER-NUMBER ]
+            [ dport [ NUMBER | NUMBER-NUMBER ] ]
+ACTION := [ table TABLE_ID ]
+          [ protocol PROTO ]
+          [ nat ADDRESS ]
+          [ realms [SRCREALM/]DSTREALM ]
+          [ goto NUMBER ]
+          SUPPRESSOR
+SUPPRESSOR := [ suppress_prefixlength NUMBER ]
+              [ suppress_ifgroup DEVGROUP ]
+TABLE_ID := [ local | main | default | NUMBER ]
+";
+
 fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     let Some(cmd) = a.first().map(String::as_str) else {
         return show(ns, opts, &[], crate::show::rule_show);
@@ -1585,8 +1607,11 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         ns.rule_flush(v6, &sel).map_err(Failure::kernel)?;
         return Ok(Outcome::Ok(String::new()));
     }
-    if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
+    if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
         return show(ns, opts, rest, crate::show::rule_show);
+    }
+    if matches(cmd, "help") {
+        return Err(Failure::parse(RULE_USAGE, 255));
     }
     Err(Failure::parse(
         format!("Command \"{cmd}\" is unknown, try \"ip rule help\".\n"),
@@ -1896,7 +1921,7 @@ fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     if matches(cmd, "delete") {
         return addr_modify(ns, opts, rest, false, false).map(|()| Outcome::Ok(String::new()));
     }
-    if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
+    if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
         return show(ns, opts, rest, crate::show::addr_show);
     }
     if matches(cmd, "flush") {
@@ -2895,7 +2920,7 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     if matches(cmd, "delete") {
         return link_delete(ns, rest).map_err(probe_errno);
     }
-    if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
+    if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
         return show(ns, opts, rest, crate::show::link_show);
     }
     Err(Failure::parse(
@@ -3213,7 +3238,7 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             .map(|()| Outcome::Ok(String::new()))
             .map_err(Failure::kernel);
     }
-    if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
+    if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
         return show(ns, opts, rest, crate::show::neigh_show);
     }
     if matches(cmd, "flush") {

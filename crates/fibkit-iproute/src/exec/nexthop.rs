@@ -23,7 +23,7 @@ pub(super) fn nexthop_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outc
     if matches(cmd, "delete") {
         return nh_modify(ns, opts, rest, Verb::Delete);
     }
-    if matches(cmd, "list") || matches(cmd, "show") || cmd == "lst" {
+    if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
         return nh_list(ns, opts, rest);
     }
     if matches(cmd, "get") {
