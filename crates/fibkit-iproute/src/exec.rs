@@ -45,6 +45,9 @@ pub struct Opts {
     /// `-0` / `-M` / `-B` / `-f link|mpls|bridge`: the preferred family is none of
     /// inet/inet6 (`family` is then `None`).
     pub alt: Option<AltFamily>,
+    /// `ip mrule`: the multicast routing rules of the family (see
+    /// [`crate::show::ShowOpts::mc`]).
+    pub mc: bool,
 }
 
 /// A failed command, as `ip` reports it.
@@ -361,6 +364,13 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     if matches(o, "token") {
         return token::token_cmd(ns, &opts, rest);
     }
+    // ip.c's table order: `m` and `ma` are `maddress`, `mr` `mroute`
+    if o.len() >= 2 && matches(o, "mroute") {
+        return mroute_cmd(ns, &opts, rest);
+    }
+    if o.len() >= 3 && matches(o, "mrule") {
+        return mrule_cmd(ns, &opts, rest);
+    }
     Err(Failure::parse(
         format!("Object \"{o}\" is unknown, try \"ip help\".\n"),
         1,
@@ -376,6 +386,7 @@ fn show_opts(opts: &Opts) -> crate::show::ShowOpts {
         pretty: opts.pretty,
         brief: opts.brief,
         alt: opts.alt,
+        mc: opts.mc,
     }
 }
 
@@ -1587,8 +1598,12 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         let spec = parse_rule(opts, rest, true)?;
         no_packet_rules(opts)?;
         let v6 = spec_family(opts, &spec) == Family::V6;
-        return ns
-            .rule_add(v6, &spec)
+        let r = if opts.mc {
+            ns.mrule_add(v6, &spec)
+        } else {
+            ns.rule_add(v6, &spec)
+        };
+        return r
             .map(|()| Outcome::Ok(String::new()))
             .map_err(Failure::kernel);
     }
@@ -1596,15 +1611,23 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         let spec = parse_rule(opts, rest, false)?;
         no_packet_rules(opts)?;
         let v6 = spec_family(opts, &spec) == Family::V6;
-        return ns
-            .rule_del(v6, &spec)
+        let r = if opts.mc {
+            ns.mrule_del(v6, &spec)
+        } else {
+            ns.rule_del(v6, &spec)
+        };
+        return r
             .map(|()| Outcome::Ok(String::new()))
             .map_err(Failure::kernel);
     }
     if matches(cmd, "flush") {
         let (sel, v6) =
             crate::show::rule_flush_select(ns, &show_opts(opts), rest).map_err(show_err)?;
-        ns.rule_flush(v6, &sel).map_err(Failure::kernel)?;
+        if opts.mc {
+            ns.mrule_flush(v6, &sel).map_err(Failure::kernel)?;
+        } else {
+            ns.rule_flush(v6, &sel).map_err(Failure::kernel)?;
+        }
         return Ok(Outcome::Ok(String::new()));
     }
     if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
@@ -1617,6 +1640,115 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         format!("Command \"{cmd}\" is unknown, try \"ip rule help\".\n"),
         255,
     ))
+}
+
+/// `ip [-6] mrule ...` (`do_multirule`): `ip rule` on the family's multicast routing
+/// rules; only inet and inet6 have them.
+fn mrule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    if let Some(alt) = opts.alt {
+        return Err(Failure::parse(
+            format!(
+                "Multicast rules are only supported for IPv4/IPv6, was: {}\n",
+                alt.af()
+            ),
+            255,
+        ));
+    }
+    let opts = Opts { mc: true, ..*opts };
+    rule_cmd(ns, &opts, a)
+}
+
+/// `ip [-6] mroute [show|list] [[to] PREFIX] [from PREFIX] [iif DEV] [table ID]`: the
+/// multicast routes, of which fibkit has none (no multicast routing daemon can run in
+/// it), from the family's existing multicast tables (IPv4: `default`; IPv6: `main`).
+fn mroute_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    const USAGE: &str = "Usage: ip mroute show [ [ to ] PREFIX ] [ from PREFIX ] [ iif DEVICE ]\n                      [ table TABLE_ID ]\nTABLE_ID := [ local | main | default | all | NUMBER ]\n";
+    let usage = || Failure::parse(USAGE, 255);
+    let mut args = a;
+    if let Some(cmd) = a.first() {
+        if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
+            args = &a[1..];
+        } else if matches(cmd, "help") {
+            return Err(usage());
+        } else {
+            return Err(Failure::parse(
+                format!("Command \"{cmd}\" is unknown, try \"ip mroute help\".\n"),
+                255,
+            ));
+        }
+    }
+    // other preferred families have no multicast table: nothing is listed
+    let v6 = match (opts.alt, opts.family) {
+        (Some(_), _) => return Ok(Outcome::Ok(String::new())),
+        (None, Some(Family::V6)) => true,
+        (None, _) => false,
+    };
+    // get_prefix() of the multicast family: only the words of the zero-length prefix
+    let prefix = |v: &str| -> Res<()> {
+        if matches!(v, "default" | "any" | "all") {
+            Ok(())
+        } else {
+            Err(Failure::parse(
+                format!("Error: ??? prefix is expected rather than \"{v}\".\n"),
+                1,
+            ))
+        }
+    };
+    let mut table = 0u32;
+    let mut iif = None;
+    let mut i = 0;
+    while i < args.len() {
+        let w = args[i].as_str();
+        let mut next = || -> Res<&str> {
+            i += 1;
+            args.get(i).map(String::as_str).ok_or_else(incomplete)
+        };
+        if matches(w, "table") {
+            let v = next()?;
+            match crate::names::table_a2n(v) {
+                Some(t) => table = t,
+                None if v == "all" => table = 0,
+                None if v == "help" => return Err(usage()),
+                None => {
+                    return Err(Failure::parse(
+                        format!("Error: argument \"{v}\" is wrong: table id value is invalid\n\n"),
+                        255,
+                    ))
+                }
+            }
+        } else if w == "iif" {
+            iif = Some(next()?.to_string());
+        } else if matches(w, "from") {
+            prefix(next()?)?;
+        } else {
+            let v = if w == "to" { next()? } else { w };
+            if matches(v, "help") {
+                return Err(usage());
+            }
+            prefix(v)?;
+        }
+        i += 1;
+    }
+    if let Some(d) = iif {
+        if ns.link_index(&d).is_none() {
+            return Err(nodev(&d));
+        }
+    }
+    // ipmr_rtm_dumproute: a table named in the request must exist
+    let exists = table == 0 || table == if v6 { tid::MAIN } else { tid::DEFAULT };
+    let empty = if opts.json { "[]\n" } else { "" };
+    if !exists {
+        return Err(Failure {
+            stdout: empty.to_string(),
+            errno: None,
+            stderr: format!(
+                "Error: {}: MR table does not exist.\nDump terminated\n",
+                if v6 { "ipv6" } else { "ipv4" }
+            ),
+            status: 1,
+        });
+    }
+    Ok(Outcome::Ok(empty.to_string()))
 }
 
 /// `fib_nl_newrule`/`fib_nl_delrule` of an AF_PACKET rule (`-0`): no rules of that family.
@@ -1636,7 +1768,22 @@ fn spec_family(opts: &Opts, _spec: &RuleSpec) -> Family {
     opts.family.unwrap_or(Family::V4)
 }
 
-fn rule_prefix(v: &str, fam: Option<Family>) -> Res<RulePrefix> {
+fn rule_prefix(v: &str, fam: Option<Family>, mc: bool) -> Res<RulePrefix> {
+    if mc {
+        // get_prefix() of a multicast family: only the zero-length prefix's words
+        return if matches!(v, "default" | "any" | "all") {
+            Ok(if fam == Some(Family::V6) {
+                RulePrefix::V6(Prefix6 { addr: 0, len: 0 })
+            } else {
+                RulePrefix::V4(Prefix4 { addr: 0, len: 0 })
+            })
+        } else {
+            Err(Failure::parse(
+                format!("Error: ??? prefix is expected rather than \"{v}\".\n"),
+                1,
+            ))
+        };
+    }
     let p = prefix_arg(v, fam)?;
     // a zero-length selector is no selector (the kernel ignores the address)
     Ok(match p.addr {
@@ -1696,7 +1843,7 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             "not" => s.invert = true,
             "from" => {
                 let v = a.val()?;
-                let p = rule_prefix(v, fam)?;
+                let p = rule_prefix(v, fam, opts.mc)?;
                 if fam.is_none() {
                     fam = Some(if matches!(p, RulePrefix::V6(_)) {
                         Family::V6
@@ -1708,7 +1855,7 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             }
             "to" => {
                 let v = a.val()?;
-                let p = rule_prefix(v, fam)?;
+                let p = rule_prefix(v, fam, opts.mc)?;
                 if fam.is_none() {
                     fam = Some(if matches!(p, RulePrefix::V6(_)) {
                         Family::V6

@@ -66,13 +66,27 @@ pub struct ShowOpts {
     /// `-0` / `-M` / `-B`: the preferred family is none of inet/inet6 (`family` is
     /// then `None`).
     pub alt: Option<crate::names::AltFamily>,
+    /// `ip mrule`: the family is inet's or inet6's multicast routing family
+    /// (`RTNL_FAMILY_IPMR` / `RTNL_FAMILY_IP6MR`).
+    pub mc: bool,
 }
+
+/// `RTNL_FAMILY_IPMR`, `RTNL_FAMILY_IP6MR`: the families of `ip mrule`.
+pub(crate) const RTNL_FAMILY_IPMR: u8 = 128;
+pub(crate) const RTNL_FAMILY_IP6MR: u8 = 129;
 
 impl ShowOpts {
     /// The preferred family as iproute2 keeps it (`preferred_family`).
     fn af(&self) -> u8 {
         match self.alt {
             Some(a) => a.af(),
+            None if self.mc => {
+                if self.family == Some(Family::V6) {
+                    RTNL_FAMILY_IP6MR
+                } else {
+                    RTNL_FAMILY_IPMR
+                }
+            }
             None => af_of(self.family),
         }
     }
@@ -2903,18 +2917,32 @@ fn print_rule(o: &mut Out, opts: &ShowOpts, m: &RuleMsg) {
 /// `iprule_list_flush_or_save(…, IPRULE_LIST)`.
 fn iprule_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, ShowError> {
     let (af, f) = iprule_filter(opts, args)?;
-    let v6 = af == AF_INET6;
     let mut o = Out::new(opts);
     o.begin();
-    if af == AF_INET || af == AF_INET6 {
-        for r in ns.rules(v6) {
-            let m = rule_msg(r, v6);
+    if let Some((rules, v6)) = rules_of(ns, af) {
+        for r in rules {
+            let m = RuleMsg {
+                family: af,
+                ..rule_msg(r, v6)
+            };
             if f.accept(&m) {
                 print_rule(&mut o, opts, &m);
             }
         }
     }
     Ok(o.finish())
+}
+
+/// The rule list a dump of family `af` returns (the unicast or multicast rules of
+/// inet or inet6), and whether the family is IPv6's; `None` for other families.
+fn rules_of(ns: &Netns, af: u8) -> Option<(&[fibkit::rule::Rule], bool)> {
+    match af {
+        AF_INET => Some((ns.rules(false), false)),
+        AF_INET6 => Some((ns.rules(true), true)),
+        RTNL_FAMILY_IPMR => Some((ns.mrules(false), false)),
+        RTNL_FAMILY_IP6MR => Some((ns.mrules(true), true)),
+        _ => None,
+    }
 }
 
 /// The rules `ip [-4|-6] rule flush ARGS` deletes, as positions in the family's list
@@ -2928,11 +2956,14 @@ pub fn rule_flush_select(
     args: &[String],
 ) -> Result<(Vec<usize>, bool), ShowError> {
     let (af, f) = iprule_filter(opts, args)?;
-    let v6 = af == AF_INET6;
+    let v6 = af == AF_INET6 || af == RTNL_FAMILY_IP6MR;
     let mut out = Vec::new();
-    if af == AF_INET || af == AF_INET6 {
-        for (i, r) in ns.rules(v6).iter().enumerate() {
-            let m = rule_msg(r, v6);
+    if let Some((rules, v6)) = rules_of(ns, af) {
+        for (i, r) in rules.iter().enumerate() {
+            let m = RuleMsg {
+                family: af,
+                ..rule_msg(r, v6)
+            };
             if f.accept(&m) && !(f.protocolmask && f.protocol != m.protocol) && m.pref.is_some() {
                 out.push(i);
             }
@@ -5173,6 +5204,7 @@ mod tests {
                 pretty: seed & 64 != 0,
                 brief: seed & 128 != 0,
                 alt: (seed & 256 != 0).then_some(crate::names::AltFamily::Packet),
+                mc: false,
             };
             let _ = route_show(&ns, &opts, &v);
             let _ = route_select(&ns, &opts, &v);

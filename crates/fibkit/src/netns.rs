@@ -154,6 +154,10 @@ pub struct Netns {
     pub(crate) tables6: BTreeMap<u32, Table6>,
     pub(crate) rules4: Vec<Rule>,
     pub(crate) rules6: Vec<Rule>,
+    /// The multicast routing rules (`ip mrule`: `RTNL_FAMILY_IPMR`, `RTNL_FAMILY_IP6MR`).
+    /// fibkit routes no multicast, so they are only kept and listed.
+    pub(crate) mrules4: Vec<Rule>,
+    pub(crate) mrules6: Vec<Rule>,
     /// The rules compiled for the walk (rebuilt on every rule change).
     pub(crate) prog4: Vec<crate::rule::CompiledRule>,
     pub(crate) prog6: Vec<crate::rule::CompiledRule>,
@@ -297,6 +301,10 @@ impl Netns {
                 .iter()
                 .map(|&(p, t)| Rule::kernel_default(p, t))
                 .collect(),
+            // ipmr_rules_init / ip6mr_rules_init: one rule each, into the family's
+            // default multicast table (IPv4 `default`, IPv6 `main`), not permanent
+            mrules4: vec![Rule::kernel_default(32767, tid::DEFAULT)],
+            mrules6: vec![Rule::kernel_default(32767, tid::MAIN)],
             prog4: Vec::new(),
             prog6: Vec::new(),
             custom_rules4: false,
@@ -1247,7 +1255,9 @@ impl Netns {
     }
 
     fn rules_attach(&mut self, name: &str, index: u32) {
-        for r in self.rules4.iter_mut().chain(self.rules6.iter_mut()) {
+        let all = (self.rules4.iter_mut().chain(self.rules6.iter_mut()))
+            .chain(self.mrules4.iter_mut().chain(self.mrules6.iter_mut()));
+        for r in all {
             if r.iif.as_deref() == Some(name) {
                 r.iif_index = index;
             }
@@ -1260,7 +1270,9 @@ impl Netns {
     }
 
     fn rules_detach(&mut self, name: &str) {
-        for r in self.rules4.iter_mut().chain(self.rules6.iter_mut()) {
+        let all = (self.rules4.iter_mut().chain(self.rules6.iter_mut()))
+            .chain(self.mrules4.iter_mut().chain(self.mrules6.iter_mut()));
+        for r in all {
             if r.iif.as_deref() == Some(name) {
                 r.iif_index = crate::rule::DETACHED;
             }
@@ -1542,6 +1554,15 @@ impl Netns {
         }
     }
 
+    /// The multicast routing rules of a family (`ip [-6] mrule`), in priority order.
+    pub fn mrules(&self, v6: bool) -> &[Rule] {
+        if v6 {
+            &self.mrules6
+        } else {
+            &self.mrules4
+        }
+    }
+
     /// Whether the family's rule list was ever changed (the kernel's
     /// `fib_has_custom_rules`): while false, lookups skip the rules.
     pub fn has_custom_rules(&self, v6: bool) -> bool {
@@ -1600,17 +1621,30 @@ impl Netns {
         } else {
             &mut self.rules4
         };
-        let prefs: BTreeSet<u32> = rules.iter().map(|r| r.pref).collect();
-        for r in rules.iter_mut() {
-            if let RuleAction::Goto(t) = r.action {
-                r.goto_resolved = prefs.contains(&t);
-            }
-        }
+        resolve_gotos(rules);
+        // the multicast rules' gotos (a device coming or going changes no priority,
+        // but the lists are resolved together, as the kernel's events reach them all)
+        resolve_gotos(if v6 {
+            &mut self.mrules6
+        } else {
+            &mut self.mrules4
+        });
+        let rules = if v6 { &self.rules6 } else { &self.rules4 };
         let prog = crate::rule::compile_rules(rules, v6);
         if v6 {
             self.prog6 = prog;
         } else {
             self.prog4 = prog;
+        }
+    }
+}
+
+/// Marks each goto of `rules` resolved when a rule of its target priority exists.
+pub(crate) fn resolve_gotos(rules: &mut [Rule]) {
+    let prefs: BTreeSet<u32> = rules.iter().map(|r| r.pref).collect();
+    for r in rules.iter_mut() {
+        if let RuleAction::Goto(t) = r.action {
+            r.goto_resolved = prefs.contains(&t);
         }
     }
 }

@@ -16,6 +16,65 @@ impl Netns {
 
     /// `ip [-6] rule add`.
     pub fn rule_add(&mut self, v6: bool, spec: &RuleSpec) -> Result<()> {
+        let rules = if v6 { &self.rules6 } else { &self.rules4 };
+        let mut rule = self.new_rule(rules, v6, spec, false)?;
+        let einval = |m| Error::msg(Errno::EINVAL, m);
+        // configure
+        if rule.tos & 0x03 != 0 {
+            return Err(einval("Invalid dsfield (tos): ECN bits must be 0"));
+        }
+        if v6 {
+            if let RuleAction::Lookup(t) = rule.action {
+                if !rule.l3mdev {
+                    if t == 0 {
+                        return Err(einval("Invalid table"));
+                    }
+                    self.new_table6(t);
+                }
+            }
+        } else {
+            if rule.tos & !0x1e != 0 {
+                return Err(einval("Invalid tos"));
+            }
+            if let RuleAction::Lookup(0) = rule.action {
+                if !rule.l3mdev {
+                    let id = (1..=u32::MAX)
+                        .find(|i| !self.tables4.contains_key(i))
+                        .ok_or(Error::new(Errno::ENOBUFS))?;
+                    self.new_table4(id);
+                    rule.action = RuleAction::Lookup(id);
+                    rule.table = id;
+                }
+            }
+        }
+        if rule.realms != 0 {
+            // fib4_rule_configure counts the rules with a class id
+            self.realms4_seen = true;
+        }
+        let rules = if v6 {
+            self.custom_rules6 = true;
+            &mut self.rules6
+        } else {
+            self.custom_rules4 = true;
+            &mut self.rules4
+        };
+        let pos = rules
+            .iter()
+            .position(|r| r.pref > rule.pref)
+            .unwrap_or(rules.len());
+        rules.insert(pos, rule);
+        self.rules_resolve(v6);
+        if !v6 {
+            self.rt_cache_flush4();
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// A rule made from an add request for the list `rules` (the checks of
+    /// `fib_nl2rule` and `rule_exists`, none of a family's `configure`); `mc`: a
+    /// multicast family's list.
+    fn new_rule(&self, rules: &[Rule], v6: bool, spec: &RuleSpec, mc: bool) -> Result<Rule> {
         let einval = |m| Error::msg(Errno::EINVAL, m);
         // family address sizes
         for (p, m) in [
@@ -28,7 +87,6 @@ impl Netns {
                 _ => {}
             }
         }
-        let rules = if v6 { &self.rules6 } else { &self.rules4 };
         let pref = spec.pref.unwrap_or_else(|| {
             if rules.len() >= 2 && rules[1].pref != 0 {
                 rules[1].pref - 1
@@ -69,9 +127,6 @@ impl Netns {
         rule.protocol = spec.protocol.unwrap_or(0);
         rule.l3mdev = spec.l3mdev;
         rule.realms = if v6 { 0 } else { spec.realms.unwrap_or(0) };
-        if rule.realms != 0 {
-            self.realms4_seen = true;
-        }
         // fib_nl2rule checks
         if let Some(t) = spec.goto {
             if !matches!(action, RuleAction::Goto(_)) {
@@ -106,62 +161,22 @@ impl Netns {
                 return Err(einval("Invalid dport range"));
             }
         }
+        if mc {
+            // the multicast families keep no TOS or realms: their `configure` takes
+            // anything, their `fill` reports a TOS of 0, and their `compare` finds
+            // every rule equal in the family's selectors
+            rule.tos = 0;
+            rule.realms = 0;
+        }
         // rule_exists (NLM_F_EXCL)
-        let rules = if v6 { &self.rules6 } else { &self.rules4 };
         if rules.iter().any(|r| r.blocks_add_of(&rule)) {
             return Err(Error::new(Errno::EEXIST));
         }
-        // configure
-        if rule.tos & 0x03 != 0 {
-            return Err(einval("Invalid dsfield (tos): ECN bits must be 0"));
-        }
-        if v6 {
-            if let RuleAction::Lookup(t) = rule.action {
-                if !rule.l3mdev {
-                    if t == 0 {
-                        return Err(einval("Invalid table"));
-                    }
-                    self.new_table6(t);
-                }
-            }
-        } else {
-            if rule.tos & !0x1e != 0 {
-                return Err(einval("Invalid tos"));
-            }
-            if let RuleAction::Lookup(0) = rule.action {
-                if !rule.l3mdev {
-                    let id = (1..=u32::MAX)
-                        .find(|i| !self.tables4.contains_key(i))
-                        .ok_or(Error::new(Errno::ENOBUFS))?;
-                    self.new_table4(id);
-                    rule.action = RuleAction::Lookup(id);
-                    rule.table = id;
-                }
-            }
-        }
-        let rules = if v6 {
-            self.custom_rules6 = true;
-            &mut self.rules6
-        } else {
-            self.custom_rules4 = true;
-            &mut self.rules4
-        };
-        let pos = rules
-            .iter()
-            .position(|r| r.pref > rule.pref)
-            .unwrap_or(rules.len());
-        rules.insert(pos, rule);
-        self.rules_resolve(v6);
-        if !v6 {
-            self.rt_cache_flush4();
-        }
-        self.bump();
-        Ok(())
+        Ok(rule)
     }
 
     /// `rule_find`: the first rule a delete request selects.
-    fn rule_find(&self, v6: bool, spec: &RuleSpec) -> Option<usize> {
-        let rules = if v6 { &self.rules6 } else { &self.rules4 };
+    fn rule_find(rules: &[Rule], spec: &RuleSpec, mc: bool) -> Option<usize> {
         rules.iter().position(|r| {
             if let Some(a) = spec.action {
                 let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&r.action);
@@ -234,7 +249,10 @@ impl Netns {
             if spec.dport.is_some() && r.dport != spec.dport {
                 return false;
             }
-            // family compare
+            // family compare (the multicast families find every rule equal)
+            if mc {
+                return true;
+            }
             if let Some(s) = spec.src {
                 if !s.is_empty() && r.src != Some(s) {
                     return false;
@@ -256,7 +274,8 @@ impl Netns {
 
     /// `ip [-6] rule del`.
     pub fn rule_del(&mut self, v6: bool, spec: &RuleSpec) -> Result<()> {
-        let Some(i) = self.rule_find(v6, spec) else {
+        let rules = if v6 { &self.rules6 } else { &self.rules4 };
+        let Some(i) = Self::rule_find(rules, spec, false) else {
             return Err(Error::new(Errno::ENOENT));
         };
         let rules = if v6 {
@@ -298,6 +317,57 @@ impl Netns {
         }
         self.rules_resolve(v6);
         self.bump();
+        Ok(())
+    }
+    fn mrules_mut(&mut self, v6: bool) -> &mut Vec<Rule> {
+        if v6 {
+            &mut self.mrules6
+        } else {
+            &mut self.mrules4
+        }
+    }
+
+    /// `ip [-6] mrule add`: a multicast routing rule (`RTNL_FAMILY_IPMR`/`IP6MR`),
+    /// with the generic checks and priority choice of `ip rule add` and none of a
+    /// unicast family's: any TOS is taken (and reported as 0), a table is not created.
+    pub fn mrule_add(&mut self, v6: bool, spec: &RuleSpec) -> Result<()> {
+        let rule = self.new_rule(self.mrules(v6), v6, spec, true)?;
+        let rules = self.mrules_mut(v6);
+        let pos = rules
+            .iter()
+            .position(|r| r.pref > rule.pref)
+            .unwrap_or(rules.len());
+        rules.insert(pos, rule);
+        crate::netns::resolve_gotos(rules);
+        self.bump();
+        Ok(())
+    }
+
+    /// `ip [-6] mrule del`.
+    pub fn mrule_del(&mut self, v6: bool, spec: &RuleSpec) -> Result<()> {
+        let Some(i) = Self::rule_find(self.mrules(v6), spec, true) else {
+            return Err(Error::new(Errno::ENOENT));
+        };
+        let rules = self.mrules_mut(v6);
+        rules.remove(i);
+        crate::netns::resolve_gotos(rules);
+        self.bump();
+        Ok(())
+    }
+
+    /// `ip [-6] mrule flush`: as [`Netns::rule_flush`], on the multicast rules.
+    pub fn mrule_flush(&mut self, v6: bool, positions: &[usize]) -> Result<()> {
+        let rules = self.mrules_mut(v6);
+        let before = rules.len();
+        let mut i = 0;
+        rules.retain(|_| {
+            i += 1;
+            !positions.contains(&(i - 1))
+        });
+        if rules.len() != before {
+            crate::netns::resolve_gotos(rules);
+            self.bump();
+        }
         Ok(())
     }
 }
