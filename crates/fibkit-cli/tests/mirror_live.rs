@@ -1559,3 +1559,43 @@ fn mirror_copies_ipv6_tokens() {
     assert!(next().starts_with("resync 1: "));
     assert_eq!(next(), "token ::5 dev d1");
 }
+
+#[test]
+fn mirror_copies_multicast_rules() {
+    let Some(ns) = live_netns(21) else {
+        return;
+    };
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    for c in [
+        "mrule add fwmark 3 lookup 7",
+        "mrule add iif d0 tos 0x10 lookup 8 pref 100",
+        "mrule add prohibit pref 5",
+        "-6 mrule del pref 32767",
+        "-6 mrule add ipproto udp dport 53 lookup 9",
+    ] {
+        ns.ip(c);
+    }
+    let diffs = compare(
+        &ns,
+        &[
+            "mrule show",
+            "-6 mrule show",
+            "-d -j mrule show",
+            "-d -6 mrule show",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    // the defaults again: nothing to copy, and the mirror's own defaults answer (a
+    // flush spares the rules of priority 0)
+    ns.ip("mrule del fwmark 3 lookup 7");
+    ns.ip("mrule flush");
+    ns.ip("mrule add lookup default pref 32767 protocol kernel");
+    let saved = ns.exec(env!("CARGO_BIN_EXE_fib"), &["mirror", "--save", "-"]);
+    let script = String::from_utf8_lossy(&saved.stdout);
+    assert!(!script.contains("\nmrule"), "{script}");
+    assert!(script.contains("-6 mrule flush"), "{script}");
+    let diffs = compare(&ns, &["mrule show", "-6 mrule show"]);
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}

@@ -12,6 +12,10 @@ use crate::Warning;
 pub const AF_INET: u8 = 2;
 /// `AF_INET6`.
 pub const AF_INET6: u8 = 10;
+/// The multicast routing families of rules (`ip mrule`).
+pub const RTNL_FAMILY_IPMR: u8 = 128;
+/// See [`RTNL_FAMILY_IPMR`].
+pub const RTNL_FAMILY_IP6MR: u8 = 129;
 
 /// An IP address of either family (IPv4 in the low 32 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -181,6 +185,8 @@ pub type KRange = (u32, u32);
 pub struct KRule {
     /// IPv6 (`true`) or IPv4.
     pub v6: bool,
+    /// A multicast routing rule (`RTNL_FAMILY_IPMR` / `RTNL_FAMILY_IP6MR`, `ip mrule`).
+    pub mc: bool,
     /// Priority.
     pub pref: u32,
     /// Source prefix.
@@ -676,11 +682,12 @@ pub fn decode_rule(p: &[u8], w: &mut Vec<Warning>) -> Option<KRule> {
         return None;
     }
     let family = p[0];
-    if family != AF_INET && family != AF_INET6 {
+    if ![AF_INET, AF_INET6, RTNL_FAMILY_IPMR, RTNL_FAMILY_IP6MR].contains(&family) {
         return None;
     }
     let mut r = KRule {
-        v6: family == AF_INET6,
+        v6: family == AF_INET6 || family == RTNL_FAMILY_IP6MR,
+        mc: family >= RTNL_FAMILY_IPMR,
         tos: p[3],
         table: u32::from(p[4]),
         action: p[7],

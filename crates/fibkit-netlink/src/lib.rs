@@ -289,6 +289,19 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
     let ru4 = get(rtm::GETRULE, &fr, rtm::NEWRULE, "IPv4 rules")?;
     fr[0] = AF_INET6;
     let ru6 = get(rtm::GETRULE, &fr, rtm::NEWRULE, "IPv6 rules")?;
+    // the multicast routing rules (`ip mrule`); a kernel without multicast routing
+    // has none
+    let mut mru = Vec::new();
+    for (fam, what) in [
+        (kernel::RTNL_FAMILY_IPMR, "IPv4 multicast rules"),
+        (kernel::RTNL_FAMILY_IP6MR, "IPv6 multicast rules"),
+    ] {
+        fr[0] = fam;
+        match get(rtm::GETRULE, &fr, rtm::NEWRULE, what) {
+            Ok(r) => mru.extend(r),
+            Err(e) => w.push(Warning::new(format!("{e}: not mirrored"))),
+        }
+    }
     let nh = match get(rtm::GETNEXTHOP, &[0u8; 8], rtm::NEWNEXTHOP, "nexthops") {
         Ok(n) => n,
         Err(e) => {
@@ -335,6 +348,7 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
     decode_into(r6, kernel::decode_route, &mut k.routes, &mut w);
     decode_into(ru4, kernel::decode_rule, &mut k.rules, &mut w);
     decode_into(ru6, kernel::decode_rule, &mut k.rules, &mut w);
+    decode_into(mru, kernel::decode_rule, &mut k.rules, &mut w);
     decode_into(nh, kernel::decode_nexthop, &mut k.nexthops, &mut w);
     decode_into(buckets, kernel::decode_bucket, &mut k.nh_buckets, &mut w);
     decode_into(neigh, kernel::decode_neigh, &mut k.neighs, &mut w);

@@ -27,7 +27,9 @@
 //!    tables unmerged ([`KernelState::tables4_unmerged`]), a rule added and deleted
 //!    (`pref 32765`) unmerges fibkit's too. fibkit keeps the local and main tables
 //!    apart and only looks them up together while merged, so the routes added in phase
-//!    6 stay in their tables, in their order, as the kernel's `fib_unmerge` copies them;
+//!    6 stay in their tables, in their order, as the kernel's `fib_unmerge` copies them.
+//!    The multicast routing rules (`ip mrule`) follow, when a family's are not its
+//!    one default rule: flushed, then added as the kernel lists them;
 //! 8. routes, a second time: the nexthop objects and routes refused before the rules
 //!    (a gateway only a rule-selected table reaches); then the routes the kernel lacks
 //!    are deleted, and what is still refused is tried once more. Where a prefix holds
@@ -1126,7 +1128,7 @@ fn fib_nspecs(ns: &Netns) -> Vec<NSpec> {
 /// Whether the family's rules are exactly the kernel's defaults (IPv4: `0 local`,
 /// `32766 main`, `32767 default`; IPv6: `0 local`, `32766 main`).
 pub(crate) fn default_rules(rules: &[KRule], v6: bool) -> bool {
-    let rules: Vec<&KRule> = rules.iter().filter(|r| r.v6 == v6).collect();
+    let rules: Vec<&KRule> = rules.iter().filter(|r| r.v6 == v6 && !r.mc).collect();
     let defaults = if v6 { 2 } else { 3 };
     rules.len() == defaults && rules.iter().all(|r| is_default_rule(r))
 }
@@ -1713,7 +1715,7 @@ pub fn translate(k: &KernelState) -> Translation {
 
     // 7. rules
     for v6 in [false, true] {
-        let rules: Vec<&KRule> = k.rules.iter().filter(|r| r.v6 == v6).collect();
+        let rules: Vec<&KRule> = k.rules.iter().filter(|r| r.v6 == v6 && !r.mc).collect();
         if default_rules(&k.rules, v6) {
             if !v6 && k.tables4_unmerged == Some(true) {
                 // the rules are the defaults, but a rule was added once: the kernel's
@@ -1769,6 +1771,56 @@ pub fn translate(k: &KernelState) -> Translation {
                     c.ip(o);
                 }
                 Err(e) => c.warn(format!("rule pref {}: {e}: not mirrored", r.pref)),
+            }
+        }
+    }
+
+    // 7b. the multicast routing rules, when they are not the family's one default
+    // rule (32767 into table `default` for IPv4, `main` for IPv6): flushed, then
+    // added as the kernel lists them
+    for v6 in [false, true] {
+        let rules: Vec<&KRule> = k.rules.iter().filter(|r| r.v6 == v6 && r.mc).collect();
+        let default = |r: &KRule| {
+            r.pref == 32767
+                && r.action == 1
+                && r.table == if v6 { 254 } else { 253 }
+                && r.protocol == 2
+                && r.flags & 2 == 0
+                && r.src.is_none()
+                && r.dst.is_none()
+                && r.iif.is_none()
+                && r.oif.is_none()
+                && r.goto.is_none()
+                && r.mark.unwrap_or(0) == 0
+                && r.mask.unwrap_or(0) == 0
+                && r.uid.is_none()
+                && r.ipproto.is_none()
+                && r.sport.is_none()
+                && r.dport.is_none()
+                && r.suppress_prefixlen.is_none()
+                && r.suppress_ifgroup.is_none()
+                && !r.l3mdev
+                && r.tun_id.unwrap_or(0) == 0
+                && r.unsupported.is_empty()
+        };
+        if rules.len() == 1 && default(rules[0]) {
+            continue;
+        }
+        let flush = if v6 {
+            vec![w("-6"), w("mrule"), w("flush")]
+        } else {
+            vec![w("mrule"), w("flush")]
+        };
+        c.ip(flush);
+        for r in rules {
+            match rule_words(r) {
+                Ok(mut o) => {
+                    if let Some(x) = o.iter_mut().find(|x| *x == "rule") {
+                        *x = w("mrule");
+                    }
+                    c.ip(o);
+                }
+                Err(e) => c.warn(format!("multicast rule pref {}: {e}: not mirrored", r.pref)),
             }
         }
     }
