@@ -18,7 +18,6 @@ use crate::names::*;
 mod encap;
 mod nexthop;
 mod token;
-mod usage;
 pub(crate) use encap::encap_fields;
 pub use encap::{encap_json_members, encap_text};
 pub use nexthop::nexthop_lines;
@@ -435,7 +434,7 @@ fn route_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         return route_flush(ns, opts, rest);
     }
     if matches(cmd, "help") {
-        return Err(Failure::parse(usage::ROUTE, 255));
+        return Err(Failure::parse(crate::show::USAGE_ROUTE, 255));
     }
     Err(Failure::parse(
         format!("Command \"{cmd}\" is unknown, try \"ip route help\".\n"),
@@ -2107,7 +2106,7 @@ fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         ));
     }
     if matches(cmd, "help") {
-        return Err(Failure::parse(usage::ADDRESS, 255));
+        return Err(Failure::parse(crate::show::USAGE_ADDR, 255));
     }
     Err(Failure::parse(
         format!("Command \"{cmd}\" is unknown, try \"ip address help\".\n"),
@@ -3117,7 +3116,7 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 "Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n"
                     .to_string(),
             )),
-            _ => Err(probe_errno(Failure::parse(usage::LINK, 255))),
+            _ => Err(probe_errno(Failure::parse(crate::show::USAGE_LINK, 255))),
         };
     }
     Err(unknown(cmd))
@@ -3566,7 +3565,7 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         return Ok(Outcome::Ok(text));
     }
     if matches(cmd, "help") {
-        return Err(Failure::parse(usage::NEIGH, 255));
+        return Err(Failure::parse(crate::show::USAGE_NEIGH, 255));
     }
     Err(Failure::parse(
         format!("Command \"{cmd}\" is unknown, try \"ip neigh help\".\n"),

@@ -4294,7 +4294,7 @@ XFRMINFO := if_id IF_ID [ link_dev LINK ]
 ROUTE_GET_FLAGS := [ fibmatch ]
 "#;
 
-const USAGE_ADDR: &str = r#"Usage: ip address {add|change|replace} IFADDR dev IFNAME [ LIFETIME ]
+pub(crate) const USAGE_ADDR: &str = r#"Usage: ip address {add|change|replace} IFADDR dev IFNAME [ LIFETIME ]
                                                       [ CONFFLAG-LIST ]
        ip address del IFADDR dev IFNAME [mngtmpaddr]
        ip address {save|flush} [ dev IFNAME ] [ scope SCOPE-ID ]
@@ -4326,7 +4326,7 @@ TYPE := { amt | bareudp | bond | bond_slave | bridge | bridge_slave |
           xfrm | virt_wifi }
 "#;
 
-const USAGE_LINK: &str = r#"Usage: ip link add [link DEV | parentdev NAME] [ name ] NAME
+pub(crate) const USAGE_LINK: &str = r#"Usage: ip link add [link DEV | parentdev NAME] [ name ] NAME
 		    [ txqueuelen PACKETS ]
 		    [ address LLADDR ]
 		    [ broadcast LLADDR ]
@@ -4399,7 +4399,7 @@ TYPE := { amt | bareudp | bond | bond_slave | bridge | bridge_slave |
           xfrm | virt_wifi }
 "#;
 
-const USAGE_NEIGH: &str = r#"Usage: ip neigh { add | del | change | replace }
+pub(crate) const USAGE_NEIGH: &str = r#"Usage: ip neigh { add | del | change | replace }
                 { ADDR [ lladdr LLADDR ] [ nud STATE ] proxy ADDR }
                 [ dev DEV ] [ router ] [ use ] [ managed ] [ extern_learn ]
                 [ protocol PROTO ]

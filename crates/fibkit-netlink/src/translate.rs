@@ -1139,6 +1139,11 @@ fn is_default_rule(r: &KRule) -> bool {
     } else {
         &[(0, 255), (32766, 254), (32767, 253)]
     };
+    plain_lookup(r) && defaults.contains(&(r.pref, r.table))
+}
+
+/// Whether `r` looks a table up for every flow: no selector, no inversion.
+fn plain_lookup(r: &KRule) -> bool {
     r.action == 1
         && r.flags & 2 == 0
         && r.src.is_none()
@@ -1158,7 +1163,6 @@ fn is_default_rule(r: &KRule) -> bool {
         && r.realms.unwrap_or(0) == 0
         && r.tun_id.unwrap_or(0) == 0
         && r.unsupported.is_empty()
-        && defaults.contains(&(r.pref, r.table))
 }
 
 fn rule_words(r: &KRule) -> Result<Vec<String>, String> {
@@ -1781,27 +1785,10 @@ pub fn translate(k: &KernelState) -> Translation {
     for v6 in [false, true] {
         let rules: Vec<&KRule> = k.rules.iter().filter(|r| r.v6 == v6 && r.mc).collect();
         let default = |r: &KRule| {
-            r.pref == 32767
-                && r.action == 1
+            plain_lookup(r)
+                && r.pref == 32767
                 && r.table == if v6 { 254 } else { 253 }
                 && r.protocol == 2
-                && r.flags & 2 == 0
-                && r.src.is_none()
-                && r.dst.is_none()
-                && r.iif.is_none()
-                && r.oif.is_none()
-                && r.goto.is_none()
-                && r.mark.unwrap_or(0) == 0
-                && r.mask.unwrap_or(0) == 0
-                && r.uid.is_none()
-                && r.ipproto.is_none()
-                && r.sport.is_none()
-                && r.dport.is_none()
-                && r.suppress_prefixlen.is_none()
-                && r.suppress_ifgroup.is_none()
-                && !r.l3mdev
-                && r.tun_id.unwrap_or(0) == 0
-                && r.unsupported.is_empty()
         };
         if rules.len() == 1 && default(rules[0]) {
             continue;
