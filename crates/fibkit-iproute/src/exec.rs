@@ -364,6 +364,9 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     if matches(o, "token") {
         return token::token_cmd(ns, &opts, rest);
     }
+    if o.len() >= 5 && matches(o, "addrlabel") {
+        return addrlabel_cmd(ns, &opts, rest);
+    }
     // ip.c's table order: `m` and `ma` are `maddress`, `mr` `mroute`
     if o.len() >= 2 && matches(o, "mroute") {
         return mroute_cmd(ns, &opts, rest);
@@ -1641,6 +1644,123 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     }
     Err(Failure::parse(
         format!("Command \"{cmd}\" is unknown, try \"ip rule help\".\n"),
+        255,
+    ))
+}
+
+/// `ip addrlabel { add | del } prefix PREFIX [ dev DEV ] label LABEL`, `list`, `flush`.
+fn addrlabel_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    const USAGE: &str = "Usage: ip addrlabel { add | del } prefix PREFIX [ dev DEV ] [ label LABEL ]\n       ip addrlabel [ list | flush | help ]\n";
+    let Some(cmd) = a.first().map(String::as_str) else {
+        return show(ns, opts, &[], crate::show::addrlabel_show);
+    };
+    let rest = &a[1..];
+    // only inet6 has address labels: another family's request is refused
+    let refused = || Failure::kernel(fibkit::Error::new(Errno::EOPNOTSUPP));
+    let add = matches(cmd, "add");
+    if add || matches(cmd, "delete") {
+        let (mut prefix, mut dev, mut label) = (None, 0u32, None);
+        let mut i = 0;
+        while i < rest.len() {
+            let w = rest[i].as_str();
+            let mut next = || -> Res<&str> {
+                i += 1;
+                rest.get(i).map(String::as_str).ok_or_else(incomplete)
+            };
+            match w {
+                "prefix" => prefix = Some(prefix_arg(next()?, opts.family)?),
+                "dev" => {
+                    let v = next()?;
+                    dev = ns.link_index(v).ok_or_else(|| {
+                        let mut f = Failure::parse(
+                            format!("Error: argument \"{v}\" is wrong: dev is invalid\n\n"),
+                            255,
+                        );
+                        // the name was looked up in the kernel first
+                        f.errno = Some(Errno::ENODEV);
+                        f
+                    })?;
+                }
+                "label" => {
+                    let v = next()?;
+                    label = Some(
+                        parse_u32(v)
+                            .filter(|&l| l != u32::MAX)
+                            .ok_or_else(|| invarg("label is invalid\n", v))?,
+                    );
+                }
+                "help" => return Err(Failure::parse(USAGE, 255)),
+                // other words are passed over
+                _ => {}
+            }
+            i += 1;
+        }
+        let Some(prefix) = prefix else {
+            return Err(Failure::parse(
+                "Not enough information: \"prefix\" argument is required.\n",
+                1,
+            ));
+        };
+        let Some(label) = label else {
+            return Err(Failure::parse(
+                "Not enough information: \"label\" argument is required.\n",
+                1,
+            ));
+        };
+        if opts.alt.is_some() || opts.family == Some(Family::V4) {
+            return Err(refused());
+        }
+        let Addr::V6(addr) = prefix.addr else {
+            // a 4-byte IFAL_ADDRESS fails the attribute policy
+            return Err(Failure::kernel(fibkit::Error::msg(
+                Errno::ERANGE,
+                "Attribute failed policy validation",
+            )));
+        };
+        let p = Prefix6 {
+            addr,
+            len: prefix.len,
+        };
+        let r = if add {
+            ns.addrlabel_add(p, dev, label)
+        } else {
+            ns.addrlabel_del(p, dev)
+        };
+        return r
+            .map(|()| Outcome::Ok(String::new()))
+            .map_err(Failure::kernel);
+    }
+    if matches(cmd, "list") || matches(cmd, "lst") || matches(cmd, "show") {
+        return show(ns, opts, rest, crate::show::addrlabel_show);
+    }
+    if matches(cmd, "flush") {
+        if !rest.is_empty() {
+            return Err(Failure::parse(
+                "\"ip addrlabel flush\" does not allow extra arguments\n",
+                1,
+            ));
+        }
+        if opts.alt.is_some() || opts.family == Some(Family::V4) {
+            return Err(Failure {
+                stdout: String::new(),
+                errno: Some(Errno::EOPNOTSUPP),
+                stderr: "RTNETLINK answers: Operation not supported\nFlush terminated\n"
+                    .to_string(),
+                status: 1,
+            });
+        }
+        // one dump, then a delete of each entry
+        for e in ns.addrlabels().to_vec() {
+            ns.addrlabel_del(e.prefix, e.ifindex)
+                .map_err(Failure::kernel)?;
+        }
+        return Ok(Outcome::Ok(String::new()));
+    }
+    if matches(cmd, "help") {
+        return Err(Failure::parse(USAGE, 255));
+    }
+    Err(Failure::parse(
+        format!("Command \"{cmd}\" is unknown, try \"ip addrlabel help\".\n"),
         255,
     ))
 }

@@ -312,6 +312,48 @@ pub fn rule_show(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String,
     iprule_list(ns, opts, args)
 }
 
+/// `ip addrlabel list`: the IPv6 address label table, in the kernel's order.
+pub fn addrlabel_show(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, ShowError> {
+    if !args.is_empty() {
+        return Err(err(
+            1,
+            "\"ip addrlabel show\" does not take any arguments.\n".to_string(),
+        ));
+    }
+    if opts.af() != AF_UNSPEC && opts.af() != AF_INET6 {
+        // only inet6 has a label table: the dump request is refused
+        return Err(ShowError {
+            errno: Some(Errno::EOPNOTSUPP),
+            text: "RTNETLINK answers: Operation not supported\nDump terminated\n".to_string(),
+            status: 255,
+        });
+    }
+    let mut o = Out::new(opts);
+    o.begin();
+    for e in ns.addrlabels() {
+        o.obj_open(None);
+        let a = crate::names::fmt6(e.prefix.addr);
+        o.s(Some("address"), &format!("prefix {a}"), &a);
+        o.n(
+            Some("prefixlen"),
+            &format!("/{} ", e.prefix.len),
+            i128::from(e.prefix.len),
+        );
+        if e.ifindex != 0 {
+            let d = dev_name(ns, e.ifindex);
+            o.s(Some("ifname"), &format!("dev {d} "), &d);
+        }
+        o.n(
+            Some("label"),
+            &format!("label {} ", e.label),
+            i128::from(e.label),
+        );
+        o.fp("\n");
+        o.obj_close();
+    }
+    Ok(o.finish())
+}
+
 /// `ip [-4|-6] neigh show|list ARGS`.
 pub fn neigh_show(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, ShowError> {
     ipneigh_list(ns, opts, args)

@@ -34,6 +34,7 @@
 #![forbid(unsafe_code)]
 
 pub mod addr;
+pub mod addrlabel;
 pub mod cowvec;
 pub mod ecmp;
 pub mod encap;

@@ -5,7 +5,7 @@
 use crate::error::Errno;
 use crate::fib6::{strict, FibResult6, Flow6};
 use crate::netns::Netns;
-use crate::prefix::{v6, Prefix6};
+use crate::prefix::v6;
 use crate::route::{rtf, table as tid, Metrics, Pref, Route6, RouteType};
 
 /// The answer of an IPv6 route lookup, borrowing the FIB entry (no allocation).
@@ -97,32 +97,12 @@ impl RouteGet6<'_> {
     }
 }
 
-/// The default address label table (`ipv6_addr_label_init_default`).
-fn addr_label(a: u128) -> u32 {
-    const T: &[(u128, u8, u32)] = &[
-        (1, 128, 0),
-        (0xffffu128 << 32, 96, 4),
-        (0, 96, 3),
-        (0x2001_0010u128 << 96, 28, 7),
-        (0x2001_0000u128 << 96, 32, 6),
-        (0x2002u128 << 112, 16, 2),
-        (0x3ffeu128 << 112, 16, 12),
-        (0xfec0u128 << 112, 10, 11),
-        (0xfc00u128 << 112, 7, 5),
-        (0, 0, 1),
-    ];
-    T.iter()
-        .filter(|(p, l, _)| Prefix6::new(*p, *l).contains(a))
-        .max_by_key(|(_, l, _)| *l)
-        .map_or(1, |(_, _, lab)| *lab)
-}
-
 impl Netns {
     /// `ipv6_dev_get_saddr`: the source address for `daddr` leaving through `dst_dev`.
     pub fn ipv6_dev_get_saddr(&self, dst_dev: u32, daddr: u128) -> Option<u128> {
         let dtype = v6::addr_type(daddr);
         let dscope = v6::src_scope(daddr);
-        let dlabel = addr_label(daddr);
+        let dlabel = self.addr_label(daddr, dst_dev);
         let only_dev = dst_dev != 0
             && (dtype & v6::MULTICAST != 0
                 || dscope <= v6::SCOPE_LINKLOCAL
@@ -159,7 +139,7 @@ impl Netns {
                     i32::from(a.flags & crate::addr::ifa::DEPRECATED == 0),
                     0,
                     i32::from(dst_dev == 0 || dst_dev == d),
-                    i32::from(addr_label(a.addr) == dlabel),
+                    i32::from(self.addr_label(a.addr, d) == dlabel),
                     1,
                     1,
                     matchlen,

@@ -158,6 +158,8 @@ pub struct Netns {
     /// fibkit routes no multicast, so they are only kept and listed.
     pub(crate) mrules4: Vec<Rule>,
     pub(crate) mrules6: Vec<Rule>,
+    /// The IPv6 address label table (`ip addrlabel`).
+    pub(crate) addrlabels: Vec<crate::addrlabel::AddrLabel>,
     /// The rules compiled for the walk (rebuilt on every rule change).
     pub(crate) prog4: Vec<crate::rule::CompiledRule>,
     pub(crate) prog6: Vec<crate::rule::CompiledRule>,
@@ -305,6 +307,7 @@ impl Netns {
             // default multicast table (IPv4 `default`, IPv6 `main`), not permanent
             mrules4: vec![Rule::kernel_default(32767, tid::DEFAULT)],
             mrules6: vec![Rule::kernel_default(32767, tid::MAIN)],
+            addrlabels: crate::addrlabel::default_table(),
             prog4: Vec::new(),
             prog6: Vec::new(),
             custom_rules4: false,
