@@ -1765,6 +1765,19 @@ fn addrlabel_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     ))
 }
 
+/// `get_prefix()` in a multicast family (`ip mrule`, `ip mroute`): iproute2 reads no
+/// address of it, so only the words of the zero-length prefix pass.
+fn mc_prefix(v: &str) -> Res<()> {
+    if matches!(v, "default" | "any" | "all") {
+        Ok(())
+    } else {
+        Err(Failure::parse(
+            format!("Error: ??? prefix is expected rather than \"{v}\".\n"),
+            1,
+        ))
+    }
+}
+
 /// `ip [-6] mrule ...` (`do_multirule`): `ip rule` on the family's multicast routing
 /// rules; only inet and inet6 have them.
 fn mrule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
@@ -1806,17 +1819,6 @@ fn mroute_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         (None, Some(Family::V6)) => true,
         (None, _) => false,
     };
-    // get_prefix() of the multicast family: only the words of the zero-length prefix
-    let prefix = |v: &str| -> Res<()> {
-        if matches!(v, "default" | "any" | "all") {
-            Ok(())
-        } else {
-            Err(Failure::parse(
-                format!("Error: ??? prefix is expected rather than \"{v}\".\n"),
-                1,
-            ))
-        }
-    };
     let mut table = 0u32;
     let mut iif = None;
     let mut i = 0;
@@ -1842,13 +1844,13 @@ fn mroute_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         } else if w == "iif" {
             iif = Some(next()?.to_string());
         } else if matches(w, "from") {
-            prefix(next()?)?;
+            mc_prefix(next()?)?;
         } else {
             let v = if w == "to" { next()? } else { w };
             if matches(v, "help") {
                 return Err(usage());
             }
-            prefix(v)?;
+            mc_prefix(v)?;
         }
         i += 1;
     }
@@ -1893,19 +1895,12 @@ fn spec_family(opts: &Opts, _spec: &RuleSpec) -> Family {
 
 fn rule_prefix(v: &str, fam: Option<Family>, mc: bool) -> Res<RulePrefix> {
     if mc {
-        // get_prefix() of a multicast family: only the zero-length prefix's words
-        return if matches!(v, "default" | "any" | "all") {
-            Ok(if fam == Some(Family::V6) {
-                RulePrefix::V6(Prefix6 { addr: 0, len: 0 })
-            } else {
-                RulePrefix::V4(Prefix4 { addr: 0, len: 0 })
-            })
+        mc_prefix(v)?;
+        return Ok(if fam == Some(Family::V6) {
+            RulePrefix::V6(Prefix6 { addr: 0, len: 0 })
         } else {
-            Err(Failure::parse(
-                format!("Error: ??? prefix is expected rather than \"{v}\".\n"),
-                1,
-            ))
-        };
+            RulePrefix::V4(Prefix4 { addr: 0, len: 0 })
+        });
     }
     let p = prefix_arg(v, fam)?;
     // a zero-length selector is no selector (the kernel ignores the address)

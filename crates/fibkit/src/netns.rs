@@ -1625,14 +1625,6 @@ impl Netns {
             &mut self.rules4
         };
         resolve_gotos(rules);
-        // the multicast rules' gotos (a device coming or going changes no priority,
-        // but the lists are resolved together, as the kernel's events reach them all)
-        resolve_gotos(if v6 {
-            &mut self.mrules6
-        } else {
-            &mut self.mrules4
-        });
-        let rules = if v6 { &self.rules6 } else { &self.rules4 };
         let prog = crate::rule::compile_rules(rules, v6);
         if v6 {
             self.prog6 = prog;

@@ -58,11 +58,7 @@ impl Netns {
             self.custom_rules4 = true;
             &mut self.rules4
         };
-        let pos = rules
-            .iter()
-            .position(|r| r.pref > rule.pref)
-            .unwrap_or(rules.len());
-        rules.insert(pos, rule);
+        insert_by_pref(rules, rule);
         self.rules_resolve(v6);
         if !v6 {
             self.rt_cache_flush4();
@@ -302,13 +298,7 @@ impl Netns {
         } else {
             &mut self.rules4
         };
-        let before = rules.len();
-        let mut i = 0;
-        rules.retain(|_| {
-            i += 1;
-            !positions.contains(&(i - 1))
-        });
-        if rules.len() == before {
+        if !remove_positions(rules, positions) {
             return Ok(());
         }
         if !v6 {
@@ -319,6 +309,7 @@ impl Netns {
         self.bump();
         Ok(())
     }
+
     fn mrules_mut(&mut self, v6: bool) -> &mut Vec<Rule> {
         if v6 {
             &mut self.mrules6
@@ -333,11 +324,7 @@ impl Netns {
     pub fn mrule_add(&mut self, v6: bool, spec: &RuleSpec) -> Result<()> {
         let rule = self.new_rule(self.mrules(v6), v6, spec, true)?;
         let rules = self.mrules_mut(v6);
-        let pos = rules
-            .iter()
-            .position(|r| r.pref > rule.pref)
-            .unwrap_or(rules.len());
-        rules.insert(pos, rule);
+        insert_by_pref(rules, rule);
         crate::netns::resolve_gotos(rules);
         self.bump();
         Ok(())
@@ -358,16 +345,30 @@ impl Netns {
     /// `ip [-6] mrule flush`: as [`Netns::rule_flush`], on the multicast rules.
     pub fn mrule_flush(&mut self, v6: bool, positions: &[usize]) -> Result<()> {
         let rules = self.mrules_mut(v6);
-        let before = rules.len();
-        let mut i = 0;
-        rules.retain(|_| {
-            i += 1;
-            !positions.contains(&(i - 1))
-        });
-        if rules.len() != before {
+        if remove_positions(rules, positions) {
             crate::netns::resolve_gotos(rules);
             self.bump();
         }
         Ok(())
     }
+}
+
+/// Inserts `rule` after the rules of its priority or lower (`fib_nl_newrule`).
+fn insert_by_pref(rules: &mut Vec<Rule>, rule: Rule) {
+    let pos = rules
+        .iter()
+        .position(|r| r.pref > rule.pref)
+        .unwrap_or(rules.len());
+    rules.insert(pos, rule);
+}
+
+/// Removes the rules at `positions` (out of range ones ignored); whether any went.
+fn remove_positions(rules: &mut Vec<Rule>, positions: &[usize]) -> bool {
+    let before = rules.len();
+    let mut i = 0;
+    rules.retain(|_| {
+        i += 1;
+        !positions.contains(&(i - 1))
+    });
+    rules.len() != before
 }
