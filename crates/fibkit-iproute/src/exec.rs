@@ -3807,29 +3807,36 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
         }
         ["net", "ipv4", "conf", dev, knob] => {
             let v = num(val)?;
+            let idx = ns.link_index(dev);
+            let s = &mut ns.sysctl;
             let conf = match *dev {
-                "all" => &mut ns.sysctl.v4_all,
-                "default" => &mut ns.sysctl.v4_default,
-                d => {
-                    let idx = ns.link_index(d).ok_or_else(nostat)?;
-                    ns.sysctl.v4_dev.get_mut(&idx).ok_or_else(nostat)?
-                }
+                "all" => &mut s.v4_all,
+                "default" => &mut s.v4_default,
+                _ => idx.and_then(|i| s.v4_dev.get_mut(&i)).ok_or_else(nostat)?,
             };
             let v = v as u32;
-            match *knob {
-                "rp_filter" => conf.rp_filter = v,
-                "accept_local" => conf.accept_local = v,
-                "route_localnet" => conf.route_localnet = v,
-                "ignore_routes_with_linkdown" => conf.ignore_routes_with_linkdown = v,
-                "promote_secondaries" => conf.promote_secondaries = v,
-                "src_valid_mark" => conf.src_valid_mark = v,
-                "send_redirects" => conf.send_redirects = v,
-                "shared_media" => conf.shared_media = v,
-                "arp_evict_nocarrier" => conf.arp_evict_nocarrier = v,
-                "bc_forwarding" => conf.bc_forwarding = v,
-                "forwarding" => conf.forwarding = u32::from(v != 0),
-                _ => {
-                    ns.sysctl.other.insert(key.to_string(), val.to_string());
+            let Some((field, bit)) = conf.knob_mut(knob) else {
+                s.other.insert(key.to_string(), val.to_string());
+                return Ok(());
+            };
+            *field = if *knob == "forwarding" {
+                u32::from(v != 0)
+            } else {
+                v
+            };
+            if let Some(bit) = bit {
+                // devinet_conf_proc: the knob is now this configuration's own, and a
+                // value written to `default` reaches every device that has not had
+                // one written (devinet_copy_dflt_conf)
+                conf.written |= bit;
+                if *dev == "default" {
+                    for c in s.v4_dev.values_mut() {
+                        if c.written & bit == 0 {
+                            if let Some((f, _)) = c.knob_mut(knob) {
+                                *f = v;
+                            }
+                        }
+                    }
                 }
             }
         }

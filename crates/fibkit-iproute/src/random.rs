@@ -281,6 +281,12 @@ impl Gen {
             "net.ipv6.conf.all.ndisc_evict_nocarrier=0",
             "net.ipv4.conf.all.bc_forwarding=1",
             "net.ipv4.conf.d0.bc_forwarding=1",
+            "net.ipv4.conf.default.rp_filter=1",
+            "net.ipv4.conf.default.rp_filter=0",
+            "net.ipv4.conf.default.accept_local=1",
+            "net.ipv4.conf.default.ignore_routes_with_linkdown=1",
+            "net.ipv4.conf.default.src_valid_mark=1",
+            "net.ipv4.conf.default.bc_forwarding=1",
         ]);
         self.line(format!("sysctl {s}"));
     }

@@ -1366,6 +1366,16 @@ impl Netns {
         }
     }
 
+    /// `ipv4_devconf_setall`: every knob of the device's IPv4 configuration counts as
+    /// written, so writes to `default` no longer reach it. An address request that
+    /// finds the device's IPv4 state does this before anything else can fail
+    /// (`rtm_to_ifaddr`), and so does the loopback coming up.
+    fn devconf4_setall(&mut self, dev: u32) {
+        if let Some(c) = self.sysctl.v4_dev.get_mut(&dev) {
+            c.written = u32::MAX;
+        }
+    }
+
     /// `ip addr add` (IPv4).
     pub fn addr4_add(&mut self, dev: u32, mut a: Addr4) -> Result<()> {
         let l = self.links.get(&dev).ok_or(Error::new(Errno::ENODEV))?;
@@ -1385,6 +1395,7 @@ impl Netns {
         if !self.has_idev4(dev) {
             return Err(Error::new(Errno::ENOBUFS));
         }
+        self.devconf4_setall(dev);
         a.flags &= !ifa::SECONDARY;
         // set_ifa_lifetime: deprecated from the start with a preferred lifetime of 0
         a.life.tstamp = self.now;
@@ -1443,6 +1454,7 @@ impl Netns {
         if !self.has_idev4(dev) {
             return Err(Error::new(Errno::ENOBUFS));
         }
+        self.devconf4_setall(dev);
         let found = self.addrs4.get(&dev).and_then(|list| {
             list.iter().position(|x| {
                 x.plen == a.plen && ((x.address ^ a.address) & a.mask()) == 0 && x.local == a.local
@@ -1761,6 +1773,10 @@ impl Netns {
         // fib_netdev_event passes over a device without IPv4 state
         if !self.has_idev4(dev) {
             return;
+        }
+        if self.links.get(&dev).is_some_and(|l| l.is_loopback()) {
+            // inetdev_event(NETDEV_UP) on the loopback, as it gets 127.0.0.1
+            self.devconf4_setall(dev);
         }
         let n = self.addrs4.get(&dev).map_or(0, Vec::len);
         for i in 0..n {

@@ -29,6 +29,37 @@ pub struct DevConf4 {
     /// `bc_forwarding`: directed broadcasts received on the device are forwarded
     /// when it is on for `all` and the device
     pub bc_forwarding: u32,
+    /// `proxy_arp` (shown by `ip netconf` as `proxy_neigh`)
+    pub proxy_arp: u32,
+    /// Which of the knobs [`DevConf4::knob_mut`] gives a bit for were written here
+    /// (the kernel's `ipv4_devconf.state`): a write to `default` reaches each device
+    /// whose bit is clear, and a new device copies `default`'s bits with its values.
+    pub written: u32,
+}
+
+impl DevConf4 {
+    /// The value of `knob` (a `net.ipv4.conf.*` leaf name) and, for the knobs the
+    /// kernel handles with `devinet_conf_proc`, its bit in [`DevConf4::written`];
+    /// `None` for a knob fibkit does not model. `forwarding`, `route_localnet` and
+    /// `promote_secondaries` have handlers of their own, which neither mark the
+    /// knob written nor copy `default` to the devices.
+    pub fn knob_mut(&mut self, knob: &str) -> Option<(&mut u32, Option<u32>)> {
+        Some(match knob {
+            "forwarding" => (&mut self.forwarding, None),
+            "route_localnet" => (&mut self.route_localnet, None),
+            "promote_secondaries" => (&mut self.promote_secondaries, None),
+            "rp_filter" => (&mut self.rp_filter, Some(1)),
+            "accept_local" => (&mut self.accept_local, Some(1 << 1)),
+            "ignore_routes_with_linkdown" => (&mut self.ignore_routes_with_linkdown, Some(1 << 2)),
+            "src_valid_mark" => (&mut self.src_valid_mark, Some(1 << 3)),
+            "send_redirects" => (&mut self.send_redirects, Some(1 << 4)),
+            "shared_media" => (&mut self.shared_media, Some(1 << 5)),
+            "arp_evict_nocarrier" => (&mut self.arp_evict_nocarrier, Some(1 << 6)),
+            "bc_forwarding" => (&mut self.bc_forwarding, Some(1 << 7)),
+            "proxy_arp" => (&mut self.proxy_arp, Some(1 << 8)),
+            _ => return None,
+        })
+    }
 }
 
 impl Default for DevConf4 {
@@ -47,6 +78,8 @@ impl Default for DevConf4 {
             shared_media: 1,
             arp_evict_nocarrier: 1,
             bc_forwarding: 0,
+            proxy_arp: 0,
+            written: 0,
         }
     }
 }
@@ -72,6 +105,8 @@ pub struct DevConf6 {
     /// neighbour discovery entries but the permanent ones, if it is on for `all` and
     /// the device
     pub ndisc_evict_nocarrier: u32,
+    /// `proxy_ndp` (shown by `ip netconf` as `proxy_neigh`)
+    pub proxy_ndp: u32,
     /// Not a sysctl: the interface identifier `ip token` sets (`idev->token`, its low
     /// 64 bits), kept with the device's IPv6 state and lost with it.
     pub token: u64,
@@ -90,6 +125,7 @@ impl Default for DevConf6 {
             router_solicitations: 0,
             use_oif_addrs_only: 0,
             ndisc_evict_nocarrier: 1,
+            proxy_ndp: 0,
             token: 0,
         }
     }
