@@ -1599,3 +1599,60 @@ fn mirror_copies_multicast_rules() {
     let diffs = compare(&ns, &["mrule show", "-6 mrule show"]);
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
+
+#[test]
+fn mirror_shows_netconf() {
+    let Some(ns) = live_netns(22) else {
+        return;
+    };
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    for c in [
+        "link add v0 type veth peer name v1",
+        "link add d2 type ifb",
+        "link add d3 type ifb",
+        "link set d2 mtu 1000",
+        "link set d3 mtu 60",
+    ] {
+        ns.ip(c);
+    }
+    for s in [
+        "net.ipv4.conf.d0.forwarding=1",
+        "net.ipv6.conf.d1.forwarding=1",
+        "net.ipv4.conf.all.rp_filter=2",
+        "net.ipv4.conf.d1.rp_filter=1",
+        "net.ipv4.conf.v0.rp_filter=7",
+        "net.ipv4.conf.v1.proxy_arp=1",
+        "net.ipv6.conf.v0.proxy_ndp=1",
+        "net.ipv4.conf.default.ignore_routes_with_linkdown=1",
+        "net.ipv6.conf.default.proxy_ndp=1",
+        "net.ipv6.conf.d0.ignore_routes_with_linkdown=1",
+    ] {
+        let o = ns.exec("sysctl", &["-q", "-w", s]);
+        assert!(o.status.success(), "sysctl {s}");
+    }
+    let diffs = compare(
+        &ns,
+        &[
+            "netconf",
+            "-4 netconf",
+            "-6 netconf list",
+            "-j netconf",
+            "-j -p -6 netconf",
+            "netconf show dev v0",
+            "-j netconf show dev d2",
+            "-4 netconf show dev d1",
+            "-j -6 netconf show dev d1",
+            "-6 netconf show dev d2",
+            "-4 netconf show dev d3",
+            "netconf show dev if3",
+            "-0 netconf",
+            "netconf show dev nosuch",
+            "netconf show dev",
+            "netconf help",
+            "netconf bogus",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}

@@ -374,6 +374,10 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     if o.len() >= 3 && matches(o, "mrule") {
         return mrule_cmd(ns, &opts, rest);
     }
+    // `net` is `netns`, which comes first in ip.c's table
+    if o.len() >= 4 && matches(o, "netconf") {
+        return netconf_cmd(ns, &opts, rest);
+    }
     Err(Failure::parse(
         format!("Object \"{o}\" is unknown, try \"ip help\".\n"),
         1,
@@ -1792,6 +1796,74 @@ fn mrule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     }
     let opts = Opts { mc: true, ..*opts };
     rule_cmd(ns, &opts, a)
+}
+
+/// `ip netconf [show|list|lst] [dev DEV]`: the forwarding, rp_filter, proxy_neigh
+/// and ignore_routes_with_linkdown settings per family and device (see
+/// [`crate::show::netconf_show`]). Words other than `dev` are skipped, as ipnetconf.c
+/// does; `dev` takes a name or `ifN` (iproute2's `ll_name_to_index`).
+fn netconf_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    let mut args = a;
+    if let Some(cmd) = a.first() {
+        if matches(cmd, "show") || matches(cmd, "lst") || matches(cmd, "list") {
+            args = &a[1..];
+        } else if matches(cmd, "help") {
+            return Err(Failure::parse(
+                "Usage: ip netconf show [ dev STRING ]\n",
+                255,
+            ));
+        } else {
+            return Err(Failure::parse(
+                format!("Command \"{cmd}\" is unknown, try \"ip netconf help\".\n"),
+                255,
+            ));
+        }
+    }
+    let mut dev = 0u32;
+    let mut i = 0;
+    while i < args.len() {
+        if args[i] == "dev" {
+            i += 1;
+            let d = args.get(i).ok_or_else(incomplete)?;
+            dev = ns
+                .link_index(d)
+                .or_else(|| if_index_name(d))
+                .ok_or_else(|| Failure::parse(format!("Device \"{d}\" does not exist.\n"), 1))?;
+        }
+        i += 1;
+    }
+    let so = show_opts(opts);
+    let single = dev != 0 && (opts.family.is_some() || opts.alt.is_some());
+    if single && opts.alt.is_some() {
+        // the other families have no netconf state: the request gets no entry
+        return Ok(Outcome::Ok(String::new()));
+    }
+    Ok(Outcome::Ok(crate::show::netconf_show(ns, &so, dev, single)))
+}
+
+/// iproute2's `ll_idx_a2n`: `ifN` names ifindex `N` whether or not a device has it
+/// (`sscanf("if%u")`); `None` when the name is not of that form or names no positive
+/// index.
+fn if_index_name(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix("if")?.trim_start();
+    let (neg, digits) = match rest.as_bytes().first() {
+        Some(b'-') => (true, &rest[1..]),
+        Some(b'+') => (false, &rest[1..]),
+        _ => (false, rest),
+    };
+    let end = digits
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(digits.len());
+    if end == 0 {
+        return None;
+    }
+    // %u wraps modulo 2^32 (saturating on overflow, as strtoul does)
+    let v = digits[..end]
+        .parse::<u64>()
+        .map_or(u32::MAX, |v| u32::try_from(v).unwrap_or(u32::MAX));
+    let v = if neg { v.wrapping_neg() } else { v };
+    // filter.ifindex is an int: `<= 0` is refused
+    (v != 0 && v <= i32::MAX as u32).then_some(v)
 }
 
 /// `ip [-6] mroute [show|list] [[to] PREFIX] [from PREFIX] [iif DEV] [table ID]`: the
@@ -3877,6 +3949,7 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 "router_solicitations" => conf.router_solicitations = v as i32,
                 "use_oif_addrs_only" => conf.use_oif_addrs_only = v as u32,
                 "ndisc_evict_nocarrier" => conf.ndisc_evict_nocarrier = v as u32,
+                "proxy_ndp" => conf.proxy_ndp = v as u32,
                 _ => {
                     ns.sysctl.other.insert(key.to_string(), val.to_string());
                 }

@@ -1423,6 +1423,15 @@ impl Out {
             self.text.push_str(text);
         }
     }
+    /// `print_on_off(PRINT_ANY, key, "key %s ", v)`.
+    fn on_off(&mut self, key: &str, v: bool) {
+        if let Some(j) = self.jkey(Some(key)) {
+            j.raw(if v { "true" } else { "false" });
+        } else {
+            let w = if v { "on" } else { "off" };
+            self.text.push_str(&format!("{key} {w} "));
+        }
+    }
     /// `print_string(PRINT_JSON, …)`.
     fn js(&mut self, key: &str, v: &str) {
         if let Some(j) = self.jkey(Some(key)) {
@@ -1459,6 +1468,105 @@ impl Out {
             j.end_array();
         }
     }
+}
+
+/// `ip netconf show [dev DEV]`: each family's configuration as the kernel's netconf
+/// dump lists it (`inet_netconf_dump_devconf`, `inet6_netconf_dump_devconf`): per
+/// family, every device that has the family's state in ifindex order, then `all`,
+/// then `default`. `dev` is an ifindex (0: every device). With a family and a device,
+/// iproute2 asks for that one entry instead of a dump (`single`): the answer is
+/// printed as text even under `-j`, and a device without the family's state prints
+/// nothing.
+pub fn netconf_show(ns: &Netns, opts: &ShowOpts, dev: u32, single: bool) -> String {
+    // what `rp_filter` prints (rp_filter_names, else the number)
+    fn rp(v: u32) -> String {
+        match v {
+            0 => "off".into(),
+            1 => "strict".into(),
+            2 => "loose".into(),
+            n => n.to_string(),
+        }
+    }
+    let plain = ShowOpts {
+        json: false,
+        ..*opts
+    };
+    let mut o = Out::new(if single { &plain } else { opts });
+    if !single {
+        o.begin();
+    }
+    /// One netconf entry: family, ifindex (-1 `all`, -2 `default`), forwarding,
+    /// rp_filter (IPv4 only), proxy_neigh, ignore_routes_with_linkdown.
+    struct Row {
+        family: &'static str,
+        index: i64,
+        forwarding: u32,
+        rp_filter: Option<u32>,
+        proxy: u32,
+        linkdown: u32,
+    }
+    let mut rows: Vec<Row> = Vec::new();
+    let s = &ns.sysctl;
+    let af = opts.af();
+    if af == AF_UNSPEC || af == AF_INET {
+        let mut confs: Vec<(i64, &fibkit::sysctl::DevConf4)> =
+            s.v4_dev.iter().map(|(i, c)| (i64::from(*i), c)).collect();
+        confs.extend([(-1, &s.v4_all), (-2, &s.v4_default)]);
+        rows.extend(confs.into_iter().map(|(index, c)| Row {
+            family: "inet",
+            index,
+            forwarding: c.forwarding,
+            rp_filter: Some(c.rp_filter),
+            proxy: c.proxy_arp,
+            linkdown: c.ignore_routes_with_linkdown,
+        }));
+    }
+    if af == AF_UNSPEC || af == AF_INET6 {
+        let mut confs: Vec<(i64, &fibkit::sysctl::DevConf6)> =
+            s.v6_dev.iter().map(|(i, c)| (i64::from(*i), c)).collect();
+        confs.extend([(-1, &s.v6_all), (-2, &s.v6_default)]);
+        rows.extend(confs.into_iter().map(|(index, c)| Row {
+            family: "inet6",
+            index,
+            forwarding: c.forwarding,
+            rp_filter: None,
+            proxy: c.proxy_ndp,
+            linkdown: c.ignore_routes_with_linkdown,
+        }));
+    }
+    for r in rows {
+        if dev != 0 && r.index != i64::from(dev) {
+            continue;
+        }
+        o.obj_open(None);
+        o.s(Some("family"), &format!("{} ", r.family), r.family);
+        let name = match r.index {
+            -1 => "all".to_string(),
+            -2 => "default".to_string(),
+            // every per-device entry is a device's (u32 ifindex)
+            i => dev_name(ns, i as u32),
+        };
+        o.s(Some("interface"), &format!("{name} "), &name);
+        o.on_off("forwarding", r.forwarding != 0);
+        if let Some(v) = r.rp_filter {
+            let t = rp(v);
+            if v < 3 {
+                o.s(Some("rp_filter"), &format!("rp_filter {t} "), &t);
+            } else {
+                o.n(Some("rp_filter"), &format!("rp_filter {t} "), i128::from(v));
+            }
+        }
+        o.on_off("mc_forwarding", false);
+        o.on_off("proxy_neigh", r.proxy != 0);
+        o.on_off("ignore_routes_with_linkdown", r.linkdown != 0);
+        o.obj_close();
+        o.fp("\n");
+    }
+    if single {
+        // no JSON document was opened
+        return o.text;
+    }
+    o.finish()
 }
 
 // =====================================================================================

@@ -26,6 +26,7 @@ pub const CONF4_KNOBS: &[&str] = &[
     "shared_media",
     "arp_evict_nocarrier",
     "bc_forwarding",
+    "proxy_arp",
 ];
 
 /// Per-device IPv6 knobs (`net.ipv6.conf.{all,default,DEV}.KNOB`).
@@ -38,6 +39,7 @@ pub const CONF6_KNOBS: &[&str] = &[
     "router_solicitations",
     "use_oif_addrs_only",
     "ndisc_evict_nocarrier",
+    "proxy_ndp",
 ];
 
 /// One sysctl value as read.

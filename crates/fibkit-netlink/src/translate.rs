@@ -209,6 +209,7 @@ fn fib_value(ns: &Netns, key: &str) -> Option<i64> {
                 "shared_media" => c.shared_media,
                 "arp_evict_nocarrier" => c.arp_evict_nocarrier,
                 "bc_forwarding" => c.bc_forwarding,
+                "proxy_arp" => c.proxy_arp,
                 _ => return None,
             }
         }
@@ -227,6 +228,7 @@ fn fib_value(ns: &Netns, key: &str) -> Option<i64> {
                 "router_solicitations" => i64::from(c.router_solicitations),
                 "use_oif_addrs_only" => i64::from(c.use_oif_addrs_only),
                 "ndisc_evict_nocarrier" => i64::from(c.ndisc_evict_nocarrier),
+                "proxy_ndp" => i64::from(c.proxy_ndp),
                 _ => return None,
             });
         }
