@@ -2898,7 +2898,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     if let Some(g) = group {
         ns.link_set_group(idx, g).map_err(Failure::kernel)?;
     }
-    if let Some(n) = name {
+    // iproute2 sends no new name when it is the word that named the device (`ip link
+    // set foo name foo`, foo an alternative name, renames nothing)
+    if let Some(n) = name.filter(|n| *n != d) {
         ns.link_set_name(idx, n).map_err(Failure::kernel)?;
     }
     if let Some(a) = alias {
@@ -3295,6 +3297,9 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     if matches(cmd, "xstats") {
         return link_xstats(ns, rest).map_err(probe_errno);
     }
+    if matches(cmd, "property") {
+        return link_property(ns, rest).map_err(probe_errno);
+    }
     if matches(cmd, "help") {
         // do_help: the usage, or the help of the link kind named (printed, status 0)
         return match rest.first().map(String::as_str) {
@@ -3307,6 +3312,73 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         };
     }
     Err(unknown(cmd))
+}
+
+/// `ip link property { add | del } dev DEV [ altname NAME ]...`: a device's
+/// alternative names (iplink.c's `iplink_prop`). The whole line is read first: an
+/// altname or device name must be non-empty without `/` or white space; then the
+/// device must exist; the kernel takes the names in turn (see
+/// [`Netns::link_altnames_add`]).
+fn link_property(ns: &mut Netns, a: &[String]) -> Res<Outcome> {
+    let usage = || Failure::parse(crate::show::USAGE_LINK, 255);
+    let Some(op) = a.first() else {
+        return Err(usage());
+    };
+    let add = if matches(op, "add") {
+        true
+    } else if matches(op, "del") {
+        false
+    } else if matches(op, "help") {
+        return Err(usage());
+    } else {
+        return Err(Failure::parse("Operator required\n", 255));
+    };
+    // check_altifname
+    let valid = |n: &str| !n.is_empty() && !n.chars().any(|c| c == '/' || c.is_ascii_whitespace());
+    let mut names: Vec<String> = Vec::new();
+    let mut dev: Option<&str> = None;
+    let mut i = 1;
+    while i < a.len() {
+        let w = a[i].as_str();
+        if matches(w, "altname") {
+            i += 1;
+            let n = a.get(i).ok_or_else(incomplete)?;
+            if !valid(n) {
+                return Err(invarg("not a valid altname", n));
+            }
+            names.push(n.clone());
+        } else if matches(w, "help") {
+            return Err(usage());
+        } else {
+            let mut v = w;
+            if w == "dev" {
+                i += 1;
+                v = a.get(i).ok_or_else(incomplete)?;
+            }
+            if dev.is_some() {
+                return Err(dup_dev(v));
+            }
+            if !valid(v) {
+                return Err(invarg("\"dev\" not a valid ifname", v));
+            }
+            dev = Some(v);
+        }
+        i += 1;
+    }
+    let Some(d) = dev else {
+        return Err(Failure::parse(
+            "Not enough of information: \"dev\" argument is required.\n",
+            255,
+        ));
+    };
+    let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
+    let r = if add {
+        ns.link_altnames_add(idx, &names)
+    } else {
+        ns.link_altnames_del(idx, &names)
+    };
+    r.map(|()| Outcome::Ok(String::new()))
+        .map_err(Failure::kernel)
 }
 
 /// `ip link xstats type TYPE`: the extended statistics of the links of a kind. Only
@@ -3879,7 +3951,9 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
         }
         ["net", "ipv4", "conf", dev, knob] => {
             let v = num(val)?;
-            let idx = ns.link_index(dev);
+            // /proc/sys/net/ipv4/conf has a directory per device name, none for an
+            // alternative name
+            let idx = ns.link_index_by_name(dev);
             let s = &mut ns.sysctl;
             let conf = match *dev {
                 "all" => &mut s.v4_all,
@@ -3917,7 +3991,7 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             let idx = match *dev {
                 "all" | "default" => None,
                 d => Some(
-                    ns.link_index(d)
+                    ns.link_index_by_name(d)
                         .filter(|&i| ns.has_idev6(i))
                         .ok_or_else(nostat)?,
                 ),

@@ -900,6 +900,14 @@ impl Gen {
                     "ip -6 route add 2001:db8:78::/48 via 2001:db8:0:1::2 dev lo",
                     "ip neigh get 10.0.0.2 dev d0",
                     "ip route add 10.77.0.0/16 dev d0 nexthop dev d1",
+                    // alternative names (`a`: the oracle rewrites a link command
+                    // with the word `add` in it), which then name the device
+                    "ip link property a dev d0 altname up0",
+                    "ip link property a dev d1 altname lan0 altname up0",
+                    "ip link property del dev d0 altname up0",
+                    "ip route add 10.78.0.0/16 dev up0",
+                    "ip rule add iif lan0 table 100 pref 77",
+                    "ip link set up0 down",
                 ]);
                 // after a rename the oracle takes the renamed link for a new one at the
                 // next `link add` and resets its address (bouncing it): no link add then

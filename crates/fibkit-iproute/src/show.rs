@@ -3967,11 +3967,21 @@ fn print_linkinfo(
             o.n(Some(key), &format!("{txt} {v} "), i128::from(v));
         }
     }
-    if do_link {
+    if do_link || opts.details {
         if let Some(a) = &l.alias {
             o.nl();
             o.s(Some("ifalias"), &format!("    alias {a}"), a);
         }
+    }
+    // IFLA_PROP_LIST, which the kernel sends only for a device with alternative names
+    if !l.altnames.is_empty() {
+        o.arr_open(Some("altnames"));
+        for n in &l.altnames {
+            o.nl();
+            o.fp("    altname ");
+            o.s(None, n, n);
+        }
+        o.arr_close();
     }
     o.fp("\n");
     0

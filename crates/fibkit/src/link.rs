@@ -133,6 +133,9 @@ pub struct Link {
     pub promiscuity: u32,
     /// The all-multicast count `ip -d link` shows (1 while `allmulticast on`).
     pub allmulti: u32,
+    /// Alternative names (`ip link property add dev DEV altname NAME`), in the order
+    /// they were added. Each is a name of the device for every lookup by name.
+    pub altnames: Vec<String>,
 }
 
 impl Link {

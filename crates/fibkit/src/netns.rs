@@ -363,6 +363,7 @@ impl Netns {
                 flags: LinkKind::Loopback.initial_flags(),
                 promiscuity: 0,
                 allmulti: 0,
+                altnames: Vec::new(),
             },
         );
         ns.sysctl.v4_dev.insert(1, ns.sysctl.v4_default.clone());
@@ -690,12 +691,87 @@ impl Netns {
         self.links.get(&index)
     }
 
-    /// A link index by name.
+    /// A link index by name: a device's name or one of its alternative names, as the
+    /// kernel's lookups by name (`netdev_name_node_lookup`) find either.
     pub fn link_index(&self, name: &str) -> Option<u32> {
+        self.links
+            .values()
+            .find(|l| l.name == name || l.altnames.iter().any(|a| a == name))
+            .map(|l| l.index)
+    }
+
+    /// A link index by its name alone, not an alternative name (`/proc/sys` paths,
+    /// rules attaching to a new device).
+    pub fn link_index_by_name(&self, name: &str) -> Option<u32> {
         self.links
             .values()
             .find(|l| l.name == name)
             .map(|l| l.index)
+    }
+
+    /// `ip link property add dev DEV altname NAME...` (`RTM_NEWLINKPROP`): each name
+    /// in turn, stopping at the first failure with the names before it added, as
+    /// `rtnl_linkprop` does. A name longer than 127 bytes fails the attribute policy
+    /// (ERANGE), one that names a device or an alternative name already is EEXIST.
+    pub fn link_altnames_add(&mut self, index: u32, names: &[String]) -> Result<()> {
+        if !self.links.contains_key(&index) {
+            return Err(Error::new(Errno::ENODEV));
+        }
+        let mut r = Ok(());
+        for n in names {
+            if n.len() > 127 {
+                r = Err(Error::msg(
+                    Errno::ERANGE,
+                    "Attribute failed policy validation",
+                ));
+                break;
+            }
+            if self.link_index(n).is_some() {
+                r = Err(Error::new(Errno::EEXIST));
+                break;
+            }
+            if let Some(l) = self.links.get_mut(&index) {
+                l.altnames.push(n.clone());
+            }
+        }
+        self.bump();
+        r
+    }
+
+    /// `ip link property del dev DEV altname NAME...` (`RTM_DELLINKPROP`): each name in
+    /// turn, stopping at the first failure (`netdev_name_node_alt_destroy`): ENOENT
+    /// for a name no device has, EINVAL for a device's own name or another device's
+    /// alternative name; a name longer than 127 bytes fails the attribute policy.
+    pub fn link_altnames_del(&mut self, index: u32, names: &[String]) -> Result<()> {
+        if !self.links.contains_key(&index) {
+            return Err(Error::new(Errno::ENODEV));
+        }
+        let mut r = Ok(());
+        for n in names {
+            if n.len() > 127 {
+                r = Err(Error::msg(
+                    Errno::ERANGE,
+                    "Attribute failed policy validation",
+                ));
+                break;
+            }
+            let Some(owner) = self.link_index(n) else {
+                r = Err(Error::new(Errno::ENOENT));
+                break;
+            };
+            let l = self.links.get_mut(&index).expect("checked");
+            match l.altnames.iter().position(|a| a == n) {
+                Some(p) if owner == index => {
+                    l.altnames.remove(p);
+                }
+                _ => {
+                    r = Err(Error::new(Errno::EINVAL));
+                    break;
+                }
+            }
+        }
+        self.bump();
+        r
     }
 
     /// Name of a link (empty if unknown).
@@ -747,6 +823,7 @@ impl Netns {
                 flags: kind.initial_flags(),
                 promiscuity: 0,
                 allmulti: 0,
+                altnames: Vec::new(),
             },
         );
         self.sysctl
@@ -1164,14 +1241,15 @@ impl Netns {
 
     /// `ip link set DEV name NEW`.
     pub fn link_set_name(&mut self, index: u32, name: &str) -> Result<()> {
-        if self.link_index(name).is_some_and(|i| i != index) {
+        let l = self.links.get(&index).ok_or(Error::new(Errno::ENODEV))?;
+        // dev_change_name: the same name is nothing to do; any other name in use, an
+        // alternative name of this device's included, is EEXIST
+        if l.name != name && self.link_index(name).is_some() {
             return Err(Error::new(Errno::EEXIST));
         }
-        let l = self.links.get(&index).ok_or(Error::new(Errno::ENODEV))?;
-        let old = l.name.clone();
         self.links.get_mut(&index).expect("exists").name = name.to_string();
         self.inetdev_changename(index, name);
-        self.rules_detach(&old);
+        self.rules_detach(index);
         self.rules_attach(name, index);
         self.bump();
         Ok(())
@@ -1217,11 +1295,10 @@ impl Netns {
             self.ipv4_netdev_unregister(v);
             self.ipv6_netdev_down(v, true);
             self.neigh_ifdown(v, None);
-            let name = self.links[&v].name.clone();
             self.links.remove(&v);
             self.sysctl.v4_dev.remove(&v);
             self.sysctl.v6_dev.remove(&v);
-            self.rules_detach(&name);
+            self.rules_detach(v);
         }
         self.rt_cache_flush4();
         self.bump();
@@ -1272,14 +1349,16 @@ impl Netns {
         self.rules_resolve(true);
     }
 
-    fn rules_detach(&mut self, name: &str) {
+    /// `detach_rules`: the rules whose interface is the device's, by index (a rule
+    /// that named one of its alternative names included).
+    fn rules_detach(&mut self, index: u32) {
         let all = (self.rules4.iter_mut().chain(self.rules6.iter_mut()))
             .chain(self.mrules4.iter_mut().chain(self.mrules6.iter_mut()));
         for r in all {
-            if r.iif.as_deref() == Some(name) {
+            if r.iif.is_some() && r.iif_index == index {
                 r.iif_index = crate::rule::DETACHED;
             }
-            if r.oif.as_deref() == Some(name) {
+            if r.oif.is_some() && r.oif_index == index {
                 r.oif_index = crate::rule::DETACHED;
             }
         }
