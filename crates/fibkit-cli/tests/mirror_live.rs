@@ -1656,3 +1656,35 @@ fn mirror_shows_netconf() {
     );
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
+
+#[test]
+fn mirror_copies_alternative_names() {
+    let Some(ns) = live_netns(23) else {
+        return;
+    };
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    for c in [
+        "link property add dev d0 altname uplink altname wan0",
+        "link property add dev lo altname loop",
+        "link set d1 alias lan",
+        "link property add dev d1 altname lan0",
+    ] {
+        ns.ip(c);
+    }
+    let diffs = compare(
+        &ns,
+        &[
+            "link show",
+            "-j link show",
+            "-d link show dev wan0",
+            "addr show dev uplink",
+            "-j addr show dev lan0",
+            "route get 192.0.2.9 oif uplink",
+            "link property add dev d1 altname wan0",
+            "link property del dev d1 altname uplink",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}

@@ -79,6 +79,8 @@ pub struct KLink {
     pub txqlen: Option<u32>,
     /// `IFLA_IFALIAS`.
     pub alias: Option<String>,
+    /// Alternative names (`IFLA_PROP_LIST` / `IFLA_ALT_IFNAME`), in the kernel's order.
+    pub altnames: Vec<String>,
     /// `IFF_LOOPBACK`.
     pub loopback: bool,
     /// The header's flags (`dev_get_flags()`: `IFF_NOARP`, `IFF_MULTICAST`, ...).
@@ -380,6 +382,14 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
             20 => l.alias = a.str().filter(|s| !s.is_empty()).map(str::to_string),
             33 => carrier = a.u8(),
             37 => l.link_other_ns = true,
+            // IFLA_PROP_LIST: IFLA_ALT_IFNAME strings
+            52 => {
+                for i in a.nested().filter(|i| i.ty == 53) {
+                    if let Some(n) = i.str().filter(|n| !n.is_empty()) {
+                        l.altnames.push(n.to_string());
+                    }
+                }
+            }
             // IFLA_AF_SPEC: per family; AF_INET6's IFLA_INET6_TOKEN (an in6_addr)
             26 => {
                 for f in a.nested().filter(|f| f.ty == u16::from(AF_INET6)) {

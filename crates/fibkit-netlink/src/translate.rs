@@ -195,7 +195,7 @@ fn fib_value(ns: &Netns, key: &str) -> Option<i64> {
             let c = match *dev {
                 "all" => &s.v4_all,
                 "default" => &s.v4_default,
-                d => s.v4_dev.get(&ns.link_index(d)?)?,
+                d => s.v4_dev.get(&ns.link_index_by_name(d)?)?,
             };
             match *knob {
                 "forwarding" => c.forwarding,
@@ -217,7 +217,7 @@ fn fib_value(ns: &Netns, key: &str) -> Option<i64> {
             let c = match *dev {
                 "all" => &s.v6_all,
                 "default" => &s.v6_default,
-                d => s.v6_dev.get(&ns.link_index(d)?)?,
+                d => s.v6_dev.get(&ns.link_index_by_name(d)?)?,
             };
             return Some(match *knob {
                 "forwarding" => i64::from(c.forwarding),
@@ -1465,6 +1465,21 @@ pub fn translate(k: &KernelState) -> Translation {
                 c.ip(o);
             }
         }
+    }
+
+    // alternative names, in the kernel's order (none of the mirror's own yet)
+    for l in &links {
+        let Some(have) = c.ns.link_index_by_name(&l.name).and_then(|i| c.ns.link(i)) else {
+            continue;
+        };
+        if l.altnames.is_empty() || have.altnames == l.altnames {
+            continue;
+        }
+        let mut s = vec![w("link"), w("property"), w("add"), w("dev"), l.name.clone()];
+        for a in &l.altnames {
+            s.extend([w("altname"), a.clone()]);
+        }
+        c.ip(s);
     }
 
     // queue lengths (a real dummy device's is 1000, the ifb model's 32) and aliases
