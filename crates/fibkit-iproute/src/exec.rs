@@ -249,6 +249,7 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     // each command takes its own (short) time, as in the kernel
     ns.tick();
     let mut opts = Opts::default();
+    let mut color: Option<(&str, &str)> = None;
     let mut i = 0;
     while i < argv.len() && argv[i].starts_with('-') && argv[i].len() > 1 {
         let given = argv[i].as_str();
@@ -307,6 +308,8 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
             if m("-rcvbuf") {
                 i += 1;
             }
+        } else if let Some(c) = color_option(o) {
+            color = Some((c, given));
         } else if m("-brief") {
             opts.brief = true;
         } else if m("-json") {
@@ -330,6 +333,17 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
             ));
         }
         i += 1;
+    }
+    // check_enable_color: JSON has none, `never` none, `auto` only on a terminal. fib
+    // prints what ip prints when its output is not a terminal, and refuses colours
+    if let Some((c, given)) = color.filter(|_| !opts.json) {
+        let tty = std::io::IsTerminal::is_terminal(&std::io::stdout());
+        if c == "always" || (c == "auto" && tty) {
+            return Err(Failure::parse(
+                format!("Option \"{given}\": fib prints no colours (ip's output to a pipe or file has none)\n"),
+                255,
+            ));
+        }
     }
     // iproute2's global: every name printed for this command (and by a front end
     // printing its answer) follows it
@@ -1839,6 +1853,22 @@ fn netconf_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         return Ok(Outcome::Ok(String::new()));
     }
     Ok(Outcome::Ok(crate::show::netconf_show(ns, &so, dev, single)))
+}
+
+/// iproute2's `matches_color`: the colour an option asks for (`-c`, `-color`,
+/// `-color=always` ask for colours; `=auto` and `=never` as said), or `None` when the
+/// option is not a colour option.
+fn color_option(o: &str) -> Option<&'static str> {
+    let (word, value) = o.split_once('=').unwrap_or((o, ""));
+    if word.len() < 2 || !"-color".starts_with(word) {
+        return None;
+    }
+    match value {
+        "" | "always" => Some("always"),
+        "auto" => Some("auto"),
+        "never" => Some("never"),
+        _ => None,
+    }
 }
 
 /// iproute2's `ll_idx_a2n`: `ifN` names ifindex `N` whether or not a device has it
