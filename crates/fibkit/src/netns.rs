@@ -710,66 +710,58 @@ impl Netns {
     }
 
     /// `ip link property add dev DEV altname NAME...` (`RTM_NEWLINKPROP`): each name
-    /// in turn, stopping at the first failure with the names before it added, as
-    /// `rtnl_linkprop` does. A name longer than 127 bytes fails the attribute policy
-    /// (ERANGE), one that names a device or an alternative name already is EEXIST.
+    /// in turn (see [`Netns::link_altnames_each`]); one that names a device or an
+    /// alternative name already is EEXIST.
     pub fn link_altnames_add(&mut self, index: u32, names: &[String]) -> Result<()> {
-        if !self.links.contains_key(&index) {
-            return Err(Error::new(Errno::ENODEV));
-        }
-        let mut r = Ok(());
-        for n in names {
-            if n.len() > 127 {
-                r = Err(Error::msg(
-                    Errno::ERANGE,
-                    "Attribute failed policy validation",
-                ));
-                break;
+        self.link_altnames_each(index, names, |ns, n| {
+            if ns.link_index(n).is_some() {
+                return Err(Error::new(Errno::EEXIST));
             }
-            if self.link_index(n).is_some() {
-                r = Err(Error::new(Errno::EEXIST));
-                break;
+            if let Some(l) = ns.links.get_mut(&index) {
+                l.altnames.push(n.to_string());
             }
-            if let Some(l) = self.links.get_mut(&index) {
-                l.altnames.push(n.clone());
-            }
-        }
-        self.bump();
-        r
+            Ok(())
+        })
     }
 
     /// `ip link property del dev DEV altname NAME...` (`RTM_DELLINKPROP`): each name in
-    /// turn, stopping at the first failure (`netdev_name_node_alt_destroy`): ENOENT
-    /// for a name no device has, EINVAL for a device's own name or another device's
-    /// alternative name; a name longer than 127 bytes fails the attribute policy.
+    /// turn (`netdev_name_node_alt_destroy`): ENOENT for a name no device has, EINVAL
+    /// for a device's own name or another device's alternative name.
     pub fn link_altnames_del(&mut self, index: u32, names: &[String]) -> Result<()> {
-        if !self.links.contains_key(&index) {
-            return Err(Error::new(Errno::ENODEV));
-        }
-        let mut r = Ok(());
-        for n in names {
-            if n.len() > 127 {
-                r = Err(Error::msg(
-                    Errno::ERANGE,
-                    "Attribute failed policy validation",
-                ));
-                break;
-            }
-            let Some(owner) = self.link_index(n) else {
-                r = Err(Error::new(Errno::ENOENT));
-                break;
-            };
-            let l = self.links.get_mut(&index).expect("checked");
+        self.link_altnames_each(index, names, |ns, n| {
+            let owner = ns.link_index(n).ok_or(Error::new(Errno::ENOENT))?;
+            let l = ns.links.get_mut(&index).ok_or(Error::new(Errno::ENODEV))?;
             match l.altnames.iter().position(|a| a == n) {
                 Some(p) if owner == index => {
                     l.altnames.remove(p);
+                    Ok(())
                 }
-                _ => {
-                    r = Err(Error::new(Errno::EINVAL));
-                    break;
-                }
+                _ => Err(Error::new(Errno::EINVAL)),
             }
+        })
+    }
+
+    /// `rtnl_linkprop`: the device must exist; its names are taken in turn, each
+    /// checked against the attribute policy first (longer than 127 bytes: ERANGE), and
+    /// the first failure stops the rest with the names before it applied.
+    fn link_altnames_each(
+        &mut self,
+        index: u32,
+        names: &[String],
+        mut one: impl FnMut(&mut Self, &str) -> Result<()>,
+    ) -> Result<()> {
+        if !self.links.contains_key(&index) {
+            return Err(Error::new(Errno::ENODEV));
         }
+        let r = names.iter().try_for_each(|n| {
+            if n.len() > 127 {
+                return Err(Error::msg(
+                    Errno::ERANGE,
+                    "Attribute failed policy validation",
+                ));
+            }
+            one(self, n)
+        });
         self.bump();
         r
     }
