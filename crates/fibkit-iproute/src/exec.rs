@@ -4047,6 +4047,17 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                     .ok_or_else(nostat)?,
             };
             match *knob {
+                "ignore_routes_with_linkdown" if *dev == "all" => {
+                    // addrconf_fixup_linkdown: every write to `all` sets `default` and
+                    // every device with IPv6 state as well (scenario 343)
+                    let v = v as u32;
+                    let s = &mut ns.sysctl;
+                    s.v6_all.ignore_routes_with_linkdown = v;
+                    s.v6_default.ignore_routes_with_linkdown = v;
+                    for c in s.v6_dev.values_mut() {
+                        c.ignore_routes_with_linkdown = v;
+                    }
+                }
                 "ignore_routes_with_linkdown" => conf.ignore_routes_with_linkdown = v as u32,
                 "keep_addr_on_down" => conf.keep_addr_on_down = v as i32,
                 "accept_dad" => conf.accept_dad = v as i32,

@@ -287,6 +287,8 @@ impl Gen {
             "net.ipv4.conf.default.ignore_routes_with_linkdown=1",
             "net.ipv4.conf.default.src_valid_mark=1",
             "net.ipv4.conf.default.bc_forwarding=1",
+            "net.ipv6.conf.v0.ignore_routes_with_linkdown=1",
+            "net.ipv6.conf.all.ignore_routes_with_linkdown=0",
         ]);
         self.line(format!("sysctl {s}"));
     }

@@ -135,14 +135,14 @@ impl Netns {
     }
 
     /// Whether IPv6 routes through `dev` are ignored while its link is down
-    /// (`ignore_routes_with_linkdown`, all or the device's).
+    /// (`ip6_ignore_linkdown`): the device's own `ignore_routes_with_linkdown`, which a
+    /// write to `all` sets on every device (conformance scenario 343); a device without
+    /// IPv6 state ignores them.
     pub fn ignore_linkdown6(&self, dev: u32) -> bool {
-        self.sysctl.v6_all.ignore_routes_with_linkdown != 0
-            || self
-                .sysctl
-                .v6_dev
-                .get(&dev)
-                .is_some_and(|c| c.ignore_routes_with_linkdown != 0)
+        self.sysctl
+            .v6_dev
+            .get(&dev)
+            .is_none_or(|c| c.ignore_routes_with_linkdown != 0)
     }
 
     fn forwarding6(&self) -> bool {
