@@ -1688,3 +1688,41 @@ fn mirror_copies_alternative_names() {
     );
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
+
+/// A device without addresses whose MTU drops below 68 loses its IPv4 state but keeps
+/// the routes and nexthop objects through it; fibkit refuses such a path now, and the
+/// mirror takes them as the kernel has them (restore mode, mirror-diff seed 3518).
+#[test]
+fn mirror_keeps_routes_of_a_device_without_ipv4() {
+    let Some(ns) = live_netns(24) else {
+        return;
+    };
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    for c in [
+        "link add d2 type ifb",
+        "link set d2 up",
+        "route add 10.70.0.0/16 dev d2",
+        "nexthop add id 3 dev d2",
+        "route add 10.71.0.0/16 nhid 3",
+        "link set d2 mtu 60",
+    ] {
+        ns.ip(c);
+    }
+    let diffs = compare(
+        &ns,
+        &[
+            "route show",
+            "nexthop show",
+            "route get 10.70.1.1",
+            "route get fibmatch 10.70.1.1",
+            "route get 10.71.1.1",
+            "route get fibmatch 10.71.1.1",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    assert!(kernel(&ns, "route show")
+        .stdout
+        .contains("10.70.0.0/16 dev d2"));
+}

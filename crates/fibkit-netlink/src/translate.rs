@@ -1842,8 +1842,9 @@ pub fn translate(k: &KernelState) -> Translation {
     }
     let pending = c.try_all(pending);
     // what is still refused names a gateway the kernel accepted when it was added and
-    // no longer reaches (its prefix deleted since, IPv6 gone from the device), or a
-    // preferred source gone since: taken as the kernel has it, in restore mode; a
+    // no longer reaches (its prefix deleted since, IPv6 gone from the device), a path
+    // through a device whose IPv4 state went since (an MTU below 68), or a preferred
+    // source gone since: taken as the kernel has it, in restore mode; a
     // replay of the script would refuse it
     let was = c.ns.set_restore_mode(true);
     let trusted_from = c.commands.len();
@@ -1853,9 +1854,9 @@ pub fn translate(k: &KernelState) -> Translation {
     for line in trusted {
         c.warn(format!(
             "`{line}`: refused now (a gateway it no longer reaches, a preferred source \
-             gone since, a loopback or a path's device down since), accepted by the \
-             kernel when it was added: mirrored as the kernel has it; a `fib -batch` of \
-             the saved script refuses it"
+             gone since, a loopback or a path's device down since, the IPv4 or IPv6 state \
+             of its device gone since), accepted by the kernel when it was added: \
+             mirrored as the kernel has it; a `fib -batch` of the saved script refuses it"
         ));
         c.commands.push(format!("# {TRUSTED_COMMENT}"));
         c.commands.push(format!("# {line}"));

@@ -920,8 +920,11 @@ impl Netns {
                     ));
                 }
                 let dev = self.links.get(&nh.dev).ok_or(Error::new(Errno::ENODEV))?;
-                // fib_check_nh_nongw: the device's IPv4 state (`inetdev_by_index`)
-                if !self.has_idev4(nh.dev) {
+                // fib_check_nh_nongw: the device's IPv4 state (`inetdev_by_index`). In
+                // restore mode (a mirror taking the kernel's routes and objects as they
+                // are) a path outlives that state: an MTU below 68 removes it and keeps
+                // the routes of a device without addresses (mirror-diff seed 3518)
+                if !self.has_idev4(nh.dev) && !self.restore_mode {
                     return Err(Error::new(Errno::ENODEV));
                 }
                 if !dev.up {
