@@ -2830,6 +2830,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let mut updown: Option<bool> = None;
     let (mut txqlen, mut alias) = (None, None);
     let (mut flags, mut flags_mask) = (0u32, 0u32);
+    let mut addrgenmode: Option<u8> = None;
     while let Some(raw) = it.next() {
         let k = link_keyword(raw);
         match k {
@@ -2889,8 +2890,20 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             "arp" | "multicast" | "allmulticast" | "promisc" | "dynamic" | "trailers" => {
                 add_flag(k, it.val()?, &mut flags, &mut flags_mask)?;
             }
+            "addrgenmode" => {
+                // iproute2's names; `random` makes a random link-local address at the
+                // next link up, which fibkit does not draw
+                let v = it.val()?;
+                addrgenmode = Some(match v {
+                    "eui64" => 0u8,
+                    "none" => 1,
+                    "stable_secret" => 2,
+                    "random" => return Err(unmodelled_link_setting(k, v)),
+                    _ => return Err(invarg("Invalid address generation mode", v)),
+                });
+            }
             "carrier" | "link" | "index" | "broadcast" | "brd" | "xdp" | "netns" | "vf" | "vrf"
-            | "mode" | "state" | "numtxqueues" | "numrxqueues" | "addrgenmode" | "type" => {
+            | "mode" | "state" | "numtxqueues" | "numrxqueues" | "type" => {
                 // flags fibkit does not keep: refused rather than ignored
                 return Err(unmodelled_link_setting(k, it.val()?));
             }
@@ -2910,6 +2923,15 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         ));
     };
     let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
+    if let Some(m) = addrgenmode {
+        // validate_linkmsg (inet6_validate_link_af), before any change is made
+        if !ns.has_idev6(idx) {
+            return Err(Failure::errno(Errno::EAFNOSUPPORT));
+        }
+        if m == 2 {
+            return Err(Failure::errno(Errno::EINVAL));
+        }
+    }
     if let Some(b) = mac {
         // iproute2 compares the length with the device's own (6 bytes for every kind)
         if b.len() != 6 {
@@ -2948,6 +2970,12 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     }
     if let Some(q) = txqlen {
         ns.link_set_txqlen(idx, q).map_err(Failure::kernel)?;
+    }
+    // IFLA_AF_SPEC comes after the flags: a device brought up by the same request makes
+    // its link-local address in the mode it had, and one whose MTU this request took
+    // below IPv6's minimum has no IPv6 state left (the changes before it stay)
+    if let Some(m) = addrgenmode {
+        ns.link_set_addrgenmode(idx, m).map_err(Failure::kernel)?;
     }
     if group.is_some() || alias.is_some() {
         ns.netdev_state_change(idx).map_err(Failure::kernel)?;

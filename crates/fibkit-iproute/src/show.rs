@@ -3952,8 +3952,15 @@ fn print_linkinfo(
             o.s(Some("info_kind"), &format!("    {k} "), k);
             o.obj_close();
         }
-        if do_link {
-            o.s(Some("inet6_addr_gen_mode"), "addrgenmode eui64 ", "eui64");
+        // IFLA_AF_SPEC's inet6 part, which a device without IPv6 state has not
+        if let Some(c) = ns.sysctl.v6_dev.get(&l.index).filter(|_| do_link) {
+            let m = match c.addr_gen_mode {
+                0 => "eui64",
+                1 => "none",
+                2 => "stable_secret",
+                _ => "random",
+            };
+            o.s(Some("inet6_addr_gen_mode"), &format!("addrgenmode {m} "), m);
         }
         for (key, txt, v) in [
             ("num_tx_queues", "numtxqueues", queues),

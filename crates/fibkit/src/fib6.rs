@@ -1665,6 +1665,15 @@ impl Netns {
             return;
         }
         self.addrconf_add_mroute(dev);
+        // addrconf_addr_gen: no link-local address in mode `none`
+        if self
+            .sysctl
+            .v6_dev
+            .get(&dev)
+            .is_some_and(|c| c.addr_gen_mode == 1)
+        {
+            return;
+        }
         let ll = (0xfe80u128 << 112) | u128::from(l.eui64());
         if self.addrs6(dev).iter().any(|a| a.addr == ll) {
             return;
@@ -1787,6 +1796,26 @@ impl Netns {
         self.ipv6_netdev_down(dev, true);
         self.neigh_ifdown(dev, Some(true));
         self.sysctl.v6_dev.remove(&dev);
+    }
+
+    /// `ip link set DEV addrgenmode MODE` (`inet6_validate_link_af`,
+    /// `inet6_set_link_af`): how the device's link-local address is made at its next
+    /// link up (0 EUI-64, 1 none, 2 stable privacy, 3 random); nothing changes now.
+    /// EAFNOSUPPORT for a device without IPv6 state, EINVAL for stable privacy without
+    /// a `stable_secret` (which fibkit does not keep) or an unknown mode.
+    pub fn link_set_addrgenmode(&mut self, dev: u32, mode: u8) -> Result<()> {
+        if !self.links.contains_key(&dev) {
+            return Err(Error::new(Errno::ENODEV));
+        }
+        let Some(c) = self.sysctl.v6_dev.get_mut(&dev) else {
+            return Err(Error::new(Errno::EAFNOSUPPORT));
+        };
+        if mode == 2 || mode > 3 {
+            return Err(Error::new(Errno::EINVAL));
+        }
+        c.addr_gen_mode = mode;
+        self.bump();
+        Ok(())
     }
 
     /// `net.ipv6.conf.{all,DEV}.disable_ipv6 = on` for `dev` (`dev_disable_change`): set,

@@ -107,6 +107,9 @@ pub struct DevConf6 {
     pub ndisc_evict_nocarrier: u32,
     /// `proxy_ndp` (shown by `ip netconf` as `proxy_neigh`)
     pub proxy_ndp: u32,
+    /// `addr_gen_mode`, as `ip link set DEV addrgenmode` sets it: 0 EUI-64, 1 none (no
+    /// link-local address at link up), 2 stable privacy, 3 random.
+    pub addr_gen_mode: u8,
     /// Not a sysctl: the interface identifier `ip token` sets (`idev->token`, its low
     /// 64 bits), kept with the device's IPv6 state and lost with it.
     pub token: u64,
@@ -126,6 +129,7 @@ impl Default for DevConf6 {
             use_oif_addrs_only: 0,
             ndisc_evict_nocarrier: 1,
             proxy_ndp: 0,
+            addr_gen_mode: 0,
             token: 0,
         }
     }
