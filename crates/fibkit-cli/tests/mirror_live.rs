@@ -1726,3 +1726,33 @@ fn mirror_keeps_routes_of_a_device_without_ipv4() {
         .stdout
         .contains("10.70.0.0/16 dev d2"));
 }
+
+/// A link whose address generation mode is `none` has no link-local address; the
+/// mirror sets the mode before bringing the link up, so its copy makes none either.
+#[test]
+fn mirror_copies_address_generation_mode() {
+    let Some(ns) = live_netns(25) else {
+        return;
+    };
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    for c in [
+        "link add d2 type ifb",
+        "link set d2 addrgenmode none",
+        "link set d2 up",
+        "-6 addr add 2001:db8:2::1/64 dev d2 nodad",
+    ] {
+        ns.ip(c);
+    }
+    let diffs = compare(
+        &ns,
+        &[
+            "-6 addr show",
+            "-d link show d2",
+            "-6 route show table all",
+            "-6 route get fe80::1 oif d2",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}

@@ -88,6 +88,9 @@ pub struct KLink {
     /// The IPv6 token (`ip token`: `IFLA_AF_SPEC` / `AF_INET6` / `IFLA_INET6_TOKEN`);
     /// 0 when none is set or the device has no IPv6 state.
     pub token6: u128,
+    /// The IPv6 address generation mode (`IFLA_INET6_ADDR_GEN_MODE`: 0 EUI-64, 1 none,
+    /// 2 stable privacy, 3 random); `None` without IPv6 state.
+    pub addr_gen_mode6: Option<u8>,
 }
 
 /// An interface address (`RTM_NEWADDR`).
@@ -393,9 +396,15 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
             // IFLA_AF_SPEC: per family; AF_INET6's IFLA_INET6_TOKEN (an in6_addr)
             26 => {
                 for f in a.nested().filter(|f| f.ty == u16::from(AF_INET6)) {
-                    for i in f.nested().filter(|i| i.ty == 7) {
-                        if let Ok(b) = <[u8; 16]>::try_from(i.data) {
-                            l.token6 = u128::from_be_bytes(b);
+                    for i in f.nested() {
+                        match i.ty {
+                            7 => {
+                                if let Ok(b) = <[u8; 16]>::try_from(i.data) {
+                                    l.token6 = u128::from_be_bytes(b);
+                                }
+                            }
+                            8 => l.addr_gen_mode6 = i.u8(),
+                            _ => {}
                         }
                     }
                 }

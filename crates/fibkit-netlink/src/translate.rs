@@ -1519,6 +1519,31 @@ pub fn translate(k: &KernelState) -> Translation {
         }
     }
 
+    // IPv6 address generation: a link without a link-local address of its own making
+    // (`none`) must not get one when it comes up. The stable-privacy and random modes
+    // made addresses fibkit cannot draw: the link's addresses are copied (step 4) and
+    // its mode is set to none, with a warning
+    for l in &links {
+        let Some(m) = l.addr_gen_mode6.filter(|m| *m != 0) else {
+            continue;
+        };
+        if m != 1 {
+            c.warn(format!(
+                "link {}: IPv6 address generation mode {} mirrored as none (its \
+                 link-local addresses are copied; a new one is not drawn)",
+                l.name,
+                if m == 2 { "stable_secret" } else { "random" }
+            ));
+        }
+        c.ip(vec![
+            w("link"),
+            w("set"),
+            l.name.clone(),
+            w("addrgenmode"),
+            w("none"),
+        ]);
+    }
+
     // 3. per-device sysctls, then up/down
     for s in per_dev.iter().filter(|s| !dad(s)) {
         if num(&s.value) != fib_value(&c.ns, &s.key) {
