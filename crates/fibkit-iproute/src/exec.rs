@@ -4044,6 +4044,13 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 }
             }
         }
+        ["net", "ipv6", "conf", _, "addr_gen_mode" | "stable_secret"] => {
+            // addrconf_sysctl_addr_gen_mode makes a device's link-local address again at
+            // once, up or down: not modelled, so refused rather than kept without effect
+            return Err(format!(
+                "sysctl: fibkit does not model {key} (ip link set DEV addrgenmode is)"
+            ));
+        }
         ["net", "ipv6", "conf", dev, knob] => {
             let v = num(val)?;
             let idx = match *dev {

@@ -910,6 +910,9 @@ impl Gen {
                     "ip route add 10.78.0.0/16 dev up0",
                     "ip rule add iif lan0 table 100 pref 77",
                     "ip link set up0 down",
+                    "ip link set d2 addrgenmode none",
+                    "ip link set v0 addrgenmode none up",
+                    "ip link set d2 addrgenmode eui64",
                 ]);
                 // after a rename the oracle takes the renamed link for a new one at the
                 // next `link add` and resets its address (bouncing it): no link add then
