@@ -392,6 +392,9 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     if o.len() >= 4 && matches(o, "netconf") {
         return netconf_cmd(ns, &opts, rest);
     }
+    if matches(o, "vrf") {
+        return vrf_cmd(&opts, rest);
+    }
     Err(Failure::parse(
         format!("Object \"{o}\" is unknown, try \"ip help\".\n"),
         1,
@@ -1853,6 +1856,70 @@ fn netconf_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         return Ok(Outcome::Ok(String::new()));
     }
     Ok(Outcome::Ok(crate::show::netconf_show(ns, &so, dev, single)))
+}
+
+/// `ip vrf`: fibkit models no VRF device (the modelled kernel has no `vrf` driver), so
+/// the listing is empty and every VRF name is invalid, as iproute2's ipvrf.c says on
+/// such a kernel. `identify` looks at the process only: none is in a VRF here.
+fn vrf_cmd(opts: &Opts, a: &[String]) -> Res<Outcome> {
+    const USAGE: &str = "Usage:\tip vrf show [NAME] ...\n\tip vrf exec [NAME] cmd ...\n\tip vrf identify [PID]\n\tip vrf pids [NAME]\n";
+    let fail = |msg: &str, status: i32| Failure::parse(format!("{msg}\n"), status);
+    let show = |args: &[String]| -> Res<Outcome> {
+        match args.len() {
+            0 if opts.json => Ok(Outcome::Ok(
+                if opts.pretty { "[ ]\n" } else { "[]\n" }.to_string(),
+            )),
+            0 => Ok(Outcome::Ok(
+                "Name              Table\n-----------------------\nNo VRF has been configured\n"
+                    .to_string(),
+            )),
+            1 => Err(fail("Invalid VRF", 255)),
+            _ => Err(Failure::parse(USAGE, 255)),
+        }
+    };
+    let Some(cmd) = a.first() else {
+        return show(&[]);
+    };
+    let rest = &a[1..];
+    if matches(cmd, "identify") {
+        return match rest {
+            [] => Ok(Outcome::Ok(String::new())),
+            [pid] => match pid.parse::<u32>() {
+                Ok(p) if std::path::Path::new(&format!("/proc/{p}")).exists() => {
+                    Ok(Outcome::Ok(String::new()))
+                }
+                Ok(_) => Err(fail(
+                    "Failed to lookup vrf association: No such file or directory",
+                    1,
+                )),
+                Err(_) => Err(invarg("Invalid pid\n", pid)),
+            },
+            [_, extra, ..] => Err(invarg("Extra arguments specified\n", extra)),
+        };
+    }
+    if matches(cmd, "pids") {
+        return Err(match rest {
+            [_] => fail("Invalid VRF name", 1),
+            _ => fail("Invalid arguments", 1),
+        });
+    }
+    if matches(cmd, "exec") {
+        return Err(match rest {
+            [] => fail("No VRF name specified", 1),
+            [_] => fail("No command specified", 1),
+            _ => fail("Invalid VRF name", 255),
+        });
+    }
+    if matches(cmd, "show") || matches(cmd, "lst") || matches(cmd, "list") {
+        return show(rest);
+    }
+    if matches(cmd, "help") {
+        return Err(Failure::parse(USAGE, 255));
+    }
+    Err(Failure::parse(
+        format!("Command \"{cmd}\" is unknown, try \"ip vrf help\".\n"),
+        255,
+    ))
 }
 
 /// iproute2's `matches_color`: the colour an option asks for (`-c`, `-color`,
