@@ -1386,14 +1386,18 @@ impl Netns {
             return l.noarp().then_some(l.mac);
         }
         let a = addr as u32;
-        if crate::prefix::v4::is_multicast(a) {
+        // the address's type in the device's local table (`inet_addr_type_dev_table`):
+        // a multicast address, or any address a `multicast` route of table local
+        // covers, takes the mapped multicast address (random seed 31234)
+        let t = self.addr_type4_dev(a);
+        if crate::prefix::v4::is_multicast(a) || t == crate::route::RouteType::Multicast {
             let b = a.to_be_bytes();
             return Some([0x01, 0x00, 0x5e, b[1] & 0x7f, b[2], b[3]]);
         }
         if l.noarp() {
             return Some(l.mac);
         }
-        if self.addr_type4_dev(a) == crate::route::RouteType::Broadcast {
+        if t == crate::route::RouteType::Broadcast {
             return Some([0xff; 6]);
         }
         None
