@@ -382,6 +382,9 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
         return addrlabel_cmd(ns, &opts, rest);
     }
     // ip.c's table order: `m` and `ma` are `maddress`, `mr` `mroute`
+    if matches(o, "maddress") {
+        return maddr_cmd(ns, &opts, rest);
+    }
     if o.len() >= 2 && matches(o, "mroute") {
         return mroute_cmd(ns, &opts, rest);
     }
@@ -1858,6 +1861,162 @@ fn netconf_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     Ok(Outcome::Ok(crate::show::netconf_show(ns, &so, dev, single)))
 }
 
+/// ipmaddr.c's `usage()`.
+const USAGE_MADDR: &str =
+    "Usage: ip maddr [ add | del ] MULTIADDR dev STRING\n       ip maddr show [ dev STRING ]\n";
+
+/// `ip maddress [add|del|show|list|lst|help] ...` (ipmaddr.c's `do_multiaddr`); no
+/// word lists.
+fn maddr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    let Some(cmd) = a.first() else {
+        return maddr_list(ns, opts, a);
+    };
+    let rest = &a[1..];
+    if matches(cmd, "add") {
+        return maddr_modify(ns, rest, true);
+    }
+    if matches(cmd, "delete") {
+        return maddr_modify(ns, rest, false);
+    }
+    if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
+        return maddr_list(ns, opts, rest);
+    }
+    if matches(cmd, "help") {
+        return Err(Failure::parse(USAGE_MADDR, 255));
+    }
+    Err(Failure::parse(
+        format!("Command \"{cmd}\" is unknown, try \"ip maddr help\".\n"),
+        255,
+    ))
+}
+
+/// `ip maddr show [[dev] NAME]` (`multiaddr_list`): any word other than `dev` is the
+/// device's name (a `help` one asks for the usage), and a second one is `duparg2`'s
+/// error. The name is compared with the names the kernel's files print (see
+/// [`crate::show::maddr_show`]).
+fn maddr_list(ns: &Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    let mut it = Args::new(a);
+    let mut dev: Option<&str> = None;
+    while let Some(w) = it.next() {
+        let w = if w == "dev" {
+            it.val()?
+        } else if matches(w, "help") {
+            return Err(Failure::parse(USAGE_MADDR, 255));
+        } else {
+            w
+        };
+        if dev.is_some() {
+            return Err(dup_dev(w));
+        }
+        dev = Some(w);
+    }
+    Ok(Outcome::Ok(crate::show::maddr_show(
+        ns,
+        &show_opts(opts),
+        dev,
+    )))
+}
+
+/// `ll_addr_a2n(buf, max, s)`: the bytes read and its answer, the number of bytes
+/// (`max + 1` when more than `max` colon-separated parts are given; the rest is not
+/// read). A word with a dot is an IPv4 address (`get_addr_1(AF_INET)`, four bytes);
+/// otherwise each part is what `sscanf("%x")` reads into an int, 0 to 255.
+fn ll_addr_a2n(s: &str, max: usize) -> Res<(Vec<u8>, usize)> {
+    let bad = |c: &str| Failure::parse(format!("\"{c}\" is invalid lladdr.\n"), 1);
+    if s.contains('.') {
+        return match crate::show::get_addr_ipv4(s).filter(|_| !s.contains(':')) {
+            Some(a) => Ok((a.to_be_bytes().to_vec(), 4)),
+            None => Err(bad(s)),
+        };
+    }
+    let mut out = Vec::new();
+    let mut rest = s;
+    for i in 0..max {
+        let (part, next) = match rest.split_once(':') {
+            Some((p, n)) => (p, Some(n)),
+            None => (rest, None),
+        };
+        // %x: strtoul's value stored into an int
+        let (v, used, _) = crate::show::strtoul(part, 16);
+        match u8::try_from(v as u32 as i32) {
+            Ok(b) if used > 0 => out.push(b),
+            _ => return Err(bad(part)),
+        }
+        match next {
+            Some(n) => rest = n,
+            None => return Ok((out, i + 1)),
+        }
+    }
+    Ok((out, max + 1))
+}
+
+/// `ip maddr add|del [address] LLADDR dev NAME` (`multiaddr_modify`): the line is read
+/// in order (an address's length is checked as it is read), then the kernel's
+/// `SIOCADDMULTI`/`SIOCDELMULTI` on the device named (`dev_ioctl` ends the name at a
+/// colon; an alternative name finds its device too). No address asks for
+/// 00:00:00:00:00:00, which the kernel takes. The kernel's refusals are `perror("ioctl")`.
+fn maddr_modify(ns: &mut Netns, a: &[String], add: bool) -> Res<Outcome> {
+    let dup = |key: &str, v: &str| {
+        Failure::parse(
+            format!("Error: duplicate \"{key}\": \"{v}\" is the second value.\n"),
+            255,
+        )
+    };
+    let mut it = Args::new(a);
+    let mut dev: Option<&str> = None;
+    // ifr_hwaddr.sa_data, whose first byte tells whether an address was given
+    let mut addr = [0u8; 6];
+    while let Some(w) = it.next() {
+        if w == "dev" {
+            let v = it.val()?;
+            if dev.is_some() {
+                return Err(dup("dev", v));
+            }
+            if !crate::show::ifname_ok(v) {
+                return Err(invarg("\"dev\" not a valid ifname", v));
+            }
+            dev = Some(v);
+            continue;
+        }
+        let w = if matches(w, "address") { it.val()? } else { w };
+        if matches(w, "help") {
+            return Err(Failure::parse(USAGE_MADDR, 255));
+        }
+        if addr[0] != 0 {
+            return Err(dup("address", w));
+        }
+        let (bytes, len) = ll_addr_a2n(w, 14)?;
+        if len != 6 {
+            return Err(Failure::parse(
+                format!("Error: Invalid address length {len} - must be 6 bytes\n"),
+                1,
+            ));
+        }
+        addr.copy_from_slice(&bytes);
+    }
+    let Some(dev) = dev else {
+        return Err(Failure::parse(
+            "Not enough information: \"dev\" is required.\n",
+            255,
+        ));
+    };
+    let ioctl = |e: Errno| Failure {
+        stdout: String::new(),
+        errno: Some(e),
+        stderr: format!("ioctl: {}\n", e.strerror()),
+        status: 1,
+    };
+    let name = dev.split(':').next().unwrap_or("");
+    let idx = ns.link_index(name).ok_or_else(|| ioctl(Errno::ENODEV))?;
+    let r = if add {
+        ns.maddr_add(idx, addr)
+    } else {
+        ns.maddr_del(idx, addr)
+    };
+    r.map_err(|e| ioctl(e.errno))?;
+    Ok(Outcome::Ok(String::new()))
+}
+
 /// `ip vrf`: fibkit models no VRF device (the modelled kernel has no `vrf` driver), so
 /// the listing is empty and every VRF name is invalid, as iproute2's ipvrf.c says on
 /// such a kernel. `identify` looks at the process only: none is in a VRF here.
@@ -2782,13 +2941,20 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                 return ns.addr6_del(idx, pfx, Some(plen)).map_err(Failure::kernel);
             }
             let t = fibkit::prefix::v6::addr_type(pfx);
-            let scope = sc.unwrap_or(if t & fibkit::prefix::v6::LOOPBACK != 0 {
-                scope::HOST
-            } else if t & fibkit::prefix::v6::LINKLOCAL != 0 {
-                scope::LINK
-            } else {
-                scope::UNIVERSE
-            });
+            // ipv6_addr_scope: a multicast address's scope is its scope field's
+            // (interface-local host, link-local link, site-local site)
+            let mc_scope = (t & fibkit::prefix::v6::MULTICAST != 0).then_some((pfx >> 112) & 0xf);
+            let scope = sc.unwrap_or(
+                if t & fibkit::prefix::v6::LOOPBACK != 0 || mc_scope == Some(1) {
+                    scope::HOST
+                } else if t & fibkit::prefix::v6::LINKLOCAL != 0 || mc_scope == Some(2) {
+                    scope::LINK
+                } else if mc_scope == Some(5) || t & fibkit::prefix::v6::SITELOCAL != 0 {
+                    scope::SITE
+                } else {
+                    scope::UNIVERSE
+                },
+            );
             let a6 = Addr6 {
                 predad: false,
                 life,

@@ -406,7 +406,12 @@ impl Runner {
                 }
             }
             Err(f) => {
-                let e = f.errno.map_or("?", |e| e.name());
+                // the oracle learns an errno from the netlink answer; an ioctl's
+                // refusal (`ip maddr`) reaches it only as text
+                let e = f
+                    .errno
+                    .filter(|_| !f.stderr.starts_with("ioctl: "))
+                    .map_or("?", |e| e.name());
                 self.out.push(format!(
                     "CMD {text} => error {e} \"{}\"",
                     clean_msg(&f.stderr)

@@ -628,7 +628,7 @@ fn bytes_of(a: Addr) -> [u8; 16] {
 }
 
 /// `get_addr_ipv4()`: 1 to 4 `strtoul(…, 0)` parts separated by dots.
-fn get_addr_ipv4(s: &str) -> Option<u32> {
+pub(crate) fn get_addr_ipv4(s: &str) -> Option<u32> {
     let mut out = [0u8; 4];
     let mut cp = s;
     for (i, slot) in out.iter_mut().enumerate() {
@@ -1565,6 +1565,108 @@ pub fn netconf_show(ns: &Netns, opts: &ShowOpts, dev: u32, single: bool) -> Stri
     if single {
         // no JSON document was opened
         return o.text;
+    }
+    o.finish()
+}
+
+/// One line of `ip maddress`: `None` for a link-layer address, else the family's name;
+/// the address as printed; its users; whether it is `static`.
+type MaddrRow = (Option<&'static str>, String, u32, bool);
+
+/// `ip maddress show [dev NAME]` (ipmaddr.c's `multiaddr_list`, which reads
+/// `/proc/net/dev_mcast`, `/proc/net/igmp` and `/proc/net/igmp6`): per device in
+/// ifindex order, its link-layer addresses, IPv4 groups, then IPv6 groups, as
+/// [`Netns::maddrs`] lists them. `dev` is compared with each device's name as the
+/// files print it (`strcmp`): an alternative name or `ifN` selects nothing. The
+/// family (`-4`, `-6`, `-0`) picks the files read; any other family reads none.
+pub fn maddr_show(ns: &Netns, opts: &ShowOpts, dev: Option<&str>) -> String {
+    let af = opts.af();
+    let mut links: Vec<&Link> = ns
+        .links()
+        .filter(|l| dev.is_none_or(|d| d == l.name))
+        .collect();
+    links.sort_by_key(|l| l.index);
+    let devs: Vec<(u32, &str, Vec<MaddrRow>)> = links
+        .into_iter()
+        .map(|l| {
+            let mc = ns.maddrs(l.index);
+            let mut rows: Vec<MaddrRow> = Vec::new();
+            if af == AF_UNSPEC || af == AF_PACKET {
+                rows.extend(
+                    mc.link
+                        .iter()
+                        .map(|m| (None, mac_text(&m.addr), m.users, m.global)),
+                );
+            }
+            if af == AF_UNSPEC || af == AF_INET {
+                rows.extend(
+                    mc.v4
+                        .iter()
+                        .map(|g| (Some("inet"), ntop4(g.addr), g.users, false)),
+                );
+            }
+            if af == AF_UNSPEC || af == AF_INET6 {
+                rows.extend(
+                    mc.v6
+                        .iter()
+                        .map(|g| (Some("inet6"), ntop6(g.addr), g.users, false)),
+                );
+            }
+            (l.index, l.name.as_str(), rows)
+        })
+        .collect();
+    maddr_print(opts, &devs)
+}
+
+/// ipmaddr.c's `print_mlist`: a device's header before its first line, and with `-o`
+/// before every line (in JSON, `-o` gives every line its own device object, as
+/// iproute2 6.1 does). A device without lines prints nothing.
+fn maddr_print(opts: &ShowOpts, devs: &[(u32, &str, Vec<MaddrRow>)]) -> String {
+    let mut o = Out::new(opts);
+    o.begin();
+    for (index, name, rows) in devs {
+        for (i, (family, addr, users, global)) in rows.iter().enumerate() {
+            if i == 0 || opts.oneline {
+                if i > 0 {
+                    o.arr_close();
+                    o.obj_close();
+                }
+                o.obj_open(None);
+                o.n(Some("ifindex"), &format!("{index}:"), i128::from(*index));
+                o.s(Some("ifname"), &format!("\t{name}"), name);
+                o.nl();
+                o.arr_open(Some("maddr"));
+            }
+            // print_maddr
+            o.fp("\t");
+            o.obj_open(None);
+            match family {
+                None => {
+                    o.fp("link  ");
+                    o.s(Some("link"), addr, addr);
+                }
+                Some(f) => {
+                    o.s(Some("family"), &format!("{f:<5} "), f);
+                    o.s(Some("address"), addr, addr);
+                }
+            }
+            if *users != 1 {
+                o.n(
+                    Some("users"),
+                    &format!(" users {users}"),
+                    i128::from(*users),
+                );
+            }
+            if *global {
+                o.s(Some("features"), " static", "static");
+            }
+            o.fp("\n");
+            o.obj_close();
+        }
+        if !rows.is_empty() {
+            o.arr_close();
+            o.obj_close();
+        }
     }
     o.finish()
 }
@@ -5380,5 +5482,87 @@ mod tests {
             let _ = rule_show(&ns, &opts, &v);
             let _ = neigh_show(&ns, &opts, &v);
         }
+    }
+
+    /// `ip maddr` as iproute2 6.1 printed a veth device with two `ip maddr add`
+    /// addresses, text, `-o`, `-j -p` and `-j -o`.
+    #[test]
+    fn maddr_print_as_recorded() {
+        let mac = |s: &str| (None, s.to_string(), 1, false);
+        let devs: Vec<(u32, &str, Vec<MaddrRow>)> = vec![
+            (
+                1,
+                "lo",
+                vec![
+                    (Some("inet"), "224.0.0.1".into(), 1, false),
+                    (Some("inet6"), "ff02::1".into(), 1, false),
+                ],
+            ),
+            (2, "v1", vec![]),
+            (
+                3,
+                "v0",
+                vec![
+                    (None, "33:33:00:00:00:01".into(), 2, true),
+                    mac("33:33:ff:01:6e:be"),
+                    (Some("inet6"), "ff02::1:ff01:6ebe".into(), 2, false),
+                ],
+            ),
+        ];
+        let text = maddr_print(&ShowOpts::default(), &devs);
+        assert_eq!(
+            text,
+            "1:\tlo\n\tinet  224.0.0.1\n\tinet6 ff02::1\n3:\tv0\n\
+             \tlink  33:33:00:00:00:01 users 2 static\n\tlink  33:33:ff:01:6e:be\n\
+             \tinet6 ff02::1:ff01:6ebe users 2\n"
+        );
+        let one = ShowOpts {
+            oneline: true,
+            ..ShowOpts::default()
+        };
+        assert_eq!(
+            maddr_print(&one, &devs[..1]),
+            "1:\tlo\\\tinet  224.0.0.1\n1:\tlo\\\tinet6 ff02::1\n"
+        );
+        let json = ShowOpts {
+            json: true,
+            ..ShowOpts::default()
+        };
+        assert_eq!(maddr_print(&json, &[]), "[]\n");
+        assert_eq!(
+            maddr_print(&json, &devs[1..]),
+            "[{\"ifindex\":3,\"ifname\":\"v0\",\"maddr\":[{\"link\":\"33:33:00:00:00:01\",\
+             \"users\":2,\"features\":\"static\"},{\"link\":\"33:33:ff:01:6e:be\"},\
+             {\"family\":\"inet6\",\"address\":\"ff02::1:ff01:6ebe\",\"users\":2}]}]\n"
+        );
+        let json_one = ShowOpts {
+            oneline: true,
+            ..json
+        };
+        assert_eq!(
+            maddr_print(&json_one, &devs[..1]),
+            "[{\"ifindex\":1,\"ifname\":\"lo\",\"maddr\":[{\"family\":\"inet\",\"address\":\"224.0.0.1\"}]},\
+             {\"ifindex\":1,\"ifname\":\"lo\",\"maddr\":[{\"family\":\"inet6\",\"address\":\"ff02::1\"}]}]\n"
+        );
+        let pretty = ShowOpts {
+            pretty: true,
+            ..json
+        };
+        assert_eq!(
+            maddr_print(&pretty, &devs[..1]),
+            "[ {
+        \"ifindex\": 1,
+        \"ifname\": \"lo\",
+        \"maddr\": [ {
+                \"family\": \"inet\",
+                \"address\": \"224.0.0.1\"
+            },{
+                \"family\": \"inet6\",
+                \"address\": \"ff02::1\"
+            } ]
+    } ]
+"
+        );
+        assert_eq!(maddr_print(&pretty, &[]), "[ ]\n");
     }
 }

@@ -306,6 +306,10 @@ const WORDS: &[&str] = &[
     "token",
     "help",
     "ls",
+    "maddress",
+    "m",
+    "33:33:00:00:00:01",
+    "01:00:5e:00:00:01",
 ];
 
 proptest! {

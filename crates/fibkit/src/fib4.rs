@@ -1412,6 +1412,11 @@ impl Netns {
         }) {
             return Err(Error::msg(Errno::EEXIST, "ipv4: Address already assigned"));
         }
+        // inet_rtm_newaddr: `autojoin` joins the group before the insertion, which may
+        // still fail (the group stays joined then, as in the kernel)
+        if a.flags & ifa::MCAUTOJOIN != 0 {
+            self.mc4_autojoin(dev, a.address)?;
+        }
         // __inet_insert_ifa: IPv6-only flags are dropped
         a.flags &= !ifa::IPV6ONLY;
         let list = self.addrs4.entry(dev).or_default();
@@ -1516,6 +1521,20 @@ impl Netns {
         peer: Option<u32>,
         label: Option<&str>,
     ) -> Result<()> {
+        self.addr4_del_as(dev, local, plen, peer, label, true)
+    }
+
+    /// [`Netns::addr4_del`], leaving an autojoined group only when `leave_group` (a
+    /// request; not an expiry).
+    pub(crate) fn addr4_del_as(
+        &mut self,
+        dev: u32,
+        local: Option<u32>,
+        plen: Option<u8>,
+        peer: Option<u32>,
+        label: Option<&str>,
+        leave_group: bool,
+    ) -> Result<()> {
         if !self.links.contains_key(&dev) {
             return Err(Error::new(Errno::ENODEV));
         }
@@ -1531,6 +1550,11 @@ impl Netns {
         }) else {
             return Err(Error::msg(Errno::EADDRNOTAVAIL, "ipv4: Address not found"));
         };
+        // inet_rtm_deladdr: any multicast address makes the autojoin socket leave its
+        // group (a lifetime's expiry, which does not come this way, leaves it joined)
+        if leave_group && v4::is_multicast(list[i].address) {
+            self.mc4_autoleave(dev, list[i].address);
+        }
         self.inet_del_ifa(dev, i, false);
         self.rt_cache_flush4();
         self.bump();
@@ -1764,11 +1788,16 @@ impl Netns {
             }
             self.addrs4.remove(&dev);
             self.neigh_ifdown(dev, Some(false));
+            self.mc4_destroy(dev);
             self.sysctl.v4_dev.remove(&dev);
         } else if !self.has_idev4(dev) {
             self.sysctl
                 .v4_dev
                 .insert(dev, self.sysctl.v4_default.clone());
+            // inetdev_init: a device that is up joins at once (ip_mc_up)
+            if self.links.get(&dev).is_some_and(|l| l.up) {
+                self.mc4_up(dev);
+            }
         }
     }
 
@@ -1777,6 +1806,7 @@ impl Netns {
         if !self.has_idev4(dev) {
             return;
         }
+        self.mc4_up(dev);
         if self.links.get(&dev).is_some_and(|l| l.is_loopback()) {
             // inetdev_event(NETDEV_UP) on the loopback, as it gets 127.0.0.1
             self.devconf4_setall(dev);
@@ -1792,6 +1822,7 @@ impl Netns {
         if !self.has_idev4(dev) {
             return;
         }
+        self.mc4_down(dev);
         self.fib_disable_ip(dev, false, false);
     }
 

@@ -1185,6 +1185,8 @@ impl Netns {
         list.push(p);
         if first {
             self.local_route6(p, dev, true);
+            // __ipv6_dev_ac_inc: a new anycast address joins its solicited-node group
+            self.join_solict(dev, p);
         }
     }
 
@@ -1200,6 +1202,7 @@ impl Netns {
             list.remove(i);
             if !list.contains(&p) {
                 self.del_local_route6(p, dev, true);
+                self.leave_solict(dev, p);
             }
         }
     }
@@ -1274,16 +1277,34 @@ impl Netns {
         if t == v6::ANY {
             return Err(Error::msg(Errno::EADDRNOTAVAIL, "ipv6: Invalid address"));
         }
-        if t & v6::MULTICAST != 0 {
-            return Err(Error::msg(
-                Errno::EADDRNOTAVAIL,
-                "ipv6: Cannot assign multicast address without \"IFA_F_MCAUTOJOIN\" flag",
-            ));
+        // with `autojoin`, inet6_rtm_newaddr's check for a multicast address already
+        // there comes first, then the autojoin socket joins the group (EADDRINUSE when
+        // it had joined it on the device already: an address gone with the link keeps
+        // its group), then ipv6_add_addr's checks, whose failure leaves it again
+        let mc = t & v6::MULTICAST != 0;
+        let autojoin = mc && a.flags & ifa::MCAUTOJOIN != 0;
+        if autojoin {
+            if self.addrs6(dev).iter().any(|x| x.addr == a.addr) {
+                return Err(Error::msg(Errno::EEXIST, "ipv6: address already assigned"));
+            }
+            self.mc6_autojoin(dev, a.addr)?;
         }
-        if !l.is_loopback() && t & v6::LOOPBACK != 0 {
+        // an interface-local multicast address counts as a loopback one
+        // (ipv6_addr_scope2type)
+        let looped = t & v6::LOOPBACK != 0 || (mc && (a.addr >> 112) & 0xf == 1);
+        if !l.is_loopback() && looped {
+            if autojoin {
+                self.mc6_autoleave(dev, a.addr);
+            }
             return Err(Error::msg(
                 Errno::EADDRNOTAVAIL,
                 "ipv6: Cannot assign loopback address on this device",
+            ));
+        }
+        if mc && !autojoin {
+            return Err(Error::msg(
+                Errno::EADDRNOTAVAIL,
+                "ipv6: Cannot assign multicast address without \"IFA_F_MCAUTOJOIN\" flag",
             ));
         }
         if self.addrs6(dev).iter().any(|x| x.addr == a.addr) {
@@ -1292,12 +1313,20 @@ impl Netns {
         if !l.is_loopback() {
             self.addrconf_add_mroute(dev);
         }
+        // addrconf_add_dev -> ipv6_find_idev: on a device that is up the groups are
+        // loaded again (ipv6_mc_up)
+        if l.up {
+            self.mc6_up(dev);
+        }
         let mut a = a;
         // inet6_addr_add: a finite valid lifetime makes the address non-permanent and
         // its prefix route expiring; a preferred lifetime of 0 makes it deprecated
         a.life.tstamp = self.now;
         let expires = addr6_lifetime_flags(&mut a.flags, a.life);
         self.link_dev_addr6(dev, a.clone());
+        // addrconf_dad_begin (run at once, the device up or not) joins the address's
+        // solicited-node group before anything else
+        self.join_solict(dev, a.addr);
         // `optimistic` lasts only while DAD runs: an address that is not tentative
         // (DAD off, `nodad`, or done) keeps no such flag (conformance scenario 271)
         if let Some(x) = self
@@ -1411,6 +1440,11 @@ impl Netns {
                 continue;
             };
             let tentative = a.flags & ifa::TENTATIVE != 0;
+            // a restarted run begins with addrconf_dad_begin, which joins the
+            // solicited-node group once more
+            if run.begin {
+                self.join_solict(dev, addr);
+            }
             if run.begin && tentative && self.dad_needed(dev, a.flags) {
                 let at = run.at + self.dad_transmits6(dev);
                 self.dad_due
@@ -1591,6 +1625,18 @@ impl Netns {
 
     /// `ip -6 addr del`.
     pub fn addr6_del(&mut self, dev: u32, addr: u128, plen: Option<u8>) -> Result<()> {
+        self.addr6_del_as(dev, addr, plen, true)
+    }
+
+    /// [`Netns::addr6_del`]; a request (`leave_group`, not an expiry) deleting a
+    /// multicast address makes the autojoin socket leave its group afterwards.
+    pub(crate) fn addr6_del_as(
+        &mut self,
+        dev: u32,
+        addr: u128,
+        plen: Option<u8>,
+        leave_group: bool,
+    ) -> Result<()> {
         if !self.links.contains_key(&dev) {
             return Err(Error::new(Errno::ENODEV));
         }
@@ -1623,6 +1669,7 @@ impl Netns {
             Cleanup::Nop
         };
         self.ifa_notify_del6(dev, &a);
+        self.leave_solict(dev, a.addr);
         let p = Prefix6::new(a.addr, a.plen);
         match action {
             Cleanup::Nop => {}
@@ -1639,6 +1686,9 @@ impl Netns {
                     }
                 }
             });
+        }
+        if leave_group && v6::is_multicast(a.addr) {
+            self.mc6_autoleave(dev, a.addr);
         }
         self.bump();
         Ok(())
@@ -1664,6 +1714,8 @@ impl Netns {
             }
             return;
         }
+        // addrconf_add_dev -> ipv6_find_idev: the device is up, its groups are loaded
+        self.mc6_up(dev);
         self.addrconf_add_mroute(dev);
         // addrconf_addr_gen: no link-local address in mode `none`
         if self
@@ -1689,6 +1741,8 @@ impl Netns {
             peer: None,
         };
         self.link_dev_addr6(dev, a.clone());
+        // addrconf_dad_begin joins the solicited-node group first
+        self.join_solict(dev, ll);
         self.addrconf_prefix_route(ll, 64, 0, dev, None);
         if !self.addrconf_dad_start(dev, ll) {
             self.ifa_notify_new6(dev, &a);
@@ -1718,6 +1772,11 @@ impl Netns {
             // addrconf_dad_run(restart): the addresses kept over the down link are
             // announced again, `nodad` ones too
             let tentative = a.flags & ifa::TENTATIVE != 0 || a.predad;
+            // fixup_permanent_addr: an address kept over the link down (PREDAD) starts
+            // DAD again, whose beginning joins its solicited-node group
+            if a.predad {
+                self.join_solict(dev, a.addr);
+            }
             let mut a = a;
             a.flags &= !ifa::TENTATIVE;
             a.predad = false;
@@ -1795,6 +1854,7 @@ impl Netns {
     pub(crate) fn ipv6_idev_destroy(&mut self, dev: u32) {
         self.ipv6_netdev_down(dev, true);
         self.neigh_ifdown(dev, Some(true));
+        self.mc6_destroy(dev);
         self.sysctl.v6_dev.remove(&dev);
     }
 
@@ -1949,7 +2009,7 @@ impl Netns {
                 });
             }
         }
-        self.v6_ready.remove(&dev);
+        let was_ready = self.v6_ready.remove(&dev);
         let keep_conf = {
             let all = self.sysctl.v6_all.keep_addr_on_down;
             let d = self
@@ -1971,6 +2031,8 @@ impl Netns {
             if fwd {
                 self.leave_anycast(dev, &a);
             }
+            // kept or not, the address leaves its solicited-node group
+            self.leave_solict(dev, a.addr);
             if keep {
                 let mut a = a;
                 // kept addresses wait for DAD again while the link is down, but for
@@ -1989,7 +2051,12 @@ impl Netns {
         }
         if unregister {
             self.addrs6.remove(&dev);
-            self.anycast6.remove(&dev);
+            for p in self.anycast6.remove(&dev).unwrap_or_default() {
+                self.leave_solict(dev, p);
+            }
+        } else if was_ready {
+            // ipv6_mc_down: a device that was ready unloads its groups
+            self.mc6_down(dev);
         }
     }
 
@@ -2002,6 +2069,7 @@ impl Netns {
         if was == on {
             return;
         }
+        self.mc6_forward_change(dev, on);
         let list = self.addrs6(dev).to_vec();
         // dev_forward_change passes over tentative addresses (those kept over a link
         // down wait for it to come up; conformance scenario 228)

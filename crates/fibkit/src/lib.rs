@@ -47,6 +47,7 @@ pub mod flowhash;
 pub mod link;
 pub mod lookup;
 pub mod lookup6;
+pub mod mcast;
 pub mod netns;
 pub mod nexthop;
 pub mod nhres;

@@ -853,13 +853,6 @@ impl Netns {
         })
     }
 
-    /// Whether device `dev` joined IPv4 multicast `group` (`ip_check_mc_rcu`): every up
-    /// device with IPv4 state joins the all-hosts group 224.0.0.1, and no other group
-    /// is modelled. A multicast route to a joined group is also local (`RTCF_LOCAL`).
-    pub fn dev_has_mc(&self, dev: u32, group: u32) -> bool {
-        group == 0xe000_0001 && self.links.get(&dev).is_some_and(|l| l.up) && self.has_idev4(dev)
-    }
-
     /// `ip route get` for IPv4 (output, or input when `flow.iif != 0`).
     pub fn route_get4(&self, flow: &Flow4) -> Result<RouteGet4<'_>, Errno> {
         let mut fl = *flow;

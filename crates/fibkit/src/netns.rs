@@ -150,6 +150,13 @@ pub struct Netns {
     pub(crate) v6_ready: BTreeSet<u32>,
     /// IPv6 anycast addresses joined (subnet-router anycast), per device.
     pub(crate) anycast6: BTreeMap<u32, Vec<u128>>,
+    /// Multicast memberships per device (see [`crate::mcast`]).
+    pub(crate) mcast: BTreeMap<u32, crate::mcast::DevMcast>,
+    /// The (device, group) pairs the autojoin socket joined for IPv4 addresses added
+    /// with `autojoin` (`ip_mc_autojoin_config`).
+    pub(crate) mc_autojoin4: BTreeSet<(u32, u32)>,
+    /// The same for IPv6 (`ipv6_mc_config`).
+    pub(crate) mc_autojoin6: BTreeSet<(u32, u128)>,
     pub(crate) tables4: BTreeMap<u32, Table4>,
     pub(crate) tables6: BTreeMap<u32, Table6>,
     pub(crate) rules4: Vec<Rule>,
@@ -293,6 +300,9 @@ impl Netns {
             addrs6: BTreeMap::new(),
             v6_ready: BTreeSet::new(),
             anycast6: BTreeMap::new(),
+            mcast: BTreeMap::new(),
+            mc_autojoin4: BTreeSet::new(),
+            mc_autojoin6: BTreeSet::new(),
             tables4: BTreeMap::new(),
             tables6: BTreeMap::new(),
             rules4: [(0, tid::LOCAL), (32766, tid::MAIN), (32767, tid::DEFAULT)]
@@ -368,6 +378,7 @@ impl Netns {
         );
         ns.sysctl.v4_dev.insert(1, ns.sysctl.v4_default.clone());
         ns.sysctl.v6_dev.insert(1, ns.sysctl.v6_default.clone());
+        ns.mc6_init(1);
         // lo gets 127.0.0.1/8 (scope host) when it comes up, as inetdev does.
         ns.addrs4.insert(
             1,
@@ -520,10 +531,10 @@ impl Netns {
         gone4.sort_unstable();
         gone6.sort_unstable();
         for (dev, local, plen, address) in gone4 {
-            let _ = self.addr4_del(dev, Some(local), Some(plen), Some(address), None);
+            let _ = self.addr4_del_as(dev, Some(local), Some(plen), Some(address), None, false);
         }
         for (dev, addr, plen) in gone6 {
-            let _ = self.addr6_del(dev, addr, Some(plen));
+            let _ = self.addr6_del_as(dev, addr, Some(plen), false);
         }
         if deprecated {
             self.bump();
@@ -826,6 +837,7 @@ impl Netns {
             self.sysctl
                 .v6_dev
                 .insert(index, self.sysctl.v6_default.clone());
+            self.mc6_init(index);
         }
         self.rules_attach(name, index);
         index
@@ -1160,6 +1172,7 @@ impl Netns {
             self.sysctl
                 .v6_dev
                 .insert(index, self.sysctl.v6_default.clone());
+            self.mc6_init(index);
             if up {
                 self.ipv6_netdev_up(index);
             }
@@ -1288,6 +1301,7 @@ impl Netns {
             self.ipv6_netdev_down(v, true);
             self.neigh_ifdown(v, None);
             self.links.remove(&v);
+            self.mcast.remove(&v);
             self.sysctl.v4_dev.remove(&v);
             self.sysctl.v6_dev.remove(&v);
             self.rules_detach(v);
@@ -1524,6 +1538,16 @@ impl Netns {
     pub(crate) fn neigh_ifdown(&mut self, dev: u32, v6: Option<bool>) {
         let hit = |d: u32, f: bool| d == dev && v6.is_none_or(|x| x == f);
         self.neigh.retain(|n| !hit(n.dev, n.v6));
+        // pndisc_destructor: an IPv6 proxy entry leaves its solicited-node group
+        let gone: Vec<u128> = self
+            .proxies
+            .iter()
+            .filter(|p| hit(p.dev, p.v6) && p.v6)
+            .map(|p| p.addr)
+            .collect();
+        for a in gone {
+            self.mc6_dec(dev, crate::mcast::solicited_node(a));
+        }
         self.proxies.retain(|p| !hit(p.dev, p.v6));
     }
 
@@ -1563,6 +1587,11 @@ impl Netns {
             None if v6 && !idev6 => return Err(Error::new(Errno::ENOBUFS)),
             None => {
                 self.proxy_seq += 1;
+                // pndisc_constructor: an IPv6 entry joins its address's solicited-node
+                // group (on any device, NOARP ones too)
+                if v6 {
+                    self.mc6_inc(dev, crate::mcast::solicited_node(addr));
+                }
                 self.proxies.push(ProxyNeighbour {
                     dev,
                     addr,
@@ -1584,6 +1613,9 @@ impl Netns {
             .retain(|p| !(p.dev == dev && p.addr == addr && p.v6 == v6));
         if self.proxies.len() == before {
             return Err(Error::new(Errno::ENOENT));
+        }
+        if v6 {
+            self.mc6_dec(dev, crate::mcast::solicited_node(addr));
         }
         self.bump();
         Ok(())

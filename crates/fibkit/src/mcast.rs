@@ -1,0 +1,483 @@
+//! Multicast memberships of the devices: what `ip maddress` lists, and the IPv4
+//! groups an input route of a multicast destination is delivered for.
+//!
+//! The kernel keeps three lists per device, each in its own order:
+//!
+//! - the link-layer addresses the device receives (`dev->mc`, appended; read from
+//!   `/proc/net/dev_mcast`): one per mapped group (`01:00:5e:..` for IPv4,
+//!   `33:33:..` for IPv6 groups of link-local scope or wider), counted, plus the
+//!   ones `ip maddr add` asked for (`static`, `global_use`);
+//! - the IPv4 groups of the `in_device` (`/proc/net/igmp`, newest first): the
+//!   all-hosts group 224.0.0.1 while the device is up, and the groups of addresses
+//!   added with `autojoin`;
+//! - the IPv6 groups of the `inet6_dev` (`/proc/net/igmp6`, newest first): the
+//!   all-nodes groups from its creation, all-routers under forwarding, the
+//!   solicited-node group of each address (not on NOARP or loopback devices) and of
+//!   each subnet-router anycast address.
+//!
+//! A group's link-layer address is *loaded* while the device may receive it: IPv4
+//! groups are dropped at `ip_mc_down` and loaded again at `ip_mc_up`; IPv6 groups are
+//! dropped when a device that was ready (up with carrier) goes down
+//! (`ipv6_mc_down`), and loaded again by `ipv6_mc_up` (the device up and ready, or an
+//! address added while it is up).
+
+use crate::error::{Errno, Error, Result};
+use crate::netns::Netns;
+
+/// A link-layer multicast address of a device (`struct netdev_hw_addr`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkMc {
+    /// The address.
+    pub addr: [u8; 6],
+    /// References (`refcount`): each loaded group mapped to it, and `ip maddr add`.
+    pub users: u32,
+    /// Asked for by `ip maddr add` (`global_use`; iproute2 prints `static`).
+    pub global: bool,
+}
+
+/// An IPv4 multicast group of a device (`struct ip_mc_list`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group4 {
+    /// The group address.
+    pub addr: u32,
+    /// Joins (`users`).
+    pub users: u32,
+    /// Whether its link-layer address is in the device's list.
+    pub(crate) loaded: bool,
+}
+
+/// An IPv6 multicast group of a device (`struct ifmcaddr6`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group6 {
+    /// The group address.
+    pub addr: u128,
+    /// Joins (`mca_users`).
+    pub users: u32,
+    /// Whether its link-layer address is in the device's list (`MAF_LOADED`).
+    pub(crate) loaded: bool,
+}
+
+/// The multicast state of one device.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DevMcast {
+    /// Link-layer addresses, in the kernel's list order.
+    pub link: Vec<LinkMc>,
+    /// IPv4 groups, newest first.
+    pub v4: Vec<Group4>,
+    /// IPv6 groups, newest first.
+    pub v6: Vec<Group6>,
+}
+
+/// The IPv4 all-hosts group, which every up device with IPv4 state joins.
+pub const ALL_HOSTS: u32 = 0xe000_0001;
+/// ff01::1, ff02::1: the interface-local and link-local all-nodes groups.
+const ALL_NODES_IFACE: u128 = 0xff01 << 112 | 1;
+const ALL_NODES_LINK: u128 = 0xff02 << 112 | 1;
+/// ff02::2, ff01::2, ff05::2: the all-routers groups joined under forwarding.
+const ALL_ROUTERS_LINK: u128 = 0xff02 << 112 | 2;
+const ALL_ROUTERS_IFACE: u128 = 0xff01 << 112 | 2;
+const ALL_ROUTERS_SITE: u128 = 0xff05 << 112 | 2;
+
+/// The solicited-node group of `addr` (ff02::1:ffXX:XXXX, `addrconf_addr_solict_mult`).
+pub fn solicited_node(addr: u128) -> u128 {
+    (0xff02u128 << 112) | (1 << 32) | (0xff << 24) | (addr & 0x00ff_ffff)
+}
+
+impl Netns {
+    /// The multicast lists of device `dev` as `ip maddress` shows them (empty lists
+    /// for an unknown device or one without the family's state).
+    pub fn maddrs(&self, dev: u32) -> DevMcast {
+        self.mcast.get(&dev).cloned().unwrap_or_default()
+    }
+
+    /// Whether device `dev` joined IPv4 multicast `group` (`ip_check_mc_rcu`; no
+    /// source filters are modelled, so a joined group admits every source).
+    pub fn dev_has_mc(&self, dev: u32, group: u32) -> bool {
+        self.has_idev4(dev)
+            && self
+                .mcast
+                .get(&dev)
+                .is_some_and(|m| m.v4.iter().any(|g| g.addr == group))
+    }
+
+    /// `ip maddr add ADDR dev DEV` (`SIOCADDMULTI`, `dev_mc_add_global`): a device
+    /// whose driver has no receive filter (`ndo_set_rx_mode`: loopback, ifb) refuses
+    /// it (EINVAL); otherwise the address is listed as `static`, once however often it
+    /// is asked for, sharing the entry of a group mapped to it. Any address is taken,
+    /// unicast ones too, as the kernel does.
+    pub fn maddr_add(&mut self, dev: u32, addr: [u8; 6]) -> Result<()> {
+        let l = self.links.get(&dev).ok_or(Error::new(Errno::ENODEV))?;
+        if !matches!(l.kind, crate::link::LinkKind::Veth { .. }) {
+            return Err(Error::new(Errno::EINVAL));
+        }
+        let list = &mut self.mcast.entry(dev).or_default().link;
+        match list.iter_mut().find(|e| e.addr == addr) {
+            Some(e) if e.global => {}
+            Some(e) => {
+                e.global = true;
+                e.users += 1;
+            }
+            None => list.push(LinkMc {
+                addr,
+                users: 1,
+                global: true,
+            }),
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// `ip maddr del ADDR dev DEV` (`SIOCDELMULTI`, `dev_mc_del_global`): only an
+    /// address `ip maddr add` put there can go (ENOENT otherwise); its entry stays
+    /// while a group still maps to it.
+    pub fn maddr_del(&mut self, dev: u32, addr: [u8; 6]) -> Result<()> {
+        let l = self.links.get(&dev).ok_or(Error::new(Errno::ENODEV))?;
+        if !matches!(l.kind, crate::link::LinkKind::Veth { .. }) {
+            return Err(Error::new(Errno::EINVAL));
+        }
+        let list = &mut self.mcast.entry(dev).or_default().link;
+        let Some(i) = list.iter().position(|e| e.addr == addr && e.global) else {
+            return Err(Error::new(Errno::ENOENT));
+        };
+        list[i].global = false;
+        list[i].users -= 1;
+        if list[i].users == 0 {
+            list.remove(i);
+        }
+        self.bump();
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ link layer
+
+    fn mc_link_inc(&mut self, dev: u32, addr: [u8; 6]) {
+        let list = &mut self.mcast.entry(dev).or_default().link;
+        match list.iter_mut().find(|e| e.addr == addr) {
+            Some(e) => e.users += 1,
+            None => list.push(LinkMc {
+                addr,
+                users: 1,
+                global: false,
+            }),
+        }
+    }
+
+    fn mc_link_dec(&mut self, dev: u32, addr: [u8; 6]) {
+        let Some(list) = self.mcast.get_mut(&dev).map(|m| &mut m.link) else {
+            return;
+        };
+        if let Some(i) = list.iter().position(|e| e.addr == addr) {
+            list[i].users -= 1;
+            if list[i].users == 0 {
+                list.remove(i);
+            }
+        }
+    }
+
+    /// `arp_mc_map` / `ndisc_mc_map` towards the device (`dir` 0): Ethernet devices
+    /// map a group, the loopback does not.
+    fn mc_mappable(&self, dev: u32) -> bool {
+        self.links.get(&dev).is_some_and(|l| !l.is_loopback())
+    }
+
+    // ------------------------------------------------------------ IPv4 groups
+
+    fn map4(group: u32) -> [u8; 6] {
+        let g = group.to_be_bytes();
+        [0x01, 0x00, 0x5e, g[1] & 0x7f, g[2], g[3]]
+    }
+
+    /// `ip_mc_inc_group`: a new group comes first in the list and is loaded at once.
+    pub(crate) fn mc4_inc(&mut self, dev: u32, group: u32) {
+        let m = self.mcast.entry(dev).or_default();
+        if let Some(g) = m.v4.iter_mut().find(|g| g.addr == group) {
+            g.users += 1;
+            return;
+        }
+        m.v4.insert(
+            0,
+            Group4 {
+                addr: group,
+                users: 1,
+                loaded: false,
+            },
+        );
+        self.mc4_load(dev, 0);
+    }
+
+    /// `ip_mc_dec_group`.
+    pub(crate) fn mc4_dec(&mut self, dev: u32, group: u32) {
+        let Some(m) = self.mcast.get_mut(&dev) else {
+            return;
+        };
+        let Some(i) = m.v4.iter().position(|g| g.addr == group) else {
+            return;
+        };
+        m.v4[i].users -= 1;
+        if m.v4[i].users == 0 {
+            let g = m.v4.remove(i);
+            if g.loaded {
+                self.mc_link_dec(dev, Self::map4(group));
+            }
+        }
+    }
+
+    /// `igmp_group_added` for the `i`-th group: its link-layer address is loaded.
+    fn mc4_load(&mut self, dev: u32, i: usize) {
+        let mappable = self.mc_mappable(dev);
+        let Some(g) = self.mcast.get_mut(&dev).and_then(|m| m.v4.get_mut(i)) else {
+            return;
+        };
+        if g.loaded {
+            return;
+        }
+        g.loaded = true;
+        let a = g.addr;
+        if mappable {
+            self.mc_link_inc(dev, Self::map4(a));
+        }
+    }
+
+    /// `ip_mc_up`: the all-hosts group is joined, then every group loaded in list order.
+    pub(crate) fn mc4_up(&mut self, dev: u32) {
+        self.mc4_inc(dev, ALL_HOSTS);
+        let n = self.mcast.get(&dev).map_or(0, |m| m.v4.len());
+        for i in 0..n {
+            self.mc4_load(dev, i);
+        }
+    }
+
+    /// `ip_mc_down`: every group is unloaded, then the all-hosts group left.
+    pub(crate) fn mc4_down(&mut self, dev: u32) {
+        self.mc4_unload_all(dev);
+        self.mc4_dec(dev, ALL_HOSTS);
+    }
+
+    fn mc4_unload_all(&mut self, dev: u32) {
+        let mappable = self.mc_mappable(dev);
+        let Some(m) = self.mcast.get_mut(&dev) else {
+            return;
+        };
+        let mut gone = Vec::new();
+        for g in m.v4.iter_mut().filter(|g| g.loaded) {
+            g.loaded = false;
+            gone.push(g.addr);
+        }
+        if mappable {
+            for a in gone {
+                self.mc_link_dec(dev, Self::map4(a));
+            }
+        }
+    }
+
+    /// `ip_mc_destroy_dev` (the device's IPv4 state goes): every group goes.
+    pub(crate) fn mc4_destroy(&mut self, dev: u32) {
+        self.mc4_unload_all(dev);
+        if let Some(m) = self.mcast.get_mut(&dev) {
+            m.v4.clear();
+        }
+    }
+
+    /// `ip_mc_autojoin_config(join)` for an address added with `autojoin`: the netns'
+    /// autojoin socket joins `group` on `dev` (`ip_mc_join_group`); a second join of
+    /// the same group on the same device by that socket is EADDRINUSE.
+    pub(crate) fn mc4_autojoin(&mut self, dev: u32, group: u32) -> Result<()> {
+        if !self.mc_autojoin4.insert((dev, group)) {
+            return Err(Error::msg(
+                Errno::EADDRINUSE,
+                "ipv4: Multicast auto join failed",
+            ));
+        }
+        self.mc4_inc(dev, group);
+        Ok(())
+    }
+
+    /// `ip_mc_autojoin_config(leave)` (`inet_rtm_deladdr` of any multicast address):
+    /// the socket leaves the group if it had joined it there.
+    pub(crate) fn mc4_autoleave(&mut self, dev: u32, group: u32) {
+        if self.mc_autojoin4.remove(&(dev, group)) {
+            self.mc4_dec(dev, group);
+        }
+    }
+
+    // ------------------------------------------------------------ IPv6 groups
+
+    /// `ipv6_mc_config(join)` for an address added with `autojoin`: the netns' autojoin
+    /// socket joins `group` on `dev` (`ipv6_sock_mc_join`), EADDRINUSE when it has.
+    pub(crate) fn mc6_autojoin(&mut self, dev: u32, group: u128) -> Result<()> {
+        if !self.mc_autojoin6.insert((dev, group)) {
+            return Err(Error::msg(
+                Errno::EADDRINUSE,
+                "ipv6: Multicast auto join failed",
+            ));
+        }
+        self.mc6_inc(dev, group);
+        Ok(())
+    }
+
+    /// `ipv6_mc_config(leave)` (`inet6_addr_del` of any multicast address).
+    pub(crate) fn mc6_autoleave(&mut self, dev: u32, group: u128) {
+        if self.mc_autojoin6.remove(&(dev, group)) {
+            self.mc6_dec(dev, group);
+        }
+    }
+
+    fn map6(group: u128) -> Option<[u8; 6]> {
+        // igmp6_group_added: groups of a scope below link-local are not mapped
+        if (group >> 112) & 0xf < 2 {
+            return None;
+        }
+        let g = group.to_be_bytes();
+        Some([0x33, 0x33, g[12], g[13], g[14], g[15]])
+    }
+
+    /// `ipv6_dev_mc_inc`: a new group comes first in the list and is loaded at once.
+    pub(crate) fn mc6_inc(&mut self, dev: u32, group: u128) {
+        let m = self.mcast.entry(dev).or_default();
+        if let Some(g) = m.v6.iter_mut().find(|g| g.addr == group) {
+            g.users += 1;
+            return;
+        }
+        m.v6.insert(
+            0,
+            Group6 {
+                addr: group,
+                users: 1,
+                loaded: false,
+            },
+        );
+        self.mc6_load(dev, 0);
+    }
+
+    /// `__ipv6_dev_mc_dec`.
+    pub(crate) fn mc6_dec(&mut self, dev: u32, group: u128) {
+        let Some(m) = self.mcast.get_mut(&dev) else {
+            return;
+        };
+        let Some(i) = m.v6.iter().position(|g| g.addr == group) else {
+            return;
+        };
+        m.v6[i].users -= 1;
+        if m.v6[i].users == 0 {
+            let g = m.v6.remove(i);
+            if g.loaded {
+                if let Some(a) = Self::map6(group) {
+                    self.mc_link_dec(dev, a);
+                }
+            }
+        }
+    }
+
+    /// `igmp6_group_added` for the `i`-th group (`MAF_LOADED`).
+    fn mc6_load(&mut self, dev: u32, i: usize) {
+        let mappable = self.mc_mappable(dev);
+        let Some(g) = self.mcast.get_mut(&dev).and_then(|m| m.v6.get_mut(i)) else {
+            return;
+        };
+        let Some(a) = Self::map6(g.addr) else {
+            return;
+        };
+        if g.loaded {
+            return;
+        }
+        g.loaded = true;
+        if mappable {
+            self.mc_link_inc(dev, a);
+        }
+    }
+
+    /// `ipv6_mc_up`: every group loaded, in list order.
+    pub(crate) fn mc6_up(&mut self, dev: u32) {
+        let n = self.mcast.get(&dev).map_or(0, |m| m.v6.len());
+        for i in 0..n {
+            self.mc6_load(dev, i);
+        }
+    }
+
+    /// `ipv6_mc_down`: every group unloaded (the list stays).
+    pub(crate) fn mc6_down(&mut self, dev: u32) {
+        let mappable = self.mc_mappable(dev);
+        let Some(m) = self.mcast.get_mut(&dev) else {
+            return;
+        };
+        let mut gone = Vec::new();
+        for g in m.v6.iter_mut().filter(|g| g.loaded) {
+            g.loaded = false;
+            gone.extend(Self::map6(g.addr));
+        }
+        if mappable {
+            for a in gone {
+                self.mc_link_dec(dev, a);
+            }
+        }
+    }
+
+    /// `ipv6_mc_destroy_dev` (the device's IPv6 state goes): every group goes.
+    pub(crate) fn mc6_destroy(&mut self, dev: u32) {
+        self.mc6_down(dev);
+        if let Some(m) = self.mcast.get_mut(&dev) {
+            m.v6.clear();
+        }
+    }
+
+    /// `ipv6_add_dev`: the all-nodes groups (interface-local, then link-local), and
+    /// the link-local all-routers group when the new device forwards and does
+    /// multicast.
+    pub(crate) fn mc6_init(&mut self, dev: u32) {
+        self.mc6_inc(dev, ALL_NODES_IFACE);
+        self.mc6_inc(dev, ALL_NODES_LINK);
+        let multicast = self
+            .links
+            .get(&dev)
+            .is_some_and(|l| l.flags & crate::link::iff::MULTICAST != 0);
+        let fwd = self
+            .sysctl
+            .v6_dev
+            .get(&dev)
+            .is_some_and(|c| c.forwarding != 0);
+        if fwd && multicast {
+            self.mc6_inc(dev, ALL_ROUTERS_LINK);
+        }
+    }
+
+    /// `dev_forward_change`'s groups: the all-routers groups are joined (or left) by a
+    /// device that does multicast.
+    pub(crate) fn mc6_forward_change(&mut self, dev: u32, on: bool) {
+        let multicast = self
+            .links
+            .get(&dev)
+            .is_some_and(|l| l.flags & crate::link::iff::MULTICAST != 0);
+        if !multicast {
+            return;
+        }
+        for g in [ALL_ROUTERS_LINK, ALL_ROUTERS_IFACE, ALL_ROUTERS_SITE] {
+            if on {
+                self.mc6_inc(dev, g);
+            } else {
+                self.mc6_dec(dev, g);
+            }
+        }
+    }
+
+    /// `addrconf_join_solict`: not on NOARP or loopback devices (as they are now).
+    pub(crate) fn join_solict(&mut self, dev: u32, addr: u128) {
+        if self.solict_skipped(dev) {
+            return;
+        }
+        self.mc6_inc(dev, solicited_node(addr));
+    }
+
+    /// `addrconf_leave_solict`, with the same test on the device's flags now.
+    pub(crate) fn leave_solict(&mut self, dev: u32, addr: u128) {
+        if self.solict_skipped(dev) {
+            return;
+        }
+        self.mc6_dec(dev, solicited_node(addr));
+    }
+
+    fn solict_skipped(&self, dev: u32) -> bool {
+        self.links
+            .get(&dev)
+            .is_none_or(|l| l.is_loopback() || l.noarp())
+    }
+}
