@@ -3196,6 +3196,17 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         // slaves (no ndo_add_slave); without a master `nomaster` changes nothing
         return Err(Failure::kernel(fibkit::Error::new(Errno::EOPNOTSUPP)));
     }
+    // a veth that comes up gets its carrier through the link watch, after the request:
+    // its link-local address is made then, in the mode this request sets (a dummy's
+    // is made at once, in the mode it had; random seed 31476)
+    let veth = ns
+        .link(idx)
+        .is_some_and(|l| matches!(l.kind, fibkit::link::LinkKind::Veth { .. }));
+    if veth && updown == Some(true) && ns.has_idev6(idx) {
+        if let Some(m) = addrgenmode.take() {
+            ns.link_set_addrgenmode(idx, m).map_err(Failure::kernel)?;
+        }
+    }
     if updown.is_some() || flags_mask != 0 {
         // dev_change_flags: the flags, then up or down
         ns.link_change_flags(idx, updown, flags, flags_mask)
