@@ -865,6 +865,62 @@ impl Gen {
         self.line(c);
     }
 
+    /// Multicast memberships: `ip maddr` listings and static link-layer entries, and
+    /// addresses added with `autojoin` (whose groups an IPv4 input route of a
+    /// multicast destination is delivered for).
+    fn mcast(&mut self) {
+        let dev = self.r.pick(&["d0", "d1", "v0", "v0p", "lo"]);
+        match self.r.below(4) {
+            0 => {
+                let l = self.r.pick(&[
+                    "ip maddr show",
+                    "ip -4 maddr show",
+                    "ip -6 maddr show dev v0",
+                    "ip -0 maddr",
+                    "ip -j maddr show dev v0p",
+                    "ip -o maddr show dev d0",
+                ]);
+                self.line(l);
+            }
+            1 => {
+                let verb = if self.r.chance(65) { "add" } else { "del" };
+                let a = self.r.pick(&[
+                    "33:33:00:00:00:01",
+                    "01:00:5e:00:00:01",
+                    "33:33:ff:00:00:01",
+                    "33:33:00:00:00:99",
+                    "02:00:00:00:00:77",
+                ]);
+                self.line(format!("ip maddr {verb} {a} dev {dev}"));
+            }
+            2 => {
+                let g = self
+                    .r
+                    .pick(&["239.1.1.1", "239.1.1.2", "224.0.0.1", "224.0.0.9"]);
+                let plen = self.r.pick(&[32, 32, 24]);
+                if self.r.chance(70) {
+                    self.line(format!("ip addr add {g}/{plen} dev {dev} autojoin"));
+                } else {
+                    self.line(format!("ip addr del {g}/{plen} dev {dev}"));
+                }
+            }
+            _ => {
+                let g = self.r.pick(&[
+                    "ff05::5", "ff02::7", "ff0e::6", "ff02::1", "ff01::9", "ff05::2",
+                ]);
+                let plen = self.r.pick(&[128, 128, 64]);
+                if self.r.chance(70) {
+                    self.line(format!("ip -6 addr add {g}/{plen} dev {dev} autojoin"));
+                } else {
+                    self.line(format!("ip -6 addr del {g}/{plen} dev {dev}"));
+                }
+            }
+        }
+        if self.r.chance(40) {
+            self.line(format!("ip maddr show dev {dev}"));
+        }
+    }
+
     fn change(&mut self) {
         if self.r.chance(4) {
             return self.invalid();
@@ -874,6 +930,7 @@ impl Gen {
         }
         match self.r.below(19) {
             17 | 18 => self.nexthop(),
+            16 if self.r.chance(45) => self.mcast(),
             16 => {
                 // loopback down, and most of the time up again at once
                 self.line("ip link set lo down");
@@ -1198,6 +1255,7 @@ pub fn scenario(seed: u64, steps: usize) -> String {
         let v6 = g.r.chance(45);
         g.query(v6);
     }
+    g.line("ip maddr show");
     g.line("dump links addrs routes rules nexthops");
     g.out
 }
