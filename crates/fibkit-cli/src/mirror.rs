@@ -41,17 +41,37 @@ fn warn_all(ws: &[Warning], quiet: bool) {
 /// file; `--load` applies them.
 const SYSCTL_PREFIX: &str = "# sysctl ";
 
+/// Likewise the groups the host's processes joined (`mcjoin DEV GROUP`: no `ip`
+/// command joins one).
+const MCJOIN_PREFIX: &str = "# mcjoin ";
+
+/// `mcjoin DEV GROUP` of a saved mirror: the socket membership on the device.
+fn run_mcjoin(ns: &mut fibkit::Netns, a: &str) -> Result<(), String> {
+    let mut f = a.split_whitespace();
+    let (Some(dev), Some(g), None) = (f.next(), f.next(), f.next()) else {
+        return Err(format!("bad mcjoin line: {a}"));
+    };
+    let idx = ns
+        .link_index(dev)
+        .ok_or_else(|| format!("mcjoin: no device {dev}"))?;
+    let g: std::net::IpAddr = g.parse().map_err(|_| format!("mcjoin: bad group {g}"))?;
+    ns.mc_socket_join(idx, g)
+        .map_err(|e| format!("mcjoin {dev} {g}: {e}"))
+}
+
 fn script(commands: &[String]) -> String {
     let mut s = String::from(
-        "# fibkit mirror of a network namespace: `fib -batch FILE` rebuilds it without the\n# sysctls (comment lines), `fib mirror --load FILE OBJECT COMMAND...` with them.\n",
+        "# fibkit mirror of a network namespace: `fib -batch FILE` rebuilds it without the\n# sysctls and socket group memberships (comment lines), `fib mirror --load FILE\n# OBJECT COMMAND...` with them.\n",
     );
     for c in commands {
-        match c.strip_prefix("sysctl ") {
-            Some(a) => {
-                s.push_str(SYSCTL_PREFIX);
-                s.push_str(a);
-            }
-            None => s.push_str(c),
+        if let Some(a) = c.strip_prefix("sysctl ") {
+            s.push_str(SYSCTL_PREFIX);
+            s.push_str(a);
+        } else if let Some(a) = c.strip_prefix("mcjoin ") {
+            s.push_str(MCJOIN_PREFIX);
+            s.push_str(a);
+        } else {
+            s.push_str(c);
         }
         s.push('\n');
     }
@@ -71,6 +91,10 @@ fn load(file: &str) -> Result<fibkit::Netns, String> {
     for (n, line) in text.lines().enumerate() {
         if let Some(a) = line.strip_prefix(SYSCTL_PREFIX) {
             run_sysctl(&mut ns, a).map_err(|e| format!("{file}:{}: {e}", n + 1))?;
+            continue;
+        }
+        if let Some(a) = line.strip_prefix(MCJOIN_PREFIX) {
+            run_mcjoin(&mut ns, a).map_err(|e| format!("{file}:{}: {e}", n + 1))?;
             continue;
         }
         let line = line.split('#').next().unwrap_or("");

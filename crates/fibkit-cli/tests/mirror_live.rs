@@ -1756,3 +1756,84 @@ fn mirror_copies_address_generation_mode() {
     );
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
+
+/// A process of the namespace holding group memberships on `v0` (IPv4 239.7.7.7 and
+/// IPv6 ff05::77) while it runs: python3's sockets, since no `ip` command joins a group.
+/// `None` (the caller skips) without python3.
+fn join_groups(ns: &Netns) -> Option<std::process::Child> {
+    let script = "import socket,struct,sys,time\n\
+        i=socket.if_nametoindex('v0')\n\
+        s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)\n\
+        s.setsockopt(socket.IPPROTO_IP,socket.IP_ADD_MEMBERSHIP,struct.pack('4s4si',socket.inet_aton('239.7.7.7'),socket.inet_aton('0.0.0.0'),i))\n\
+        t=socket.socket(socket.AF_INET6,socket.SOCK_DGRAM)\n\
+        t.setsockopt(socket.IPPROTO_IPV6,socket.IPV6_JOIN_GROUP,struct.pack('16si',socket.inet_pton(socket.AF_INET6,'ff05::77'),i))\n\
+        print('joined',flush=True)\n\
+        time.sleep(60)\n";
+    let mut child = Command::new("ip")
+        .args(["netns", "exec", &ns.0, "python3", "-c", script])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut line = String::new();
+    let out = child.stdout.take()?;
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(out), &mut line).ok()?;
+    if line.trim() != "joined" {
+        let _ = child.kill();
+        let _ = child.wait();
+        return None;
+    }
+    Some(child)
+}
+
+#[test]
+fn mirror_copies_multicast_memberships() {
+    let Some(ns) = live_netns(26) else {
+        return;
+    };
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    for c in [
+        "link add v0 type veth peer name v1",
+        "link set v0 up",
+        "link set v1 up",
+        "addr add 10.7.0.1/24 dev v0",
+        "addr add 239.1.1.1/32 dev d0 autojoin",
+        "-6 addr add ff05::5/128 dev v0 autojoin",
+        "-6 neigh add proxy 2001:db8::77 dev d1",
+        "maddr add 33:33:00:00:00:99 dev v0",
+        "maddr add 01:00:5e:00:00:01 dev v0",
+    ] {
+        ns.ip(c);
+    }
+    let Some(mut child) = join_groups(&ns) else {
+        println!("skipped: python3 could not join the groups");
+        return;
+    };
+    let diffs = compare(
+        &ns,
+        &[
+            "maddr show",
+            "-j maddr show dev v0",
+            "route get 239.7.7.7 from 10.7.0.2 iif v0",
+            "route get 239.7.7.8 from 10.7.0.2 iif v0",
+            "route get 239.1.1.1 from 10.7.0.2 iif d0",
+            "route get 224.0.0.1 from 10.7.0.2 iif v0",
+        ],
+    );
+    // the saved script keeps the process's joins as comments its --load applies
+    let saved = ns.exec(env!("CARGO_BIN_EXE_fib"), &["mirror", "-q", "--save", "-"]);
+    let script = String::from_utf8_lossy(&saved.stdout).into_owned();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    assert!(
+        script.contains("# mcjoin v0 239.7.7.7") && script.contains("# mcjoin v0 ff05::77"),
+        "{script}"
+    );
+    assert!(
+        script.contains("maddr add 33:33:00:00:00:99 dev v0"),
+        "{script}"
+    );
+}

@@ -64,12 +64,14 @@ use std::fmt;
 use std::time::Duration;
 
 pub mod kernel;
+pub mod mcast;
 mod nl;
 mod probe;
 pub mod sysctl;
 pub mod translate;
 
 pub use kernel::{KAddr, KBucket, KHop, KLink, KNeigh, KNexthop, KResGroup, KRoute, KRule};
+pub use mcast::{KMcast, KMcastEntry};
 pub use sysctl::KSysctl;
 pub use translate::Translation;
 
@@ -152,6 +154,8 @@ pub struct KernelState {
     pub neighs: Vec<KNeigh>,
     /// The modelled sysctls.
     pub sysctls: Vec<KSysctl>,
+    /// The multicast memberships `/proc` lists (see [`mcast`]).
+    pub mcast: Vec<KMcast>,
     /// Whether the kernel's IPv4 local and main tables are unmerged, as probed with a
     /// route get for a local address (answered from table local, not main). The kernel
     /// unmerges them at the first IPv4 rule added and never merges them again, also
@@ -355,6 +359,7 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
     decode_into(proxies, kernel::decode_neigh, &mut k.neighs, &mut w);
     let names: Vec<&str> = k.links.iter().map(|l| l.name.as_str()).collect();
     k.sysctls = sysctl::read_all(&names, &mut w);
+    k.mcast = mcast::read_all(&mut w);
     k.warnings = w;
     Ok((k, intr))
 }

@@ -41,7 +41,10 @@
 //!    -batch` of the script rebuilds the same state.
 //!
 //! A last pass compares fibkit's routes, addresses and neighbour entries with the
-//! kernel's again and warns about any that still differ.
+//! kernel's again and warns about any that still differ. Then the multicast
+//! memberships fibkit does not derive are copied ([`crate::mcast`]): the link-layer
+//! addresses `ip maddr add` marked (`maddr add`), and the groups processes joined
+//! through their sockets (`mcjoin DEV GROUP`, [`Netns::mc_socket_join`]).
 
 use std::collections::HashMap;
 
@@ -85,7 +88,7 @@ pub struct Translation {
 }
 
 /// `IFA_F_*` flags that are configuration (the others are state or derived).
-const ADDR_CFG_FLAGS: u32 = 0x02 | 0x04 | 0x10 | 0x100 | 0x200;
+const ADDR_CFG_FLAGS: u32 = 0x02 | 0x04 | 0x10 | 0x100 | 0x200 | 0x400;
 const IFA_F_SECONDARY: u32 = 0x01;
 const IFA_F_NODAD: u32 = 0x02;
 const IFA_F_DADFAILED: u32 = 0x08;
@@ -871,6 +874,7 @@ impl ASpec {
                 (0x10, "home"),
                 (0x100, "mngtmpaddr"),
                 (0x200, "noprefixroute"),
+                (0x400, "autojoin"),
             ] {
                 if self.flags & bit != 0 {
                     o.push(w(name));
@@ -2018,11 +2022,74 @@ pub fn translate(k: &KernelState) -> Translation {
             c.sysctl(&s.key, &s.value);
         }
     }
+    // 12. multicast memberships fibkit does not derive: `ip maddr add` marks, and the
+    // groups processes joined through their sockets
+    restore_memberships(&mut c, k, &names);
     c.ns.end_bulk(was_bulk);
     Translation {
         commands: c.commands,
         warnings: c.warnings,
         netns: c.ns,
+    }
+}
+
+/// The `ip maddr add` marks the kernel's links have (an `ip maddr add` command each),
+/// and the groups its processes joined through their sockets: each group the kernel
+/// lists with more joins than fibkit derived is joined the difference
+/// ([`Netns::mc_socket_join`]), recorded as `mcjoin DEV GROUP` (no `ip` command joins
+/// a group: a saved script keeps it as a comment its `--load` applies). Fewer joins
+/// than fibkit derived are warned about.
+fn restore_memberships(c: &mut Ctx, k: &KernelState, names: &HashMap<u32, String>) {
+    use crate::mcast::KMcastEntry;
+    for m in &k.mcast {
+        let Some(name) = names.get(&m.ifindex) else {
+            continue;
+        };
+        let Some(dev) = c.ns.link_index(name) else {
+            continue;
+        };
+        let have = c.ns.maddrs(dev);
+        match &m.entry {
+            KMcastEntry::Link { addr, global, .. } => {
+                let marked = have.link.iter().any(|e| e.addr == *addr && e.global);
+                if *global && !marked {
+                    c.ip(vec![
+                        w("maddr"),
+                        w("add"),
+                        mac_str(addr),
+                        w("dev"),
+                        name.clone(),
+                    ]);
+                }
+            }
+            KMcastEntry::V4 { group, users } => {
+                let g = u32::from(*group);
+                let n = have.v4.iter().find(|x| x.addr == g).map_or(0, |x| x.users);
+                join_more(c, dev, name, std::net::IpAddr::V4(*group), *users, n);
+            }
+            KMcastEntry::V6 { group, users } => {
+                let g = u128::from(*group);
+                let n = have.v6.iter().find(|x| x.addr == g).map_or(0, |x| x.users);
+                join_more(c, dev, name, std::net::IpAddr::V6(*group), *users, n);
+            }
+        }
+    }
+}
+
+fn join_more(c: &mut Ctx, dev: u32, name: &str, g: std::net::IpAddr, want: u32, have: u32) {
+    if want < have {
+        c.warn(format!(
+            "fibkit derived {have} joins of {g} on {name}, the kernel lists {want}"
+        ));
+    }
+    for _ in have..want {
+        match c.ns.mc_socket_join(dev, g) {
+            Ok(()) => c.commands.push(format!("mcjoin {name} {g}")),
+            Err(e) => {
+                c.warn(format!("fibkit refused to join {g} on {name}: {e}"));
+                return;
+            }
+        }
     }
 }
 

@@ -481,3 +481,72 @@ impl Netns {
             .is_none_or(|l| l.is_loopback() || l.noarp())
     }
 }
+
+impl Netns {
+    /// A membership a socket holds (`IP_ADD_MEMBERSHIP`, `IPV6_JOIN_GROUP`): no `ip`
+    /// command makes one; a mirror of a host copies the memberships its processes
+    /// hold (`fib mirror`), which decide, for IPv4, whether an input route to the
+    /// group is local. EINVAL for an address that is not multicast, ENODEV for an
+    /// unknown device or one without the family's state.
+    pub fn mc_socket_join(&mut self, dev: u32, group: std::net::IpAddr) -> Result<()> {
+        if !self.links.contains_key(&dev) {
+            return Err(Error::new(Errno::ENODEV));
+        }
+        match group {
+            std::net::IpAddr::V4(g) => {
+                if !g.is_multicast() {
+                    return Err(Error::new(Errno::EINVAL));
+                }
+                if !self.has_idev4(dev) {
+                    return Err(Error::new(Errno::ENODEV));
+                }
+                self.mc4_inc(dev, u32::from(g));
+            }
+            std::net::IpAddr::V6(g) => {
+                if !g.is_multicast() {
+                    return Err(Error::new(Errno::EINVAL));
+                }
+                if !self.has_idev6(dev) {
+                    return Err(Error::new(Errno::ENODEV));
+                }
+                self.mc6_inc(dev, u128::from(g));
+            }
+        }
+        self.bump();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::LinkKind;
+    use crate::netns::LinkAdd;
+
+    /// A socket's membership makes an IPv4 input route to the group local, and is
+    /// refused for a unicast address or a device without IPv4 state.
+    #[test]
+    fn socket_joins_decide_multicast_input() {
+        let mut ns = Netns::new();
+        let d = ns
+            .link_add(&LinkAdd {
+                name: "d0".into(),
+                kind: Some(LinkKind::Dummy),
+                ..Default::default()
+            })
+            .unwrap();
+        ns.link_set_up(d, true).unwrap();
+        let g: std::net::IpAddr = "239.9.9.9".parse().unwrap();
+        assert!(!ns.dev_has_mc(d, 0xef09_0909));
+        ns.mc_socket_join(d, g).unwrap();
+        assert!(ns.dev_has_mc(d, 0xef09_0909));
+        let m = ns.maddrs(d);
+        assert_eq!(m.v4[0].addr, 0xef09_0909, "newest first");
+        assert!(m.link.iter().any(|e| e.addr == [1, 0, 0x5e, 9, 9, 9]));
+        let uni: std::net::IpAddr = "10.0.0.1".parse().unwrap();
+        assert_eq!(ns.mc_socket_join(d, uni).unwrap_err().errno, Errno::EINVAL);
+        ns.link_set_mtu(d, 60).unwrap();
+        assert_eq!(ns.mc_socket_join(d, g).unwrap_err().errno, Errno::ENODEV);
+        assert!(!ns.dev_has_mc(d, 0xef09_0909), "gone with the IPv4 state");
+    }
+}
