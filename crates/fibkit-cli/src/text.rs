@@ -60,7 +60,7 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     let realm = r.realms;
     // rt_fill_info reports the matched entry's TOS (res.dscp), not the flow's
     let tos = r.fib.as_ref().map_or(0, |(route, _)| route.tos);
-    let encap = r.encap().map(|e| &**e);
+    let encap = r.encap(ns).map(|e| &**e);
     let mut cache: Vec<&str> = Vec::new();
     match r.rtype {
         RouteType::Local => cache.push("local"),

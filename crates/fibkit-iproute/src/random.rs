@@ -206,6 +206,11 @@ struct Gen {
     renamed: bool,
     /// `sleep 1` lines written so far (at most [`Gen::MAX_SLEEPS`]).
     sleeps: u8,
+    /// An `arp` flag was changed: the kernel restarts the device's DAD runs after
+    /// random delays, each joining its address's solicited-node group again, so the
+    /// IPv6 and link-layer multicast lists come in a random order from then on, and
+    /// `ip maddr` listings show IPv4 groups only.
+    arp_changed: bool,
 }
 
 impl Gen {
@@ -880,7 +885,11 @@ impl Gen {
                     "ip -j maddr show dev v0p",
                     "ip -o maddr show dev d0",
                 ]);
-                self.line(l);
+                if self.arp_changed {
+                    self.line("ip -4 maddr show");
+                } else {
+                    self.line(l);
+                }
             }
             1 => {
                 let verb = if self.r.chance(65) { "add" } else { "del" };
@@ -917,7 +926,8 @@ impl Gen {
             }
         }
         if self.r.chance(40) {
-            self.line(format!("ip maddr show dev {dev}"));
+            let fam = if self.arp_changed { "-4 " } else { "" };
+            self.line(format!("ip {fam}maddr show dev {dev}"));
         }
     }
 
@@ -1006,6 +1016,7 @@ impl Gen {
                 let v = self.r.pick(&["on", "off"]);
                 let extra = self.r.pick(&["", "", "", " up", " down"]);
                 self.line(format!("ip link set {l} {f} {v}{extra}"));
+                self.arp_changed |= f == "arp";
                 if f == "arp" && self.sleeps < Gen::MAX_SLEEPS {
                     // the kernel restarts the device's IPv6 DAD runs after a random
                     // delay under a second (scenario 331): let them run before the
@@ -1227,6 +1238,7 @@ pub fn scenario(seed: u64, steps: usize) -> String {
         prefs: [Vec::new(), Vec::new()],
         renamed: false,
         sleeps: 0,
+        arp_changed: false,
     };
     let _ = writeln!(g.out, "## random scenario, seed {seed}, {steps} steps");
     g.links();
@@ -1255,7 +1267,11 @@ pub fn scenario(seed: u64, steps: usize) -> String {
         let v6 = g.r.chance(45);
         g.query(v6);
     }
-    g.line("ip maddr show");
+    g.line(if g.arp_changed {
+        "ip -4 maddr show"
+    } else {
+        "ip maddr show"
+    });
     g.line("dump links addrs routes rules nexthops");
     g.out
 }

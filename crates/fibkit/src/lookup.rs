@@ -915,13 +915,15 @@ impl RouteAnswer4 {
     /// `rt_set_nexthop` when the route keeps its fib_info, which a multicast output
     /// route through a prefix shorter than 4 drops, as do multicast input routes; a
     /// local or broadcast input route has it only when cached (`local_input`: a fib
-    /// entry and no source tag) (conformance scenario 261, random seed 23072).
-    pub fn encap(&self) -> Option<&std::sync::Arc<crate::encap::Encap>> {
+    /// entry and no source tag; a broadcast is never cached while `bc_forwarding` is on
+    /// for `all` in `ns`) (conformance scenario 261, random seeds 23072, 40084).
+    pub fn encap(&self, ns: &Netns) -> Option<&std::sync::Arc<crate::encap::Encap>> {
         let keeps_fi = match self.rtype {
             RouteType::Multicast => {
                 !self.input && self.fib.as_ref().is_some_and(|(_, p)| p.len >= 4)
             }
             RouteType::Broadcast if self.bc_forwarded => true,
+            RouteType::Broadcast if self.input && ns.sysctl.v4_all.bc_forwarding != 0 => false,
             RouteType::Local | RouteType::Broadcast if self.input => self.realms == 0,
             _ => true,
         };
