@@ -35,26 +35,53 @@ pub struct LinkMc {
     pub global: bool,
 }
 
-/// An IPv4 multicast group of a device (`struct ip_mc_list`).
+/// A multicast group of a device (`struct ip_mc_list`, `struct ifmcaddr6`): `A` is
+/// `u32` for IPv4, `u128` for IPv6.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Group4 {
+pub struct Group<A> {
     /// The group address.
-    pub addr: u32,
-    /// Joins (`users`).
+    pub addr: A,
+    /// Joins (`users`, `mca_users`).
     pub users: u32,
-    /// Whether its link-layer address is in the device's list.
+    /// Whether its link-layer address is in the device's list (`loaded`, `MAF_LOADED`).
     pub(crate) loaded: bool,
 }
 
-/// An IPv6 multicast group of a device (`struct ifmcaddr6`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Group6 {
-    /// The group address.
-    pub addr: u128,
-    /// Joins (`mca_users`).
-    pub users: u32,
-    /// Whether its link-layer address is in the device's list (`MAF_LOADED`).
-    pub(crate) loaded: bool,
+/// An IPv4 group.
+pub type Group4 = Group<u32>;
+/// An IPv6 group.
+pub type Group6 = Group<u128>;
+
+/// A group address: the link-layer address the device receives it on, if any.
+trait McAddr: Copy + PartialEq {
+    /// `arp_mc_map` / `ndisc_mc_map` for an Ethernet device.
+    fn mapped(self) -> Option<[u8; 6]>;
+    /// The device's list of groups of this family.
+    fn list(m: &mut DevMcast) -> &mut Vec<Group<Self>>;
+}
+
+impl McAddr for u32 {
+    fn mapped(self) -> Option<[u8; 6]> {
+        let g = self.to_be_bytes();
+        Some([0x01, 0x00, 0x5e, g[1] & 0x7f, g[2], g[3]])
+    }
+    fn list(m: &mut DevMcast) -> &mut Vec<Group<u32>> {
+        &mut m.v4
+    }
+}
+
+impl McAddr for u128 {
+    fn mapped(self) -> Option<[u8; 6]> {
+        // igmp6_group_added: groups of a scope below link-local are not mapped
+        if (self >> 112) & 0xf < 2 {
+            return None;
+        }
+        let g = self.to_be_bytes();
+        Some([0x33, 0x33, g[12], g[13], g[14], g[15]])
+    }
+    fn list(m: &mut DevMcast) -> &mut Vec<Group<u128>> {
+        &mut m.v6
+    }
 }
 
 /// The multicast state of one device.
@@ -180,102 +207,129 @@ impl Netns {
         self.links.get(&dev).is_some_and(|l| !l.is_loopback())
     }
 
-    // ------------------------------------------------------------ IPv4 groups
+    // ------------------------------------------------------------ groups
 
-    fn map4(group: u32) -> [u8; 6] {
-        let g = group.to_be_bytes();
-        [0x01, 0x00, 0x5e, g[1] & 0x7f, g[2], g[3]]
-    }
-
-    /// `ip_mc_inc_group`: a new group comes first in the list and is loaded at once.
-    pub(crate) fn mc4_inc(&mut self, dev: u32, group: u32) {
-        let m = self.mcast.entry(dev).or_default();
-        if let Some(g) = m.v4.iter_mut().find(|g| g.addr == group) {
+    /// `ip_mc_inc_group` / `ipv6_dev_mc_inc`: a new group comes first in the list and
+    /// is loaded at once.
+    fn group_inc<A: McAddr>(&mut self, dev: u32, group: A) {
+        let list = A::list(self.mcast.entry(dev).or_default());
+        if let Some(g) = list.iter_mut().find(|g| g.addr == group) {
             g.users += 1;
             return;
         }
-        m.v4.insert(
+        list.insert(
             0,
-            Group4 {
+            Group {
                 addr: group,
                 users: 1,
                 loaded: false,
             },
         );
-        self.mc4_load(dev, 0);
+        self.group_load::<A>(dev, 0);
     }
 
-    /// `ip_mc_dec_group`.
-    pub(crate) fn mc4_dec(&mut self, dev: u32, group: u32) {
+    /// `ip_mc_dec_group` / `__ipv6_dev_mc_dec`.
+    fn group_dec<A: McAddr>(&mut self, dev: u32, group: A) {
         let Some(m) = self.mcast.get_mut(&dev) else {
             return;
         };
-        let Some(i) = m.v4.iter().position(|g| g.addr == group) else {
+        let list = A::list(m);
+        let Some(i) = list.iter().position(|g| g.addr == group) else {
             return;
         };
-        m.v4[i].users -= 1;
-        if m.v4[i].users == 0 {
-            let g = m.v4.remove(i);
-            if g.loaded {
-                self.mc_link_dec(dev, Self::map4(group));
+        list[i].users -= 1;
+        if list[i].users == 0 {
+            let g = list.remove(i);
+            if g.loaded && self.mc_mappable(dev) {
+                if let Some(a) = group.mapped() {
+                    self.mc_link_dec(dev, a);
+                }
             }
         }
     }
 
-    /// `igmp_group_added` for the `i`-th group: its link-layer address is loaded.
-    fn mc4_load(&mut self, dev: u32, i: usize) {
+    /// `igmp_group_added` / `igmp6_group_added` for the `i`-th group: its link-layer
+    /// address is loaded (an IPv6 group below link-local scope has none).
+    fn group_load<A: McAddr>(&mut self, dev: u32, i: usize) {
         let mappable = self.mc_mappable(dev);
-        let Some(g) = self.mcast.get_mut(&dev).and_then(|m| m.v4.get_mut(i)) else {
+        let Some(g) = self.mcast.get_mut(&dev).and_then(|m| A::list(m).get_mut(i)) else {
+            return;
+        };
+        let Some(a) = g.addr.mapped() else {
             return;
         };
         if g.loaded {
             return;
         }
         g.loaded = true;
-        let a = g.addr;
         if mappable {
-            self.mc_link_inc(dev, Self::map4(a));
+            self.mc_link_inc(dev, a);
         }
     }
 
-    /// `ip_mc_up`: the all-hosts group is joined, then every group loaded in list order.
-    pub(crate) fn mc4_up(&mut self, dev: u32) {
-        self.mc4_inc(dev, ALL_HOSTS);
-        let n = self.mcast.get(&dev).map_or(0, |m| m.v4.len());
+    /// Every group of the family loaded, in list order (`ip_mc_up`'s loop,
+    /// `ipv6_mc_up`).
+    fn groups_load<A: McAddr>(&mut self, dev: u32) {
+        let n = self.mcast.get_mut(&dev).map_or(0, |m| A::list(m).len());
         for i in 0..n {
-            self.mc4_load(dev, i);
+            self.group_load::<A>(dev, i);
         }
     }
 
-    /// `ip_mc_down`: every group is unloaded, then the all-hosts group left.
-    pub(crate) fn mc4_down(&mut self, dev: u32) {
-        self.mc4_unload_all(dev);
-        self.mc4_dec(dev, ALL_HOSTS);
-    }
-
-    fn mc4_unload_all(&mut self, dev: u32) {
+    /// Every group of the family unloaded (`ip_mc_down`'s loop, `ipv6_mc_down`); the
+    /// list stays.
+    fn groups_unload<A: McAddr>(&mut self, dev: u32) {
         let mappable = self.mc_mappable(dev);
         let Some(m) = self.mcast.get_mut(&dev) else {
             return;
         };
         let mut gone = Vec::new();
-        for g in m.v4.iter_mut().filter(|g| g.loaded) {
+        for g in A::list(m).iter_mut().filter(|g| g.loaded) {
             g.loaded = false;
-            gone.push(g.addr);
+            gone.extend(g.addr.mapped());
         }
         if mappable {
             for a in gone {
-                self.mc_link_dec(dev, Self::map4(a));
+                self.mc_link_dec(dev, a);
             }
         }
     }
 
+    /// Every group of the family gone (`ip_mc_destroy_dev`, `ipv6_mc_destroy_dev`).
+    fn groups_destroy<A: McAddr>(&mut self, dev: u32) {
+        self.groups_unload::<A>(dev);
+        if let Some(m) = self.mcast.get_mut(&dev) {
+            A::list(m).clear();
+        }
+    }
+
+    // ------------------------------------------------------------ IPv4 groups
+
+    /// `ip_mc_inc_group`.
+    pub(crate) fn mc4_inc(&mut self, dev: u32, group: u32) {
+        self.group_inc(dev, group);
+    }
+
+    /// `ip_mc_dec_group`.
+    pub(crate) fn mc4_dec(&mut self, dev: u32, group: u32) {
+        self.group_dec(dev, group);
+    }
+
+    /// `ip_mc_up`: the all-hosts group is joined, then every group loaded in list order.
+    pub(crate) fn mc4_up(&mut self, dev: u32) {
+        self.mc4_inc(dev, ALL_HOSTS);
+        self.groups_load::<u32>(dev);
+    }
+
+    /// `ip_mc_down`: every group is unloaded, then the all-hosts group left.
+    pub(crate) fn mc4_down(&mut self, dev: u32) {
+        self.groups_unload::<u32>(dev);
+        self.mc4_dec(dev, ALL_HOSTS);
+    }
+
     /// `ip_mc_destroy_dev` (the device's IPv4 state goes): every group goes.
     pub(crate) fn mc4_destroy(&mut self, dev: u32) {
-        self.mc4_unload_all(dev);
-        if let Some(m) = self.mcast.get_mut(&dev) {
-            m.v4.clear();
-        }
+        self.groups_destroy::<u32>(dev);
     }
 
     /// `ip_mc_autojoin_config(join)` for an address added with `autojoin`: the netns'
@@ -322,102 +376,29 @@ impl Netns {
         }
     }
 
-    fn map6(group: u128) -> Option<[u8; 6]> {
-        // igmp6_group_added: groups of a scope below link-local are not mapped
-        if (group >> 112) & 0xf < 2 {
-            return None;
-        }
-        let g = group.to_be_bytes();
-        Some([0x33, 0x33, g[12], g[13], g[14], g[15]])
-    }
-
-    /// `ipv6_dev_mc_inc`: a new group comes first in the list and is loaded at once.
+    /// `ipv6_dev_mc_inc`.
     pub(crate) fn mc6_inc(&mut self, dev: u32, group: u128) {
-        let m = self.mcast.entry(dev).or_default();
-        if let Some(g) = m.v6.iter_mut().find(|g| g.addr == group) {
-            g.users += 1;
-            return;
-        }
-        m.v6.insert(
-            0,
-            Group6 {
-                addr: group,
-                users: 1,
-                loaded: false,
-            },
-        );
-        self.mc6_load(dev, 0);
+        self.group_inc(dev, group);
     }
 
     /// `__ipv6_dev_mc_dec`.
     pub(crate) fn mc6_dec(&mut self, dev: u32, group: u128) {
-        let Some(m) = self.mcast.get_mut(&dev) else {
-            return;
-        };
-        let Some(i) = m.v6.iter().position(|g| g.addr == group) else {
-            return;
-        };
-        m.v6[i].users -= 1;
-        if m.v6[i].users == 0 {
-            let g = m.v6.remove(i);
-            if g.loaded {
-                if let Some(a) = Self::map6(group) {
-                    self.mc_link_dec(dev, a);
-                }
-            }
-        }
-    }
-
-    /// `igmp6_group_added` for the `i`-th group (`MAF_LOADED`).
-    fn mc6_load(&mut self, dev: u32, i: usize) {
-        let mappable = self.mc_mappable(dev);
-        let Some(g) = self.mcast.get_mut(&dev).and_then(|m| m.v6.get_mut(i)) else {
-            return;
-        };
-        let Some(a) = Self::map6(g.addr) else {
-            return;
-        };
-        if g.loaded {
-            return;
-        }
-        g.loaded = true;
-        if mappable {
-            self.mc_link_inc(dev, a);
-        }
+        self.group_dec(dev, group);
     }
 
     /// `ipv6_mc_up`: every group loaded, in list order.
     pub(crate) fn mc6_up(&mut self, dev: u32) {
-        let n = self.mcast.get(&dev).map_or(0, |m| m.v6.len());
-        for i in 0..n {
-            self.mc6_load(dev, i);
-        }
+        self.groups_load::<u128>(dev);
     }
 
     /// `ipv6_mc_down`: every group unloaded (the list stays).
     pub(crate) fn mc6_down(&mut self, dev: u32) {
-        let mappable = self.mc_mappable(dev);
-        let Some(m) = self.mcast.get_mut(&dev) else {
-            return;
-        };
-        let mut gone = Vec::new();
-        for g in m.v6.iter_mut().filter(|g| g.loaded) {
-            g.loaded = false;
-            gone.extend(Self::map6(g.addr));
-        }
-        if mappable {
-            for a in gone {
-                self.mc_link_dec(dev, a);
-            }
-        }
+        self.groups_unload::<u128>(dev);
     }
 
     /// `ipv6_mc_destroy_dev` (the device's IPv6 state goes): every group goes.
     pub(crate) fn mc6_destroy(&mut self, dev: u32) {
-        self.mc6_down(dev);
-        if let Some(m) = self.mcast.get_mut(&dev) {
-            m.v6.clear();
-        }
+        self.groups_destroy::<u128>(dev);
     }
 
     /// `ipv6_add_dev`: the all-nodes groups (interface-local, then link-local), and
