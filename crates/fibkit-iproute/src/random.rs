@@ -137,7 +137,7 @@ const GW6: [&str; 9] = [
 ];
 
 /// Destinations to ask about: inside, at the edges of and outside the prefixes.
-const Q4: [&str; 26] = [
+const Q4: [&str; 28] = [
     "10.0.0.1",
     "10.0.0.2",
     "10.0.0.5",
@@ -164,9 +164,11 @@ const Q4: [&str; 26] = [
     "1.1.1.1",
     "127.0.0.1",
     "224.0.0.5",
+    "239.1.1.1",
+    "224.0.0.9",
 ];
 
-const Q6: [&str; 20] = [
+const Q6: [&str; 21] = [
     "2001:db8:0:1::1",
     "2001:db8:0:1::2",
     "2001:db8:0:1::5",
@@ -187,6 +189,7 @@ const Q6: [&str; 20] = [
     "fd00::5",
     "fd00:1::1",
     "::1",
+    "ff05::5",
 ];
 
 const TABLES: [&str; 5] = ["main", "main", "100", "200", "local"];
