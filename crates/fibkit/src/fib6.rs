@@ -309,6 +309,19 @@ impl Netns {
             // reject one does: conformance scenario 262)
             if flags & rtf::REJECT != 0 {
                 rt.nh.encap = None;
+            } else if !self.restore_mode {
+                // fib6_nh_init skips its device checks for a reject type only: a
+                // route through lo needs lo's IPv6 on and lo up (a prefix route of an
+                // address on a down lo is not made; random seed 40186)
+                if self.ipv6_disabled(1) {
+                    return Err(Error::msg(
+                        Errno::EACCES,
+                        "IPv6 is disabled on nexthop device",
+                    ));
+                }
+                if !self.links.get(&1).is_some_and(|l| l.up) && !cfg.ignore_dev_down {
+                    return Err(Error::msg(Errno::ENETDOWN, "Nexthop device is not up"));
+                }
             }
             // `rt->fib6_flags = RTF_REJECT | RTF_NONEXTHOP`: an assignment, so the
             // router preference and the expiry flag are dropped with every other flag
