@@ -1280,6 +1280,12 @@ impl Netns {
         if !self.has_idev6(dev) {
             return Err(Error::new(Errno::EINVAL));
         }
+        // addrconf_add_dev -> ipv6_find_idev: on a device that is up the groups are
+        // loaded again (ipv6_mc_up), before the check for IPv6 disabled (a refused
+        // request reloads them too: random seed 40236)
+        if l.up {
+            self.mc6_up(dev);
+        }
         if self.ipv6_disabled(dev) {
             return Err(Error::msg(
                 Errno::EACCES,
@@ -1325,11 +1331,6 @@ impl Netns {
         }
         if !l.is_loopback() {
             self.addrconf_add_mroute(dev);
-        }
-        // addrconf_add_dev -> ipv6_find_idev: on a device that is up the groups are
-        // loaded again (ipv6_mc_up)
-        if l.up {
-            self.mc6_up(dev);
         }
         let mut a = a;
         // inet6_addr_add: a finite valid lifetime makes the address non-permanent and
