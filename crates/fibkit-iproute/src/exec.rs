@@ -1356,15 +1356,20 @@ pub fn connected_text_args(args: &[String]) -> Vec<String> {
 }
 
 /// Whether a route get's answer carries a source that `connected` can turn into the
-/// second request's (`RTA_PREFSRC`, which an input answer and an output one whose
-/// source was given do not carry; a `fibmatch` answer's is the route's `src`).
-/// Without one iproute2 stops with "Failed to connect the route".
+/// second request's: `RTA_PREFSRC` (which an IPv4 input answer and an output one whose
+/// source was given do not carry; a `fibmatch` answer's is the route's `src`), or else
+/// `RTA_SRC`, which every IPv6 answer but a `fibmatch` one carries (`from ::` at
+/// least) and a `fibmatch` one only for a source-specific route. Without either
+/// iproute2 stops with "Failed to connect the route".
 pub fn get_answer_connects(g: &GetAnswer) -> bool {
     match g {
         GetAnswer::V4(r, true) => r.fib.as_ref().is_some_and(|(rt, _)| rt.info.prefsrc != 0),
         GetAnswer::V4(r, false) => !r.input && r.prefsrc.is_some_and(|s| s != r.requested_src),
-        GetAnswer::V6(r, true) => r.fib.first().is_some_and(|rt| rt.prefsrc.is_some()),
-        GetAnswer::V6(r, false) => r.prefsrc.is_some(),
+        GetAnswer::V6(r, true) => r
+            .fib
+            .first()
+            .is_some_and(|rt| rt.prefsrc.is_some() || rt.src.len > 0),
+        GetAnswer::V6(_, false) => true,
     }
 }
 
