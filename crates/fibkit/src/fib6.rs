@@ -703,6 +703,8 @@ impl Netns {
     }
 
     fn fib6_add_rt2node(&mut self, mut rt: Route6, fl: NlFlags) -> Result<()> {
+        // a leg joining a group rebalances it (fib6_add_rt2node)
+        let lb_snap = self.lb_snapshot6();
         let can_ecmp = qualify_for_ecmp(&rt);
         let seq = {
             self.sibling_seq += 1;
@@ -779,6 +781,7 @@ impl Netns {
                     }
                 }
                 rt.sibling_group = g;
+                self.lb_ignore6.insert(g, lb_snap);
             }
             if !fl.create {
                 // the kernel warns and adds anyway
@@ -843,6 +846,8 @@ impl Netns {
     /// `ip6_route_del` for next hop `nh`; `all_nh` (`fc_delete_all_nh`, a request
     /// without paths): a multipath route named without a gateway goes whole.
     fn ip6_route_del(&mut self, cfg: &Route6Cfg, nh: &NhCfg, all_nh: bool) -> Result<()> {
+        // a leg deleted from a group rebalances the others (fib6_del_route)
+        let lb_snap = self.lb_snapshot6();
         let t = self
             .tables6
             .get_mut(&cfg.table)
@@ -913,6 +918,9 @@ impl Netns {
                 list.remove(i);
                 if g != 0 {
                     let n = list.iter().filter(|x| x.sibling_group == g).count();
+                    if n > 1 {
+                        self.lb_ignore6.insert(g, lb_snap);
+                    }
                     if n == 1 {
                         for x in list.iter_mut() {
                             if x.sibling_group == g {
@@ -933,6 +941,8 @@ impl Netns {
 
     /// Remove routes matching `pred` from every IPv6 table.
     pub(crate) fn fib6_remove_where(&mut self, pred: impl Fn(&Route6) -> bool) {
+        // a group that keeps two legs or more is rebalanced (fib6_del_route)
+        let mut kept = Vec::new();
         for t in self.tables6.values_mut() {
             t.for_each_list_mut(|list| {
                 let mut groups = Vec::new();
@@ -944,7 +954,11 @@ impl Netns {
                     !kill
                 });
                 for g in groups {
-                    if list.iter().filter(|x| x.sibling_group == g).count() == 1 {
+                    let n = list.iter().filter(|x| x.sibling_group == g).count();
+                    if n > 1 {
+                        kept.push(g);
+                    }
+                    if n == 1 {
                         for x in list.iter_mut() {
                             if x.sibling_group == g {
                                 x.sibling_group = 0;
@@ -955,6 +969,9 @@ impl Netns {
             });
             t.prune();
         }
+        kept.sort_unstable();
+        kept.dedup();
+        self.rt6_rebalance(kept);
     }
 
     // ---------------------------------------------------------- addrconf
@@ -1945,6 +1962,8 @@ impl Netns {
                     }
                 });
             }
+            let groups = self.groups_via6(dev);
+            self.rt6_rebalance(groups);
             return;
         }
         if self.v6_ready.contains(&dev) {
@@ -1958,6 +1977,43 @@ impl Netns {
         self.v6_ready.insert(dev);
         self.addrconf_dev_config(dev);
         self.rt6_sync_up(dev, nhflags::DEAD);
+    }
+
+    /// Every device's `ignore_routes_with_linkdown` now (what a rebalance reads).
+    fn lb_snapshot6(&self) -> std::collections::BTreeMap<u32, bool> {
+        self.links
+            .keys()
+            .map(|&d| (d, self.ignore_linkdown6(d)))
+            .collect()
+    }
+
+    /// `rt6_multipath_rebalance` of the sibling groups `groups`: their upper bounds are
+    /// computed from the legs' state now, `ignore_routes_with_linkdown` included (a
+    /// later change of that sysctl alone does not rebalance: random seed 40320).
+    fn rt6_rebalance(&mut self, groups: impl IntoIterator<Item = u64>) {
+        let snap = self.lb_snapshot6();
+        for g in groups {
+            if g != 0 {
+                self.lb_ignore6.insert(g, snap.clone());
+            }
+        }
+    }
+
+    /// The sibling groups with a leg through `dev` (not through a nexthop object).
+    fn groups_via6(&self, dev: u32) -> Vec<u64> {
+        let mut v = Vec::new();
+        for t in self.tables6.values() {
+            for list in t.lists() {
+                v.extend(
+                    list.iter()
+                        .filter(|r| r.sibling_group != 0 && r.nh.dev == dev && r.nh_id == 0)
+                        .map(|r| r.sibling_group),
+                );
+            }
+        }
+        v.sort_unstable();
+        v.dedup();
+        v
     }
 
     fn rt6_sync_up(&mut self, dev: u32, flags: u32) {
@@ -1974,6 +2030,9 @@ impl Netns {
                 }
             });
         }
+        // fib6_ifup rebalances each group it touched
+        let groups = self.groups_via6(dev);
+        self.rt6_rebalance(groups);
     }
 
     /// `addrconf_ifdown` + `rt6_disable_ip`.
@@ -2022,6 +2081,8 @@ impl Netns {
                     }
                 });
             }
+            let groups = self.groups_via6(dev);
+            self.rt6_rebalance(groups);
         }
         let was_ready = self.v6_ready.remove(&dev);
         let keep_conf = {
@@ -2403,11 +2464,16 @@ impl Netns {
             res.route = legs[crate::nexthop::select_hthr(&weights, &good, h)];
             return;
         }
+        // the upper bounds as the group's last rebalance set them: a linkdown leg is
+        // out if its device ignored linkdown routes then
+        let snap = self.lb_ignore6.get(&res.route.sibling_group);
         let alive: Vec<bool> = legs
             .iter()
             .map(|r| {
-                r.nh.flags & nhflags::DEAD == 0
-                    && !(r.nh.flags & nhflags::LINKDOWN != 0 && self.ignore_linkdown6(r.nh.dev))
+                let ignored = snap
+                    .and_then(|m| m.get(&r.nh.dev).copied())
+                    .unwrap_or_else(|| self.ignore_linkdown6(r.nh.dev));
+                r.nh.flags & nhflags::DEAD == 0 && !(r.nh.flags & nhflags::LINKDOWN != 0 && ignored)
             })
             .collect();
         let weights: Vec<u32> = legs.iter().map(|r| r.nh.weight).collect();

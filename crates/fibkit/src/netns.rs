@@ -157,6 +157,10 @@ pub struct Netns {
     pub(crate) mc_autojoin4: BTreeSet<(u32, u32)>,
     /// The same for IPv6 (`ipv6_mc_config`).
     pub(crate) mc_autojoin6: BTreeSet<(u32, u128)>,
+    /// Per IPv6 sibling group: each device's `ignore_routes_with_linkdown` as it was at
+    /// the group's last rebalance (`rt6_multipath_rebalance`), which the kernel's
+    /// stored upper bounds reflect until the next one.
+    pub(crate) lb_ignore6: BTreeMap<u64, BTreeMap<u32, bool>>,
     pub(crate) tables4: BTreeMap<u32, Table4>,
     pub(crate) tables6: BTreeMap<u32, Table6>,
     pub(crate) rules4: Vec<Rule>,
@@ -303,6 +307,7 @@ impl Netns {
             mcast: BTreeMap::new(),
             mc_autojoin4: BTreeSet::new(),
             mc_autojoin6: BTreeSet::new(),
+            lb_ignore6: BTreeMap::new(),
             tables4: BTreeMap::new(),
             tables6: BTreeMap::new(),
             rules4: [(0, tid::LOCAL), (32766, tid::MAIN), (32767, tid::DEFAULT)]
