@@ -1837,3 +1837,86 @@ fn mirror_copies_multicast_memberships() {
         "{script}"
     );
 }
+
+/// A follower resyncs when a process joins or leaves a group (the kernel's membership
+/// events, `RTNLGRP_IPV4_MCADDR`/`IPV6_MCADDR`): its `ip maddr show dev v0` is the
+/// kernel's after the join and after the leave, without any other change to wake it.
+#[test]
+fn follow_resyncs_on_group_joins() {
+    let Some(ns) = live_netns(27) else {
+        return;
+    };
+    // no DAD: the link-local addresses are final at once, so no address event comes
+    // while the test waits for the membership ones
+    for s in [
+        "net.ipv6.conf.all.accept_dad=0",
+        "net.ipv6.conf.default.accept_dad=0",
+    ] {
+        let o = ns.exec("sysctl", &["-q", "-w", s]);
+        assert!(o.status.success(), "sysctl {s}");
+    }
+    for c in [
+        "link set lo up",
+        "link add v0 type veth peer name v1",
+        "link set v0 up",
+        "link set v1 up",
+        "addr add 10.7.0.1/24 dev v0",
+    ] {
+        ns.ip(c);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let kernel_maddr = || -> Vec<String> {
+        let o = ns.exec("ip", &["maddr", "show", "dev", "v0"]);
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let mut child = follow(&ns, &["maddr", "show", "dev", "v0"]);
+    let out = child.0.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for l in std::io::BufReader::new(out).lines() {
+            let Ok(l) = l else { break };
+            if !l.trim().is_empty() && tx.send(l).is_err() {
+                break;
+            }
+        }
+    });
+    let wait = std::time::Duration::from_secs(5);
+    let next = |what: &str| -> String {
+        rx.recv_timeout(wait)
+            .unwrap_or_else(|_| panic!("no line within {wait:?}: {what}"))
+    };
+    let first = next("the first resync");
+    assert!(first.starts_with("resync 0: "), "{first}");
+    let before = kernel_maddr();
+    let lines: Vec<String> = before.iter().map(|_| next("the first maddr")).collect();
+    assert_eq!(lines, before);
+    let Some(mut joined) = join_groups(&ns) else {
+        println!("skipped: python3 could not join the groups");
+        return;
+    };
+    let second = next("a resync after the joins");
+    assert!(second.starts_with("resync 1: "), "{second}");
+    let during = kernel_maddr();
+    assert!(during.iter().any(|l| l.contains("239.7.7.7")), "{during:?}");
+    let lines: Vec<String> = during
+        .iter()
+        .map(|_| next("the maddr after the joins"))
+        .collect();
+    let _ = joined.kill();
+    let _ = joined.wait();
+    assert_eq!(lines, during);
+    let third = next("a resync after the process left");
+    assert!(third.starts_with("resync 2: "), "{third}");
+    let after = kernel_maddr();
+    let lines: Vec<String> = after
+        .iter()
+        .map(|_| next("the maddr after the leave"))
+        .collect();
+    assert_eq!(lines, after);
+    assert_eq!(after, before);
+}

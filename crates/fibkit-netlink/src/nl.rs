@@ -80,6 +80,15 @@ pub(crate) const GROUPS: &[u32] = &[
     32, // RTNLGRP_NEXTHOP
 ];
 
+/// Groups joined when the kernel has them: the multicast membership events
+/// (`RTM_NEWMULTICAST`/`RTM_DELMULTICAST`, Linux 6.13 and later), so that a process
+/// joining or leaving a group on the host causes a resync. An older kernel refuses the
+/// group numbers (`EINVAL`); the follower then sees memberships at its next resync.
+pub(crate) const OPTIONAL_GROUPS: &[u32] = &[
+    37, // RTNLGRP_IPV4_MCADDR
+    38, // RTNLGRP_IPV6_MCADDR
+];
+
 /// One netlink message: its header fields and payload.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Msg<'a> {
@@ -285,6 +294,9 @@ impl RtSocket {
         let _ = self.sock.set_rx_buf_sz(4usize << 20);
         for &g in GROUPS {
             self.sock.add_membership(g)?;
+        }
+        for &g in OPTIONAL_GROUPS {
+            let _ = self.sock.add_membership(g);
         }
         Ok(())
     }
