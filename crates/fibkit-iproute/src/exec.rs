@@ -3064,7 +3064,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let mut it = Args::new(rest);
     let mut dev: Option<&str> = None;
     let (mut mac, mut mtu, mut group, mut name) = (None, None, None, None);
-    let mut master = false;
+    let mut master: Option<u32> = None;
     let mut updown: Option<bool> = None;
     let (mut txqlen, mut alias) = (None, None);
     let (mut flags, mut flags_mask) = (0u32, 0u32);
@@ -3074,14 +3074,14 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         match k {
             "up" => updown = Some(true),
             "down" => updown = Some(false),
-            "nomaster" => master = false,
+            "nomaster" => master = Some(0),
             "master" => {
                 // iproute2 resolves the name while parsing
                 let v = it.val()?;
-                if ns.link_index(v).is_none() {
-                    return Err(invarg("Device does not exist\n", v));
-                }
-                master = true;
+                let m = ns
+                    .link_index(v)
+                    .ok_or_else(|| invarg("Device does not exist\n", v))?;
+                master = Some(m);
             }
             "group" => {
                 let v = it.val()?;
@@ -3196,10 +3196,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     if let Some(a) = alias {
         ns.link_set_alias(idx, a).map_err(Failure::kernel)?;
     }
-    if master {
-        // do_set_master: none of the modelled kinds (loopback, dummy, veth) takes
-        // slaves (no ndo_add_slave); without a master `nomaster` changes nothing
-        return Err(Failure::kernel(fibkit::Error::new(Errno::EOPNOTSUPP)));
+    if let Some(m) = master {
+        // do_set_master (IFLA_MASTER; `nomaster` sends 0): only a bridge takes ports
+        ns.link_set_master(idx, m).map_err(Failure::kernel)?;
     }
     // a veth that comes up gets its carrier through the link watch, after the request:
     // its link-local address is made then, in the mode this request sets (a dummy's
@@ -3349,11 +3348,13 @@ struct LinkAttrs {
     /// Interface flags asked for (`arp off`, `promisc on`, ...) and which.
     flags: u32,
     flags_mask: u32,
+    /// `master BR`, resolved while parsing (as iproute2 does).
+    master: Option<(u32, String)>,
 }
 
 /// `iplink_parse` for `ip link add`: the words up to `type` (returned with what follows
 /// it) or the end. Words of settings fibkit does not keep are refused.
-fn link_add_attrs<'a>(it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<Option<&'a str>> {
+fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<Option<&'a str>> {
     let dup = |key: &str, v: &str| {
         Failure::parse(
             format!("Error: duplicate \"{key}\": \"{v}\" is the second value.\n"),
@@ -3414,9 +3415,16 @@ fn link_add_attrs<'a>(it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<Option<&'a s
             "arp" | "multicast" | "allmulticast" | "promisc" | "trailers" | "dynamic" => {
                 add_flag(k, it.val()?, &mut at.flags, &mut at.flags_mask)?;
             }
-            "index" | "link" | "netns" | "link-netns" | "link-netnsid" | "master" | "vrf"
-            | "carrier" | "numtxqueues" | "numrxqueues" | "addrgenmode" | "broadcast" | "brd"
-            | "mode" | "state" | "xdp" | "vf" | "protodown" | "gso_max_size" | "gso_max_segs"
+            "master" => {
+                let v = it.val()?;
+                let m = ns
+                    .link_index(v)
+                    .ok_or_else(|| invarg("Device does not exist\n", v))?;
+                at.master = Some((m, v.to_string()));
+            }
+            "index" | "link" | "netns" | "link-netns" | "link-netnsid" | "vrf" | "carrier"
+            | "numtxqueues" | "numrxqueues" | "addrgenmode" | "broadcast" | "brd" | "mode"
+            | "state" | "xdp" | "vf" | "protodown" | "gso_max_size" | "gso_max_segs"
             | "gro_max_size" => {
                 return Err(unmodelled_link_setting(k, it.next().unwrap_or("")));
             }
@@ -3446,7 +3454,7 @@ fn link_add_attrs<'a>(it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<Option<&'a s
 fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<Outcome> {
     let mut it = Args::new(rest);
     let mut at = LinkAttrs::default();
-    let kind = link_add_attrs(&mut it, &mut at)?;
+    let kind = link_add_attrs(ns, &mut it, &mut at)?;
     if at.name.is_some() && at.dev.is_some() {
         return Err(Failure::parse(
             "both \"name\" and \"dev\" cannot be used when creating devices.\n",
@@ -3468,14 +3476,25 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
                     });
                 }
                 // veth_parse_opt: a type among the peer's words is a second type
-                if let Some(t) = link_add_attrs(&mut it, &mut peer)? {
+                if let Some(t) = link_add_attrs(ns, &mut it, &mut peer)? {
                     return Err(Failure::parse(
                         format!("Error: duplicate \"type\": \"{t}\" is the second value.\n"),
                         255,
                     ));
                 }
             }
+            if let Some((_, m)) = &peer.master {
+                return Err(unmodelled_link_setting("master", m));
+            }
             LinkKind::Veth { peer: 0 }
+        }
+        Some("bridge") => {
+            // bridge_parse_opt's options (spanning tree, VLAN filtering, multicast
+            // snooping, timers) are not modelled: refused rather than ignored
+            if let Some(w) = it.next() {
+                return Err(unmodelled_link_setting(w, it.next().unwrap_or("")));
+            }
+            LinkKind::Bridge
         }
         Some(_) => {
             // the kernel's refusal (no such link kind): rtnl_newlink's extack
@@ -3518,6 +3537,7 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
         peer_flags: peer.flags,
         peer_flags_mask: peer.flags_mask,
         peer_up: peer.up,
+        master: at.master.map(|(m, _)| m),
     };
     ns.link_add(&req)
         .map(|_| Outcome::Ok(String::new()))

@@ -3698,7 +3698,15 @@ fn link_kind(l: &Link) -> Option<&'static str> {
         LinkKind::Loopback => None,
         LinkKind::Dummy => Some("ifb"),
         LinkKind::Veth { .. } => Some("veth"),
+        LinkKind::Bridge => Some("bridge"),
     }
+}
+
+/// The `IFLA_INFO_SLAVE_KIND` of a link: its master's kind.
+fn link_slave_kind(ns: &Netns, l: &Link) -> Option<&'static str> {
+    ns.link(l.master)
+        .filter(|_| l.master != 0)
+        .and_then(link_kind)
 }
 
 /// An `RTM_NEWLINK` message.
@@ -3953,7 +3961,7 @@ fn print_linkinfo(
     if !m.inet6 && f.group != -1 && i64::from(l.group) != f.group {
         return -1;
     }
-    if f.master > 0 {
+    if f.master > 0 && i64::from(l.master) != f.master {
         return -1;
     }
     if let Some(k) = &f.kind {
@@ -3961,8 +3969,10 @@ fn print_linkinfo(
             return -1;
         }
     }
-    if f.slave_kind.is_some() {
-        return -1;
+    if let Some(k) = &f.slave_kind {
+        if m.inet6 || link_slave_kind(ns, l) != Some(k.as_str()) {
+            return -1;
+        }
     }
     if opts.brief {
         print_linkinfo_brief(o, ns, f, m);
@@ -3982,9 +3992,12 @@ fn print_linkinfo(
             (LinkKind::Loopback, _) => "noqueue",
             (_, false) => "noop",
             (LinkKind::Dummy, true) => "pfifo_fast",
-            (LinkKind::Veth { .. }, true) => "noqueue",
+            (LinkKind::Veth { .. } | LinkKind::Bridge, true) => "noqueue",
         };
         o.s(Some("qdisc"), &format!("qdisc {qdisc} "), qdisc);
+    }
+    if let Some(m) = ns.link(l.master).filter(|_| l.master != 0) {
+        o.s(Some("master"), &format!("master {} ", m.name), &m.name);
     }
     let st = l.operstate();
     o.s(Some("operstate"), &format!("state {st} "), st);
@@ -4026,6 +4039,7 @@ fn print_linkinfo(
     if opts.details && !m.inet6 {
         let (minmtu, maxmtu, queues) = match l.kind {
             LinkKind::Veth { .. } => (68u32, 65535u32, 2u32),
+            LinkKind::Bridge => (68, 65535, 1),
             _ => (0, 0, 1),
         };
         o.n(
@@ -4305,10 +4319,15 @@ fn ipaddr_list(
     let mut links: Vec<&Link> = if f.ifindex != 0 {
         ns.link(f.ifindex).into_iter().collect()
     } else {
+        // link_master_filtered (-1: `nomaster`) and link_kind_filtered
         ns.links()
-            .filter(|_| f.master <= 0)
+            .filter(|l| match f.master {
+                0 => true,
+                -1 => l.master == 0,
+                m => i64::from(l.master) == m,
+            })
             .filter(|l| match f.kind.as_deref() {
-                Some(k @ ("veth" | "ifb")) if !inet6 => link_kind(l) == Some(k),
+                Some(k @ ("veth" | "ifb" | "bridge")) if !inet6 => link_kind(l) == Some(k),
                 _ => true,
             })
             .collect()

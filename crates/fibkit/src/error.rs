@@ -30,6 +30,7 @@ pub enum Errno {
     ENOSPC,
     ENXIO,
     ENOTCONN,
+    ELOOP,
 }
 
 impl Errno {
@@ -59,6 +60,7 @@ impl Errno {
             Errno::ENOSPC => "ENOSPC",
             Errno::ENXIO => "ENXIO",
             Errno::ENOTCONN => "ENOTCONN",
+            Errno::ELOOP => "ELOOP",
         }
     }
 
@@ -87,6 +89,7 @@ impl Errno {
             Errno::ENOSPC => "No space left on device",
             Errno::ENXIO => "No such device or address",
             Errno::ENOTCONN => "Transport endpoint is not connected",
+            Errno::ELOOP => "Too many levels of symbolic links",
         }
     }
 }

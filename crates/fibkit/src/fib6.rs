@@ -1417,9 +1417,14 @@ impl Netns {
         {
             x.flags |= ifa::TENTATIVE;
         }
-        // (IF_READY: the link is up with carrier; the callers at link up run before
-        // fibkit marks it)
-        let ready = self.links.get(&dev).is_some_and(|l| l.up && l.carrier);
+        // IF_READY: set when the link was first up with carrier, cleared only when it
+        // goes down, so an address added after a loss of carrier runs its DAD (its
+        // probes go nowhere) and ends it (the callers at link up run before fibkit
+        // marks the device, hence the carrier)
+        let ready = self
+            .links
+            .get(&dev)
+            .is_some_and(|l| l.up && (l.carrier || self.v6_ready.contains(&dev)));
         if ready {
             let at = self.now + 1 + self.dad_transmits6(dev);
             self.dad_due
@@ -1976,6 +1981,29 @@ impl Netns {
         }
         self.v6_ready.insert(dev);
         self.addrconf_dev_config(dev);
+        // run_pending: addrconf_dad_run(idev, false) kicks the DAD of the addresses
+        // left tentative while the device was not ready (conformance scenario 359)
+        let pending: Vec<u128> = self
+            .addrs6(dev)
+            .iter()
+            .filter(|a| a.flags & ifa::TENTATIVE != 0 && !a.predad)
+            .filter(|a| !self.dad_due.contains_key(&(dev, a.addr)))
+            .map(|a| a.addr)
+            .collect();
+        for addr in pending {
+            if !self.addrconf_dad_start(dev, addr) {
+                let Some(a) = self
+                    .addrs6
+                    .get_mut(&dev)
+                    .and_then(|v| v.iter_mut().find(|x| x.addr == addr))
+                else {
+                    continue;
+                };
+                a.flags &= !ifa::TENTATIVE;
+                let a = a.clone();
+                self.ifa_notify_new6(dev, &a);
+            }
+        }
         self.rt6_sync_up(dev, nhflags::DEAD);
     }
 

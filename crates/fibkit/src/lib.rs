@@ -35,6 +35,7 @@
 
 pub mod addr;
 pub mod addrlabel;
+pub mod bridge;
 pub mod cowvec;
 pub mod ecmp;
 pub mod encap;

@@ -1,4 +1,5 @@
-//! Network devices: loopback, dummy and veth, with the admin and carrier state routing sees.
+//! Network devices: loopback, dummy, veth and bridge, with the admin and carrier state
+//! routing sees.
 
 /// What kind of device a link is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -12,6 +13,9 @@ pub enum LinkKind {
         /// The peer's ifindex.
         peer: u32,
     },
+    /// A bridge (`br_dev_setup`): an Ethernet device whose carrier follows its ports
+    /// (see [`Link::master`]): on while it is up and one of them is up with carrier.
+    Bridge,
 }
 
 impl LinkKind {
@@ -21,7 +25,7 @@ impl LinkKind {
         match self {
             LinkKind::Loopback => iff::LOOPBACK,
             LinkKind::Dummy => iff::BROADCAST | iff::NOARP,
-            LinkKind::Veth { .. } => iff::BROADCAST | iff::MULTICAST,
+            LinkKind::Veth { .. } | LinkKind::Bridge => iff::BROADCAST | iff::MULTICAST,
         }
     }
 
@@ -31,6 +35,7 @@ impl LinkKind {
             LinkKind::Loopback => "loopback",
             LinkKind::Dummy => "dummy",
             LinkKind::Veth { .. } => "veth",
+            LinkKind::Bridge => "bridge",
         }
     }
 }
@@ -136,6 +141,11 @@ pub struct Link {
     /// Alternative names (`ip link property add dev DEV altname NAME`), in the order
     /// they were added. Each is a name of the device for every lookup by name.
     pub altnames: Vec<String>,
+    /// The bridge this device is a port of (`ip link set DEV master BR`), 0 for none.
+    pub master: u32,
+    /// A bridge's MTU was set by the user (`BROPT_MTU_SET_BY_USER`): its ports' MTUs
+    /// no longer decide it.
+    pub mtu_by_user: bool,
 }
 
 impl Link {
@@ -167,6 +177,15 @@ impl Link {
                     "UP"
                 } else {
                     "LOWERLAYERDOWN"
+                }
+            }
+            // `default_operstate`: a device without carrier whose `iflink` is itself
+            // is down, not lower-layer-down
+            LinkKind::Bridge => {
+                if self.up && self.carrier {
+                    "UP"
+                } else {
+                    "DOWN"
                 }
             }
         }

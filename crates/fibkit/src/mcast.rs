@@ -134,7 +134,10 @@ impl Netns {
     /// unicast ones too, as the kernel does.
     pub fn maddr_add(&mut self, dev: u32, addr: [u8; 6]) -> Result<()> {
         let l = self.links.get(&dev).ok_or(Error::new(Errno::ENODEV))?;
-        if !matches!(l.kind, crate::link::LinkKind::Veth { .. }) {
+        if !matches!(
+            l.kind,
+            crate::link::LinkKind::Veth { .. } | crate::link::LinkKind::Bridge
+        ) {
             return Err(Error::new(Errno::EINVAL));
         }
         let list = &mut self.mcast.entry(dev).or_default().link;
@@ -159,7 +162,10 @@ impl Netns {
     /// while a group still maps to it.
     pub fn maddr_del(&mut self, dev: u32, addr: [u8; 6]) -> Result<()> {
         let l = self.links.get(&dev).ok_or(Error::new(Errno::ENODEV))?;
-        if !matches!(l.kind, crate::link::LinkKind::Veth { .. }) {
+        if !matches!(
+            l.kind,
+            crate::link::LinkKind::Veth { .. } | crate::link::LinkKind::Bridge
+        ) {
             return Err(Error::new(Errno::EINVAL));
         }
         let list = &mut self.mcast.entry(dev).or_default().link;

@@ -290,6 +290,9 @@ pub struct LinkAdd {
     /// `up` among the peer's attributes: the kernel registers the peer, then fails to
     /// open it before it has a peer of its own (ENOTCONN), using up an ifindex.
     pub peer_up: bool,
+    /// `master BR`: the bridge the new device becomes a port of, once it is registered
+    /// and configured (`rtnl_newlink_create`); a refusal unregisters it again.
+    pub master: Option<u32>,
 }
 
 impl Netns {
@@ -379,6 +382,8 @@ impl Netns {
                 promiscuity: 0,
                 allmulti: 0,
                 altnames: Vec::new(),
+                master: 0,
+                mtu_by_user: false,
             },
         );
         ns.sysctl.v4_dev.insert(1, ns.sysctl.v4_default.clone());
@@ -822,7 +827,7 @@ impl Netns {
                 kind: kind.clone(),
                 mac,
                 up: false,
-                carrier: !matches!(kind, LinkKind::Veth { .. }),
+                carrier: !matches!(kind, LinkKind::Veth { .. } | LinkKind::Bridge),
                 group: 0,
                 mtu,
                 qdisc_attached: false,
@@ -832,6 +837,8 @@ impl Netns {
                 promiscuity: 0,
                 allmulti: 0,
                 altnames: Vec::new(),
+                master: 0,
+                mtu_by_user: false,
             },
         );
         self.sysctl
@@ -875,6 +882,19 @@ impl Netns {
         if matches!(kind, LinkKind::Veth { .. }) && !(68..=65535).contains(&mtu) {
             return Err(Error::new(Errno::EINVAL));
         }
+        // a bridge has no validate: rtnl_create_link's dev_validate_mtu, after the name
+        // checks
+        let bridge_mtu = |mtu: u32| {
+            if kind != LinkKind::Bridge {
+                Ok(())
+            } else if (mtu as i32) < 68 {
+                Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"))
+            } else if mtu > 65535 {
+                Err(Error::msg(Errno::EINVAL, "mtu greater than device maximum"))
+            } else {
+                Ok(())
+            }
+        };
         if let Some(m) = req.peer_mac {
             if m[0] & 1 != 0 || m == [0; 6] {
                 return Err(Error::new(Errno::EADDRNOTAVAIL));
@@ -897,8 +917,17 @@ impl Netns {
         if (mtu as i32) < 0 {
             return Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"));
         }
+        bridge_mtu(mtu)?;
         let idx = match kind {
             LinkKind::Loopback => return Err(Error::new(Errno::EOPNOTSUPP)),
+            LinkKind::Bridge => {
+                let name = if req.name.is_empty() {
+                    self.alloc_link_name("bridge", &[])
+                } else {
+                    req.name.clone()
+                };
+                self.new_link(&name, LinkKind::Bridge, mac, mtu)
+            }
             LinkKind::Dummy => {
                 // no name: the kernel's "<kind>%d" (dummies are modelled on ifb)
                 let name = if req.name.is_empty() {
@@ -972,6 +1001,14 @@ impl Netns {
         if req.up {
             self.link_set_up(idx, true)?;
         }
+        if let Some(m) = req.master {
+            // rtnl_newlink_create: do_set_master after the device is configured; a
+            // refusal unregisters it (a veth with its peer)
+            if let Err(e) = self.link_set_master(idx, m) {
+                self.link_del(idx)?;
+                return Err(e);
+            }
+        }
         Ok(idx)
     }
 
@@ -979,6 +1016,25 @@ impl Netns {
     /// carrier when the peer is up too; `veth_close`: both lose it); returns the devices
     /// whose carrier changed. Other kinds always have carrier.
     fn update_carriers(&mut self, idx: u32) -> Vec<u32> {
+        let mut changed = self.update_veth_carriers(idx);
+        // a bridge's carrier follows its own state and its ports' (see `bridge`)
+        let mut touched = vec![idx];
+        touched.extend(changed.iter().copied());
+        for d in touched {
+            let Some(l) = self.links.get(&d) else {
+                continue;
+            };
+            for b in [d, l.master] {
+                if b != 0 && !changed.contains(&b) && self.bridge_update_carrier(b) {
+                    changed.push(b);
+                }
+            }
+        }
+        changed
+    }
+
+    /// The veth part of [`Netns::update_carriers`].
+    fn update_veth_carriers(&mut self, idx: u32) -> Vec<u32> {
         let Some(l) = self.links.get(&idx) else {
             return Vec::new();
         };
@@ -1017,10 +1073,17 @@ impl Netns {
         link.up = up;
         link.qdisc_attached |= up;
         let changed = self.update_carriers(index);
+        let bridge = l.kind == LinkKind::Bridge;
         if up {
+            if bridge {
+                self.bridge_open(index);
+            }
             self.ipv4_netdev_up(index);
             self.ipv6_netdev_up(index);
         } else {
+            if bridge {
+                self.bridge_stop(index);
+            }
             // nh_netdev_event(NETDEV_DOWN): the nexthop objects on it go, with the
             // routes through them
             self.nh_flush_dev(index);
@@ -1047,7 +1110,7 @@ impl Netns {
     /// of the device, permanent ones too (`arp_netdev_event`, `ndisc_netdev_event`:
     /// `neigh_changeaddr`), and with `restart_dad` restarts the device's IPv6 DAD runs
     /// (see `ipv6_netdev_change`).
-    fn netdev_change(&mut self, d: u32, noarp_changed: bool, restart_dad: bool) {
+    pub(crate) fn netdev_change(&mut self, d: u32, noarp_changed: bool, restart_dad: bool) {
         let carrier = self.links[&d].carrier;
         if noarp_changed {
             self.neigh_changeaddr(d);
@@ -1141,6 +1204,12 @@ impl Netns {
     /// The kernel reads the value as an `int` (one above `i32::MAX` is negative). A veth
     /// takes 68 to 65535; dummy (ifb) and loopback devices any value from 0.
     pub fn link_set_mtu(&mut self, index: u32, mtu: u32) -> Result<()> {
+        self.link_set_mtu_as(index, mtu, true)
+    }
+
+    /// [`Netns::link_set_mtu`], asked by the user or (`by_user` false) by a bridge
+    /// following its ports (`br_mtu_auto_adjust`).
+    pub(crate) fn link_set_mtu_as(&mut self, index: u32, mtu: u32, by_user: bool) -> Result<()> {
         let l = self
             .links
             .get_mut(&index)
@@ -1151,7 +1220,7 @@ impl Netns {
         }
         // dev_validate_mtu
         let (min, max) = match l.kind {
-            LinkKind::Veth { .. } => (68, 65535),
+            LinkKind::Veth { .. } | LinkKind::Bridge => (68, 65535),
             LinkKind::Dummy | LinkKind::Loopback => (0, 0),
         };
         if (mtu as i32) < min {
@@ -1161,7 +1230,11 @@ impl Netns {
             return Err(Error::msg(Errno::EINVAL, "mtu greater than device maximum"));
         }
         let old = std::mem::replace(&mut l.mtu, mtu);
-        let (lo, up) = (l.is_loopback(), l.up);
+        if l.kind == LinkKind::Bridge {
+            // br_change_mtu marks it; an automatic adjustment clears the mark again
+            l.mtu_by_user = by_user;
+        }
+        let (lo, up, master) = (l.is_loopback(), l.up, l.master);
         self.ipv4_mtu_change(index, mtu);
         // addrconf_notify(NETDEV_CHANGEMTU): below IPv6's minimum the device loses its
         // IPv6 state entirely (addresses, routes, neighbours, per-device sysctls); back
@@ -1181,6 +1254,10 @@ impl Netns {
             if up {
                 self.ipv6_netdev_up(index);
             }
+        }
+        if master != 0 {
+            // br_device_event(NETDEV_CHANGEMTU) of a port
+            self.bridge_mtu_adjust(master);
         }
         self.rt_cache_flush4();
         self.bump();
@@ -1286,19 +1363,29 @@ impl Netns {
             if self.links[&v].up {
                 self.links.get_mut(&v).expect("exists").up = false;
                 let changed = self.update_carriers(v);
+                if self.is_bridge(v) {
+                    self.bridge_stop(v);
+                }
                 self.ipv4_netdev_down(v, false);
                 self.ipv6_netdev_down(v, false);
+                // a bridge that lost its last forwarding port
                 for d in changed {
                     if victims.contains(&d) || !self.links[&d].up {
                         continue;
                     }
-                    let c = self.links[&d].carrier;
-                    if !c {
-                        self.nh_flush_dev(d);
-                    }
-                    self.ipv4_netdev_change(d, c);
-                    self.ipv6_netdev_change(d, c, false);
+                    self.netdev_change(d, false, false);
                 }
+            }
+        }
+        // br_del_if: a port going away leaves its bridge, a bridge going away releases
+        // its ports
+        for &v in &victims {
+            if self.is_bridge(v) {
+                for p in self.bridge_ports(v) {
+                    self.bridge_del_port(p);
+                }
+            } else if self.links[&v].master != 0 {
+                self.bridge_del_port(v);
             }
         }
         for &v in &victims {
