@@ -1920,3 +1920,74 @@ fn follow_resyncs_on_group_joins() {
     assert_eq!(lines, after);
     assert_eq!(after, before);
 }
+
+/// Bridges are mirrored as bridges, with their ports: a bridge without ports (as
+/// `docker0` with no container) is up without carrier, so its routes are `linkdown`
+/// and it has no IPv6 link-local address; one with a live port has carrier. The
+/// bridge's MTU follows its ports unless set. (Each bridge is made with an address, as
+/// docker and the oracle make theirs: one the kernel drew keeps its first carrier
+/// until a port comes, which the mirror warns about.)
+#[test]
+fn mirror_copies_bridges_and_their_ports() {
+    let Some(ns) = live_netns(28) else {
+        return;
+    };
+    // no DAD: the mirror copies a tentative address as a usable one
+    for s in [
+        "net.ipv6.conf.all.accept_dad=0",
+        "net.ipv6.conf.default.accept_dad=0",
+    ] {
+        let o = ns.exec("sysctl", &["-q", "-w", s]);
+        assert!(o.status.success(), "sysctl {s}");
+    }
+    for c in [
+        "link set lo up",
+        "link add b0 address 02:00:00:00:0b:00 type bridge",
+        "link set b0 up",
+        "addr add 172.17.0.1/16 dev b0",
+        "link add b1 address 02:00:00:00:0b:01 type bridge",
+        "link add v0 mtu 1400 type veth peer name v1",
+        "link set v0 master b1",
+        "link add d0 type ifb",
+        "link set d0 master b1",
+        "link add b2 address 02:00:00:00:0b:02 mtu 9000 type bridge",
+        "link set b2 mtu 1300",
+        "link add v2 type veth peer name v3",
+        "link set v2 master b2",
+        "link set v2 up",
+        "link set v3 up",
+        "link set v1 up",
+        "link set v0 up",
+        "link set b1 up",
+        "link set b2 up",
+        "addr add 10.1.0.1/24 dev b1",
+        "addr add 10.2.0.1/24 dev b2",
+        "-6 addr add 2001:db8:1::1/64 dev b1",
+        "-6 addr add 2001:db8:17::1/64 dev b0",
+        "route add 10.9.0.0/16 via 172.17.0.2",
+        "route add 10.8.0.0/16 via 10.1.0.2",
+    ] {
+        ns.ip(c);
+    }
+    // the link watch may hold a bridge's carrier change for up to a second
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let diffs = compare(
+        &ns,
+        &[
+            "link show",
+            "-br link",
+            "link show master b1",
+            "link show type bridge_slave",
+            "-j link show dev v0",
+            "addr show dev b0",
+            "-6 addr show dev b1",
+            "route show",
+            "-6 route show",
+            "route get 10.9.1.1",
+            "route get 10.8.1.1",
+            "route get 10.1.0.9 from 10.2.0.9 iif b2",
+            "maddr show dev b1",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}

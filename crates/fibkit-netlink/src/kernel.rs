@@ -91,6 +91,9 @@ pub struct KLink {
     /// The IPv6 address generation mode (`IFLA_INET6_ADDR_GEN_MODE`: 0 EUI-64, 1 none,
     /// 2 stable privacy, 3 random); `None` without IPv6 state.
     pub addr_gen_mode6: Option<u8>,
+    /// `IFLA_MASTER`: the device this one is a port of (a bridge, a bond, ...), 0 for
+    /// none.
+    pub master: u32,
 }
 
 /// An interface address (`RTM_NEWADDR`).
@@ -372,6 +375,7 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
             3 => l.name = a.str().unwrap_or("").to_string(),
             4 => l.mtu = a.u32().unwrap_or(0),
             5 => l.link = a.u32(),
+            10 => l.master = a.u32().unwrap_or(0),
             16 => l.operstate = a.u8().unwrap_or(0),
             18 => {
                 for i in a.nested() {

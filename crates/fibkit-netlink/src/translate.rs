@@ -1442,6 +1442,24 @@ pub fn translate(k: &KernelState) -> Translation {
                     }
                 }
             }
+            (Some("bridge"), _) => {
+                // its carrier and MTU follow its ports, made its ports below
+                let live_port = links
+                    .iter()
+                    .any(|p| p.master == l.index && p.up && p.carrier);
+                if l.up && l.carrier && !live_port {
+                    // br_port_state_selection has not run yet: a bridge made without
+                    // an address keeps the carrier it was born with until a port
+                    // comes or its address is set
+                    c.warn(format!(
+                        "bridge {} has carrier without a forwarding port (made without \
+                         an address, never a port): the mirror's copy has none",
+                        l.name
+                    ));
+                }
+                o.extend([w("type"), w("bridge")]);
+                c.ip(o);
+            }
             _ => {
                 if kind != Some("dummy") {
                     let what = kind.map_or_else(
@@ -1468,6 +1486,48 @@ pub fn translate(k: &KernelState) -> Translation {
                 o.extend([w("type"), w("dummy")]);
                 c.ip(o);
             }
+        }
+    }
+
+    // bridge ports, once every link exists; then a bridge's MTU where it is not its
+    // ports' smallest (its user set it)
+    for l in links.iter().filter(|l| l.master != 0) {
+        let Some(m) = links.iter().find(|x| x.index == l.master) else {
+            continue;
+        };
+        if m.kind.as_deref() != Some("bridge") {
+            c.warn(format!(
+                "link {} is a port of {} ({}), which fibkit does not model: mirrored \
+                 without its master",
+                l.name,
+                m.name,
+                m.kind
+                    .as_deref()
+                    .map_or("no kind".to_string(), |k| format!("kind {k}"))
+            ));
+            continue;
+        }
+        c.ip(vec![
+            w("link"),
+            w("set"),
+            l.name.clone(),
+            w("master"),
+            m.name.clone(),
+        ]);
+    }
+    for l in links.iter().filter(|l| l.kind.as_deref() == Some("bridge")) {
+        let have =
+            c.ns.link_index(&l.name)
+                .and_then(|i| c.ns.link(i))
+                .map(|x| x.mtu);
+        if have.is_some_and(|m| m != l.mtu) && l.mtu >= 68 {
+            c.ip(vec![
+                w("link"),
+                w("set"),
+                l.name.clone(),
+                w("mtu"),
+                l.mtu.to_string(),
+            ]);
         }
     }
 
