@@ -219,7 +219,7 @@ struct Gen {
 impl Gen {
     /// Seconds a scenario may sleep in all: little enough that no neighbour entry's
     /// reachable time (15 s at least) runs out.
-    const MAX_SLEEPS: u8 = 3;
+    const MAX_SLEEPS: u8 = 5;
 
     fn line(&mut self, s: impl AsRef<str>) {
         self.out.push_str(s.as_ref());
@@ -259,6 +259,96 @@ impl Gen {
                 self.line(format!("ip -6 addr add {a}/{len} dev {dev}{extra}"));
             }
         }
+    }
+
+    /// A bridge's episode, written at once so that nothing else changes its ports
+    /// meanwhile: `br0` made and up, an address of each family, some ports (a dummy,
+    /// the veth's peer), perhaps an MTU change of a port or of the bridge; queries
+    /// through it; then a port leaves or loses its carrier, queries again; the bridge
+    /// is deleted. The kernel tells a bridge's change of carrier through the link
+    /// watch, which may hold it for up to a second: a `sleep 1` follows each (two of
+    /// [`Gen::MAX_SLEEPS`]).
+    fn bridge(&mut self) {
+        if self.renamed || self.sleeps + 2 > Gen::MAX_SLEEPS {
+            return;
+        }
+        self.line("ip link add br0 type bridge");
+        if self.r.chance(85) {
+            self.line("ip link set br0 up");
+        }
+        self.line("ip addr add 10.3.0.1/24 dev br0");
+        if self.r.chance(70) {
+            self.line("ip -6 addr add 2001:db8:4::1/64 dev br0");
+        }
+        let mut ports = Vec::new();
+        for p in ["d2", "v0p", "v0", "lo"] {
+            if self.r.chance(if p == "lo" { 10 } else { 45 }) {
+                self.line(format!("ip link set {p} master br0"));
+                ports.push(p);
+            }
+        }
+        if self.r.chance(30) {
+            self.line("ip link set v0p up");
+        }
+        match self.r.below(6) {
+            0 => self.line(format!(
+                "ip link set {} mtu 1400",
+                ports.first().copied().unwrap_or("d2")
+            )),
+            1 => self.line("ip link set br0 mtu 1300"),
+            _ => {}
+        }
+        if self.r.chance(40) {
+            let gw = self.r.pick(&["10.3.0.9", "10.0.0.2"]);
+            self.line(format!("ip route add 10.4.0.0/16 via {gw} dev br0"));
+        }
+        self.line("sleep 1");
+        self.sleeps += 1;
+        self.bridge_queries();
+        match self.r.below(4) {
+            0 => self.line(format!(
+                "ip link set {} nomaster",
+                ports.first().copied().unwrap_or("d2")
+            )),
+            1 => self.line("ip link set v0p down"),
+            2 => self.line(format!(
+                "ip link set {} down",
+                ports.last().copied().unwrap_or("d2")
+            )),
+            _ => self.line("ip link set br0 down"),
+        }
+        self.line("sleep 1");
+        self.sleeps += 1;
+        self.bridge_queries();
+        self.line("ip link del br0");
+    }
+
+    /// Queries of [`Gen::bridge`]: to and from the bridge's subnets, and its listings.
+    fn bridge_queries(&mut self) {
+        let q = self.r.pick(&[
+            "ip route get 10.3.0.5",
+            "ip route get 10.4.1.1",
+            "ip route get 10.3.0.5 from 10.0.0.9 iif d0",
+            "ip route get 10.0.0.5 from 10.3.0.9 iif br0",
+            "ip route get fibmatch 10.3.0.5",
+        ]);
+        self.line(q);
+        let q = self.r.pick(&[
+            "ip -6 route get 2001:db8:4::5",
+            "ip -6 route get 2001:db8:4::5 from 2001:db8:0:1::9 iif d0",
+            "ip -6 route get fe80::5 oif br0",
+        ]);
+        self.line(q);
+        let s = self.r.pick(&[
+            "ip link show",
+            "ip -br link",
+            "ip addr show dev br0",
+            "ip link show master br0",
+            "ip maddr show dev br0",
+            "ip -j link show type bridge_slave",
+        ]);
+        self.line(s);
+        self.line("dump routes");
     }
 
     fn sysctl(&mut self) {
@@ -1251,7 +1341,12 @@ pub fn scenario(seed: u64, steps: usize) -> String {
     for _ in 0..g.r.below(3) {
         g.sysctl();
     }
+    // one bridge episode in some scenarios, at a step drawn now
+    let bridge_at = g.r.chance(40).then(|| g.r.below(steps.max(1)));
     for step in 0..steps {
+        if bridge_at == Some(step) {
+            g.bridge();
+        }
         let v6 = g.r.chance(45);
         match g.r.below(11) {
             0..=4 => g.route(v6),
