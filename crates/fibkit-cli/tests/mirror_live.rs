@@ -1991,3 +1991,52 @@ fn mirror_copies_bridges_and_their_ports() {
     );
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
+
+/// Persistent tun and tap devices without a process (so without carrier) are mirrored
+/// as such: up without carrier, their routes `linkdown`, as on the host.
+#[test]
+fn mirror_copies_tun_and_tap_devices() {
+    let Some(ns) = live_netns(29) else {
+        return;
+    };
+    // no DAD: the mirror copies a tentative address as a usable one
+    for s in [
+        "net.ipv6.conf.all.accept_dad=0",
+        "net.ipv6.conf.default.accept_dad=0",
+    ] {
+        let o = ns.exec("sysctl", &["-q", "-w", s]);
+        assert!(o.status.success(), "sysctl {s}");
+    }
+    for c in [
+        "link set lo up",
+        "tuntap add dev tun0 mode tun",
+        "tuntap add dev tap0 mode tap vnet_hdr",
+        "tuntap add dev tap1 mode tap pi",
+        "link set tap0 mtu 9000",
+        "link set tun0 up",
+        "link set tap0 up",
+        "addr add 10.5.0.1/24 dev tun0",
+        "addr add 10.6.0.1/24 dev tap0",
+        "-6 addr add 2001:db8:6::1/64 dev tap0",
+        "route add 10.7.0.0/16 via 10.6.0.2",
+    ] {
+        ns.ip(c);
+    }
+    let diffs = compare(
+        &ns,
+        &[
+            "link show",
+            "-d link show dev tap0",
+            "-j -d link show dev tun0",
+            "tuntap show",
+            "addr show",
+            "route show",
+            "-6 route show",
+            "route get 10.7.1.1",
+            "route get 10.5.0.9",
+            "-6 route get 2001:db8:6::9",
+            "maddr show",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}

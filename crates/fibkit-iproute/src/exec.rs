@@ -18,6 +18,7 @@ use crate::names::*;
 mod encap;
 mod nexthop;
 mod token;
+mod tuntap;
 pub(crate) use encap::encap_fields;
 pub use encap::{encap_json_members, encap_text};
 pub use nexthop::nexthop_lines;
@@ -374,6 +375,11 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     }
     if matches(o, "nexthop") {
         return nexthop::nexthop_cmd(ns, &opts, rest);
+    }
+    // ip.c's table order: `t`, `tu` and `tun` are `tunnel`, which fibkit does not
+    // model; `tap` is `tuntap` too
+    if (o.len() >= 4 && matches(o, "tuntap")) || (o.len() >= 2 && matches(o, "tap")) {
+        return tuntap::tuntap_cmd(ns, &opts, rest);
     }
     if matches(o, "token") {
         return token::token_cmd(ns, &opts, rest);
@@ -3464,6 +3470,11 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
     let mut peer = LinkAttrs::default();
     let kind = match kind {
         Some("dummy") | Some("ifb") => LinkKind::Dummy,
+        // the kernel's tun link ops refuse (tun_validate)
+        Some("tun") => LinkKind::Tun {
+            tap: false,
+            flags: 0,
+        },
         Some("veth") => {
             if let Some(w) = it.next() {
                 if w != "peer" {

@@ -410,7 +410,7 @@ impl Runner {
                 // refusal (`ip maddr`) reaches it only as text
                 let e = f
                     .errno
-                    .filter(|_| !f.stderr.starts_with("ioctl: "))
+                    .filter(|_| !f.stderr.starts_with("ioctl"))
                     .map_or("?", |e| e.name());
                 self.out.push(format!(
                     "CMD {text} => error {e} \"{}\"",

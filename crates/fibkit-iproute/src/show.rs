@@ -1470,6 +1470,53 @@ impl Out {
     }
 }
 
+/// `ip tuntap show` (iptuntap.c's `do_show`, whose arguments are not looked at): each
+/// tun or tap device of the link dump, in ifindex order, with its `tun_flags` as
+/// `print_flags` words (`IFF_NOFILTER` is `IFF_NO_PI`'s bit, so `filter` goes with
+/// `pi`); with `-d`, the processes attached to it (none: fibkit runs none).
+pub fn tuntap_show(ns: &Netns, opts: &ShowOpts) -> String {
+    use fibkit::link::tunf;
+    let mut o = Out::new(opts);
+    o.begin();
+    for l in ns.links() {
+        let LinkKind::Tun { tap, flags } = l.kind else {
+            continue;
+        };
+        o.obj_open(None);
+        o.s(Some("ifname"), &format!("{}:", l.name), &l.name);
+        o.arr_open(Some("flags"));
+        let mut words = vec![if tap { "tap" } else { "tun" }];
+        if flags & tunf::NO_PI == 0 {
+            words.push("pi");
+        }
+        if flags & tunf::ONE_QUEUE != 0 {
+            words.push("one_queue");
+        }
+        if flags & tunf::MULTI_QUEUE != 0 {
+            words.push("multi_queue");
+        }
+        if flags & tunf::VNET_HDR != 0 {
+            words.push("vnet_hdr");
+        }
+        words.push("persist");
+        if flags & tunf::NO_PI == 0 {
+            words.push("filter");
+        }
+        for w in words {
+            o.s(None, &format!(" {w}"), w);
+        }
+        o.arr_close();
+        if opts.details {
+            o.fp("\n\tAttached to processes:");
+            o.arr_open(Some("processes"));
+            o.arr_close();
+        }
+        o.obj_close();
+        o.fp("\n");
+    }
+    o.finish()
+}
+
 /// `ip netconf show [dev DEV]`: each family's configuration as the kernel's netconf
 /// dump lists it (`inet_netconf_dump_devconf`, `inet6_netconf_dump_devconf`): per
 /// family, every device that has the family's state in ifindex order, then `all`,
@@ -3699,6 +3746,7 @@ fn link_kind(l: &Link) -> Option<&'static str> {
         LinkKind::Dummy => Some("ifb"),
         LinkKind::Veth { .. } => Some("veth"),
         LinkKind::Bridge => Some("bridge"),
+        LinkKind::Tun { .. } => Some("tun"),
     }
 }
 
@@ -3993,6 +4041,7 @@ fn print_linkinfo(
             (_, false) => "noop",
             (LinkKind::Dummy, true) => "pfifo_fast",
             (LinkKind::Veth { .. } | LinkKind::Bridge, true) => "noqueue",
+            (LinkKind::Tun { .. }, true) => "pfifo_fast",
         };
         o.s(Some("qdisc"), &format!("qdisc {qdisc} "), qdisc);
     }
@@ -4013,11 +4062,13 @@ fn print_linkinfo(
     o.n(Some("txqlen"), &format!("qlen {qlen}"), i128::from(qlen));
     let (ll_type, bcast) = match l.kind {
         LinkKind::Loopback => ("loopback", [0u8; 6]),
+        LinkKind::Tun { tap: false, .. } => ("none", [0u8; 6]),
         _ => ("ether", [0xffu8; 6]),
     };
     // ll_type_n2a with -N: the ARPHRD number in brackets
     let ll_numeric = match l.kind {
         LinkKind::Loopback => "[772]",
+        LinkKind::Tun { tap: false, .. } => "[65534]",
         _ => "[1]",
     };
     let ll_type = if names::numeric() {
@@ -4028,9 +4079,12 @@ fn print_linkinfo(
     if f.family == AF_UNSPEC || f.family == AF_PACKET || opts.details {
         o.nl();
         o.s(Some("link_type"), &format!("    link/{ll_type} "), ll_type);
+        // a tun has no link-layer address (addr_len 0): neither it nor `brd`
         let mac = mac_text(&l.mac);
-        o.s(Some("address"), &mac, &mac);
-        if !m.inet6 {
+        if !l.is_tun() {
+            o.s(Some("address"), &mac, &mac);
+        }
+        if !m.inet6 && !l.is_tun() {
             o.fp(" brd ");
             let b = mac_text(&bcast);
             o.s(Some("broadcast"), &b, &b);
@@ -4040,6 +4094,16 @@ fn print_linkinfo(
         let (minmtu, maxmtu, queues) = match l.kind {
             LinkKind::Veth { .. } => (68u32, 65535u32, 2u32),
             LinkKind::Bridge => (68, 65535, 1),
+            // tun_net_init: a tap's maximum leaves room for its Ethernet header
+            LinkKind::Tun { tap, flags } => (
+                68,
+                if tap { 65521 } else { 65535 },
+                if flags & fibkit::link::tunf::MULTI_QUEUE != 0 {
+                    256
+                } else {
+                    1
+                },
+            ),
             _ => (0, 0, 1),
         };
         o.n(
@@ -4066,6 +4130,28 @@ fn print_linkinfo(
             o.obj_open(Some("linkinfo"));
             o.nl();
             o.s(Some("info_kind"), &format!("    {k} "), k);
+            if let LinkKind::Tun { tap, flags } = l.kind {
+                // tun_fill_info, printed by iptuntap.c's tun_print_opt
+                use fibkit::link::tunf;
+                o.obj_open(Some("info_data"));
+                let t = if tap { "tap" } else { "tun" };
+                o.s(Some("type"), &format!("type {t} "), t);
+                o.on_off("pi", flags & tunf::NO_PI == 0);
+                o.on_off("vnet_hdr", flags & tunf::VNET_HDR != 0);
+                // the JSON says whether, the text only when it is one
+                let mq = flags & tunf::MULTI_QUEUE != 0;
+                if let Some(j) = o.jkey(Some("multi_queue")) {
+                    j.raw(if mq { "true" } else { "false" });
+                } else if mq {
+                    o.fp("multi_queue ");
+                }
+                if mq {
+                    o.n(Some("numqueues"), "numqueues 0 ", 0);
+                    o.n(Some("numdisabled"), "numdisabled 0 ", 0);
+                }
+                o.on_off("persist", true);
+                o.obj_close();
+            }
             o.obj_close();
         }
         // IFLA_AF_SPEC's inet6 part, which a device without IPv6 state has not
@@ -4083,7 +4169,15 @@ fn print_linkinfo(
             ("num_rx_queues", "numrxqueues", queues),
             ("gso_max_size", "gso_max_size", 65536),
             ("gso_max_segs", "gso_max_segs", 65535),
-            ("tso_max_size", "tso_max_size", 524280),
+            (
+                "tso_max_size",
+                "tso_max_size",
+                if matches!(l.kind, LinkKind::Tun { .. }) {
+                    65536
+                } else {
+                    524280
+                },
+            ),
             ("tso_max_segs", "tso_max_segs", 65535),
             ("gro_max_size", "gro_max_size", 65536),
         ] {
@@ -4193,8 +4287,10 @@ fn print_linkinfo_brief(o: &mut Out, ns: &Netns, f: &AddrFilter, m: &LinkMsg<'_>
         o.fp(&format!("{st:<14} "));
     }
     if f.family == AF_PACKET {
-        let mac = mac_text(&m.l.mac);
-        o.s(Some("address"), &format!("{mac} "), &mac);
+        if !m.l.is_tun() {
+            let mac = mac_text(&m.l.mac);
+            o.s(Some("address"), &format!("{mac} "), &mac);
+        }
         print_link_flags(o, m.flags, mdown);
         o.fp("\n");
     }

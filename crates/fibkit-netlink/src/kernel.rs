@@ -94,6 +94,23 @@ pub struct KLink {
     /// `IFLA_MASTER`: the device this one is a port of (a bridge, a bond, ...), 0 for
     /// none.
     pub master: u32,
+    /// A tun device's settings (`IFLA_INFO_DATA`), when the kernel gave some.
+    pub tun: Option<KTun>,
+}
+
+/// A tun or tap device's settings (`tun_fill_info`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KTun {
+    /// A tap (`IFF_TAP`), else a tun.
+    pub tap: bool,
+    /// A packet information header (`pi`).
+    pub pi: bool,
+    /// `vnet_hdr`.
+    pub vnet_hdr: bool,
+    /// `persist`: it stays without a process.
+    pub persist: bool,
+    /// `multi_queue`.
+    pub multi_queue: bool,
 }
 
 /// An interface address (`RTM_NEWADDR`).
@@ -379,8 +396,26 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
             16 => l.operstate = a.u8().unwrap_or(0),
             18 => {
                 for i in a.nested() {
-                    if i.ty == 1 {
-                        l.kind = i.str().map(str::to_string);
+                    match i.ty {
+                        1 => l.kind = i.str().map(str::to_string),
+                        // IFLA_INFO_DATA of a tun: IFLA_TUN_TYPE, _PI, _VNET_HDR,
+                        // _PERSIST, _MULTI_QUEUE
+                        2 if l.kind.as_deref() == Some("tun") => {
+                            let mut t = KTun::default();
+                            for d in i.nested() {
+                                let on = d.u8().unwrap_or(0) != 0;
+                                match d.ty {
+                                    3 => t.tap = d.u8() == Some(2),
+                                    4 => t.pi = on,
+                                    5 => t.vnet_hdr = on,
+                                    6 => t.persist = on,
+                                    7 => t.multi_queue = on,
+                                    _ => {}
+                                }
+                            }
+                            l.tun = Some(t);
+                        }
+                        _ => {}
                     }
                 }
             }

@@ -1442,6 +1442,43 @@ pub fn translate(k: &KernelState) -> Translation {
                     }
                 }
             }
+            // a tun or tap without carrier: no process holds it (a persistent one), as
+            // fibkit's own; one a process holds has carrier, which a dummy has too
+            (Some("tun"), _) if !l.carrier && l.tun.is_some() => {
+                let t = l.tun.unwrap_or_default();
+                let mut o = vec![
+                    w("tuntap"),
+                    w("add"),
+                    w("dev"),
+                    l.name.clone(),
+                    w("mode"),
+                    w(if t.tap { "tap" } else { "tun" }),
+                ];
+                for (on, word) in [
+                    (t.pi, "pi"),
+                    (t.vnet_hdr, "vnet_hdr"),
+                    (t.multi_queue, "multi_queue"),
+                ] {
+                    if on {
+                        o.push(w(word));
+                    }
+                }
+                if c.ip(o) {
+                    let mut s = vec![w("link"), w("set"), l.name.clone()];
+                    if let Some(m) = l.mac.filter(|_| t.tap) {
+                        s.extend([w("address"), mac_str(&m)]);
+                    }
+                    if l.mtu >= 68 && l.mtu != 1500 {
+                        s.extend([w("mtu"), l.mtu.to_string()]);
+                    }
+                    if l.group != 0 {
+                        s.extend([w("group"), l.group.to_string()]);
+                    }
+                    if s.len() > 3 {
+                        c.ip(s);
+                    }
+                }
+            }
             (Some("bridge"), _) => {
                 // its carrier and MTU follow its ports, made its ports below
                 let live_port = links

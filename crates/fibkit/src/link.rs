@@ -16,6 +16,28 @@ pub enum LinkKind {
     /// A bridge (`br_dev_setup`): an Ethernet device whose carrier follows its ports
     /// (see [`Link::master`]): on while it is up and one of them is up with carrier.
     Bridge,
+    /// A persistent tun (layer 3, `ARPHRD_NONE`: no address, `POINTOPOINT`, `NOARP`)
+    /// or tap (Ethernet) device (`ip tuntap add`). No process is attached to it in a
+    /// model, so it never has carrier.
+    Tun {
+        /// A tap device.
+        tap: bool,
+        /// Its `IFF_*` tun flags besides the mode (`IFF_NO_PI`, `IFF_ONE_QUEUE`,
+        /// `IFF_VNET_HDR`, `IFF_MULTI_QUEUE`), as `tun_flags` shows them.
+        flags: u16,
+    },
+}
+
+/// The tun flags (`if_tun.h`).
+pub mod tunf {
+    /// No packet information header (what `ip tuntap` asks for without `pi`).
+    pub const NO_PI: u16 = 0x1000;
+    /// `one_queue` (kept, without effect).
+    pub const ONE_QUEUE: u16 = 0x2000;
+    /// `vnet_hdr`.
+    pub const VNET_HDR: u16 = 0x4000;
+    /// `multi_queue`.
+    pub const MULTI_QUEUE: u16 = 0x0100;
 }
 
 impl LinkKind {
@@ -25,7 +47,11 @@ impl LinkKind {
         match self {
             LinkKind::Loopback => iff::LOOPBACK,
             LinkKind::Dummy => iff::BROADCAST | iff::NOARP,
-            LinkKind::Veth { .. } | LinkKind::Bridge => iff::BROADCAST | iff::MULTICAST,
+            LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Tun { tap: true, .. } => {
+                iff::BROADCAST | iff::MULTICAST
+            }
+            // tun_net_init: a tun is point-to-point without ARP
+            LinkKind::Tun { tap: false, .. } => iff::POINTOPOINT | iff::MULTICAST | iff::NOARP,
         }
     }
 
@@ -36,6 +62,7 @@ impl LinkKind {
             LinkKind::Dummy => "dummy",
             LinkKind::Veth { .. } => "veth",
             LinkKind::Bridge => "bridge",
+            LinkKind::Tun { .. } => "tun",
         }
     }
 }
@@ -154,6 +181,11 @@ impl Link {
         self.kind == LinkKind::Loopback
     }
 
+    /// Whether this is a tun device (`ARPHRD_NONE`: no link-layer address).
+    pub fn is_tun(&self) -> bool {
+        matches!(self.kind, LinkKind::Tun { tap: false, .. })
+    }
+
     /// The kernel's `netif_oper_up`-style readiness used by IPv6 address configuration:
     /// up with carrier.
     pub fn oper_up(&self) -> bool {
@@ -181,7 +213,7 @@ impl Link {
             }
             // `default_operstate`: a device without carrier whose `iflink` is itself
             // is down, not lower-layer-down
-            LinkKind::Bridge => {
+            LinkKind::Bridge | LinkKind::Tun { .. } => {
                 if self.up && self.carrier {
                     "UP"
                 } else {

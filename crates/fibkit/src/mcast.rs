@@ -136,7 +136,9 @@ impl Netns {
         let l = self.links.get(&dev).ok_or(Error::new(Errno::ENODEV))?;
         if !matches!(
             l.kind,
-            crate::link::LinkKind::Veth { .. } | crate::link::LinkKind::Bridge
+            crate::link::LinkKind::Veth { .. }
+                | crate::link::LinkKind::Bridge
+                | crate::link::LinkKind::Tun { tap: true, .. }
         ) {
             return Err(Error::new(Errno::EINVAL));
         }
@@ -164,7 +166,9 @@ impl Netns {
         let l = self.links.get(&dev).ok_or(Error::new(Errno::ENODEV))?;
         if !matches!(
             l.kind,
-            crate::link::LinkKind::Veth { .. } | crate::link::LinkKind::Bridge
+            crate::link::LinkKind::Veth { .. }
+                | crate::link::LinkKind::Bridge
+                | crate::link::LinkKind::Tun { tap: true, .. }
         ) {
             return Err(Error::new(Errno::EINVAL));
         }
@@ -210,7 +214,9 @@ impl Netns {
     /// `arp_mc_map` / `ndisc_mc_map` towards the device (`dir` 0): Ethernet devices
     /// map a group, the loopback does not.
     fn mc_mappable(&self, dev: u32) -> bool {
-        self.links.get(&dev).is_some_and(|l| !l.is_loopback())
+        self.links
+            .get(&dev)
+            .is_some_and(|l| !l.is_loopback() && !l.is_tun())
     }
 
     // ------------------------------------------------------------ groups

@@ -827,11 +827,19 @@ impl Netns {
                 kind: kind.clone(),
                 mac,
                 up: false,
-                carrier: !matches!(kind, LinkKind::Veth { .. } | LinkKind::Bridge),
+                carrier: !matches!(
+                    kind,
+                    LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Tun { .. }
+                ),
                 group: 0,
                 mtu,
                 qdisc_attached: false,
-                txqlen: if kind == LinkKind::Dummy { 32 } else { 1000 },
+                txqlen: match kind {
+                    LinkKind::Dummy => 32,
+                    // TUN_READQ_SIZE for a tun; ether_setup's for a tap
+                    LinkKind::Tun { tap: false, .. } => 500,
+                    _ => 1000,
+                },
                 alias: None,
                 flags: kind.initial_flags(),
                 promiscuity: 0,
@@ -920,6 +928,13 @@ impl Netns {
         bridge_mtu(mtu)?;
         let idx = match kind {
             LinkKind::Loopback => return Err(Error::new(Errno::EOPNOTSUPP)),
+            // tun_validate
+            LinkKind::Tun { .. } => {
+                return Err(Error::msg(
+                    Errno::EOPNOTSUPP,
+                    "tun/tap creation via rtnetlink is not supported",
+                ))
+            }
             LinkKind::Bridge => {
                 let name = if req.name.is_empty() {
                     self.alloc_link_name("bridge", &[])
@@ -1010,6 +1025,57 @@ impl Netns {
             }
         }
         Ok(idx)
+    }
+
+    /// `ip tuntap add` (`TUNSETIFF` with `IFF_TUN_EXCL`, then `TUNSETPERSIST`): a
+    /// persistent tun or tap device named `name` (the kernel's `tun%d`/`tap%d` when
+    /// empty), with the tun flags `flags` ([`tunf`](crate::link::tunf)). A name in use,
+    /// by any device, is EBUSY. Nothing is attached to it, so it has no carrier. A tap
+    /// gets the address the oracle gives a link it did not name (`02:00:00:00:1h:ll`
+    /// from its index; the kernel draws one at random until then).
+    pub fn tuntap_add(&mut self, name: &str, tap: bool, flags: u16) -> Result<u32> {
+        if !name.is_empty() && self.link_index(name).is_some() {
+            return Err(Error::new(Errno::EBUSY));
+        }
+        let name = if name.is_empty() {
+            self.alloc_link_name(if tap { "tap" } else { "tun" }, &[])
+        } else {
+            name.to_string()
+        };
+        let idx = self.new_link(&name, LinkKind::Tun { tap, flags }, [0; 6], 1500);
+        if tap {
+            if let Some(l) = self.links.get_mut(&idx) {
+                l.mac = [
+                    0x02,
+                    0,
+                    0,
+                    0,
+                    0x10 + (((idx >> 8) & 0xef) as u8),
+                    (idx & 0xff) as u8,
+                ];
+            }
+        }
+        self.bump();
+        Ok(idx)
+    }
+
+    /// `ip tuntap del` (`TUNSETIFF` without `IFF_TUN_EXCL`, then `TUNSETPERSIST` 0): a
+    /// device of another kind or mode is EINVAL; a name no device has makes a
+    /// device that goes again at once, using up an ifindex.
+    pub fn tuntap_del(&mut self, name: &str, tap: bool) -> Result<()> {
+        match self.link_index(name) {
+            Some(idx) => {
+                let ok = matches!(self.links[&idx].kind, LinkKind::Tun { tap: t, .. } if t == tap);
+                if !ok {
+                    return Err(Error::new(Errno::EINVAL));
+                }
+                self.link_del(idx)
+            }
+            None => {
+                self.alloc_ifindex();
+                Ok(())
+            }
+        }
     }
 
     /// A veth's carrier after device `idx` went up or down (`veth_open`: both ends get
@@ -1220,7 +1286,10 @@ impl Netns {
         }
         // dev_validate_mtu
         let (min, max) = match l.kind {
-            LinkKind::Veth { .. } | LinkKind::Bridge => (68, 65535),
+            LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Tun { tap: false, .. } => {
+                (68, 65535)
+            }
+            LinkKind::Tun { tap: true, .. } => (68, 65521),
             LinkKind::Dummy | LinkKind::Loopback => (0, 0),
         };
         if (mtu as i32) < min {
@@ -1272,7 +1341,7 @@ impl Netns {
             .ok_or(Error::new(Errno::ENODEV))?;
         // ifb, the driver the oracle makes its dummy links with, cannot change its
         // address (no ndo_set_mac_address); loopback and veth can
-        if l.kind == LinkKind::Dummy {
+        if l.kind == LinkKind::Dummy || l.is_tun() {
             return Err(Error::new(Errno::EOPNOTSUPP));
         }
         // eth_prepare_mac_addr_change
