@@ -2040,3 +2040,40 @@ fn mirror_copies_tun_and_tap_devices() {
     );
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
+
+/// IPv6 rules that deletes alone left (the main rule deleted, no rule ever added) do
+/// not set `fib6_has_custom_rules`: lookups skip the rules and still find main's routes.
+/// A rule added once sets it for good: the same rules then leave main's routes
+/// unreachable. The mirror probes which, and answers as the kernel does in both.
+#[test]
+fn mirror_probes_the_ipv6_custom_rules_flag() {
+    for (n, added) in [(30, false), (31, true)] {
+        let Some(ns) = live_netns(n) else {
+            return;
+        };
+        for c in [
+            "link set lo up",
+            "link add d0 type ifb",
+            "link set d0 up",
+            "-6 addr add 2001:db8::1/64 dev d0 nodad",
+            "-6 route add 2001:db8:5::/64 via 2001:db8::2",
+        ] {
+            ns.ip(c);
+        }
+        if added {
+            ns.ip("-6 rule add pref 100 lookup 100");
+            ns.ip("-6 rule del pref 100");
+        }
+        ns.ip("-6 rule del pref 32766");
+        let diffs = compare(
+            &ns,
+            &[
+                "-6 rule show",
+                "-6 route get 2001:db8::5",
+                "-6 route get 2001:db8:5::9",
+                "-6 route get 2001:db8:5::9 from 2001:db8::7 iif d0",
+            ],
+        );
+        assert!(diffs.is_empty(), "added {added}: {}", diffs.join("\n"));
+    }
+}

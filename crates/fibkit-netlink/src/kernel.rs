@@ -156,7 +156,7 @@ pub struct KHop {
 }
 
 /// A route (`RTM_NEWROUTE`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct KRoute {
     /// IPv6 (`true`) or IPv4.
     pub v6: bool,

@@ -163,6 +163,12 @@ pub struct KernelState {
     /// probed (the IPv4 rules are not the defaults: the translation replays them, which
     /// unmerges fibkit's tables anyway) or when the probe failed (with a warning).
     pub tables4_unmerged: Option<bool>,
+    /// Whether the kernel walks its IPv6 rules (`fib6_has_custom_rules`: set by the
+    /// first IPv6 rule added, never by a delete), probed with a route get when the
+    /// rules are defaults with the main rule deleted (a main route's destination is
+    /// then answered without the rules, or unreachable with them). `None` when not
+    /// probed or when the probe failed (with a warning).
+    pub rules6_custom: Option<bool>,
     /// What could not be decoded.
     pub warnings: Vec<Warning>,
 }
@@ -369,6 +375,7 @@ fn dump_with(s: &mut RtSocket) -> Result<KernelState, Error> {
         let (mut k, intr) = dump_once(s)?;
         if !intr {
             probe_tables4(s, &mut k);
+            probe_rules6(s, &mut k);
             return Ok(k);
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -389,6 +396,21 @@ fn probe_tables4(s: &mut RtSocket, k: &mut KernelState) {
             "could not probe whether the kernel's IPv4 local and main tables are merged \
              ({e}): mirrored as merged (after a rule added and deleted, the kernel answers \
              for local and broadcast addresses from table local)"
+        ))),
+    }
+}
+
+/// Set `k.rules6_custom` when it decides answers: the IPv6 rules are some of the
+/// defaults (which deletes alone can leave) without the main rule.
+fn probe_rules6(s: &mut RtSocket, k: &mut KernelState) {
+    if !translate::deleted_defaults6(&k.rules) {
+        return;
+    }
+    match probe::custom6(s, k) {
+        Ok(c) => k.rules6_custom = Some(c),
+        Err(e) => k.warnings.push(Warning::new(format!(
+            "could not probe whether the kernel walks its IPv6 rules ({e}): mirrored as \
+             if a rule was added (lookups walk the rules)"
         ))),
     }
 }

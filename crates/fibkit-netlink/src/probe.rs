@@ -95,3 +95,53 @@ pub(crate) fn unmerged(s: &mut RtSocket, k: &KernelState) -> Result<bool, String
     let table = answer_table(&answer).ok_or(format!("route get {a}: a short answer"))?;
     unmerged_from_table(table).ok_or(format!("route get {a}: answered from table {table}"))
 }
+
+/// The IPv6 destination to probe `fib6_has_custom_rules` with: an address inside a
+/// unicast route of table main (prefix shorter than /112), offset from its start so
+/// that it is none of table local's host, anycast or multicast entries; `None`
+/// without such a route.
+pub(crate) fn target6(k: &KernelState) -> Option<u128> {
+    let local: Vec<u128> = k
+        .routes
+        .iter()
+        .filter(|r| r.v6 && r.table == TABLE_LOCAL)
+        .map(|r| r.dst.0)
+        .collect();
+    k.routes
+        .iter()
+        .filter(|r| r.v6 && r.table == TABLE_MAIN && r.rtype == 1 && r.dst.1 <= 112)
+        .map(|r| r.dst.0 | 0x5a5a)
+        .find(|a| !local.contains(a) && (a >> 120) != 0xff)
+}
+
+/// The body of `ip -6 route get DST`: `struct rtmsg` (AF_INET6, a /128 destination,
+/// `RTM_F_LOOKUP_TABLE`) and `RTA_DST`.
+pub(crate) fn route_get_body6(dst: u128) -> Vec<u8> {
+    let mut b = vec![0u8; 12];
+    b[0] = crate::kernel::AF_INET6;
+    b[1] = 128;
+    b[8..12].copy_from_slice(&RTM_F_LOOKUP_TABLE.to_ne_bytes());
+    b.extend_from_slice(&20u16.to_ne_bytes());
+    b.extend_from_slice(&RTA_DST.to_ne_bytes());
+    b.extend_from_slice(&dst.to_be_bytes());
+    b
+}
+
+/// Ask the kernel whether it walks its IPv6 rules (`fib6_has_custom_rules`, set by the
+/// first rule added, never by a delete). Only asked while the rules are defaults with
+/// the main rule deleted: then a destination of a main route is answered from table
+/// main when the flag is unset (the lookup goes to local, then main, without the
+/// rules), and is unreachable when it is set (`Ok(true)`).
+pub(crate) fn custom6(s: &mut RtSocket, k: &KernelState) -> Result<bool, String> {
+    let dst = target6(k).ok_or("table main has no IPv6 unicast route to probe")?;
+    let a = std::net::Ipv6Addr::from(dst);
+    match s.get(rtm::GETROUTE, &route_get_body6(dst), rtm::NEWROUTE) {
+        Ok(answer) => match answer_table(&answer) {
+            Some(TABLE_MAIN) => Ok(false),
+            t => Err(format!("-6 route get {a}: answered from table {t:?}")),
+        },
+        // ENETUNREACH: the rules were walked and none found it
+        Err(e) if e.raw_os_error() == Some(101) => Ok(true),
+        Err(e) => Err(format!("-6 route get {a}: {e}")),
+    }
+}

@@ -1033,3 +1033,30 @@ fn link_flags_are_mirrored() {
     );
     assert_eq!(l.promiscuity, 1);
 }
+
+#[test]
+fn probe6_target_avoids_local_and_multicast_entries() {
+    use crate::probe::target6;
+    let route = |table: u32, rtype: u8, dst: u128, len: u8| crate::kernel::KRoute {
+        v6: true,
+        table,
+        rtype,
+        dst: (dst, len),
+        ..Default::default()
+    };
+    let mut k = KernelState::default();
+    assert_eq!(target6(&k), None);
+    // a host route and a multicast prefix of main are no targets
+    k.routes.push(route(254, 1, 0x2001_0db8 << 96 | 1, 128));
+    k.routes.push(route(254, 1, 0xff00 << 112, 8));
+    assert_eq!(target6(&k), None);
+    let p = 0x2001_0db8_0005u128 << 80;
+    k.routes.push(route(254, 1, p, 64));
+    assert_eq!(target6(&k), Some(p | 0x5a5a));
+    // the same address as a local entry: the next route's
+    k.routes.push(route(255, 2, p | 0x5a5a, 128));
+    assert_eq!(target6(&k), None);
+    let q = 0xfd00u128 << 112;
+    k.routes.push(route(254, 1, q, 8));
+    assert_eq!(target6(&k), Some(q | 0x5a5a));
+}

@@ -1139,6 +1139,13 @@ pub(crate) fn default_rules(rules: &[KRule], v6: bool) -> bool {
     rules.len() == defaults && rules.iter().all(|r| is_default_rule(r))
 }
 
+/// Whether the IPv6 rules are default ones with the main rule deleted (what deletes
+/// alone leave, with `fib6_has_custom_rules` unset unless a rule was added once).
+pub(crate) fn deleted_defaults6(rules: &[KRule]) -> bool {
+    let v6: Vec<&KRule> = rules.iter().filter(|r| r.v6 && !r.mc).collect();
+    v6.iter().all(|r| is_default_rule(r)) && !v6.iter().any(|r| r.pref == 32766)
+}
+
 fn is_default_rule(r: &KRule) -> bool {
     let defaults: &[(u32, u32)] = if r.v6 {
         &[(0, 255), (32766, 254)]
@@ -1878,6 +1885,16 @@ pub fn translate(k: &KernelState) -> Translation {
                     w("main"),
                 ]);
                 c.ip(vec![w("rule"), w("del"), w("pref"), w("32765")]);
+            }
+            continue;
+        }
+        if v6 && k.rules6_custom == Some(false) {
+            // probed: the kernel's rules were only ever deleted, so its lookups take
+            // the local-then-main shortcut; deletes alone leave fibkit's the same
+            for pref in ["32766", "0"] {
+                if !rules.iter().any(|r| r.pref.to_string() == pref) {
+                    c.ip(vec![w("-6"), w("rule"), w("del"), w("pref"), w(pref)]);
+                }
             }
             continue;
         }
