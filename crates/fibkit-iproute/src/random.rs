@@ -323,6 +323,66 @@ impl Gen {
         self.line("ip link del br0");
     }
 
+    /// A tun or tap device (`ip tuntap`), which has no carrier: brought up, given
+    /// addresses and a route, queried, perhaps deleted (sometimes with the wrong mode,
+    /// which fails). A tap is given an address of its own (the kernel draws one).
+    ///
+    /// A tap made before a later `ip link add` would have its address replaced by the
+    /// oracle's then (it numbers links it has not seen): `allow_tap` is false then.
+    fn tuntap(&mut self, allow_tap: bool) {
+        let tap = self.r.chance(50) && allow_tap;
+        let (dev, mode) = if tap { ("tp0", "tap") } else { ("tun0", "tun") };
+        let extra = self.r.pick(&["", "", " pi", " vnet_hdr", " multi_queue"]);
+        self.line(format!("ip tuntap add dev {dev} mode {mode}{extra}"));
+        if tap {
+            self.line(format!("ip link set {dev} address 02:00:00:00:0c:01"));
+        }
+        if self.r.chance(85) {
+            self.line(format!("ip link set {dev} up"));
+        }
+        self.line(format!("ip addr add 10.5.0.1/24 dev {dev}"));
+        if self.r.chance(60) {
+            self.line(format!("ip -6 addr add 2001:db8:5::1/64 dev {dev}"));
+        }
+        match self.r.below(3) {
+            0 => self.line(format!("ip route add 10.7.0.0/16 via 10.5.0.2 dev {dev}")),
+            1 => self.line(format!("ip route add 10.7.0.0/16 dev {dev} metric 5")),
+            _ => {}
+        }
+        for q in [
+            "ip route get 10.5.0.9",
+            "ip route get 10.7.1.1",
+            "ip route get 10.0.0.5 from 10.5.0.9 iif ",
+            "ip -6 route get 2001:db8:5::9",
+        ] {
+            if self.r.chance(60) {
+                let q = if q.ends_with("iif ") {
+                    format!("{q}{dev}")
+                } else {
+                    q.to_string()
+                };
+                self.line(q);
+            }
+        }
+        let s = self.r.pick(&[
+            "ip tuntap show",
+            "ip -j tuntap show",
+            "ip link show",
+            "dump routes",
+        ]);
+        self.line(s);
+        if self.r.chance(50) {
+            let m = if self.r.chance(80) {
+                mode
+            } else if tap {
+                "tun"
+            } else {
+                "tap"
+            };
+            self.line(format!("ip tuntap del dev {dev} mode {m}"));
+        }
+    }
+
     /// Queries of [`Gen::bridge`]: to and from the bridge's subnets, and its listings.
     fn bridge_queries(&mut self) {
         let q = self.r.pick(&[
@@ -1343,9 +1403,13 @@ pub fn scenario(seed: u64, steps: usize) -> String {
     }
     // one bridge episode in some scenarios, at a step drawn now
     let bridge_at = g.r.chance(40).then(|| g.r.below(steps.max(1)));
+    let tuntap_at = g.r.chance(30).then(|| g.r.below(steps.max(1)));
     for step in 0..steps {
         if bridge_at == Some(step) {
             g.bridge();
+        }
+        if tuntap_at == Some(step) {
+            g.tuntap(bridge_at.is_none_or(|b| b <= step));
         }
         let v6 = g.r.chance(45);
         match g.r.below(11) {
