@@ -4041,6 +4041,10 @@ fn print_linkinfo(
             (_, false) => "noop",
             (LinkKind::Dummy, true) => "pfifo_fast",
             (LinkKind::Veth { .. } | LinkKind::Bridge, true) => "noqueue",
+            // a multi-queue device's root qdisc spreads over its queues
+            (LinkKind::Tun { flags, .. }, true) if flags & fibkit::link::tunf::MULTI_QUEUE != 0 => {
+                "mq"
+            }
             (LinkKind::Tun { .. }, true) => "pfifo_fast",
         };
         o.s(Some("qdisc"), &format!("qdisc {qdisc} "), qdisc);

@@ -1060,12 +1060,18 @@ impl Netns {
     }
 
     /// `ip tuntap del` (`TUNSETIFF` without `IFF_TUN_EXCL`, then `TUNSETPERSIST` 0): a
-    /// device of another kind or mode is EINVAL; a name no device has makes a
-    /// device that goes again at once, using up an ifindex.
-    pub fn tuntap_del(&mut self, name: &str, tap: bool) -> Result<()> {
+    /// device of another kind or mode, or asked for with `multi_queue` when it is not
+    /// a multi-queue device or the other way round (`tun_set_iff`), is EINVAL; a name
+    /// no device has makes a device that goes again at once, using up an ifindex.
+    pub fn tuntap_del(&mut self, name: &str, tap: bool, flags: u16) -> Result<()> {
+        use crate::link::tunf::MULTI_QUEUE;
         match self.link_index(name) {
             Some(idx) => {
-                let ok = matches!(self.links[&idx].kind, LinkKind::Tun { tap: t, .. } if t == tap);
+                let ok = matches!(
+                    self.links[&idx].kind,
+                    LinkKind::Tun { tap: t, flags: f }
+                        if t == tap && (f & MULTI_QUEUE) == (flags & MULTI_QUEUE)
+                );
                 if !ok {
                     return Err(Error::new(Errno::EINVAL));
                 }

@@ -24,7 +24,7 @@ pub(super) fn tuntap_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outco
     if matches(cmd, "delete") {
         let req = parse(rest, false)?;
         return ns
-            .tuntap_del(&req.name, req.tap)
+            .tuntap_del(&req.name, req.tap, req.flags)
             .map(|()| Outcome::Ok(String::new()))
             .map_err(|e| ioctl("TUNSETIFF", e.errno));
     }
