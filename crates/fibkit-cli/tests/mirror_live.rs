@@ -34,6 +34,18 @@ impl Netns {
         );
     }
 
+    /// `accept_dad` off for `all` and `default`: IPv6 addresses made afterwards are
+    /// usable at once.
+    fn no_dad(&self) {
+        for s in [
+            "net.ipv6.conf.all.accept_dad=0",
+            "net.ipv6.conf.default.accept_dad=0",
+        ] {
+            let o = self.exec("sysctl", &["-q", "-w", s]);
+            assert!(o.status.success(), "sysctl {s}");
+        }
+    }
+
     fn exec(&self, prog: &str, args: &[&str]) -> Output {
         Command::new("ip")
             .args(["netns", "exec", &self.0, prog])
@@ -1848,13 +1860,7 @@ fn follow_resyncs_on_group_joins() {
     };
     // no DAD: the link-local addresses are final at once, so no address event comes
     // while the test waits for the membership ones
-    for s in [
-        "net.ipv6.conf.all.accept_dad=0",
-        "net.ipv6.conf.default.accept_dad=0",
-    ] {
-        let o = ns.exec("sysctl", &["-q", "-w", s]);
-        assert!(o.status.success(), "sysctl {s}");
-    }
+    ns.no_dad();
     for c in [
         "link set lo up",
         "link add v0 type veth peer name v1",
@@ -1933,13 +1939,7 @@ fn mirror_copies_bridges_and_their_ports() {
         return;
     };
     // no DAD: the mirror copies a tentative address as a usable one
-    for s in [
-        "net.ipv6.conf.all.accept_dad=0",
-        "net.ipv6.conf.default.accept_dad=0",
-    ] {
-        let o = ns.exec("sysctl", &["-q", "-w", s]);
-        assert!(o.status.success(), "sysctl {s}");
-    }
+    ns.no_dad();
     for c in [
         "link set lo up",
         "link add b0 address 02:00:00:00:0b:00 type bridge",
@@ -2000,13 +2000,7 @@ fn mirror_copies_tun_and_tap_devices() {
         return;
     };
     // no DAD: the mirror copies a tentative address as a usable one
-    for s in [
-        "net.ipv6.conf.all.accept_dad=0",
-        "net.ipv6.conf.default.accept_dad=0",
-    ] {
-        let o = ns.exec("sysctl", &["-q", "-w", s]);
-        assert!(o.status.success(), "sysctl {s}");
-    }
+    ns.no_dad();
     for c in [
         "link set lo up",
         "tuntap add dev tun0 mode tun",
