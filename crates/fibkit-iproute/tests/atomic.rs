@@ -310,6 +310,14 @@ const WORDS: &[&str] = &[
     "m",
     "33:33:00:00:00:01",
     "01:00:5e:00:00:01",
+    "master",
+    "nomaster",
+    "br0",
+    "tuntap",
+    "tun",
+    "tap",
+    "multi_queue",
+    "pi",
 ];
 
 proptest! {
@@ -325,7 +333,9 @@ proptest! {
              ip -6 addr add 2001:db8::1/64 dev d0\nip -6 addr add 2001:db8:1::1/64 dev d1\n\
              ip route add 10.9.0.0/16 via 10.0.0.2\nip nexthop add id 1 via 10.0.0.2 dev d0\n\
              ip nexthop add id 2 via 10.1.0.2 dev d1\nip nexthop add id 3 group 1/2\n\
-             ip -6 route add 2001:db8:9::/48 via 2001:db8::2\nip rule add pref 100 lookup 100\n",
+             ip -6 route add 2001:db8:9::/48 via 2001:db8::2\nip rule add pref 100 lookup 100\n\
+             ip link add br0 type bridge\nip link set d1 master br0\nip link set br0 up\n\
+             ip tuntap add dev tun mode tun\n",
         );
         for argv in &setup {
             prop_assert!(run_ip(&mut ns, argv).is_ok(), "setup `{}`", argv.join(" "));
