@@ -483,9 +483,19 @@ impl Netns {
                         &fl,
                         strict::IGNORE_LINKSTATE | has_saddr,
                     ) {
+                        // through a nexthop object the path is its first member's:
+                        // rt6_nh_find_match stops at the first usable path, and
+                        // fib6_select_path keeps it for a flow with an oif (random
+                        // seed 50206)
+                        let nh_dev = if res.route.nh_id != 0 {
+                            self.nh_first_dev(res.route.nh_id)
+                                .unwrap_or(res.route.nh.dev)
+                        } else {
+                            res.route.nh.dev
+                        };
                         if res.route.flags & rtf::REJECT == 0
                             && res.route.dst.addr != 0
-                            && (res.route.rtype != RouteType::Unicast || res.route.nh.dev != d)
+                            && (res.route.rtype != RouteType::Unicast || nh_dev != d)
                         {
                             return Err(Error::msg(
                                 Errno::EINVAL,
