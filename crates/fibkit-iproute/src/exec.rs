@@ -3172,7 +3172,11 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         if !ns.has_idev6(idx) {
             return Err(Failure::errno(Errno::EAFNOSUPPORT));
         }
-        if m == 2 {
+        // check_addr_gen_mode: stable privacy needs a secret, the device's or
+        // default's
+        let secret =
+            |c: Option<&fibkit::sysctl::DevConf6>| c.is_some_and(|c| c.stable_secret.is_some());
+        if m == 2 && !secret(ns.sysctl.v6_dev.get(&idx)) && !secret(Some(&ns.sysctl.v6_default)) {
             return Err(Failure::errno(Errno::EINVAL));
         }
     }
@@ -4324,7 +4328,24 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 }
             }
         }
-        ["net", "ipv6", "conf", _, "addr_gen_mode" | "stable_secret"] => {
+        ["net", "ipv6", "conf", dev, "stable_secret"] => {
+            // addrconf_sysctl_stable_secret: `all` has none, and a value in6_pton does
+            // not take is EIO
+            let eio = || format!("sysctl: setting key \"{key}\": Input/output error");
+            let idx = match *dev {
+                "all" => return Err(eio()),
+                "default" => None,
+                d => Some(
+                    ns.link_index_by_name(d)
+                        .filter(|&i| ns.has_idev6(i))
+                        .ok_or_else(nostat)?,
+                ),
+            };
+            let secret: std::net::Ipv6Addr = val.parse().map_err(|_| eio())?;
+            ns.set_stable_secret(idx, u128::from(secret))
+                .map_err(|_| nostat())?;
+        }
+        ["net", "ipv6", "conf", _, "addr_gen_mode"] => {
             // addrconf_sysctl_addr_gen_mode makes a device's link-local address again at
             // once, up or down: not modelled, so refused rather than kept without effect
             return Err(format!(

@@ -437,6 +437,8 @@ impl Gen {
             "net.ipv6.conf.d1.disable_ipv6=0",
             "net.ipv4.conf.v0.arp_evict_nocarrier=0",
             "net.ipv6.conf.all.ndisc_evict_nocarrier=0",
+            "net.ipv6.conf.d0.stable_secret=2001:db8::1",
+            "net.ipv6.conf.default.stable_secret=2001:db8::99",
             "net.ipv4.conf.all.bc_forwarding=1",
             "net.ipv4.conf.d0.bc_forwarding=1",
             "net.ipv4.conf.default.rp_filter=1",

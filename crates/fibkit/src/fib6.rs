@@ -1763,16 +1763,24 @@ impl Netns {
         // addrconf_add_dev -> ipv6_find_idev: the device is up, its groups are loaded
         self.mc6_up(dev);
         self.addrconf_add_mroute(dev);
-        // addrconf_addr_gen: no link-local address in mode `none`
-        if self
-            .sysctl
-            .v6_dev
-            .get(&dev)
-            .is_some_and(|c| c.addr_gen_mode == 1)
-        {
-            return;
-        }
-        let ll = (0xfe80u128 << 112) | u128::from(l.eui64());
+        // addrconf_addr_gen: no link-local address in mode `none`; in stable privacy
+        // mode one from the device's secret (else `default`'s), none without one
+        let conf = self.sysctl.v6_dev.get(&dev);
+        let (ll, flags) = match conf.map(|c| c.addr_gen_mode) {
+            Some(1) => return,
+            Some(2) => {
+                let secret = conf
+                    .and_then(|c| c.stable_secret)
+                    .or(self.sysctl.v6_default.stable_secret);
+                let Some(a) =
+                    secret.and_then(|s| crate::stable::stable_address(0xfe80u128 << 112, s, 0))
+                else {
+                    return;
+                };
+                (a, ifa::PERMANENT | ifa::STABLE_PRIVACY)
+            }
+            _ => ((0xfe80u128 << 112) | u128::from(l.eui64()), ifa::PERMANENT),
+        };
         if self.addrs6(dev).iter().any(|a| a.addr == ll) {
             return;
         }
@@ -1781,7 +1789,7 @@ impl Netns {
             life: Default::default(),
             addr: ll,
             plen: 64,
-            flags: ifa::PERMANENT,
+            flags,
             metric: 0,
             scope: crate::route::scope::LINK,
             peer: None,
@@ -1913,13 +1921,41 @@ impl Netns {
         if !self.links.contains_key(&dev) {
             return Err(Error::new(Errno::ENODEV));
         }
+        let dflt = self.sysctl.v6_default.stable_secret.is_some();
         let Some(c) = self.sysctl.v6_dev.get_mut(&dev) else {
             return Err(Error::new(Errno::EAFNOSUPPORT));
         };
-        if mode == 2 || mode > 3 {
+        // check_addr_gen_mode: stable privacy needs a secret, the device's or default's
+        if (mode == 2 && c.stable_secret.is_none() && !dflt) || mode > 3 {
             return Err(Error::new(Errno::EINVAL));
         }
         c.addr_gen_mode = mode;
+        self.bump();
+        Ok(())
+    }
+
+    /// `net.ipv6.conf.{default,DEV}.stable_secret = SECRET`
+    /// (`addrconf_sysctl_stable_secret`): the secret is kept, and the device (for
+    /// `default`: every device with IPv6 state) switches to stable privacy mode, for
+    /// its next link-local address; `all` has none (EIO). `dev` `None` is `default`.
+    pub fn set_stable_secret(&mut self, dev: Option<u32>, secret: u128) -> Result<()> {
+        match dev {
+            None => {
+                self.sysctl.v6_default.stable_secret = Some(secret);
+                for c in self.sysctl.v6_dev.values_mut() {
+                    c.addr_gen_mode = 2;
+                }
+            }
+            Some(d) => {
+                let c = self
+                    .sysctl
+                    .v6_dev
+                    .get_mut(&d)
+                    .ok_or(Error::new(Errno::ENODEV))?;
+                c.stable_secret = Some(secret);
+                c.addr_gen_mode = 2;
+            }
+        }
         self.bump();
         Ok(())
     }

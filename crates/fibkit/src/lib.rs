@@ -58,6 +58,7 @@ pub mod rtcache;
 pub mod rule;
 pub mod rules;
 pub mod snapshot;
+pub mod stable;
 pub mod sysctl;
 pub mod table;
 

@@ -854,9 +854,7 @@ impl Netns {
             .insert(index, self.sysctl.v4_default.clone());
         if mtu >= IPV6_MIN_MTU {
             // ipv6_add_dev refuses a device whose MTU is below IPv6's minimum
-            self.sysctl
-                .v6_dev
-                .insert(index, self.sysctl.v6_default.clone());
+            self.sysctl.v6_dev.insert(index, self.sysctl.new_dev6());
             self.mc6_init(index);
         }
         self.rules_attach(name, index);
@@ -1322,9 +1320,7 @@ impl Netns {
         } else if self.has_idev6(index) {
             self.rt6_mtu_change(index, old, mtu);
         } else {
-            self.sysctl
-                .v6_dev
-                .insert(index, self.sysctl.v6_default.clone());
+            self.sysctl.v6_dev.insert(index, self.sysctl.new_dev6());
             self.mc6_init(index);
             if up {
                 self.ipv6_netdev_up(index);

@@ -110,6 +110,9 @@ pub struct DevConf6 {
     /// `addr_gen_mode`, as `ip link set DEV addrgenmode` sets it: 0 EUI-64, 1 none (no
     /// link-local address at link up), 2 stable privacy, 3 random.
     pub addr_gen_mode: u8,
+    /// `stable_secret`: the secret of stable privacy addresses, once written (reading
+    /// it before is EIO).
+    pub stable_secret: Option<u128>,
     /// Not a sysctl: the interface identifier `ip token` sets (`idev->token`, its low
     /// 64 bits), kept with the device's IPv6 state and lost with it.
     pub token: u64,
@@ -130,6 +133,7 @@ impl Default for DevConf6 {
             ndisc_evict_nocarrier: 1,
             proxy_ndp: 0,
             addr_gen_mode: 0,
+            stable_secret: None,
             token: 0,
         }
     }
@@ -167,6 +171,16 @@ pub struct Sysctls {
 }
 
 impl Sysctls {
+    /// The IPv6 configuration a new device's `inet6_dev` starts with (`ipv6_add_dev`):
+    /// `default`'s, in stable privacy mode when `default` has a `stable_secret`.
+    pub fn new_dev6(&self) -> DevConf6 {
+        let mut c = self.v6_default.clone();
+        if c.stable_secret.is_some() {
+            c.addr_gen_mode = 2;
+        }
+        c
+    }
+
     /// The state of a new namespace as the oracle prepares it (DAD and router
     /// solicitations off, multipath hash seed 1).
     pub fn oracle_defaults() -> Self {
