@@ -1307,6 +1307,12 @@ impl Netns {
         if !self.has_idev6(dev) {
             return Err(Error::new(Errno::EINVAL));
         }
+        // inet6_rtm_newaddr: an address the device has already (any prefix length) is
+        // EEXIST before inet6_addr_add does anything (no default multicast route made
+        // again, no group reloaded)
+        if self.addrs6(dev).iter().any(|x| x.addr == a.addr) {
+            return Err(Error::msg(Errno::EEXIST, "ipv6: address already assigned"));
+        }
         // addrconf_add_dev -> ipv6_find_idev: on a device that is up the groups are
         // loaded again (ipv6_mc_up), before the check for IPv6 disabled (a refused
         // request reloads them too: random seed 40236)
@@ -1318,6 +1324,11 @@ impl Netns {
                 Errno::EACCES,
                 "ipv6: IPv6 is disabled on this device",
             ));
+        }
+        // addrconf_add_dev's default multicast route, before ipv6_add_addr's checks: a
+        // refused address leaves it (random seed 51117)
+        if !l.is_loopback() {
+            self.addrconf_add_mroute(dev);
         }
         let t = v6::addr_type(a.addr);
         if t == v6::ANY {
@@ -1355,9 +1366,6 @@ impl Netns {
         }
         if self.addrs6(dev).iter().any(|x| x.addr == a.addr) {
             return Err(Error::msg(Errno::EEXIST, "ipv6: address already assigned"));
-        }
-        if !l.is_loopback() {
-            self.addrconf_add_mroute(dev);
         }
         let mut a = a;
         // inet6_addr_add: a finite valid lifetime makes the address non-permanent and
