@@ -266,10 +266,10 @@ impl Gen {
     /// the veth's peer), perhaps an MTU change of a port or of the bridge; queries
     /// through it; then a port leaves or loses its carrier, queries again; the bridge
     /// is deleted. The kernel tells a bridge's change of carrier through the link
-    /// watch, which may hold it for up to a second: a `sleep 1` follows each (two of
-    /// [`Gen::MAX_SLEEPS`]).
+    /// watch, which may hold it for up to a second: a `sleep 1` follows the gain and
+    /// a `sleep 2` the loss (three of [`Gen::MAX_SLEEPS`]).
     fn bridge(&mut self) {
-        if self.renamed || self.sleeps + 2 > Gen::MAX_SLEEPS {
+        if self.renamed || self.sleeps + 3 > Gen::MAX_SLEEPS {
             return;
         }
         self.line("ip link add br0 type bridge");
@@ -317,8 +317,11 @@ impl Gen {
             )),
             _ => self.line("ip link set br0 down"),
         }
-        self.line("sleep 1");
-        self.sleeps += 1;
+        // a loss of carrier waits for the link watch's next non-urgent run, a second
+        // after its last one at most, plus the work queue's delay: one second was not
+        // always enough (mirror-diff seed 4664)
+        self.line("sleep 2");
+        self.sleeps += 2;
         self.bridge_queries();
         self.line("ip link del br0");
     }
