@@ -3172,11 +3172,8 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         if !ns.has_idev6(idx) {
             return Err(Failure::errno(Errno::EAFNOSUPPORT));
         }
-        // check_addr_gen_mode: stable privacy needs a secret, the device's or
-        // default's
-        let secret =
-            |c: Option<&fibkit::sysctl::DevConf6>| c.is_some_and(|c| c.stable_secret.is_some());
-        if m == 2 && !secret(ns.sysctl.v6_dev.get(&idx)) && !secret(Some(&ns.sysctl.v6_default)) {
+        // check_addr_gen_mode: stable privacy needs a secret
+        if m == 2 && ns.stable_secret6(idx).is_none() {
             return Err(Failure::errno(Errno::EINVAL));
         }
     }

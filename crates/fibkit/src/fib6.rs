@@ -1773,15 +1773,12 @@ impl Netns {
         self.addrconf_add_mroute(dev);
         // addrconf_addr_gen: no link-local address in mode `none`; in stable privacy
         // mode one from the device's secret (else `default`'s), none without one
-        let conf = self.sysctl.v6_dev.get(&dev);
-        let (ll, flags) = match conf.map(|c| c.addr_gen_mode) {
+        let (ll, flags) = match self.sysctl.v6_dev.get(&dev).map(|c| c.addr_gen_mode) {
             Some(1) => return,
             Some(2) => {
-                let secret = conf
-                    .and_then(|c| c.stable_secret)
-                    .or(self.sysctl.v6_default.stable_secret);
-                let Some(a) =
-                    secret.and_then(|s| crate::stable::stable_address(0xfe80u128 << 112, s, 0))
+                let Some(a) = self
+                    .stable_secret6(dev)
+                    .and_then(|s| crate::stable::stable_address(0xfe80u128 << 112, s, 0))
                 else {
                     return;
                 };
@@ -1924,22 +1921,32 @@ impl Netns {
     /// `inet6_set_link_af`): how the device's link-local address is made at its next
     /// link up (0 EUI-64, 1 none, 2 stable privacy, 3 random); nothing changes now.
     /// EAFNOSUPPORT for a device without IPv6 state, EINVAL for stable privacy without
-    /// a `stable_secret` (which fibkit does not keep) or an unknown mode.
+    /// a secret ([`Netns::stable_secret6`]) or an unknown mode.
     pub fn link_set_addrgenmode(&mut self, dev: u32, mode: u8) -> Result<()> {
         if !self.links.contains_key(&dev) {
             return Err(Error::new(Errno::ENODEV));
         }
-        let dflt = self.sysctl.v6_default.stable_secret.is_some();
+        // check_addr_gen_mode: stable privacy needs a secret
+        let no_secret = self.stable_secret6(dev).is_none();
         let Some(c) = self.sysctl.v6_dev.get_mut(&dev) else {
             return Err(Error::new(Errno::EAFNOSUPPORT));
         };
-        // check_addr_gen_mode: stable privacy needs a secret, the device's or default's
-        if (mode == 2 && c.stable_secret.is_none() && !dflt) || mode > 3 {
+        if (mode == 2 && no_secret) || mode > 3 {
             return Err(Error::new(Errno::EINVAL));
         }
         c.addr_gen_mode = mode;
         self.bump();
         Ok(())
+    }
+
+    /// The secret of `dev`'s stable privacy addresses: its own `stable_secret`, else
+    /// `default`'s (`ipv6_generate_stable_address`).
+    pub fn stable_secret6(&self, dev: u32) -> Option<u128> {
+        self.sysctl
+            .v6_dev
+            .get(&dev)
+            .and_then(|c| c.stable_secret)
+            .or(self.sysctl.v6_default.stable_secret)
     }
 
     /// `net.ipv6.conf.{default,DEV}.stable_secret = SECRET`

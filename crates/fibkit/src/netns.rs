@@ -295,6 +295,24 @@ pub struct LinkAdd {
     pub master: Option<u32>,
 }
 
+/// `dev_validate_mtu`: a veth, bridge or tun takes 68 to 65535 (a tap 65521, room
+/// for its Ethernet header); dummy (ifb) and loopback devices any value from 0 (the
+/// kernel reads an `int`: one above `i32::MAX` is below the minimum).
+fn dev_validate_mtu(kind: &LinkKind, mtu: u32) -> Result<()> {
+    let (min, max) = match kind {
+        LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Tun { tap: false, .. } => (68, 65535),
+        LinkKind::Tun { tap: true, .. } => (68, 65521),
+        LinkKind::Dummy | LinkKind::Loopback => (0, 0),
+    };
+    if (mtu as i32) < min {
+        return Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"));
+    }
+    if max > 0 && mtu > max {
+        return Err(Error::msg(Errno::EINVAL, "mtu greater than device maximum"));
+    }
+    Ok(())
+}
+
 impl Netns {
     /// A new namespace as the kernel creates it: `lo` (index 1) up with 127.0.0.1/8 and
     /// ::1, the default rules, empty tables local and main, and the oracle's sysctls.
@@ -861,6 +879,19 @@ impl Netns {
         index
     }
 
+    /// The address the oracle gives a link it did not name (a veth's peer, a tap):
+    /// `02:00:00:00:1h:ll` from its ifindex.
+    fn index_mac(idx: u32) -> [u8; 6] {
+        [
+            0x02,
+            0,
+            0,
+            0,
+            0x10 + (((idx >> 8) & 0xef) as u8),
+            (idx & 0xff) as u8,
+        ]
+    }
+
     /// The address the next `ip link add` without one gets (the oracle's counter, which
     /// every such command moves, whether it fails or not: a front end refusing the
     /// command line itself calls this too).
@@ -888,19 +919,6 @@ impl Netns {
         if matches!(kind, LinkKind::Veth { .. }) && !(68..=65535).contains(&mtu) {
             return Err(Error::new(Errno::EINVAL));
         }
-        // a bridge has no validate: rtnl_create_link's dev_validate_mtu, after the name
-        // checks
-        let bridge_mtu = |mtu: u32| {
-            if kind != LinkKind::Bridge {
-                Ok(())
-            } else if (mtu as i32) < 68 {
-                Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"))
-            } else if mtu > 65535 {
-                Err(Error::msg(Errno::EINVAL, "mtu greater than device maximum"))
-            } else {
-                Ok(())
-            }
-        };
         if let Some(m) = req.peer_mac {
             if m[0] & 1 != 0 || m == [0; 6] {
                 return Err(Error::new(Errno::EADDRNOTAVAIL));
@@ -923,7 +941,11 @@ impl Netns {
         if (mtu as i32) < 0 {
             return Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"));
         }
-        bridge_mtu(mtu)?;
+        // a bridge has no validate: rtnl_create_link's dev_validate_mtu, after the name
+        // checks
+        if kind == LinkKind::Bridge {
+            dev_validate_mtu(&kind, mtu)?;
+        }
         let idx = match kind {
             LinkKind::Loopback => return Err(Error::new(Errno::EOPNOTSUPP)),
             // tun_validate
@@ -977,14 +999,7 @@ impl Netns {
                     [0; 6],
                     req.peer_mtu.unwrap_or(1500),
                 );
-                let pmac = req.peer_mac.unwrap_or([
-                    0x02,
-                    0,
-                    0,
-                    0,
-                    0x10 + (((peer >> 8) & 0xef) as u8),
-                    (peer & 0xff) as u8,
-                ]);
+                let pmac = req.peer_mac.unwrap_or(Self::index_mac(peer));
                 if let Some(l) = self.links.get_mut(&peer) {
                     l.mac = pmac;
                     if let Some(q) = req.peer_txqlen {
@@ -1043,14 +1058,7 @@ impl Netns {
         let idx = self.new_link(&name, LinkKind::Tun { tap, flags }, [0; 6], 1500);
         if tap {
             if let Some(l) = self.links.get_mut(&idx) {
-                l.mac = [
-                    0x02,
-                    0,
-                    0,
-                    0,
-                    0x10 + (((idx >> 8) & 0xef) as u8),
-                    (idx & 0xff) as u8,
-                ];
+                l.mac = Self::index_mac(idx);
             }
         }
         self.bump();
@@ -1082,9 +1090,11 @@ impl Netns {
         }
     }
 
-    /// A veth's carrier after device `idx` went up or down (`veth_open`: both ends get
-    /// carrier when the peer is up too; `veth_close`: both lose it); returns the devices
-    /// whose carrier changed. Other kinds always have carrier.
+    /// The carriers after device `idx` went up or down, or joined or left a bridge: a
+    /// veth's (`veth_open`: both ends get carrier when the peer is up too;
+    /// `veth_close`: both lose it), then the bridges of `idx` and of the devices whose
+    /// carrier changed (see [`crate::bridge`]); returns the devices whose carrier
+    /// changed. Loopback and dummy devices always have carrier, tun/tap devices never.
     fn update_carriers(&mut self, idx: u32) -> Vec<u32> {
         let mut changed = self.update_veth_carriers(idx);
         // a bridge's carrier follows its own state and its ports' (see `bridge`)
@@ -1271,8 +1281,8 @@ impl Netns {
 
     /// `ip link set DEV mtu N`.
     ///
-    /// The kernel reads the value as an `int` (one above `i32::MAX` is negative). A veth
-    /// takes 68 to 65535; dummy (ifb) and loopback devices any value from 0.
+    /// The kernel reads the value as an `int` (one above `i32::MAX` is negative); the
+    /// bounds are the kind's (`dev_validate_mtu`).
     pub fn link_set_mtu(&mut self, index: u32, mtu: u32) -> Result<()> {
         self.link_set_mtu_as(index, mtu, true)
     }
@@ -1288,20 +1298,7 @@ impl Netns {
             // dev_set_mtu: nothing changes, nobody is told
             return Ok(());
         }
-        // dev_validate_mtu
-        let (min, max) = match l.kind {
-            LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Tun { tap: false, .. } => {
-                (68, 65535)
-            }
-            LinkKind::Tun { tap: true, .. } => (68, 65521),
-            LinkKind::Dummy | LinkKind::Loopback => (0, 0),
-        };
-        if (mtu as i32) < min {
-            return Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"));
-        }
-        if max > 0 && mtu > max {
-            return Err(Error::msg(Errno::EINVAL, "mtu greater than device maximum"));
-        }
+        dev_validate_mtu(&l.kind, mtu)?;
         let old = std::mem::replace(&mut l.mtu, mtu);
         if l.kind == LinkKind::Bridge {
             // br_change_mtu marks it; an automatic adjustment clears the mark again
