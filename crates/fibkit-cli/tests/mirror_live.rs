@@ -2071,3 +2071,49 @@ fn mirror_probes_the_ipv6_custom_rules_flag() {
         assert!(diffs.is_empty(), "added {added}: {}", diffs.join("\n"));
     }
 }
+
+/// macvlans are mirrored on their lower devices with their mode, flags and queue
+/// length: their carrier follows the lower device (a veth whose peer is down), and a
+/// passthru macvlan shares its lower device's address.
+#[test]
+fn mirror_copies_macvlans() {
+    let Some(ns) = live_netns(32) else {
+        return;
+    };
+    ns.no_dad();
+    for c in [
+        "link set lo up",
+        "link add d0 address 02:00:00:00:00:01 type ifb",
+        "link add v0 address 02:00:00:00:00:02 type veth peer name v1 address 02:00:00:00:00:03",
+        "link add m0 address 02:00:00:00:00:04 mtu 1400 link d0 type macvlan mode bridge bcqueuelen 500",
+        "link add m1 address 02:00:00:00:00:05 link d0 type macvlan mode private",
+        "link add m2 link v0 type macvlan mode passthru nopromisc",
+        "link set d0 up",
+        "link set m0 up",
+        "link set v0 up",
+        "link set m2 up",
+        "addr add 10.5.0.1/24 dev m0",
+        "addr add 10.6.0.1/24 dev m2",
+        "-6 addr add 2001:db8:6::1/64 dev m0",
+        "route add 10.7.0.0/16 via 10.5.0.2",
+    ] {
+        ns.ip(c);
+    }
+    let diffs = compare(
+        &ns,
+        &[
+            "link show",
+            "-d link show dev m0",
+            "-d link show dev m2",
+            "-j -d link show dev m1",
+            "link show type macvlan",
+            "addr show",
+            "route show",
+            "-6 route show",
+            "route get 10.7.1.1",
+            "route get 10.6.0.9",
+            "-6 route get 2001:db8:6::9",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}

@@ -3075,6 +3075,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let (mut txqlen, mut alias) = (None, None);
     let (mut flags, mut flags_mask) = (0u32, 0u32);
     let mut addrgenmode: Option<u8> = None;
+    let mut macvlan: Option<MacvlanOpts> = None;
     while let Some(raw) = it.next() {
         let k = link_keyword(raw);
         match k {
@@ -3146,8 +3147,16 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                     _ => return Err(invarg("Invalid address generation mode", v)),
                 });
             }
+            "type" => {
+                // iplink_parse hands the rest of the line to the kind's parser
+                let v = it.val()?;
+                if v != "macvlan" {
+                    return Err(unmodelled_link_setting(k, v));
+                }
+                macvlan = Some(macvlan_parse_opt(&mut it)?);
+            }
             "carrier" | "link" | "index" | "broadcast" | "brd" | "xdp" | "netns" | "vf" | "vrf"
-            | "mode" | "state" | "numtxqueues" | "numrxqueues" | "type" => {
+            | "mode" | "state" | "numtxqueues" | "numrxqueues" => {
                 // flags fibkit does not keep: refused rather than ignored
                 return Err(unmodelled_link_setting(k, it.val()?));
             }
@@ -3176,6 +3185,12 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         if m == 2 && ns.stable_secret6(idx).is_none() {
             return Err(Failure::errno(Errno::EINVAL));
         }
+    }
+    if let Some(o) = macvlan {
+        // rtnl_changelink: the kind's own settings (`macvlan_changelink`) before
+        // do_setlink's
+        ns.macvlan_changelink(idx, o.mode, o.flags, o.bcqueuelen)
+            .map_err(Failure::kernel)?;
     }
     if let Some(b) = mac {
         // iproute2 compares the length with the device's own (6 bytes for every kind)
@@ -3357,6 +3372,8 @@ struct LinkAttrs {
     flags_mask: u32,
     /// `master BR`, resolved while parsing (as iproute2 does).
     master: Option<(u32, String)>,
+    /// `link DEV`: the lower device, resolved after the whole line is read.
+    link: Option<String>,
 }
 
 /// `iplink_parse` for `ip link add`: the words up to `type` (returned with what follows
@@ -3429,7 +3446,10 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
                     .ok_or_else(|| invarg("Device does not exist\n", v))?;
                 at.master = Some((m, v.to_string()));
             }
-            "index" | "link" | "netns" | "link-netns" | "link-netnsid" | "vrf" | "carrier"
+            "link" => {
+                at.link = Some(it.val()?.to_string());
+            }
+            "index" | "netns" | "link-netns" | "link-netnsid" | "vrf" | "carrier"
             | "numtxqueues" | "numrxqueues" | "addrgenmode" | "broadcast" | "brd" | "mode"
             | "state" | "xdp" | "vf" | "protodown" | "gso_max_size" | "gso_max_segs"
             | "gro_max_size" => {
@@ -3508,6 +3528,17 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
             }
             LinkKind::Bridge
         }
+        Some("macvlan") => {
+            let o = macvlan_parse_opt(&mut it)?;
+            // macvlan_common_newlink's defaults: vepa, no flags, a queue of 1000
+            LinkKind::Macvlan {
+                lower: 0,
+                mode: o.mode.unwrap_or(fibkit::link::macvlan_mode::VEPA),
+                flags: o.flags.unwrap_or(0),
+                bcqueuelen: o.bcqueuelen.unwrap_or(1000),
+                max_mtu: 0,
+            }
+        }
         Some(_) => {
             // the kernel's refusal (no such link kind): rtnl_newlink's extack
             return Err(Failure::kernel(fibkit::Error::msg(
@@ -3522,6 +3553,27 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
                 1,
             ));
         }
+    };
+    // iplink_modify resolves `link` once the line is read
+    let lower = match &at.link {
+        Some(d) => ns.link_index(d).ok_or_else(|| nodev(d))?,
+        None => 0,
+    };
+    let kind = match kind {
+        LinkKind::Macvlan {
+            mode,
+            flags,
+            bcqueuelen,
+            max_mtu,
+            ..
+        } => LinkKind::Macvlan {
+            lower,
+            mode,
+            flags,
+            bcqueuelen,
+            max_mtu,
+        },
+        k => k,
     };
     let name = at.name.or(at.dev).unwrap_or_default();
     let peer_name = peer.name.or(peer.dev);
@@ -3554,6 +3606,92 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
     ns.link_add(&req)
         .map(|_| Outcome::Ok(String::new()))
         .map_err(Failure::kernel)
+}
+
+/// The usage `iplink_macvlan.c` prints (`print_explain`).
+const MACVLAN_USAGE: &str =
+    "Usage: ... macvlan mode MODE [flag MODE_FLAG] MODE_OPTS [bcqueuelen BC_QUEUE_LEN]\n\
+\n\
+MODE: private | vepa | bridge | passthru | source\n\
+MODE_FLAG: null | nopromisc | nodst\n\
+MODE_OPTS: for mode \"source\":\n\
+\tmacaddr { { add | del } <macaddr> | set [ <macaddr> [ <macaddr>  ... ] ] | flush }\n\
+BC_QUEUE_LEN: Length of the rx queue for broadcast/multicast: [0-4294967295]\n";
+
+/// What `type macvlan` asks for: `IFLA_MACVLAN_MODE`, `_FLAGS` and `_BC_QUEUE_LEN`,
+/// each only when given.
+struct MacvlanOpts {
+    mode: Option<u32>,
+    flags: Option<u16>,
+    bcqueuelen: Option<u32>,
+}
+
+/// `macvlan_parse_opt`: the words after `type macvlan` (the lower device comes with
+/// `link`). The source mode's address list (`macaddr`) is not modelled: refused.
+fn macvlan_parse_opt(it: &mut Args<'_>) -> Res<MacvlanOpts> {
+    use fibkit::link::macvlan_mode as mm;
+    let fail = |msg: String| Failure::parse(msg, 1);
+    let mut mode = 0;
+    let mut flags = 0u16;
+    let mut has_flags = false;
+    let mut bcqueuelen = None;
+    while let Some(w) = it.next() {
+        if matches(w, "mode") {
+            let v = it.val()?;
+            mode = match v {
+                "private" => mm::PRIVATE,
+                "vepa" => mm::VEPA,
+                "bridge" => mm::BRIDGE,
+                "passthru" => mm::PASSTHRU,
+                "source" => mm::SOURCE,
+                _ => return Err(fail(format!(
+                    "Error: argument of \"mode\" must be \"private\", \"vepa\", \"bridge\", \"passthru\" or \"source\", not \"{v}\"\n"
+                ))),
+            };
+        } else if matches(w, "flag") {
+            let v = it.val()?;
+            flags |= match v {
+                "nopromisc" => 1,
+                "nodst" => 2,
+                "null" => 0,
+                _ => return Err(fail(format!(
+                    "Error: argument of \"flag\" must be \"nopromisc\", \"nodst\" or \"null\", not \"{v}\"\n"
+                ))),
+            };
+            has_flags = true;
+        } else if matches(w, "macaddr") {
+            return Err(unmodelled_link_setting(w, it.next().unwrap_or("")));
+        } else if matches(w, "nopromisc") {
+            flags |= 1;
+            has_flags = true;
+        } else if matches(w, "nodst") {
+            flags |= 2;
+            has_flags = true;
+        } else if matches(w, "bcqueuelen") {
+            let v = it.val()?;
+            bcqueuelen = Some(parse_u32(v).ok_or_else(|| {
+                fail(format!(
+                    "Error: argument of \"bcqueuelen\" must be a positive integer [0-4294967295], not \"{v}\"\n"
+                ))
+            })?);
+        } else if matches(w, "help") {
+            return Err(fail(MACVLAN_USAGE.to_string()));
+        } else {
+            return Err(fail(format!(
+                "macvlan: unknown option \"{w}\"?\n{MACVLAN_USAGE}"
+            )));
+        }
+    }
+    if has_flags && flags & 1 != 0 && mode != mm::PASSTHRU {
+        return Err(fail(format!(
+            "macvlan: nopromisc flag only valid in passthru mode\n{MACVLAN_USAGE}"
+        )));
+    }
+    Ok(MacvlanOpts {
+        mode: (mode != 0).then_some(mode),
+        flags: has_flags.then_some(flags),
+        bcqueuelen,
+    })
 }
 
 /// `ip link delete`.
@@ -3643,6 +3781,7 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         // do_help: the usage, or the help of the link kind named (printed, status 0)
         return match rest.first().map(String::as_str) {
             Some(k @ ("dummy" | "ifb")) => Ok(Outcome::Ok(format!("Usage: ... {k}\n"))),
+            Some("macvlan") => Ok(Outcome::Ok(MACVLAN_USAGE.to_string())),
             Some("veth") => Ok(Outcome::Ok(
                 "Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n"
                     .to_string(),

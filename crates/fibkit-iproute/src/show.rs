@@ -3747,6 +3747,22 @@ fn link_kind(l: &Link) -> Option<&'static str> {
         LinkKind::Veth { .. } => Some("veth"),
         LinkKind::Bridge => Some("bridge"),
         LinkKind::Tun { .. } => Some("tun"),
+        LinkKind::Macvlan { .. } => Some("macvlan"),
+    }
+}
+
+/// A device's `tso_max_size`: a tun's is 64 KiB, a macvlan inherits its lower
+/// device's (`netif_inherit_tso_max`).
+fn tso_max_size(ns: &Netns, l: &Link) -> u32 {
+    match l.kind {
+        LinkKind::Tun { .. } => 65536,
+        // a bridge's is its ports' (64 KiB without any)
+        LinkKind::Bridge if ns.links().all(|p| p.master != l.index) => 65536,
+        LinkKind::Macvlan { lower, .. } => ns
+            .link(lower)
+            .filter(|x| !matches!(x.kind, LinkKind::Macvlan { .. }))
+            .map_or(524280, |x| tso_max_size(ns, x)),
+        _ => 524280,
     }
 }
 
@@ -3773,6 +3789,8 @@ fn link_msg(l: &Link, inet6: bool) -> LinkMsg<'_> {
         flags: link_flags(l),
         iflink: match l.kind {
             LinkKind::Veth { peer } => Some(peer),
+            // macvlan_dev_get_iflink: its lower device
+            LinkKind::Macvlan { lower, .. } => Some(lower),
             _ => None,
         },
         inet6,
@@ -4040,7 +4058,9 @@ fn print_linkinfo(
             (LinkKind::Loopback, _) => "noqueue",
             (_, false) => "noop",
             (LinkKind::Dummy, true) => "pfifo_fast",
-            (LinkKind::Veth { .. } | LinkKind::Bridge, true) => "noqueue",
+            (LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Macvlan { .. }, true) => {
+                "noqueue"
+            }
             // a multi-queue device's root qdisc spreads over its queues
             (LinkKind::Tun { flags, .. }, true) if flags & fibkit::link::tunf::MULTI_QUEUE != 0 => {
                 "mq"
@@ -4098,6 +4118,7 @@ fn print_linkinfo(
         let (minmtu, maxmtu, queues) = match l.kind {
             LinkKind::Veth { .. } => (68u32, 65535u32, 2u32),
             LinkKind::Bridge => (68, 65535, 1),
+            LinkKind::Macvlan { max_mtu, .. } => (68, max_mtu, 1),
             // tun_net_init: a tap's maximum leaves room for its Ethernet header
             LinkKind::Tun { tap, flags } => (
                 68,
@@ -4156,6 +4177,56 @@ fn print_linkinfo(
                 o.on_off("persist", true);
                 o.obj_close();
             }
+            if let LinkKind::Macvlan {
+                lower,
+                mode,
+                flags,
+                bcqueuelen,
+                ..
+            } = l.kind
+            {
+                // macvlan_fill_info, printed by iplink_macvlan.c's macvlan_print_opt
+                use fibkit::link::macvlan_mode as mm;
+                o.obj_open(Some("info_data"));
+                let name = mm::name(mode);
+                o.s(Some("mode"), &format!("mode {name} "), name);
+                for (bit, key) in [(1u16, "nopromisc"), (2, "nodst")] {
+                    if flags & bit != 0 {
+                        if let Some(j) = o.jkey(Some(key)) {
+                            j.raw("true");
+                        } else {
+                            o.fp(&format!("{key} "));
+                        }
+                    }
+                }
+                o.n(
+                    Some("bcqueuelen"),
+                    &format!("bcqueuelen {bcqueuelen} "),
+                    i128::from(bcqueuelen),
+                );
+                // the port's queue: the largest any of its macvlans asks for
+                let used = ns
+                    .links()
+                    .filter_map(|x| match x.kind {
+                        LinkKind::Macvlan {
+                            lower: y,
+                            bcqueuelen: q,
+                            ..
+                        } if y == lower => Some(q),
+                        _ => None,
+                    })
+                    .max()
+                    .unwrap_or(0);
+                o.n(
+                    Some("usedbcqueuelen"),
+                    &format!("usedbcqueuelen {used} "),
+                    i128::from(used),
+                );
+                if mode == mm::SOURCE {
+                    o.n(Some("macaddr_count"), "remotes (0) ", 0);
+                }
+                o.obj_close();
+            }
             o.obj_close();
         }
         // IFLA_AF_SPEC's inet6 part, which a device without IPv6 state has not
@@ -4173,15 +4244,7 @@ fn print_linkinfo(
             ("num_rx_queues", "numrxqueues", queues),
             ("gso_max_size", "gso_max_size", 65536),
             ("gso_max_segs", "gso_max_segs", 65535),
-            (
-                "tso_max_size",
-                "tso_max_size",
-                if matches!(l.kind, LinkKind::Tun { .. }) {
-                    65536
-                } else {
-                    524280
-                },
-            ),
+            ("tso_max_size", "tso_max_size", tso_max_size(ns, l)),
             ("tso_max_segs", "tso_max_segs", 65535),
             ("gro_max_size", "gro_max_size", 65536),
         ] {
@@ -4427,7 +4490,9 @@ fn ipaddr_list(
                 m => i64::from(l.master) == m,
             })
             .filter(|l| match f.kind.as_deref() {
-                Some(k @ ("veth" | "ifb" | "bridge")) if !inet6 => link_kind(l) == Some(k),
+                Some(k @ ("veth" | "ifb" | "bridge" | "macvlan")) if !inet6 => {
+                    link_kind(l) == Some(k)
+                }
                 _ => true,
             })
             .collect()

@@ -96,6 +96,21 @@ pub struct KLink {
     pub master: u32,
     /// A tun device's settings (`IFLA_INFO_DATA`), when the kernel gave some.
     pub tun: Option<KTun>,
+    /// A macvlan's settings (`IFLA_INFO_DATA`), when the kernel gave some.
+    pub macvlan: Option<KMacvlan>,
+}
+
+/// A macvlan's settings (`macvlan_fill_info`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KMacvlan {
+    /// `IFLA_MACVLAN_MODE` (`MACVLAN_MODE_*`).
+    pub mode: u32,
+    /// `IFLA_MACVLAN_FLAGS` (1 `nopromisc`, 2 `nodst`).
+    pub flags: u16,
+    /// `IFLA_MACVLAN_BC_QUEUE_LEN`.
+    pub bcqueuelen: Option<u32>,
+    /// `IFLA_MACVLAN_MACADDR_COUNT`: the source mode's addresses.
+    pub macaddr_count: u32,
 }
 
 /// A tun or tap device's settings (`tun_fill_info`).
@@ -414,6 +429,26 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
                                 }
                             }
                             l.tun = Some(t);
+                        }
+                        // IFLA_INFO_DATA of a macvlan: IFLA_MACVLAN_MODE, _FLAGS,
+                        // _MACADDR_COUNT, _BC_QUEUE_LEN
+                        2 if l.kind.as_deref() == Some("macvlan") => {
+                            let mut m = KMacvlan::default();
+                            for d in i.nested() {
+                                match d.ty {
+                                    1 => m.mode = d.u32().unwrap_or(0),
+                                    2 => {
+                                        m.flags = d
+                                            .data
+                                            .get(..2)
+                                            .map_or(0, |b| u16::from_ne_bytes([b[0], b[1]]))
+                                    }
+                                    6 => m.macaddr_count = d.u32().unwrap_or(0),
+                                    7 => m.bcqueuelen = d.u32(),
+                                    _ => {}
+                                }
+                            }
+                            l.macvlan = Some(m);
                         }
                         _ => {}
                     }

@@ -1486,6 +1486,41 @@ pub fn translate(k: &KernelState) -> Translation {
                     }
                 }
             }
+            // a macvlan on a device of this namespace (made before it: a lower index)
+            (Some("macvlan"), Some(lower)) if l.macvlan.is_some() => {
+                let m = l.macvlan.unwrap_or_default();
+                let mode = match m.mode {
+                    1 => "private",
+                    4 => "bridge",
+                    8 => "passthru",
+                    16 => "source",
+                    _ => "vepa",
+                };
+                if m.macaddr_count > 0 {
+                    c.warn(format!(
+                        "macvlan {} lists {} source addresses, which fibkit does not \
+                         model: mirrored without them",
+                        l.name, m.macaddr_count
+                    ));
+                }
+                o.extend([
+                    w("link"),
+                    lower.name.clone(),
+                    w("type"),
+                    w("macvlan"),
+                    w("mode"),
+                    w(mode),
+                ]);
+                for (bit, word) in [(1u16, "nopromisc"), (2, "nodst")] {
+                    if m.flags & bit != 0 {
+                        o.extend([w("flag"), w(word)]);
+                    }
+                }
+                if let Some(q) = m.bcqueuelen.filter(|&q| q != 1000) {
+                    o.extend([w("bcqueuelen"), q.to_string()]);
+                }
+                c.ip(o);
+            }
             (Some("bridge"), _) => {
                 // its carrier and MTU follow its ports, made its ports below
                 let live_port = links

@@ -143,7 +143,9 @@ impl Netns {
                 "Can not enslave a bridge to a bridge",
             ));
         }
-        if l.master != 0 {
+        // netdev_rx_handler_register: a port's handler is its bridge's, a macvlan
+        // lower device's its port's
+        if l.master != 0 || self.is_macvlan_port(idx) {
             return Err(Error::new(Errno::EBUSY));
         }
         let l = self.links.get_mut(&idx).expect("exists");

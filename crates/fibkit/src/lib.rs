@@ -48,6 +48,7 @@ pub mod flowhash;
 pub mod link;
 pub mod lookup;
 pub mod lookup6;
+pub mod macvlan;
 pub mod mcast;
 pub mod netns;
 pub mod nexthop;

@@ -26,6 +26,48 @@ pub enum LinkKind {
         /// `IFF_VNET_HDR`, `IFF_MULTI_QUEUE`), as `tun_flags` shows them.
         flags: u16,
     },
+    /// A macvlan device (`drivers/net/macvlan.c`): an Ethernet device of its own
+    /// address on top of a lower Ethernet device, whose carrier it copies (see
+    /// [`crate::macvlan`]).
+    Macvlan {
+        /// The lower device's ifindex (never another macvlan: one made on a macvlan
+        /// goes on that macvlan's lower device).
+        lower: u32,
+        /// `MACVLAN_MODE_*` ([`macvlan_mode`]).
+        mode: u32,
+        /// `MACVLAN_FLAG_*`: 1 `nopromisc`, 2 `nodst`.
+        flags: u16,
+        /// `bcqueuelen` (the length of its broadcast queue asked for).
+        bcqueuelen: u32,
+        /// Its MTU ceiling: the lower device's at creation (0: none).
+        max_mtu: u32,
+    },
+}
+
+/// The macvlan modes (`MACVLAN_MODE_*`, `if_link.h`).
+pub mod macvlan_mode {
+    /// Frames between macvlans of one lower device are dropped.
+    pub const PRIVATE: u32 = 1;
+    /// Frames between macvlans go out through the lower device (the default).
+    pub const VEPA: u32 = 2;
+    /// Frames between macvlans are passed directly.
+    pub const BRIDGE: u32 = 4;
+    /// The only macvlan of its lower device, which it takes over (its address).
+    pub const PASSTHRU: u32 = 8;
+    /// Receives the frames of listed source addresses.
+    pub const SOURCE: u32 = 16;
+
+    /// iproute2's word for a mode.
+    pub fn name(mode: u32) -> &'static str {
+        match mode {
+            PRIVATE => "private",
+            VEPA => "vepa",
+            BRIDGE => "bridge",
+            PASSTHRU => "passthru",
+            SOURCE => "source",
+            _ => "unknown",
+        }
+    }
 }
 
 /// The tun flags (`if_tun.h`).
@@ -47,9 +89,10 @@ impl LinkKind {
         match self {
             LinkKind::Loopback => iff::LOOPBACK,
             LinkKind::Dummy => iff::BROADCAST | iff::NOARP,
-            LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Tun { tap: true, .. } => {
-                iff::BROADCAST | iff::MULTICAST
-            }
+            LinkKind::Veth { .. }
+            | LinkKind::Bridge
+            | LinkKind::Tun { tap: true, .. }
+            | LinkKind::Macvlan { .. } => iff::BROADCAST | iff::MULTICAST,
             // tun_net_init: a tun is point-to-point without ARP
             LinkKind::Tun { tap: false, .. } => iff::POINTOPOINT | iff::MULTICAST | iff::NOARP,
         }
@@ -63,6 +106,7 @@ impl LinkKind {
             LinkKind::Veth { .. } => "veth",
             LinkKind::Bridge => "bridge",
             LinkKind::Tun { .. } => "tun",
+            LinkKind::Macvlan { .. } => "macvlan",
         }
     }
 }
@@ -173,6 +217,10 @@ pub struct Link {
     /// A bridge's MTU was set by the user (`BROPT_MTU_SET_BY_USER`): its ports' MTUs
     /// no longer decide it.
     pub mtu_by_user: bool,
+    /// Promiscuous for its unicast list (`uc_promisc`): a device without a unicast
+    /// filter whose list (a macvlan's address) was not empty when its receive mode
+    /// was last set while up; it holds one of [`Link::promiscuity`].
+    pub uc_promisc: bool,
 }
 
 impl Link {
@@ -202,7 +250,8 @@ impl Link {
                     "DOWN"
                 }
             }
-            LinkKind::Veth { .. } => {
+            // a device stacked on another (`iflink` not itself)
+            LinkKind::Veth { .. } | LinkKind::Macvlan { .. } => {
                 if !self.up {
                     "DOWN"
                 } else if self.carrier {

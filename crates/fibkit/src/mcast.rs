@@ -33,6 +33,9 @@ pub struct LinkMc {
     pub users: u32,
     /// Asked for by `ip maddr add` (`global_use`; iproute2 prints `static`).
     pub global: bool,
+    /// A macvlan's entry copied into its lower device's list (`sync_cnt`), which
+    /// holds one of `users`.
+    pub synced: bool,
 }
 
 /// A multicast group of a device (`struct ip_mc_list`, `struct ifmcaddr6`): `A` is
@@ -139,6 +142,7 @@ impl Netns {
             crate::link::LinkKind::Veth { .. }
                 | crate::link::LinkKind::Bridge
                 | crate::link::LinkKind::Tun { tap: true, .. }
+                | crate::link::LinkKind::Macvlan { .. }
         ) {
             return Err(Error::new(Errno::EINVAL));
         }
@@ -153,8 +157,10 @@ impl Netns {
                 addr,
                 users: 1,
                 global: true,
+                synced: false,
             }),
         }
+        self.macvlan_mc_sync(dev);
         self.bump();
         Ok(())
     }
@@ -169,6 +175,7 @@ impl Netns {
             crate::link::LinkKind::Veth { .. }
                 | crate::link::LinkKind::Bridge
                 | crate::link::LinkKind::Tun { tap: true, .. }
+                | crate::link::LinkKind::Macvlan { .. }
         ) {
             return Err(Error::new(Errno::EINVAL));
         }
@@ -181,6 +188,7 @@ impl Netns {
         if list[i].users == 0 {
             list.remove(i);
         }
+        self.macvlan_mc_sync(dev);
         self.bump();
         Ok(())
     }
@@ -188,6 +196,18 @@ impl Netns {
     // ------------------------------------------------------------ link layer
 
     fn mc_link_inc(&mut self, dev: u32, addr: [u8; 6]) {
+        self.mc_link_ref(dev, addr);
+        // `__dev_set_rx_mode`: an open macvlan passes its list on at once
+        self.macvlan_mc_sync(dev);
+    }
+
+    fn mc_link_dec(&mut self, dev: u32, addr: [u8; 6]) {
+        self.mc_link_unref(dev, addr);
+        self.macvlan_mc_sync(dev);
+    }
+
+    /// A reference to `addr` in device `dev`'s link-layer list (appended when new).
+    pub(crate) fn mc_link_ref(&mut self, dev: u32, addr: [u8; 6]) {
         let list = &mut self.mcast.entry(dev).or_default().link;
         match list.iter_mut().find(|e| e.addr == addr) {
             Some(e) => e.users += 1,
@@ -195,11 +215,13 @@ impl Netns {
                 addr,
                 users: 1,
                 global: false,
+                synced: false,
             }),
         }
     }
 
-    fn mc_link_dec(&mut self, dev: u32, addr: [u8; 6]) {
+    /// A reference to `addr` dropped from device `dev`'s list (gone at none).
+    pub(crate) fn mc_link_unref(&mut self, dev: u32, addr: [u8; 6]) {
         let Some(list) = self.mcast.get_mut(&dev).map(|m| &mut m.link) else {
             return;
         };

@@ -157,6 +157,8 @@ pub struct Netns {
     pub(crate) mc_autojoin4: BTreeSet<(u32, u32)>,
     /// The same for IPv6 (`ipv6_mc_config`).
     pub(crate) mc_autojoin6: BTreeSet<(u32, u128)>,
+    /// The lower devices that carry macvlans (see [`crate::macvlan`]).
+    pub(crate) macvlan_ports: BTreeMap<u32, crate::macvlan::MacvlanPort>,
     /// Per IPv6 sibling group: each device's `ignore_routes_with_linkdown` as it was at
     /// the group's last rebalance (`rt6_multipath_rebalance`), which the kernel's
     /// stored upper bounds reflect until the next one.
@@ -303,6 +305,7 @@ fn dev_validate_mtu(kind: &LinkKind, mtu: u32) -> Result<()> {
         LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Tun { tap: false, .. } => (68, 65535),
         LinkKind::Tun { tap: true, .. } => (68, 65521),
         LinkKind::Dummy | LinkKind::Loopback => (0, 0),
+        LinkKind::Macvlan { max_mtu, .. } => (68, *max_mtu),
     };
     if (mtu as i32) < min {
         return Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"));
@@ -328,6 +331,7 @@ impl Netns {
             mcast: BTreeMap::new(),
             mc_autojoin4: BTreeSet::new(),
             mc_autojoin6: BTreeSet::new(),
+            macvlan_ports: BTreeMap::new(),
             lb_ignore6: BTreeMap::new(),
             tables4: BTreeMap::new(),
             tables6: BTreeMap::new(),
@@ -402,6 +406,7 @@ impl Netns {
                 altnames: Vec::new(),
                 master: 0,
                 mtu_by_user: false,
+                uc_promisc: false,
             },
         );
         ns.sysctl.v4_dev.insert(1, ns.sysctl.v4_default.clone());
@@ -847,7 +852,10 @@ impl Netns {
                 up: false,
                 carrier: !matches!(
                     kind,
-                    LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Tun { .. }
+                    LinkKind::Veth { .. }
+                        | LinkKind::Bridge
+                        | LinkKind::Tun { .. }
+                        | LinkKind::Macvlan { .. }
                 ),
                 group: 0,
                 mtu,
@@ -865,6 +873,7 @@ impl Netns {
                 altnames: Vec::new(),
                 master: 0,
                 mtu_by_user: false,
+                uc_promisc: false,
             },
         );
         self.sysctl
@@ -946,6 +955,19 @@ impl Netns {
         if kind == LinkKind::Bridge {
             dev_validate_mtu(&kind, mtu)?;
         }
+        // rtnl_create_link for a macvlan: ether_setup's minimum, no maximum yet
+        if matches!(kind, LinkKind::Macvlan { .. }) && req.mtu.is_some() {
+            dev_validate_mtu(
+                &LinkKind::Macvlan {
+                    lower: 0,
+                    mode: 0,
+                    flags: 0,
+                    bcqueuelen: 0,
+                    max_mtu: 65535,
+                },
+                mtu,
+            )?;
+        }
         let idx = match kind {
             LinkKind::Loopback => return Err(Error::new(Errno::EOPNOTSUPP)),
             // tun_validate
@@ -954,6 +976,42 @@ impl Netns {
                     Errno::EOPNOTSUPP,
                     "tun/tap creation via rtnetlink is not supported",
                 ))
+            }
+            LinkKind::Macvlan {
+                lower,
+                mode,
+                flags,
+                bcqueuelen,
+                ..
+            } => {
+                let (lower, mtu, max_mtu, _) = self.macvlan_prepare(lower, req.mtu, mode)?;
+                let name = if req.name.is_empty() {
+                    self.alloc_link_name("macvlan", &[])
+                } else {
+                    req.name.clone()
+                };
+                let kind = LinkKind::Macvlan {
+                    lower,
+                    mode,
+                    flags,
+                    bcqueuelen,
+                    max_mtu,
+                };
+                // a passthru macvlan takes its lower device's address
+                let passthru = mode == crate::link::macvlan_mode::PASSTHRU;
+                let mac = if passthru {
+                    self.links[&lower].mac
+                } else {
+                    mac
+                };
+                let idx = self.new_link(&name, kind, mac, mtu);
+                self.macvlan_registered(idx);
+                if passthru && req.mac.is_none_or(|m| m != mac) {
+                    // the oracle then gives the new link its own address (one it did
+                    // not name), which goes to the lower device through the macvlan
+                    let _ = self.link_set_mac(idx, Self::index_mac(idx));
+                }
+                idx
             }
             LinkKind::Bridge => {
                 let name = if req.name.is_empty() {
@@ -1110,6 +1168,9 @@ impl Netns {
                 }
             }
         }
+        // macvlans copy their lower device's carrier (a lower device going up or down
+        // changes theirs only through its own)
+        self.macvlan_transfer_carriers(&mut changed);
         changed
     }
 
@@ -1149,9 +1210,21 @@ impl Netns {
         if l.up == up {
             return Ok(());
         }
+        if up {
+            // ndo_open: a macvlan's address must be free on its port
+            self.macvlan_open_check(index)?;
+        } else {
+            // ndo_stop, before the NETDEV_DOWN notifiers
+            self.macvlan_stop(index);
+        }
         let link = self.links.get_mut(&index).expect("exists");
         link.up = up;
         link.qdisc_attached |= up;
+        if up {
+            // the rest of ndo_open and dev_set_rx_mode
+            self.macvlan_opened(index);
+            self.dev_rx_mode(index);
+        }
         let changed = self.update_carriers(index);
         let bridge = l.kind == LinkKind::Bridge;
         if up {
@@ -1299,6 +1372,8 @@ impl Netns {
             return Ok(());
         }
         dev_validate_mtu(&l.kind, mtu)?;
+        self.macvlan_check_mtu(index, mtu)?;
+        let l = self.links.get_mut(&index).expect("exists");
         let old = std::mem::replace(&mut l.mtu, mtu);
         if l.kind == LinkKind::Bridge {
             // br_change_mtu marks it; an automatic adjustment clears the mark again
@@ -1327,6 +1402,8 @@ impl Netns {
             // br_device_event(NETDEV_CHANGEMTU) of a port
             self.bridge_mtu_adjust(master);
         }
+        // macvlan_device_event(NETDEV_CHANGEMTU) of a lower device
+        self.macvlan_lower_mtu(index, mtu);
         self.rt_cache_flush4();
         self.bump();
         Ok(())
@@ -1334,6 +1411,26 @@ impl Netns {
 
     /// `ip link set DEV address MAC`.
     pub fn link_set_mac(&mut self, index: u32, mac: [u8; 6]) -> Result<()> {
+        if self.is_macvlan(index) {
+            if self.macvlan_set_mac(index, mac)? {
+                self.links.get_mut(&index).expect("exists").mac = mac;
+            }
+            // dev_set_mac_address: NETDEV_CHANGEADDR once the driver agreed
+            self.neigh_changeaddr(index);
+            self.bump();
+            return Ok(());
+        }
+        self.link_set_mac_from(index, mac, false)
+    }
+
+    /// [`Netns::link_set_mac`] of a device that is not a macvlan, asked by the user
+    /// or (`by_macvlan`) by its passthru macvlan.
+    pub(crate) fn link_set_mac_from(
+        &mut self,
+        index: u32,
+        mac: [u8; 6],
+        by_macvlan: bool,
+    ) -> Result<()> {
         let l = self
             .links
             .get_mut(&index)
@@ -1351,6 +1448,7 @@ impl Netns {
         // NETDEV_CHANGEADDR, sent even when the address is the one the link has
         // (conformance scenario 236)
         self.neigh_changeaddr(index);
+        self.macvlan_lower_changeaddr(index, by_macvlan);
         self.bump();
         Ok(())
     }
@@ -1426,9 +1524,14 @@ impl Netns {
                 victims.push(peer);
             }
         }
+        // macvlan_device_event(NETDEV_UNREGISTER): a lower device takes its macvlans
+        for v in victims.clone() {
+            victims.extend(self.macvlans_on(v));
+        }
         for &v in &victims {
             self.nh_flush_dev(v);
             if self.links[&v].up {
+                self.macvlan_stop(v);
                 self.links.get_mut(&v).expect("exists").up = false;
                 let changed = self.update_carriers(v);
                 if self.is_bridge(v) {
@@ -1460,7 +1563,15 @@ impl Netns {
             self.ipv4_netdev_unregister(v);
             self.ipv6_netdev_down(v, true);
             self.neigh_ifdown(v, None);
+            let lower = match self.links[&v].kind {
+                LinkKind::Macvlan { lower, .. } => lower,
+                _ => 0,
+            };
             self.links.remove(&v);
+            if lower != 0 {
+                self.macvlan_port_release(lower);
+            }
+            self.macvlan_ports.remove(&v);
             self.mcast.remove(&v);
             self.sysctl.v4_dev.remove(&v);
             self.sysctl.v6_dev.remove(&v);

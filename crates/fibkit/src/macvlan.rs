@@ -1,0 +1,474 @@
+//! macvlan devices (`drivers/net/macvlan.c`), as far as routing and `ip link` see them.
+//!
+//! - A macvlan sits on a lower Ethernet device (not the loopback, not a tun, not a
+//!   bridge port: `macvlan_port_create`), its *port*; one made on a macvlan goes on
+//!   that macvlan's lower device. Its MTU is the lower device's unless given (no
+//!   larger), and follows the lower device's down, never up; its MTU ceiling is the
+//!   lower device's.
+//! - It copies the lower device's carrier (`netif_stacked_transfer_operstate`) at
+//!   creation and whenever the lower device goes up or down or changes carrier, so a
+//!   macvlan without carrier is `LOWERLAYERDOWN`.
+//! - Opening one that is not in passthru mode needs an address that neither the lower
+//!   device nor an open macvlan of the port has (EADDRINUSE), and puts the address on
+//!   the lower device's unicast list: a lower device without a unicast filter (all
+//!   that are modelled) is then promiscuous while up (`uc_promisc`, one count of
+//!   `promiscuity`). A passthru macvlan is the port's only one; it takes the lower
+//!   device's address and changes it with its own, makes the lower device
+//!   promiscuous while open (unless `nopromisc`), and when it goes the lower device
+//!   gets its address back.
+//! - While open, its link-layer multicast list is synchronised into the lower
+//!   device's (`dev_mc_sync`): each entry adds a reference there (appended when new)
+//!   and one to itself, until the macvlan drops it or closes (`dev_mc_unsync`).
+//! - Deleting the lower device deletes its macvlans.
+
+use crate::error::{Errno, Error, Result};
+use crate::link::{macvlan_mode, LinkKind};
+use crate::netns::Netns;
+
+/// The state of a lower device that carries macvlans (`struct macvlan_port`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MacvlanPort {
+    /// The lower device's address to restore when a passthru port goes
+    /// (`perm_addr`).
+    pub(crate) perm_addr: [u8; 6],
+    /// A passthru macvlan owns the port.
+    pub(crate) passthru: bool,
+}
+
+impl Netns {
+    /// Whether `idx` is a macvlan.
+    pub(crate) fn is_macvlan(&self, idx: u32) -> bool {
+        self.links
+            .get(&idx)
+            .is_some_and(|l| matches!(l.kind, LinkKind::Macvlan { .. }))
+    }
+
+    /// The macvlan `idx`'s lower device and mode.
+    fn macvlan_of(&self, idx: u32) -> Option<(u32, u32)> {
+        match self.links.get(&idx)?.kind {
+            LinkKind::Macvlan { lower, mode, .. } => Some((lower, mode)),
+            _ => None,
+        }
+    }
+
+    /// The macvlans on `lower`, in the port's order (creation, which is ifindex order).
+    pub(crate) fn macvlans_on(&self, lower: u32) -> Vec<u32> {
+        if !self.macvlan_ports.contains_key(&lower) {
+            return Vec::new();
+        }
+        self.links
+            .values()
+            .filter(|l| matches!(l.kind, LinkKind::Macvlan { lower: x, .. } if x == lower))
+            .map(|l| l.index)
+            .collect()
+    }
+
+    /// Whether `idx` carries macvlans (its receive handler is taken: it cannot be a
+    /// bridge port).
+    pub fn is_macvlan_port(&self, idx: u32) -> bool {
+        self.macvlan_ports.contains_key(&idx)
+    }
+
+    /// `macvlan_common_newlink` up to `register_netdevice`: the lower device (its
+    /// own lower when it is a macvlan), the MTU, the port. Returns the lower device,
+    /// the MTU, the MTU ceiling and whether the port is new.
+    pub(crate) fn macvlan_prepare(
+        &mut self,
+        lower: u32,
+        mtu: Option<u32>,
+        mode: u32,
+    ) -> Result<(u32, u32, u32, bool)> {
+        // no IFLA_LINK, or an index no device has
+        let mut l = self.links.get(&lower).ok_or(Error::new(if lower == 0 {
+            Errno::EINVAL
+        } else {
+            Errno::ENODEV
+        }))?;
+        if let LinkKind::Macvlan { lower: root, .. } = l.kind {
+            l = self.links.get(&root).ok_or(Error::new(Errno::ENODEV))?;
+        }
+        let lower = l.index;
+        let mtu = match mtu {
+            None => l.mtu,
+            Some(m) if m > l.mtu => return Err(Error::new(Errno::EINVAL)),
+            Some(m) => m,
+        };
+        let max_mtu = max_mtu(&l.kind);
+        // macvlan_port_create: an Ethernet device that is not the loopback, whose
+        // receive handler is free (a bridge port's is the bridge's)
+        let fresh = !self.macvlan_ports.contains_key(&lower);
+        if fresh && (l.is_loopback() || l.is_tun()) {
+            return Err(Error::new(Errno::EINVAL));
+        }
+        if fresh && l.master != 0 {
+            return Err(Error::new(Errno::EBUSY));
+        }
+        let perm_addr = l.mac;
+        let created = match self.macvlan_ports.entry(lower) {
+            std::collections::btree_map::Entry::Occupied(_) => false,
+            std::collections::btree_map::Entry::Vacant(v) => {
+                v.insert(MacvlanPort {
+                    perm_addr,
+                    passthru: false,
+                });
+                true
+            }
+        };
+        // only one macvlan on a passthru port, and a passthru one only alone
+        let refuse = self.macvlan_ports[&lower].passthru
+            || (mode == macvlan_mode::PASSTHRU && !self.macvlans_on(lower).is_empty());
+        if refuse {
+            if created {
+                self.macvlan_ports.remove(&lower);
+            }
+            return Err(Error::new(Errno::EINVAL));
+        }
+        if mode == macvlan_mode::PASSTHRU {
+            self.macvlan_ports.get_mut(&lower).expect("made").passthru = true;
+        }
+        Ok((lower, mtu, max_mtu, created))
+    }
+
+    /// After registration: the carrier copied from the lower device.
+    pub(crate) fn macvlan_registered(&mut self, idx: u32) {
+        let Some((lower, _)) = self.macvlan_of(idx) else {
+            return;
+        };
+        let c = self.links.get(&lower).is_some_and(|l| l.carrier);
+        if let Some(l) = self.links.get_mut(&idx) {
+            l.carrier = c;
+        }
+    }
+
+    /// `netif_stacked_transfer_operstate` for the macvlans on the devices of
+    /// `changed` whose carrier changed (appended to `changed`, each after its lower
+    /// device, in the port's order).
+    pub(crate) fn macvlan_transfer_carriers(&mut self, changed: &mut Vec<u32>) {
+        let mut i = 0;
+        while i < changed.len() {
+            let d = changed[i];
+            i += 1;
+            let c = self.links.get(&d).is_some_and(|l| l.carrier);
+            for m in self.macvlans_on(d) {
+                let l = self.links.get_mut(&m).expect("listed");
+                if l.carrier != c {
+                    l.carrier = c;
+                    if !changed.contains(&m) {
+                        changed.push(m);
+                    }
+                    // a macvlan may be a bridge port
+                    let br = l.master;
+                    if br != 0 && !changed.contains(&br) && self.bridge_update_carrier(br) {
+                        changed.push(br);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `macvlan_open`, before the device is marked up: an address in use on the port
+    /// is EADDRINUSE (not for passthru).
+    pub(crate) fn macvlan_open_check(&self, idx: u32) -> Result<()> {
+        let Some((lower, mode)) = self.macvlan_of(idx) else {
+            return Ok(());
+        };
+        if mode == macvlan_mode::PASSTHRU {
+            return Ok(());
+        }
+        let mac = self.links[&idx].mac;
+        if self.macvlan_addr_busy(lower, mac, idx) {
+            return Err(Error::new(Errno::EADDRINUSE));
+        }
+        Ok(())
+    }
+
+    /// `macvlan_addr_busy`: the lower device's address (unless passthru) or an open
+    /// macvlan's of the port (other than `me`).
+    fn macvlan_addr_busy(&self, lower: u32, mac: [u8; 6], me: u32) -> bool {
+        let passthru = self.macvlan_ports.get(&lower).is_some_and(|p| p.passthru);
+        if !passthru && self.links.get(&lower).is_some_and(|l| l.mac == mac) {
+            return true;
+        }
+        self.macvlans_on(lower)
+            .into_iter()
+            .any(|m| m != me && self.links[&m].up && self.links[&m].mac == mac)
+    }
+
+    /// The rest of `macvlan_open` and `dev_set_rx_mode`, once the device is up: the
+    /// lower device's promiscuity (passthru) or unicast list, then the multicast
+    /// synchronisation.
+    pub(crate) fn macvlan_opened(&mut self, idx: u32) {
+        let Some((lower, mode)) = self.macvlan_of(idx) else {
+            return;
+        };
+        if mode == macvlan_mode::PASSTHRU {
+            if !self.macvlan_nopromisc(idx) {
+                if let Some(l) = self.links.get_mut(&lower) {
+                    l.promiscuity = l.promiscuity.saturating_add(1);
+                }
+            }
+        } else {
+            self.dev_rx_mode(lower);
+        }
+        self.macvlan_mc_sync(idx);
+    }
+
+    fn macvlan_nopromisc(&self, idx: u32) -> bool {
+        matches!(self.links[&idx].kind, LinkKind::Macvlan { flags, .. } if flags & 1 != 0)
+    }
+
+    /// `macvlan_stop`, as the device closes: the multicast entries leave the lower
+    /// device, then its promiscuity (passthru) or unicast entry.
+    pub(crate) fn macvlan_stop(&mut self, idx: u32) {
+        let Some((lower, mode)) = self.macvlan_of(idx) else {
+            return;
+        };
+        self.macvlan_mc_unsync(idx);
+        if mode == macvlan_mode::PASSTHRU {
+            if !self.macvlan_nopromisc(idx) {
+                if let Some(l) = self.links.get_mut(&lower) {
+                    l.promiscuity = l.promiscuity.saturating_sub(1);
+                }
+            }
+        } else {
+            // the device is still marked up here: count it out explicitly
+            self.dev_rx_mode_without(lower, idx);
+        }
+    }
+
+    /// `__dev_set_rx_mode` of a device without a unicast filter: while it is up, it is
+    /// promiscuous exactly when its unicast list (the addresses of its open macvlans
+    /// that are not passthru) is not empty.
+    pub(crate) fn dev_rx_mode(&mut self, dev: u32) {
+        self.dev_rx_mode_without(dev, 0);
+    }
+
+    fn dev_rx_mode_without(&mut self, dev: u32, closing: u32) {
+        let Some(l) = self.links.get(&dev) else {
+            return;
+        };
+        if !l.up {
+            return;
+        }
+        let want = self.macvlans_on(dev).into_iter().any(|m| {
+            m != closing
+                && self.links[&m].up
+                && self
+                    .macvlan_of(m)
+                    .is_some_and(|(_, mode)| mode != macvlan_mode::PASSTHRU)
+        });
+        let l = self.links.get_mut(&dev).expect("exists");
+        if want != l.uc_promisc {
+            l.uc_promisc = want;
+            l.promiscuity = if want {
+                l.promiscuity.saturating_add(1)
+            } else {
+                l.promiscuity.saturating_sub(1)
+            };
+        }
+    }
+
+    /// `dev_mc_sync(lower, macvlan)` after a change of an open macvlan's multicast
+    /// list: entries not yet synchronised are added to the lower device's list (a
+    /// reference each side); synchronised ones the macvlan no longer uses leave both.
+    pub(crate) fn macvlan_mc_sync(&mut self, idx: u32) {
+        let Some((lower, _)) = self.macvlan_of(idx) else {
+            return;
+        };
+        if !self.links[&idx].up {
+            return;
+        }
+        let Some(list) = self.mcast.get(&idx).map(|m| m.link.clone()) else {
+            return;
+        };
+        let mut keep = Vec::new();
+        for mut e in list {
+            if !e.synced {
+                self.mc_link_ref(lower, e.addr);
+                e.synced = true;
+                e.users += 1;
+                keep.push(e);
+            } else if e.users == 1 {
+                self.mc_link_unref(lower, e.addr);
+            } else {
+                keep.push(e);
+            }
+        }
+        self.mcast.entry(idx).or_default().link = keep;
+    }
+
+    /// `dev_mc_unsync(lower, macvlan)`: every synchronised entry leaves the lower
+    /// device, and drops the reference it held on the macvlan's own.
+    fn macvlan_mc_unsync(&mut self, idx: u32) {
+        let Some((lower, _)) = self.macvlan_of(idx) else {
+            return;
+        };
+        let Some(list) = self.mcast.get(&idx).map(|m| m.link.clone()) else {
+            return;
+        };
+        let mut keep = Vec::new();
+        for mut e in list {
+            if e.synced {
+                self.mc_link_unref(lower, e.addr);
+                e.synced = false;
+                e.users -= 1;
+                if e.users == 0 {
+                    continue;
+                }
+            }
+            keep.push(e);
+        }
+        self.mcast.entry(idx).or_default().link = keep;
+    }
+
+    /// `ip link set DEV type macvlan ...` (`macvlan_changelink`): the device must be a
+    /// macvlan (EOPNOTSUPP); passthru can be neither set nor cleared (EINVAL);
+    /// turning `nopromisc` on or off on a passthru port moves its lower device's
+    /// promiscuity, open or not.
+    pub fn macvlan_changelink(
+        &mut self,
+        idx: u32,
+        mode: Option<u32>,
+        flags: Option<u16>,
+        bcqueuelen: Option<u32>,
+    ) -> Result<()> {
+        let Some(LinkKind::Macvlan {
+            lower,
+            mode: cur,
+            flags: cur_flags,
+            ..
+        }) = self.links.get(&idx).map(|l| l.kind.clone())
+        else {
+            return Err(Error::new(Errno::EOPNOTSUPP));
+        };
+        if let Some(m) = mode {
+            if (m == macvlan_mode::PASSTHRU) != (cur == macvlan_mode::PASSTHRU) {
+                return Err(Error::new(Errno::EINVAL));
+            }
+        }
+        if let Some(f) = flags {
+            let passthru = self.macvlan_ports.get(&lower).is_some_and(|p| p.passthru);
+            if passthru && (f ^ cur_flags) & 1 != 0 {
+                if let Some(l) = self.links.get_mut(&lower) {
+                    l.promiscuity = if f & 1 != 0 {
+                        l.promiscuity.saturating_sub(1)
+                    } else {
+                        l.promiscuity.saturating_add(1)
+                    };
+                }
+            }
+        }
+        if let Some(LinkKind::Macvlan {
+            mode: m,
+            flags: fl,
+            bcqueuelen: q,
+            ..
+        }) = self.links.get_mut(&idx).map(|l| &mut l.kind)
+        {
+            if let Some(v) = mode {
+                *m = v;
+            }
+            if let Some(v) = flags {
+                *fl = v;
+            }
+            if let Some(v) = bcqueuelen {
+                *q = v;
+            }
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// `NETDEV_CHANGEMTU` of a lower device: its macvlans above the new MTU come down
+    /// to it (`dev_set_mtu`, which may refuse: below their minimum they keep theirs).
+    pub(crate) fn macvlan_lower_mtu(&mut self, lower: u32, mtu: u32) {
+        for m in self.macvlans_on(lower) {
+            if self.links[&m].mtu > mtu {
+                let _ = self.link_set_mtu_as(m, mtu, false);
+            }
+        }
+    }
+
+    /// `ndo_change_mtu` of a macvlan: no larger than its lower device's.
+    pub(crate) fn macvlan_check_mtu(&self, idx: u32, mtu: u32) -> Result<()> {
+        if let Some((lower, _)) = self.macvlan_of(idx) {
+            if self.links.get(&lower).is_some_and(|l| l.mtu < mtu) {
+                return Err(Error::new(Errno::EINVAL));
+            }
+        }
+        Ok(())
+    }
+
+    /// `macvlan_set_mac_address`: `Ok(true)` when the caller is to write `mac` on
+    /// the macvlan itself; a passthru macvlan changes its lower device's address
+    /// instead, which it then copies (`Ok(false)`).
+    pub(crate) fn macvlan_set_mac(&mut self, idx: u32, mac: [u8; 6]) -> Result<bool> {
+        let Some((lower, mode)) = self.macvlan_of(idx) else {
+            return Ok(true);
+        };
+        if mac[0] & 1 != 0 || mac == [0; 6] {
+            return Err(Error::new(Errno::EADDRNOTAVAIL));
+        }
+        if self.links[&idx].mac == mac {
+            return Ok(false);
+        }
+        if mode == macvlan_mode::PASSTHRU {
+            self.link_set_mac_from(lower, mac, true)?;
+            return Ok(false);
+        }
+        if self.macvlan_addr_busy(lower, mac, idx) {
+            return Err(Error::new(Errno::EADDRINUSE));
+        }
+        Ok(true)
+    }
+
+    /// `NETDEV_CHANGEADDR` of a lower device: a passthru macvlan takes the address;
+    /// one the lower device took by itself (not through the macvlan) is the one to
+    /// restore later.
+    pub(crate) fn macvlan_lower_changeaddr(&mut self, lower: u32, by_macvlan: bool) {
+        let Some(port) = self.macvlan_ports.get(&lower) else {
+            return;
+        };
+        if !port.passthru {
+            return;
+        }
+        let mac = self.links[&lower].mac;
+        if let Some(&m) = self.macvlans_on(lower).first() {
+            // macvlan_sync_address: the address is copied, nobody is told
+            self.links.get_mut(&m).expect("listed").mac = mac;
+        }
+        if !by_macvlan {
+            self.macvlan_ports.get_mut(&lower).expect("port").perm_addr = mac;
+        }
+    }
+
+    /// `macvlan_uninit` of the port's last macvlan (`macvlan_port_destroy`): a passthru
+    /// port gives the lower device its address back.
+    pub(crate) fn macvlan_port_release(&mut self, lower: u32) {
+        if !self.macvlans_on(lower).is_empty() {
+            return;
+        }
+        let Some(port) = self.macvlan_ports.remove(&lower) else {
+            return;
+        };
+        if port.passthru
+            && self
+                .links
+                .get(&lower)
+                .is_some_and(|l| l.mac != port.perm_addr)
+        {
+            let _ = self.link_set_mac_from(lower, port.perm_addr, true);
+        }
+    }
+}
+
+/// A device's MTU ceiling (`max_mtu`; 0: none), which a macvlan on it inherits.
+pub(crate) fn max_mtu(kind: &LinkKind) -> u32 {
+    match kind {
+        LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Tun { tap: false, .. } => 65535,
+        // tun_net_init: a tap's leaves room for its Ethernet header
+        LinkKind::Tun { tap: true, .. } => 65521,
+        LinkKind::Dummy | LinkKind::Loopback => 0,
+        LinkKind::Macvlan { max_mtu, .. } => *max_mtu,
+    }
+}
