@@ -386,6 +386,69 @@ impl Gen {
         }
     }
 
+    /// A macvlan episode: `mv0` on a dummy or a veth end, in some mode (passthru and
+    /// source too), perhaps a second one made on it (which goes on the same lower
+    /// device), up with addresses and a route; perhaps an MTU change or the lower
+    /// device going down; queries and listings (the lower device's multicast list
+    /// among them); perhaps deleted again.
+    fn macvlan(&mut self) {
+        if self.renamed {
+            return;
+        }
+        let lower = self.r.pick(&["d2", "v0", "v0p", "d0"]);
+        let mode = self.r.pick(&[
+            "",
+            " mode bridge",
+            " mode private",
+            " mode vepa",
+            " mode passthru",
+            " mode source",
+        ]);
+        self.line(format!("ip link add mv0 link {lower} type macvlan{mode}"));
+        if self.r.chance(35) {
+            self.line("ip link add mv1 link mv0 type macvlan mode bridge");
+        }
+        if self.r.chance(85) {
+            self.line("ip link set mv0 up");
+        }
+        self.line("ip addr add 10.6.0.1/24 dev mv0");
+        if self.r.chance(60) {
+            self.line("ip -6 addr add 2001:db8:6::1/64 dev mv0");
+        }
+        if self.r.chance(50) {
+            self.line("ip route add 10.8.0.0/16 via 10.6.0.2 dev mv0");
+        }
+        match self.r.below(6) {
+            0 => self.line(format!("ip link set {lower} mtu 1400")),
+            1 => self.line("ip link set mv0 mtu 1600"),
+            2 => self.line(format!("ip link set {lower} down")),
+            3 => self.line("ip link set mv0 type macvlan mode private"),
+            _ => {}
+        }
+        for q in [
+            "ip route get 10.6.0.9",
+            "ip route get 10.8.1.1",
+            "ip route get 10.0.0.5 from 10.6.0.9 iif mv0",
+            "ip -6 route get 2001:db8:6::9",
+        ] {
+            if self.r.chance(60) {
+                self.line(q);
+            }
+        }
+        let s = self.r.pick(&[
+            "ip link show",
+            "ip -d link show dev mv0",
+            "ip link show type macvlan",
+            "ip maddr show dev mv0",
+            "dump routes",
+        ]);
+        self.line(s);
+        self.line(format!("ip maddr show dev {lower}"));
+        if self.r.chance(40) {
+            self.line("ip link del mv0");
+        }
+    }
+
     /// Queries of [`Gen::bridge`]: to and from the bridge's subnets, and its listings.
     fn bridge_queries(&mut self) {
         let q = self.r.pick(&[
@@ -1409,12 +1472,17 @@ pub fn scenario(seed: u64, steps: usize) -> String {
     // one bridge episode in some scenarios, at a step drawn now
     let bridge_at = g.r.chance(40).then(|| g.r.below(steps.max(1)));
     let tuntap_at = g.r.chance(30).then(|| g.r.below(steps.max(1)));
+    let macvlan_at = g.r.chance(35).then(|| g.r.below(steps.max(1)));
     for step in 0..steps {
         if bridge_at == Some(step) {
             g.bridge();
         }
         if tuntap_at == Some(step) {
-            g.tuntap(bridge_at.is_none_or(|b| b <= step));
+            // (a macvlan at this step comes after it)
+            g.tuntap(bridge_at.is_none_or(|b| b <= step) && macvlan_at.is_none_or(|m| m < step));
+        }
+        if macvlan_at == Some(step) {
+            g.macvlan();
         }
         let v6 = g.r.chance(45);
         match g.r.below(11) {

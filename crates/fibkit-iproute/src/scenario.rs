@@ -430,8 +430,9 @@ impl Runner {
         if has("links") {
             for l in self.ns.links() {
                 let mut words = l.flag_words();
-                if let fibkit::link::LinkKind::Veth { peer } = l.kind {
-                    // iproute2 marks a link whose lower device (the veth peer) is down
+                if let Some(peer) = l.iflink() {
+                    // iproute2 marks a link whose lower device (a veth's peer, a
+                    // macvlan's lower device) is down
                     if self.ns.link(peer).is_some_and(|p| !p.up) {
                         words.push("M-DOWN");
                     }

@@ -3787,12 +3787,7 @@ fn link_msg(l: &Link, inet6: bool) -> LinkMsg<'_> {
     LinkMsg {
         l,
         flags: link_flags(l),
-        iflink: match l.kind {
-            LinkKind::Veth { peer } => Some(peer),
-            // macvlan_dev_get_iflink: its lower device
-            LinkKind::Macvlan { lower, .. } => Some(lower),
-            _ => None,
-        },
+        iflink: l.iflink(),
         inet6,
     }
 }

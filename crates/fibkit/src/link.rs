@@ -224,6 +224,16 @@ pub struct Link {
 }
 
 impl Link {
+    /// The device this one is stacked on (`dev_get_iflink` when it is not the device
+    /// itself): a veth's peer (0 once gone), a macvlan's lower device.
+    pub fn iflink(&self) -> Option<u32> {
+        match self.kind {
+            LinkKind::Veth { peer } => Some(peer),
+            LinkKind::Macvlan { lower, .. } => Some(lower),
+            _ => None,
+        }
+    }
+
     /// Whether this is the loopback device.
     pub fn is_loopback(&self) -> bool {
         self.kind == LinkKind::Loopback
