@@ -2072,8 +2072,8 @@ fn mirror_probes_the_ipv6_custom_rules_flag() {
     }
 }
 
-/// macvlans are mirrored on their lower devices with their mode, flags and queue
-/// length: their carrier follows the lower device (a veth whose peer is down), and a
+/// macvlans (and a macvtap) are mirrored on their lower devices with their mode,
+/// flags and queue length: their carrier follows the lower device (a veth whose peer is down), and a
 /// passthru macvlan shares its lower device's address.
 #[test]
 fn mirror_copies_macvlans() {
@@ -2088,6 +2088,8 @@ fn mirror_copies_macvlans() {
         "link add m0 address 02:00:00:00:00:04 mtu 1400 link d0 type macvlan mode bridge bcqueuelen 500",
         "link add m1 address 02:00:00:00:00:05 link d0 type macvlan mode private",
         "link add m2 link v0 type macvlan mode passthru nopromisc",
+        "link add t0 address 02:00:00:00:00:06 link d0 type macvtap mode bridge",
+        "link set t0 up",
         "link set d0 up",
         "link set m0 up",
         "link set v0 up",
@@ -2107,6 +2109,7 @@ fn mirror_copies_macvlans() {
             "-d link show dev m2",
             "-j -d link show dev m1",
             "link show type macvlan",
+            "-d link show dev t0",
             "addr show",
             "route show",
             "-6 route show",

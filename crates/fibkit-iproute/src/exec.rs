@@ -3075,7 +3075,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let (mut txqlen, mut alias) = (None, None);
     let (mut flags, mut flags_mask) = (0u32, 0u32);
     let mut addrgenmode: Option<u8> = None;
-    let mut macvlan: Option<MacvlanOpts> = None;
+    let mut macvlan: Option<(bool, MacvlanOpts)> = None;
     while let Some(raw) = it.next() {
         let k = link_keyword(raw);
         match k {
@@ -3150,10 +3150,10 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             "type" => {
                 // iplink_parse hands the rest of the line to the kind's parser
                 let v = it.val()?;
-                if v != "macvlan" {
+                if v != "macvlan" && v != "macvtap" {
                     return Err(unmodelled_link_setting(k, v));
                 }
-                macvlan = Some(macvlan_parse_opt(&mut it)?);
+                macvlan = Some((v == "macvtap", macvlan_parse_opt(&mut it, v)?));
             }
             "carrier" | "link" | "index" | "broadcast" | "brd" | "xdp" | "netns" | "vf" | "vrf"
             | "mode" | "state" | "numtxqueues" | "numrxqueues" => {
@@ -3186,10 +3186,10 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             return Err(Failure::errno(Errno::EINVAL));
         }
     }
-    if let Some(o) = macvlan {
+    if let Some((tap, o)) = macvlan {
         // rtnl_changelink: the kind's own settings (`macvlan_changelink`) before
         // do_setlink's
-        ns.macvlan_changelink(idx, o.mode, o.flags, o.bcqueuelen)
+        ns.macvlan_changelink(idx, tap, o.mode, o.flags, o.bcqueuelen)
             .map_err(Failure::kernel)?;
     }
     if let Some(b) = mac {
@@ -3528,8 +3528,8 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
             }
             LinkKind::Bridge
         }
-        Some("macvlan") => {
-            let o = macvlan_parse_opt(&mut it)?;
+        Some(k @ ("macvlan" | "macvtap")) => {
+            let o = macvlan_parse_opt(&mut it, k)?;
             // macvlan_common_newlink's defaults: vepa, no flags, a queue of 1000
             LinkKind::Macvlan {
                 lower: 0,
@@ -3537,6 +3537,7 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
                 flags: o.flags.unwrap_or(0),
                 bcqueuelen: o.bcqueuelen.unwrap_or(1000),
                 max_mtu: 0,
+                tap: k == "macvtap",
             }
         }
         Some(_) => {
@@ -3565,6 +3566,7 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
             flags,
             bcqueuelen,
             max_mtu,
+            tap,
             ..
         } => LinkKind::Macvlan {
             lower,
@@ -3572,6 +3574,7 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
             flags,
             bcqueuelen,
             max_mtu,
+            tap,
         },
         k => k,
     };
@@ -3608,7 +3611,8 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
         .map_err(Failure::kernel)
 }
 
-/// The usage `iplink_macvlan.c` prints (`print_explain`).
+/// The usage `iplink_macvlan.c` prints (`print_explain`) for `macvlan` (`macvtap` in
+/// its place for a macvtap: see [`macvlan_usage`]).
 const MACVLAN_USAGE: &str =
     "Usage: ... macvlan mode MODE [flag MODE_FLAG] MODE_OPTS [bcqueuelen BC_QUEUE_LEN]\n\
 \n\
@@ -3617,6 +3621,11 @@ MODE_FLAG: null | nopromisc | nodst\n\
 MODE_OPTS: for mode \"source\":\n\
 \tmacaddr { { add | del } <macaddr> | set [ <macaddr> [ <macaddr>  ... ] ] | flush }\n\
 BC_QUEUE_LEN: Length of the rx queue for broadcast/multicast: [0-4294967295]\n";
+
+/// [`MACVLAN_USAGE`] for the kind `kind` (`macvlan` or `macvtap`).
+fn macvlan_usage(kind: &str) -> String {
+    MACVLAN_USAGE.replacen("macvlan", kind, 1)
+}
 
 /// What `type macvlan` asks for: `IFLA_MACVLAN_MODE`, `_FLAGS` and `_BC_QUEUE_LEN`,
 /// each only when given.
@@ -3628,7 +3637,8 @@ struct MacvlanOpts {
 
 /// `macvlan_parse_opt`: the words after `type macvlan` (the lower device comes with
 /// `link`). The source mode's address list (`macaddr`) is not modelled: refused.
-fn macvlan_parse_opt(it: &mut Args<'_>) -> Res<MacvlanOpts> {
+fn macvlan_parse_opt(it: &mut Args<'_>, kind: &str) -> Res<MacvlanOpts> {
+    let usage = macvlan_usage(kind);
     use fibkit::link::macvlan_mode as mm;
     let fail = |msg: String| Failure::parse(msg, 1);
     let mut mode = 0;
@@ -3675,16 +3685,14 @@ fn macvlan_parse_opt(it: &mut Args<'_>) -> Res<MacvlanOpts> {
                 ))
             })?);
         } else if matches(w, "help") {
-            return Err(fail(MACVLAN_USAGE.to_string()));
+            return Err(fail(usage));
         } else {
-            return Err(fail(format!(
-                "macvlan: unknown option \"{w}\"?\n{MACVLAN_USAGE}"
-            )));
+            return Err(fail(format!("{kind}: unknown option \"{w}\"?\n{usage}")));
         }
     }
     if has_flags && flags & 1 != 0 && mode != mm::PASSTHRU {
         return Err(fail(format!(
-            "macvlan: nopromisc flag only valid in passthru mode\n{MACVLAN_USAGE}"
+            "{kind}: nopromisc flag only valid in passthru mode\n{usage}"
         )));
     }
     Ok(MacvlanOpts {
@@ -3781,7 +3789,7 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         // do_help: the usage, or the help of the link kind named (printed, status 0)
         return match rest.first().map(String::as_str) {
             Some(k @ ("dummy" | "ifb")) => Ok(Outcome::Ok(format!("Usage: ... {k}\n"))),
-            Some("macvlan") => Ok(Outcome::Ok(MACVLAN_USAGE.to_string())),
+            Some(k @ ("macvlan" | "macvtap")) => Ok(Outcome::Ok(macvlan_usage(k))),
             Some("veth") => Ok(Outcome::Ok(
                 "Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n"
                     .to_string(),

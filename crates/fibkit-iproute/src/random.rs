@@ -386,7 +386,7 @@ impl Gen {
         }
     }
 
-    /// A macvlan episode: `mv0` on a dummy or a veth end, in some mode (passthru and
+    /// A macvlan episode: `mv0` (sometimes a macvtap) on a dummy or a veth end, in some mode (passthru and
     /// source too), perhaps a second one made on it (which goes on the same lower
     /// device), up with addresses and a route; perhaps an MTU change or the lower
     /// device going down; queries and listings (the lower device's multicast list
@@ -404,7 +404,12 @@ impl Gen {
             " mode passthru",
             " mode source",
         ]);
-        self.line(format!("ip link add mv0 link {lower} type macvlan{mode}"));
+        let kind = if self.r.chance(25) {
+            "macvtap"
+        } else {
+            "macvlan"
+        };
+        self.line(format!("ip link add mv0 link {lower} type {kind}{mode}"));
         if self.r.chance(35) {
             self.line("ip link add mv1 link mv0 type macvlan mode bridge");
         }
@@ -422,7 +427,7 @@ impl Gen {
             0 => self.line(format!("ip link set {lower} mtu 1400")),
             1 => self.line("ip link set mv0 mtu 1600"),
             2 => self.line(format!("ip link set {lower} down")),
-            3 => self.line("ip link set mv0 type macvlan mode private"),
+            3 => self.line(format!("ip link set mv0 type {kind} mode private")),
             _ => {}
         }
         for q in [

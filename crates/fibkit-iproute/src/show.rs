@@ -3747,7 +3747,8 @@ fn link_kind(l: &Link) -> Option<&'static str> {
         LinkKind::Veth { .. } => Some("veth"),
         LinkKind::Bridge => Some("bridge"),
         LinkKind::Tun { .. } => Some("tun"),
-        LinkKind::Macvlan { .. } => Some("macvlan"),
+        LinkKind::Macvlan { tap: false, .. } => Some("macvlan"),
+        LinkKind::Macvlan { tap: true, .. } => Some("macvtap"),
     }
 }
 
@@ -4053,9 +4054,12 @@ fn print_linkinfo(
             (LinkKind::Loopback, _) => "noqueue",
             (_, false) => "noop",
             (LinkKind::Dummy, true) => "pfifo_fast",
-            (LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Macvlan { .. }, true) => {
-                "noqueue"
-            }
+            (
+                LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Macvlan { tap: false, .. },
+                true,
+            ) => "noqueue",
+            // a macvtap has a queue
+            (LinkKind::Macvlan { tap: true, .. }, true) => "pfifo_fast",
             // a multi-queue device's root qdisc spreads over its queues
             (LinkKind::Tun { flags, .. }, true) if flags & fibkit::link::tunf::MULTI_QUEUE != 0 => {
                 "mq"
@@ -4485,7 +4489,7 @@ fn ipaddr_list(
                 m => i64::from(l.master) == m,
             })
             .filter(|l| match f.kind.as_deref() {
-                Some(k @ ("veth" | "ifb" | "bridge" | "macvlan")) if !inet6 => {
+                Some(k @ ("veth" | "ifb" | "bridge" | "macvlan" | "macvtap")) if !inet6 => {
                     link_kind(l) == Some(k)
                 }
                 _ => true,

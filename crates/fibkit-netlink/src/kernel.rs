@@ -432,7 +432,7 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
                         }
                         // IFLA_INFO_DATA of a macvlan: IFLA_MACVLAN_MODE, _FLAGS,
                         // _MACADDR_COUNT, _BC_QUEUE_LEN
-                        2 if l.kind.as_deref() == Some("macvlan") => {
+                        2 if matches!(l.kind.as_deref(), Some("macvlan" | "macvtap")) => {
                             let mut m = KMacvlan::default();
                             for d in i.nested() {
                                 match d.ty {

@@ -1487,7 +1487,7 @@ pub fn translate(k: &KernelState) -> Translation {
                 }
             }
             // a macvlan on a device of this namespace (made before it: a lower index)
-            (Some("macvlan"), Some(lower)) if l.macvlan.is_some() => {
+            (Some(k @ ("macvlan" | "macvtap")), Some(lower)) if l.macvlan.is_some() => {
                 let m = l.macvlan.unwrap_or_default();
                 let mode = match m.mode {
                     1 => "private",
@@ -1507,7 +1507,7 @@ pub fn translate(k: &KernelState) -> Translation {
                     w("link"),
                     lower.name.clone(),
                     w("type"),
-                    w("macvlan"),
+                    w(k),
                     w("mode"),
                     w(mode),
                 ]);

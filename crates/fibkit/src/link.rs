@@ -41,6 +41,9 @@ pub enum LinkKind {
         bcqueuelen: u32,
         /// Its MTU ceiling: the lower device's at creation (0: none).
         max_mtu: u32,
+        /// A macvtap (`drivers/net/macvtap.c`): the same device with a character
+        /// device for a process, and a queue (`txqueuelen` 500, a root qdisc).
+        tap: bool,
     },
 }
 
@@ -106,7 +109,8 @@ impl LinkKind {
             LinkKind::Veth { .. } => "veth",
             LinkKind::Bridge => "bridge",
             LinkKind::Tun { .. } => "tun",
-            LinkKind::Macvlan { .. } => "macvlan",
+            LinkKind::Macvlan { tap: false, .. } => "macvlan",
+            LinkKind::Macvlan { tap: true, .. } => "macvtap",
         }
     }
 }

@@ -321,13 +321,14 @@ impl Netns {
         self.mcast.entry(idx).or_default().link = keep;
     }
 
-    /// `ip link set DEV type macvlan ...` (`macvlan_changelink`): the device must be a
-    /// macvlan (EOPNOTSUPP); passthru can be neither set nor cleared (EINVAL);
+    /// `ip link set DEV type macvlan ...` (`macvlan_changelink`; `tap`: `type
+    /// macvtap`): the device must be of that kind (EOPNOTSUPP); passthru can be neither set nor cleared (EINVAL);
     /// turning `nopromisc` on or off on a passthru port moves its lower device's
     /// promiscuity, open or not.
     pub fn macvlan_changelink(
         &mut self,
         idx: u32,
+        tap: bool,
         mode: Option<u32>,
         flags: Option<u16>,
         bcqueuelen: Option<u32>,
@@ -336,11 +337,16 @@ impl Netns {
             lower,
             mode: cur,
             flags: cur_flags,
+            tap: cur_tap,
             ..
         }) = self.links.get(&idx).map(|l| l.kind.clone())
         else {
             return Err(Error::new(Errno::EOPNOTSUPP));
         };
+        // the kind named must be the device's own (its link ops)
+        if tap != cur_tap {
+            return Err(Error::new(Errno::EOPNOTSUPP));
+        }
         if let Some(m) = mode {
             if (m == macvlan_mode::PASSTHRU) != (cur == macvlan_mode::PASSTHRU) {
                 return Err(Error::new(Errno::EINVAL));

@@ -862,8 +862,8 @@ impl Netns {
                 qdisc_attached: false,
                 txqlen: match kind {
                     LinkKind::Dummy => 32,
-                    // TUN_READQ_SIZE for a tun; ether_setup's for a tap
-                    LinkKind::Tun { tap: false, .. } => 500,
+                    // TUN_READQ_SIZE for a tun and a macvtap; ether_setup's for a tap
+                    LinkKind::Tun { tap: false, .. } | LinkKind::Macvlan { tap: true, .. } => 500,
                     _ => 1000,
                 },
                 alias: None,
@@ -964,6 +964,7 @@ impl Netns {
                     flags: 0,
                     bcqueuelen: 0,
                     max_mtu: 65535,
+                    tap: false,
                 },
                 mtu,
             )?;
@@ -982,11 +983,12 @@ impl Netns {
                 mode,
                 flags,
                 bcqueuelen,
+                tap,
                 ..
             } => {
                 let (lower, mtu, max_mtu, _) = self.macvlan_prepare(lower, req.mtu, mode)?;
                 let name = if req.name.is_empty() {
-                    self.alloc_link_name("macvlan", &[])
+                    self.alloc_link_name(if tap { "macvtap" } else { "macvlan" }, &[])
                 } else {
                     req.name.clone()
                 };
@@ -996,6 +998,7 @@ impl Netns {
                     flags,
                     bcqueuelen,
                     max_mtu,
+                    tap,
                 };
                 // a passthru macvlan takes its lower device's address
                 let passthru = mode == crate::link::macvlan_mode::PASSTHRU;
