@@ -2120,3 +2120,47 @@ fn mirror_copies_macvlans() {
     );
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
+
+/// VXLAN devices are mirrored with their VNI, addresses, lower device, ports and
+/// settings: their MTU, the group joined on the lower device and the routes through
+/// them come out as on the host.
+#[test]
+fn mirror_copies_vxlans() {
+    let Some(ns) = live_netns(33) else {
+        return;
+    };
+    ns.no_dad();
+    for c in [
+        "link set lo up",
+        "link add d0 address 02:00:00:00:00:01 type ifb",
+        "link set d0 up",
+        "addr add 10.0.0.1/24 dev d0",
+        "link add vx0 address 02:00:00:00:00:02 type vxlan id 42 dstport 4789 dev d0 group 239.1.1.1 ttl 5 nolearning",
+        "link add vx1 address 02:00:00:00:00:03 type vxlan id 43 dstport 4789 remote 10.0.0.9 local 10.0.0.1 srcport 100 200 tos 0x10 ageing 60",
+        "link add vx2 address 02:00:00:00:00:04 mtu 9000 type vxlan id 44 dstport 4790 remote 2001:db8::9 noudpcsum udp6zerocsumtx",
+        "link add vx3 address 02:00:00:00:00:05 type vxlan external dstport 4789",
+        "link set vx0 up",
+        "link set vx1 up",
+        "addr add 10.5.0.1/24 dev vx0",
+        "addr add 10.6.0.1/24 dev vx1",
+        "route add 10.7.0.0/16 via 10.6.0.2",
+    ] {
+        ns.ip(c);
+    }
+    let diffs = compare(
+        &ns,
+        &[
+            "link show",
+            "-d link show dev vx0",
+            "-d link show dev vx1",
+            "-j -d link show dev vx2",
+            "-d link show dev vx3",
+            "link show type vxlan",
+            "maddr show dev d0",
+            "route show",
+            "route get 10.7.1.1",
+            "route get 10.5.0.9",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}

@@ -238,7 +238,7 @@ pub fn run_ip(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     // the warnings iproute2 printed while reading the line come before a failure's
     // own text (a success leaves them to the caller: `parse_warnings`)
     run_ip_line(ns, argv).map_err(|mut f| {
-        let w = parse_warnings(argv);
+        let w = parse_warnings_in(&|d| ns.link_index(d), argv);
         if !w.is_empty() {
             f.stderr = w + &f.stderr;
         }
@@ -2591,6 +2591,12 @@ const ADDR_FLAG_WORDS: [(&str, u32, bool, bool); 13] = [
 /// the address flags it will not send (read-only ones, IPv6-only ones before the family
 /// is known to be IPv6) and a rule's deprecated `nat`. Empty for other commands.
 pub fn parse_warnings(argv: &[String]) -> String {
+    // after a success every device the line named exists
+    parse_warnings_in(&|_| Some(1), argv)
+}
+
+/// [`parse_warnings`] with `resolve` naming the devices that exist.
+fn parse_warnings_in(resolve: &dyn Fn(&str) -> Option<u32>, argv: &[String]) -> String {
     let mut i = 0;
     let mut fam: Option<Family> = None;
     while i < argv.len() && argv[i].starts_with('-') {
@@ -2613,6 +2619,17 @@ pub fn parse_warnings(argv: &[String]) -> String {
             let after_type = i > 0 && words[2 + i - 1] == "type";
             if !after_type && matches!(rule_keyword(&w[0]), "nat" | "map-to") {
                 out += "Warning: route NAT is deprecated\n";
+            }
+        }
+        return out;
+    }
+    if matches(obj, "link") && matches(cmd, "add") {
+        // a new VXLAN device without a destination port (printed once the line is read)
+        if let Some(p) = words.iter().position(|w| w == "type") {
+            if words.get(p + 1).is_some_and(|k| k == "vxlan")
+                && vxlan_port_warning(resolve, &words[p + 2..])
+            {
+                out += VXLAN_PORT_WARNING;
             }
         }
         return out;
@@ -3076,6 +3093,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let (mut flags, mut flags_mask) = (0u32, 0u32);
     let mut addrgenmode: Option<u8> = None;
     let mut macvlan: Option<(bool, MacvlanOpts)> = None;
+    let mut vxlan: Option<fibkit::vxlan::VxlanChange> = None;
     while let Some(raw) = it.next() {
         let k = link_keyword(raw);
         match k {
@@ -3150,6 +3168,15 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             "type" => {
                 // iplink_parse hands the rest of the line to the kind's parser
                 let v = it.val()?;
+                if v == "vxlan" {
+                    let resolve = |d: &str| ns.link_index(d);
+                    let a = vxlan_parse_opt(&resolve, &mut it, true)?;
+                    if let Some(w) = a.create_only {
+                        return Err(unmodelled_link_setting("vxlan", &w));
+                    }
+                    vxlan = Some(a.change);
+                    continue;
+                }
                 if v != "macvlan" && v != "macvtap" {
                     return Err(unmodelled_link_setting(k, v));
                 }
@@ -3185,6 +3212,10 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         if m == 2 && ns.stable_secret6(idx).is_none() {
             return Err(Failure::errno(Errno::EINVAL));
         }
+    }
+    if let Some(c) = &vxlan {
+        // rtnl_changelink: vxlan_changelink before do_setlink's settings
+        ns.vxlan_changelink(idx, c).map_err(Failure::kernel)?;
     }
     if let Some((tap, o)) = macvlan {
         // rtnl_changelink: the kind's own settings (`macvlan_changelink`) before
@@ -3528,6 +3559,10 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
             }
             LinkKind::Bridge
         }
+        Some("vxlan") => {
+            let resolve = |d: &str| ns.link_index(d);
+            LinkKind::Vxlan(Box::new(vxlan_parse_opt(&resolve, &mut it, false)?.conf))
+        }
         Some(k @ ("macvlan" | "macvtap")) => {
             let o = macvlan_parse_opt(&mut it, k)?;
             // macvlan_common_newlink's defaults: vepa, no flags, a queue of 1000
@@ -3610,6 +3645,294 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
         .map(|_| Outcome::Ok(String::new()))
         .map_err(Failure::kernel)
 }
+
+/// The usage `iplink_vxlan.c` prints (`print_explain`, iproute2 6.1).
+const VXLAN_USAGE: &str = "Usage: ... vxlan id VNI\n\
+\t\t[ { group | remote } IP_ADDRESS ]\n\
+\t\t[ local ADDR ]\n\
+\t\t[ ttl TTL ]\n\
+\t\t[ tos TOS ]\n\
+\t\t[ df DF ]\n\
+\t\t[ flowlabel LABEL ]\n\
+\t\t[ dev PHYS_DEV ]\n\
+\t\t[ dstport PORT ]\n\
+\t\t[ srcport MIN MAX ]\n\
+\t\t[ [no]learning ]\n\
+\t\t[ [no]proxy ]\n\
+\t\t[ [no]rsc ]\n\
+\t\t[ [no]l2miss ]\n\
+\t\t[ [no]l3miss ]\n\
+\t\t[ ageing SECONDS ]\n\
+\t\t[ maxaddress NUMBER ]\n\
+\t\t[ [no]udpcsum ]\n\
+\t\t[ [no]udp6zerocsumtx ]\n\
+\t\t[ [no]udp6zerocsumrx ]\n\
+\t\t[ [no]remcsumtx ] [ [no]remcsumrx ]\n\
+\t\t[ [no]external ] [ gbp ] [ gpe ]\n\
+\t\t[ [no]vnifilter ]\n\
+\n\
+Where:\tVNI\t:= 0-16777215\n\
+\tADDR\t:= { IP_ADDRESS | any }\n\
+\tTOS\t:= { NUMBER | inherit }\n\
+\tTTL\t:= { 1..255 | auto | inherit }\n\
+\tDF\t:= { unset | set | inherit }\n\
+\tLABEL := 0-1048575\n";
+
+/// What `type vxlan` asked for: the settings (defaults where not given) and which
+/// were given.
+struct VxlanArgs {
+    conf: fibkit::vxlan::Vxlan,
+    change: fibkit::vxlan::VxlanChange,
+    /// Words given that only a creation takes (`ip link set` refuses them as not
+    /// modelled): the first.
+    create_only: Option<String>,
+    /// `dstport` was given.
+    port_set: bool,
+}
+
+/// `vxlan_parse_opt` (iproute2 6.1) for the settings fibkit models; the others (`df`,
+/// `flowlabel`, `maxaddress`, `[no]proxy`, `[no]rsc`, `[no]l2miss`, `[no]l3miss`,
+/// `[no]remcsumtx`/`rx`, `gbp`, `gpe`, `[no]vnifilter`) are refused as not
+/// modelled. `set_op`: an `ip link set` (no VNI needed).
+fn vxlan_parse_opt(
+    resolve: &dyn Fn(&str) -> Option<u32>,
+    it: &mut Args<'_>,
+    set_op: bool,
+) -> Res<VxlanArgs> {
+    use fibkit::vxlan::Vxlan;
+    use std::net::IpAddr;
+    let fail = |msg: String| Failure::parse(msg, 1);
+    let dup = |key: &str, v: &str| {
+        Failure::parse(
+            format!("Error: either \"{key}\" is duplicate, or \"{v}\" is a garbage.\n"),
+            255,
+        )
+    };
+    let mut conf = Vxlan::default();
+    let mut change = fibkit::vxlan::VxlanChange::default();
+    let mut create_only: Option<String> = None;
+    let mut seen: Vec<&str> = Vec::new();
+    let mut once = |bit: &'static str, key: &str, v: &str| -> Res<()> {
+        if seen.contains(&bit) {
+            return Err(dup(key, v));
+        }
+        seen.push(bit);
+        Ok(())
+    };
+    let (mut daddr, mut saddr): (Option<IpAddr>, Option<IpAddr>) = (None, None);
+    let (mut id_set, mut dev_set, mut port_set, mut metadata) = (false, false, false, false);
+    let fam_of = |a: Option<IpAddr>| match a {
+        Some(IpAddr::V4(_)) => Some(Family::V4),
+        Some(IpAddr::V6(_)) => Some(Family::V6),
+        None => None,
+    };
+    let ip = |v: &str, fam: Option<Family>| -> Res<IpAddr> {
+        match crate::names::parse_addr(v, fam) {
+            Some(Addr::V4(a)) => Ok(IpAddr::V4(a.into())),
+            Some(Addr::V6(a)) => Ok(IpAddr::V6(a.into())),
+            None => Err(bad_addr(v, fam)),
+        }
+    };
+    while let Some(w) = it.next() {
+        let mut creating = true;
+        if matches(w, "id") || matches(w, "vni") {
+            let v = it.val()?;
+            once("id", "id", v)?;
+            let vni = parse_u32(v)
+                .filter(|&n| n < 1 << 24)
+                .ok_or_else(|| invarg("invalid id", v))?;
+            conf.vni = vni;
+            change.vni = Some(vni);
+            id_set = true;
+            creating = false;
+        } else if matches(w, "group") || matches(w, "remote") {
+            let group = matches(w, "group");
+            if daddr.is_some_and(|a| a.is_multicast() != group) {
+                return Err(fail(
+                    "vxlan: both group and remote cannot be specified\n".into(),
+                ));
+            }
+            let v = it.val()?;
+            once("group", if group { "group" } else { "remote" }, v)?;
+            let a = ip(v, fam_of(saddr))?;
+            if a.is_multicast() != group || a.is_unspecified() {
+                let what = if group { "group" } else { "remote" };
+                return Err(invarg(&format!("invalid {what} address"), v));
+            }
+            daddr = Some(a);
+        } else if matches(w, "local") {
+            let v = it.val()?;
+            once("local", "local", v)?;
+            let a = ip(v, fam_of(daddr))?;
+            if a.is_multicast() || a.is_unspecified() {
+                return Err(invarg("invalid local address", v));
+            }
+            saddr = Some(a);
+        } else if matches(w, "dev") {
+            let v = it.val()?;
+            once("dev", "dev", v)?;
+            // exit(nodev(...)): the status of -1
+            let idx = resolve(v).ok_or_else(|| {
+                let mut f = nodev(v);
+                f.status = 255;
+                f
+            })?;
+            conf.lower = idx;
+            dev_set = true;
+        } else if matches(w, "ttl") || matches(w, "hoplimit") {
+            let v = it.val()?;
+            once("ttl", "ttl", v)?;
+            let t = match v {
+                "inherit" => (0, true),
+                "auto" => (0, false),
+                _ => {
+                    let n = parse_u32(v).ok_or_else(|| invarg("invalid TTL", v))?;
+                    if n > 255 {
+                        return Err(invarg("TTL must be <= 255", v));
+                    }
+                    (n as u8, false)
+                }
+            };
+            (conf.ttl, conf.ttl_inherit) = t;
+            change.ttl = Some(t);
+            creating = false;
+        } else if matches(w, "tos") || matches(w, "dsfield") {
+            let v = it.val()?;
+            once("tos", "tos", v)?;
+            let t = if v == "inherit" {
+                1
+            } else {
+                crate::names::dsfield_a2n(v).ok_or_else(|| invarg("bad TOS value", v))?
+            };
+            conf.tos = t;
+            change.tos = Some(t);
+            creating = false;
+        } else if matches(w, "ageing") {
+            let v = it.val()?;
+            once("ageing", "ageing", v)?;
+            let a = if v == "none" {
+                0
+            } else {
+                parse_u32(v).ok_or_else(|| invarg("ageing timer", v))?
+            };
+            conf.ageing = a;
+            change.ageing = Some(a);
+            creating = false;
+        } else if matches(w, "port") || matches(w, "srcport") {
+            let v = it.val()?;
+            once("srcport", "srcport", v)?;
+            let lo = parse_u32(v)
+                .and_then(|n| u16::try_from(n).ok())
+                .ok_or_else(|| invarg("min port", v))?;
+            let v = it.val()?;
+            let hi = parse_u32(v)
+                .and_then(|n| u16::try_from(n).ok())
+                .ok_or_else(|| invarg("max port", v))?;
+            conf.srcport = (lo, hi);
+        } else if matches(w, "dstport") {
+            let v = it.val()?;
+            once("dstport", "dstport", v)?;
+            conf.dstport = parse_u32(v)
+                .and_then(|n| u16::try_from(n).ok())
+                .ok_or_else(|| invarg("dst port", v))?;
+            port_set = true;
+        } else if matches(w, "nolearning") || matches(w, "learning") {
+            once("learning", w, w)?;
+            let on = !matches(w, "nolearning");
+            conf.learning = on;
+            change.learning = Some(on);
+            creating = false;
+        } else if matches(w, "udpcsum") || matches(w, "noudpcsum") {
+            once("udpcsum", w, w)?;
+            conf.udp_csum = matches(w, "udpcsum");
+        } else if matches(w, "udp6zerocsumtx") || matches(w, "noudp6zerocsumtx") {
+            once("udp6zerocsumtx", w, w)?;
+            conf.zero_csum6_tx = matches(w, "udp6zerocsumtx");
+        } else if matches(w, "udp6zerocsumrx") || matches(w, "noudp6zerocsumrx") {
+            once("udp6zerocsumrx", w, w)?;
+            conf.zero_csum6_rx = matches(w, "udp6zerocsumrx");
+        } else if matches(w, "external") || matches(w, "noexternal") {
+            once("external", w, w)?;
+            metadata = matches(w, "external");
+            if metadata {
+                conf.learning = false;
+            }
+        } else if ["df", "label", "flowlabel", "maxaddress"]
+            .iter()
+            .any(|k| matches(w, k))
+        {
+            return Err(unmodelled_link_setting(w, it.next().unwrap_or("")));
+        } else if [
+            "noproxy",
+            "proxy",
+            "norsc",
+            "rsc",
+            "nol2miss",
+            "l2miss",
+            "nol3miss",
+            "l3miss",
+            "remcsumtx",
+            "noremcsumtx",
+            "remcsumrx",
+            "noremcsumrx",
+            "gbp",
+            "gpe",
+        ]
+        .iter()
+        .any(|k| matches(w, k))
+            || w == "vnifilter"
+            || w == "novnifilter"
+        {
+            return Err(unmodelled_link_setting("vxlan", w));
+        } else if matches(w, "help") {
+            return Err(fail(VXLAN_USAGE.to_string()));
+        } else {
+            return Err(fail(format!(
+                "vxlan: unknown command \"{w}\"?\n{VXLAN_USAGE}"
+            )));
+        }
+        if creating && create_only.is_none() {
+            create_only = Some(w.to_string());
+        }
+    }
+    if metadata && id_set {
+        return Err(fail(
+            "vxlan: both 'external' and vni cannot be specified\n".into(),
+        ));
+    }
+    if !metadata && !id_set && !set_op {
+        return Err(fail("vxlan: missing virtual network identifier\n".into()));
+    }
+    if daddr.is_some_and(|a| a.is_multicast()) && !dev_set {
+        return Err(fail(
+            "vxlan: 'group' requires 'dev' to be specified\n".into(),
+        ));
+    }
+    conf.remote = daddr;
+    conf.local = saddr;
+    conf.external = metadata;
+    Ok(VxlanArgs {
+        conf,
+        change,
+        create_only,
+        port_set,
+    })
+}
+
+/// Whether `ip link add ... type vxlan WORDS` prints [`VXLAN_PORT_WARNING`]: no
+/// `dstport`, and the words read without an error before the warning (`resolve`
+/// names the devices that exist).
+fn vxlan_port_warning(resolve: &dyn Fn(&str) -> Option<u32>, words: &[String]) -> bool {
+    let mut it = Args::new(words);
+    vxlan_parse_opt(resolve, &mut it, false).is_ok_and(|a| !a.port_set)
+}
+
+/// The warning `vxlan_parse_opt` prints for a new device without `dstport`, once the
+/// rest of the line is read (see [`parse_warnings`]).
+const VXLAN_PORT_WARNING: &str = "vxlan: destination port not specified\n\
+Will use Linux kernel default (non-standard value)\n\
+Use 'dstport 4789' to get the IANA assigned value\n\
+Use 'dstport 0' to get default and quiet this message\n";
 
 /// The usage `iplink_macvlan.c` prints (`print_explain`) for `macvlan` (`macvtap` in
 /// its place for a macvtap: see [`macvlan_usage`]).
@@ -3790,6 +4113,7 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         return match rest.first().map(String::as_str) {
             Some(k @ ("dummy" | "ifb")) => Ok(Outcome::Ok(format!("Usage: ... {k}\n"))),
             Some(k @ ("macvlan" | "macvtap")) => Ok(Outcome::Ok(macvlan_usage(k))),
+            Some("vxlan") => Ok(Outcome::Ok(VXLAN_USAGE.to_string())),
             Some("veth") => Ok(Outcome::Ok(
                 "Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n"
                     .to_string(),

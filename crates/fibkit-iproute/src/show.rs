@@ -3749,7 +3749,95 @@ fn link_kind(l: &Link) -> Option<&'static str> {
         LinkKind::Tun { .. } => Some("tun"),
         LinkKind::Macvlan { tap: false, .. } => Some("macvlan"),
         LinkKind::Macvlan { tap: true, .. } => Some("macvtap"),
+        LinkKind::Vxlan(_) => Some("vxlan"),
     }
+}
+
+/// `vxlan_print_opt` (iproute2 6.1) of a VXLAN device's settings (`IFLA_INFO_DATA`).
+fn print_vxlan(o: &mut Out, ns: &Netns, c: &fibkit::vxlan::Vxlan) {
+    use std::net::IpAddr;
+    o.obj_open(Some("info_data"));
+    if c.external {
+        o.bool_true("external", "external ");
+    }
+    o.n(Some("id"), &format!("id {} ", c.vni), i128::from(c.vni));
+    if let Some(a) = c.remote.filter(|a| !a.is_unspecified()) {
+        let six = matches!(a, IpAddr::V6(_));
+        let key = match (a.is_multicast(), six) {
+            (true, false) => "group",
+            (false, false) => "remote",
+            (true, true) => "group6",
+            (false, true) => "remote6",
+        };
+        let word = if a.is_multicast() { "group" } else { "remote" };
+        let t = a.to_string();
+        o.s(Some(key), &format!("{word} {t} "), &t);
+    }
+    if let Some(a) = c.local.filter(|a| !a.is_unspecified()) {
+        let key = if matches!(a, IpAddr::V6(_)) {
+            "local6"
+        } else {
+            "local"
+        };
+        let t = a.to_string();
+        o.s(Some(key), &format!("local {t} "), &t);
+    }
+    if c.lower != 0 {
+        let d = dev_name(ns, c.lower);
+        o.s(Some("link"), &format!("dev {d} "), &d);
+    }
+    if o.json() {
+        o.obj_open(Some("port_range"));
+        o.jn("low", i128::from(c.srcport.0));
+        o.jn("high", i128::from(c.srcport.1));
+        o.obj_close();
+    } else {
+        o.fp(&format!("srcport {} {} ", c.srcport.0, c.srcport.1));
+    }
+    o.n(
+        Some("port"),
+        &format!("dstport {} ", c.dstport),
+        i128::from(c.dstport),
+    );
+    if let Some(j) = o.jkey(Some("learning")) {
+        j.raw(if c.learning { "true" } else { "false" });
+    } else if !c.learning {
+        o.fp("nolearning ");
+    }
+    if c.tos != 0 {
+        if o.json() || c.tos != 1 {
+            let t = format!("{:#x}", c.tos);
+            o.s(Some("tos"), &format!("tos {t} "), &t);
+        } else {
+            o.fp("tos inherit ");
+        }
+    }
+    if c.ttl_inherit {
+        o.fp("ttl inherit ");
+    } else if o.json() || c.ttl != 0 {
+        o.n(Some("ttl"), &format!("ttl {} ", c.ttl), i128::from(c.ttl));
+    } else {
+        o.fp("ttl auto ");
+    }
+    // the kernel always sends IFLA_VXLAN_DF: unset is printed in JSON only
+    o.js("df", "unset");
+    o.n(
+        Some("ageing"),
+        &format!("ageing {} ", c.ageing),
+        i128::from(c.ageing),
+    );
+    for (key, word, v) in [
+        ("udp_csum", "udpcsum", c.udp_csum),
+        ("udp_zero_csum6_tx", "udp6zerocsumtx", c.zero_csum6_tx),
+        ("udp_zero_csum6_rx", "udp6zerocsumrx", c.zero_csum6_rx),
+    ] {
+        if let Some(j) = o.jkey(Some(key)) {
+            j.raw(if v { "true" } else { "false" });
+        } else {
+            o.fp(&format!("{}{word} ", if v { "" } else { "no" }));
+        }
+    }
+    o.obj_close();
 }
 
 /// A device's `tso_max_size`: a tun's is 64 KiB, a macvlan inherits its lower
@@ -3757,6 +3845,11 @@ fn link_kind(l: &Link) -> Option<&'static str> {
 fn tso_max_size(ns: &Netns, l: &Link) -> u32 {
     match l.kind {
         LinkKind::Tun { .. } => 65536,
+        // a VXLAN device inherits its lower device's (netif_inherit_tso_max)
+        LinkKind::Vxlan(ref c) => ns
+            .link(c.lower)
+            .filter(|_| c.lower != 0)
+            .map_or(65536, |x| tso_max_size(ns, x)),
         // a bridge's is its ports' (64 KiB without any)
         LinkKind::Bridge if ns.links().all(|p| p.master != l.index) => 65536,
         LinkKind::Macvlan { lower, .. } => ns
@@ -4060,6 +4153,7 @@ fn print_linkinfo(
             ) => "noqueue",
             // a macvtap has a queue
             (LinkKind::Macvlan { tap: true, .. }, true) => "pfifo_fast",
+            (LinkKind::Vxlan(_), true) => "noqueue",
             // a multi-queue device's root qdisc spreads over its queues
             (LinkKind::Tun { flags, .. }, true) if flags & fibkit::link::tunf::MULTI_QUEUE != 0 => {
                 "mq"
@@ -4118,6 +4212,7 @@ fn print_linkinfo(
             LinkKind::Veth { .. } => (68u32, 65535u32, 2u32),
             LinkKind::Bridge => (68, 65535, 1),
             LinkKind::Macvlan { max_mtu, .. } => (68, max_mtu, 1),
+            LinkKind::Vxlan(_) => (68, 65535, 1),
             // tun_net_init: a tap's maximum leaves room for its Ethernet header
             LinkKind::Tun { tap, flags } => (
                 68,
@@ -4175,6 +4270,9 @@ fn print_linkinfo(
                 }
                 o.on_off("persist", true);
                 o.obj_close();
+            }
+            if let LinkKind::Vxlan(c) = &l.kind {
+                print_vxlan(o, ns, c);
             }
             if let LinkKind::Macvlan {
                 lower,
@@ -4489,7 +4587,9 @@ fn ipaddr_list(
                 m => i64::from(l.master) == m,
             })
             .filter(|l| match f.kind.as_deref() {
-                Some(k @ ("veth" | "ifb" | "bridge" | "macvlan" | "macvtap")) if !inet6 => {
+                Some(k @ ("veth" | "ifb" | "bridge" | "macvlan" | "macvtap" | "vxlan"))
+                    if !inet6 =>
+                {
                     link_kind(l) == Some(k)
                 }
                 _ => true,

@@ -1521,6 +1521,72 @@ pub fn translate(k: &KernelState) -> Translation {
                 }
                 c.ip(o);
             }
+            // a VXLAN device (its lower device, if any, made before it: a lower index)
+            (Some("vxlan"), _)
+                if l.vxlan.as_ref().is_some_and(|v| {
+                    v.link == 0 || links.iter().any(|x| x.index == v.link && x.index < l.index)
+                }) && !l.link_other_ns =>
+            {
+                let v = l.vxlan.clone().unwrap_or_default();
+                if !v.unmodelled.is_empty() {
+                    c.warn(format!(
+                        "vxlan {} has settings fibkit does not model ({}): mirrored without them",
+                        l.name,
+                        v.unmodelled.join(", ")
+                    ));
+                }
+                o.extend([w("type"), w("vxlan")]);
+                if v.external {
+                    o.push(w("external"));
+                } else {
+                    o.extend([w("id"), v.vni.to_string()]);
+                }
+                if let Some(a) = v.remote {
+                    o.extend([
+                        w(if a.is_multicast() { "group" } else { "remote" }),
+                        a.to_string(),
+                    ]);
+                }
+                if let Some(a) = v.local {
+                    o.extend([w("local"), a.to_string()]);
+                }
+                if let Some(d) = links.iter().find(|x| x.index == v.link && v.link != 0) {
+                    o.extend([w("dev"), d.name.clone()]);
+                }
+                o.extend([w("dstport"), v.port.to_string()]);
+                if v.srcport != (0, 0) {
+                    o.extend([
+                        w("srcport"),
+                        v.srcport.0.to_string(),
+                        v.srcport.1.to_string(),
+                    ]);
+                }
+                // `external` turns learning off; otherwise it is on
+                if v.learning == v.external {
+                    o.push(w(if v.learning { "learning" } else { "nolearning" }));
+                }
+                if v.ttl_inherit {
+                    o.extend([w("ttl"), w("inherit")]);
+                } else if v.ttl != 0 {
+                    o.extend([w("ttl"), v.ttl.to_string()]);
+                }
+                match v.tos {
+                    0 => {}
+                    1 => o.extend([w("tos"), w("inherit")]),
+                    t => o.extend([w("tos"), format!("{t:#x}")]),
+                }
+                o.extend([w("ageing"), v.ageing.to_string()]);
+                if !v.udp_csum {
+                    o.push(w("noudpcsum"));
+                }
+                if v.zero_csum6_tx {
+                    o.push(w("udp6zerocsumtx"));
+                }
+                if v.zero_csum6_rx {
+                    o.push(w("udp6zerocsumrx"));
+                }
+                c.ip(o);
+            }
             (Some("bridge"), _) => {
                 // its carrier and MTU follow its ports, made its ports below
                 let live_port = links

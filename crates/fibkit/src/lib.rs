@@ -62,6 +62,7 @@ pub mod snapshot;
 pub mod stable;
 pub mod sysctl;
 pub mod table;
+pub mod vxlan;
 
 pub use error::{Errno, Error, Result};
 pub use netns::Netns;

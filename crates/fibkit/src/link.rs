@@ -45,6 +45,8 @@ pub enum LinkKind {
         /// device for a process, and a queue (`txqueuelen` 500, a root qdisc).
         tap: bool,
     },
+    /// A VXLAN device (see [`crate::vxlan`]).
+    Vxlan(Box<crate::vxlan::Vxlan>),
 }
 
 /// The macvlan modes (`MACVLAN_MODE_*`, `if_link.h`).
@@ -95,7 +97,8 @@ impl LinkKind {
             LinkKind::Veth { .. }
             | LinkKind::Bridge
             | LinkKind::Tun { tap: true, .. }
-            | LinkKind::Macvlan { .. } => iff::BROADCAST | iff::MULTICAST,
+            | LinkKind::Macvlan { .. }
+            | LinkKind::Vxlan(_) => iff::BROADCAST | iff::MULTICAST,
             // tun_net_init: a tun is point-to-point without ARP
             LinkKind::Tun { tap: false, .. } => iff::POINTOPOINT | iff::MULTICAST | iff::NOARP,
         }
@@ -111,6 +114,7 @@ impl LinkKind {
             LinkKind::Tun { .. } => "tun",
             LinkKind::Macvlan { tap: false, .. } => "macvlan",
             LinkKind::Macvlan { tap: true, .. } => "macvtap",
+            LinkKind::Vxlan(_) => "vxlan",
         }
     }
 }
@@ -257,7 +261,8 @@ impl Link {
     /// iproute2's operstate word for `ip link show`.
     pub fn operstate(&self) -> &'static str {
         match self.kind {
-            LinkKind::Loopback | LinkKind::Dummy => {
+            // no carrier events: the state the device was born with
+            LinkKind::Loopback | LinkKind::Dummy | LinkKind::Vxlan(_) => {
                 if self.up {
                     "UNKNOWN"
                 } else {

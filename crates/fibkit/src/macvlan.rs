@@ -476,5 +476,6 @@ pub(crate) fn max_mtu(kind: &LinkKind) -> u32 {
         LinkKind::Tun { tap: true, .. } => 65521,
         LinkKind::Dummy | LinkKind::Loopback => 0,
         LinkKind::Macvlan { max_mtu, .. } => *max_mtu,
+        LinkKind::Vxlan(_) => 65535,
     }
 }

@@ -306,6 +306,7 @@ fn dev_validate_mtu(kind: &LinkKind, mtu: u32) -> Result<()> {
         LinkKind::Tun { tap: true, .. } => (68, 65521),
         LinkKind::Dummy | LinkKind::Loopback => (0, 0),
         LinkKind::Macvlan { max_mtu, .. } => (68, *max_mtu),
+        LinkKind::Vxlan(_) => (68, 65535),
     };
     if (mtu as i32) < min {
         return Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"));
@@ -920,6 +921,9 @@ impl Netns {
         // the kind's `validate` (ifb_validate, veth_validate) runs before the name is
         // looked at: an address must be a valid unicast Ethernet one, a veth's MTU in
         // its range (no message)
+        if let LinkKind::Vxlan(c) = &kind {
+            crate::vxlan::validate(c, req.mac, req.mtu)?;
+        }
         if let Some(m) = req.mac {
             if m[0] & 1 != 0 || m == [0; 6] {
                 return Err(Error::new(Errno::EADDRNOTAVAIL));
@@ -971,6 +975,15 @@ impl Netns {
         }
         let idx = match kind {
             LinkKind::Loopback => return Err(Error::new(Errno::EOPNOTSUPP)),
+            LinkKind::Vxlan(conf) => {
+                let (conf, mtu) = self.vxlan_prepare(&conf, req.mtu)?;
+                let name = if req.name.is_empty() {
+                    self.alloc_link_name("vxlan", &[])
+                } else {
+                    req.name.clone()
+                };
+                self.new_link(&name, LinkKind::Vxlan(Box::new(conf)), mac, mtu)
+            }
             // tun_validate
             LinkKind::Tun { .. } => {
                 return Err(Error::msg(
@@ -1216,7 +1229,10 @@ impl Netns {
         if up {
             // ndo_open: a macvlan's address must be free on its port
             self.macvlan_open_check(index)?;
+            // a VXLAN device joins its group
+            self.vxlan_open(index)?;
         } else {
+            self.vxlan_stop(index);
             // ndo_stop, before the NETDEV_DOWN notifiers
             self.macvlan_stop(index);
         }
@@ -1376,6 +1392,7 @@ impl Netns {
         }
         dev_validate_mtu(&l.kind, mtu)?;
         self.macvlan_check_mtu(index, mtu)?;
+        self.vxlan_check_mtu(index, mtu)?;
         let l = self.links.get_mut(&index).expect("exists");
         let old = std::mem::replace(&mut l.mtu, mtu);
         if l.kind == LinkKind::Bridge {
@@ -1530,11 +1547,14 @@ impl Netns {
         // macvlan_device_event(NETDEV_UNREGISTER): a lower device takes its macvlans
         for v in victims.clone() {
             victims.extend(self.macvlans_on(v));
+            // vxlan_handle_lowerdev_unregister
+            victims.extend(self.vxlans_on(v));
         }
         for &v in &victims {
             self.nh_flush_dev(v);
             if self.links[&v].up {
                 self.macvlan_stop(v);
+                self.vxlan_stop(v);
                 self.links.get_mut(&v).expect("exists").up = false;
                 let changed = self.update_carriers(v);
                 if self.is_bridge(v) {

@@ -1,0 +1,287 @@
+//! VXLAN devices (`drivers/net/vxlan/vxlan_core.c`), as far as routing and `ip link`
+//! see them: an Ethernet device that always has carrier (its operational state stays
+//! unknown), with a VNI, a destination port, perhaps a lower device (`dev`) and a
+//! remote address or multicast group.
+//!
+//! - The VNI must be free for the destination port among devices of the same kind
+//!   (`external` or not, IPv4 or IPv6): EEXIST, "A VXLAN device with the specified VNI
+//!   already exists".
+//! - With a lower device the MTU is the lower device's less the encapsulation (50
+//!   bytes over IPv4, 70 over IPv6; at least 68), and no larger, asked for or later;
+//!   it does not follow the lower device's later changes. Without one it is 1500 unless
+//!   given.
+//! - An open device with a multicast group joins the group on its lower device (the
+//!   device's IPv4 or IPv6 group list), and leaves it when it closes.
+//! - Deleting the lower device deletes its VXLAN devices.
+
+use std::net::IpAddr;
+
+use crate::error::{Errno, Error, Result};
+use crate::link::LinkKind;
+use crate::netns::Netns;
+
+/// A VXLAN device's settings (`struct vxlan_config`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Vxlan {
+    /// The VNI (0 for an `external` device).
+    pub vni: u32,
+    /// The remote address, or the multicast group.
+    pub remote: Option<IpAddr>,
+    /// The local address.
+    pub local: Option<IpAddr>,
+    /// The lower device (`dev`), 0 for none.
+    pub lower: u32,
+    /// The UDP destination port (the kernel's default, 8472, when none was given).
+    pub dstport: u16,
+    /// The UDP source port range (0 0: the kernel picks).
+    pub srcport: (u16, u16),
+    /// The TTL (0: `auto`).
+    pub ttl: u8,
+    /// `ttl inherit`.
+    pub ttl_inherit: bool,
+    /// The TOS (1: `inherit`).
+    pub tos: u8,
+    /// Learning of remote addresses.
+    pub learning: bool,
+    /// The forwarding entries' ageing, seconds.
+    pub ageing: u32,
+    /// `udpcsum` (IPv4 UDP checksums).
+    pub udp_csum: bool,
+    /// `udp6zerocsumtx`.
+    pub zero_csum6_tx: bool,
+    /// `udp6zerocsumrx`.
+    pub zero_csum6_rx: bool,
+    /// `external` (collect metadata: no VNI of its own).
+    pub external: bool,
+}
+
+impl Default for Vxlan {
+    fn default() -> Vxlan {
+        Vxlan {
+            vni: 0,
+            remote: None,
+            local: None,
+            lower: 0,
+            dstport: 0,
+            srcport: (0, 0),
+            ttl: 0,
+            ttl_inherit: false,
+            tos: 0,
+            learning: true,
+            ageing: 300,
+            udp_csum: true,
+            zero_csum6_tx: false,
+            zero_csum6_rx: false,
+            external: false,
+        }
+    }
+}
+
+impl Vxlan {
+    /// Whether the device tunnels over IPv6 (`VXLAN_F_IPV6`).
+    pub fn ipv6(&self) -> bool {
+        matches!(self.remote, Some(IpAddr::V6(_))) || matches!(self.local, Some(IpAddr::V6(_)))
+    }
+
+    /// The encapsulation's size (`vxlan_headroom`).
+    pub fn headroom(&self) -> u32 {
+        if self.ipv6() {
+            70
+        } else {
+            50
+        }
+    }
+
+    /// The multicast group, when the remote address is one.
+    pub fn group(&self) -> Option<IpAddr> {
+        self.remote.filter(|a| a.is_multicast())
+    }
+}
+
+/// `vxlan_validate`, before anything else: the address (a unicast Ethernet one), the
+/// MTU (68 to 65535), the source port range (not reversed).
+pub(crate) fn validate(c: &Vxlan, mac: Option<[u8; 6]>, mtu: Option<u32>) -> Result<()> {
+    if let Some(m) = mac {
+        if m[0] & 1 != 0 || m == [0; 6] {
+            return Err(Error::msg(
+                Errno::EADDRNOTAVAIL,
+                "Provided Ethernet address is not unicast",
+            ));
+        }
+    }
+    if mtu.is_some_and(|m| !(68..=65535).contains(&m)) {
+        return Err(Error::msg(
+            Errno::EINVAL,
+            "MTU must be between 68 and 65535",
+        ));
+    }
+    if c.srcport.1 < c.srcport.0 {
+        return Err(Error::msg(Errno::EINVAL, "Invalid source port range"));
+    }
+    Ok(())
+}
+
+impl Netns {
+    /// `vxlan_config_validate` and `vxlan_config_apply` for a new device: the settings
+    /// as the kernel keeps them (defaults filled in) and the MTU.
+    pub(crate) fn vxlan_prepare(&self, conf: &Vxlan, mtu: Option<u32>) -> Result<(Vxlan, u32)> {
+        let mut c = conf.clone();
+        let mut max_mtu = 65535u32;
+        if c.lower != 0 {
+            let l = self.links.get(&c.lower).ok_or(Error::msg(
+                Errno::ENODEV,
+                "Invalid local interface, device not found",
+            ))?;
+            if c.ipv6() && !self.has_idev6(c.lower) {
+                return Err(Error::msg(
+                    Errno::EPERM,
+                    "IPv6 support not enabled on the device",
+                ));
+            }
+            max_mtu = l.mtu.saturating_sub(c.headroom()).max(68);
+        }
+        if c.dstport == 0 {
+            c.dstport = 8472;
+        }
+        if c.ageing == 0 {
+            c.ageing = 300;
+        }
+        let taken = self.links.values().any(|l| match &l.kind {
+            LinkKind::Vxlan(o) => {
+                o.vni == c.vni
+                    && o.dstport == c.dstport
+                    && o.external == c.external
+                    && o.ipv6() == c.ipv6()
+                    && o.zero_csum6_rx == c.zero_csum6_rx
+            }
+            _ => false,
+        });
+        if taken {
+            return Err(Error::msg(
+                Errno::EEXIST,
+                "A VXLAN device with the specified VNI already exists",
+            ));
+        }
+        let mtu = match mtu {
+            Some(m) => m.min(max_mtu),
+            None if c.lower != 0 => max_mtu,
+            None => 1500,
+        };
+        Ok((c, mtu))
+    }
+
+    /// The VXLAN device `idx`'s settings.
+    pub(crate) fn vxlan_of(&self, idx: u32) -> Option<&Vxlan> {
+        match &self.links.get(&idx)?.kind {
+            LinkKind::Vxlan(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// `vxlan_change_mtu`: no more than the lower device's MTU less the encapsulation.
+    pub(crate) fn vxlan_check_mtu(&self, idx: u32, mtu: u32) -> Result<()> {
+        if let Some(c) = self.vxlan_of(idx) {
+            if let Some(l) = self.links.get(&c.lower).filter(|_| c.lower != 0) {
+                if mtu > l.mtu.saturating_sub(c.headroom()) {
+                    return Err(Error::new(Errno::EINVAL));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `vxlan_open`: a device with a multicast group joins it on its lower device
+    /// (ENODEV when that device has no state of the group's family).
+    pub(crate) fn vxlan_open(&mut self, idx: u32) -> Result<()> {
+        let Some((g, lower)) = self
+            .vxlan_of(idx)
+            .and_then(|c| c.group().map(|g| (g, c.lower)))
+        else {
+            return Ok(());
+        };
+        match g {
+            IpAddr::V4(a) => {
+                if !self.has_idev4(lower) {
+                    return Err(Error::new(Errno::ENODEV));
+                }
+                self.mc4_inc(lower, u32::from(a));
+            }
+            IpAddr::V6(a) => {
+                if !self.has_idev6(lower) {
+                    return Err(Error::new(Errno::ENODEV));
+                }
+                self.mc6_inc(lower, u128::from(a));
+            }
+        }
+        Ok(())
+    }
+
+    /// `vxlan_stop`: the group is left again.
+    pub(crate) fn vxlan_stop(&mut self, idx: u32) {
+        let Some((g, lower)) = self
+            .vxlan_of(idx)
+            .and_then(|c| c.group().map(|g| (g, c.lower)))
+        else {
+            return;
+        };
+        match g {
+            IpAddr::V4(a) if self.has_idev4(lower) => self.mc4_dec(lower, u32::from(a)),
+            IpAddr::V6(a) if self.has_idev6(lower) => self.mc6_dec(lower, u128::from(a)),
+            _ => {}
+        }
+    }
+
+    /// The VXLAN devices on lower device `lower`.
+    pub(crate) fn vxlans_on(&self, lower: u32) -> Vec<u32> {
+        self.links
+            .values()
+            .filter(|l| matches!(&l.kind, LinkKind::Vxlan(c) if c.lower == lower))
+            .map(|l| l.index)
+            .collect()
+    }
+
+    /// `ip link set DEV type vxlan ...` (`vxlan_changelink`) for the settings fibkit
+    /// changes: the VNI cannot change (EOPNOTSUPP, "Cannot change VNI"); the TTL, TOS,
+    /// learning and ageing can. The device must be a VXLAN device (EOPNOTSUPP).
+    pub fn vxlan_changelink(&mut self, idx: u32, change: &VxlanChange) -> Result<()> {
+        let Some(cur) = self.vxlan_of(idx).cloned() else {
+            return Err(Error::new(Errno::EOPNOTSUPP));
+        };
+        if change.vni.is_some_and(|v| v != cur.vni) {
+            return Err(Error::msg(Errno::EOPNOTSUPP, "Cannot change VNI"));
+        }
+        if let Some(LinkKind::Vxlan(c)) = self.links.get_mut(&idx).map(|l| &mut l.kind) {
+            if let Some((ttl, inherit)) = change.ttl {
+                c.ttl = ttl;
+                c.ttl_inherit = inherit;
+            }
+            if let Some(t) = change.tos {
+                c.tos = t;
+            }
+            if let Some(l) = change.learning {
+                c.learning = l;
+            }
+            if let Some(a) = change.ageing {
+                // vxlan_config_validate: none is the default
+                c.ageing = if a == 0 { 300 } else { a };
+            }
+        }
+        self.bump();
+        Ok(())
+    }
+}
+
+/// What `ip link set DEV type vxlan ...` asks for (each only when given).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VxlanChange {
+    /// `id`.
+    pub vni: Option<u32>,
+    /// `ttl` (the value, and whether `inherit`).
+    pub ttl: Option<(u8, bool)>,
+    /// `tos`.
+    pub tos: Option<u8>,
+    /// `[no]learning`.
+    pub learning: Option<bool>,
+    /// `ageing`.
+    pub ageing: Option<u32>,
+}
