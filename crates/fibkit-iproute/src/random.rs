@@ -454,6 +454,78 @@ impl Gen {
         }
     }
 
+    /// A VXLAN episode: `vx0` with a VNI and port, perhaps on a lower device (with a
+    /// group or a remote address), up with an address and a route; perhaps an MTU
+    /// change or a TTL change; queries and listings (the lower device's groups among
+    /// them); perhaps deleted again.
+    fn vxlan(&mut self) {
+        if self.renamed {
+            return;
+        }
+        let lower = self.r.pick(&["", " dev d0", " dev d2", " dev v0"]);
+        let peer = match self.r.below(4) {
+            0 if !lower.is_empty() => " group 239.1.1.1",
+            1 => " remote 10.0.0.9",
+            2 => " remote 2001:db8::9",
+            _ => "",
+        };
+        let extra = self
+            .r
+            .pick(&["", " nolearning", " ttl 64", " ageing 60", " mtu 9000"]);
+        let (pre, extra) = if extra == " mtu 9000" {
+            (extra, "")
+        } else {
+            ("", extra)
+        };
+        let vni = self.r.pick(&["42", "43"]);
+        self.line(format!(
+            "ip link add vx0{pre} type vxlan id {vni} dstport 4789{lower}{peer}{extra}"
+        ));
+        if self.r.chance(30) {
+            self.line("ip link add vx1 type vxlan id 42 dstport 4789");
+        }
+        if self.r.chance(85) {
+            self.line("ip link set vx0 up");
+        }
+        self.line("ip addr add 10.7.0.1/24 dev vx0");
+        if self.r.chance(50) {
+            self.line("ip -6 addr add 2001:db8:7::1/64 dev vx0");
+        }
+        if self.r.chance(50) {
+            self.line("ip route add 10.9.0.0/16 via 10.7.0.2 dev vx0");
+        }
+        match self.r.below(5) {
+            0 => self.line("ip link set vx0 mtu 1400"),
+            1 => self.line("ip link set vx0 mtu 1480"),
+            2 => self.line("ip link set vx0 type vxlan ttl 3"),
+            3 => self.line("ip link set vx0 down"),
+            _ => {}
+        }
+        for q in [
+            "ip route get 10.7.0.9",
+            "ip route get 10.9.1.1",
+            "ip route get 10.0.0.5 from 10.7.0.9 iif vx0",
+            "ip -6 route get 2001:db8:7::9",
+        ] {
+            if self.r.chance(60) {
+                self.line(q);
+            }
+        }
+        let s = self.r.pick(&[
+            "ip link show",
+            "ip -d link show dev vx0",
+            "ip link show type vxlan",
+            "dump routes",
+        ]);
+        self.line(s);
+        if let Some(d) = lower.strip_prefix(" dev ") {
+            self.line(format!("ip maddr show dev {d}"));
+        }
+        if self.r.chance(40) {
+            self.line("ip link del vx0");
+        }
+    }
+
     /// Queries of [`Gen::bridge`]: to and from the bridge's subnets, and its listings.
     fn bridge_queries(&mut self) {
         let q = self.r.pick(&[
@@ -1478,16 +1550,24 @@ pub fn scenario(seed: u64, steps: usize) -> String {
     let bridge_at = g.r.chance(40).then(|| g.r.below(steps.max(1)));
     let tuntap_at = g.r.chance(30).then(|| g.r.below(steps.max(1)));
     let macvlan_at = g.r.chance(35).then(|| g.r.below(steps.max(1)));
+    let vxlan_at = g.r.chance(30).then(|| g.r.below(steps.max(1)));
     for step in 0..steps {
         if bridge_at == Some(step) {
             g.bridge();
         }
         if tuntap_at == Some(step) {
             // (a macvlan at this step comes after it)
-            g.tuntap(bridge_at.is_none_or(|b| b <= step) && macvlan_at.is_none_or(|m| m < step));
+            g.tuntap(
+                bridge_at.is_none_or(|b| b <= step)
+                    && macvlan_at.is_none_or(|m| m < step)
+                    && vxlan_at.is_none_or(|x| x < step),
+            );
         }
         if macvlan_at == Some(step) {
             g.macvlan();
+        }
+        if vxlan_at == Some(step) {
+            g.vxlan();
         }
         let v6 = g.r.chance(45);
         match g.r.below(11) {
