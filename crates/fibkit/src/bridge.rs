@@ -148,12 +148,15 @@ impl Netns {
         if l.master != 0 || self.is_macvlan_port(idx) {
             return Err(Error::new(Errno::EBUSY));
         }
+        let rx_was = self.rx_flags(idx);
         let l = self.links.get_mut(&idx).expect("exists");
         l.master = br;
         // new_nbp / br_manage_promisc (no VLAN filtering: every port is promiscuous)
         // and dev_set_allmulti
         l.promiscuity = l.promiscuity.saturating_add(1);
         l.allmulti = l.allmulti.saturating_add(1);
+        // a macvlan port passes its new states on to its lower device
+        self.macvlan_rx_flags(idx, rx_was);
         // a port that is up with carrier forwards at once (no spanning tree)
         self.bridge_carrier_changed(br);
         self.bridge_mtu_adjust(br);
@@ -166,12 +169,14 @@ impl Netns {
         let Some(l) = self.links.get_mut(&idx) else {
             return;
         };
+        let rx_was = (l.promiscuity > 0, l.allmulti > 0);
         let br = std::mem::take(&mut l.master);
         if br == 0 {
             return;
         }
         l.promiscuity = l.promiscuity.saturating_sub(1);
         l.allmulti = l.allmulti.saturating_sub(1);
+        self.macvlan_rx_flags(idx, rx_was);
         self.bridge_carrier_changed(br);
         self.bridge_mtu_adjust(br);
         self.bump();

@@ -209,8 +209,63 @@ impl Netns {
             }
         } else {
             self.dev_rx_mode(lower);
+            self.macvlan_rx_flags_open(idx, lower, true);
         }
         self.macvlan_mc_sync(idx);
+    }
+
+    /// A device's promiscuous and all-multicast states (`IFF_PROMISC`, `IFF_ALLMULTI`
+    /// as the kernel keeps them: any count).
+    pub(crate) fn rx_flags(&self, idx: u32) -> (bool, bool) {
+        self.links
+            .get(&idx)
+            .map_or((false, false), |l| (l.promiscuity > 0, l.allmulti > 0))
+    }
+
+    /// `macvlan_change_rx_flags` after device `idx`'s promiscuous or all-multicast
+    /// state may have changed from `was`: an open macvlan passes a change on to its
+    /// lower device (promiscuity only when not passthru).
+    pub(crate) fn macvlan_rx_flags(&mut self, idx: u32, was: (bool, bool)) {
+        let Some((lower, mode)) = self.macvlan_of(idx) else {
+            return;
+        };
+        if !self.links[&idx].up {
+            return;
+        }
+        let now = self.rx_flags(idx);
+        let Some(l) = self.links.get_mut(&lower) else {
+            return;
+        };
+        let step = |c: &mut u32, on: bool| {
+            *c = if on {
+                c.saturating_add(1)
+            } else {
+                c.saturating_sub(1)
+            };
+        };
+        if now.1 != was.1 {
+            step(&mut l.allmulti, now.1);
+        }
+        if now.0 != was.0 && mode != macvlan_mode::PASSTHRU {
+            step(&mut l.promiscuity, now.0);
+        }
+    }
+
+    /// `macvlan_open`/`macvlan_stop` (not passthru): the macvlan's own promiscuous and
+    /// all-multicast states count on its lower device while it is open.
+    fn macvlan_rx_flags_open(&mut self, idx: u32, lower: u32, open: bool) {
+        let (p, a) = self.rx_flags(idx);
+        if let Some(l) = self.links.get_mut(&lower) {
+            for (c, on) in [(&mut l.allmulti, a), (&mut l.promiscuity, p)] {
+                if on {
+                    *c = if open {
+                        c.saturating_add(1)
+                    } else {
+                        c.saturating_sub(1)
+                    };
+                }
+            }
+        }
     }
 
     fn macvlan_nopromisc(&self, idx: u32) -> bool {
@@ -231,6 +286,7 @@ impl Netns {
                 }
             }
         } else {
+            self.macvlan_rx_flags_open(idx, lower, false);
             // the device is still marked up here: count it out explicitly
             self.dev_rx_mode_without(lower, idx);
         }

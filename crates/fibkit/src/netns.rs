@@ -1329,7 +1329,9 @@ impl Netns {
             .get_mut(&index)
             .ok_or(Error::new(Errno::ENODEV))?;
         let was_up = l.up;
+        let rx_was = (l.promiscuity > 0, l.allmulti > 0);
         let changes = l.set_flags(flags, mask);
+        self.macvlan_rx_flags(index, rx_was);
         // the IPv6 addresses in use before the request (see below)
         let in_use: Vec<u128> = self
             .addrs6(index)
