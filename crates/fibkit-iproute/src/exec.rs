@@ -3509,7 +3509,12 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
 /// `ip link add`: `iplink_modify` with `RTM_NEWLINK|NLM_F_CREATE|NLM_F_EXCL`. Words after
 /// a dummy's (ifb's) type are ignored, as iproute2 ignores them for a kind without
 /// options; a veth takes `peer` and the peer's own attributes.
-fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<Outcome> {
+fn link_add(
+    ns: &mut Netns,
+    rest: &[String],
+    auto_mac: Option<[u8; 6]>,
+    fam: Option<Family>,
+) -> Res<Outcome> {
     let mut it = Args::new(rest);
     let mut at = LinkAttrs::default();
     let kind = link_add_attrs(ns, &mut it, &mut at)?;
@@ -3561,7 +3566,17 @@ fn link_add(ns: &mut Netns, rest: &[String], auto_mac: Option<[u8; 6]>) -> Res<O
         }
         Some("vxlan") => {
             let resolve = |d: &str| ns.link_index(d);
-            LinkKind::Vxlan(Box::new(vxlan_parse_opt(&resolve, &mut it, false)?.conf))
+            let mut conf = vxlan_parse_opt(&resolve, &mut it, false)?.conf;
+            // without an address, `-4`/`-6` sends an unspecified group of the family,
+            // which makes an IPv6 device of `-6`
+            if conf.remote.is_none() && conf.local.is_none() {
+                conf.remote = match fam {
+                    Some(Family::V4) => Some(std::net::Ipv4Addr::UNSPECIFIED.into()),
+                    Some(Family::V6) => Some(std::net::Ipv6Addr::UNSPECIFIED.into()),
+                    None => None,
+                };
+            }
+            LinkKind::Vxlan(Box::new(conf))
         }
         Some(k @ ("macvlan" | "macvtap")) => {
             let o = macvlan_parse_opt(&mut it, k)?;
@@ -4063,7 +4078,7 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             .take_while(|w| *w != "type")
             .any(|w| w == "address"))
         .then(|| ns.next_link_mac());
-        return link_add(ns, rest, auto_mac).map_err(probe_errno);
+        return link_add(ns, rest, auto_mac, opts.family).map_err(probe_errno);
     }
     if matches(cmd, "set") || matches(cmd, "change") {
         return link_set(ns, rest).map_err(probe_errno);
