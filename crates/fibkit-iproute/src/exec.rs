@@ -3529,6 +3529,8 @@ fn link_add(
         Some("dummy") | Some("ifb") => LinkKind::Dummy,
         // the kernel's tun link ops refuse (tun_validate)
         Some("tun") => LinkKind::Tun {
+            owner: None,
+            group: None,
             tap: false,
             flags: 0,
         },

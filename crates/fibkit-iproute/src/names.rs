@@ -543,6 +543,32 @@ pub fn matches(arg: &str, kw: &str) -> bool {
     !arg.is_empty() && kw.starts_with(arg)
 }
 
+/// The name an account database (`/etc/passwd` or `/etc/group`) gives id `id`
+/// (`getpwuid`/`getgrgid` over the files).
+pub fn id_name(db: &str, id: u32) -> Option<String> {
+    let text = std::fs::read_to_string(db).ok()?;
+    text.lines().find_map(|l| {
+        let mut f = l.split(':');
+        let name = f.next()?;
+        let _pw = f.next()?;
+        (f.next()?.parse::<u32>().ok()? == id).then(|| name.to_string())
+    })
+}
+
+/// The id an account database (`/etc/passwd` or `/etc/group`) gives name `name`
+/// (`getpwnam`/`getgrnam` over the files).
+pub fn name_id(db: &str, name: &str) -> Option<u32> {
+    let text = std::fs::read_to_string(db).ok()?;
+    text.lines().find_map(|l| {
+        let mut f = l.split(':');
+        if f.next()? != name {
+            return None;
+        }
+        let _pw = f.next()?;
+        f.next()?.parse().ok()
+    })
+}
+
 /// Format an IPv6 address as iproute2 prints it.
 pub fn fmt6(a: u128) -> String {
     Ipv6Addr::from(a).to_string()

@@ -1479,7 +1479,13 @@ pub fn tuntap_show(ns: &Netns, opts: &ShowOpts) -> String {
     let mut o = Out::new(opts);
     o.begin();
     for l in ns.links() {
-        let LinkKind::Tun { tap, flags } = l.kind else {
+        let LinkKind::Tun {
+            tap,
+            flags,
+            owner,
+            group,
+        } = l.kind
+        else {
             continue;
         };
         o.obj_open(None);
@@ -1506,6 +1512,11 @@ pub fn tuntap_show(ns: &Netns, opts: &ShowOpts) -> String {
             o.s(None, &format!(" {w}"), w);
         }
         o.arr_close();
+        for (key, id) in [("user", owner), ("group", group)] {
+            if let Some(id) = id {
+                o.n(Some(key), &format!(" {key} {id}"), i128::from(id));
+            }
+        }
         if opts.details {
             o.fp("\n\tAttached to processes:");
             o.arr_open(Some("processes"));
@@ -4214,7 +4225,7 @@ fn print_linkinfo(
             LinkKind::Macvlan { max_mtu, .. } => (68, max_mtu, 1),
             LinkKind::Vxlan(_) => (68, 65535, 1),
             // tun_net_init: a tap's maximum leaves room for its Ethernet header
-            LinkKind::Tun { tap, flags } => (
+            LinkKind::Tun { tap, flags, .. } => (
                 68,
                 if tap { 65521 } else { 65535 },
                 if flags & fibkit::link::tunf::MULTI_QUEUE != 0 {
@@ -4249,7 +4260,13 @@ fn print_linkinfo(
             o.obj_open(Some("linkinfo"));
             o.nl();
             o.s(Some("info_kind"), &format!("    {k} "), k);
-            if let LinkKind::Tun { tap, flags } = l.kind {
+            if let LinkKind::Tun {
+                tap,
+                flags,
+                owner,
+                group,
+            } = l.kind
+            {
                 // tun_fill_info, printed by iptuntap.c's tun_print_opt
                 use fibkit::link::tunf;
                 o.obj_open(Some("info_data"));
@@ -4269,6 +4286,18 @@ fn print_linkinfo(
                     o.n(Some("numdisabled"), "numdisabled 0 ", 0);
                 }
                 o.on_off("persist", true);
+                // print_owner/print_group: the name the system has for the id, if any
+                for (key, id, db) in [
+                    ("user", owner, "/etc/passwd"),
+                    ("group", group, "/etc/group"),
+                ] {
+                    if let Some(id) = id {
+                        match crate::names::id_name(db, id) {
+                            Some(name) => o.s(Some(key), &format!("{key} {name} "), &name),
+                            None => o.n(Some(key), &format!("{key} {id} "), i128::from(id)),
+                        }
+                    }
+                }
                 o.obj_close();
             }
             if let LinkKind::Vxlan(c) = &l.kind {

@@ -248,6 +248,10 @@ pub struct KTun {
     pub persist: bool,
     /// `multi_queue`.
     pub multi_queue: bool,
+    /// `IFLA_TUN_OWNER`, when set.
+    pub owner: Option<u32>,
+    /// `IFLA_TUN_GROUP`, when set.
+    pub group: Option<u32>,
 }
 
 /// An interface address (`RTM_NEWADDR`).
@@ -542,6 +546,8 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
                             for d in i.nested() {
                                 let on = d.u8().unwrap_or(0) != 0;
                                 match d.ty {
+                                    1 => t.owner = d.u32(),
+                                    2 => t.group = d.u32(),
                                     3 => t.tap = d.u8() == Some(2),
                                     4 => t.pi = on,
                                     5 => t.vnet_hdr = on,

@@ -1470,6 +1470,11 @@ pub fn translate(k: &KernelState) -> Translation {
                         o.push(w(word));
                     }
                 }
+                for (word, id) in [("user", t.owner), ("group", t.group)] {
+                    if let Some(id) = id {
+                        o.extend([w(word), id.to_string()]);
+                    }
+                }
                 if c.ip(o) {
                     let mut s = vec![w("link"), w("set"), l.name.clone()];
                     if let Some(m) = l.mac.filter(|_| t.tap) {

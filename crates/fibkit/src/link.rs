@@ -25,6 +25,10 @@ pub enum LinkKind {
         /// Its `IFF_*` tun flags besides the mode (`IFF_NO_PI`, `IFF_ONE_QUEUE`,
         /// `IFF_VNET_HDR`, `IFF_MULTI_QUEUE`), as `tun_flags` shows them.
         flags: u16,
+        /// Its owner (`TUNSETOWNER`: `ip tuntap add ... user`), if set.
+        owner: Option<u32>,
+        /// Its group (`TUNSETGROUP`: `ip tuntap add ... group`), if set.
+        group: Option<u32>,
     },
     /// A macvlan device (`drivers/net/macvlan.c`): an Ethernet device of its own
     /// address on top of a lower Ethernet device, whose carrier it copies (see

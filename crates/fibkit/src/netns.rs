@@ -1121,6 +1121,20 @@ impl Netns {
     /// gets the address the oracle gives a link it did not name (`02:00:00:00:1h:ll`
     /// from its index; the kernel draws one at random until then).
     pub fn tuntap_add(&mut self, name: &str, tap: bool, flags: u16) -> Result<u32> {
+        self.tuntap_add_owned(name, tap, flags, None, None)
+    }
+
+    /// [`Netns::tuntap_add`] with an owner and a group (`TUNSETOWNER`,
+    /// `TUNSETGROUP`: `ip tuntap add ... user U group G`), which only `ip tuntap
+    /// show` and `ip -d link` show.
+    pub fn tuntap_add_owned(
+        &mut self,
+        name: &str,
+        tap: bool,
+        flags: u16,
+        owner: Option<u32>,
+        group: Option<u32>,
+    ) -> Result<u32> {
         if !name.is_empty() && self.link_index(name).is_some() {
             return Err(Error::new(Errno::EBUSY));
         }
@@ -1129,7 +1143,13 @@ impl Netns {
         } else {
             name.to_string()
         };
-        let idx = self.new_link(&name, LinkKind::Tun { tap, flags }, [0; 6], 1500);
+        let kind = LinkKind::Tun {
+            tap,
+            flags,
+            owner,
+            group,
+        };
+        let idx = self.new_link(&name, kind, [0; 6], 1500);
         if tap {
             if let Some(l) = self.links.get_mut(&idx) {
                 l.mac = Self::index_mac(idx);
@@ -1149,7 +1169,7 @@ impl Netns {
             Some(idx) => {
                 let ok = matches!(
                     self.links[&idx].kind,
-                    LinkKind::Tun { tap: t, flags: f }
+                    LinkKind::Tun { tap: t, flags: f, .. }
                         if t == tap && (f & MULTI_QUEUE) == (flags & MULTI_QUEUE)
                 );
                 if !ok {

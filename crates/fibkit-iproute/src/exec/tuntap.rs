@@ -17,7 +17,7 @@ pub(super) fn tuntap_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outco
     if matches(cmd, "add") {
         let req = parse(rest, true)?;
         return ns
-            .tuntap_add(&req.name, req.tap, req.flags)
+            .tuntap_add_owned(&req.name, req.tap, req.flags, req.owner, req.group)
             .map(|_| Outcome::Ok(String::new()))
             .map_err(|e| ioctl("TUNSETIFF", e.errno));
     }
@@ -73,6 +73,30 @@ struct Req {
     name: String,
     tap: bool,
     flags: u16,
+    owner: Option<u32>,
+    group: Option<u32>,
+}
+
+/// `strtol(s, &end, 10)` with nothing left over: leading white space and a sign
+/// taken, the value cut to a `long`; `None` for an empty word or one with more.
+fn strtol(s: &str) -> Option<i64> {
+    let t = s.trim_start();
+    let (neg, d) = match t.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    if s.is_empty() || d.is_empty() || !d.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let v = d
+        .parse::<i128>()
+        .unwrap_or(i128::MAX)
+        .min(i128::from(i64::MAX));
+    Some(if neg {
+        (-v).max(i128::from(i64::MIN)) as i64
+    } else {
+        v as i64
+    })
 }
 
 /// iptuntap.c's `parse_args` (`user` and `group` only for `add`). Its `exit(-1)`s are
@@ -81,6 +105,7 @@ fn parse(a: &[String], add: bool) -> Res<Req> {
     let mut name = String::new();
     let (mut tun, mut tap) = (false, false);
     let mut flags = tunf::NO_PI;
+    let (mut owner, mut group) = (None, None);
     let mut it = a.iter().map(String::as_str);
     let ifname_ok = |v: &str| {
         !v.is_empty()
@@ -111,14 +136,26 @@ fn parse(a: &[String], add: bool) -> Res<Req> {
                 ));
             }
         } else if add && (matches(w, "user") || matches(w, "group")) {
-            // an owner fibkit does not keep: refused rather than ignored
+            // a number (strtol: all of the word), else a name of the system's
+            // accounts; -1 is none
+            let user = matches(w, "user");
             let v = it.next().ok_or_else(super::incomplete)?;
-            return Err(Failure {
-                stdout: String::new(),
-                errno: Some(Errno::EOPNOTSUPP),
-                stderr: format!("Error: fibkit does not model the tun/tap setting \"{w} {v}\".\n"),
-                status: 2,
-            });
+            let (db, what) = if user {
+                ("/etc/passwd", "user")
+            } else {
+                ("/etc/group", "group")
+            };
+            let id = match strtol(v) {
+                Some(n) => n as u32,
+                None => crate::names::name_id(db, v)
+                    .ok_or_else(|| Failure::parse(format!("invalid {what} \"{v}\"\n"), 1))?,
+            };
+            let id = (id != u32::MAX).then_some(id);
+            if user {
+                owner = id;
+            } else {
+                group = id;
+            }
         } else if matches(w, "pi") {
             flags &= !tunf::NO_PI;
         } else if matches(w, "one_queue") {
@@ -156,5 +193,11 @@ fn parse(a: &[String], add: bool) -> Res<Req> {
     if !tun && !tap {
         return Err(Failure::parse("You failed to specify a tunnel mode\n", 1));
     }
-    Ok(Req { name, tap, flags })
+    Ok(Req {
+        name,
+        tap,
+        flags,
+        owner,
+        group,
+    })
 }
