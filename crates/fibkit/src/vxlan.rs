@@ -250,6 +250,12 @@ impl Netns {
         if change.vni.is_some_and(|v| v != cur.vni) {
             return Err(Error::msg(Errno::EOPNOTSUPP, "Cannot change VNI"));
         }
+        // vxlan_config_apply again, without the lower device (the change names none):
+        // an MTU above 65535 (made over an ifb lower device with a larger MTU) comes
+        // down to it, written without telling anyone (random seed 71232; scenario 372)
+        if let Some(l) = self.links.get_mut(&idx) {
+            l.mtu = l.mtu.min(65535);
+        }
         if let Some(LinkKind::Vxlan(c)) = self.links.get_mut(&idx).map(|l| &mut l.kind) {
             if let Some((ttl, inherit)) = change.ttl {
                 c.ttl = ttl;
