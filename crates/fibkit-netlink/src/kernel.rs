@@ -102,71 +102,23 @@ pub struct KLink {
     pub vxlan: Option<KVxlan>,
 }
 
-/// A VXLAN device's settings (`vxlan_fill_info`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A VXLAN device's settings (`vxlan_fill_info`): fibkit's own, the lower device by
+/// the kernel's ifindex (`IFLA_VXLAN_LINK`), and what fibkit does not model.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct KVxlan {
-    /// `IFLA_VXLAN_ID`.
-    pub vni: u32,
-    /// `IFLA_VXLAN_GROUP`/`GROUP6`: the remote address or group (unspecified: none).
-    pub remote: Option<std::net::IpAddr>,
-    /// `IFLA_VXLAN_LOCAL`/`LOCAL6`.
-    pub local: Option<std::net::IpAddr>,
-    /// `IFLA_VXLAN_LINK`: the lower device, 0 for none.
-    pub link: u32,
-    /// `IFLA_VXLAN_PORT`.
-    pub port: u16,
-    /// `IFLA_VXLAN_PORT_RANGE`.
-    pub srcport: (u16, u16),
-    /// `IFLA_VXLAN_TTL`.
-    pub ttl: u8,
-    /// `IFLA_VXLAN_TTL_INHERIT`.
-    pub ttl_inherit: bool,
-    /// `IFLA_VXLAN_TOS`.
-    pub tos: u8,
-    /// `IFLA_VXLAN_LEARNING`.
-    pub learning: bool,
-    /// `IFLA_VXLAN_AGEING`.
-    pub ageing: u32,
-    /// `IFLA_VXLAN_UDP_CSUM`.
-    pub udp_csum: bool,
-    /// `IFLA_VXLAN_UDP_ZERO_CSUM6_TX`.
-    pub zero_csum6_tx: bool,
-    /// `IFLA_VXLAN_UDP_ZERO_CSUM6_RX`.
-    pub zero_csum6_rx: bool,
-    /// `IFLA_VXLAN_COLLECT_METADATA`.
-    pub external: bool,
+    /// The settings fibkit models.
+    pub conf: fibkit::vxlan::Vxlan,
     /// Settings fibkit does not model that differ from their defaults (`proxy`,
     /// `l2miss`, `gbp`, ...), by iproute2's word.
     pub unmodelled: Vec<&'static str>,
 }
 
-impl Default for KVxlan {
-    fn default() -> KVxlan {
-        KVxlan {
-            vni: 0,
-            remote: None,
-            local: None,
-            link: 0,
-            port: 0,
-            srcport: (0, 0),
-            ttl: 0,
-            ttl_inherit: false,
-            tos: 0,
-            learning: true,
-            ageing: 300,
-            udp_csum: true,
-            zero_csum6_tx: false,
-            zero_csum6_rx: false,
-            external: false,
-            unmodelled: Vec::new(),
-        }
-    }
-}
-
 /// `IFLA_INFO_DATA` of a VXLAN device.
 fn parse_vxlan(data: &crate::nl::Attr<'_>) -> KVxlan {
     use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
-    let mut v = KVxlan::default();
+    let mut k = KVxlan::default();
+    let v = &mut k.conf;
+    let u = &mut k.unmodelled;
     for d in data.nested() {
         let on = d.u8().unwrap_or(0) != 0;
         let be16 = |b: &[u8], i: usize| {
@@ -188,38 +140,38 @@ fn parse_vxlan(data: &crate::nl::Attr<'_>) -> KVxlan {
         match d.ty {
             1 => v.vni = d.u32().unwrap_or(0),
             2 => v.remote = v.remote.or(ip4(d.data)),
-            3 => v.link = d.u32().unwrap_or(0),
+            3 => v.lower = d.u32().unwrap_or(0),
             4 => v.local = v.local.or(ip4(d.data)),
             5 => v.ttl = d.u8().unwrap_or(0),
             6 => v.tos = d.u8().unwrap_or(0),
             7 => v.learning = on,
             8 => v.ageing = d.u32().unwrap_or(0),
-            9 if d.u32().unwrap_or(0) != 0 => v.unmodelled.push("maxaddress"),
+            9 if d.u32().unwrap_or(0) != 0 => u.push("maxaddress"),
             10 => v.srcport = (be16(d.data, 0), be16(d.data, 2)),
-            11 if on => v.unmodelled.push("proxy"),
-            12 if on => v.unmodelled.push("rsc"),
-            13 if on => v.unmodelled.push("l2miss"),
-            14 if on => v.unmodelled.push("l3miss"),
-            15 => v.port = be16(d.data, 0),
+            11 if on => u.push("proxy"),
+            12 if on => u.push("rsc"),
+            13 if on => u.push("l2miss"),
+            14 if on => u.push("l3miss"),
+            15 => v.dstport = be16(d.data, 0),
             16 => v.remote = v.remote.or(ip6(d.data)),
             17 => v.local = v.local.or(ip6(d.data)),
             18 => v.udp_csum = on,
             19 => v.zero_csum6_tx = on,
             20 => v.zero_csum6_rx = on,
-            21 if on => v.unmodelled.push("remcsumtx"),
-            22 if on => v.unmodelled.push("remcsumrx"),
-            23 => v.unmodelled.push("gbp"),
+            21 if on => u.push("remcsumtx"),
+            22 if on => u.push("remcsumrx"),
+            23 => u.push("gbp"),
             25 => v.external = on,
-            26 if d.u32().unwrap_or(0) != 0 => v.unmodelled.push("flowlabel"),
-            27 => v.unmodelled.push("gpe"),
+            26 if d.u32().unwrap_or(0) != 0 => u.push("flowlabel"),
+            27 => u.push("gpe"),
             28 => v.ttl_inherit = on,
-            29 if d.u8().unwrap_or(0) != 0 => v.unmodelled.push("df"),
-            30 if on => v.unmodelled.push("vnifilter"),
-            31 if !on => v.unmodelled.push("nolocalbypass"),
+            29 if d.u8().unwrap_or(0) != 0 => u.push("df"),
+            30 if on => u.push("vnifilter"),
+            31 if !on => u.push("nolocalbypass"),
             _ => {}
         }
     }
-    v
+    k
 }
 
 /// A macvlan's settings (`macvlan_fill_info`).

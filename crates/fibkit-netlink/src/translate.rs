@@ -1529,15 +1529,19 @@ pub fn translate(k: &KernelState) -> Translation {
             // a VXLAN device (its lower device, if any, made before it: a lower index)
             (Some("vxlan"), _)
                 if l.vxlan.as_ref().is_some_and(|v| {
-                    v.link == 0 || links.iter().any(|x| x.index == v.link && x.index < l.index)
+                    v.conf.lower == 0
+                        || links
+                            .iter()
+                            .any(|x| x.index == v.conf.lower && x.index < l.index)
                 }) && !l.link_other_ns =>
             {
-                let v = l.vxlan.clone().unwrap_or_default();
-                if !v.unmodelled.is_empty() {
+                let k = l.vxlan.clone().unwrap_or_default();
+                let v = &k.conf;
+                if !k.unmodelled.is_empty() {
                     c.warn(format!(
                         "vxlan {} has settings fibkit does not model ({}): mirrored without them",
                         l.name,
-                        v.unmodelled.join(", ")
+                        k.unmodelled.join(", ")
                     ));
                 }
                 o.extend([w("type"), w("vxlan")]);
@@ -1555,10 +1559,10 @@ pub fn translate(k: &KernelState) -> Translation {
                 if let Some(a) = v.local {
                     o.extend([w("local"), a.to_string()]);
                 }
-                if let Some(d) = links.iter().find(|x| x.index == v.link && v.link != 0) {
+                if let Some(d) = links.iter().find(|x| x.index == v.lower && v.lower != 0) {
                     o.extend([w("dev"), d.name.clone()]);
                 }
-                o.extend([w("dstport"), v.port.to_string()]);
+                o.extend([w("dstport"), v.dstport.to_string()]);
                 if v.srcport != (0, 0) {
                     o.extend([
                         w("srcport"),
