@@ -45,6 +45,10 @@ const SYSCTL_PREFIX: &str = "# sysctl ";
 /// command joins one).
 const MCJOIN_PREFIX: &str = "# mcjoin ";
 
+/// Likewise the attributes of their own that paths of IPv6 multipath routes have
+/// (`pathattrs ...`: no `ip` command sets them apart from the route's other paths).
+const PATHATTRS_PREFIX: &str = "# pathattrs ";
+
 /// `mcjoin DEV GROUP` of a saved mirror: the socket membership on the device.
 fn run_mcjoin(ns: &mut fibkit::Netns, a: &str) -> Result<(), String> {
     let mut f = a.split_whitespace();
@@ -61,7 +65,7 @@ fn run_mcjoin(ns: &mut fibkit::Netns, a: &str) -> Result<(), String> {
 
 fn script(commands: &[String]) -> String {
     let mut s = String::from(
-        "# fibkit mirror of a network namespace: `fib -batch FILE` rebuilds it without the\n# sysctls and socket group memberships (comment lines), `fib mirror --load FILE\n# OBJECT COMMAND...` with them.\n",
+        "# fibkit mirror of a network namespace: `fib -batch FILE` rebuilds it without the\n# sysctls, socket group memberships and multipath paths' own attributes (comment\n# lines), `fib mirror --load FILE OBJECT COMMAND...` with them.\n",
     );
     for c in commands {
         if let Some(a) = c.strip_prefix("sysctl ") {
@@ -69,6 +73,9 @@ fn script(commands: &[String]) -> String {
             s.push_str(a);
         } else if let Some(a) = c.strip_prefix("mcjoin ") {
             s.push_str(MCJOIN_PREFIX);
+            s.push_str(a);
+        } else if let Some(a) = c.strip_prefix("pathattrs ") {
+            s.push_str(PATHATTRS_PREFIX);
             s.push_str(a);
         } else {
             s.push_str(c);
@@ -95,6 +102,11 @@ fn load(file: &str) -> Result<fibkit::Netns, String> {
         }
         if let Some(a) = line.strip_prefix(MCJOIN_PREFIX) {
             run_mcjoin(&mut ns, a).map_err(|e| format!("{file}:{}: {e}", n + 1))?;
+            continue;
+        }
+        if let Some(a) = line.strip_prefix(PATHATTRS_PREFIX) {
+            fibkit_netlink::translate::run_pathattrs(&mut ns, a)
+                .map_err(|e| format!("{file}:{}: {e}", n + 1))?;
             continue;
         }
         let line = line.split('#').next().unwrap_or("");

@@ -921,20 +921,7 @@ fn routes_checked_under_the_rules_of_their_time() {
         diffs.join("\n")
     );
     // the script rebuilds the same state with `fib -batch`
-    let file = std::env::temp_dir().join(format!("{}.mirror", ns.0));
-    std::fs::write(&file, &loud.stdout).expect("write the script");
-    let path = file.to_string_lossy().into_owned();
-    let mut replay = Vec::new();
-    for q in queries {
-        let mut a = vec!["mirror", "-q", "--load", path.as_str()];
-        a.extend(q.split_whitespace());
-        let f = answer(ns.exec(env!("CARGO_BIN_EXE_fib"), &a));
-        let k = kernel(&ns, q);
-        if k != f {
-            replay.push(format!("ip {q}\n  kernel: {k:?}\n  --load: {f:?}"));
-        }
-    }
-    let _ = std::fs::remove_file(&file);
+    let replay = replay_saved(&ns, &loud.stdout, &queries);
     assert!(replay.is_empty(), "{}", replay.join("\n"));
 }
 
@@ -2165,4 +2152,81 @@ fn mirror_copies_vxlans() {
         ],
     );
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}
+
+/// Each query answered by `fib mirror --load` of the saved mirror `script` beside the
+/// kernel's answer: the differences.
+fn replay_saved(ns: &Netns, script: &[u8], queries: &[&str]) -> Vec<String> {
+    let file = std::env::temp_dir().join(format!("{}.mirror", ns.0));
+    std::fs::write(&file, script).expect("write the script");
+    let path = file.to_string_lossy().into_owned();
+    let mut replay = Vec::new();
+    for q in queries {
+        let mut a = vec!["mirror", "-q", "--load", path.as_str()];
+        a.extend(q.split_whitespace());
+        let f = answer(ns.exec(env!("CARGO_BIN_EXE_fib"), &a));
+        let k = kernel(ns, q);
+        if k != f {
+            replay.push(format!("ip {q}\n  kernel: {k:?}\n  --load: {f:?}"));
+        }
+    }
+    let _ = std::fs::remove_file(&file);
+    replay
+}
+
+/// IPv6 keeps each path of a multipath route as its own entry, with its own protocol,
+/// preferred source, metrics and preference, but the dump gives the route once, with
+/// its first path's: the mirror probes each path (`route get fibmatch ... oif DEV`) and
+/// makes the route path by path, so that answers through a later path carry its own.
+#[test]
+fn mirror_probes_ipv6_multipath_path_attributes() {
+    let Some(ns) = live_netns(34) else {
+        return;
+    };
+    for c in [
+        "link set lo up",
+        "link add d0 address 02:00:00:00:00:01 type ifb",
+        "link add d1 address 02:00:00:00:00:02 type ifb",
+        "link add d2 address 02:00:00:00:00:03 type ifb",
+        "link set d0 up",
+        "link set d1 up",
+        "link set d2 up",
+        "-6 addr add 2001:db8:1::1/64 dev d0 nodad",
+        "-6 addr add 2001:db8:2::1/64 dev d1 nodad",
+        "-6 addr add 2001:db8:3::1/64 dev d2 nodad",
+        "-6 route add 2001:db8:9::/64 via 2001:db8:1::2 dev d0 metric 10",
+        "-6 route append 2001:db8:9::/64 via 2001:db8:2::2 dev d1 metric 10 proto static hoplimit 10 pref high",
+        "-6 route append 2001:db8:9::/64 via 2001:db8:3::2 dev d2 metric 10 src 2001:db8:3::1 mtu 1400",
+        "-6 route add 2001:db8:8::/64 via 2001:db8:1::2 dev d0 proto static",
+        "-6 route append 2001:db8:8::/64 via 2001:db8:2::2 dev d1 proto static",
+    ] {
+        ns.ip(c);
+    }
+    let diffs = compare(
+        &ns,
+        &[
+            "-6 route show",
+            "-6 route get 2001:db8:9::5 oif d0",
+            "-6 route get 2001:db8:9::5 oif d1",
+            "-6 route get 2001:db8:9::5 oif d2",
+            "-6 route get fibmatch 2001:db8:9::5 oif d1",
+            "-6 route get fibmatch 2001:db8:9::5 oif d2",
+            "-6 route get 2001:db8:8::5 oif d1",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    // a saved mirror keeps the paths' attributes, which `--load` applies
+    let saved = ns.exec(env!("CARGO_BIN_EXE_fib"), &["mirror", "-q", "--save", "-"]);
+    assert!(saved.status.success());
+    let text = String::from_utf8_lossy(&saved.stdout).into_owned();
+    assert!(text.contains("# pathattrs "), "{text}");
+    let replay = replay_saved(
+        &ns,
+        &saved.stdout,
+        &[
+            "-6 route get 2001:db8:9::5 oif d1",
+            "-6 route get 2001:db8:9::5 oif d2",
+        ],
+    );
+    assert!(replay.is_empty(), "{}", replay.join("\n"));
 }

@@ -169,8 +169,23 @@ pub struct KernelState {
     /// then answered without the rules, or unreachable with them). `None` when not
     /// probed or when the probe failed (with a warning).
     pub rules6_custom: Option<bool>,
+    /// The attributes of the paths of IPv6 multipath routes, probed (the dump gives a
+    /// multipath route once, with its first path's; see [`LegProbe6`]).
+    pub legs6: Vec<LegProbe6>,
     /// What could not be decoded.
     pub warnings: Vec<Warning>,
+}
+
+/// The paths of one IPv6 multipath route as `ip -6 route get fibmatch ADDR oif DEV`
+/// describes them: the answer names the route the path's device selects, with that
+/// path's protocol, preferred source, metrics and preference (IPv6 keeps each path as
+/// its own entry). Only paths whose device no other path of the route has are probed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LegProbe6 {
+    /// The route: table, destination, source, metric.
+    pub key: (u32, (u128, u8), (u128, u8), u32),
+    /// Per path, in the route's order: the answer, when it was this route.
+    pub legs: Vec<Option<KRoute>>,
 }
 
 /// How many records of each kind differ between two states (added, removed).
@@ -376,6 +391,7 @@ fn dump_with(s: &mut RtSocket) -> Result<KernelState, Error> {
         if !intr {
             probe_tables4(s, &mut k);
             probe_rules6(s, &mut k);
+            k.legs6 = probe::legs6(s, &k);
             return Ok(k);
         }
         std::thread::sleep(Duration::from_millis(20));

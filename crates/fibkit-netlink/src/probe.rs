@@ -101,12 +101,7 @@ pub(crate) fn unmerged(s: &mut RtSocket, k: &KernelState) -> Result<bool, String
 /// that it is none of table local's host, anycast or multicast entries; `None`
 /// without such a route.
 pub(crate) fn target6(k: &KernelState) -> Option<u128> {
-    let local: Vec<u128> = k
-        .routes
-        .iter()
-        .filter(|r| r.v6 && r.table == TABLE_LOCAL)
-        .map(|r| r.dst.0)
-        .collect();
+    let local = local6(k);
     k.routes
         .iter()
         .filter(|r| r.v6 && r.table == TABLE_MAIN && r.rtype == 1 && r.dst.1 <= 112)
@@ -114,17 +109,91 @@ pub(crate) fn target6(k: &KernelState) -> Option<u128> {
         .find(|a| !local.contains(a) && (a >> 120) != 0xff)
 }
 
+/// The destinations of table local's IPv6 entries (which a probe address avoids).
+fn local6(k: &KernelState) -> Vec<u128> {
+    k.routes
+        .iter()
+        .filter(|r| r.v6 && r.table == TABLE_LOCAL)
+        .map(|r| r.dst.0)
+        .collect()
+}
+
 /// The body of `ip -6 route get DST`: `struct rtmsg` (AF_INET6, a /128 destination,
 /// `RTM_F_LOOKUP_TABLE`) and `RTA_DST`.
 pub(crate) fn route_get_body6(dst: u128) -> Vec<u8> {
+    get_body6(dst, RTM_F_LOOKUP_TABLE)
+}
+
+/// A route get's body: `struct rtmsg` (AF_INET6, a /128 destination, `flags`) and
+/// `RTA_DST`.
+fn get_body6(dst: u128, flags: u32) -> Vec<u8> {
     let mut b = vec![0u8; 12];
     b[0] = crate::kernel::AF_INET6;
     b[1] = 128;
-    b[8..12].copy_from_slice(&RTM_F_LOOKUP_TABLE.to_ne_bytes());
+    b[8..12].copy_from_slice(&flags.to_ne_bytes());
     b.extend_from_slice(&20u16.to_ne_bytes());
     b.extend_from_slice(&RTA_DST.to_ne_bytes());
     b.extend_from_slice(&dst.to_be_bytes());
     b
+}
+
+/// The body of `ip -6 route get fibmatch DST oif OIF`: `RTM_F_FIB_MATCH`, `RTA_DST`
+/// and `RTA_OIF`.
+pub(crate) fn fibmatch_body6(dst: u128, oif: u32) -> Vec<u8> {
+    const RTM_F_FIB_MATCH: u32 = 0x2000;
+    const RTA_OIF: u16 = 4;
+    let mut b = get_body6(dst, RTM_F_FIB_MATCH);
+    b.extend_from_slice(&8u16.to_ne_bytes());
+    b.extend_from_slice(&RTA_OIF.to_ne_bytes());
+    b.extend_from_slice(&oif.to_ne_bytes());
+    b
+}
+
+/// Probe the paths of the IPv6 multipath gateway routes (see
+/// [`crate::LegProbe6`]): an address of the prefix that is no entry of table local,
+/// and each path whose device is its own. An answer that is another route (a more
+/// specific one, another table's, a path that cannot be used) leaves the path
+/// unprobed.
+pub(crate) fn legs6(s: &mut RtSocket, k: &KernelState) -> Vec<crate::LegProbe6> {
+    let local = local6(k);
+    let mut out = Vec::new();
+    for r in k
+        .routes
+        .iter()
+        .filter(|r| r.v6 && r.hops.len() > 1 && r.nhid == 0 && r.src.1 == 0 && r.rtype == 1)
+    {
+        let host = u128::MAX.checked_shr(u32::from(r.dst.1)).unwrap_or(0);
+        let a = r.dst.0 | (0x5a5a & host);
+        if local.contains(&a) || (a >> 120) == 0xff {
+            continue;
+        }
+        let legs: Vec<Option<KRoute>> = r
+            .hops
+            .iter()
+            .map(|h| {
+                let own = h.oif != 0 && r.hops.iter().filter(|x| x.oif == h.oif).count() == 1;
+                if !own {
+                    return None;
+                }
+                let p = s
+                    .get(rtm::GETROUTE, &fibmatch_body6(a, h.oif), rtm::NEWROUTE)
+                    .ok()?;
+                crate::kernel::decode_route(&p, &mut Vec::new()).filter(|x| {
+                    x.table == r.table
+                        && x.dst == r.dst
+                        && x.priority == r.priority
+                        && x.hops.len() == r.hops.len()
+                })
+            })
+            .collect();
+        if legs.iter().any(Option::is_some) {
+            out.push(crate::LegProbe6 {
+                key: (r.table, r.dst, r.src, r.priority),
+                legs,
+            });
+        }
+    }
+    out
 }
 
 /// Ask the kernel whether it walks its IPv6 rules (`fib6_has_custom_rules`, set by the

@@ -2249,12 +2249,185 @@ pub fn translate(k: &KernelState) -> Translation {
     // 12. multicast memberships fibkit does not derive: `ip maddr add` marks, and the
     // groups processes joined through their sockets
     restore_memberships(&mut c, k, &names);
+    // 13. the paths of IPv6 multipath routes that have attributes of their own
+    restore_legs6(&mut c, k, &names);
     c.ns.end_bulk(was_bulk);
     Translation {
         commands: c.commands,
         warnings: c.warnings,
         netns: c.ns,
     }
+}
+
+/// IPv6 multipath routes whose paths have attributes of their own, as probed (see
+/// [`crate::LegProbe6`]; the dump gives the first path's for all): each probed path of
+/// fibkit's copy takes its own protocol, preferred source, metrics and preference
+/// ([`Netns::route6_set_path_attrs`]), recorded as `pathattrs ...` (no `ip` command
+/// sets them apart from the route's other paths: a saved script keeps it as a comment).
+fn restore_legs6(c: &mut Ctx, k: &KernelState, names: &HashMap<u32, String>) {
+    use fibkit::prefix::Prefix6;
+    use fibkit::route::{Metrics, Pref};
+    for p in &k.legs6 {
+        let Some(kr) = k
+            .routes
+            .iter()
+            .find(|r| r.v6 && r.hops.len() > 1 && (r.table, r.dst, r.src, r.priority) == p.key)
+        else {
+            continue;
+        };
+        for (h, a) in kr.hops.iter().zip(&p.legs) {
+            let Some(a) = a else {
+                continue;
+            };
+            let same = a.proto == kr.proto
+                && a.prefsrc == kr.prefsrc
+                && a.metrics == kr.metrics
+                && a.locks == kr.locks
+                && a.congctl == kr.congctl
+                && a.pref == kr.pref;
+            let Some(dev) = names.get(&h.oif).and_then(|n| c.ns.link_index(n)) else {
+                continue;
+            };
+            if same {
+                continue;
+            }
+            let gw = match h.gw {
+                Some(Ip::V6(g)) => Some(g),
+                _ => None,
+            };
+            let prefsrc = match a.prefsrc {
+                Some(Ip::V6(s)) => Some(s),
+                _ => None,
+            };
+            let pref = match a.pref {
+                1 => Pref::High,
+                3 => Pref::Low,
+                _ => Pref::Medium,
+            };
+            let mut vals = a.metrics.clone();
+            vals.sort_unstable();
+            let metrics = Metrics {
+                vals,
+                locks: a.locks,
+                congctl: a.congctl.clone(),
+            };
+            let (dst, src) = (
+                Prefix6::new(kr.dst.0, kr.dst.1),
+                Prefix6::new(kr.src.0, kr.src.1),
+            );
+            let what = format!(
+                "{}/{} via {} dev {}",
+                ip_of(true, kr.dst.0),
+                kr.dst.1,
+                gw.map_or("-".to_string(), |g| ip_of(true, g).to_string()),
+                names.get(&h.oif).cloned().unwrap_or_default()
+            );
+            let line = pathattrs_line(kr, gw, names.get(&h.oif).map_or("", |n| n), a);
+            match c.ns.route6_set_path_attrs(
+                kr.table,
+                dst,
+                src,
+                kr.priority,
+                (gw, dev),
+                a.proto,
+                pref,
+                prefsrc,
+                metrics,
+            ) {
+                Ok(()) => c.commands.push(line),
+                Err(e) => c.warn(format!(
+                    "the path {what} could not be given its own attributes: {e}"
+                )),
+            }
+        }
+    }
+}
+
+/// The `pathattrs` line of [`restore_legs6`] (see [`run_pathattrs`]): `pathattrs TABLE
+/// DST/LEN SRC/LEN METRIC GW|- DEV PROTO PREF PREFSRC|- LOCKS CONGCTL|- ID:VAL,...|-`.
+fn pathattrs_line(r: &KRoute, gw: Option<u128>, dev: &str, a: &KRoute) -> String {
+    let opt = |x: Option<String>| x.unwrap_or_else(|| "-".into());
+    let metrics: Vec<String> = a.metrics.iter().map(|(i, v)| format!("{i}:{v}")).collect();
+    format!(
+        "pathattrs {} {}/{} {}/{} {} {} {dev} {} {} {} {} {} {}",
+        r.table,
+        ip_of(true, r.dst.0),
+        r.dst.1,
+        ip_of(true, r.src.0),
+        r.src.1,
+        r.priority,
+        opt(gw.map(|g| ip_of(true, g).to_string())),
+        a.proto,
+        a.pref,
+        opt(a.prefsrc.map(|p| p.to_string())),
+        a.locks,
+        opt(a.congctl.clone()),
+        if metrics.is_empty() {
+            "-".to_string()
+        } else {
+            metrics.join(",")
+        }
+    )
+}
+
+/// Apply a `pathattrs` line (the words after `pathattrs`; see [`pathattrs_line`]) to
+/// `ns`: a saved mirror's record of a path's own attributes.
+pub fn run_pathattrs(ns: &mut Netns, line: &str) -> Result<(), String> {
+    use fibkit::prefix::Prefix6;
+    use fibkit::route::{Metrics, Pref};
+    let f: Vec<&str> = line.split_whitespace().collect();
+    let [table, dst, src, metric, gw, dev, proto, pref, prefsrc, locks, congctl, metrics] =
+        f.as_slice()
+    else {
+        return Err(format!("bad pathattrs line: {line}"));
+    };
+    let bad = |what: &str| format!("pathattrs: bad {what} in {line}");
+    let num = |s: &str, what: &str| s.parse::<u32>().map_err(|_| bad(what));
+    let addr = |s: &str| s.parse::<std::net::Ipv6Addr>().map(u128::from);
+    let pfx = |s: &str, what: &str| -> Result<Prefix6, String> {
+        let (a, l) = s.split_once('/').ok_or_else(|| bad(what))?;
+        let l: u8 = l.parse().map_err(|_| bad(what))?;
+        Ok(Prefix6::new(addr(a).map_err(|_| bad(what))?, l))
+    };
+    let opt_addr = |s: &str, what: &str| -> Result<Option<u128>, String> {
+        if s == "-" {
+            Ok(None)
+        } else {
+            addr(s).map(Some).map_err(|_| bad(what))
+        }
+    };
+    let dev = ns.link_index(dev).ok_or_else(|| bad("device"))?;
+    let mut vals = Vec::new();
+    if *metrics != "-" {
+        for m in metrics.split(',') {
+            let (i, v) = m.split_once(':').ok_or_else(|| bad("metric"))?;
+            vals.push((
+                i.parse::<u8>().map_err(|_| bad("metric"))?,
+                num(v, "metric")?,
+            ));
+        }
+    }
+    vals.sort_unstable();
+    ns.route6_set_path_attrs(
+        num(table, "table")?,
+        pfx(dst, "destination")?,
+        pfx(src, "source")?,
+        num(metric, "metric")?,
+        (opt_addr(gw, "gateway")?, dev),
+        proto.parse().map_err(|_| bad("protocol"))?,
+        match *pref {
+            "1" => Pref::High,
+            "3" => Pref::Low,
+            _ => Pref::Medium,
+        },
+        opt_addr(prefsrc, "preferred source")?,
+        Metrics {
+            vals,
+            locks: num(locks, "locks")?,
+            congctl: (*congctl != "-").then(|| congctl.to_string()),
+        },
+    )
+    .map_err(|e| format!("pathattrs {line}: {e}"))
 }
 
 /// The `ip maddr add` marks the kernel's links have (an `ip maddr add` command each),

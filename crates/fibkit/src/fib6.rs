@@ -1890,6 +1890,43 @@ impl Netns {
     /// (both at least 1280). Each route through it whose MTU metric is not locked and
     /// is at least the new MTU, or was the device's old MTU, takes the new one; routes
     /// without an MTU metric are left alone (conformance scenario 225).
+    /// Give one path of an IPv6 multipath route attributes of its own, as a mirror of
+    /// a host reads them (IPv6 keeps each path as its own entry, but the kernel's dump
+    /// gives a multipath route once, with its first path's): the entry of table
+    /// `table` at (`dst`, `src`) with metric `metric`, siblings, and the nexthop `gw`
+    /// on `dev` takes the protocol, preference, preferred source and metrics given.
+    /// ENOENT without such an entry.
+    #[allow(clippy::too_many_arguments)]
+    pub fn route6_set_path_attrs(
+        &mut self,
+        table: u32,
+        dst: Prefix6,
+        src: Prefix6,
+        metric: u32,
+        nh: (Option<u128>, u32),
+        proto: u8,
+        pref: crate::route::Pref,
+        prefsrc: Option<u128>,
+        metrics: crate::route::Metrics,
+    ) -> Result<()> {
+        let r = self
+            .tables6
+            .get_mut(&table)
+            .and_then(|t| t.get_mut(dst, src))
+            .and_then(|l| {
+                l.iter_mut().find(|r| {
+                    r.metric == metric && r.sibling_group != 0 && (r.nh.gw, r.nh.dev) == nh
+                })
+            })
+            .ok_or(Error::new(Errno::ENOENT))?;
+        r.proto = proto;
+        r.pref = pref;
+        r.prefsrc = prefsrc;
+        r.metrics = metrics;
+        self.bump();
+        Ok(())
+    }
+
     pub(crate) fn rt6_mtu_change(&mut self, dev: u32, old: u32, mtu: u32) {
         use crate::route::rtax;
         for t in self.tables6.values_mut() {
