@@ -3738,6 +3738,14 @@ fn vxlan_parse_opt(
     };
     let (mut daddr, mut saddr): (Option<IpAddr>, Option<IpAddr>) = (None, None);
     let (mut id_set, mut dev_set, mut port_set, mut metadata) = (false, false, false, false);
+    // what a change of an existing device cannot ask for: the kernel's refusal, by
+    // vxlan_nl2conf's order of attributes (the first one wins)
+    let mut refused: Option<(u8, &'static str)> = None;
+    let mut refuse = |ord: u8, msg: &'static str| {
+        if refused.is_none_or(|(o, _)| ord < o) {
+            refused = Some((ord, msg));
+        }
+    };
     let fam_of = |a: Option<IpAddr>| match a {
         Some(IpAddr::V4(_)) => Some(Family::V4),
         Some(IpAddr::V6(_)) => Some(Family::V6),
@@ -3777,6 +3785,9 @@ fn vxlan_parse_opt(
                 return Err(invarg(&format!("invalid {what} address"), v));
             }
             daddr = Some(a);
+            change.remote = Some(a);
+            // a group needs `dev`, which a change cannot name
+            creating = group;
         } else if matches(w, "local") {
             let v = it.val()?;
             once("local", "local", v)?;
@@ -3785,6 +3796,8 @@ fn vxlan_parse_opt(
                 return Err(invarg("invalid local address", v));
             }
             saddr = Some(a);
+            change.local = Some(a);
+            creating = false;
         } else if matches(w, "dev") {
             let v = it.val()?;
             once("dev", "dev", v)?;
@@ -3811,7 +3824,11 @@ fn vxlan_parse_opt(
                 }
             };
             (conf.ttl, conf.ttl_inherit) = t;
-            change.ttl = Some(t);
+            if t.1 {
+                refuse(6, "vxlan: cannot change TTL_INHERIT flag");
+            } else {
+                change.ttl = Some(t.0);
+            }
             creating = false;
         } else if matches(w, "tos") || matches(w, "dsfield") {
             let v = it.val()?;
@@ -3824,6 +3841,27 @@ fn vxlan_parse_opt(
             conf.tos = t;
             change.tos = Some(t);
             creating = false;
+        } else if matches(w, "df") {
+            let v = it.val()?;
+            once("df", "df", v)?;
+            let d = match v {
+                "unset" => 0,
+                "set" => 1,
+                "inherit" => 2,
+                _ => return Err(invarg("DF must be 'unset', 'set' or 'inherit'", v)),
+            };
+            conf.df = d;
+            change.df = Some(d);
+            creating = false;
+        } else if matches(w, "label") || matches(w, "flowlabel") {
+            let v = it.val()?;
+            once("flowlabel", "flowlabel", v)?;
+            let l = parse_u32(v)
+                .filter(|l| l & !0xf_ffff == 0)
+                .ok_or_else(|| invarg("invalid flowlabel", v))?;
+            conf.label = l;
+            change.label = Some(l);
+            creating = false;
         } else if matches(w, "ageing") {
             let v = it.val()?;
             once("ageing", "ageing", v)?;
@@ -3834,6 +3872,16 @@ fn vxlan_parse_opt(
             };
             conf.ageing = a;
             change.ageing = Some(a);
+            creating = false;
+        } else if matches(w, "maxaddress") {
+            let v = it.val()?;
+            once("maxaddress", "maxaddress", v)?;
+            conf.limit = if v == "unlimited" {
+                0
+            } else {
+                parse_u32(v).ok_or_else(|| invarg("max addresses", v))?
+            };
+            refuse(15, "Cannot change limit");
             creating = false;
         } else if matches(w, "port") || matches(w, "srcport") {
             let v = it.val()?;
@@ -3846,6 +3894,10 @@ fn vxlan_parse_opt(
                 .and_then(|n| u16::try_from(n).ok())
                 .ok_or_else(|| invarg("max port", v))?;
             conf.srcport = (lo, hi);
+            if lo != 0 || hi != 0 {
+                refuse(17, "Cannot change port range");
+            }
+            creating = false;
         } else if matches(w, "dstport") {
             let v = it.val()?;
             once("dstport", "dstport", v)?;
@@ -3853,53 +3905,53 @@ fn vxlan_parse_opt(
                 .and_then(|n| u16::try_from(n).ok())
                 .ok_or_else(|| invarg("dst port", v))?;
             port_set = true;
+            if conf.dstport != 0 {
+                refuse(18, "Cannot change port");
+            }
+            creating = false;
         } else if matches(w, "nolearning") || matches(w, "learning") {
             once("learning", w, w)?;
             let on = !matches(w, "nolearning");
             conf.learning = on;
             change.learning = Some(on);
             creating = false;
-        } else if matches(w, "udpcsum") || matches(w, "noudpcsum") {
-            once("udpcsum", w, w)?;
-            conf.udp_csum = matches(w, "udpcsum");
-        } else if matches(w, "udp6zerocsumtx") || matches(w, "noudp6zerocsumtx") {
-            once("udp6zerocsumtx", w, w)?;
-            conf.zero_csum6_tx = matches(w, "udp6zerocsumtx");
-        } else if matches(w, "udp6zerocsumrx") || matches(w, "noudp6zerocsumrx") {
-            once("udp6zerocsumrx", w, w)?;
-            conf.zero_csum6_rx = matches(w, "udp6zerocsumrx");
+        } else if let Some((bit, on, ord, msg)) = VXLAN_FLAGS.iter().find_map(|&(k, ord, msg)| {
+            if matches(w, &format!("no{k}")) {
+                Some((k, false, ord, msg))
+            } else if matches(w, k) {
+                Some((k, true, ord, msg))
+            } else {
+                None
+            }
+        }) {
+            once(bit, w, w)?;
+            match bit {
+                "proxy" => conf.proxy = on,
+                "rsc" => conf.rsc = on,
+                "l2miss" => conf.l2miss = on,
+                "l3miss" => conf.l3miss = on,
+                "udpcsum" => conf.udp_csum = on,
+                "udp6zerocsumtx" => conf.zero_csum6_tx = on,
+                "udp6zerocsumrx" => conf.zero_csum6_rx = on,
+                "remcsumtx" => conf.remcsum_tx = on,
+                _ => conf.remcsum_rx = on,
+            }
+            refuse(ord, msg);
+            creating = false;
         } else if matches(w, "external") || matches(w, "noexternal") {
             once("external", w, w)?;
             metadata = matches(w, "external");
             if metadata {
                 conf.learning = false;
             }
-        } else if ["df", "label", "flowlabel", "maxaddress"]
-            .iter()
-            .any(|k| matches(w, k))
-        {
-            return Err(unmodelled_link_setting(w, it.next().unwrap_or("")));
-        } else if [
-            "noproxy",
-            "proxy",
-            "norsc",
-            "rsc",
-            "nol2miss",
-            "l2miss",
-            "nol3miss",
-            "l3miss",
-            "remcsumtx",
-            "noremcsumtx",
-            "remcsumrx",
-            "noremcsumrx",
-            "gbp",
-            "gpe",
-        ]
-        .iter()
-        .any(|k| matches(w, k))
-            || w == "vnifilter"
-            || w == "novnifilter"
-        {
+            refuse(16, "vxlan: cannot change COLLECT_METADATA flag");
+            creating = false;
+        } else if matches(w, "gbp") {
+            once("gbp", w, w)?;
+            conf.gbp = true;
+            refuse(24, "vxlan: cannot change GBP flag");
+            creating = false;
+        } else if matches(w, "gpe") || w == "vnifilter" || w == "novnifilter" {
             return Err(unmodelled_link_setting("vxlan", w));
         } else if matches(w, "help") {
             return Err(fail(VXLAN_USAGE.to_string()));
@@ -3928,6 +3980,7 @@ fn vxlan_parse_opt(
     conf.remote = daddr;
     conf.local = saddr;
     conf.external = metadata;
+    change.refused = refused.map(|(_, m)| m);
     Ok(VxlanArgs {
         conf,
         change,
@@ -3943,6 +3996,28 @@ fn vxlan_port_warning(resolve: &dyn Fn(&str) -> Option<u32>, words: &[String]) -
     let mut it = Args::new(words);
     vxlan_parse_opt(resolve, &mut it, false).is_ok_and(|a| !a.port_set)
 }
+
+/// The flags of `vxlan_parse_opt` that take a `no` form, in its order, with their
+/// place in `vxlan_nl2conf` and the kernel's refusal to change them.
+const VXLAN_FLAGS: [(&str, u8, &str); 9] = [
+    ("proxy", 11, "vxlan: cannot change PROXY flag"),
+    ("rsc", 12, "vxlan: cannot change RSC flag"),
+    ("l2miss", 13, "vxlan: cannot change L2MISS flag"),
+    ("l3miss", 14, "vxlan: cannot change L3MISS flag"),
+    ("udpcsum", 19, "Cannot change UDP_CSUM flag"),
+    (
+        "udp6zerocsumtx",
+        20,
+        "vxlan: cannot change UDP_ZERO_CSUM6_TX flag",
+    ),
+    (
+        "udp6zerocsumrx",
+        21,
+        "vxlan: cannot change UDP_ZERO_CSUM6_RX flag",
+    ),
+    ("remcsumtx", 22, "vxlan: cannot change REMCSUM_TX flag"),
+    ("remcsumrx", 23, "vxlan: cannot change REMCSUM_RX flag"),
+];
 
 /// The warning `vxlan_parse_opt` prints for a new device without `dstport`, once the
 /// rest of the line is read (see [`parse_warnings`]).

@@ -3815,6 +3815,16 @@ fn print_vxlan(o: &mut Out, ns: &Netns, c: &fibkit::vxlan::Vxlan) {
     } else if !c.learning {
         o.fp("nolearning ");
     }
+    for (on, key) in [
+        (c.proxy, "proxy"),
+        (c.rsc, "rsc"),
+        (c.l2miss, "l2miss"),
+        (c.l3miss, "l3miss"),
+    ] {
+        if on {
+            o.bool_true(key, &format!("{key} "));
+        }
+    }
     if c.tos != 0 {
         if o.json() || c.tos != 1 {
             let t = format!("{:#x}", c.tos);
@@ -3831,12 +3841,27 @@ fn print_vxlan(o: &mut Out, ns: &Netns, c: &fibkit::vxlan::Vxlan) {
         o.fp("ttl auto ");
     }
     // the kernel always sends IFLA_VXLAN_DF: unset is printed in JSON only
-    o.js("df", "unset");
+    match c.df {
+        0 => o.js("df", "unset"),
+        1 => o.s(Some("df"), "df set ", "set"),
+        _ => o.s(Some("df"), "df inherit ", "inherit"),
+    }
+    if c.label != 0 {
+        let t = format!("{:#x}", c.label);
+        o.s(Some("label"), &format!("flowlabel {t} "), &t);
+    }
     o.n(
         Some("ageing"),
         &format!("ageing {} ", c.ageing),
         i128::from(c.ageing),
     );
+    if c.limit != 0 {
+        o.n(
+            Some("limit"),
+            &format!("maxaddr {} ", c.limit),
+            i128::from(c.limit),
+        );
+    }
     for (key, word, v) in [
         ("udp_csum", "udpcsum", c.udp_csum),
         ("udp_zero_csum6_tx", "udp6zerocsumtx", c.zero_csum6_tx),
@@ -3846,6 +3871,15 @@ fn print_vxlan(o: &mut Out, ns: &Netns, c: &fibkit::vxlan::Vxlan) {
             j.raw(if v { "true" } else { "false" });
         } else {
             o.fp(&format!("{}{word} ", if v { "" } else { "no" }));
+        }
+    }
+    for (on, key, word) in [
+        (c.remcsum_tx, "remcsum_tx", "remcsumtx"),
+        (c.remcsum_rx, "remcsum_rx", "remcsumrx"),
+        (c.gbp, "gbp", "gbp"),
+    ] {
+        if on {
+            o.bool_true(key, &format!("{word} "));
         }
     }
     o.obj_close();

@@ -1594,6 +1594,30 @@ pub fn translate(k: &KernelState) -> Translation {
                 if v.zero_csum6_rx {
                     o.push(w("udp6zerocsumrx"));
                 }
+                for (on, word) in [
+                    (v.proxy, "proxy"),
+                    (v.rsc, "rsc"),
+                    (v.l2miss, "l2miss"),
+                    (v.l3miss, "l3miss"),
+                    (v.remcsum_tx, "remcsumtx"),
+                    (v.remcsum_rx, "remcsumrx"),
+                    (v.gbp, "gbp"),
+                ] {
+                    if on {
+                        o.push(w(word));
+                    }
+                }
+                if v.limit != 0 {
+                    o.extend([w("maxaddress"), v.limit.to_string()]);
+                }
+                match v.df {
+                    1 => o.extend([w("df"), w("set")]),
+                    2 => o.extend([w("df"), w("inherit")]),
+                    _ => {}
+                }
+                if v.label != 0 {
+                    o.extend([w("flowlabel"), format!("{:#x}", v.label)]);
+                }
                 c.ip(o);
             }
             (Some("bridge"), _) => {

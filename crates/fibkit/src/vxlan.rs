@@ -53,6 +53,26 @@ pub struct Vxlan {
     pub zero_csum6_rx: bool,
     /// `external` (collect metadata: no VNI of its own).
     pub external: bool,
+    /// `proxy` (ARP/ND answered from the forwarding database).
+    pub proxy: bool,
+    /// `rsc` (route short circuit).
+    pub rsc: bool,
+    /// `l2miss` (notifications of unknown link-layer destinations).
+    pub l2miss: bool,
+    /// `l3miss` (notifications of unknown IP destinations).
+    pub l3miss: bool,
+    /// `maxaddress` (0: unlimited).
+    pub limit: u32,
+    /// `df`: 0 unset, 1 set, 2 inherit.
+    pub df: u8,
+    /// `flowlabel` (IPv6 devices only).
+    pub label: u32,
+    /// `remcsumtx`.
+    pub remcsum_tx: bool,
+    /// `remcsumrx`.
+    pub remcsum_rx: bool,
+    /// `gbp` (group policy extension).
+    pub gbp: bool,
 }
 
 impl Default for Vxlan {
@@ -73,6 +93,16 @@ impl Default for Vxlan {
             zero_csum6_tx: false,
             zero_csum6_rx: false,
             external: false,
+            proxy: false,
+            rsc: false,
+            l2miss: false,
+            l3miss: false,
+            limit: 0,
+            df: 0,
+            label: 0,
+            remcsum_tx: false,
+            remcsum_rx: false,
+            gbp: false,
         }
     }
 }
@@ -139,6 +169,12 @@ impl Netns {
                 ));
             }
             max_mtu = l.mtu.saturating_sub(c.headroom()).max(68);
+        }
+        if c.label != 0 && !c.ipv6() {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Label attribute only applies to IPv6 VXLAN devices",
+            ));
         }
         if c.dstport == 0 {
             c.dstport = 8472;
@@ -241,8 +277,9 @@ impl Netns {
     }
 
     /// `ip link set DEV type vxlan ...` (`vxlan_changelink`) for the settings fibkit
-    /// changes: the VNI cannot change (EOPNOTSUPP, "Cannot change VNI"); the TTL, TOS,
-    /// learning and ageing can. The device must be a VXLAN device (EOPNOTSUPP).
+    /// changes: the VNI cannot change (EOPNOTSUPP, "Cannot change VNI"), nor the
+    /// flags, ports and limit ([`VxlanChange::refused`]); the TTL, TOS, `df`, flow
+    /// label (IPv6 devices only: EINVAL), learning and ageing can. The device must be a VXLAN device (EOPNOTSUPP).
     pub fn vxlan_changelink(&mut self, idx: u32, change: &VxlanChange) -> Result<()> {
         let Some(cur) = self.vxlan_of(idx).cloned() else {
             return Err(Error::new(Errno::EOPNOTSUPP));
@@ -250,16 +287,56 @@ impl Netns {
         if change.vni.is_some_and(|v| v != cur.vni) {
             return Err(Error::msg(Errno::EOPNOTSUPP, "Cannot change VNI"));
         }
+        // vxlan_nl2conf: an address must keep the device's family
+        if change.remote.is_some_and(|a| a.is_ipv6() != cur.ipv6()) {
+            return Err(Error::msg(
+                Errno::EOPNOTSUPP,
+                "New group address family does not match old group",
+            ));
+        }
+        if change.local.is_some_and(|a| a.is_ipv6() != cur.ipv6()) {
+            return Err(Error::msg(
+                Errno::EOPNOTSUPP,
+                "New local address family does not match old",
+            ));
+        }
+        // vxlan_nl2conf's refusals, in its order of attributes
+        if let Some(e) = change.refused {
+            return Err(Error::msg(Errno::EOPNOTSUPP, e));
+        }
+        if change.label.is_some_and(|l| l != 0) && !cur.ipv6() {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Label attribute only applies to IPv6 VXLAN devices",
+            ));
+        }
         // vxlan_config_apply again, without the lower device (the change names none):
         // an MTU above 65535 (made over an ifb lower device with a larger MTU) comes
         // down to it, written without telling anyone (random seed 71232; scenario 372)
         if let Some(l) = self.links.get_mut(&idx) {
             l.mtu = l.mtu.min(65535);
         }
+        // a new remote address on an open device: the old group is left
+        let up = self.links.get(&idx).is_some_and(|l| l.up);
+        if up && change.remote.is_some() {
+            self.vxlan_stop(idx);
+        }
         if let Some(LinkKind::Vxlan(c)) = self.links.get_mut(&idx).map(|l| &mut l.kind) {
-            if let Some((ttl, inherit)) = change.ttl {
+            if let Some(a) = change.remote {
+                c.remote = Some(a);
+            }
+            if let Some(a) = change.local {
+                c.local = Some(a);
+            }
+            // a TTL leaves `inherit` as it is (which then still decides)
+            if let Some(ttl) = change.ttl {
                 c.ttl = ttl;
-                c.ttl_inherit = inherit;
+            }
+            if let Some(d) = change.df {
+                c.df = d;
+            }
+            if let Some(l) = change.label {
+                c.label = l;
             }
             if let Some(t) = change.tos {
                 c.tos = t;
@@ -272,6 +349,9 @@ impl Netns {
                 c.ageing = if a == 0 { 300 } else { a };
             }
         }
+        if up && change.remote.is_some() {
+            self.vxlan_open(idx)?;
+        }
         self.bump();
         Ok(())
     }
@@ -282,8 +362,19 @@ impl Netns {
 pub struct VxlanChange {
     /// `id`.
     pub vni: Option<u32>,
-    /// `ttl` (the value, and whether `inherit`).
-    pub ttl: Option<(u8, bool)>,
+    /// `ttl` (a number or `auto`; `inherit` cannot be changed).
+    pub ttl: Option<u8>,
+    /// `df`.
+    pub df: Option<u8>,
+    /// `flowlabel`.
+    pub label: Option<u32>,
+    /// `remote` (a unicast address; a group needs `dev`, which cannot change).
+    pub remote: Option<IpAddr>,
+    /// `local`.
+    pub local: Option<IpAddr>,
+    /// The kernel's refusal of a setting that cannot change (its message), if any was
+    /// asked for: the first in `vxlan_nl2conf`'s order.
+    pub refused: Option<&'static str>,
     /// `tos`.
     pub tos: Option<u8>,
     /// `[no]learning`.
