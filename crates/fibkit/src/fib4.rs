@@ -1806,10 +1806,15 @@ impl Netns {
         if !self.has_idev4(dev) {
             return;
         }
-        self.mc4_up(dev);
-        if self.links.get(&dev).is_some_and(|l| l.is_loopback()) {
-            // inetdev_event(NETDEV_UP) on the loopback, as it gets 127.0.0.1
-            self.devconf4_setall(dev);
+        // inetdev_event(NETDEV_UP) stops at an MTU below IPv4's minimum (a device made
+        // with one keeps its IPv4 state): no group is joined (random seed 71339);
+        // fib_netdev_event still adds the routes of its addresses
+        if self.links.get(&dev).is_some_and(|l| l.mtu >= 68) {
+            self.mc4_up(dev);
+            if self.links.get(&dev).is_some_and(|l| l.is_loopback()) {
+                // inetdev_event(NETDEV_UP) on the loopback, as it gets 127.0.0.1
+                self.devconf4_setall(dev);
+            }
         }
         let n = self.addrs4.get(&dev).map_or(0, Vec::len);
         for i in 0..n {
