@@ -3612,24 +3612,10 @@ fn link_add(
         Some(d) => ns.link_index(d).ok_or_else(|| nodev(d))?,
         None => 0,
     };
-    let kind = match kind {
-        LinkKind::Macvlan {
-            mode,
-            flags,
-            bcqueuelen,
-            max_mtu,
-            tap,
-            ..
-        } => LinkKind::Macvlan {
-            lower,
-            mode,
-            flags,
-            bcqueuelen,
-            max_mtu,
-            tap,
-        },
-        k => k,
-    };
+    let mut kind = kind;
+    if let LinkKind::Macvlan { lower: l, .. } = &mut kind {
+        *l = lower;
+    }
     let name = at.name.or(at.dev).unwrap_or_default();
     let peer_name = peer.name.or(peer.dev);
     // the IFLA_IFNAME policy: at most IFNAMSIZ - 1 bytes

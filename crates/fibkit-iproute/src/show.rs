@@ -4253,22 +4253,11 @@ fn print_linkinfo(
         }
     }
     if opts.details && !m.inet6 {
-        let (minmtu, maxmtu, queues) = match l.kind {
-            LinkKind::Veth { .. } => (68u32, 65535u32, 2u32),
-            LinkKind::Bridge => (68, 65535, 1),
-            LinkKind::Macvlan { max_mtu, .. } => (68, max_mtu, 1),
-            LinkKind::Vxlan(_) => (68, 65535, 1),
-            // tun_net_init: a tap's maximum leaves room for its Ethernet header
-            LinkKind::Tun { tap, flags, .. } => (
-                68,
-                if tap { 65521 } else { 65535 },
-                if flags & fibkit::link::tunf::MULTI_QUEUE != 0 {
-                    256
-                } else {
-                    1
-                },
-            ),
-            _ => (0, 0, 1),
+        let (minmtu, maxmtu) = (l.kind.min_mtu(), l.kind.max_mtu());
+        let queues: u32 = match l.kind {
+            LinkKind::Veth { .. } => 2,
+            LinkKind::Tun { flags, .. } if flags & fibkit::link::tunf::MULTI_QUEUE != 0 => 256,
+            _ => 1,
         };
         o.n(
             Some("promiscuity"),

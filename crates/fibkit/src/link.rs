@@ -108,6 +108,30 @@ impl LinkKind {
         }
     }
 
+    /// The device's MTU floor (`min_mtu`): `ether_setup`'s 68, none for ifb and the
+    /// loopback.
+    pub fn min_mtu(&self) -> u32 {
+        match self {
+            LinkKind::Dummy | LinkKind::Loopback => 0,
+            _ => 68,
+        }
+    }
+
+    /// The device's MTU ceiling (`max_mtu`; 0: none). A macvlan's is its lower
+    /// device's at creation.
+    pub fn max_mtu(&self) -> u32 {
+        match self {
+            LinkKind::Veth { .. }
+            | LinkKind::Bridge
+            | LinkKind::Tun { tap: false, .. }
+            | LinkKind::Vxlan(_) => 65535,
+            // tun_net_init: a tap's leaves room for its Ethernet header
+            LinkKind::Tun { tap: true, .. } => 65521,
+            LinkKind::Dummy | LinkKind::Loopback => 0,
+            LinkKind::Macvlan { max_mtu, .. } => *max_mtu,
+        }
+    }
+
     /// The iproute2 `type` keyword of the kind.
     pub fn type_name(&self) -> &'static str {
         match self {

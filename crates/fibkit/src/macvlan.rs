@@ -65,19 +65,19 @@ impl Netns {
 
     /// Whether `idx` carries macvlans (its receive handler is taken: it cannot be a
     /// bridge port).
-    pub fn is_macvlan_port(&self, idx: u32) -> bool {
+    pub(crate) fn is_macvlan_port(&self, idx: u32) -> bool {
         self.macvlan_ports.contains_key(&idx)
     }
 
     /// `macvlan_common_newlink` up to `register_netdevice`: the lower device (its
     /// own lower when it is a macvlan), the MTU, the port. Returns the lower device,
-    /// the MTU, the MTU ceiling and whether the port is new.
+    /// the MTU and the MTU ceiling.
     pub(crate) fn macvlan_prepare(
         &mut self,
         lower: u32,
         mtu: Option<u32>,
         mode: u32,
-    ) -> Result<(u32, u32, u32, bool)> {
+    ) -> Result<(u32, u32, u32)> {
         // no IFLA_LINK, or an index no device has
         let mut l = self.links.get(&lower).ok_or(Error::new(if lower == 0 {
             Errno::EINVAL
@@ -93,7 +93,7 @@ impl Netns {
             Some(m) if m > l.mtu => return Err(Error::new(Errno::EINVAL)),
             Some(m) => m,
         };
-        let max_mtu = max_mtu(&l.kind);
+        let max_mtu = l.kind.max_mtu();
         // macvlan_port_create: an Ethernet device that is not the loopback, whose
         // receive handler is free (a bridge port's is the bridge's)
         let fresh = !self.macvlan_ports.contains_key(&lower);
@@ -126,7 +126,7 @@ impl Netns {
         if mode == macvlan_mode::PASSTHRU {
             self.macvlan_ports.get_mut(&lower).expect("made").passthru = true;
         }
-        Ok((lower, mtu, max_mtu, created))
+        Ok((lower, mtu, max_mtu))
     }
 
     /// After registration: the carrier copied from the lower device.
@@ -521,17 +521,5 @@ impl Netns {
         {
             let _ = self.link_set_mac_from(lower, port.perm_addr, true);
         }
-    }
-}
-
-/// A device's MTU ceiling (`max_mtu`; 0: none), which a macvlan on it inherits.
-pub(crate) fn max_mtu(kind: &LinkKind) -> u32 {
-    match kind {
-        LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Tun { tap: false, .. } => 65535,
-        // tun_net_init: a tap's leaves room for its Ethernet header
-        LinkKind::Tun { tap: true, .. } => 65521,
-        LinkKind::Dummy | LinkKind::Loopback => 0,
-        LinkKind::Macvlan { max_mtu, .. } => *max_mtu,
-        LinkKind::Vxlan(_) => 65535,
     }
 }

@@ -301,14 +301,12 @@ pub struct LinkAdd {
 /// for its Ethernet header); dummy (ifb) and loopback devices any value from 0 (the
 /// kernel reads an `int`: one above `i32::MAX` is below the minimum).
 fn dev_validate_mtu(kind: &LinkKind, mtu: u32) -> Result<()> {
-    let (min, max) = match kind {
-        LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Tun { tap: false, .. } => (68, 65535),
-        LinkKind::Tun { tap: true, .. } => (68, 65521),
-        LinkKind::Dummy | LinkKind::Loopback => (0, 0),
-        LinkKind::Macvlan { max_mtu, .. } => (68, *max_mtu),
-        LinkKind::Vxlan(_) => (68, 65535),
-    };
-    if (mtu as i32) < min {
+    mtu_in_range(kind.min_mtu(), kind.max_mtu(), mtu)
+}
+
+/// `dev_validate_mtu` for the bounds `min` and `max` (0: none).
+fn mtu_in_range(min: u32, max: u32, mtu: u32) -> Result<()> {
+    if (mtu as i32) < min as i32 {
         return Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"));
     }
     if max > 0 && mtu > max {
@@ -959,19 +957,10 @@ impl Netns {
         if kind == LinkKind::Bridge {
             dev_validate_mtu(&kind, mtu)?;
         }
-        // rtnl_create_link for a macvlan: ether_setup's minimum, no maximum yet
+        // rtnl_create_link for a macvlan: the bounds macvlan_common_setup gave it
+        // (its lower device's ceiling comes later)
         if matches!(kind, LinkKind::Macvlan { .. }) && req.mtu.is_some() {
-            dev_validate_mtu(
-                &LinkKind::Macvlan {
-                    lower: 0,
-                    mode: 0,
-                    flags: 0,
-                    bcqueuelen: 0,
-                    max_mtu: 65535,
-                    tap: false,
-                },
-                mtu,
-            )?;
+            mtu_in_range(68, 65535, mtu)?;
         }
         let idx = match kind {
             LinkKind::Loopback => return Err(Error::new(Errno::EOPNOTSUPP)),
@@ -992,27 +981,23 @@ impl Netns {
                 ))
             }
             LinkKind::Macvlan {
-                lower,
-                mode,
-                flags,
-                bcqueuelen,
-                tap,
-                ..
+                lower, mode, tap, ..
             } => {
-                let (lower, mtu, max_mtu, _) = self.macvlan_prepare(lower, req.mtu, mode)?;
+                let (lower, mtu, max_mtu) = self.macvlan_prepare(lower, req.mtu, mode)?;
                 let name = if req.name.is_empty() {
                     self.alloc_link_name(if tap { "macvtap" } else { "macvlan" }, &[])
                 } else {
                     req.name.clone()
                 };
-                let kind = LinkKind::Macvlan {
-                    lower,
-                    mode,
-                    flags,
-                    bcqueuelen,
-                    max_mtu,
-                    tap,
-                };
+                let mut kind = kind;
+                if let LinkKind::Macvlan {
+                    lower: l,
+                    max_mtu: m,
+                    ..
+                } = &mut kind
+                {
+                    (*l, *m) = (lower, max_mtu);
+                }
                 // a passthru macvlan takes its lower device's address
                 let passthru = mode == crate::link::macvlan_mode::PASSTHRU;
                 let mac = if passthru {
