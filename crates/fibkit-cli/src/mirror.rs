@@ -49,6 +49,10 @@ const MCJOIN_PREFIX: &str = "# mcjoin ";
 /// (`pathattrs ...`: no `ip` command sets them apart from the route's other paths).
 const PATHATTRS_PREFIX: &str = "# pathattrs ";
 
+/// Likewise the kernel's build options that change answers (`kernel-config
+/// CONFIG_X=y ...`), written as a scenario names them.
+const KCONFIG_PREFIX: &str = fibkit_iproute::scenario::KERNEL_CONFIG;
+
 /// `mcjoin DEV GROUP` of a saved mirror: the socket membership on the device.
 fn run_mcjoin(ns: &mut fibkit::Netns, a: &str) -> Result<(), String> {
     let mut f = a.split_whitespace();
@@ -65,7 +69,7 @@ fn run_mcjoin(ns: &mut fibkit::Netns, a: &str) -> Result<(), String> {
 
 fn script(commands: &[String]) -> String {
     let mut s = String::from(
-        "# fibkit mirror of a network namespace: `fib -batch FILE` rebuilds it without the\n# sysctls, socket group memberships and multipath paths' own attributes (comment\n# lines), `fib mirror --load FILE OBJECT COMMAND...` with them.\n",
+        "# fibkit mirror of a network namespace: `fib -batch FILE` rebuilds it without the\n# sysctls, socket group memberships, multipath paths' own attributes and kernel\n# build options (comment lines), `fib mirror --load FILE OBJECT COMMAND...` with them.\n",
     );
     for c in commands {
         if let Some(a) = c.strip_prefix("sysctl ") {
@@ -76,6 +80,10 @@ fn script(commands: &[String]) -> String {
             s.push_str(a);
         } else if let Some(a) = c.strip_prefix("pathattrs ") {
             s.push_str(PATHATTRS_PREFIX);
+            s.push_str(a);
+        } else if let Some(a) = c.strip_prefix("kernel-config ") {
+            s.push_str(KCONFIG_PREFIX);
+            s.push(' ');
             s.push_str(a);
         } else {
             s.push_str(c);
@@ -102,6 +110,12 @@ fn load(file: &str) -> Result<fibkit::Netns, String> {
         }
         if let Some(a) = line.strip_prefix(MCJOIN_PREFIX) {
             run_mcjoin(&mut ns, a).map_err(|e| format!("{file}:{}: {e}", n + 1))?;
+            continue;
+        }
+        if let Some(a) = line.strip_prefix(KCONFIG_PREFIX) {
+            ns.kernel
+                .set_words(a.split_whitespace())
+                .map_err(|e| format!("{file}:{}: {e}", n + 1))?;
             continue;
         }
         if let Some(a) = line.strip_prefix(PATHATTRS_PREFIX) {

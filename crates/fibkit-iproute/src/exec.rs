@@ -1637,7 +1637,7 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     let rest = &a[1..];
     if matches(cmd, "add") {
         let spec = parse_rule(opts, rest, true)?;
-        no_packet_rules(opts)?;
+        no_packet_rules(ns, opts)?;
         let v6 = spec_family(opts, &spec) == Family::V6;
         let r = if opts.mc {
             ns.mrule_add(v6, &spec)
@@ -1650,7 +1650,7 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     }
     if matches(cmd, "delete") {
         let spec = parse_rule(opts, rest, false)?;
-        no_packet_rules(opts)?;
+        no_packet_rules(ns, opts)?;
         let v6 = spec_family(opts, &spec) == Family::V6;
         let r = if opts.mc {
             ns.mrule_del(v6, &spec)
@@ -2158,7 +2158,9 @@ fn mroute_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         (None, Some(Family::V6)) => true,
         (None, _) => false,
     };
-    let mut table = 0u32;
+    // iproute2's table: IPv4 `default` unless named (for backward compatibility),
+    // every table for IPv6; 0 (all) is not sent
+    let mut table = if v6 { 0u32 } else { tid::DEFAULT };
     let mut iif = None;
     let mut i = 0;
     while i < args.len() {
@@ -2198,9 +2200,42 @@ fn mroute_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             return Err(nodev(&d));
         }
     }
+    // the empty JSON array, as json_writer prints it (`-p`: with a space)
+    let empty = match (opts.json, opts.pretty) {
+        (false, _) => "",
+        (true, false) => "[]\n",
+        (true, true) => "[ ]\n",
+    };
+    let mroute = if v6 {
+        ns.kernel.ipv6_mroute
+    } else {
+        ns.kernel.ip_mroute
+    };
+    if !mroute {
+        // no multicast routing: the request goes to every family's route dump
+        // (rtnl_dump_all: IPv4's, then IPv6's, each of the table asked for, or all), and
+        // iproute2 stops at the first route that is not a multicast one
+        let other = |t: RouteType| t != RouteType::Multicast;
+        let v4 = ns
+            .tables4()
+            .filter(|t| table == 0 || t.id == table)
+            .any(|t| t.iter().any(|r| other(r.rtype)));
+        let v6r = ns
+            .tables6()
+            .filter(|t| table == 0 || t.id == table)
+            .any(|t| t.lists().flatten().any(|r| other(r.rtype)));
+        if v4 || v6r {
+            return Err(Failure {
+                stdout: empty.to_string(),
+                errno: None,
+                stderr: "Non multicast route received, kernel does support IP multicast?\nDump terminated\n".into(),
+                status: 1,
+            });
+        }
+        return Ok(Outcome::Ok(empty.to_string()));
+    }
     // ipmr_rtm_dumproute: a table named in the request must exist
     let exists = table == 0 || table == if v6 { tid::MAIN } else { tid::DEFAULT };
-    let empty = if opts.json { "[]\n" } else { "" };
     if !exists {
         return Err(Failure {
             stdout: empty.to_string(),
@@ -2215,9 +2250,16 @@ fn mroute_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     Ok(Outcome::Ok(empty.to_string()))
 }
 
-/// `fib_nl_newrule`/`fib_nl_delrule` of an AF_PACKET rule (`-0`): no rules of that family.
-fn no_packet_rules(opts: &Opts) -> Res<()> {
-    if opts.alt.is_some() {
+/// `fib_nl_newrule`/`fib_nl_delrule` of an AF_PACKET rule (`-0`), or of a multicast
+/// family whose multicast routing the kernel was built without: no rules of that family.
+fn no_packet_rules(ns: &Netns, opts: &Opts) -> Res<()> {
+    let no_mc = opts.mc
+        && if opts.family == Some(Family::V6) {
+            !ns.kernel.ipv6_mroute
+        } else {
+            !ns.kernel.ip_mroute
+        };
+    if opts.alt.is_some() || no_mc {
         return Err(Failure::kernel(fibkit::Error::msg(
             Errno::EAFNOSUPPORT,
             "Rule family not supported",
@@ -2612,7 +2654,8 @@ fn parse_warnings_in(resolve: &dyn Fn(&str) -> Option<u32>, argv: &[String]) -> 
         return String::new();
     };
     let mut out = String::new();
-    if matches(obj, "rule") && (matches(cmd, "add") || matches(cmd, "delete")) {
+    let rule = matches(obj, "rule") || (obj.len() >= 3 && matches(obj, "mrule"));
+    if rule && (matches(cmd, "add") || matches(cmd, "delete")) {
         // the warning comes once the address after the keyword is there
         // (`type nat` is a type, not the keyword)
         for (i, w) in words[2..].windows(2).enumerate() {
@@ -2623,13 +2666,22 @@ fn parse_warnings_in(resolve: &dyn Fn(&str) -> Option<u32>, argv: &[String]) -> 
         }
         return out;
     }
-    if matches(obj, "link") && matches(cmd, "add") {
-        // a new VXLAN device without a destination port (printed once the line is read)
+    if matches(obj, "link")
+        && (matches(cmd, "add") || matches(cmd, "set") || matches(cmd, "change"))
+    {
         if let Some(p) = words.iter().position(|w| w == "type") {
-            if words.get(p + 1).is_some_and(|k| k == "vxlan")
+            let kind = words.get(p + 1).map(String::as_str);
+            // a new VXLAN device without a destination port (printed once the line is
+            // read)
+            if kind == Some("vxlan")
+                && matches(cmd, "add")
                 && vxlan_port_warning(resolve, &words[p + 2..])
             {
                 out += VXLAN_PORT_WARNING;
+            }
+            // a macvlan's `macaddr set` word that is not an address
+            if let Some(k @ ("macvlan" | "macvtap")) = kind {
+                let _ = macvlan_parse_opt(&mut Args::new(&words[p + 2..]), k, &mut out);
             }
         }
         return out;
@@ -3180,7 +3232,10 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 if v != "macvlan" && v != "macvtap" {
                     return Err(unmodelled_link_setting(k, v));
                 }
-                macvlan = Some((v == "macvtap", macvlan_parse_opt(&mut it, v)?));
+                macvlan = Some((
+                    v == "macvtap",
+                    macvlan_parse_opt(&mut it, v, &mut String::new())?,
+                ));
             }
             "carrier" | "link" | "index" | "broadcast" | "brd" | "xdp" | "netns" | "vf" | "vrf"
             | "mode" | "state" | "numtxqueues" | "numrxqueues" => {
@@ -3220,7 +3275,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     if let Some((tap, o)) = macvlan {
         // rtnl_changelink: the kind's own settings (`macvlan_changelink`) before
         // do_setlink's
-        ns.macvlan_changelink(idx, tap, o.mode, o.flags, o.bcqueuelen)
+        ns.macvlan_changelink(idx, tap, o.mode, o.flags, o.bcqueuelen, o.sources.as_ref())
             .map_err(Failure::kernel)?;
     }
     if let Some(b) = mac {
@@ -3525,6 +3580,7 @@ fn link_add(
         ));
     }
     let mut peer = LinkAttrs::default();
+    let mut macvlan_sources = None;
     let kind = match kind {
         Some("dummy") | Some("ifb") => LinkKind::Dummy,
         // the kernel's tun link ops refuse (tun_validate)
@@ -3581,7 +3637,8 @@ fn link_add(
             LinkKind::Vxlan(Box::new(conf))
         }
         Some(k @ ("macvlan" | "macvtap")) => {
-            let o = macvlan_parse_opt(&mut it, k)?;
+            let o = macvlan_parse_opt(&mut it, k, &mut String::new())?;
+            macvlan_sources = o.sources;
             // macvlan_common_newlink's defaults: vepa, no flags, a queue of 1000
             LinkKind::Macvlan {
                 lower: 0,
@@ -3590,6 +3647,7 @@ fn link_add(
                 bcqueuelen: o.bcqueuelen.unwrap_or(1000),
                 max_mtu: 0,
                 tap: k == "macvtap",
+                sources: Vec::new(),
             }
         }
         Some(_) => {
@@ -3643,6 +3701,7 @@ fn link_add(
         peer_flags_mask: peer.flags_mask,
         peer_up: peer.up,
         master: at.master.map(|(m, _)| m),
+        macvlan_sources,
     };
     ns.link_add(&req)
         .map(|_| Outcome::Ok(String::new()))
@@ -4029,16 +4088,23 @@ fn macvlan_usage(kind: &str) -> String {
 }
 
 /// What `type macvlan` asks for: `IFLA_MACVLAN_MODE`, `_FLAGS` and `_BC_QUEUE_LEN`,
-/// each only when given.
+/// each only when given, and a change to the source addresses (`macaddr`).
 struct MacvlanOpts {
     mode: Option<u32>,
     flags: Option<u16>,
     bcqueuelen: Option<u32>,
+    sources: Option<fibkit::macvlan::SourcesChange>,
 }
 
 /// `macvlan_parse_opt`: the words after `type macvlan` (the lower device comes with
-/// `link`). The source mode's address list (`macaddr`) is not modelled: refused.
-fn macvlan_parse_opt(it: &mut Args<'_>, kind: &str) -> Res<MacvlanOpts> {
+/// `link`). What it prints and goes on from (an address of `macaddr set` that
+/// `ll_addr_a2n` cannot read) is appended to `warn`.
+///
+/// `macaddr set` reads addresses until a word is not six bytes; that word is then read
+/// again as an option, as `ll_addr_a2n` left it: cut at its first colon, which it
+/// overwrote. Each `macaddr` sends its mode again (the last one counts), `add`/`del`
+/// their address, `set` a new list.
+fn macvlan_parse_opt(it: &mut Args<'_>, kind: &str, warn: &mut String) -> Res<MacvlanOpts> {
     let usage = macvlan_usage(kind);
     use fibkit::link::macvlan_mode as mm;
     let fail = |msg: String| Failure::parse(msg, 1);
@@ -4046,7 +4112,18 @@ fn macvlan_parse_opt(it: &mut Args<'_>, kind: &str) -> Res<MacvlanOpts> {
     let mut flags = 0u16;
     let mut has_flags = false;
     let mut bcqueuelen = None;
-    while let Some(w) = it.next() {
+    let mut sources: Option<fibkit::macvlan::SourcesChange> = None;
+    // a word read again (PREV_ARG after `ll_addr_a2n` changed it)
+    let mut again: Option<String> = None;
+    loop {
+        let owned = match again.take() {
+            Some(w) => w,
+            None => match it.next() {
+                Some(w) => w.to_string(),
+                None => break,
+            },
+        };
+        let w = owned.as_str();
         if matches(w, "mode") {
             let v = it.val()?;
             mode = match v {
@@ -4071,7 +4148,42 @@ fn macvlan_parse_opt(it: &mut Args<'_>, kind: &str) -> Res<MacvlanOpts> {
             };
             has_flags = true;
         } else if matches(w, "macaddr") {
-            return Err(unmodelled_link_setting(w, it.next().unwrap_or("")));
+            let sc = sources.get_or_insert_with(Default::default);
+            sc.mode = match it.val()? {
+                "add" => mm::MACADDR_ADD,
+                "del" => mm::MACADDR_DEL,
+                "set" => mm::MACADDR_SET,
+                "flush" => mm::MACADDR_FLUSH,
+                _ => return Err(fail(usage)),
+            };
+            if sc.mode == mm::MACADDR_ADD || sc.mode == mm::MACADDR_DEL {
+                // not six bytes: a failure without a word of its own
+                match ll_addr_a2n(it.val()?, 6)? {
+                    (b, 6) => sc.addr = Some(b.try_into().unwrap_or_default()),
+                    _ => return Err(fail(String::new())),
+                }
+            }
+            if sc.mode == mm::MACADDR_SET {
+                let mut list = Vec::new();
+                while let Some(a) = it.next() {
+                    match ll_addr_a2n(a, 6) {
+                        Ok((b, 6)) => list.push(b.try_into().unwrap_or_default()),
+                        other => {
+                            if let Err(f) = other {
+                                warn.push_str(&f.stderr);
+                            }
+                            let cut = if a.contains('.') {
+                                a
+                            } else {
+                                a.split(':').next().unwrap_or(a)
+                            };
+                            again = Some(cut.to_string());
+                            break;
+                        }
+                    }
+                }
+                sc.data = Some(list);
+            }
         } else if matches(w, "nopromisc") {
             flags |= 1;
             has_flags = true;
@@ -4100,6 +4212,7 @@ fn macvlan_parse_opt(it: &mut Args<'_>, kind: &str) -> Res<MacvlanOpts> {
         mode: (mode != 0).then_some(mode),
         flags: has_flags.then_some(flags),
         bcqueuelen,
+        sources,
     })
 }
 

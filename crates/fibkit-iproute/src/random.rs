@@ -409,7 +409,32 @@ impl Gen {
         } else {
             "macvlan"
         };
-        self.line(format!("ip link add mv0 link {lower} type {kind}{mode}"));
+        // a source-mode device's remote addresses (never `macaddr add` on `ip link
+        // set`: the oracle puts an `address` after the first `add` of an `ip link` line)
+        let remotes = if mode == " mode source" && self.r.chance(60) {
+            self.r
+                .pick(&[
+                    " macaddr add 02:51:00:00:00:01",
+                    " macaddr set 02:51:00:00:00:01 02:51:00:00:00:02 12:51:00:00:00:01",
+                    " macaddr set 02:51:00:00:00:03 01:00:5e:00:00:01",
+                ])
+                .to_string()
+        } else {
+            String::new()
+        };
+        self.line(format!(
+            "ip link add mv0 link {lower} type {kind}{mode}{remotes}"
+        ));
+        if !remotes.is_empty() && self.r.chance(50) {
+            let c = self.r.pick(&[
+                "macaddr del 02:51:00:00:00:01",
+                "macaddr flush",
+                "macaddr set 02:51:00:00:00:09",
+                "mode bridge macaddr flush",
+            ]);
+            self.line(format!("ip link set mv0 type {kind} {c}"));
+            self.line("ip -d link show dev mv0");
+        }
         if self.r.chance(35) {
             self.line("ip link add mv1 link mv0 type macvlan mode bridge");
         }

@@ -238,6 +238,9 @@ pub struct Runner {
     pub raw: Option<RawText>,
 }
 
+/// The comment that names a scenario's kernel build options (see [`Runner::run_text`]).
+pub const KERNEL_CONFIG: &str = "# kernel-config:";
+
 /// The printer of a query's iproute2 text for [`Runner::raw`].
 pub type RawText = fn(&Netns, &[String], &GetAnswer) -> String;
 
@@ -265,8 +268,18 @@ impl Runner {
         )
     }
 
-    /// Run a whole scenario text.
+    /// Run a whole scenario text. Its `# kernel-config: CONFIG_X=y ...` lines (comments
+    /// to the oracle) first set the kernel build options the recording was made with
+    /// ([`fibkit::kconfig::KernelConfig`]); one that cannot be read is reported as a
+    /// `BADLINE` (a difference from any recording).
     pub fn run_text(&mut self, text: &str) {
+        for l in text.lines() {
+            if let Some(words) = l.trim().strip_prefix(KERNEL_CONFIG) {
+                if let Err(e) = self.ns.kernel.set_words(words.split_whitespace()) {
+                    self.out.push(format!("BADLINE {} => {e}", l.trim()));
+                }
+            }
+        }
         for st in read_statements(text) {
             match st {
                 Stmt::Comment(c) => self.out.push(c),

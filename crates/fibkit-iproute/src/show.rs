@@ -1614,7 +1614,10 @@ pub fn netconf_show(ns: &Netns, opts: &ShowOpts, dev: u32, single: bool) -> Stri
                 o.n(Some("rp_filter"), &format!("rp_filter {t} "), i128::from(v));
             }
         }
-        o.on_off("mc_forwarding", false);
+        // IPv6's multicast forwarding setting exists with IPv6 multicast routing
+        if r.rp_filter.is_some() || ns.kernel.ipv6_mroute {
+            o.on_off("mc_forwarding", false);
+        }
         o.on_off("proxy_neigh", r.proxy != 0);
         o.on_off("ignore_routes_with_linkdown", r.linkdown != 0);
         o.obj_close();
@@ -3226,7 +3229,7 @@ fn print_rule(o: &mut Out, opts: &ShowOpts, m: &RuleMsg) {
 
 /// `iprule_list_flush_or_save(…, IPRULE_LIST)`.
 fn iprule_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, ShowError> {
-    let (af, f) = iprule_filter(opts, args)?;
+    let (af, f) = iprule_filter(opts, args, ns.kernel)?;
     let mut o = Out::new(opts);
     o.begin();
     if let Some((rules, v6)) = rules_of(ns, af) {
@@ -3265,7 +3268,7 @@ pub fn rule_flush_select(
     opts: &ShowOpts,
     args: &[String],
 ) -> Result<(Vec<usize>, bool), ShowError> {
-    let (af, f) = iprule_filter(opts, args)?;
+    let (af, f) = iprule_filter(opts, args, ns.kernel)?;
     let v6 = af == AF_INET6 || af == RTNL_FAMILY_IP6MR;
     let mut out = Vec::new();
     if let Some((rules, v6)) = rules_of(ns, af) {
@@ -3283,7 +3286,11 @@ pub fn rule_flush_select(
 }
 
 /// The selector of `ip rule list|flush` and the family it dumps.
-fn iprule_filter(opts: &ShowOpts, args: &[String]) -> Result<(u8, RuleFilter), ShowError> {
+fn iprule_filter(
+    opts: &ShowOpts,
+    args: &[String],
+    kernel: fibkit::kconfig::KernelConfig,
+) -> Result<(u8, RuleFilter), ShowError> {
     let af = match opts.af() {
         AF_UNSPEC => AF_INET,
         a => a,
@@ -3380,7 +3387,10 @@ fn iprule_filter(opts: &ShowOpts, args: &[String]) -> Result<(u8, RuleFilter), S
             f.dst = get_prefix(v, af)?;
         }
     }
-    if af == AF_PACKET || af == AF_MPLS || af == AF_BRIDGE {
+    // the multicast families' rules exist with multicast routing built in
+    let no_mc = (af == RTNL_FAMILY_IPMR && !kernel.ip_mroute)
+        || (af == RTNL_FAMILY_IP6MR && !kernel.ipv6_mroute);
+    if af == AF_PACKET || af == AF_MPLS || af == AF_BRIDGE || no_mc {
         // no rules in that family: the dump request itself is refused, exit status 255
         let mut e = err(
             255,
@@ -4372,7 +4382,19 @@ fn print_linkinfo(
                     i128::from(used),
                 );
                 if mode == mm::SOURCE {
-                    o.n(Some("macaddr_count"), "remotes (0) ", 0);
+                    // the count, then IFLA_MACVLAN_MACADDR_DATA, which only a
+                    // non-empty list has
+                    let remotes = ns.macvlan_sources(l.index);
+                    let n = remotes.len();
+                    o.n(Some("macaddr_count"), &format!("remotes ({n}) "), n as i128);
+                    if n > 0 {
+                        o.arr_open(Some("macaddr_data"));
+                        for a in &remotes {
+                            let t = mac_text(a);
+                            o.s(None, &format!("{t} "), &t);
+                        }
+                        o.arr_close();
+                    }
                 }
                 o.obj_close();
             }

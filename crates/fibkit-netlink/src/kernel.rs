@@ -175,7 +175,7 @@ fn parse_vxlan(data: &crate::nl::Attr<'_>) -> KVxlan {
 }
 
 /// A macvlan's settings (`macvlan_fill_info`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct KMacvlan {
     /// `IFLA_MACVLAN_MODE` (`MACVLAN_MODE_*`).
     pub mode: u32,
@@ -185,6 +185,8 @@ pub struct KMacvlan {
     pub bcqueuelen: Option<u32>,
     /// `IFLA_MACVLAN_MACADDR_COUNT`: the source mode's addresses.
     pub macaddr_count: u32,
+    /// `IFLA_MACVLAN_MACADDR_DATA`: those addresses, in the kernel's order.
+    pub macaddrs: Vec<[u8; 6]>,
 }
 
 /// A tun or tap device's settings (`tun_fill_info`).
@@ -514,7 +516,7 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
                             l.vxlan = Some(parse_vxlan(&i));
                         }
                         // IFLA_INFO_DATA of a macvlan: IFLA_MACVLAN_MODE, _FLAGS,
-                        // _MACADDR_COUNT, _BC_QUEUE_LEN
+                        // _MACADDR_DATA (of _MACADDR), _MACADDR_COUNT, _BC_QUEUE_LEN
                         2 if matches!(l.kind.as_deref(), Some("macvlan" | "macvtap")) => {
                             let mut m = KMacvlan::default();
                             for d in i.nested() {
@@ -525,6 +527,13 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
                                             .data
                                             .get(..2)
                                             .map_or(0, |b| u16::from_ne_bytes([b[0], b[1]]))
+                                    }
+                                    5 => {
+                                        for e in d.nested().filter(|e| e.ty == 4) {
+                                            if let Ok(a) = <[u8; 6]>::try_from(e.data) {
+                                                m.macaddrs.push(a);
+                                            }
+                                        }
                                     }
                                     6 => m.macaddr_count = d.u32().unwrap_or(0),
                                     7 => m.bcqueuelen = d.u32(),

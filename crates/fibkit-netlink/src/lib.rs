@@ -137,6 +137,10 @@ impl std::error::Error for Error {
 /// The kernel's routing state as dumped: validated records, in the kernel's dump order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct KernelState {
+    /// The kernel's build options that change answers, as far as they can be told
+    /// from the host: multicast routing of a family when its rules can be dumped
+    /// (without it the dump is refused with EAFNOSUPPORT).
+    pub kernel: fibkit::kconfig::KernelConfig,
     /// Links.
     pub links: Vec<KLink>,
     /// Addresses of both families.
@@ -314,17 +318,36 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
     let ru4 = get(rtm::GETRULE, &fr, rtm::NEWRULE, "IPv4 rules")?;
     fr[0] = AF_INET6;
     let ru6 = get(rtm::GETRULE, &fr, rtm::NEWRULE, "IPv6 rules")?;
-    // the multicast routing rules (`ip mrule`); a kernel without multicast routing
-    // has none
+    // the multicast routing rules (`ip mrule`); a kernel built without a family's
+    // multicast routing has no rules of that family (EAFNOSUPPORT), which also tells
+    // the build option
     let mut mru = Vec::new();
     for (fam, what) in [
         (kernel::RTNL_FAMILY_IPMR, "IPv4 multicast rules"),
         (kernel::RTNL_FAMILY_IP6MR, "IPv6 multicast rules"),
     ] {
         fr[0] = fam;
-        match get(rtm::GETRULE, &fr, rtm::NEWRULE, what) {
-            Ok(r) => mru.extend(r),
-            Err(e) => w.push(Warning::new(format!("{e}: not mirrored"))),
+        let on = match get(rtm::GETRULE, &fr, rtm::NEWRULE, what) {
+            Ok(r) => {
+                mru.extend(r);
+                true
+            }
+            Err(Error::Dump { source, .. }) if source.raw_os_error() == Some(97) => false,
+            Err(e) => {
+                w.push(Warning::new(format!("{e}: not mirrored")));
+                // unknown: as the running kernel's /proc tells
+                let proc = if fam == kernel::RTNL_FAMILY_IPMR {
+                    "/proc/net/ip_mr_vif"
+                } else {
+                    "/proc/net/ip6_mr_vif"
+                };
+                std::path::Path::new(proc).exists()
+            }
+        };
+        if fam == kernel::RTNL_FAMILY_IPMR {
+            k.kernel.ip_mroute = on;
+        } else {
+            k.kernel.ipv6_mroute = on;
         }
     }
     let nh = match get(rtm::GETNEXTHOP, &[0u8; 8], rtm::NEWNEXTHOP, "nexthops") {

@@ -1060,3 +1060,21 @@ fn probe6_target_avoids_local_and_multicast_entries() {
     k.routes.push(route(254, 1, q, 8));
     assert_eq!(target6(&k), Some(q | 0x5a5a));
 }
+
+#[test]
+fn kernel_build_options_travel_with_the_mirror() {
+    // the default build (no multicast routing) needs no command
+    let t = state().translate();
+    assert!(!t.commands.iter().any(|c| c.starts_with("kernel-config")));
+    assert_eq!(t.netns.kernel, fibkit::kconfig::KernelConfig::default());
+    // a host with IPv6 multicast routing: the copy answers as it does
+    let mut k = state();
+    k.kernel.ipv6_mroute = true;
+    let t = k.translate();
+    assert!(t
+        .commands
+        .iter()
+        .any(|c| c == "kernel-config CONFIG_IP_MROUTE=n CONFIG_IPV6_MROUTE=y"));
+    assert!(t.netns.kernel.ipv6_mroute);
+    assert!(!t.netns.kernel.ip_mroute);
+}

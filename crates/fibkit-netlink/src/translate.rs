@@ -1358,6 +1358,13 @@ pub fn translate(k: &KernelState) -> Translation {
     let was_bulk = c.ns.begin_bulk();
     let names = k.link_names();
 
+    // 0. the kernel's build options that change answers
+    if k.kernel != c.ns.kernel {
+        c.ns.kernel = k.kernel;
+        c.commands
+            .push(format!("kernel-config {}", k.kernel.words().join(" ")));
+    }
+
     // 1. namespace-wide and all/default sysctls
     let (global, per_dev): (Vec<_>, Vec<_>) = k.sysctls.iter().partition(|s| {
         let p: Vec<&str> = s.key.split('.').collect();
@@ -1493,7 +1500,7 @@ pub fn translate(k: &KernelState) -> Translation {
             }
             // a macvlan on a device of this namespace (made before it: a lower index)
             (Some(k @ ("macvlan" | "macvtap")), Some(lower)) if l.macvlan.is_some() => {
-                let m = l.macvlan.unwrap_or_default();
+                let m = l.macvlan.clone().unwrap_or_default();
                 let mode = match m.mode {
                     1 => "private",
                     4 => "bridge",
@@ -1501,13 +1508,6 @@ pub fn translate(k: &KernelState) -> Translation {
                     16 => "source",
                     _ => "vepa",
                 };
-                if m.macaddr_count > 0 {
-                    c.warn(format!(
-                        "macvlan {} lists {} source addresses, which fibkit does not \
-                         model: mirrored without them",
-                        l.name, m.macaddr_count
-                    ));
-                }
                 o.extend([
                     w("link"),
                     lower.name.clone(),
@@ -1523,6 +1523,18 @@ pub fn translate(k: &KernelState) -> Translation {
                 }
                 if let Some(q) = m.bcqueuelen.filter(|&q| q != 1000) {
                     o.extend([w("bcqueuelen"), q.to_string()]);
+                }
+                // the source addresses, given in the reverse of the kernel's order:
+                // each goes to the head of its hash bucket, so the copy lists them as
+                // the host does
+                if m.mode == 16 && !m.macaddrs.is_empty() {
+                    o.extend([w("macaddr"), w("set")]);
+                    o.extend(m.macaddrs.iter().rev().map(|a| {
+                        a.iter()
+                            .map(|b| format!("{b:02x}"))
+                            .collect::<Vec<_>>()
+                            .join(":")
+                    }));
                 }
                 c.ip(o);
             }
@@ -2073,10 +2085,19 @@ pub fn translate(k: &KernelState) -> Translation {
         }
     }
 
-    // 7b. the multicast routing rules, when they are not the family's one default
+    // 7b. the multicast routing rules (of a kernel built with multicast routing), when
+    // they are not the family's one default
     // rule (32767 into table `default` for IPv4, `main` for IPv6): flushed, then
     // added as the kernel lists them
     for v6 in [false, true] {
+        // a kernel without the family's multicast routing has none of its rules
+        if !(if v6 {
+            k.kernel.ipv6_mroute
+        } else {
+            k.kernel.ip_mroute
+        }) {
+            continue;
+        }
         let rules: Vec<&KRule> = k.rules.iter().filter(|r| r.v6 == v6 && r.mc).collect();
         let default = |r: &KRule| {
             plain_lookup(r)

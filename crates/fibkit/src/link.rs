@@ -48,6 +48,10 @@ pub enum LinkKind {
         /// A macvtap (`drivers/net/macvtap.c`): the same device with a character
         /// device for a process, and a queue (`txqueuelen` 500, a root qdisc).
         tap: bool,
+        /// The source mode's remote addresses, oldest first (the port's
+        /// `vlan_source_hash` entries of this device; shown in the kernel's order by
+        /// [`Netns::macvlan_sources`](crate::netns::Netns::macvlan_sources)).
+        sources: Vec<[u8; 6]>,
     },
     /// A VXLAN device (see [`crate::vxlan`]).
     Vxlan(Box<crate::vxlan::Vxlan>),
@@ -65,6 +69,15 @@ pub mod macvlan_mode {
     pub const PASSTHRU: u32 = 8;
     /// Receives the frames of listed source addresses.
     pub const SOURCE: u32 = 16;
+
+    /// `IFLA_MACVLAN_MACADDR_MODE`: add the address given.
+    pub const MACADDR_ADD: u32 = 0;
+    /// Delete the address given.
+    pub const MACADDR_DEL: u32 = 1;
+    /// Empty the list.
+    pub const MACADDR_FLUSH: u32 = 2;
+    /// Replace the list.
+    pub const MACADDR_SET: u32 = 3;
 
     /// iproute2's word for a mode.
     pub fn name(mode: u32) -> &'static str {

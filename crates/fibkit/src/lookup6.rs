@@ -277,11 +277,15 @@ impl Netns {
             }
             let res = self.ip6_route_lookup(&fl, flags)?;
             let get = self.route6_result(&res, fl.dst, true, false)?;
-            // rt6_fill_node asks multicast routing about a route whose prefix is
-            // multicast (ff00::/8, an autojoined group's local route), which has no
-            // entry for it here: the answer fails to be made (EMSGSIZE); a lookup
-            // that finds nothing answers as for any address (random seed 40200)
-            if v6::is_multicast(fl.dst) && v6::is_multicast(res.route.dst.addr) {
+            // with CONFIG_IPV6_MROUTE, rt6_fill_node asks multicast routing about a
+            // route whose prefix is multicast (ff00::/8, an autojoined group's local
+            // route), which has no entry for it here: the answer fails to be made
+            // (EMSGSIZE); a lookup that finds nothing answers as for any address
+            // (random seed 40200). Without it the route answers with its iif.
+            if self.kernel.ipv6_mroute
+                && v6::is_multicast(fl.dst)
+                && v6::is_multicast(res.route.dst.addr)
+            {
                 return Err(Errno::EMSGSIZE);
             }
             return Ok(get);

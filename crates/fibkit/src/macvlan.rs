@@ -20,6 +20,10 @@
 //!   device's (`dev_mc_sync`): each entry adds a reference there (appended when new)
 //!   and one to itself, until the macvlan drops it or closes (`dev_mc_unsync`).
 //! - Deleting the lower device deletes its macvlans.
+//! - A macvlan in source mode keeps a list of remote addresses (`macaddr add|del|set|
+//!   flush`, [`SourcesChange`]): the port's `vlan_source_hash` entries of the device.
+//!   The kernel lists them by hash bucket and, within one, newest first
+//!   ([`Netns::macvlan_sources`]); leaving source mode empties the list.
 
 use crate::error::{Errno, Error, Result};
 use crate::link::{macvlan_mode, LinkKind};
@@ -35,7 +39,86 @@ pub struct MacvlanPort {
     pub(crate) passthru: bool,
 }
 
+/// A change to a source-mode macvlan's remote addresses, as one message carries it:
+/// `IFLA_MACVLAN_MACADDR_MODE` ([`macvlan_mode::MACADDR_ADD`] and the others),
+/// `IFLA_MACVLAN_MACADDR` (`add`/`del`) and `IFLA_MACVLAN_MACADDR_DATA` (`set`). When a
+/// line gives `macaddr` more than once, the last of each attribute is the one read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourcesChange {
+    /// What to do (`MACADDR_*`).
+    pub mode: u32,
+    /// The address of `add` or `del`.
+    pub addr: Option<[u8; 6]>,
+    /// The addresses of `set`.
+    pub data: Option<Vec<[u8; 6]>>,
+}
+
+impl SourcesChange {
+    /// `macvlan_validate`'s part: every address must be a unicast one other than
+    /// 00:00:00:00:00:00 (EADDRNOTAVAIL), the mode one of the four (EINVAL). It runs
+    /// before the device or the name is looked at.
+    pub fn validate(&self) -> Result<()> {
+        if self.mode > macvlan_mode::MACADDR_SET {
+            return Err(Error::new(Errno::EINVAL));
+        }
+        let bad = |a: &[u8; 6]| a[0] & 1 != 0 || *a == [0; 6];
+        if self.addr.as_ref().is_some_and(bad) || self.data.iter().flatten().any(bad) {
+            return Err(Error::new(Errno::EADDRNOTAVAIL));
+        }
+        Ok(())
+    }
+
+    /// `macvlan_changelink_sources` on the list `list` (oldest first): an address
+    /// already listed is not added again, one not listed is not an error to delete,
+    /// `add` and `del` need their address (EINVAL).
+    fn apply(&self, list: &mut Vec<[u8; 6]>) -> Result<()> {
+        let add = |list: &mut Vec<[u8; 6]>, a: [u8; 6]| {
+            if !list.contains(&a) {
+                list.push(a);
+            }
+        };
+        match self.mode {
+            macvlan_mode::MACADDR_ADD => add(list, self.addr.ok_or(Error::new(Errno::EINVAL))?),
+            macvlan_mode::MACADDR_DEL => {
+                let a = self.addr.ok_or(Error::new(Errno::EINVAL))?;
+                list.retain(|x| *x != a);
+            }
+            macvlan_mode::MACADDR_FLUSH => list.clear(),
+            macvlan_mode::MACADDR_SET => {
+                list.clear();
+                for a in self.addr.iter().chain(self.data.iter().flatten()) {
+                    add(list, *a);
+                }
+            }
+            _ => return Err(Error::new(Errno::EINVAL)),
+        }
+        Ok(())
+    }
+}
+
+/// `macvlan_eth_hash`: the bucket (of 256) of an address in a port's hash tables
+/// (`hash_64` of the six bytes read as the low 48 bits of a little-endian word, moved
+/// up by 16).
+fn eth_hash(a: &[u8; 6]) -> u8 {
+    let mut w = [0u8; 8];
+    w[..6].copy_from_slice(a);
+    let v = u64::from_le_bytes(w) << 16;
+    (v.wrapping_mul(0x61C8_8646_80B5_83EB) >> 56) as u8
+}
+
 impl Netns {
+    /// The source-mode macvlan `idx`'s remote addresses in the kernel's order
+    /// (`macvlan_fill_info`: bucket by bucket, each bucket's newest first). Empty for
+    /// any other device.
+    pub fn macvlan_sources(&self, idx: u32) -> Vec<[u8; 6]> {
+        let Some(LinkKind::Macvlan { sources, .. }) = self.links.get(&idx).map(|l| &l.kind) else {
+            return Vec::new();
+        };
+        let mut v: Vec<(usize, [u8; 6])> = sources.iter().copied().enumerate().collect();
+        v.sort_by_key(|(i, a)| (eth_hash(a), std::cmp::Reverse(*i)));
+        v.into_iter().map(|(_, a)| a).collect()
+    }
+
     /// Whether `idx` is a macvlan.
     pub(crate) fn is_macvlan(&self, idx: u32) -> bool {
         self.links
@@ -77,7 +160,8 @@ impl Netns {
         lower: u32,
         mtu: Option<u32>,
         mode: u32,
-    ) -> Result<(u32, u32, u32)> {
+        sources: Option<&SourcesChange>,
+    ) -> Result<(u32, u32, u32, Vec<[u8; 6]>)> {
         // no IFLA_LINK, or an index no device has
         let mut l = self.links.get(&lower).ok_or(Error::new(if lower == 0 {
             Errno::EINVAL
@@ -114,19 +198,27 @@ impl Netns {
                 true
             }
         };
-        // only one macvlan on a passthru port, and a passthru one only alone
+        // only one macvlan on a passthru port, and a passthru one only alone; source
+        // addresses only for a device in source mode
         let refuse = self.macvlan_ports[&lower].passthru
-            || (mode == macvlan_mode::PASSTHRU && !self.macvlans_on(lower).is_empty());
-        if refuse {
+            || (mode == macvlan_mode::PASSTHRU && !self.macvlans_on(lower).is_empty())
+            || (sources.is_some() && mode != macvlan_mode::SOURCE);
+        let mut list = Vec::new();
+        let applied = if refuse {
+            Err(Error::new(Errno::EINVAL))
+        } else {
+            sources.map_or(Ok(()), |c| c.apply(&mut list))
+        };
+        if let Err(e) = applied {
             if created {
                 self.macvlan_ports.remove(&lower);
             }
-            return Err(Error::new(Errno::EINVAL));
+            return Err(e);
         }
         if mode == macvlan_mode::PASSTHRU {
             self.macvlan_ports.get_mut(&lower).expect("made").passthru = true;
         }
-        Ok((lower, mtu, max_mtu))
+        Ok((lower, mtu, max_mtu, list))
     }
 
     /// After registration: the carrier copied from the lower device.
@@ -380,7 +472,9 @@ impl Netns {
     /// `ip link set DEV type macvlan ...` (`macvlan_changelink`; `tap`: `type
     /// macvtap`): the device must be of that kind (EOPNOTSUPP); passthru can be neither set nor cleared (EINVAL);
     /// turning `nopromisc` on or off on a passthru port moves its lower device's
-    /// promiscuity, open or not.
+    /// promiscuity, open or not. Leaving source mode empties the source addresses; a
+    /// change to them (`sources`) needs source mode once the mode is set (EINVAL, the
+    /// mode, flags and queue length staying changed, as in the kernel).
     pub fn macvlan_changelink(
         &mut self,
         idx: u32,
@@ -388,7 +482,12 @@ impl Netns {
         mode: Option<u32>,
         flags: Option<u16>,
         bcqueuelen: Option<u32>,
+        sources: Option<&SourcesChange>,
     ) -> Result<()> {
+        // macvlan_validate, before the device's kind is looked at
+        if let Some(c) = sources {
+            c.validate()?;
+        }
         let Some(LinkKind::Macvlan {
             lower,
             mode: cur,
@@ -420,13 +519,18 @@ impl Netns {
                 }
             }
         }
+        let mut res = Ok(());
         if let Some(LinkKind::Macvlan {
             mode: m,
             flags: fl,
             bcqueuelen: q,
+            sources: list,
             ..
         }) = self.links.get_mut(&idx).map(|l| &mut l.kind)
         {
+            if mode.is_some_and(|v| v != cur) && cur == macvlan_mode::SOURCE {
+                list.clear();
+            }
             if let Some(v) = mode {
                 *m = v;
             }
@@ -436,9 +540,16 @@ impl Netns {
             if let Some(v) = bcqueuelen {
                 *q = v;
             }
+            if let Some(c) = sources {
+                res = if *m == macvlan_mode::SOURCE {
+                    c.apply(list)
+                } else {
+                    Err(Error::new(Errno::EINVAL))
+                };
+            }
         }
         self.bump();
-        Ok(())
+        res
     }
 
     /// `NETDEV_CHANGEMTU` of a lower device: its macvlans above the new MTU come down

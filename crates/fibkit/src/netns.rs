@@ -246,6 +246,8 @@ pub struct Netns {
     /// Sysctls. After changing them directly, call [`Netns::sysctls_changed`] (a
     /// [`Fib`](crate::fib::Fib) writer also notices the change when it publishes).
     pub sysctl: Sysctls,
+    /// The kernel build options answers depend on.
+    pub kernel: crate::kconfig::KernelConfig,
 }
 
 impl Default for Netns {
@@ -295,6 +297,9 @@ pub struct LinkAdd {
     /// `master BR`: the bridge the new device becomes a port of, once it is registered
     /// and configured (`rtnl_newlink_create`); a refusal unregisters it again.
     pub master: Option<u32>,
+    /// A macvlan's `macaddr ...`: the change to its source addresses the message
+    /// carries.
+    pub macvlan_sources: Option<crate::macvlan::SourcesChange>,
 }
 
 /// `dev_validate_mtu`: a veth, bridge or tun takes 68 to 65535 (a tap 65521, room
@@ -380,6 +385,7 @@ impl Netns {
             nh6_cache: Default::default(),
             info4_pool: Default::default(),
             sysctl: Sysctls::oracle_defaults(),
+            kernel: Default::default(),
         };
         ns.new_table6(tid::MAIN);
         ns.new_table6(tid::LOCAL);
@@ -922,6 +928,9 @@ impl Netns {
         if let LinkKind::Vxlan(c) = &kind {
             crate::vxlan::validate(c, req.mac, req.mtu)?;
         }
+        if let (LinkKind::Macvlan { .. }, Some(c)) = (&kind, &req.macvlan_sources) {
+            c.validate()?;
+        }
         if let Some(m) = req.mac {
             if m[0] & 1 != 0 || m == [0; 6] {
                 return Err(Error::new(Errno::EADDRNOTAVAIL));
@@ -983,7 +992,8 @@ impl Netns {
             LinkKind::Macvlan {
                 lower, mode, tap, ..
             } => {
-                let (lower, mtu, max_mtu) = self.macvlan_prepare(lower, req.mtu, mode)?;
+                let (lower, mtu, max_mtu, list) =
+                    self.macvlan_prepare(lower, req.mtu, mode, req.macvlan_sources.as_ref())?;
                 let name = if req.name.is_empty() {
                     self.alloc_link_name(if tap { "macvtap" } else { "macvlan" }, &[])
                 } else {
@@ -993,10 +1003,11 @@ impl Netns {
                 if let LinkKind::Macvlan {
                     lower: l,
                     max_mtu: m,
+                    sources: s,
                     ..
                 } = &mut kind
                 {
-                    (*l, *m) = (lower, max_mtu);
+                    (*l, *m, *s) = (lower, max_mtu, list);
                 }
                 // a passthru macvlan takes its lower device's address
                 let passthru = mode == crate::link::macvlan_mode::PASSTHRU;
