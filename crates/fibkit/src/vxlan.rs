@@ -162,10 +162,12 @@ impl Netns {
                 Errno::ENODEV,
                 "Invalid local interface, device not found",
             ))?;
-            if c.ipv6() && !self.has_idev6(c.lower) {
+            // only an inet6 device's own setting counts: a lower device without IPv6
+            // state (an MTU below 1280 took it away) is taken (random seed 72316)
+            if c.ipv6() && self.ipv6_disabled(c.lower) {
                 return Err(Error::msg(
                     Errno::EPERM,
-                    "IPv6 support not enabled on the device",
+                    "IPv6 support disabled by administrator",
                 ));
             }
             max_mtu = l.mtu.saturating_sub(c.headroom()).max(68);
