@@ -83,6 +83,12 @@ fn kernel_keeps_part(argv: &[String]) -> bool {
     if words.contains(&"neigh") && !words.contains(&"lladdr") && !words.contains(&"del") {
         return true;
     }
+    // `ip link set DEV type macvlan ... macaddr ...`: `macvlan_changelink` sets the mode,
+    // flags and queue length before it refuses source addresses for a device not in
+    // source mode (scenario 375)
+    if words.contains(&"link") && words.contains(&"set") && words.contains(&"macaddr") {
+        return true;
+    }
     // `ip -6 route del` with nexthops deletes each path on its own and answers the last
     // failing path's error (`ip6_route_multipath_del`, scenario 319)
     v6 && words.contains(&"route") && words.contains(&"del") && words.contains(&"nexthop")
@@ -318,6 +324,24 @@ const WORDS: &[&str] = &[
     "tap",
     "multi_queue",
     "pi",
+    "macvlan",
+    "macvtap",
+    "mv0",
+    "macaddr",
+    "set",
+    "source",
+    "passthru",
+    "nodst",
+    "02:11:22:33:44:55",
+    "02:11",
+    "vxlan",
+    "vx0",
+    "id",
+    "42",
+    "dstport",
+    "4789",
+    "remote",
+    "2001:db8::9",
 ];
 
 proptest! {
@@ -335,7 +359,9 @@ proptest! {
              ip nexthop add id 2 via 10.1.0.2 dev d1\nip nexthop add id 3 group 1/2\n\
              ip -6 route add 2001:db8:9::/48 via 2001:db8::2\nip rule add pref 100 lookup 100\n\
              ip link add br0 type bridge\nip link set d1 master br0\nip link set br0 up\n\
-             ip tuntap add dev tun mode tun\n",
+             ip tuntap add dev tun mode tun\n\
+             ip link add mv0 link d0 type macvlan mode source macaddr add 02:11:22:33:44:55\n\
+             ip link add vx0 type vxlan id 42 dstport 4789 dev d0 remote 2001:db8::9\n",
         );
         for argv in &setup {
             prop_assert!(run_ip(&mut ns, argv).is_ok(), "setup `{}`", argv.join(" "));
