@@ -2088,6 +2088,7 @@ fn mirror_copies_macvlans() {
         "link add s0 address 02:00:00:00:00:07 link d0 type macvlan mode source macaddr set 02:11:22:33:44:01 02:11:22:33:44:02 12:11:22:33:44:01",
         "link add s1 address 02:00:00:00:00:08 link d0 type macvlan mode source macaddr add 02:11:22:33:44:01",
         "link set s0 type macvlan macaddr del 02:11:22:33:44:02",
+        "link set s1 type macvlan macaddr add 02:11:22:33:44:09",
         "link set t0 up",
         "link set d0 up",
         "link set m0 up",
