@@ -4904,6 +4904,30 @@ fn v6_knob(
         _ => set(ns, idx.unwrap_or(0), on),
     }
 }
+/// The sysctl files under `/proc/sys/net` (see the file's header).
+const SYSCTL_NAMES: &str = include_str!("sysctl-names.txt");
+
+/// Whether `/proc/sys/net/...` has the file `parts` names (`parts[0]` is `net`): one
+/// of [`SYSCTL_NAMES`], a configuration's (`conf/*/`, `neigh/*/`: which configurations
+/// exist is checked where the value is set) or, with IPv6 multicast routing, an IPv6
+/// configuration's `mc_forwarding`.
+fn sysctl_exists(ns: &Netns, parts: &[&str]) -> bool {
+    let Some(("net", rest)) = parts.split_first().map(|(a, r)| (*a, r)) else {
+        return false;
+    };
+    if let [fam @ ("ipv4" | "ipv6"), dir @ ("conf" | "neigh"), _, name] = rest {
+        if *fam == "ipv6" && *dir == "conf" && *name == "mc_forwarding" {
+            return ns.kernel.ipv6_mroute;
+        }
+        let want = format!("{fam}/{dir}/*/{name}");
+        return SYSCTL_NAMES.lines().any(|l| l == want);
+    }
+    let want = rest.join("/");
+    SYSCTL_NAMES
+        .lines()
+        .any(|l| !l.starts_with('#') && !l.contains('*') && l == want)
+}
+
 fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
     let (key, val) = assignment
         .split_once('=')
@@ -4917,6 +4941,9 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             .map_err(|_| format!("sysctl: setting key \"{key}\": Invalid argument"))
     };
     let parts: Vec<&str> = key.split('.').collect();
+    if !sysctl_exists(ns, &parts) {
+        return Err(nostat());
+    }
     match parts.as_slice() {
         ["net", "ipv4", "ip_forward"] | ["net", "ipv4", "conf", "all", "forwarding"] => {
             // devinet_sysctl_forward: all's value reaches default and every device
@@ -5065,10 +5092,23 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 }
             }
         }
-        ["net", "ipv4" | "ipv6" | "core", ..] => {
+        ["net", fam @ ("ipv4" | "ipv6"), "neigh", dev, _] => {
+            // a device's neighbour table settings exist with its family's state
+            let idx = ns.link_index_by_name(dev).ok_or_else(nostat)?;
+            let has = if *fam == "ipv4" {
+                ns.sysctl.v4_dev.contains_key(&idx)
+            } else {
+                ns.has_idev6(idx)
+            };
+            if !has {
+                return Err(nostat());
+            }
             ns.sysctl.other.insert(key.to_string(), val.to_string());
         }
-        _ => return Err(nostat()),
+        // another file the kernel has (checked above): kept without effect
+        _ => {
+            ns.sysctl.other.insert(key.to_string(), val.to_string());
+        }
     }
     Ok(())
 }
