@@ -2206,12 +2206,7 @@ fn mroute_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         (true, false) => "[]\n",
         (true, true) => "[ ]\n",
     };
-    let mroute = if v6 {
-        ns.kernel.ipv6_mroute
-    } else {
-        ns.kernel.ip_mroute
-    };
-    if !mroute {
+    if !ns.kernel.mroute(v6) {
         // no multicast routing: the request goes to every family's route dump
         // (rtnl_dump_all: IPv4's, then IPv6's, each of the table asked for, or all), and
         // iproute2 stops at the first route that is not a multicast one
@@ -2253,12 +2248,7 @@ fn mroute_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
 /// `fib_nl_newrule`/`fib_nl_delrule` of an AF_PACKET rule (`-0`), or of a multicast
 /// family whose multicast routing the kernel was built without: no rules of that family.
 fn no_packet_rules(ns: &Netns, opts: &Opts) -> Res<()> {
-    let no_mc = opts.mc
-        && if opts.family == Some(Family::V6) {
-            !ns.kernel.ipv6_mroute
-        } else {
-            !ns.kernel.ip_mroute
-        };
+    let no_mc = opts.mc && !ns.kernel.mroute(opts.family == Some(Family::V6));
     if opts.alt.is_some() || no_mc {
         return Err(Failure::kernel(fibkit::Error::msg(
             Errno::EAFNOSUPPORT,
@@ -4904,6 +4894,7 @@ fn v6_knob(
         _ => set(ns, idx.unwrap_or(0), on),
     }
 }
+
 /// The sysctl files under `/proc/sys/net` (see the file's header).
 const SYSCTL_NAMES: &str = include_str!("sysctl-names.txt");
 
@@ -4915,17 +4906,16 @@ fn sysctl_exists(ns: &Netns, parts: &[&str]) -> bool {
     let Some(("net", rest)) = parts.split_first().map(|(a, r)| (*a, r)) else {
         return false;
     };
-    if let [fam @ ("ipv4" | "ipv6"), dir @ ("conf" | "neigh"), _, name] = rest {
-        if *fam == "ipv6" && *dir == "conf" && *name == "mc_forwarding" {
-            return ns.kernel.ipv6_mroute;
+    let want = match rest {
+        ["ipv6", "conf", _, "mc_forwarding"] => return ns.kernel.ipv6_mroute,
+        [fam @ ("ipv4" | "ipv6"), dir @ ("conf" | "neigh"), _, name] => {
+            format!("{fam}/{dir}/*/{name}")
         }
-        let want = format!("{fam}/{dir}/*/{name}");
-        return SYSCTL_NAMES.lines().any(|l| l == want);
-    }
-    let want = rest.join("/");
+        _ => rest.join("/"),
+    };
     SYSCTL_NAMES
         .lines()
-        .any(|l| !l.starts_with('#') && !l.contains('*') && l == want)
+        .any(|l| !l.starts_with('#') && l == want)
 }
 
 fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {

@@ -183,9 +183,8 @@ pub struct KMacvlan {
     pub flags: u16,
     /// `IFLA_MACVLAN_BC_QUEUE_LEN`.
     pub bcqueuelen: Option<u32>,
-    /// `IFLA_MACVLAN_MACADDR_COUNT`: the source mode's addresses.
-    pub macaddr_count: u32,
-    /// `IFLA_MACVLAN_MACADDR_DATA`: those addresses, in the kernel's order.
+    /// `IFLA_MACVLAN_MACADDR_DATA`: the source mode's addresses, in the kernel's
+    /// order.
     pub macaddrs: Vec<[u8; 6]>,
 }
 
@@ -516,7 +515,7 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
                             l.vxlan = Some(parse_vxlan(&i));
                         }
                         // IFLA_INFO_DATA of a macvlan: IFLA_MACVLAN_MODE, _FLAGS,
-                        // _MACADDR_DATA (of _MACADDR), _MACADDR_COUNT, _BC_QUEUE_LEN
+                        // _MACADDR_DATA (of _MACADDR), _BC_QUEUE_LEN
                         2 if matches!(l.kind.as_deref(), Some("macvlan" | "macvtap")) => {
                             let mut m = KMacvlan::default();
                             for d in i.nested() {
@@ -535,7 +534,6 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
                                             }
                                         }
                                     }
-                                    6 => m.macaddr_count = d.u32().unwrap_or(0),
                                     7 => m.bcqueuelen = d.u32(),
                                     _ => {}
                                 }

@@ -322,9 +322,17 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
     // multicast routing has no rules of that family (EAFNOSUPPORT), which also tells
     // the build option
     let mut mru = Vec::new();
-    for (fam, what) in [
-        (kernel::RTNL_FAMILY_IPMR, "IPv4 multicast rules"),
-        (kernel::RTNL_FAMILY_IP6MR, "IPv6 multicast rules"),
+    for (fam, what, proc) in [
+        (
+            kernel::RTNL_FAMILY_IPMR,
+            "IPv4 multicast rules",
+            "/proc/net/ip_mr_vif",
+        ),
+        (
+            kernel::RTNL_FAMILY_IP6MR,
+            "IPv6 multicast rules",
+            "/proc/net/ip6_mr_vif",
+        ),
     ] {
         fr[0] = fam;
         let on = match get(rtm::GETRULE, &fr, rtm::NEWRULE, what) {
@@ -336,11 +344,6 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
             Err(e) => {
                 w.push(Warning::new(format!("{e}: not mirrored")));
                 // unknown: as the running kernel's /proc tells
-                let proc = if fam == kernel::RTNL_FAMILY_IPMR {
-                    "/proc/net/ip_mr_vif"
-                } else {
-                    "/proc/net/ip6_mr_vif"
-                };
                 std::path::Path::new(proc).exists()
             }
         };

@@ -1529,12 +1529,7 @@ pub fn translate(k: &KernelState) -> Translation {
                 // the host does
                 if m.mode == 16 && !m.macaddrs.is_empty() {
                     o.extend([w("macaddr"), w("set")]);
-                    o.extend(m.macaddrs.iter().rev().map(|a| {
-                        a.iter()
-                            .map(|b| format!("{b:02x}"))
-                            .collect::<Vec<_>>()
-                            .join(":")
-                    }));
+                    o.extend(m.macaddrs.iter().rev().map(mac_str));
                 }
                 c.ip(o);
             }
@@ -2091,11 +2086,7 @@ pub fn translate(k: &KernelState) -> Translation {
     // added as the kernel lists them
     for v6 in [false, true] {
         // a kernel without the family's multicast routing has none of its rules
-        if !(if v6 {
-            k.kernel.ipv6_mroute
-        } else {
-            k.kernel.ip_mroute
-        }) {
+        if !k.kernel.mroute(v6) {
             continue;
         }
         let rules: Vec<&KRule> = k.rules.iter().filter(|r| r.v6 == v6 && r.mc).collect();

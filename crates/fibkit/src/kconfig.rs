@@ -50,6 +50,15 @@ impl KernelConfig {
         Ok(())
     }
 
+    /// Whether the family's multicast routing is built in (`v6`: IPv6's).
+    pub fn mroute(&self, v6: bool) -> bool {
+        if v6 {
+            self.ipv6_mroute
+        } else {
+            self.ip_mroute
+        }
+    }
+
     /// The options as `CONFIG_NAME=y|n` words.
     pub fn words(&self) -> Vec<String> {
         let yn = |b: bool| if b { "y" } else { "n" };
@@ -72,7 +81,7 @@ mod tests {
         assert!(c.ipv6_mroute);
         assert_eq!(c.words(), ["CONFIG_IP_MROUTE=n", "CONFIG_IPV6_MROUTE=y"]);
         c.set_words(["CONFIG_IP_MROUTE=m"]).unwrap();
-        assert!(c.ip_mroute);
+        assert!(c.ip_mroute && c.mroute(false) && c.mroute(true));
         c.set_words(["IPV6_MROUTE=n"]).unwrap();
         assert!(!c.ipv6_mroute);
         assert!(c.set_words(["CONFIG_NET_VRF=y"]).is_err());

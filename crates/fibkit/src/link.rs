@@ -57,6 +57,13 @@ pub enum LinkKind {
     Vxlan(Box<crate::vxlan::Vxlan>),
 }
 
+/// `is_valid_ether_addr`: a unicast Ethernet address other than 00:00:00:00:00:00 (what
+/// the kernel takes for a device's address, or a macvlan's source address; anything
+/// else is EADDRNOTAVAIL).
+pub fn is_valid_ether_addr(a: &[u8; 6]) -> bool {
+    a[0] & 1 == 0 && *a != [0; 6]
+}
+
 /// The macvlan modes (`MACVLAN_MODE_*`, `if_link.h`).
 pub mod macvlan_mode {
     /// Frames between macvlans of one lower device are dropped.

@@ -61,7 +61,7 @@ impl SourcesChange {
         if self.mode > macvlan_mode::MACADDR_SET {
             return Err(Error::new(Errno::EINVAL));
         }
-        let bad = |a: &[u8; 6]| a[0] & 1 != 0 || *a == [0; 6];
+        let bad = |a: &[u8; 6]| !crate::link::is_valid_ether_addr(a);
         if self.addr.as_ref().is_some_and(bad) || self.data.iter().flatten().any(bad) {
             return Err(Error::new(Errno::EADDRNOTAVAIL));
         }
@@ -579,7 +579,7 @@ impl Netns {
         let Some((lower, mode)) = self.macvlan_of(idx) else {
             return Ok(true);
         };
-        if mac[0] & 1 != 0 || mac == [0; 6] {
+        if !crate::link::is_valid_ether_addr(&mac) {
             return Err(Error::new(Errno::EADDRNOTAVAIL));
         }
         if self.links[&idx].mac == mac {

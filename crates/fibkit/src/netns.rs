@@ -932,7 +932,7 @@ impl Netns {
             c.validate()?;
         }
         if let Some(m) = req.mac {
-            if m[0] & 1 != 0 || m == [0; 6] {
+            if !crate::link::is_valid_ether_addr(&m) {
                 return Err(Error::new(Errno::EADDRNOTAVAIL));
             }
         }
@@ -940,7 +940,7 @@ impl Netns {
             return Err(Error::new(Errno::EINVAL));
         }
         if let Some(m) = req.peer_mac {
-            if m[0] & 1 != 0 || m == [0; 6] {
+            if !crate::link::is_valid_ether_addr(&m) {
                 return Err(Error::new(Errno::EADDRNOTAVAIL));
             }
         }
@@ -1479,7 +1479,7 @@ impl Netns {
             return Err(Error::new(Errno::EOPNOTSUPP));
         }
         // eth_prepare_mac_addr_change
-        if mac[0] & 1 != 0 || mac == [0; 6] {
+        if !crate::link::is_valid_ether_addr(&mac) {
             return Err(Error::new(Errno::EADDRNOTAVAIL));
         }
         l.mac = mac;

@@ -132,7 +132,7 @@ impl Vxlan {
 /// MTU (68 to 65535), the source port range (not reversed).
 pub(crate) fn validate(c: &Vxlan, mac: Option<[u8; 6]>, mtu: Option<u32>) -> Result<()> {
     if let Some(m) = mac {
-        if m[0] & 1 != 0 || m == [0; 6] {
+        if !crate::link::is_valid_ether_addr(&m) {
             return Err(Error::msg(
                 Errno::EADDRNOTAVAIL,
                 "Provided Ethernet address is not unicast",
