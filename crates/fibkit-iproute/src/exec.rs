@@ -49,6 +49,8 @@ pub struct Opts {
     /// `ip mrule`: the multicast routing rules of the family (see
     /// [`crate::show::ShowOpts::mc`]).
     pub mc: bool,
+    /// `-echo`: a change prints the kernel's notification of it.
+    pub echo: bool,
 }
 
 /// A failed command, as `ip` reports it.
@@ -326,7 +328,9 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
             ));
         } else if m("-Numeric") {
             opts.numeric = true;
-        } else if m("-all") || m("-echo") {
+        } else if m("-echo") {
+            opts.echo = true;
+        } else if m("-all") {
         } else {
             return Err(Failure::parse(
                 format!("Option \"{given}\" is unknown, try \"ip -help\".\n"),
@@ -455,7 +459,7 @@ fn route_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         None
     };
     if let Some(op) = op {
-        return route_modify(ns, opts, op, rest).map(|()| Outcome::Ok(String::new()));
+        return route_modify(ns, opts, op, rest).map(Outcome::Ok);
     }
     if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
         return show(ns, opts, rest, crate::show::route_show);
@@ -1167,7 +1171,8 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
     Ok(r)
 }
 
-fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Res<()> {
+/// A route change; returns what `-echo` prints (nothing without it).
+fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Res<String> {
     let r = parse_route_req(ns, opts, args)?;
     let Some(mut dst) = r.dst else {
         return Err(Failure::parse(route_usage(), 255));
@@ -1250,7 +1255,20 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
                 nh_id: r.nhid,
                 metrics: r.metrics,
             };
-            ns.route4_modify(op, &cfg).map_err(Failure::kernel)
+            let t = crate::show::EchoTarget {
+                v6: false,
+                table,
+                dst: u128::from(d),
+                dst_len: dst.len,
+            };
+            let req = crate::show::EchoRequest {
+                delete,
+                dev: cfg.nh.dev,
+                append_paths: false,
+            };
+            echoed(ns, opts, &t, req, |ns| {
+                ns.route4_modify(op, &cfg).map_err(Failure::kernel)
+            })
         }
         Family::V6 => {
             let Addr::V6(d) = dst.addr else {
@@ -1293,9 +1311,45 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
                 nh_id: r.nhid,
                 ignore_dev_down: false,
             };
-            ns.route6_modify(op, &cfg).map_err(Failure::kernel)
+            let t = crate::show::EchoTarget {
+                v6: true,
+                table,
+                dst: d,
+                dst_len: dst.len,
+            };
+            let req = crate::show::EchoRequest {
+                delete,
+                dev: cfg.nh.dev,
+                append_paths: op == RouteOp::Append && !cfg.multipath.is_empty(),
+            };
+            echoed(ns, opts, &t, req, |ns| {
+                ns.route6_modify(op, &cfg).map_err(Failure::kernel)
+            })
         }
     }
+}
+
+/// Runs a route change and, with `-echo`, returns the notification the kernel echoes
+/// for it (see [`crate::show::route_echo_after`]).
+fn echoed(
+    ns: &mut Netns,
+    opts: &Opts,
+    t: &crate::show::EchoTarget,
+    req: crate::show::EchoRequest,
+    change: impl FnOnce(&mut Netns) -> Res<()>,
+) -> Res<String> {
+    if !opts.echo {
+        return change(ns).map(|()| String::new());
+    }
+    let before = crate::show::route_echo_before(ns, t);
+    change(ns)?;
+    Ok(crate::show::route_echo_after(
+        ns,
+        &show_opts(opts),
+        t,
+        &before,
+        req,
+    ))
 }
 
 fn route_usage() -> String {
@@ -1639,27 +1693,35 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         let spec = parse_rule(opts, rest, true)?;
         no_packet_rules(ns, opts)?;
         let v6 = spec_family(opts, &spec) == Family::V6;
+        let before = opts
+            .echo
+            .then(|| if opts.mc { ns.mrules(v6) } else { ns.rules(v6) }.to_vec());
         let r = if opts.mc {
             ns.mrule_add(v6, &spec)
         } else {
             ns.rule_add(v6, &spec)
         };
-        return r
-            .map(|()| Outcome::Ok(String::new()))
-            .map_err(Failure::kernel);
+        r.map_err(Failure::kernel)?;
+        return Ok(Outcome::Ok(before.map_or_else(String::new, |b| {
+            crate::show::rule_echo(ns, &show_opts(opts), v6, &b, false)
+        })));
     }
     if matches(cmd, "delete") {
         let spec = parse_rule(opts, rest, false)?;
         no_packet_rules(ns, opts)?;
         let v6 = spec_family(opts, &spec) == Family::V6;
+        let before = opts
+            .echo
+            .then(|| if opts.mc { ns.mrules(v6) } else { ns.rules(v6) }.to_vec());
         let r = if opts.mc {
             ns.mrule_del(v6, &spec)
         } else {
             ns.rule_del(v6, &spec)
         };
-        return r
-            .map(|()| Outcome::Ok(String::new()))
-            .map_err(Failure::kernel);
+        r.map_err(Failure::kernel)?;
+        return Ok(Outcome::Ok(before.map_or_else(String::new, |b| {
+            crate::show::rule_echo(ns, &show_opts(opts), v6, &b, true)
+        })));
     }
     if matches(cmd, "flush") {
         let (sel, v6) =
@@ -2548,14 +2610,22 @@ fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     let rest = &a[1..];
     // do_ipaddr's order: add (NLM_F_CREATE|NLM_F_EXCL), change (NLM_F_REPLACE), replace
     // (NLM_F_CREATE|NLM_F_REPLACE); the kernel creates a missing address either way
-    if matches(cmd, "add") {
-        return addr_modify(ns, opts, rest, true, false).map(|()| Outcome::Ok(String::new()));
-    }
-    if matches(cmd, "change") || cmd == "chg" || matches(cmd, "replace") {
-        return addr_modify(ns, opts, rest, true, true).map(|()| Outcome::Ok(String::new()));
-    }
-    if matches(cmd, "delete") {
-        return addr_modify(ns, opts, rest, false, false).map(|()| Outcome::Ok(String::new()));
+    let modify = if matches(cmd, "add") {
+        Some((true, false))
+    } else if matches(cmd, "change") || cmd == "chg" || matches(cmd, "replace") {
+        Some((true, true))
+    } else if matches(cmd, "delete") {
+        Some((false, false))
+    } else {
+        None
+    };
+    if let Some((add, replace)) = modify {
+        let before = opts.echo.then(|| crate::show::addr_echo_before(ns));
+        let changed = addr_modify(ns, opts, rest, add, replace)?;
+        let echo = before.map_or_else(String::new, |b| {
+            crate::show::addr_echo_after(ns, &show_opts(opts), &b, changed, !add)
+        });
+        return Ok(Outcome::Ok(echo));
     }
     if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
         return show(ns, opts, rest, crate::show::addr_show);
@@ -2750,7 +2820,15 @@ fn parse_warnings_in(resolve: &dyn Fn(&str) -> Option<u32>, argv: &[String]) -> 
 /// (falling back to the local address's when it has none); `brd +`/`-` are computed from
 /// the peer (or local) address and its own length; then the kernel's side
 /// (`inet_rtm_newaddr`/`inet6_rtm_newaddr` and their deletes).
-fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace: bool) -> Res<()> {
+/// An address change; returns the IPv4 address an add, change or replace was about
+/// (device, local address, prefix length), for `-echo`.
+fn addr_modify(
+    ns: &mut Netns,
+    opts: &Opts,
+    args: &[String],
+    add: bool,
+    replace: bool,
+) -> Res<Option<(u32, u32, u8)>> {
     let dup = |key: &str, v: &str| {
         Failure::parse(
             format!("Error: duplicate \"{key}\": \"{v}\" is the second value.\n"),
@@ -2952,6 +3030,7 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                 let addr = v4(address);
                 return ns
                     .addr4_del(idx, v4(local), addr.map(|_| plen), addr, label.as_deref())
+                    .map(|()| None)
                     .map_err(Failure::kernel);
             }
             if plen > 32 {
@@ -2986,10 +3065,11 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                 label: label.unwrap_or_else(|| d.to_string()),
             };
             if replace {
-                ns.addr4_replace(idx, a4).map_err(Failure::kernel)
+                ns.addr4_replace(idx, a4).map_err(Failure::kernel)?;
             } else {
-                ns.addr4_add(idx, a4).map_err(Failure::kernel)
+                ns.addr4_add(idx, a4).map_err(Failure::kernel)?;
             }
+            Ok(Some((idx, l, plen)))
         }
         Some(Family::V6) => {
             // extract_addr: the local address, else IFA_ADDRESS; a different IFA_ADDRESS
@@ -3008,7 +3088,10 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                 return Err(kerr(Errno::EINVAL, "ipv6: Invalid prefix length"));
             }
             if !add {
-                return ns.addr6_del(idx, pfx, Some(plen)).map_err(Failure::kernel);
+                return ns
+                    .addr6_del(idx, pfx, Some(plen))
+                    .map(|()| None)
+                    .map_err(Failure::kernel);
             }
             let t = fibkit::prefix::v6::addr_type(pfx);
             // ipv6_addr_scope: a multicast address's scope is its scope field's
@@ -3036,10 +3119,11 @@ fn addr_modify(ns: &mut Netns, opts: &Opts, args: &[String], add: bool, replace:
                 peer: peer6,
             };
             if replace {
-                ns.addr6_replace(idx, a6).map_err(Failure::kernel)
+                ns.addr6_replace(idx, a6).map_err(Failure::kernel)?;
             } else {
-                ns.addr6_add(idx, a6).map_err(Failure::kernel)
+                ns.addr6_add(idx, a6).map_err(Failure::kernel)?;
             }
+            Ok(None)
         }
         // the request's family is AF_UNSPEC: no handler
         None => Err(kerr(Errno::EOPNOTSUPP, "")),
@@ -4207,7 +4291,7 @@ fn macvlan_parse_opt(it: &mut Args<'_>, kind: &str, warn: &mut String) -> Res<Ma
 }
 
 /// `ip link delete`.
-fn link_delete(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
+fn link_delete(ns: &mut Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
     let mut it = Args::new(rest);
     let mut dev = None;
     while let Some(k) = it.next() {
@@ -4226,9 +4310,13 @@ fn link_delete(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         ));
     };
     let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
-    ns.link_del(idx)
-        .map(|()| Outcome::Ok(String::new()))
-        .map_err(Failure::kernel)
+    // the notification describes the link as it goes
+    let echo = ns
+        .link(idx)
+        .filter(|_| opts.echo)
+        .map(|l| crate::show::link_echo(ns, &show_opts(opts), l, true, None));
+    ns.link_del(idx).map_err(Failure::kernel)?;
+    Ok(Outcome::Ok(echo.unwrap_or_default()))
 }
 
 fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
@@ -4244,13 +4332,40 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             .take_while(|w| *w != "type")
             .any(|w| w == "address"))
         .then(|| ns.next_link_mac());
-        return link_add(ns, rest, auto_mac, opts.family).map_err(probe_errno);
+        let last = ns.links().map(|l| l.index).max().unwrap_or(0);
+        let macs: Vec<(u32, [u8; 6])> = ns.links().map(|l| (l.index, l.mac)).collect();
+        let out = link_add(ns, rest, auto_mac, opts.family).map_err(probe_errno)?;
+        if !opts.echo {
+            return Ok(out);
+        }
+        // the new link that was asked for: a veth's peer is registered before it
+        let new = ns
+            .links()
+            .filter(|l| l.index > last)
+            .max_by_key(|l| l.index);
+        return Ok(Outcome::Ok(new.map_or_else(String::new, |l| {
+            // a passthru macvlan is made with its lower device's address as it was
+            let made_with = match l.kind {
+                fibkit::link::LinkKind::Macvlan {
+                    lower,
+                    mode: fibkit::link::macvlan_mode::PASSTHRU,
+                    ..
+                } => macs.iter().find(|(i, _)| *i == lower).map(|(_, m)| *m),
+                _ => None,
+            };
+            crate::show::link_echo(ns, &show_opts(opts), l, false, made_with)
+        })));
     }
     if matches(cmd, "set") || matches(cmd, "change") {
-        return link_set(ns, rest).map_err(probe_errno);
+        // the kernel echoes no notification of a change to an existing link
+        let out = link_set(ns, rest).map_err(probe_errno)?;
+        if opts.echo {
+            return Ok(Outcome::Ok(crate::show::echo_nothing(&show_opts(opts))));
+        }
+        return Ok(out);
     }
     if matches(cmd, "delete") {
-        return link_delete(ns, rest).map_err(probe_errno);
+        return link_delete(ns, opts, rest).map_err(probe_errno);
     }
     if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
         return show(ns, opts, rest, crate::show::link_show);

@@ -214,6 +214,10 @@ struct Gen {
     /// IPv6 and link-layer multicast lists come in a random order from then on, and
     /// `ip maddr` listings show IPv4 groups only.
     arp_changed: bool,
+    /// The state of a second generator that picks the changes written with `-echo`
+    /// (about one in ten), apart from `r` so that the rest of a seed's scenario does
+    /// not depend on it.
+    echo: u64,
 }
 
 impl Gen {
@@ -222,7 +226,29 @@ impl Gen {
     const MAX_SLEEPS: u8 = 5;
 
     fn line(&mut self, s: impl AsRef<str>) {
-        self.out.push_str(s.as_ref());
+        let s = s.as_ref();
+        if let Some(rest) = s.strip_prefix("ip ") {
+            self.echo = self
+                .echo
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            // the verb after the object (and any options before it)
+            let verb = rest.split_whitespace().find(|w| !w.starts_with('-'));
+            let verb = verb.and_then(|o| rest.split_whitespace().skip_while(|w| *w != o).nth(1));
+            let change = matches!(
+                verb,
+                Some(
+                    "add" | "del" | "delete" | "replace" | "change" | "append" | "prepend" | "set"
+                )
+            );
+            if change && (self.echo >> 33) % 10 == 0 {
+                self.out.push_str("ip -echo ");
+                self.out.push_str(rest);
+                self.out.push('\n');
+                return;
+            }
+        }
+        self.out.push_str(s);
         self.out.push('\n');
     }
 
@@ -1562,6 +1588,7 @@ pub fn scenario(seed: u64, steps: usize) -> String {
         renamed: false,
         sleeps: 0,
         arp_changed: false,
+        echo: seed ^ 0x5eed_ec40,
     };
     let _ = writeln!(g.out, "## random scenario, seed {seed}, {steps} steps");
     g.links();

@@ -207,6 +207,197 @@ pub fn fibmatch_text(ns: &Netns, opts: &ShowOpts, entry: FibEntry<'_>, iif: u32)
     o.finish()
 }
 
+/// The routes `ip -echo route ...` looks at: one prefix of one table. The kernel echoes the notification of the change, which
+/// describes the routes of that prefix the change made or removed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EchoTarget {
+    /// IPv6 (else IPv4).
+    pub v6: bool,
+    /// The table of the change.
+    pub table: u32,
+    /// The destination prefix (masked here).
+    pub dst: u128,
+    /// Its length.
+    pub dst_len: u8,
+}
+
+/// The routes of an [`EchoTarget`] before a change (see [`route_echo_after`]).
+#[derive(Clone, Debug, Default)]
+pub struct EchoBefore {
+    v4: Vec<Route4>,
+    /// Per IPv6 dump message, its legs (head first).
+    v6: Vec<Vec<Route6>>,
+}
+
+fn echo_msgs<'a>(ns: &'a Netns, t: &EchoTarget) -> Vec<RtMsg<'a>> {
+    let mut out = Vec::new();
+    let bits: u32 = if t.v6 { 128 } else { 32 };
+    let len = u32::from(t.dst_len).min(bits);
+    let mask = if len == 0 {
+        0
+    } else {
+        (u128::MAX << (128 - len)) >> (128 - bits)
+    };
+    let dst = t.dst & mask;
+    if t.v6 {
+        dump_v6_table(ns, t.table, &mut out);
+    } else {
+        dump_v4_table(ns, t.table, &mut out);
+    }
+    // IPv6: routes of every source prefix (a deletion naming a source prefix the
+    // kernel does not find may remove the route without one)
+    out.retain(|m| match &m.source {
+        MsgSource::V4(r) => u128::from(r.dst.addr) == dst && r.dst.len == t.dst_len,
+        MsgSource::V6(v) => v
+            .first()
+            .is_some_and(|r| r.dst.addr == dst && r.dst.len == t.dst_len),
+    });
+    out
+}
+
+/// `rtnl_echo_talk()` printing one route notification: `print_route()` inside an
+/// object of its own (in JSON `[{{...}}]`, as iproute2 6.1 prints it).
+fn echo_route_text(ns: &Netns, opts: &ShowOpts, m: &RtMsg<'_>) -> String {
+    let f = RouteFilter::for_get(opts);
+    let mut o = Out::new(opts);
+    o.begin();
+    o.obj_open(None);
+    print_route(&mut o, ns, opts, &f, m);
+    o.obj_close();
+    o.finish()
+}
+
+fn echo6_text(ns: &Netns, opts: &ShowOpts, legs: &[&Route6], deleted: bool) -> String {
+    rt6_msg(ns, legs)
+        .map(|mut m| {
+            m.deleted = deleted;
+            echo_route_text(ns, opts, &m)
+        })
+        .unwrap_or_default()
+}
+
+/// The routes of `t` before a change, for [`route_echo_after`].
+pub fn route_echo_before(ns: &Netns, t: &EchoTarget) -> EchoBefore {
+    let mut b = EchoBefore::default();
+    for m in echo_msgs(ns, t) {
+        match &m.source {
+            MsgSource::V4(r) => b.v4.push((*r).clone()),
+            MsgSource::V6(v) => b.v6.push(v.iter().map(|r| (*r).clone()).collect()),
+        }
+    }
+    b
+}
+
+/// How a route change was asked for, as far as its notification depends on it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EchoRequest {
+    /// A deletion.
+    pub delete: bool,
+    /// The device a deletion named (0: none).
+    pub dev: u32,
+    /// An IPv6 `append` of several paths (`nexthop ... nexthop ...`).
+    pub append_paths: bool,
+}
+
+/// What `ip -echo route ...` prints after a successful change of `t`: the kernel's
+/// notification of it, or nothing when the change changed nothing (an IPv4 replace by
+/// an equal route sends none).
+///
+/// - A deletion echoes what it removed (`Deleted ...`): an IPv4 alias; one leg of an
+///   IPv6 route when it named a gateway; else the whole IPv6 route, from the first leg
+///   on the device it named (`__ip6_del_rt_siblings()` notifies from the leg it
+///   matched and walks the sibling ring from there).
+/// - Any other change echoes what it made: an IPv4 alias alone; an IPv6 route from its
+///   first new leg (the new legs, then the siblings they joined), except an `append` of
+///   several paths, which `ip6_route_mpath_notify()` reports from the route's first leg.
+pub fn route_echo_after(
+    ns: &Netns,
+    opts: &ShowOpts,
+    t: &EchoTarget,
+    before: &EchoBefore,
+    req: EchoRequest,
+) -> String {
+    let after = echo_msgs(ns, t);
+    if t.v6 {
+        let now: Vec<u64> = after
+            .iter()
+            .flat_map(|m| match &m.source {
+                MsgSource::V6(v) => v.iter().map(|r| r.serial.0).collect(),
+                MsgSource::V4(_) => Vec::new(),
+            })
+            .collect();
+        if req.delete {
+            for legs in &before.v6 {
+                let gone: Vec<&Route6> =
+                    legs.iter().filter(|r| !now.contains(&r.serial.0)).collect();
+                if gone.is_empty() {
+                    continue;
+                }
+                if gone.len() == 1 && legs.len() > 1 {
+                    return echo6_text(ns, opts, &gone, true);
+                }
+                let all: Vec<&Route6> = legs.iter().collect();
+                let k = all
+                    .iter()
+                    .position(|r| req.dev != 0 && r.nh.dev == req.dev)
+                    .unwrap_or(0);
+                let ring: Vec<&Route6> = all[k..].iter().chain(&all[..k]).copied().collect();
+                return echo6_text(ns, opts, &ring, true);
+            }
+            return String::new();
+        }
+        let old: Vec<u64> = before.v6.iter().flatten().map(|r| r.serial.0).collect();
+        for m in &after {
+            let MsgSource::V6(v) = &m.source else {
+                continue;
+            };
+            let (new, kept): (Vec<&Route6>, Vec<&Route6>) =
+                v.iter().partition(|r| !old.contains(&r.serial.0));
+            if new.is_empty() {
+                continue;
+            }
+            if req.append_paths {
+                return echo6_text(ns, opts, v, false);
+            }
+            let legs: Vec<&Route6> = new.into_iter().chain(kept).collect();
+            return echo6_text(ns, opts, &legs, false);
+        }
+        return String::new();
+    }
+    let mut pool: Vec<&Route4> = after
+        .iter()
+        .filter_map(|m| match &m.source {
+            MsgSource::V4(r) => Some(*r),
+            MsgSource::V6(_) => None,
+        })
+        .collect();
+    if req.delete {
+        for r in &before.v4 {
+            match pool.iter().position(|x| *x == r) {
+                Some(i) => {
+                    pool.remove(i);
+                }
+                None => {
+                    let mut m = rt4_msg(ns, r);
+                    m.deleted = true;
+                    return echo_route_text(ns, opts, &m);
+                }
+            }
+        }
+        return String::new();
+    }
+    let mut old: Vec<&Route4> = before.v4.iter().collect();
+    for r in pool {
+        match old.iter().position(|x| *x == r) {
+            Some(i) => {
+                old.remove(i);
+            }
+            None => return echo_route_text(ns, opts, &rt4_msg(ns, r)),
+        }
+    }
+    String::new()
+}
+
 /// A route's metrics as `print_rta_metrics()` prints them in text (`mtu 1280 rtt 20ms`,
 /// locks, features, congestion control), for the cache line of `ip route get`.
 pub fn metrics_text(mx: &Metrics) -> String {
@@ -258,29 +449,48 @@ pub type SplicedObject = (
 pub fn json_list_spliced(objs: &[SplicedObject], pretty: bool) -> String {
     let mut j = Jw::new(pretty);
     j.start_array();
-    for (m, at, extra) in objs {
-        j.start_object();
-        for (i, (k, x)) in m.iter().enumerate() {
-            if i == *at {
-                for (ek, ev) in extra {
-                    j.name(ek);
-                    j.value(ev);
-                }
-            }
-            j.name(k);
-            j.value(x);
-        }
-        if *at >= m.len() {
+    for obj in objs {
+        spliced_object(&mut j, obj);
+    }
+    j.end_array();
+    j.s.push('\n');
+    j.s
+}
+
+/// `rtnl_echo_talk()` printing one object whose printer opens a JSON object of its
+/// own inside the one `rtnl_echo_talk()` opened: `[{{...}}]`, as iproute2 6.1 prints
+/// the notification of a route, rule or nexthop (see [`json_list_spliced`] for the
+/// splicing).
+pub fn json_echo_spliced(obj: &SplicedObject, pretty: bool) -> String {
+    let mut j = Jw::new(pretty);
+    j.start_array();
+    j.start_object();
+    spliced_object(&mut j, obj);
+    j.end_object();
+    j.end_array();
+    j.s.push('\n');
+    j.s
+}
+
+fn spliced_object(j: &mut Jw, (m, at, extra): &SplicedObject) {
+    j.start_object();
+    for (i, (k, x)) in m.iter().enumerate() {
+        if i == *at {
             for (ek, ev) in extra {
                 j.name(ek);
                 j.value(ev);
             }
         }
-        j.end_object();
+        j.name(k);
+        j.value(x);
     }
-    j.end_array();
-    j.s.push('\n');
-    j.s
+    if *at >= m.len() {
+        for (ek, ev) in extra {
+            j.name(ek);
+            j.value(ev);
+        }
+    }
+    j.end_object();
 }
 
 /// A FIB entry for [`fibmatch_text`].
@@ -1799,6 +2009,8 @@ struct RtMsg<'a> {
     /// `RTA_ENCAP` of a single-path route.
     encap: Option<std::sync::Arc<fibkit::encap::Encap>>,
     multipath: Vec<NhMsg>,
+    /// An `RTM_DELROUTE` notification (`ip -echo route del`): printed as `Deleted `.
+    deleted: bool,
     /// The entries the message was made from (head first).
     source: MsgSource<'a>,
 }
@@ -1876,6 +2088,7 @@ fn rt4_msg<'a>(ns: &Netns, r: &'a Route4) -> RtMsg<'a> {
         iif: None,
         encap: None,
         multipath: Vec::new(),
+        deleted: false,
         source: MsgSource::V4(r),
     };
     if i.nhs.len() <= 1 {
@@ -1953,6 +2166,7 @@ fn rt6_msg<'a>(ns: &Netns, legs: &[&'a Route6]) -> Option<RtMsg<'a>> {
         iif: None,
         encap: None,
         multipath: Vec::new(),
+        deleted: false,
         source: MsgSource::V6(legs.to_vec()),
     };
     // a route through a group object is reported as multipath, one path or more
@@ -2633,6 +2847,9 @@ fn print_encap(o: &mut Out, ns: &Netns, e: &fibkit::encap::Encap) {
 fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &RtMsg<'_>) {
     let host_len = af_bit_len(m.family);
     o.obj_open(None);
+    if m.deleted {
+        o.bool_true("deleted", "Deleted ");
+    }
     let type_ok = f.typemask == 0
         || f.typemask & (i64::from(1i32.wrapping_shl(u32::from(m.rtype))) as u64) != 0;
     if (m.rtype != RTN_UNICAST || opts.details) && type_ok {
@@ -2852,6 +3069,8 @@ struct RuleMsg {
     protocol: u8,
     flow: Option<u32>,
     tun_id: Option<u64>,
+    /// An `RTM_DELRULE` notification (`ip -echo rule del`): printed as `Deleted `.
+    deleted: bool,
 }
 
 fn rule_prefix(p: &Option<RulePrefix>) -> (Option<Addr>, u8) {
@@ -2892,6 +3111,7 @@ fn rule_msg(r: &Rule, v6: bool) -> RuleMsg {
         flags |= FIB_RULE_OIF_DETACHED;
     }
     RuleMsg {
+        deleted: false,
         family: if v6 { AF_INET6 } else { AF_INET },
         pref: (r.pref != 0).then_some(r.pref),
         src,
@@ -3047,6 +3267,9 @@ impl RuleFilter {
 fn print_rule(o: &mut Out, opts: &ShowOpts, m: &RuleMsg) {
     let host_len = af_bit_len(m.family);
     o.obj_open(None);
+    if m.deleted {
+        o.bool_true("deleted", "Deleted ");
+    }
     let prio = m.pref.unwrap_or(0);
     o.n(Some("priority"), &format!("{prio}:\t"), i128::from(prio));
     if m.flags & FIB_RULE_INVERT != 0 {
@@ -3244,6 +3467,63 @@ fn iprule_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, S
         }
     }
     Ok(o.finish())
+}
+
+/// What `rtnl_echo_talk()` prints when no notification came back (the kernel echoes
+/// none for that change): nothing, or an empty object in JSON (`[{}]`).
+pub fn echo_nothing(opts: &ShowOpts) -> String {
+    let mut o = Out::new(opts);
+    o.begin();
+    o.obj_open(None);
+    o.obj_close();
+    o.finish()
+}
+
+/// What `ip -echo [-4|-6] [m]rule add|del` prints: the notification of the rule the
+/// change added or removed, found by comparing the family's rule list with `before`
+/// (`print_rule()` inside an object of its own: `[{{...}}]` in JSON).
+pub fn rule_echo(ns: &Netns, opts: &ShowOpts, v6: bool, before: &[Rule], delete: bool) -> String {
+    let af = match (opts.mc, v6) {
+        (false, false) => AF_INET,
+        (false, true) => AF_INET6,
+        (true, false) => RTNL_FAMILY_IPMR,
+        (true, true) => RTNL_FAMILY_IP6MR,
+    };
+    let Some((now, _)) = rules_of(ns, af) else {
+        return String::new();
+    };
+    let (from, other) = if delete { (before, now) } else { (now, before) };
+    // a rule that a change made or removed, not one whose `goto` it resolved or left
+    // unresolved
+    let same = |a: &Rule, b: &Rule| {
+        a == b
+            || Rule {
+                goto_resolved: b.goto_resolved,
+                ..a.clone()
+            } == *b
+    };
+    let mut pool: Vec<&Rule> = other.iter().collect();
+    for r in from {
+        match pool.iter().position(|x| same(x, r)) {
+            Some(i) => {
+                pool.remove(i);
+            }
+            None => {
+                let m = RuleMsg {
+                    family: af,
+                    deleted: delete,
+                    ..rule_msg(r, v6)
+                };
+                let mut o = Out::new(opts);
+                o.begin();
+                o.obj_open(None);
+                print_rule(&mut o, opts, &m);
+                o.obj_close();
+                return o.finish();
+            }
+        }
+    }
+    String::new()
 }
 
 /// The rule list a dump of family `af` returns (the unicast or multicast rules of
@@ -3751,6 +4031,7 @@ fn print_neigh(
 
 const IFF_UP: u32 = 0x1;
 const IFF_RUNNING: u32 = 0x40;
+const IFF_LOWER_UP: u32 = 0x1_0000;
 
 /// Interface flag names in `print_link_flags()` order.
 const IFF_NAMES: &[(u32, &str)] = fibkit::link::iff::NAMES;
@@ -3930,6 +4211,9 @@ struct LinkMsg<'a> {
     iflink: Option<u32>,
     /// The AF_INET6 flavour (`inet6_fill_ifinfo`) of a `-6` link dump.
     inet6: bool,
+    /// A notification echoed to `ip -echo link add|del` (see [`link_echo`]): its
+    /// operational state, and nothing of the master or the queue length.
+    echo: Option<&'static str>,
 }
 
 fn link_msg(l: &Link, inet6: bool) -> LinkMsg<'_> {
@@ -3938,6 +4222,90 @@ fn link_msg(l: &Link, inet6: bool) -> LinkMsg<'_> {
         flags: link_flags(l),
         iflink: l.iflink(),
         inet6,
+        echo: None,
+    }
+}
+
+/// What `ip -echo link add|del` prints: the kernel's notification of the link,
+/// printed by `print_linkinfo()` without a link filter (no `mode`, no `qlen`: the
+/// listing's `showqueue` is off) inside the object `rtnl_echo_talk()` opens.
+///
+/// - A new link is notified by `rtnl_configure_link()` once its flags are set and
+///   before a master is given: up or down as asked, its operational state still the
+///   initial unknown (so an up device without carrier shows no `NO-CARRIER`), no
+///   master. A VXLAN device configures itself first, so without `up` nothing changes
+///   there and nothing is echoed.
+/// - A deleted link is notified after it was closed and left its master: down, no
+///   qdisc, a veth's peer gone (`@NONE`).
+///
+/// `made_with` is the address a new link was made with when it has another now (a
+/// passthru macvlan takes its lower device's, which the oracle then replaces).
+pub fn link_echo(
+    ns: &Netns,
+    opts: &ShowOpts,
+    l: &Link,
+    deleted: bool,
+    made_with: Option<[u8; 6]>,
+) -> String {
+    let mut o = Out::new(opts);
+    o.begin();
+    o.obj_open(None);
+    let mut gone = l.clone();
+    let m = if deleted {
+        gone.up = false;
+        gone.carrier = false;
+        gone.qdisc_attached = false;
+        gone.master = 0;
+        let mut m = link_msg(&gone, false);
+        m.flags &= !(IFF_UP | IFF_RUNNING | IFF_LOWER_UP);
+        if matches!(gone.kind, LinkKind::Veth { .. }) {
+            m.iflink = Some(0);
+        }
+        m.echo = Some("DOWN");
+        Some(m)
+    } else if matches!(l.kind, LinkKind::Vxlan(_)) && !l.up {
+        None
+    } else {
+        gone.master = 0;
+        if let Some(mac) = made_with {
+            gone.mac = mac;
+        }
+        let mut m = link_msg(&gone, false);
+        if gone.up {
+            m.flags |= IFF_RUNNING;
+        }
+        m.echo = Some(if gone.up { "UNKNOWN" } else { "DOWN" });
+        Some(m)
+    };
+    if let Some(m) = m {
+        if deleted {
+            o.bool_true("deleted", "Deleted ");
+        }
+        print_linkinfo(&mut o, ns, opts, &echo_filter(opts.brief), false, &m);
+    }
+    o.obj_close();
+    o.finish()
+}
+
+/// The address filter of a printer called outside a listing (`rtnl_echo_talk()`):
+/// nothing selected, no family.
+fn echo_filter(brief: bool) -> AddrFilter {
+    AddrFilter {
+        family: AF_UNSPEC,
+        ifindex: 0,
+        pfx: InetPrefix::none(),
+        scope: 0,
+        scopemask: false,
+        flags: 0,
+        flagmask: 0,
+        up: false,
+        label: None,
+        group: -1,
+        master: 0,
+        kind: None,
+        slave_kind: None,
+        oneline: false,
+        brief,
     }
 }
 
@@ -4009,6 +4377,7 @@ impl AddrFilter {
 }
 
 /// An `RTM_NEWADDR` message.
+#[derive(Clone, Debug)]
 struct AddrMsg {
     family: u8,
     index: u32,
@@ -4220,7 +4589,7 @@ fn print_linkinfo(
     if let Some(m) = ns.link(l.master).filter(|_| l.master != 0) {
         o.s(Some("master"), &format!("master {} ", m.name), &m.name);
     }
-    let st = l.operstate();
+    let st = m.echo.unwrap_or_else(|| l.operstate());
     o.s(Some("operstate"), &format!("state {st} "), st);
     if !m.inet6 {
         if do_link {
@@ -4231,7 +4600,9 @@ fn print_linkinfo(
     }
     // printed as the kernel's int
     let qlen = l.txqlen as i32;
-    o.n(Some("txqlen"), &format!("qlen {qlen}"), i128::from(qlen));
+    if m.echo.is_none() {
+        o.n(Some("txqlen"), &format!("qlen {qlen}"), i128::from(qlen));
+    }
     let (ll_type, bcast) = match l.kind {
         LinkKind::Loopback => ("loopback", [0u8; 6]),
         LinkKind::Tun { tap: false, .. } => ("none", [0u8; 6]),
@@ -4518,7 +4889,7 @@ fn print_link_flags(o: &mut Out, flags: u32, mdown: bool) {
 /// `ip -br addr` the addresses follow on the same line).
 fn print_linkinfo_brief(o: &mut Out, ns: &Netns, f: &AddrFilter, m: &LinkMsg<'_>) {
     let mdown = print_name_and_link(o, ns, m, true);
-    let st = m.l.operstate();
+    let st = m.echo.unwrap_or_else(|| m.l.operstate());
     if o.json() {
         o.js("operstate", st);
     } else {
@@ -4625,6 +4996,70 @@ fn print_addrinfo(o: &mut Out, ns: &Netns, f: &AddrFilter, a: &AddrMsg) {
         }
     }
     o.fp("\n");
+}
+
+/// The IPv4 addresses before an `ip -echo addr` change (see [`addr_echo_after`]).
+#[derive(Clone, Debug, Default)]
+pub struct AddrEchoBefore(Vec<AddrMsg>);
+
+/// The IPv4 addresses of every device, for [`addr_echo_after`].
+pub fn addr_echo_before(ns: &Netns) -> AddrEchoBefore {
+    AddrEchoBefore(addr_dump(ns, AF_INET))
+}
+
+/// What `ip -echo addr add|change|replace|del` prints after a successful change. Only
+/// IPv4 address notifications are echoed by the kernel (IPv6 ones go to the multicast
+/// group alone), so an IPv6 change prints nothing, or `[{}]` in JSON. `changed` is the
+/// address an IPv4 add, change or replace was about (device, local address, prefix
+/// length); `None` for a deletion, which echoes the first address it removed: the first
+/// secondary of the subnet when it removed a primary with its secondaries
+/// (`__inet_del_ifa()` notifies those first).
+pub fn addr_echo_after(
+    ns: &Netns,
+    opts: &ShowOpts,
+    before: &AddrEchoBefore,
+    changed: Option<(u32, u32, u8)>,
+    delete: bool,
+) -> String {
+    let after = addr_dump(ns, AF_INET);
+    let msg = if delete {
+        let same = |a: &AddrMsg, b: &AddrMsg| {
+            a.index == b.index && a.local == b.local && a.prefixlen == b.prefixlen
+        };
+        let gone: Vec<&AddrMsg> = before
+            .0
+            .iter()
+            .filter(|a| !after.iter().any(|b| same(a, b)))
+            .collect();
+        gone.iter()
+            .find(|a| a.flags & ifa::SECONDARY != 0)
+            .or(gone.first())
+            .copied()
+    } else {
+        changed.and_then(|(index, local, plen)| {
+            after
+                .iter()
+                .find(|a| a.index == index && a.local == Addr::V4(local) && a.prefixlen == plen)
+        })
+    };
+    // the notification is printed with its device in front, as a one-line listing
+    // prints each address (iproute2 6.1)
+    let f = AddrFilter {
+        oneline: true,
+        ..echo_filter(opts.brief)
+    };
+    // rtnl_echo_talk(): an object around what print_addrinfo() prints
+    let mut o = Out::new(opts);
+    o.begin();
+    o.obj_open(None);
+    if let Some(a) = msg {
+        if delete {
+            o.bool_true("deleted", "Deleted ");
+        }
+        print_addrinfo(&mut o, ns, &f, a);
+    }
+    o.obj_close();
+    o.finish()
 }
 
 /// `ipaddr_list_flush_or_save(…, IPADD_LIST)` (`ip link show` when `do_link`).

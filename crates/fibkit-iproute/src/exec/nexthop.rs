@@ -253,7 +253,13 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                 "Unknown attribute type",
             )));
         }
-        return done(ns.nexthop_del(id));
+        // the notification describes the object as it was
+        let echo = opts.echo.then(|| {
+            id.and_then(|i| ns.nexthop(i))
+                .map(|o| echo_text(ns, opts, o, true))
+        });
+        ns.nexthop_del(id).map_err(Failure::kernel)?;
+        return Ok(Outcome::Ok(echo.flatten().unwrap_or_default()));
     }
     if opts.alt.is_some() {
         // rtm_to_nh_config: the AF_PACKET family of `-0` is none of a nexthop's
@@ -263,7 +269,36 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
         )));
     }
     cfg.id = id.unwrap_or(0);
-    done(ns.nexthop_new(&cfg, verb == Verb::Replace).map(|_| ()))
+    let id = ns
+        .nexthop_new(&cfg, verb == Verb::Replace)
+        .map_err(Failure::kernel)?;
+    let echo = match ns.nexthop(id) {
+        Some(o) if opts.echo => echo_text(ns, opts, o, false),
+        _ => String::new(),
+    };
+    Ok(Outcome::Ok(echo))
+}
+
+/// What `ip -echo nexthop add|replace|del` prints: the kernel's notification of the
+/// object, as `print_nexthop()` prints it inside an object of its own
+/// (`[{{...}}]` in JSON); a deletion's starts with `Deleted `.
+fn echo_text(ns: &Netns, opts: &Opts, o: &Nexthop, deleted: bool) -> String {
+    if opts.json {
+        let mut m = serde_json::Map::new();
+        if deleted {
+            m.insert("deleted".into(), serde_json::Value::Bool(true));
+        }
+        if let serde_json::Value::Object(x) = nh_json(ns, o, opts.details) {
+            m.extend(x);
+        }
+        let extra = encap_of(o)
+            .map(|e| super::encap::encap_json_members(ns, e))
+            .unwrap_or_default();
+        let at = if deleted { 2 } else { 1 };
+        return crate::show::json_echo_spliced(&(m, at, extra), opts.pretty);
+    }
+    let head = if deleted { "Deleted " } else { "" };
+    format!("{head}{}\n", nh_text(ns, o, opts.details))
 }
 
 /// The dump's selector (`ip nexthop list|flush ...`).
