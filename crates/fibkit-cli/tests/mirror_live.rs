@@ -2247,3 +2247,47 @@ fn mirror_probes_ipv6_multipath_path_attributes() {
     );
     assert!(replay.is_empty(), "{}", replay.join("\n"));
 }
+
+/// A nexthop object made while its gateway was a local address keeps a host scope
+/// (answered without `via`) after the address is gone; the dump shows it only in the
+/// object's scope, and the mirror makes it again with the gateway local for a moment.
+/// Mirror-diff seed 5401 found it.
+#[test]
+fn mirror_keeps_host_scoped_nexthops() {
+    let Some(ns) = live_netns(35) else {
+        return;
+    };
+    ns.no_dad();
+    for c in [
+        "link set lo up",
+        "link add d0 address 02:00:00:00:00:01 type ifb",
+        "link set d0 up",
+        "addr add 10.0.0.1/24 dev d0",
+        "nexthop add id 4 via 10.0.0.1 dev d0",
+        "nexthop add id 5 via 10.0.0.9 dev d0",
+        "nexthop add id 6 group 4/5",
+        "addr add 10.0.0.200/25 dev d0",
+        "addr add 10.0.0.77/32 dev d0",
+        "nexthop add id 7 via 10.0.0.77 dev d0",
+        "addr del 10.0.0.1/24 dev d0",
+        "route add default nhid 4",
+        "route add 10.9.0.0/16 nhid 6",
+        "route add 10.8.0.0/16 nhid 7",
+    ] {
+        ns.ip(c);
+    }
+    let diffs = compare(
+        &ns,
+        &[
+            "nexthop show",
+            "addr show dev d0",
+            "route show",
+            "route show table local",
+            "route get 8.8.8.8",
+            "route get 10.9.0.1",
+            "route get 10.8.0.1",
+            "route get 10.0.0.77",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}

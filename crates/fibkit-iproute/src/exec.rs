@@ -3585,8 +3585,13 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
                 );
             }
             "group" => {
+                // rtnl_group_a2n: a name of the group file (`default` is 0) or a number
                 let v = it.val()?;
-                at.group = Some(get_u32(v, "Invalid \"group\" value\n")?);
+                at.group = Some(if v == "default" {
+                    0
+                } else {
+                    get_u32(v, "Invalid \"group\" value\n")?
+                });
             }
             // the kernel does not apply an alias at creation
             "alias" => {

@@ -4214,6 +4214,8 @@ struct LinkMsg<'a> {
     /// A notification echoed to `ip -echo link add|del` (see [`link_echo`]): its
     /// operational state, and nothing of the master or the queue length.
     echo: Option<&'static str>,
+    /// An `RTM_DELLINK` notification: `Deleted ` once the link passed the filter.
+    deleted: bool,
 }
 
 fn link_msg(l: &Link, inet6: bool) -> LinkMsg<'_> {
@@ -4223,6 +4225,7 @@ fn link_msg(l: &Link, inet6: bool) -> LinkMsg<'_> {
         iflink: l.iflink(),
         inet6,
         echo: None,
+        deleted: false,
     }
 }
 
@@ -4262,6 +4265,7 @@ pub fn link_echo(
             m.iflink = Some(0);
         }
         m.echo = Some("DOWN");
+        m.deleted = true;
         Some(m)
     } else if matches!(l.kind, LinkKind::Vxlan(_)) && !l.up {
         None
@@ -4278,9 +4282,6 @@ pub fn link_echo(
         Some(m)
     };
     if let Some(m) = m {
-        if deleted {
-            o.bool_true("deleted", "Deleted ");
-        }
         print_linkinfo(&mut o, ns, opts, &echo_filter(opts.brief), false, &m);
     }
     o.obj_close();
@@ -4288,7 +4289,7 @@ pub fn link_echo(
 }
 
 /// The address filter of a printer called outside a listing (`rtnl_echo_talk()`):
-/// nothing selected, no family.
+/// no family, nothing selected but the default link group.
 fn echo_filter(brief: bool) -> AddrFilter {
     AddrFilter {
         family: AF_UNSPEC,
@@ -4300,7 +4301,9 @@ fn echo_filter(brief: bool) -> AddrFilter {
         flagmask: 0,
         up: false,
         label: None,
-        group: -1,
+        // iproute2's static filter is zeroed, not reset: group 0, the default group,
+        // so a link of another group is not printed
+        group: 0,
         master: 0,
         kind: None,
         slave_kind: None,
@@ -4552,6 +4555,9 @@ fn print_linkinfo(
         if m.inet6 || link_slave_kind(ns, l) != Some(k.as_str()) {
             return -1;
         }
+    }
+    if m.deleted {
+        o.bool_true("deleted", "Deleted ");
     }
     if opts.brief {
         print_linkinfo_brief(o, ns, f, m);

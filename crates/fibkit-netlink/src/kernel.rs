@@ -365,6 +365,9 @@ pub struct KNexthop {
     pub proto: u8,
     /// `RTNH_F_*` flags (onlink 4).
     pub flags: u32,
+    /// `nhm_scope`: host (254) for a gateway that was a local address when the
+    /// object was made.
+    pub scope: u8,
     /// Output device.
     pub oif: u32,
     /// Gateway.
@@ -926,6 +929,7 @@ pub fn decode_nexthop(p: &[u8], w: &mut Vec<Warning>) -> Option<KNexthop> {
     }
     let mut n = KNexthop {
         family: p[0],
+        scope: p[1],
         proto: p[2],
         flags: u32_at(p, 4)?,
         ..Default::default()

@@ -1273,6 +1273,50 @@ fn rule_words(r: &KRule) -> Result<Vec<String>, String> {
 
 // --------------------------------------------------------------- nexthops
 
+/// An IPv4 nexthop object whose gateway was a local address when it was made has a
+/// host scope (`fib_check_nh_v4_gw`: the gateway's route was a local one), and is
+/// answered without `via` for as long as it lives; the dump shows it only in
+/// `nhm_scope`. Such an object is made again the same way: with the gateway a local
+/// address of its device for the moment (`addr add GW/32`, `nexthop add`, `addr del`).
+/// Returns whether the object was made (else it goes with the others).
+fn host_scoped_nexthop(
+    c: &mut Ctx,
+    n: &KNexthop,
+    names: &HashMap<u32, String>,
+    add: &[String],
+) -> bool {
+    const RT_SCOPE_HOST: u8 = 254;
+    let (Some(Ip::V4(gw)), Some(dev)) = (n.gw, names.get(&n.oif)) else {
+        return false;
+    };
+    if n.scope != RT_SCOPE_HOST || !n.group.is_empty() {
+        return false;
+    }
+    let tmp = format!("{}/32", std::net::Ipv4Addr::from(gw));
+    if !c.try_ip(vec![
+        w("addr"),
+        w("add"),
+        tmp.clone(),
+        w("dev"),
+        dev.clone(),
+    ]) {
+        return false;
+    }
+    let made = c.try_ip(add.to_vec());
+    if !c.try_ip(vec![
+        w("addr"),
+        w("del"),
+        tmp.clone(),
+        w("dev"),
+        dev.clone(),
+    ]) {
+        c.warn(format!(
+            "fibkit refused to delete the address {tmp} it added on {dev} a moment before"
+        ));
+    }
+    made
+}
+
 fn nexthop_words(n: &KNexthop, names: &HashMap<u32, String>) -> Result<Vec<String>, String> {
     if n.encap {
         return Err(format!("nexthop {} has an encapsulation", n.id));
@@ -1978,7 +2022,11 @@ pub fn translate(k: &KernelState) -> Translation {
     let mut pending = Vec::new();
     for n in &nhs {
         match nexthop_words(n, &names) {
-            Ok(o) => pending.push(o),
+            Ok(o) => {
+                if !host_scoped_nexthop(&mut c, n, &names, &o) {
+                    pending.push(o);
+                }
+            }
             Err(e) => c.warn(format!("{e}: not mirrored")),
         }
     }

@@ -65,14 +65,15 @@ pub fn select_multipath4(ns: &Netns, res: &mut FibResult4<'_>, hash: u32, fl: &F
         res.nh_sel = crate::nexthop::select_hthr(&weights, &good, hash);
         return;
     }
-    // fib_multipath_use_neigh: a leg whose link-scope gateway has an invalid
-    // neighbour entry is passed over like a dead one (fib_good_nh)
+    // the paths the last fib_rebalance() passed over (dead, or without carrier where
+    // that was ignored then: nhflags::SKIP); fib_multipath_use_neigh: a leg whose
+    // link-scope gateway has an invalid neighbour entry is passed over too
+    // (fib_good_nh)
     let use_neigh = ns.sysctl.fib_multipath_use_neigh != 0;
     let alive: Vec<bool> = nhs
         .iter()
         .map(|n| {
-            n.flags & nhflags::DEAD == 0
-                && !(n.flags & nhflags::LINKDOWN != 0 && ns.ignore_linkdown4(n.dev))
+            n.flags & nhflags::SKIP == 0
                 && !(use_neigh && n.scope == crate::route::scope::LINK && !ns.nh_good4(n))
         })
         .collect();

@@ -60,11 +60,32 @@ impl InfoPool4 {
         }
     }
 
-    /// `info` in an allocation of its own, or an equal one remembered.
+    /// `info` in an allocation of its own, or an equal one remembered. A multipath
+    /// info equal to one in use but for the paths their rebalances passed over
+    /// ([`nhflags::SKIP`]) is that one, with its choice of paths: `fib_find_info` runs
+    /// after `fib_rebalance` and keeps the info it finds (conformance scenario 391).
     fn share(&mut self, info: Fib4Info) -> Arc<Fib4Info> {
         let fp = info4_fingerprint(&info);
         if let Some(c) = self.find(fp, &info) {
             return Arc::clone(c);
+        }
+        if info.nhs.len() > 1 {
+            let unskipped = |i: &Fib4Info| {
+                let mut i = i.clone();
+                for nh in i.nhs.iter_mut() {
+                    nh.flags &= !nhflags::SKIP;
+                }
+                i
+            };
+            let want = unskipped(&info);
+            // in use: a route holds it besides this pool
+            if let Some((_, c)) = self
+                .infos
+                .iter()
+                .find(|(f, c)| *f == fp && Arc::strong_count(c) > 1 && unskipped(c) == want)
+            {
+                return Arc::clone(c);
+            }
         }
         let a = Arc::new(info);
         self.remember(fp, &a);
@@ -685,7 +706,19 @@ impl Netns {
         if info.prefsrc != 0 && !self.fib4_valid_prefsrc(cfg, info.prefsrc) && !self.restore_mode {
             return Err(einval("Invalid prefsrc address"));
         }
+        let ignoring = self.ignoring_linkdown4();
+        fib_rebalance(&mut info, &ignoring);
         Ok(info)
+    }
+
+    /// The devices whose IPv4 configuration ignores routes without carrier
+    /// (`ip_ignore_linkdown`), for [`fib_rebalance`].
+    fn ignoring_linkdown4(&self) -> Vec<u32> {
+        self.links
+            .keys()
+            .copied()
+            .filter(|&d| self.ignore_linkdown4(d))
+            .collect()
     }
 
     /// The info of request `cfg` through `nhs` (its metrics checked and normalized).
@@ -1652,6 +1685,7 @@ impl Netns {
     /// IPv4 address is deleted: random seed 30089).
     fn fib_disable_ip(&mut self, dev: u32, force: bool, unregister: bool) {
         self.neigh_ifdown(dev, Some(false));
+        let ignoring = self.ignoring_linkdown4();
         let mut fresh = InfoPool4::default();
         for t in self.tables4.values_mut() {
             t.for_each_list_mut(|list| {
@@ -1680,6 +1714,7 @@ impl Netns {
                     if dead == n {
                         info.flags |= nhflags::DEAD | nhflags::LINKDOWN;
                     }
+                    fib_rebalance(info, &ignoring);
                     fresh.reshare(&mut r.info);
                 }
                 list.retain(|r| r.info.flags & nhflags::DEAD == 0);
@@ -1688,6 +1723,7 @@ impl Netns {
     }
 
     fn fib_sync_down_change(&mut self, dev: u32) {
+        let ignoring = self.ignoring_linkdown4();
         let mut fresh = InfoPool4::default();
         for t in self.tables4.values_mut() {
             t.for_each_list_mut(|list| {
@@ -1712,6 +1748,7 @@ impl Netns {
                     if dead == n {
                         info.flags |= nhflags::LINKDOWN;
                     }
+                    fib_rebalance(info, &ignoring);
                     fresh.reshare(&mut r.info);
                 }
             });
@@ -1732,6 +1769,7 @@ impl Netns {
         }
         let ups: std::collections::BTreeMap<u32, bool> =
             self.links.values().map(|l| (l.index, l.up)).collect();
+        let ignoring = self.ignoring_linkdown4();
         let mut fresh = InfoPool4::default();
         for t in self.tables4.values_mut() {
             t.for_each_list_mut(|list| {
@@ -1761,6 +1799,7 @@ impl Netns {
                     if alive > 0 {
                         info.flags &= !nh_flags;
                     }
+                    fib_rebalance(info, &ignoring);
                     fresh.reshare(&mut r.info);
                 }
             });
@@ -1853,6 +1892,25 @@ impl Netns {
         }
         self.addrs4.remove(&dev);
         self.fib_disable_ip(dev, true, true);
+    }
+}
+
+/// `fib_rebalance()`: which paths of a multipath info the path choice passes over
+/// from now on ([`nhflags::SKIP`]): the dead ones, and those without carrier on a
+/// device that ignores such routes (`ignoring`, as things are now). An info of one
+/// path has no choice to make.
+fn fib_rebalance(info: &mut Fib4Info, ignoring: &[u32]) {
+    if info.nhs.len() < 2 {
+        return;
+    }
+    for nh in info.nhs.iter_mut() {
+        let skip = nh.flags & nhflags::DEAD != 0
+            || (nh.flags & nhflags::LINKDOWN != 0 && ignoring.contains(&nh.dev));
+        if skip {
+            nh.flags |= nhflags::SKIP;
+        } else {
+            nh.flags &= !nhflags::SKIP;
+        }
     }
 }
 

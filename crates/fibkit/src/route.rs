@@ -169,6 +169,13 @@ pub mod nhflags {
     pub const OFFLOAD: u32 = 8;
     /// Carrier down.
     pub const LINKDOWN: u32 = 16;
+    /// fibkit's own bit, never dumped: a path of an IPv4 multipath route that the last
+    /// `fib_rebalance()` of its info passed over (dead, or without carrier on a device
+    /// that ignored such routes then). The kernel gives such a path an upper bound of
+    /// -1 and looks at nothing else when it picks a path, so the choice keeps the
+    /// state of that moment until the next rebalance (a route change, or a device
+    /// going down, up or losing or finding its carrier).
+    pub const SKIP: u32 = 1 << 30;
 }
 
 /// Route metrics (`RTAX_*`), kept in attribute order.
