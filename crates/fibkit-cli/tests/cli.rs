@@ -541,3 +541,58 @@ fn stderr_and_status_match_ip_live() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// `-echo` prints what `ip -echo` prints, byte for byte: each line of
+/// `tests/echo-lines.txt` run by `ip -n NS` in a private namespace, one command at a
+/// time, and all of them by one `fib -batch`.
+#[test]
+fn echo_text_matches_ip_live() {
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let netns = root
+        && Command::new("ip")
+            .args(["netns", "list"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+    if !netns {
+        println!("SKIPPED: needs root and `ip netns`");
+        return;
+    }
+    let list = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/echo-lines.txt");
+    let text = std::fs::read_to_string(list).expect("tests/echo-lines.txt");
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    assert!(lines.len() > 20, "the list of lines is read");
+    let ns = format!("fibkit-echo-{}", std::process::id());
+    let ok = Command::new("ip").args(["netns", "add", &ns]).status();
+    assert!(ok.is_ok_and(|s| s.success()), "ip netns add");
+    let _ = Command::new("ip")
+        .args(["-n", &ns, "link", "set", "lo", "up"])
+        .status();
+    let mut kernel = Vec::new();
+    for l in &lines {
+        let words: Vec<String> = l
+            .split_whitespace()
+            .map(|w| {
+                if w == "dummy" {
+                    "ifb".into()
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect();
+        let o = Command::new("ip").args(["-n", &ns]).args(&words).output();
+        kernel.extend(o.expect("ip runs").stdout);
+    }
+    let _ = Command::new("ip").args(["netns", "del", &ns]).status();
+    let f = fib(&["-batch", "-"], &(lines.join("\n") + "\n"));
+    assert!(f.status.success(), "{}", String::from_utf8_lossy(&f.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&f.stdout),
+        String::from_utf8_lossy(&kernel)
+    );
+}

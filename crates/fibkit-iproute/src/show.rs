@@ -267,10 +267,15 @@ fn echo_route_text(ns: &Netns, opts: &ShowOpts, m: &RtMsg<'_>) -> String {
     o.finish()
 }
 
-fn echo6_text(ns: &Netns, opts: &ShowOpts, legs: &[&Route6], deleted: bool) -> String {
+/// An IPv6 route notification; `fresh`: its first leg was made by the change, so no
+/// time has passed for its expiry (the full seconds, not one less as in a listing).
+fn echo6_text(ns: &Netns, opts: &ShowOpts, legs: &[&Route6], deleted: bool, fresh: bool) -> String {
     rt6_msg(ns, legs)
         .map(|mut m| {
             m.deleted = deleted;
+            if fresh {
+                m.expires = m.expires.map(|e| if e >= 0 { e + 1 } else { e });
+            }
             echo_route_text(ns, opts, &m)
         })
         .unwrap_or_default()
@@ -334,7 +339,7 @@ pub fn route_echo_after(
                     continue;
                 }
                 if gone.len() == 1 && legs.len() > 1 {
-                    return echo6_text(ns, opts, &gone, true);
+                    return echo6_text(ns, opts, &gone, true, false);
                 }
                 let all: Vec<&Route6> = legs.iter().collect();
                 let k = all
@@ -342,7 +347,7 @@ pub fn route_echo_after(
                     .position(|r| req.dev != 0 && r.nh.dev == req.dev)
                     .unwrap_or(0);
                 let ring: Vec<&Route6> = all[k..].iter().chain(&all[..k]).copied().collect();
-                return echo6_text(ns, opts, &ring, true);
+                return echo6_text(ns, opts, &ring, true, false);
             }
             return String::new();
         }
@@ -357,10 +362,11 @@ pub fn route_echo_after(
                 continue;
             }
             if req.append_paths {
-                return echo6_text(ns, opts, v, false);
+                let fresh = v.first().is_some_and(|r| !old.contains(&r.serial.0));
+                return echo6_text(ns, opts, v, false, fresh);
             }
             let legs: Vec<&Route6> = new.into_iter().chain(kept).collect();
-            return echo6_text(ns, opts, &legs, false);
+            return echo6_text(ns, opts, &legs, false, true);
         }
         return String::new();
     }
