@@ -239,10 +239,12 @@ fn echo_msgs<'a>(ns: &'a Netns, t: &EchoTarget) -> Vec<RtMsg<'a>> {
         (u128::MAX << (128 - len)) >> (128 - bits)
     };
     let dst = t.dst & mask;
+    // table 0 is main (fib_new_table, fib6_new_table)
+    let table = if t.table == 0 { 254 } else { t.table };
     if t.v6 {
-        dump_v6_table(ns, t.table, &mut out);
+        dump_v6_table(ns, table, &mut out);
     } else {
-        dump_v4_table(ns, t.table, &mut out);
+        dump_v4_table(ns, table, &mut out);
     }
     // IPv6: routes of every source prefix (a deletion naming a source prefix the
     // kernel does not find may remove the route without one)
