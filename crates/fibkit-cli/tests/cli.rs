@@ -27,6 +27,18 @@ fn fib(args: &[&str], stdin: &str) -> Output {
         .expect("fib finishes")
 }
 
+/// Whether the live tests can run: root, with `ip netns` working.
+fn can_make_namespaces() -> bool {
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    root && Command::new("ip")
+        .args(["netns", "list"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
 const SETUP: &str = "link add d0 type dummy\nlink set d0 up\naddr add 192.0.2.1/24 dev d0\n";
 
 #[test]
@@ -484,16 +496,7 @@ fn stderr_and_status_match_ip_live() {
     let header = std::fs::read_to_string(recording).unwrap_or_default();
     let recorded = header.split_whitespace().nth(2).unwrap_or("").to_string();
     let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    let netns = root
-        && Command::new("ip")
-            .args(["netns", "list"])
-            .output()
-            .is_ok_and(|o| o.status.success());
-    if !netns {
+    if !can_make_namespaces() {
         println!("SKIPPED: needs root and `ip netns`");
         return;
     }
@@ -547,16 +550,7 @@ fn stderr_and_status_match_ip_live() {
 /// time, and all of them by one `fib -batch`.
 #[test]
 fn echo_text_matches_ip_live() {
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    let netns = root
-        && Command::new("ip")
-            .args(["netns", "list"])
-            .output()
-            .is_ok_and(|o| o.status.success());
-    if !netns {
+    if !can_make_namespaces() {
         println!("SKIPPED: needs root and `ip netns`");
         return;
     }

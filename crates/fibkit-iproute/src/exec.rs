@@ -1689,38 +1689,23 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         return show(ns, opts, &[], crate::show::rule_show);
     };
     let rest = &a[1..];
-    if matches(cmd, "add") {
-        let spec = parse_rule(opts, rest, true)?;
+    let add = matches(cmd, "add");
+    if add || matches(cmd, "delete") {
+        let spec = parse_rule(opts, rest, add)?;
         no_packet_rules(ns, opts)?;
         let v6 = spec_family(opts, &spec) == Family::V6;
         let before = opts
             .echo
             .then(|| if opts.mc { ns.mrules(v6) } else { ns.rules(v6) }.to_vec());
-        let r = if opts.mc {
-            ns.mrule_add(v6, &spec)
-        } else {
-            ns.rule_add(v6, &spec)
+        let r = match (opts.mc, add) {
+            (true, true) => ns.mrule_add(v6, &spec),
+            (true, false) => ns.mrule_del(v6, &spec),
+            (false, true) => ns.rule_add(v6, &spec),
+            (false, false) => ns.rule_del(v6, &spec),
         };
         r.map_err(Failure::kernel)?;
         return Ok(Outcome::Ok(before.map_or_else(String::new, |b| {
-            crate::show::rule_echo(ns, &show_opts(opts), v6, &b, false)
-        })));
-    }
-    if matches(cmd, "delete") {
-        let spec = parse_rule(opts, rest, false)?;
-        no_packet_rules(ns, opts)?;
-        let v6 = spec_family(opts, &spec) == Family::V6;
-        let before = opts
-            .echo
-            .then(|| if opts.mc { ns.mrules(v6) } else { ns.rules(v6) }.to_vec());
-        let r = if opts.mc {
-            ns.mrule_del(v6, &spec)
-        } else {
-            ns.rule_del(v6, &spec)
-        };
-        r.map_err(Failure::kernel)?;
-        return Ok(Outcome::Ok(before.map_or_else(String::new, |b| {
-            crate::show::rule_echo(ns, &show_opts(opts), v6, &b, true)
+            crate::show::rule_echo(ns, &show_opts(opts), v6, &b, !add)
         })));
     }
     if matches(cmd, "flush") {

@@ -5170,22 +5170,12 @@ fn addr_filter_args<'a>(
     do_link: bool,
 ) -> Result<(AddrFilter, Option<&'a str>), ShowError> {
     let preferred = opts.af();
+    // ipaddr_reset_filter: no group selected
     let mut f = AddrFilter {
         family: if do_link { AF_PACKET } else { preferred },
-        ifindex: 0,
-        pfx: InetPrefix::none(),
-        scope: 0,
-        scopemask: false,
-        flags: 0,
-        flagmask: 0,
-        up: false,
-        label: None,
         group: -1,
-        master: 0,
-        kind: None,
-        slave_kind: None,
         oneline: opts.oneline,
-        brief: opts.brief,
+        ..echo_filter(opts.brief)
     };
     let usage_text = if do_link { USAGE_LINK } else { USAGE_ADDR };
     let mut filter_dev: Option<&str> = None;
