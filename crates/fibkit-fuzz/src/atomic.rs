@@ -127,14 +127,28 @@ pub fn kernel_keeps_part(ns: &Netns, argv: &[String]) -> bool {
 /// Run `ip` lines, checking every refused one left the namespace as it was; the number
 /// of refused lines.
 pub fn check_lines(ns: &mut Netns, lines: &[Vec<String>]) -> Result<usize, String> {
+    check_lines_with(ns, lines, |_, _| Ok(()))
+}
+
+/// [`check_lines`], also handing each accepted line and what it printed to `accepted`,
+/// whose error stops the run.
+pub fn check_lines_with(
+    ns: &mut Netns,
+    lines: &[Vec<String>],
+    mut accepted: impl FnMut(&[String], &Outcome) -> Result<(), String>,
+) -> Result<usize, String> {
     let mut refused = 0;
     for argv in lines {
         // (seen one command's time later: `run_ip` moves the clock on by 1 ms, and
         // resilient groups' buckets may move with it, refused command or not)
         let mut later = ns.clone();
         later.tick();
-        let Err(failure) = run_ip(ns, argv) else {
-            continue;
+        let failure = match run_ip(ns, argv) {
+            Ok(out) => {
+                accepted(argv, &out)?;
+                continue;
+            }
+            Err(f) => f,
         };
         if !kernel_keeps_part(&later, argv) {
             refused += 1;
