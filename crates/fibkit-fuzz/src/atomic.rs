@@ -50,14 +50,20 @@ pub fn kernel_keeps_part(ns: &Netns, argv: &[String]) -> bool {
     // `ip link set DEV master M` for a port of another master: `do_set_master` releases
     // it from the old one before it finds that M takes no ports (EOPNOTSUPP) or refuses
     // it (scenario 393; found by the `ip_lines` fuzz target)
-    if let [link, set, rest @ ..] = words.as_slice() {
+    let body: Vec<&str> = words
+        .iter()
+        .copied()
+        .skip_while(|w| w.starts_with('-'))
+        .collect();
+    if let [link, set, rest @ ..] = body.as_slice() {
         let dev = match rest {
             ["dev", d, ..] => Some(*d),
             [d, ..] => Some(*d),
             [] => None,
         };
         let is_port = dev.is_some_and(|d| ns.links().any(|l| l.name == d && l.master != 0));
-        if "link".starts_with(link) && *set == "set" && words.contains(&"master") && is_port {
+        let master = rest.contains(&"master");
+        if !link.is_empty() && "link".starts_with(link) && *set == "set" && master && is_port {
             return true;
         }
     }
