@@ -341,7 +341,9 @@ impl Netns {
             let Some(d) = dev else {
                 return Err(Error::new(Errno::ENODEV));
             };
-            let disabled = self.ipv6_disabled(d);
+            // fib6_nh_init: `!idev || idev->cnf.disable_ipv6` (a device below an MTU of
+            // 1280 has no IPv6 state: conformance scenario 394)
+            let disabled = !self.has_idev6(d) || self.ipv6_disabled(d);
             if disabled && !self.restore_mode {
                 return Err(Error::msg(
                     Errno::EACCES,
@@ -2708,8 +2710,10 @@ impl Netns {
                 let res = lookup(t, flags, *fl)?;
                 // fib6_rule_action: a result whose device has no IPv6 state (a route
                 // through a nexthop object outlives its device's IPv6 state, below an
-                // MTU of 1280) is passed over like a throw (conformance scenario 251)
-                if res.route.rtype.reject_error().is_none() {
+                // MTU of 1280) is passed over like a throw (conformance scenario 251);
+                // fib6_rule_action_alt takes the FIB entry as it is, and the gateway
+                // check refuses its device afterwards (scenario 394)
+                if !alt && res.route.rtype.reject_error().is_none() {
                     let dev = if res.route.flags & (rtf::LOCAL | rtf::ANYCAST) != 0 {
                         1
                     } else {
