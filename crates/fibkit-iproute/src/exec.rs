@@ -3373,6 +3373,10 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let veth = ns
         .link(idx)
         .is_some_and(|l| matches!(l.kind, fibkit::link::LinkKind::Veth { .. }));
+    // (IFLA_AF_SPEC, applied, makes do_setlink end with netdev_state_change: a
+    // NETDEV_CHANGE on a device that is up, as for a group or an alias; random seed
+    // 74031)
+    let af_spec = addrgenmode.is_some();
     if veth && updown == Some(true) && ns.has_idev6(idx) {
         if let Some(m) = addrgenmode.take() {
             ns.link_set_addrgenmode(idx, m).map_err(Failure::kernel)?;
@@ -3392,7 +3396,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     if let Some(m) = addrgenmode {
         ns.link_set_addrgenmode(idx, m).map_err(Failure::kernel)?;
     }
-    if group.is_some() || alias.is_some() {
+    if group.is_some() || alias.is_some() || af_spec {
         ns.netdev_state_change(idx).map_err(Failure::kernel)?;
     }
     Ok(Outcome::Ok(String::new()))

@@ -3904,7 +3904,11 @@ fn ipneigh_walk(
                 if unused && bits & 0x1b != 0 {
                     continue;
                 }
-                if state & bits == 0 && (bits != 0 || state & 0x100 == 0) {
+                // print_neigh: an `extern_learn` entry passes the state filter whatever
+                // its state (listed, and flushed, when NOARP or PERMANENT too; random
+                // seed 74031)
+                let ext = n.flags & fibkit::netns::ntf::EXT_LEARNED != 0;
+                if state & bits == 0 && !ext && (bits != 0 || state & 0x100 == 0) {
                     continue;
                 }
                 let dst = neigh_addr(n.addr, n.v6);
