@@ -3394,7 +3394,14 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     // its link-local address in the mode it had, and one whose MTU this request took
     // below IPv6's minimum has no IPv6 state left (the changes before it stay)
     if let Some(m) = addrgenmode {
-        ns.link_set_addrgenmode(idx, m).map_err(Failure::kernel)?;
+        if let Err(e) = ns.link_set_addrgenmode(idx, m) {
+            // do_setlink's error path still ends with netdev_state_change when a group
+            // or an alias was written before
+            if group.is_some() || alias.is_some() {
+                ns.netdev_state_change(idx).map_err(Failure::kernel)?;
+            }
+            return Err(Failure::kernel(e));
+        }
     }
     if group.is_some() || alias.is_some() || af_spec {
         ns.netdev_state_change(idx).map_err(Failure::kernel)?;
