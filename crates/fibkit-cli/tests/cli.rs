@@ -39,6 +39,15 @@ fn can_make_namespaces() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// A private namespace `name` with its loopback up (for the live comparisons).
+fn make_netns(name: &str) {
+    let ok = Command::new("ip").args(["netns", "add", name]).status();
+    assert!(ok.is_ok_and(|s| s.success()), "ip netns add {name}");
+    let _ = Command::new("ip")
+        .args(["-n", name, "link", "set", "lo", "up"])
+        .status();
+}
+
 const SETUP: &str = "link add d0 type dummy\nlink set d0 up\naddr add 192.0.2.1/24 dev d0\n";
 
 #[test]
@@ -521,11 +530,7 @@ fn stderr_and_status_match_ip_live() {
     let mut bad = Vec::new();
     for line in &lines {
         let ns = format!("fibkit-cli-{}", std::process::id());
-        let ok = Command::new("ip").args(["netns", "add", &ns]).status();
-        assert!(ok.is_ok_and(|s| s.success()), "ip netns add");
-        let _ = Command::new("ip")
-            .args(["-n", &ns, "link", "set", "lo", "up"])
-            .status();
+        make_netns(&ns);
         let k = Command::new("ip").args(["-n", &ns]).args(line).output();
         let _ = Command::new("ip").args(["netns", "del", &ns]).status();
         let k = k.expect("ip runs");
@@ -562,11 +567,7 @@ fn echo_text_matches_ip_live() {
         .collect();
     assert!(lines.len() > 20, "the list of lines is read");
     let ns = format!("fibkit-echo-{}", std::process::id());
-    let ok = Command::new("ip").args(["netns", "add", &ns]).status();
-    assert!(ok.is_ok_and(|s| s.success()), "ip netns add");
-    let _ = Command::new("ip")
-        .args(["-n", &ns, "link", "set", "lo", "up"])
-        .status();
+    make_netns(&ns);
     let mut kernel = Vec::new();
     for l in &lines {
         let words: Vec<String> = l

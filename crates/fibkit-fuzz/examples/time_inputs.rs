@@ -10,17 +10,9 @@ fn main() {
         eprintln!("usage: time_inputs TARGET FILE...");
         std::process::exit(2);
     };
-    let f: fn(&[u8]) = match target.as_str() {
-        "ip_lines" => fibkit_fuzz::ip_lines,
-        "scenario" => fibkit_fuzz::scenario,
-        "mrt" => fibkit_fuzz::mrt,
-        "netlink" => fibkit_fuzz::netlink,
-        "proc_text" => fibkit_fuzz::proc_text,
-        "lpm" => fibkit_fuzz::lpm,
-        t => {
-            eprintln!("unknown target {t}");
-            std::process::exit(2);
-        }
+    let Some(&(_, f)) = fibkit_fuzz::TARGETS.iter().find(|(t, _)| t == target) else {
+        eprintln!("unknown target {target}");
+        std::process::exit(2);
     };
     let mut times: Vec<(f64, &String)> = files
         .iter()

@@ -114,8 +114,9 @@ pub fn kernel_keeps_part(ns: &Netns, argv: &[String]) -> bool {
         return true;
     }
     // `ip -6 addr add` refused after `addrconf_add_dev`: the device's default multicast
-    // route is made again and its groups loaded again all the same (scenarios 354, 364
-    // and 393; found by the `ip_lines` fuzz target with the route deleted beforehand)
+    // route is made again (and its groups loaded again, which `state` does not list)
+    // all the same (scenarios 354, 364 and 393; found by the `ip_lines` fuzz target
+    // with the route deleted beforehand): only when the device lacked that route
     let addr6 = words.contains(&"addr") || words.contains(&"address") || words.contains(&"a");
     if addr6
         && words
@@ -123,7 +124,20 @@ pub fn kernel_keeps_part(ns: &Netns, argv: &[String]) -> bool {
             .any(|w| ["add", "replace", "change"].contains(w))
         && (v6 || words.iter().any(|w| w.contains(':')))
     {
-        return true;
+        let dev = words.windows(2).find(|w| w[0] == "dev").map(|w| w[1]);
+        let missing = dev.is_some_and(|d| {
+            let argv: Vec<String> = ["-6", "route", "show", "table", "local", "dev", d]
+                .iter()
+                .map(|w| w.to_string())
+                .collect();
+            match run_ip(&mut ns.clone(), &argv) {
+                Ok(Outcome::Ok(text)) => !text.contains("multicast ff00::/8"),
+                _ => false,
+            }
+        });
+        if missing {
+            return true;
+        }
     }
     // `ip -6 route del` with nexthops deletes each path on its own and answers the last
     // failing path's error (`ip6_route_multipath_del`, scenario 319)

@@ -19,6 +19,20 @@
 
 pub mod atomic;
 
+/// A fuzz target's function: the bytes of one input.
+pub type Target = fn(&[u8]);
+
+/// Each fuzz target's name (its file in `fuzz/fuzz_targets/` and its directories under
+/// `fuzz/seeds/` and `fuzz/regressions/`) and function.
+pub const TARGETS: &[(&str, Target)] = &[
+    ("ip_lines", ip_lines),
+    ("scenario", scenario),
+    ("mrt", mrt),
+    ("netlink", netlink),
+    ("proc_text", proc_text),
+    ("lpm", lpm),
+];
+
 use std::sync::OnceLock;
 
 use fibkit::Netns;

@@ -21,54 +21,27 @@ fn inputs(target: &str) -> Vec<PathBuf> {
     files
 }
 
-fn replay(target: &str, f: fn(&[u8])) {
-    let files = inputs(target);
-    assert!(
-        !files.is_empty(),
-        "no inputs kept for the fuzz target `{target}`"
-    );
+/// Every target's kept inputs; the test names each one that panicked.
+#[test]
+fn kept_inputs_run_through_their_targets() {
     let mut failed = Vec::new();
-    for p in &files {
-        let data = std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-        if catch_unwind(AssertUnwindSafe(|| f(&data))).is_err() {
-            failed.push(p.display().to_string());
+    for (target, f) in fibkit_fuzz::TARGETS {
+        let files = inputs(target);
+        assert!(
+            !files.is_empty(),
+            "no inputs kept for the fuzz target `{target}`"
+        );
+        for p in &files {
+            let data = std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            if catch_unwind(AssertUnwindSafe(|| f(&data))).is_err() {
+                failed.push(format!("{target}: {}", p.display()));
+            }
         }
     }
     assert!(
         failed.is_empty(),
-        "{} of {} `{target}` inputs panicked:\n{}",
+        "{} kept inputs panicked:\n{}",
         failed.len(),
-        files.len(),
         failed.join("\n")
     );
-}
-
-#[test]
-fn ip_lines_inputs() {
-    replay("ip_lines", fibkit_fuzz::ip_lines);
-}
-
-#[test]
-fn scenario_inputs() {
-    replay("scenario", fibkit_fuzz::scenario);
-}
-
-#[test]
-fn mrt_inputs() {
-    replay("mrt", fibkit_fuzz::mrt);
-}
-
-#[test]
-fn netlink_inputs() {
-    replay("netlink", fibkit_fuzz::netlink);
-}
-
-#[test]
-fn proc_text_inputs() {
-    replay("proc_text", fibkit_fuzz::proc_text);
-}
-
-#[test]
-fn lpm_inputs() {
-    replay("lpm", fibkit_fuzz::lpm);
 }

@@ -343,7 +343,7 @@ impl Netns {
             };
             // fib6_nh_init: `!idev || idev->cnf.disable_ipv6` (a device below an MTU of
             // 1280 has no IPv6 state: conformance scenario 394)
-            let disabled = !self.has_idev6(d) || self.ipv6_disabled(d);
+            let disabled = self.ipv6_unusable(d);
             if disabled && !self.restore_mode {
                 return Err(Error::msg(
                     Errno::EACCES,
@@ -1880,6 +1880,12 @@ impl Netns {
         self.sysctl.v6_dev.contains_key(&dev)
     }
 
+    /// Whether `dev` cannot carry IPv6: no IPv6 state, or IPv6 disabled on it (the
+    /// kernel's `!idev || idev->cnf.disable_ipv6`).
+    pub fn ipv6_unusable(&self, dev: u32) -> bool {
+        !self.has_idev6(dev) || self.ipv6_disabled(dev)
+    }
+
     /// Whether `net.ipv6.conf.DEV.disable_ipv6` is set on `dev`.
     pub fn ipv6_disabled(&self, dev: u32) -> bool {
         self.sysctl
@@ -2036,7 +2042,7 @@ impl Netns {
     }
 
     pub(crate) fn ipv6_netdev_up(&mut self, dev: u32) {
-        if !self.has_idev6(dev) || self.ipv6_disabled(dev) {
+        if self.ipv6_unusable(dev) {
             return;
         }
         self.addrconf_permanent_addr(dev);
@@ -2050,7 +2056,7 @@ impl Netns {
     }
 
     pub(crate) fn ipv6_netdev_change(&mut self, dev: u32, carrier: bool, restart_dad: bool) {
-        if !self.has_idev6(dev) || self.ipv6_disabled(dev) {
+        if self.ipv6_unusable(dev) {
             return;
         }
         if !carrier {

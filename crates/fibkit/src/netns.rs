@@ -1736,7 +1736,7 @@ impl Netns {
         if !self.links.contains_key(&n.dev) {
             return Err(Error::new(Errno::ENODEV));
         }
-        if n.v6 && (!self.has_idev6(n.dev) || self.ipv6_disabled(n.dev)) {
+        if n.v6 && self.ipv6_unusable(n.dev) {
             // ndisc_allow_add
             return Err(Error::msg(Errno::EINVAL, "IPv6 is disabled on this device"));
         }
