@@ -97,6 +97,16 @@ pub fn kernel_keeps_part(ns: &Netns, argv: &[String]) -> bool {
     {
         return true;
     }
+    // `ip link set DEV type bridge|bridge_slave OPTIONS`: `br_changelink` and
+    // `br_setport` apply the options in turn and keep those before a refused one; and
+    // any kind's settings, applied, end do_setlink with `netdev_state_change` even
+    // when one of its own changes is then refused (scenario 396)
+    if words.contains(&"link") && words.contains(&"set") && words.contains(&"type") {
+        let bridge = words.contains(&"bridge") || words.contains(&"bridge_slave");
+        if bridge || words.iter().any(|w| changes.contains(w)) {
+            return true;
+        }
+    }
     // `ip link property` with several names: `rtnl_linkprop` takes them in turn and
     // keeps those before a refused one (scenario 342)
     if words.contains(&"property") && words.iter().filter(|w| **w == "altname").count() > 1 {

@@ -3205,6 +3205,8 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let mut addrgenmode: Option<u8> = None;
     let mut macvlan: Option<(bool, MacvlanOpts)> = None;
     let mut vxlan: Option<fibkit::vxlan::VxlanChange> = None;
+    let mut bridge: Option<fibkit::bridge::BridgeChange> = None;
+    let mut port: Option<fibkit::bridge::PortChange> = None;
     while let Some(raw) = it.next() {
         let k = link_keyword(raw);
         match k {
@@ -3288,6 +3290,14 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                     vxlan = Some(a.change);
                     continue;
                 }
+                if v == "bridge" {
+                    bridge = bridge_parse_opt(&mut it)?;
+                    continue;
+                }
+                if v == "bridge_slave" {
+                    port = bridge_slave_parse_opt(ns, &mut it)?;
+                    continue;
+                }
                 if v != "macvlan" && v != "macvtap" {
                     return Err(unmodelled_link_setting(k, v));
                 }
@@ -3327,16 +3337,68 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             return Err(Failure::errno(Errno::EINVAL));
         }
     }
+    // rtnl_changelink: the kind's own settings (IFLA_INFO_DATA, then the master's for
+    // its port, IFLA_INFO_SLAVE_DATA) before do_setlink's; either, applied, makes
+    // do_setlink end with netdev_state_change, even when a later setting is refused
+    let mut notify = false;
     if let Some(c) = &vxlan {
-        // rtnl_changelink: vxlan_changelink before do_setlink's settings
         ns.vxlan_changelink(idx, c).map_err(Failure::kernel)?;
+        notify = true;
     }
     if let Some((tap, o)) = macvlan {
-        // rtnl_changelink: the kind's own settings (`macvlan_changelink`) before
-        // do_setlink's
         ns.macvlan_changelink(idx, tap, o.mode, o.flags, o.bcqueuelen, o.sources.as_ref())
             .map_err(Failure::kernel)?;
+        notify = true;
     }
+    if let Some(c) = &bridge {
+        ns.bridge_changelink(idx, c).map_err(Failure::kernel)?;
+        notify = true;
+    }
+    if let Some(c) = &port {
+        ns.bridge_port_changelink(idx, c).map_err(Failure::kernel)?;
+        notify = true;
+    }
+    let r = link_set_rest(
+        ns,
+        idx,
+        d,
+        mac,
+        mtu,
+        group,
+        name,
+        alias,
+        master,
+        updown,
+        flags,
+        flags_mask,
+        txqlen,
+        addrgenmode,
+    );
+    if notify {
+        // (after a refusal too: do_setlink's error path)
+        ns.netdev_state_change(idx).map_err(Failure::kernel)?;
+    }
+    r
+}
+
+/// [`link_set`] from do_setlink's settings on.
+#[allow(clippy::too_many_arguments)]
+fn link_set_rest(
+    ns: &mut Netns,
+    idx: u32,
+    d: &str,
+    mac: Option<Vec<u8>>,
+    mtu: Option<u32>,
+    group: Option<u32>,
+    name: Option<&str>,
+    alias: Option<&str>,
+    master: Option<u32>,
+    updown: Option<bool>,
+    flags: u32,
+    flags_mask: u32,
+    txqlen: Option<u32>,
+    mut addrgenmode: Option<u8>,
+) -> Res<Outcome> {
     if let Some(b) = mac {
         // iproute2 compares the length with the device's own (6 bytes for every kind)
         if b.len() != 6 {
@@ -3656,6 +3718,7 @@ fn link_add(
     }
     let mut peer = LinkAttrs::default();
     let mut macvlan_sources = None;
+    let mut bridge = None;
     let kind = match kind {
         Some("dummy") | Some("ifb") => LinkKind::Dummy,
         // the kernel's tun link ops refuse (tun_validate)
@@ -3690,11 +3753,7 @@ fn link_add(
             LinkKind::Veth { peer: 0 }
         }
         Some("bridge") => {
-            // bridge_parse_opt's options (spanning tree, VLAN filtering, multicast
-            // snooping, timers) are not modelled: refused rather than ignored
-            if let Some(w) = it.next() {
-                return Err(unmodelled_link_setting(w, it.next().unwrap_or("")));
-            }
+            bridge = bridge_parse_opt(&mut it)?;
             LinkKind::Bridge
         }
         Some("vxlan") => {
@@ -3777,10 +3836,317 @@ fn link_add(
         peer_up: peer.up,
         master: at.master.map(|(m, _)| m),
         macvlan_sources,
+        bridge,
     };
     ns.link_add(&req)
         .map(|_| Outcome::Ok(String::new()))
         .map_err(Failure::kernel)
+}
+
+/// The usage `iplink_bridge.c` prints (`print_explain`, iproute2 6.1).
+const BRIDGE_USAGE: &str = "Usage: ... bridge [ fdb_flush ]\n\
+\t\t  [ forward_delay FORWARD_DELAY ]\n\
+\t\t  [ hello_time HELLO_TIME ]\n\
+\t\t  [ max_age MAX_AGE ]\n\
+\t\t  [ ageing_time AGEING_TIME ]\n\
+\t\t  [ stp_state STP_STATE ]\n\
+\t\t  [ priority PRIORITY ]\n\
+\t\t  [ group_fwd_mask MASK ]\n\
+\t\t  [ group_address ADDRESS ]\n\
+\t\t  [ no_linklocal_learn NO_LINKLOCAL_LEARN ]\n\
+\t\t  [ vlan_filtering VLAN_FILTERING ]\n\
+\t\t  [ vlan_protocol VLAN_PROTOCOL ]\n\
+\t\t  [ vlan_default_pvid VLAN_DEFAULT_PVID ]\n\
+\t\t  [ vlan_stats_enabled VLAN_STATS_ENABLED ]\n\
+\t\t  [ vlan_stats_per_port VLAN_STATS_PER_PORT ]\n\
+\t\t  [ mcast_snooping MULTICAST_SNOOPING ]\n\
+\t\t  [ mcast_vlan_snooping MULTICAST_VLAN_SNOOPING ]\n\
+\t\t  [ mcast_router MULTICAST_ROUTER ]\n\
+\t\t  [ mcast_query_use_ifaddr MCAST_QUERY_USE_IFADDR ]\n\
+\t\t  [ mcast_querier MULTICAST_QUERIER ]\n\
+\t\t  [ mcast_hash_elasticity HASH_ELASTICITY ]\n\
+\t\t  [ mcast_hash_max HASH_MAX ]\n\
+\t\t  [ mcast_last_member_count LAST_MEMBER_COUNT ]\n\
+\t\t  [ mcast_startup_query_count STARTUP_QUERY_COUNT ]\n\
+\t\t  [ mcast_last_member_interval LAST_MEMBER_INTERVAL ]\n\
+\t\t  [ mcast_membership_interval MEMBERSHIP_INTERVAL ]\n\
+\t\t  [ mcast_querier_interval QUERIER_INTERVAL ]\n\
+\t\t  [ mcast_query_interval QUERY_INTERVAL ]\n\
+\t\t  [ mcast_query_response_interval QUERY_RESPONSE_INTERVAL ]\n\
+\t\t  [ mcast_startup_query_interval STARTUP_QUERY_INTERVAL ]\n\
+\t\t  [ mcast_stats_enabled MCAST_STATS_ENABLED ]\n\
+\t\t  [ mcast_igmp_version IGMP_VERSION ]\n\
+\t\t  [ mcast_mld_version MLD_VERSION ]\n\
+\t\t  [ nf_call_iptables NF_CALL_IPTABLES ]\n\
+\t\t  [ nf_call_ip6tables NF_CALL_IP6TABLES ]\n\
+\t\t  [ nf_call_arptables NF_CALL_ARPTABLES ]\n\
+\n\
+Where: VLAN_PROTOCOL := { 802.1Q | 802.1ad }\n";
+
+/// `bridge_parse_opt`'s keywords in its order; `true`: only the exact word (the two
+/// boolean options), otherwise any prefix.
+const BRIDGE_KEYWORDS: &[(&str, bool)] = &[
+    ("forward_delay", false),
+    ("hello_time", false),
+    ("max_age", false),
+    ("ageing_time", false),
+    ("stp_state", false),
+    ("priority", false),
+    ("vlan_filtering", false),
+    ("vlan_protocol", false),
+    ("group_fwd_mask", false),
+    ("group_address", false),
+    ("no_linklocal_learn", true),
+    ("fdb_flush", false),
+    ("vlan_default_pvid", false),
+    ("vlan_stats_enabled", false),
+    ("vlan_stats_per_port", false),
+    ("mcast_router", false),
+    ("mcast_snooping", false),
+    ("mcast_vlan_snooping", true),
+    ("mcast_query_use_ifaddr", false),
+    ("mcast_querier", false),
+    ("mcast_hash_elasticity", false),
+    ("mcast_hash_max", false),
+    ("mcast_last_member_count", false),
+    ("mcast_startup_query_count", false),
+    ("mcast_last_member_interval", false),
+    ("mcast_membership_interval", false),
+    ("mcast_querier_interval", false),
+    ("mcast_query_interval", false),
+    ("mcast_query_response_interval", false),
+    ("mcast_startup_query_interval", false),
+    ("mcast_stats_enabled", false),
+    ("mcast_igmp_version", false),
+    ("mcast_mld_version", false),
+    ("nf_call_iptables", false),
+    ("nf_call_ip6tables", false),
+    ("nf_call_arptables", false),
+    ("help", false),
+];
+
+/// `bridge_parse_opt` (iproute2 6.1): the settings of `ip link add|set ... type bridge
+/// OPTIONS`, `None` when no word follows (no `IFLA_INFO_DATA` is sent then).
+fn bridge_parse_opt(it: &mut Args<'_>) -> Res<Option<fibkit::bridge::BridgeChange>> {
+    let fail = |msg: String| Failure::parse(msg, 1);
+    let mut c = fibkit::bridge::BridgeChange::default();
+    let mut any = false;
+    while let Some(w) = it.next() {
+        any = true;
+        let Some(k) = BRIDGE_KEYWORDS
+            .iter()
+            .find(|(kw, exact)| if *exact { w == *kw } else { matches(w, kw) })
+            .map(|(kw, _)| *kw)
+        else {
+            return Err(fail(format!(
+                "bridge: unknown command \"{w}\"?\n{BRIDGE_USAGE}"
+            )));
+        };
+        match k {
+            "help" => return Err(fail(BRIDGE_USAGE.to_string())),
+            "fdb_flush" => continue,
+            _ => {}
+        }
+        let v = it.val()?;
+        let msg = format!("invalid {k}");
+        let n32 = || parse_u32(v).ok_or_else(|| invarg(&msg, v));
+        let n16 = || {
+            parse_u32(v)
+                .and_then(|x| u16::try_from(x).ok())
+                .ok_or_else(|| invarg(&msg, v))
+        };
+        let n8 = || {
+            parse_u32(v)
+                .and_then(|x| u8::try_from(x).ok())
+                .ok_or_else(|| invarg(&msg, v))
+        };
+        let n64 = || parse_u64(v).ok_or_else(|| invarg(&msg, v));
+        let interval = |i: usize, c: &mut fibkit::bridge::BridgeChange| -> Res<()> {
+            c.mcast_intervals[i] = Some(n64()?);
+            Ok(())
+        };
+        match k {
+            "forward_delay" => c.forward_delay = Some(n32()?),
+            "hello_time" => c.hello_time = Some(n32()?),
+            "max_age" => c.max_age = Some(n32()?),
+            "ageing_time" => c.ageing_time = Some(n32()?),
+            "stp_state" => c.stp_state = Some(n32()?),
+            "priority" => c.priority = Some(n16()?),
+            "vlan_filtering" => c.vlan_filtering = Some(n8()?),
+            "vlan_protocol" => {
+                // ll_proto_a2n; the kernel, built without VLAN filtering, ignores it
+                let known = ["802.1Q", "802.1ad", "ip", "ipv6", "arp"]
+                    .iter()
+                    .any(|n| n.eq_ignore_ascii_case(v));
+                if !known && parse_u32(v).and_then(|x| u16::try_from(x).ok()).is_none() {
+                    return Err(invarg(&msg, v));
+                }
+            }
+            "group_fwd_mask" => c.group_fwd_mask = Some(n16()?),
+            "group_address" => c.group_addr = Some(parse_lladdr(v)?),
+            "no_linklocal_learn" => c.no_ll_learn = Some(n8()? != 0),
+            // ignored by a kernel without VLAN filtering (br_changelink's #ifdef)
+            "vlan_default_pvid" => {
+                n16()?;
+            }
+            "vlan_stats_enabled" | "vlan_stats_per_port" => {
+                n8()?;
+            }
+            "mcast_router" => c.mcast_router = Some(n8()?),
+            "mcast_snooping" => c.mcast_snooping = Some(n8()?),
+            "mcast_vlan_snooping" => c.mcast_vlan_snooping = Some(n8()? != 0),
+            "mcast_query_use_ifaddr" => c.mcast_query_use_ifaddr = Some(n8()?),
+            "mcast_querier" => c.mcast_querier = Some(n8()?),
+            // deprecated: the kernel warns and keeps 16
+            "mcast_hash_elasticity" => {
+                n32()?;
+            }
+            "mcast_hash_max" => c.hash_max = Some(n32()?),
+            "mcast_last_member_count" => c.last_member_count = Some(n32()?),
+            "mcast_startup_query_count" => c.startup_query_count = Some(n32()?),
+            "mcast_last_member_interval" => interval(0, &mut c)?,
+            "mcast_membership_interval" => interval(1, &mut c)?,
+            "mcast_querier_interval" => interval(2, &mut c)?,
+            "mcast_query_interval" => interval(3, &mut c)?,
+            "mcast_query_response_interval" => interval(4, &mut c)?,
+            "mcast_startup_query_interval" => interval(5, &mut c)?,
+            "mcast_stats_enabled" => c.mcast_stats = Some(n8()?),
+            "mcast_igmp_version" => c.igmp_version = Some(n8()?),
+            "mcast_mld_version" => c.mld_version = Some(n8()?),
+            "nf_call_iptables" => c.nf_call[0] = Some(n8()?),
+            "nf_call_ip6tables" => c.nf_call[1] = Some(n8()?),
+            _ => c.nf_call[2] = Some(n8()?),
+        }
+    }
+    Ok(any.then_some(c))
+}
+
+/// The usage `iplink_bridge_slave.c` prints (`print_explain`, iproute2 6.1).
+const BRIDGE_SLAVE_USAGE: &str = "Usage: ... bridge_slave [ fdb_flush ]\n\
+\t\t\t[ state STATE ]\n\
+\t\t\t[ priority PRIO ]\n\
+\t\t\t[ cost COST ]\n\
+\t\t\t[ guard {on | off} ]\n\
+\t\t\t[ hairpin {on | off} ]\n\
+\t\t\t[ fastleave {on | off} ]\n\
+\t\t\t[ root_block {on | off} ]\n\
+\t\t\t[ learning {on | off} ]\n\
+\t\t\t[ flood {on | off} ]\n\
+\t\t\t[ proxy_arp {on | off} ]\n\
+\t\t\t[ proxy_arp_wifi {on | off} ]\n\
+\t\t\t[ mcast_router MULTICAST_ROUTER ]\n\
+\t\t\t[ mcast_fast_leave {on | off} ]\n\
+\t\t\t[ mcast_flood {on | off} ]\n\
+\t\t\t[ bcast_flood {on | off} ]\n\
+\t\t\t[ mcast_to_unicast {on | off} ]\n\
+\t\t\t[ group_fwd_mask MASK ]\n\
+\t\t\t[ neigh_suppress {on | off} ]\n\
+\t\t\t[ vlan_tunnel {on | off} ]\n\
+\t\t\t[ isolated {on | off} ]\n\
+\t\t\t[ locked {on | off} ]\n\
+\t\t\t[ backup_port DEVICE ] [ nobackup_port ]\n";
+
+/// `bridge_slave_parse_opt`'s keywords in its order, with the port flag an `on`/`off`
+/// word sets (0: a keyword with another kind of value, or none).
+const BRIDGE_SLAVE_KEYWORDS: &[(&str, u32)] = {
+    use fibkit::bridge::port_flag as f;
+    &[
+        ("fdb_flush", 0),
+        ("state", 0),
+        ("priority", 0),
+        ("cost", 0),
+        ("hairpin", f::HAIRPIN),
+        ("guard", f::GUARD),
+        ("root_block", f::ROOT_BLOCK),
+        ("fastleave", f::FAST_LEAVE),
+        ("learning", f::LEARNING),
+        ("flood", f::FLOOD),
+        ("mcast_flood", f::MCAST_FLOOD),
+        ("bcast_flood", f::BCAST_FLOOD),
+        ("mcast_to_unicast", f::MCAST_TO_UNICAST),
+        ("proxy_arp", f::PROXY_ARP),
+        ("proxy_arp_wifi", f::PROXY_ARP_WIFI),
+        ("mcast_router", 0),
+        ("mcast_fast_leave", f::FAST_LEAVE),
+        ("neigh_suppress", f::NEIGH_SUPPRESS),
+        ("group_fwd_mask", 0),
+        ("vlan_tunnel", f::VLAN_TUNNEL),
+        ("isolated", f::ISOLATED),
+        ("locked", f::LOCKED),
+        ("backup_port", 0),
+        ("nobackup_port", 0),
+        ("help", 0),
+    ]
+};
+
+/// `bridge_slave_parse_opt` (iproute2 6.1): the settings of `ip link set DEV type
+/// bridge_slave OPTIONS`, `None` when no word follows.
+fn bridge_slave_parse_opt(
+    ns: &Netns,
+    it: &mut Args<'_>,
+) -> Res<Option<fibkit::bridge::PortChange>> {
+    let fail = |msg: String| Failure::parse(msg, 1);
+    let mut c = fibkit::bridge::PortChange::default();
+    let mut any = false;
+    while let Some(w) = it.next() {
+        any = true;
+        let Some(&(k, flag)) = BRIDGE_SLAVE_KEYWORDS.iter().find(|(kw, _)| matches(w, kw)) else {
+            return Err(fail(format!(
+                "bridge_slave: unknown option \"{w}\"?\n{BRIDGE_SLAVE_USAGE}"
+            )));
+        };
+        match k {
+            "help" => return Err(fail(BRIDGE_SLAVE_USAGE.to_string())),
+            "fdb_flush" => continue,
+            "nobackup_port" => {
+                c.backup = Some(0);
+                continue;
+            }
+            _ => {}
+        }
+        let v = it.val()?;
+        if flag != 0 {
+            // parse_on_off: a prefix of "off", then of "on"
+            let on = if matches(v, "off") {
+                false
+            } else if matches(v, "on") {
+                true
+            } else {
+                return Err(fail(format!(
+                    "Error: argument of \"{k}\" must be one of \"off\", \"on\", not \"{v}\"\n"
+                )));
+            };
+            c.flags.0 |= flag;
+            if on {
+                c.flags.1 |= flag;
+            } else {
+                c.flags.1 &= !flag;
+            }
+            continue;
+        }
+        let small = |max: u32, msg: &str| {
+            parse_u32(v)
+                .filter(|x| *x <= max)
+                .ok_or_else(|| invarg(msg, v))
+        };
+        match k {
+            "state" => c.state = Some(small(0xff, "state is invalid")? as u8),
+            "priority" => c.priority = Some(small(0xffff, "priority is invalid")? as u16),
+            "cost" => c.cost = Some(small(u32::MAX, "cost is invalid")?),
+            "mcast_router" => c.mcast_router = Some(small(0xff, "invalid mcast_router")? as u8),
+            "group_fwd_mask" => {
+                c.group_fwd_mask = Some(small(0xffff, "invalid group_fwd_mask")? as u16)
+            }
+            _ => {
+                // backup_port: the name resolved while parsing
+                let b = ns
+                    .link_index(v)
+                    .ok_or_else(|| invarg("Device does not exist\n", v))?;
+                c.backup = Some(b);
+            }
+        }
+    }
+    Ok(any.then_some(c))
 }
 
 /// The usage `iplink_vxlan.c` prints (`print_explain`, iproute2 6.1).

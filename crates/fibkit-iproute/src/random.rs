@@ -298,7 +298,25 @@ impl Gen {
         if self.renamed || self.sleeps + 3 > Gen::MAX_SLEEPS {
             return;
         }
-        self.line("ip link add br0 type bridge");
+        // the bridge's own settings (a forward delay of 0 keeps every port timer at
+        // 0, so that `ip -d link` of a port reads the same each run: the bridge's own
+        // garbage collection timer runs while it is up, so it is never listed so)
+        let fd0 = self.r.chance(50);
+        if fd0 {
+            let extra = self.r.pick(&[
+                "",
+                " priority 4096",
+                " mcast_snooping 0 mcast_router 2",
+                " group_fwd_mask 8 group_address 01:80:c2:00:00:0e",
+                " max_age 599",
+                " nf_call_iptables 1 mcast_igmp_version 3",
+            ]);
+            self.line(format!(
+                "ip link add br0 type bridge forward_delay 0{extra}"
+            ));
+        } else {
+            self.line("ip link add br0 type bridge");
+        }
         if self.r.chance(85) {
             self.line("ip link set br0 up");
         }
@@ -328,9 +346,42 @@ impl Gen {
             let gw = self.r.pick(&["10.3.0.9", "10.0.0.2"]);
             self.line(format!("ip route add 10.4.0.0/16 via {gw} dev br0"));
         }
+        // a port's settings: its spanning tree state decides the bridge's carrier
+        if self.r.chance(50) {
+            let p = self.r.pick(&["d2", "v0p", "v0"]);
+            let o = self.r.pick(&[
+                "state 2",
+                "state 0",
+                "state 4",
+                "state 3",
+                "cost 5 priority 10",
+                "priority 64",
+                "hairpin on learning off mcast_router 2",
+                "backup_port d2",
+                "group_fwd_mask 0x4001 isolated on",
+            ]);
+            self.line(format!("ip link set {p} type bridge_slave {o}"));
+        }
+        if self.r.chance(25) {
+            let o = self.r.pick(&[
+                "priority 100",
+                "mcast_router 3",
+                "stp_state 0 nf_call_arptables 1",
+                "mcast_vlan_snooping 1",
+            ]);
+            self.line(format!("ip link set br0 type bridge {o}"));
+        }
         self.line("sleep 1");
         self.sleeps += 1;
         self.bridge_queries();
+        if fd0 && self.r.chance(60) {
+            let q = self.r.pick(&[
+                "ip -d link show master br0",
+                "ip -d -j link show master br0",
+                "ip -d link show d2",
+            ]);
+            self.line(q);
+        }
         match self.r.below(4) {
             0 => self.line(format!(
                 "ip link set {} nomaster",

@@ -4067,6 +4067,280 @@ fn link_kind(l: &Link) -> Option<&'static str> {
     }
 }
 
+/// `br_dump_bridge_id`: the priority's two bytes in hex, then the address as
+/// `ether_ntoa` writes it (no leading zeros).
+fn bridge_id_text(prio: u16, mac: &[u8; 6]) -> String {
+    let m: Vec<String> = mac.iter().map(|b| format!("{b:x}")).collect();
+    format!("{prio:04x}.{}", m.join(":"))
+}
+
+/// `_bridge_print_timer`: seconds and hundredths (text `%4i.%.2i`, JSON a bare
+/// number). fibkit runs no timers: every one reads 0.
+fn bridge_timer(o: &mut Out, key: &str) {
+    if let Some(j) = o.jkey(Some(key)) {
+        j.raw("0.00");
+    } else {
+        o.fp(&format!("{key}    0.00 "));
+    }
+}
+
+/// `print_0xhex`: `%#llx` (so 0 is `0`), a string in JSON.
+fn hex_field(o: &mut Out, key: &str, label: &str, v: u64) {
+    let t = if v == 0 {
+        "0".to_string()
+    } else {
+        format!("{v:#x}")
+    };
+    o.s(Some(key), &format!("{label} {t} "), &t);
+}
+
+/// `bridge_print_opt` (iproute2 6.1) of what `br_fill_info` sends on this kernel
+/// (built without VLAN filtering: no VLAN protocol, default PVID or VLAN statistics).
+fn print_bridge(o: &mut Out, ns: &Netns, l: &Link) {
+    use fibkit::bridge::jiffies_to_clock as clk;
+    let c = ns.bridge_conf(l.index);
+    o.obj_open(Some("info_data"));
+    for (key, v) in [
+        ("forward_delay", c.forward_delay),
+        ("hello_time", c.hello_time),
+        ("max_age", c.max_age),
+        ("ageing_time", c.ageing_time),
+    ] {
+        let v = clk(v) as u32;
+        o.n(Some(key), &format!("{key} {v} "), i128::from(v));
+    }
+    let stp = u8::from(c.stp);
+    o.n(
+        Some("stp_state"),
+        &format!("stp_state {stp} "),
+        i128::from(stp),
+    );
+    o.n(
+        Some("priority"),
+        &format!("priority {} ", c.priority),
+        i128::from(c.priority),
+    );
+    o.n(Some("vlan_filtering"), "vlan_filtering 0 ", 0);
+    let id = bridge_id_text(c.priority, &l.mac);
+    o.s(Some("bridge_id"), &format!("bridge_id {id} "), &id);
+    // (iproute2 prints the bridge id again as the designated root)
+    o.s(Some("root_id"), &format!("designated_root {id} "), &id);
+    for key in [
+        "root_port",
+        "root_path_cost",
+        "topology_change",
+        "topology_change_detected",
+    ] {
+        o.n(Some(key), &format!("{key} 0 "), 0);
+    }
+    for key in [
+        "hello_timer",
+        "tcn_timer",
+        "topology_change_timer",
+        "gc_timer",
+    ] {
+        bridge_timer(o, key);
+    }
+    hex_field(
+        o,
+        "group_fwd_mask",
+        "group_fwd_mask",
+        u64::from(c.group_fwd_mask),
+    );
+    let g = mac_text(&c.group_addr);
+    o.s(Some("group_addr"), &format!("group_address {g} "), &g);
+    let b = |x: bool| i128::from(u8::from(x));
+    let u = |o: &mut Out, key: &str, label: &str, v: i128| {
+        o.n(Some(key), &format!("{label} {v} "), v);
+    };
+    u(o, "mcast_snooping", "mcast_snooping", b(c.mcast_snooping));
+    u(
+        o,
+        "no_linklocal_learn",
+        "no_linklocal_learn",
+        b(c.no_ll_learn),
+    );
+    u(o, "mcast_vlan_snooping", "mcast_vlan_snooping", 0);
+    u(
+        o,
+        "mcast_router",
+        "mcast_router",
+        i128::from(c.mcast_router),
+    );
+    u(
+        o,
+        "mcast_query_use_ifaddr",
+        "mcast_query_use_ifaddr",
+        b(c.mcast_query_use_ifaddr),
+    );
+    u(o, "mcast_querier", "mcast_querier", b(c.mcast_querier));
+    u(o, "mcast_hash_elasticity", "mcast_hash_elasticity", 16);
+    u(
+        o,
+        "mcast_hash_max",
+        "mcast_hash_max",
+        i128::from(c.hash_max),
+    );
+    u(
+        o,
+        "mcast_last_member_cnt",
+        "mcast_last_member_count",
+        i128::from(c.last_member_count),
+    );
+    u(
+        o,
+        "mcast_startup_query_cnt",
+        "mcast_startup_query_count",
+        i128::from(c.startup_query_count),
+    );
+    for (i, (key, label)) in [
+        ("mcast_last_member_intvl", "mcast_last_member_interval"),
+        ("mcast_membership_intvl", "mcast_membership_interval"),
+        ("mcast_querier_intvl", "mcast_querier_interval"),
+        ("mcast_query_intvl", "mcast_query_interval"),
+        (
+            "mcast_query_response_intvl",
+            "mcast_query_response_interval",
+        ),
+        ("mcast_startup_query_intvl", "mcast_startup_query_interval"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        u(o, key, label, i128::from(clk(c.mcast_intervals[i])));
+    }
+    u(
+        o,
+        "mcast_stats_enabled",
+        "mcast_stats_enabled",
+        b(c.mcast_stats),
+    );
+    u(
+        o,
+        "mcast_igmp_version",
+        "mcast_igmp_version",
+        i128::from(c.igmp_version),
+    );
+    u(
+        o,
+        "mcast_mld_version",
+        "mcast_mld_version",
+        i128::from(c.mld_version),
+    );
+    for (i, key) in ["nf_call_iptables", "nf_call_ip6tables", "nf_call_arptables"]
+        .into_iter()
+        .enumerate()
+    {
+        u(o, key, key, b(c.nf_call[i]));
+    }
+    o.obj_close();
+}
+
+/// `bridge_slave_print_opt` (iproute2 6.1) of a port's `br_port_fill_attrs`.
+fn print_bridge_port(o: &mut Out, ns: &Netns, l: &Link, p: &fibkit::bridge::BridgePort) {
+    use fibkit::bridge::port_flag as f;
+    o.nl();
+    o.s(Some("info_slave_kind"), "    bridge_slave ", "bridge");
+    o.obj_open(Some("info_slave_data"));
+    const STATES: [&str; 5] = [
+        "disabled",
+        "listening",
+        "learning",
+        "forwarding",
+        "blocking",
+    ];
+    let st = STATES
+        .get(usize::from(p.state))
+        .copied()
+        .unwrap_or("disabled");
+    o.s(Some("state"), &format!("state {st} "), st);
+    o.n(
+        Some("priority"),
+        &format!("priority {} ", p.priority),
+        i128::from(p.priority),
+    );
+    o.n(
+        Some("cost"),
+        &format!("cost {} ", p.cost),
+        i128::from(p.cost),
+    );
+    let flag = |o: &mut Out, key: &str, bit: u32| o.on_off(key, p.flags & bit != 0);
+    flag(o, "hairpin", f::HAIRPIN);
+    flag(o, "guard", f::GUARD);
+    flag(o, "root_block", f::ROOT_BLOCK);
+    flag(o, "fastleave", f::FAST_LEAVE);
+    flag(o, "learning", f::LEARNING);
+    flag(o, "flood", f::FLOOD);
+    hex_field(o, "id", "port_id", u64::from(p.port_id()));
+    hex_field(o, "no", "port_no", u64::from(p.port_no));
+    o.n(
+        Some("designated_port"),
+        &format!("designated_port {} ", p.designated_port),
+        i128::from(p.designated_port),
+    );
+    o.n(Some("designated_cost"), "designated_cost 0 ", 0);
+    let br_mac = ns.link(l.master).map(|b| b.mac).unwrap_or_default();
+    let id = bridge_id_text(p.designated_prio, &br_mac);
+    o.s(Some("bridge_id"), &format!("designated_bridge {id} "), &id);
+    o.s(Some("root_id"), &format!("designated_root {id} "), &id);
+    for key in ["hold_timer", "message_age_timer", "forward_delay_timer"] {
+        bridge_timer(o, key);
+    }
+    o.n(Some("topology_change_ack"), "topology_change_ack 0 ", 0);
+    o.n(Some("config_pending"), "config_pending 0 ", 0);
+    flag(o, "proxy_arp", f::PROXY_ARP);
+    flag(o, "proxy_arp_wifi", f::PROXY_ARP_WIFI);
+    o.n(
+        Some("multicast_router"),
+        &format!("mcast_router {} ", p.mcast_router),
+        i128::from(p.mcast_router),
+    );
+    // the text alone: the JSON has it as fastleave
+    let fl = if p.flags & f::FAST_LEAVE != 0 {
+        "on"
+    } else {
+        "off"
+    };
+    o.fp(&format!("mcast_fast_leave {fl} "));
+    flag(o, "mcast_flood", f::MCAST_FLOOD);
+    flag(o, "bcast_flood", f::BCAST_FLOOD);
+    flag(o, "mcast_to_unicast", f::MCAST_TO_UNICAST);
+    flag(o, "neigh_suppress", f::NEIGH_SUPPRESS);
+    let m = p.group_fwd_mask;
+    hex_field(o, "group_fwd_mask", "group_fwd_mask", u64::from(m));
+    // _bitmask2str: the known bits by name, the others in hex
+    let names: Vec<String> = (0..16)
+        .filter(|i| m & (1 << i) != 0)
+        .map(|i| match i {
+            0 => "stp".to_string(),
+            2 => "lacp".to_string(),
+            14 => "lldp".to_string(),
+            _ => format!("{:#x}", 1u32 << i),
+        })
+        .collect();
+    let ms = if names.is_empty() {
+        "0x0".to_string()
+    } else {
+        names.join(",")
+    };
+    o.s(
+        Some("group_fwd_mask_str"),
+        &format!("group_fwd_mask_str {ms} "),
+        &ms,
+    );
+    flag(o, "vlan_tunnel", f::VLAN_TUNNEL);
+    flag(o, "isolated", f::ISOLATED);
+    flag(o, "locked", f::LOCKED);
+    if p.backup != 0 {
+        let n = ns
+            .link(p.backup)
+            .map(|b| b.name.clone())
+            .unwrap_or_default();
+        o.s(Some("backup_port"), &format!("backup_port {n} "), &n);
+    }
+    o.obj_close();
+}
+
 /// `vxlan_print_opt` (iproute2 6.1) of a VXLAN device's settings (`IFLA_INFO_DATA`).
 fn print_vxlan(o: &mut Out, ns: &Netns, c: &fibkit::vxlan::Vxlan) {
     use std::net::IpAddr;
@@ -4725,6 +4999,9 @@ fn print_linkinfo(
             if let LinkKind::Vxlan(c) = &l.kind {
                 print_vxlan(o, ns, c);
             }
+            if l.kind == LinkKind::Bridge {
+                print_bridge(o, ns, l);
+            }
             if let LinkKind::Macvlan {
                 lower,
                 mode,
@@ -4786,6 +5063,10 @@ fn print_linkinfo(
                     }
                 }
                 o.obj_close();
+            }
+            // IFLA_INFO_SLAVE_KIND and _DATA: the master's view of its port
+            if let Some(p) = ns.bridge_port(l.index) {
+                print_bridge_port(o, ns, l, p);
             }
             o.obj_close();
         }

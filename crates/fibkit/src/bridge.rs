@@ -24,10 +24,23 @@
 //! - **Addresses.** The oracle gives every new device an address (as `ip link add
 //!   ... address`), which the kernel marks `NET_ADDR_SET`: a bridge then keeps its own
 //!   address instead of taking its ports' smallest, so fibkit never changes it.
+//! - **Settings** ([`BridgeConf`], [`BridgePort`]). `ip link add|set ... type bridge
+//!   OPTIONS` (`br_changelink`) and `ip link set PORT type bridge_slave OPTIONS`
+//!   (`br_setport`) apply their options in the kernel's order, keeping those before a
+//!   refused one; `ip -d link` shows them. Times are kept in ticks of this kernel's HZ
+//!   (250). The kernel has no VLAN filtering (`vlan_filtering` is EOPNOTSUPP).
+//! - **Spanning tree states.** Without other bridges in sight every enabled port is
+//!   designated: it forwards at once without spanning tree (or with a forward delay of
+//!   0), and listens under kernel spanning tree. The bridge has carrier while it is up
+//!   and a port forwards, so a port set to `learning` by hand takes it away. Time does
+//!   not pass in a model: no timer runs (`ip -d link` shows each as 0.00, where the
+//!   kernel's garbage collection and forward delay timers count down), and a listening
+//!   port stays so (the kernel moves it on after the forward delay, 2 s at least).
 
 use crate::error::{Errno, Error, Result};
 use crate::link::LinkKind;
 use crate::netns::Netns;
+use std::collections::BTreeSet;
 
 /// `INADDR_ALLSNOOPERS_GROUP`, 224.0.0.106.
 const ALL_SNOOPERS4: u32 = 0xe000_006a;
@@ -52,13 +65,14 @@ impl Netns {
     }
 
     /// The carrier bridge `br` has (`br_port_state_selection`): up, with a port that
-    /// is up with carrier.
+    /// forwards.
     fn bridge_carrier_wanted(&self, br: u32) -> bool {
         self.links.get(&br).is_some_and(|b| b.up)
-            && self
-                .links
-                .values()
-                .any(|p| p.master == br && p.up && p.carrier)
+            && self.bridge_ports(br).iter().any(|p| {
+                self.br_ports
+                    .get(p)
+                    .is_some_and(|x| x.state == port_state::FORWARDING)
+            })
     }
 
     /// Sets bridge `br`'s carrier from its ports; whether it changed.
@@ -66,6 +80,8 @@ impl Netns {
         if !self.is_bridge(br) {
             return false;
         }
+        // the ports' states first (spanning tree without peers)
+        self.bridge_sync_ports(br);
         let want = self.bridge_carrier_wanted(br);
         let l = self.links.get_mut(&br).expect("a bridge");
         if l.carrier == want {
@@ -151,6 +167,8 @@ impl Netns {
         let rx_was = self.rx_flags(idx);
         let l = self.links.get_mut(&idx).expect("exists");
         l.master = br;
+        self.bridge_new_port(br, idx);
+        let l = self.links.get_mut(&idx).expect("exists");
         // new_nbp / br_manage_promisc (no VLAN filtering: every port is promiscuous)
         // and dev_set_allmulti
         l.promiscuity = l.promiscuity.saturating_add(1);
@@ -176,6 +194,7 @@ impl Netns {
         }
         l.promiscuity = l.promiscuity.saturating_sub(1);
         l.allmulti = l.allmulti.saturating_sub(1);
+        self.bridge_forget_port(idx);
         self.macvlan_rx_flags(idx, rx_was);
         self.bridge_carrier_changed(br);
         self.bridge_mtu_adjust(br);
@@ -201,5 +220,682 @@ impl Netns {
         if self.has_idev6(br) {
             self.mc6_dec(br, ALL_SNOOPERS6);
         }
+    }
+}
+
+// -------------------------------------------------------------------------------------
+// Bridge and port settings (`ip link ... type bridge` / `type bridge_slave`, `ip -d link`)
+// -------------------------------------------------------------------------------------
+
+/// The kernel's tick rate (`CONFIG_HZ`) on the machine the recordings come from: 250.
+/// The bridge keeps its times in ticks and takes and shows them in centiseconds
+/// (`clock_t`), so a time given comes back rounded down to 4 ms (`forward_delay 1501`
+/// shows 1500).
+pub const HZ: u64 = 250;
+
+/// `clock_t_to_jiffies` (USER_HZ 100, HZ not a multiple of it).
+pub fn clock_to_jiffies(x: u64) -> u64 {
+    if x >= u64::MAX / HZ * 100 {
+        u64::MAX
+    } else {
+        x * HZ / 100
+    }
+}
+
+/// `jiffies_to_clock_t`: the product with `TICK_NSEC` wraps as the kernel's `u64` does.
+pub fn jiffies_to_clock(j: u64) -> u64 {
+    j.wrapping_mul(1_000_000_000 / HZ) / 10_000_000
+}
+
+/// A bridge's own settings (`struct net_bridge`, as `br_fill_info` shows them). Times
+/// are in ticks ([`HZ`]). Spanning tree runs in the kernel when enabled (a namespace
+/// other than the initial one has no user-space helper).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BridgeConf {
+    /// `forward_delay`, `hello_time`, `max_age`, `ageing_time`.
+    pub forward_delay: u64,
+    /// See [`BridgeConf::forward_delay`].
+    pub hello_time: u64,
+    /// See [`BridgeConf::forward_delay`].
+    pub max_age: u64,
+    /// See [`BridgeConf::forward_delay`].
+    pub ageing_time: u64,
+    /// Kernel spanning tree (`stp_state 1`).
+    pub stp: bool,
+    /// The bridge priority (the first two bytes of its bridge id).
+    pub priority: u16,
+    /// `group_fwd_mask`.
+    pub group_fwd_mask: u16,
+    /// `group_address`.
+    pub group_addr: [u8; 6],
+    /// `mcast_snooping`.
+    pub mcast_snooping: bool,
+    /// `no_linklocal_learn` (a boolean option).
+    pub no_ll_learn: bool,
+    /// `mcast_router` (0 disabled, 1 learnt from queries, 2 permanent).
+    pub mcast_router: u8,
+    /// `mcast_query_use_ifaddr`.
+    pub mcast_query_use_ifaddr: bool,
+    /// `mcast_querier`.
+    pub mcast_querier: bool,
+    /// `mcast_hash_max`.
+    pub hash_max: u32,
+    /// `mcast_last_member_count`.
+    pub last_member_count: u32,
+    /// `mcast_startup_query_count`.
+    pub startup_query_count: u32,
+    /// The multicast intervals in ticks: last member, membership, querier, query,
+    /// query response, startup query.
+    pub mcast_intervals: [u64; 6],
+    /// `mcast_stats_enabled`.
+    pub mcast_stats: bool,
+    /// `mcast_igmp_version` (2 or 3).
+    pub igmp_version: u8,
+    /// `mcast_mld_version` (1 or 2).
+    pub mld_version: u8,
+    /// `nf_call_iptables`, `nf_call_ip6tables`, `nf_call_arptables`.
+    pub nf_call: [bool; 3],
+    /// Whether the ports were last seen with the bridge up (see
+    /// [`Netns::bridge_update_carrier`]).
+    open: bool,
+}
+
+impl Default for BridgeConf {
+    /// `br_dev_setup` and `br_multicast_init`.
+    fn default() -> Self {
+        BridgeConf {
+            forward_delay: 15 * HZ,
+            hello_time: 2 * HZ,
+            max_age: 20 * HZ,
+            ageing_time: 300 * HZ,
+            stp: false,
+            priority: 0x8000,
+            group_fwd_mask: 0,
+            group_addr: [0x01, 0x80, 0xc2, 0, 0, 0],
+            mcast_snooping: true,
+            no_ll_learn: false,
+            mcast_router: 1,
+            mcast_query_use_ifaddr: false,
+            mcast_querier: false,
+            hash_max: 4096,
+            last_member_count: 2,
+            startup_query_count: 2,
+            mcast_intervals: [HZ, 260 * HZ, 255 * HZ, 125 * HZ, 10 * HZ, 125 * HZ / 4],
+            mcast_stats: false,
+            igmp_version: 2,
+            mld_version: 1,
+            nf_call: [false; 3],
+            open: false,
+        }
+    }
+}
+
+/// What `ip link add|set ... type bridge OPTIONS` asks (`IFLA_INFO_DATA`), in
+/// centiseconds where the option is a time; applied by [`Netns::bridge_changelink`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BridgeChange {
+    /// `forward_delay`.
+    pub forward_delay: Option<u32>,
+    /// `hello_time`.
+    pub hello_time: Option<u32>,
+    /// `max_age`.
+    pub max_age: Option<u32>,
+    /// `ageing_time`.
+    pub ageing_time: Option<u32>,
+    /// `stp_state`.
+    pub stp_state: Option<u32>,
+    /// `priority`.
+    pub priority: Option<u16>,
+    /// `vlan_filtering` (this kernel has no VLAN filtering: refused).
+    pub vlan_filtering: Option<u8>,
+    /// `group_fwd_mask`.
+    pub group_fwd_mask: Option<u16>,
+    /// `group_address` (the bytes given).
+    pub group_addr: Option<Vec<u8>>,
+    /// `mcast_router`.
+    pub mcast_router: Option<u8>,
+    /// `mcast_snooping`.
+    pub mcast_snooping: Option<u8>,
+    /// `mcast_query_use_ifaddr`.
+    pub mcast_query_use_ifaddr: Option<u8>,
+    /// `mcast_querier`.
+    pub mcast_querier: Option<u8>,
+    /// `mcast_hash_max`.
+    pub hash_max: Option<u32>,
+    /// `mcast_last_member_count`.
+    pub last_member_count: Option<u32>,
+    /// `mcast_startup_query_count`.
+    pub startup_query_count: Option<u32>,
+    /// The multicast intervals, in [`BridgeConf::mcast_intervals`]' order.
+    pub mcast_intervals: [Option<u64>; 6],
+    /// `mcast_stats_enabled`.
+    pub mcast_stats: Option<u8>,
+    /// `mcast_igmp_version`.
+    pub igmp_version: Option<u8>,
+    /// `mcast_mld_version`.
+    pub mld_version: Option<u8>,
+    /// `nf_call_iptables`, `nf_call_ip6tables`, `nf_call_arptables`.
+    pub nf_call: [Option<u8>; 3],
+    /// `no_linklocal_learn` (`IFLA_BR_MULTI_BOOLOPT`).
+    pub no_ll_learn: Option<bool>,
+    /// `mcast_vlan_snooping` (`IFLA_BR_MULTI_BOOLOPT`).
+    pub mcast_vlan_snooping: Option<bool>,
+}
+
+/// A port's spanning tree state (`BR_STATE_*`).
+pub mod port_state {
+    /// Disabled: the port or the bridge is down, or the port has no carrier.
+    pub const DISABLED: u8 = 0;
+    /// Listening (kernel spanning tree, for a forward delay).
+    pub const LISTENING: u8 = 1;
+    /// Learning.
+    pub const LEARNING: u8 = 2;
+    /// Forwarding.
+    pub const FORWARDING: u8 = 3;
+    /// Blocking.
+    pub const BLOCKING: u8 = 4;
+}
+
+/// A port's flags (`BR_*` of `net_bridge_port.flags`) as `ip link ... type
+/// bridge_slave` names them.
+pub mod port_flag {
+    /// `hairpin` (`BR_HAIRPIN_MODE`).
+    pub const HAIRPIN: u32 = 1 << 0;
+    /// `guard` (`BR_BPDU_GUARD`).
+    pub const GUARD: u32 = 1 << 1;
+    /// `root_block` (`BR_ROOT_BLOCK`).
+    pub const ROOT_BLOCK: u32 = 1 << 2;
+    /// `fastleave` / `mcast_fast_leave` (`BR_MULTICAST_FAST_LEAVE`).
+    pub const FAST_LEAVE: u32 = 1 << 3;
+    /// `learning` (`BR_LEARNING`).
+    pub const LEARNING: u32 = 1 << 4;
+    /// `flood` (`BR_FLOOD`).
+    pub const FLOOD: u32 = 1 << 5;
+    /// `proxy_arp` (`BR_PROXYARP`).
+    pub const PROXY_ARP: u32 = 1 << 6;
+    /// `proxy_arp_wifi` (`BR_PROXYARP_WIFI`).
+    pub const PROXY_ARP_WIFI: u32 = 1 << 7;
+    /// `mcast_flood` (`BR_MCAST_FLOOD`).
+    pub const MCAST_FLOOD: u32 = 1 << 8;
+    /// `bcast_flood` (`BR_BCAST_FLOOD`).
+    pub const BCAST_FLOOD: u32 = 1 << 9;
+    /// `mcast_to_unicast` (`BR_MULTICAST_TO_UNICAST`).
+    pub const MCAST_TO_UNICAST: u32 = 1 << 10;
+    /// `neigh_suppress` (`BR_NEIGH_SUPPRESS`).
+    pub const NEIGH_SUPPRESS: u32 = 1 << 11;
+    /// `vlan_tunnel` (`BR_VLAN_TUNNEL`).
+    pub const VLAN_TUNNEL: u32 = 1 << 12;
+    /// `isolated` (`BR_ISOLATED`).
+    pub const ISOLATED: u32 = 1 << 13;
+    /// `locked` (`BR_PORT_LOCKED`).
+    pub const LOCKED: u32 = 1 << 14;
+    /// A new port's (`new_nbp`): learning and every kind of flooding.
+    pub const DEFAULT: u32 = LEARNING | FLOOD | MCAST_FLOOD | BCAST_FLOOD;
+}
+
+/// A bridge port (`struct net_bridge_port`), as `ip -d link` shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BridgePort {
+    /// Its number on the bridge (the smallest free from 1, `find_portno`).
+    pub port_no: u16,
+    /// Its priority (0-63).
+    pub priority: u16,
+    /// Its path cost: from the device's speed until the user sets one.
+    pub cost: u32,
+    /// The user set the cost (`BR_ADMIN_COST`): the speed no longer decides it.
+    pub admin_cost: bool,
+    /// [`port_state`].
+    pub state: u8,
+    /// [`port_flag`] bits.
+    pub flags: u32,
+    /// `mcast_router` (0-3).
+    pub mcast_router: u8,
+    /// `group_fwd_mask`.
+    pub group_fwd_mask: u16,
+    /// `backup_port`'s ifindex (0: none).
+    pub backup: u32,
+    /// The priority part of the designated root and bridge ids it holds: the bridge's
+    /// own, as of the last time the port was made designated (a disabled port keeps an
+    /// old one across a change of the bridge priority). Their address part is always
+    /// the bridge's address.
+    pub designated_prio: u16,
+    /// The designated port id it holds (its own port id when it was last made
+    /// designated).
+    pub designated_port: u16,
+}
+
+impl BridgePort {
+    /// Its port id (`br_make_port_id`): the priority above a 10-bit port number.
+    pub fn port_id(&self) -> u16 {
+        (self.priority << 10) | (self.port_no & 0x3ff)
+    }
+}
+
+/// What `ip link set DEV type bridge_slave OPTIONS` asks (`IFLA_INFO_SLAVE_DATA`),
+/// applied by [`Netns::bridge_port_changelink`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PortChange {
+    /// Flags to set or clear: (mask, values).
+    pub flags: (u32, u32),
+    /// `cost`.
+    pub cost: Option<u32>,
+    /// `priority`.
+    pub priority: Option<u16>,
+    /// `state`.
+    pub state: Option<u8>,
+    /// `mcast_router`.
+    pub mcast_router: Option<u8>,
+    /// `group_fwd_mask`.
+    pub group_fwd_mask: Option<u16>,
+    /// `backup_port` (an ifindex, 0 for `nobackup_port`).
+    pub backup: Option<u32>,
+}
+
+impl Netns {
+    /// Bridge `br`'s settings (the defaults for a bridge never changed).
+    pub fn bridge_conf(&self, br: u32) -> BridgeConf {
+        self.bridges.get(&br).cloned().unwrap_or_default()
+    }
+
+    /// Device `idx`'s port settings, if it is a bridge port.
+    pub fn bridge_port(&self, idx: u32) -> Option<&BridgePort> {
+        self.br_ports.get(&idx)
+    }
+
+    /// `port_cost`: the path cost the device's link speed gives (ethtool): 2 at 10
+    /// Gb/s (veth, and a macvlan on one), 100 when unknown (ifb, VXLAN) or at 10 Mb/s
+    /// (tun and tap).
+    fn port_cost(&self, idx: u32) -> u32 {
+        match self.links.get(&idx).map(|l| &l.kind) {
+            Some(LinkKind::Veth { .. }) => 2,
+            Some(LinkKind::Macvlan { lower, .. }) => {
+                let lower = *lower;
+                if lower != idx && !self.is_macvlan(lower) {
+                    self.port_cost(lower)
+                } else {
+                    100
+                }
+            }
+            _ => 100,
+        }
+    }
+
+    /// Whether device `idx` is running with an operational state of up
+    /// (`netif_running && netif_oper_up`): up with carrier.
+    fn port_oper_up(&self, idx: u32) -> bool {
+        self.links.get(&idx).is_some_and(|l| l.up && l.carrier)
+    }
+
+    /// `br_become_designated_port` of port `idx` of `br`.
+    fn port_become_designated(&mut self, br: u32, idx: u32) {
+        let prio = self.bridge_conf(br).priority;
+        if let Some(p) = self.br_ports.get_mut(&idx) {
+            p.designated_prio = prio;
+            p.designated_port = p.port_id();
+        }
+    }
+
+    /// `br_stp_enable_port`: designated again, blocking (the selection that follows
+    /// decides on).
+    fn port_enable(&mut self, br: u32, idx: u32) {
+        self.port_become_designated(br, idx);
+        if let Some(p) = self.br_ports.get_mut(&idx) {
+            p.state = port_state::BLOCKING;
+        }
+    }
+
+    /// `br_stp_disable_port`.
+    fn port_disable(&mut self, br: u32, idx: u32) {
+        self.port_become_designated(br, idx);
+        if let Some(p) = self.br_ports.get_mut(&idx) {
+            p.state = port_state::DISABLED;
+        }
+    }
+
+    /// `br_port_state_selection` with no other bridge in sight (every port that is
+    /// not disabled is designated): a blocking port forwards at once without spanning
+    /// tree or forward delay, listens under kernel spanning tree. Time does not pass
+    /// in a model, so a listening or learning port stays so.
+    fn bridge_port_selection(&mut self, br: u32) {
+        let c = self.bridge_conf(br);
+        for idx in self.bridge_ports(br) {
+            if let Some(p) = self.br_ports.get_mut(&idx) {
+                if p.state == port_state::BLOCKING {
+                    p.state = if !c.stp || c.forward_delay == 0 {
+                        port_state::FORWARDING
+                    } else {
+                        port_state::LISTENING
+                    };
+                }
+            }
+        }
+    }
+
+    /// The ports' spanning tree states after whatever changed: the bridge's opening
+    /// (`br_stp_enable_bridge`: every port up with carrier is enabled) or stop
+    /// (`br_stp_disable_bridge`), or a port's change (`br_port_carrier_check`, only
+    /// while the bridge is up); then the selection.
+    fn bridge_sync_ports(&mut self, br: u32) {
+        let up = self.links.get(&br).is_some_and(|b| b.up);
+        let was_open = self.bridges.get(&br).is_some_and(|c| c.open);
+        if up != was_open {
+            self.bridges.entry(br).or_default().open = up;
+        }
+        for idx in self.bridge_ports(br) {
+            let Some(state) = self.br_ports.get(&idx).map(|p| p.state) else {
+                continue;
+            };
+            let oper = self.port_oper_up(idx);
+            if up && !was_open {
+                if oper {
+                    self.port_enable(br, idx);
+                }
+            } else if !up && was_open {
+                if state != port_state::DISABLED {
+                    self.port_disable(br, idx);
+                }
+            } else if up {
+                if oper && state == port_state::DISABLED {
+                    self.port_enable(br, idx);
+                } else if !oper && state != port_state::DISABLED {
+                    self.port_disable(br, idx);
+                }
+                if !(self.br_ports.get(&idx).is_some_and(|p| p.admin_cost)) && oper {
+                    let c = self.port_cost(idx);
+                    if let Some(p) = self.br_ports.get_mut(&idx) {
+                        p.cost = c;
+                    }
+                }
+            }
+        }
+        self.bridge_port_selection(br);
+    }
+
+    /// `new_nbp`: port `idx`'s settings when it joins `br` (disabled; enabled by the
+    /// next [`Netns::bridge_sync_ports`] if the bridge and the port are up).
+    fn bridge_new_port(&mut self, br: u32, idx: u32) {
+        let used: BTreeSet<u16> = self
+            .bridge_ports(br)
+            .iter()
+            .filter(|&&p| p != idx)
+            .filter_map(|p| self.br_ports.get(p).map(|x| x.port_no))
+            .collect();
+        let port_no = (1..=1023u16).find(|n| !used.contains(n)).unwrap_or(0);
+        let mut p = BridgePort {
+            port_no,
+            priority: 0x20,
+            cost: self.port_cost(idx),
+            admin_cost: false,
+            state: port_state::DISABLED,
+            flags: port_flag::DEFAULT,
+            mcast_router: 1,
+            group_fwd_mask: 0,
+            backup: 0,
+            designated_prio: self.bridge_conf(br).priority,
+            designated_port: 0,
+        };
+        p.designated_port = p.port_id();
+        self.br_ports.insert(idx, p);
+    }
+
+    /// `del_nbp`'s part here: the port's settings go, and so does every other port's
+    /// backup through it (`nbp_backup_clear`).
+    fn bridge_forget_port(&mut self, idx: u32) {
+        self.br_ports.remove(&idx);
+        for p in self.br_ports.values_mut() {
+            if p.backup == idx {
+                p.backup = 0;
+            }
+        }
+    }
+
+    /// `br_changelink`: `c` applied in the kernel's order, stopping at the first
+    /// refusal with the changes before it kept. Not a bridge: EOPNOTSUPP.
+    pub fn bridge_changelink(&mut self, br: u32, c: &BridgeChange) -> Result<()> {
+        if !self.is_bridge(br) {
+            return Err(Error::new(Errno::EOPNOTSUPP));
+        }
+        let r = self.bridge_changelink_inner(br, c);
+        self.bridge_carrier_changed(br);
+        self.bump();
+        r
+    }
+
+    fn bridge_changelink_inner(&mut self, br: u32, c: &BridgeChange) -> Result<()> {
+        let range = || Error::new(Errno::ERANGE);
+        let inval = || Error::new(Errno::EINVAL);
+        if let Some(v) = c.forward_delay {
+            // br_set_forward_delay: 2-30 s only under spanning tree
+            let t = clock_to_jiffies(u64::from(v));
+            let conf = self.bridges.entry(br).or_default();
+            if conf.stp && !(2 * HZ..=30 * HZ).contains(&t) {
+                return Err(range());
+            }
+            conf.forward_delay = t;
+        }
+        if let Some(v) = c.hello_time {
+            let t = clock_to_jiffies(u64::from(v));
+            if !(HZ / 10..=10 * HZ).contains(&t) {
+                return Err(range());
+            }
+            self.bridges.entry(br).or_default().hello_time = t;
+        }
+        if let Some(v) = c.max_age {
+            let t = clock_to_jiffies(u64::from(v));
+            if !(6 * HZ..=40 * HZ).contains(&t) {
+                return Err(range());
+            }
+            self.bridges.entry(br).or_default().max_age = t;
+        }
+        if let Some(v) = c.ageing_time {
+            self.bridges.entry(br).or_default().ageing_time = clock_to_jiffies(u64::from(v));
+        }
+        if let Some(v) = c.stp_state {
+            let conf = self.bridges.entry(br).or_default();
+            if v != 0 && !conf.stp {
+                // br_stp_start: kernel spanning tree, its forward delay within 2-30 s
+                conf.forward_delay = conf.forward_delay.clamp(2 * HZ, 30 * HZ);
+                conf.stp = true;
+                self.bridge_port_selection(br);
+            } else if v == 0 {
+                // br_stp_stop: listening ports go on when their timer fires
+                conf.stp = false;
+            }
+        }
+        if let Some(prio) = c.priority {
+            // br_stp_set_bridge_priority: the ports that are not disabled take it
+            self.bridges.entry(br).or_default().priority = prio;
+            for idx in self.bridge_ports(br) {
+                if self
+                    .br_ports
+                    .get(&idx)
+                    .is_some_and(|p| p.state != port_state::DISABLED)
+                {
+                    self.port_become_designated(br, idx);
+                }
+            }
+        }
+        if c.vlan_filtering.is_some() {
+            // built without CONFIG_BRIDGE_VLAN_FILTERING: br_vlan_filter_toggle's stub
+            return Err(Error::new(Errno::EOPNOTSUPP));
+        }
+        if let Some(m) = c.group_fwd_mask {
+            // BR_GROUPFWD_RESTRICTED: STP, MAC pause, LACP
+            if m & 0x7 != 0 {
+                return Err(inval());
+            }
+            self.bridges.entry(br).or_default().group_fwd_mask = m;
+        }
+        if let Some(a) = &c.group_addr {
+            // a link-local group 01:80:c2:00:00:0X but for pause, slow protocols, PAE
+            if a.len() != 6 || a[..5] != [0x01, 0x80, 0xc2, 0, 0] || a[5] & 0xf0 != 0 {
+                return Err(inval());
+            }
+            if (1..=3).contains(&a[5]) {
+                return Err(inval());
+            }
+            let mut g = [0u8; 6];
+            g.copy_from_slice(a);
+            self.bridges.entry(br).or_default().group_addr = g;
+        }
+        if let Some(v) = c.mcast_router {
+            // br_multicast_set_router: a bridge is never a temporary router
+            if v > 2 {
+                return Err(inval());
+            }
+            self.bridges.entry(br).or_default().mcast_router = v;
+        }
+        let conf = self.bridges.entry(br).or_default();
+        if let Some(v) = c.mcast_snooping {
+            conf.mcast_snooping = v != 0;
+        }
+        if let Some(v) = c.mcast_query_use_ifaddr {
+            conf.mcast_query_use_ifaddr = v != 0;
+        }
+        if let Some(v) = c.mcast_querier {
+            conf.mcast_querier = v != 0;
+        }
+        // (mcast_hash_elasticity is deprecated: always 16)
+        if let Some(v) = c.hash_max {
+            conf.hash_max = v;
+        }
+        if let Some(v) = c.last_member_count {
+            conf.last_member_count = v;
+        }
+        if let Some(v) = c.startup_query_count {
+            conf.startup_query_count = v;
+        }
+        for (i, v) in c.mcast_intervals.iter().enumerate() {
+            if let Some(v) = v {
+                let mut t = clock_to_jiffies(*v);
+                // br_multicast_set_query_intvl, _startup_query_intvl: 1 s to a day
+                if i == 3 || i == 5 {
+                    t = t.clamp(HZ, 86_400 * HZ);
+                }
+                conf.mcast_intervals[i] = t;
+            }
+        }
+        if let Some(v) = c.mcast_stats {
+            conf.mcast_stats = v != 0;
+        }
+        if let Some(v) = c.igmp_version {
+            if v != 2 && v != 3 {
+                return Err(inval());
+            }
+            conf.igmp_version = v;
+        }
+        if let Some(v) = c.mld_version {
+            if v != 1 && v != 2 {
+                return Err(inval());
+            }
+            conf.mld_version = v;
+        }
+        for (i, v) in c.nf_call.iter().enumerate() {
+            if let Some(v) = v {
+                conf.nf_call[i] = *v != 0;
+            }
+        }
+        // br_boolopt_multi_toggle, in the options' bit order
+        if let Some(v) = c.no_ll_learn {
+            conf.no_ll_learn = v;
+        }
+        if c.mcast_vlan_snooping == Some(true) {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "bridge: Cannot enable multicast vlan snooping with vlan filtering disabled",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `br_setport` on port `idx`: `c` applied in the kernel's order (the flags, cost,
+    /// priority, state, multicast router, group forward mask, backup port), stopping
+    /// at the first refusal with the changes before it kept. Not a bridge port:
+    /// EOPNOTSUPP (no master with `slave_changelink`).
+    pub fn bridge_port_changelink(&mut self, idx: u32, c: &PortChange) -> Result<()> {
+        let br = self.links.get(&idx).map_or(0, |l| l.master);
+        if br == 0 || !self.br_ports.contains_key(&idx) {
+            return Err(Error::new(Errno::EOPNOTSUPP));
+        }
+        let r = self.bridge_port_changelink_inner(br, idx, c);
+        self.bridge_carrier_changed(br);
+        self.bump();
+        r
+    }
+
+    fn bridge_port_changelink_inner(&mut self, br: u32, idx: u32, c: &PortChange) -> Result<()> {
+        let inval = || Error::new(Errno::EINVAL);
+        let p = self.br_ports.get_mut(&idx).expect("a port");
+        p.flags = (p.flags & !c.flags.0) | (c.flags.1 & c.flags.0);
+        if let Some(v) = c.cost {
+            // br_stp_set_path_cost
+            if !(1..=65535).contains(&v) {
+                return Err(Error::new(Errno::ERANGE));
+            }
+            p.cost = v;
+            p.admin_cost = true;
+        }
+        if let Some(v) = c.priority {
+            // br_stp_set_port_priority
+            if v > 63 {
+                return Err(Error::new(Errno::ERANGE));
+            }
+            let prio = self.bridge_conf(br).priority;
+            let p = self.br_ports.get_mut(&idx).expect("a port");
+            let designated = p.designated_prio == prio && p.designated_port == p.port_id();
+            p.priority = v;
+            if designated {
+                p.designated_port = p.port_id();
+            }
+            if p.designated_prio == prio && p.port_id() < p.designated_port {
+                self.port_become_designated(br, idx);
+                self.bridge_port_selection(br);
+            }
+        }
+        if let Some(s) = c.state {
+            // br_set_port_state
+            if s > port_state::BLOCKING {
+                return Err(inval());
+            }
+            if self.bridge_conf(br).stp {
+                return Err(Error::new(Errno::EBUSY));
+            }
+            let l = &self.links[&idx];
+            if !l.up || (!l.carrier && s != port_state::DISABLED) {
+                return Err(Error::new(Errno::ENETDOWN));
+            }
+            self.br_ports.get_mut(&idx).expect("a port").state = s;
+            self.bridge_port_selection(br);
+        }
+        let p = self.br_ports.get_mut(&idx).expect("a port");
+        if let Some(v) = c.mcast_router {
+            if v > 3 {
+                return Err(inval());
+            }
+            p.mcast_router = v;
+        }
+        if let Some(m) = c.group_fwd_mask {
+            // BR_GROUPFWD_MACPAUSE
+            if m & 0x2 != 0 {
+                return Err(inval());
+            }
+            p.group_fwd_mask = m;
+        }
+        if let Some(b) = c.backup {
+            // nbp_backup_change: a port of the same bridge, not itself
+            if b != 0 {
+                let Some(bl) = self.links.get(&b) else {
+                    return Err(Error::new(Errno::ENOENT));
+                };
+                if !self.br_ports.contains_key(&b) {
+                    return Err(Error::new(Errno::ENOENT));
+                }
+                if bl.master != br || b == idx {
+                    return Err(inval());
+                }
+            }
+            self.br_ports.get_mut(&idx).expect("a port").backup = b;
+        }
+        Ok(())
     }
 }

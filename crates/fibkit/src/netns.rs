@@ -159,6 +159,11 @@ pub struct Netns {
     pub(crate) mc_autojoin6: BTreeSet<(u32, u128)>,
     /// The lower devices that carry macvlans (see [`crate::macvlan`]).
     pub(crate) macvlan_ports: BTreeMap<u32, crate::macvlan::MacvlanPort>,
+    /// Bridges' own settings, by ifindex (a bridge never changed has none: the
+    /// defaults, see [`crate::bridge`]).
+    pub(crate) bridges: BTreeMap<u32, crate::bridge::BridgeConf>,
+    /// Bridge ports' settings and spanning tree states, by ifindex.
+    pub(crate) br_ports: BTreeMap<u32, crate::bridge::BridgePort>,
     /// Per IPv6 sibling group: each device's `ignore_routes_with_linkdown` as it was at
     /// the group's last rebalance (`rt6_multipath_rebalance`), which the kernel's
     /// stored upper bounds reflect until the next one.
@@ -300,6 +305,8 @@ pub struct LinkAdd {
     /// A macvlan's `macaddr ...`: the change to its source addresses the message
     /// carries.
     pub macvlan_sources: Option<crate::macvlan::SourcesChange>,
+    /// A bridge's settings (`type bridge OPTIONS`), applied once it is registered.
+    pub bridge: Option<crate::bridge::BridgeChange>,
 }
 
 /// `dev_validate_mtu`: a veth, bridge or tun takes 68 to 65535 (a tap 65521, room
@@ -336,6 +343,8 @@ impl Netns {
             mc_autojoin4: BTreeSet::new(),
             mc_autojoin6: BTreeSet::new(),
             macvlan_ports: BTreeMap::new(),
+            bridges: BTreeMap::new(),
+            br_ports: BTreeMap::new(),
             lb_ignore6: BTreeMap::new(),
             tables4: BTreeMap::new(),
             tables6: BTreeMap::new(),
@@ -1031,7 +1040,16 @@ impl Netns {
                 } else {
                     req.name.clone()
                 };
-                self.new_link(&name, LinkKind::Bridge, mac, mtu)
+                let idx = self.new_link(&name, LinkKind::Bridge, mac, mtu);
+                if let Some(c) = &req.bridge {
+                    // br_dev_newlink: br_changelink once the device is registered; a
+                    // refusal unregisters it again (its ifindex stays used)
+                    if let Err(e) = self.bridge_changelink(idx, c) {
+                        let _ = self.link_del(idx);
+                        return Err(e);
+                    }
+                }
+                idx
             }
             LinkKind::Dummy => {
                 // no name: the kernel's "<kind>%d" (dummies are modelled on ifb)
@@ -1613,6 +1631,7 @@ impl Netns {
                 self.macvlan_port_release(lower);
             }
             self.macvlan_ports.remove(&v);
+            self.bridges.remove(&v);
             self.mcast.remove(&v);
             self.sysctl.v4_dev.remove(&v);
             self.sysctl.v6_dev.remove(&v);
