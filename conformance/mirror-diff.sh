@@ -57,9 +57,10 @@ for ((s = first; s < first + count; s++)); do
         # a bridge made without an address keeps the carrier it was born with until
         # it has a port (a limit the mirror warns about): give it one, as docker and
         # libvirt do (after any options: `-echo link add br0 type bridge`, seed 5667)
-        if [[ "${argv[*]}" == *"link add br0 type bridge" ]]; then
+        # (and before the bridge's own options: `type bridge forward_delay 0`)
+        if [[ "${argv[*]} " == *"link add br0 type bridge "* ]]; then
             line2="${argv[*]}"
-            read -r -a argv <<<"${line2% type bridge} address 02:00:00:00:0b:00 type bridge"
+            read -r -a argv <<<"${line2/ type bridge/ address 02:00:00:00:0b:00 type bridge}"
         fi
         if [[ " ${argv[*]} " == *" route get "* ]]; then
             n=$((n + 1))

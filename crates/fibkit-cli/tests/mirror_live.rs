@@ -2291,3 +2291,65 @@ fn mirror_keeps_host_scoped_nexthops() {
     );
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
+
+/// A bridge's own settings and its ports' (options, a state set by hand, a backup
+/// port) are mirrored: `ip -d link` of the mirror reads as the kernel's, but for the
+/// timers the kernel runs (fibkit shows 0.00), and the bridge's carrier follows the
+/// port left learning.
+#[test]
+fn mirror_keeps_bridge_and_port_settings() {
+    let Some(ns) = live_netns(36) else {
+        return;
+    };
+    ns.no_dad();
+    for c in [
+        "link set lo up",
+        "link add br1 address 02:00:00:00:0b:01 type bridge forward_delay 0 priority 4096 \
+         mcast_snooping 0 group_fwd_mask 8 nf_call_iptables 1 mcast_query_interval 500 \
+         no_linklocal_learn 1 group_address 01:80:c2:00:00:0e",
+        "link add d0 address 02:00:00:00:0b:02 type ifb",
+        "link add d1 address 02:00:00:00:0b:03 type ifb",
+        "link add v0 address 02:00:00:00:0b:04 type veth peer name v1 address 02:00:00:00:0b:05",
+        "link set d0 master br1",
+        "link set d1 master br1",
+        "link set v0 master br1",
+        "link set br1 up",
+        "link set d1 up",
+        "link set d1 type bridge_slave state 2 cost 7 hairpin on priority 9 mcast_router 2",
+        "link set d0 type bridge_slave backup_port d1 learning off",
+        "addr add 10.7.0.1/24 dev br1",
+    ] {
+        ns.ip(c);
+    }
+    let timers = |s: &str| {
+        let mut out = String::new();
+        let mut words = s.split(' ').peekable();
+        while let Some(w) = words.next() {
+            out.push_str(w);
+            out.push(' ');
+            if w.ends_with("_timer") {
+                // the value, after the padding of `%4i.%.2i`
+                while words.peek() == Some(&"") {
+                    words.next();
+                }
+                words.next();
+                out.push_str("T ");
+            }
+        }
+        out
+    };
+    for q in ["-d link show", "link show br1", "route get 10.7.0.5"] {
+        let k = kernel(&ns, q);
+        let f = fibkit(&ns, q);
+        assert_eq!(k.status, f.status, "{q}");
+        assert_eq!(timers(&k.stdout), timers(&f.stdout), "{q}");
+    }
+    // the bridge line is there at all, and the port's settings with it
+    let f = fibkit(&ns, "-d link show d1");
+    assert!(
+        f.stdout
+            .contains("state learning priority 9 cost 7 hairpin on"),
+        "{}",
+        f.stdout
+    );
+}

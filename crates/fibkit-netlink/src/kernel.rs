@@ -100,6 +100,166 @@ pub struct KLink {
     pub macvlan: Option<KMacvlan>,
     /// A VXLAN device's settings (`IFLA_INFO_DATA`), when the kernel gave some.
     pub vxlan: Option<KVxlan>,
+    /// A bridge's settings (`IFLA_INFO_DATA`, `br_fill_info`), when the kernel gave some.
+    pub bridge: Option<KBridge>,
+    /// A bridge port's settings (`IFLA_INFO_SLAVE_DATA` of slave kind `bridge`,
+    /// `br_port_fill_attrs`), when the kernel gave some.
+    pub port: Option<KPort>,
+}
+
+/// A bridge's settings as `ip link add ... type bridge` words (times in centiseconds,
+/// as dumped), and those fibkit does not model.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KBridge {
+    /// `(option, value)` pairs for `type bridge`.
+    pub opts: Vec<(&'static str, String)>,
+    /// Settings fibkit cannot take (VLAN filtering on, user-space spanning tree,
+    /// multicast VLAN snooping), by iproute2's word.
+    pub unmodelled: Vec<&'static str>,
+}
+
+/// A bridge port's settings (`br_port_fill_attrs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KPort {
+    /// Spanning tree state (`BR_STATE_*`).
+    pub state: u8,
+    /// Path cost.
+    pub cost: u32,
+    /// `(option, value)` pairs for `type bridge_slave`: the priority, the on/off flags,
+    /// the multicast router and the group forward mask.
+    pub opts: Vec<(&'static str, String)>,
+    /// The backup port's ifindex (0: none).
+    pub backup: u32,
+}
+
+/// `IFLA_INFO_DATA` of a bridge (`IFLA_BR_*`).
+fn parse_bridge(i: &crate::nl::Attr<'_>) -> KBridge {
+    let mut b = KBridge::default();
+    for d in i.nested() {
+        let u32v = || d.u32().map(|v| v.to_string());
+        let u8v = || d.u8().map(|v| v.to_string());
+        let word: Option<(&'static str, Option<String>)> = match d.ty {
+            1 => Some(("forward_delay", u32v())),
+            2 => Some(("hello_time", u32v())),
+            3 => Some(("max_age", u32v())),
+            4 => Some(("ageing_time", u32v())),
+            5 => {
+                if d.u32() == Some(2) {
+                    b.unmodelled.push("stp_state 2");
+                }
+                Some(("stp_state", u32v()))
+            }
+            6 => Some(("priority", d.u16().map(|v| v.to_string()))),
+            7 => {
+                if d.u8().unwrap_or(0) != 0 {
+                    b.unmodelled.push("vlan_filtering");
+                }
+                None
+            }
+            9 => Some(("group_fwd_mask", d.u16().map(|v| v.to_string()))),
+            20 => Some((
+                "group_address",
+                <[u8; 6]>::try_from(d.data)
+                    .ok()
+                    .map(|m| crate::translate::mac_str(&m)),
+            )),
+            22 => Some(("mcast_router", u8v())),
+            23 => Some(("mcast_snooping", u8v())),
+            24 => Some(("mcast_query_use_ifaddr", u8v())),
+            25 => Some(("mcast_querier", u8v())),
+            27 => Some(("mcast_hash_max", u32v())),
+            28 => Some(("mcast_last_member_count", u32v())),
+            29 => Some(("mcast_startup_query_count", u32v())),
+            30..=35 => {
+                const NAMES: [&str; 6] = [
+                    "mcast_last_member_interval",
+                    "mcast_membership_interval",
+                    "mcast_querier_interval",
+                    "mcast_query_interval",
+                    "mcast_query_response_interval",
+                    "mcast_startup_query_interval",
+                ];
+                Some((
+                    NAMES[usize::from(d.ty - 30)],
+                    d.u64().map(|v| v.to_string()),
+                ))
+            }
+            36 => Some(("nf_call_iptables", u8v())),
+            37 => Some(("nf_call_ip6tables", u8v())),
+            38 => Some(("nf_call_arptables", u8v())),
+            42 => Some(("mcast_stats_enabled", u8v())),
+            43 => Some(("mcast_igmp_version", u8v())),
+            44 => Some(("mcast_mld_version", u8v())),
+            // struct br_boolopt_multi { optval, optmask }
+            46 => {
+                let val = d
+                    .data
+                    .get(..4)
+                    .map_or(0, |x| u32::from_ne_bytes([x[0], x[1], x[2], x[3]]));
+                if val & 2 != 0 {
+                    b.unmodelled.push("mcast_vlan_snooping");
+                }
+                Some(("no_linklocal_learn", Some((val & 1).to_string())))
+            }
+            _ => None,
+        };
+        if let Some((k, Some(v))) = word {
+            b.opts.push((k, v));
+        }
+    }
+    b
+}
+
+/// `IFLA_INFO_SLAVE_DATA` of a bridge port (`IFLA_BRPORT_*`).
+fn parse_port(i: &crate::nl::Attr<'_>) -> KPort {
+    let mut p = KPort::default();
+    for d in i.nested() {
+        let flag = match d.ty {
+            4 => Some("hairpin"),
+            5 => Some("guard"),
+            6 => Some("root_block"),
+            7 => Some("fastleave"),
+            8 => Some("learning"),
+            9 => Some("flood"),
+            10 => Some("proxy_arp"),
+            12 => Some("proxy_arp_wifi"),
+            27 => Some("mcast_flood"),
+            28 => Some("mcast_to_unicast"),
+            29 => Some("vlan_tunnel"),
+            30 => Some("bcast_flood"),
+            32 => Some("neigh_suppress"),
+            33 => Some("isolated"),
+            39 => Some("locked"),
+            _ => None,
+        };
+        if let Some(f) = flag {
+            let on = d.u8().unwrap_or(0) != 0;
+            p.opts.push((f, if on { "on" } else { "off" }.to_string()));
+            continue;
+        }
+        match d.ty {
+            1 => p.state = d.u8().unwrap_or(0),
+            2 => {
+                if let Some(v) = d.u16() {
+                    p.opts.push(("priority", v.to_string()));
+                }
+            }
+            3 => p.cost = d.u32().unwrap_or(0),
+            25 => {
+                if let Some(v) = d.u8() {
+                    p.opts.push(("mcast_router", v.to_string()));
+                }
+            }
+            31 => {
+                if let Some(v) = d.u16() {
+                    p.opts.push(("group_fwd_mask", v.to_string()));
+                }
+            }
+            34 => p.backup = d.u32().unwrap_or(0),
+            _ => {}
+        }
+    }
+    p
 }
 
 /// A VXLAN device's settings (`vxlan_fill_info`): fibkit's own, the lower device by
@@ -483,6 +643,7 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
         ..Default::default()
     };
     let mut carrier = None;
+    let mut slave_kind: Option<String> = None;
     for a in attrs(&p[16..]) {
         match a.ty {
             1 => l.mac = a.data.try_into().ok(),
@@ -516,6 +677,13 @@ pub fn decode_link(p: &[u8], w: &mut Vec<Warning>) -> Option<KLink> {
                         }
                         2 if l.kind.as_deref() == Some("vxlan") => {
                             l.vxlan = Some(parse_vxlan(&i));
+                        }
+                        2 if l.kind.as_deref() == Some("bridge") => {
+                            l.bridge = Some(parse_bridge(&i));
+                        }
+                        4 => slave_kind = i.str().map(str::to_string),
+                        5 if slave_kind.as_deref() == Some("bridge") => {
+                            l.port = Some(parse_port(&i));
                         }
                         // IFLA_INFO_DATA of a macvlan: IFLA_MACVLAN_MODE, _FLAGS,
                         // _MACADDR_DATA (of _MACADDR), _BC_QUEUE_LEN

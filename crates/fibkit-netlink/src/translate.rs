@@ -167,7 +167,7 @@ fn w(s: impl Into<String>) -> String {
     s.into()
 }
 
-fn mac_str(m: &[u8; 6]) -> String {
+pub(crate) fn mac_str(m: &[u8; 6]) -> String {
     m.iter()
         .map(|b| format!("{b:02x}"))
         .collect::<Vec<_>>()
@@ -1687,6 +1687,17 @@ pub fn translate(k: &KernelState) -> Translation {
                     ));
                 }
                 o.extend([w("type"), w("bridge")]);
+                if let Some(b) = &l.bridge {
+                    for u in &b.unmodelled {
+                        c.warn(format!(
+                            "bridge {}: `{u}` is not modelled: mirrored without it",
+                            l.name
+                        ));
+                    }
+                    for (k, v) in &b.opts {
+                        o.extend([w(*k), v.clone()]);
+                    }
+                }
                 c.ip(o);
             }
             _ => {
@@ -1743,6 +1754,56 @@ pub fn translate(k: &KernelState) -> Translation {
             w("master"),
             m.name.clone(),
         ]);
+    }
+    // the ports' own settings (those that are not a new port's), then their backup
+    // ports, once every port is in
+    for l in links.iter().filter(|l| l.master != 0) {
+        let (Some(p), Some(idx)) = (&l.port, c.ns.link_index(&l.name)) else {
+            continue;
+        };
+        let Some(have) = c.ns.bridge_port(idx).cloned() else {
+            continue;
+        };
+        let default = |k: &str, v: &str| match k {
+            "priority" => v == "32",
+            "mcast_router" => v == "1",
+            "group_fwd_mask" => v == "0",
+            "learning" | "flood" | "mcast_flood" | "bcast_flood" => v == "on",
+            _ => v == "off",
+        };
+        let mut s = vec![
+            w("link"),
+            w("set"),
+            l.name.clone(),
+            w("type"),
+            w("bridge_slave"),
+        ];
+        for (k, v) in p.opts.iter().filter(|(k, v)| !default(k, v)) {
+            s.extend([w(*k), v.clone()]);
+        }
+        if p.cost != have.cost && p.cost != 0 {
+            s.extend([w("cost"), p.cost.to_string()]);
+        }
+        if s.len() > 5 {
+            c.ip(s);
+        }
+    }
+    for l in links
+        .iter()
+        .filter(|l| l.port.as_ref().is_some_and(|p| p.backup != 0))
+    {
+        let b = l.port.as_ref().map_or(0, |p| p.backup);
+        if let Some(bl) = links.iter().find(|x| x.index == b) {
+            c.ip(vec![
+                w("link"),
+                w("set"),
+                l.name.clone(),
+                w("type"),
+                w("bridge_slave"),
+                w("backup_port"),
+                bl.name.clone(),
+            ]);
+        }
     }
     for l in links.iter().filter(|l| l.kind.as_deref() == Some("bridge")) {
         let have =
@@ -1865,6 +1926,24 @@ pub fn translate(k: &KernelState) -> Translation {
             c.ip(vec![w("link"), w("set"), l.name.clone(), w("up")]);
         } else if !l.up && is_lo {
             c.ip(vec![w("link"), w("set"), w("lo"), w("down")]);
+        }
+    }
+    // a port's spanning tree state set by hand (`type bridge_slave state`), which the
+    // links' states alone do not give
+    for l in links.iter().filter(|l| l.master != 0) {
+        let (Some(p), Some(idx)) = (&l.port, c.ns.link_index(&l.name)) else {
+            continue;
+        };
+        if c.ns.bridge_port(idx).is_some_and(|h| h.state != p.state) {
+            c.ip(vec![
+                w("link"),
+                w("set"),
+                l.name.clone(),
+                w("type"),
+                w("bridge_slave"),
+                w("state"),
+                p.state.to_string(),
+            ]);
         }
     }
 
