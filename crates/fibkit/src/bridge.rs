@@ -149,8 +149,8 @@ impl Netns {
     /// `br_add_if`.
     fn bridge_add_port(&mut self, br: u32, idx: u32) -> Result<()> {
         let l = self.links.get(&idx).ok_or(Error::new(Errno::ENODEV))?;
-        // not the loopback nor a non-Ethernet device
-        if l.is_loopback() {
+        // not the loopback nor a non-Ethernet device (a tun, ARPHRD_NONE)
+        if l.is_loopback() || matches!(l.kind, LinkKind::Tun { tap: false, .. }) {
             return Err(Error::new(Errno::EINVAL));
         }
         if l.kind == LinkKind::Bridge {
@@ -503,11 +503,10 @@ impl Netns {
     }
 
     /// `port_cost`: the path cost the device's link speed gives (ethtool): 2 at 10
-    /// Gb/s (veth, and a macvlan on one), 100 when unknown (ifb, VXLAN) or at 10 Mb/s
-    /// (tun and tap).
+    /// Gb/s (veth, tap, and a macvlan on one of them), 100 when unknown (ifb, VXLAN).
     fn port_cost(&self, idx: u32) -> u32 {
         match self.links.get(&idx).map(|l| &l.kind) {
-            Some(LinkKind::Veth { .. }) => 2,
+            Some(LinkKind::Veth { .. } | LinkKind::Tun { .. }) => 2,
             Some(LinkKind::Macvlan { lower, .. }) => {
                 let lower = *lower;
                 if lower != idx && !self.is_macvlan(lower) {
