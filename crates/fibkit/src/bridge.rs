@@ -18,9 +18,10 @@
 //! - **MTU.** `br_mtu_auto_adjust`: at each port added or removed and each MTU change
 //!   of a port, the bridge takes its ports' smallest MTU (1500 without ports), unless
 //!   its own MTU was set by the user (`BROPT_MTU_SET_BY_USER`), which stays so.
-//! - **Multicast.** An open bridge joins the all-snoopers groups 224.0.0.106 and
-//!   ff02::6a (`br_multicast_join_snoopers`, before the device's `NETDEV_UP`) and
-//!   leaves them when it stops.
+//! - **Multicast.** An open bridge with multicast snooping on (the default) joins the
+//!   all-snoopers groups 224.0.0.106 and ff02::6a (`br_multicast_join_snoopers`,
+//!   before the device's `NETDEV_UP`) and leaves them when it stops; turning snooping
+//!   off leaves them, turning it on joins them if the bridge is up.
 //! - **Addresses.** The oracle gives every new device an address (as `ip link add
 //!   ... address`), which the kernel marks `NET_ADDR_SET`: a bridge then keeps its own
 //!   address instead of taking its ports' smallest, so fibkit never changes it.
@@ -202,8 +203,15 @@ impl Netns {
     }
 
     /// `br_dev_open`'s multicast part (before `NETDEV_UP`): the all-snoopers groups,
-    /// for each family the device has state of.
+    /// for each family the device has state of, while multicast snooping is on.
     pub(crate) fn bridge_open(&mut self, br: u32) {
+        if self.bridge_conf(br).mcast_snooping {
+            self.bridge_join_snoopers(br);
+        }
+    }
+
+    /// `br_multicast_join_snoopers`.
+    fn bridge_join_snoopers(&mut self, br: u32) {
         if self.has_idev4(br) {
             self.mc4_inc(br, ALL_SNOOPERS4);
         }
@@ -214,6 +222,13 @@ impl Netns {
 
     /// `br_dev_stop`'s multicast part (before `NETDEV_DOWN`).
     pub(crate) fn bridge_stop(&mut self, br: u32) {
+        if self.bridge_conf(br).mcast_snooping {
+            self.bridge_leave_snoopers(br);
+        }
+    }
+
+    /// `br_multicast_leave_snoopers`.
+    fn bridge_leave_snoopers(&mut self, br: u32) {
         if self.has_idev4(br) {
             self.mc4_dec(br, ALL_SNOOPERS4);
         }
@@ -744,10 +759,21 @@ impl Netns {
             }
             self.bridges.entry(br).or_default().mcast_router = v;
         }
-        let conf = self.bridges.entry(br).or_default();
         if let Some(v) = c.mcast_snooping {
-            conf.mcast_snooping = v != 0;
+            // br_multicast_toggle: turned off, the bridge leaves the all-snoopers
+            // groups; turned on, it joins them if it is up
+            let on = v != 0;
+            let conf = self.bridges.entry(br).or_default();
+            if conf.mcast_snooping != on {
+                conf.mcast_snooping = on;
+                if !on {
+                    self.bridge_leave_snoopers(br);
+                } else if self.links.get(&br).is_some_and(|l| l.up) {
+                    self.bridge_join_snoopers(br);
+                }
+            }
         }
+        let conf = self.bridges.entry(br).or_default();
         if let Some(v) = c.mcast_query_use_ifaddr {
             conf.mcast_query_use_ifaddr = v != 0;
         }
