@@ -2353,3 +2353,48 @@ fn mirror_keeps_bridge_and_port_settings() {
         f.stdout
     );
 }
+
+/// An IPv4 route keeps the scope its gateway's lookup gave when it was added: host
+/// when the gateway was local then (answered without `via` for as long as it lives),
+/// link when it was not (answered with `via` even once the gateway is local). No dump
+/// shows it; the mirror probes each gateway route with route gets and makes the route
+/// again the same way (with the gateway local for the moment, through an address or a
+/// local route, or in restore mode). Mirror-diff seeds 5632, 5636 and 5811 found it.
+#[test]
+fn mirror_keeps_gateway_scopes_of_routes() {
+    let Some(ns) = live_netns(37) else {
+        return;
+    };
+    ns.no_dad();
+    for c in [
+        "link set lo up",
+        "link add d0 address 02:00:00:00:00:01 type ifb",
+        "link add d1 address 02:00:00:00:00:02 type ifb",
+        "link set d0 up",
+        "link set d1 up",
+        "addr add 10.0.0.1/24 dev d0",
+        // host scope through an address, which then goes (d0 keeps another)
+        "addr add 10.0.0.77/32 dev d0",
+        "route add 10.8.0.0/16 via 10.0.0.77 dev d0",
+        "addr del 10.0.0.77/32 dev d0",
+        // host scope through a local route on a device without addresses
+        "route add local 10.9.9.0/24 dev d1 table local",
+        "route add 10.7.0.0/16 via 10.9.9.9 dev d1",
+        // link scope, the gateway local since
+        "route add 10.6.0.0/16 via 10.0.0.9 dev d0",
+        "addr add 10.0.0.9/32 dev d0",
+    ] {
+        ns.ip(c);
+    }
+    let diffs = compare(
+        &ns,
+        &[
+            "route get 10.8.0.1",
+            "route get 10.7.0.1",
+            "route get 10.6.0.1",
+            "route show",
+            "route show table local",
+        ],
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}

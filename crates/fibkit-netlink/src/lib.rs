@@ -176,6 +176,14 @@ pub struct KernelState {
     /// The attributes of the paths of IPv6 multipath routes, probed (the dump gives a
     /// multipath route once, with its first path's; see [`LegProbe6`]).
     pub legs6: Vec<LegProbe6>,
+    /// The IPv4 gateway routes (table, destination, metric) whose nexthop the kernel
+    /// keeps with a host scope (the gateway was a local address when they were added),
+    /// as probed with route gets: they answer without the gateway, which no dump shows.
+    pub host_gw4: Vec<(u32, (u128, u8), u32)>,
+    /// The IPv4 gateway routes whose nexthop the kernel keeps with a link scope, as
+    /// probed: they answer with the gateway whatever their gateway's lookup would
+    /// find now (a local route may cover it since).
+    pub link_gw4: Vec<(u32, (u128, u8), u32)>,
     /// What could not be decoded.
     pub warnings: Vec<Warning>,
 }
@@ -418,6 +426,7 @@ fn dump_with(s: &mut RtSocket) -> Result<KernelState, Error> {
             probe_tables4(s, &mut k);
             probe_rules6(s, &mut k);
             k.legs6 = probe::legs6(s, &k);
+            (k.host_gw4, k.link_gw4) = probe::host_gw4(s, &k);
             return Ok(k);
         }
         std::thread::sleep(Duration::from_millis(20));

@@ -214,3 +214,105 @@ pub(crate) fn custom6(s: &mut RtSocket, k: &KernelState) -> Result<bool, String>
         Err(e) => Err(format!("-6 route get {a}: {e}")),
     }
 }
+
+/// A route by table, destination and metric.
+pub(crate) type RouteKey = (u32, (u128, u8), u32);
+
+/// `ip route get A oif OIF` with `flags`: `struct rtmsg` (AF_INET, a /32 destination),
+/// `RTA_DST` and `RTA_OIF`.
+fn get_body4_oif(dst: u32, oif: u32, flags: u32) -> Vec<u8> {
+    const RTA_OIF: u16 = 4;
+    let mut b = route_get_body(dst);
+    b[8..12].copy_from_slice(&flags.to_ne_bytes());
+    b.extend_from_slice(&8u16.to_ne_bytes());
+    b.extend_from_slice(&RTA_OIF.to_ne_bytes());
+    b.extend_from_slice(&oif.to_ne_bytes());
+    b
+}
+
+/// The most routes [`host_gw4`] asks about, so that a full table costs a few seconds.
+const HOST_GW4_PROBES: usize = 4096;
+
+/// The IPv4 gateway routes whose nexthop the kernel keeps with a host scope: its
+/// gateway was a local address when the route was added (`fib_check_nh_v4_gw` takes
+/// the scope of the gateway's route), so that lookups answer without the gateway
+/// (`rt_set_nexthop` uses it only at link scope) for as long as the route lives. No
+/// dump shows it. A route is asked about with two route gets for an address of its
+/// prefix through its device: `fibmatch` must name it, and the plain answer then has
+/// no `RTA_GATEWAY` (host scope) or has one (link scope). Returns the routes of each
+/// (at most [`HOST_GW4_PROBES`] routes are asked about).
+pub(crate) fn host_gw4(s: &mut RtSocket, k: &KernelState) -> (Vec<RouteKey>, Vec<RouteKey>) {
+    const RTM_F_FIB_MATCH: u32 = 0x2000;
+    const RTNH_F_DEAD: u32 = 0x01;
+    const RTNH_F_ONLINK: u32 = 0x04;
+    let local: Vec<u32> = k
+        .routes
+        .iter()
+        .filter(|r| !r.v6 && r.table == TABLE_LOCAL)
+        .map(|r| r.dst.0 as u32)
+        .collect();
+    let candidates: Vec<&KRoute> = k
+        .routes
+        .iter()
+        .filter(|r| {
+            !r.v6
+                && r.rtype == 1
+                && r.nhid == 0
+                && r.hops.len() == 1
+                && matches!(r.hops[0].gw, Some(crate::kernel::Ip::V4(_)))
+                && r.hops[0].oif != 0
+                && r.hops[0].flags & (RTNH_F_DEAD | RTNH_F_ONLINK) == 0
+        })
+        .collect();
+    let mut probes = 0usize;
+    let mut ask = |s: &mut RtSocket, r: &KRoute| -> Option<bool> {
+        if probes >= HOST_GW4_PROBES {
+            return None;
+        }
+        probes += 1;
+        let host = u32::MAX.checked_shr(u32::from(r.dst.1)).unwrap_or(0);
+        let a = (r.dst.0 as u32) | (0x5a5a & host);
+        if local.contains(&a) {
+            return None;
+        }
+        let oif = r.hops[0].oif;
+        let m = s
+            .get(
+                rtm::GETROUTE,
+                &get_body4_oif(a, oif, RTM_F_FIB_MATCH),
+                rtm::NEWROUTE,
+            )
+            .ok()?;
+        let m = crate::kernel::decode_route(&m, &mut Vec::new())?;
+        // (while the local and main tables are merged, a local route's match is
+        // answered as main's)
+        let table = m.table == r.table || (r.table == TABLE_LOCAL && m.table == TABLE_MAIN);
+        if !table || (m.dst, m.priority) != (r.dst, r.priority) {
+            return None;
+        }
+        // the plain answer (a cloned route, which the dump decoder passes over): an
+        // `RTA_GATEWAY` only when the gateway is used (link scope)
+        const RTA_GATEWAY: u16 = 5;
+        let p = s
+            .get(
+                rtm::GETROUTE,
+                &get_body4_oif(a, oif, RTM_F_LOOKUP_TABLE),
+                rtm::NEWROUTE,
+            )
+            .ok()?;
+        let attrs = p.get(12..)?;
+        Some(!nl::attrs(attrs).any(|x| x.ty == RTA_GATEWAY))
+    };
+    // every route (up to the limit) is asked about: a route added now could take
+    // either scope from what its gateway's lookup finds at that moment
+    let mut host = Vec::new();
+    let mut link = Vec::new();
+    for r in &candidates {
+        match ask(s, r) {
+            Some(true) => host.push((r.table, r.dst, r.priority)),
+            Some(false) => link.push((r.table, r.dst, r.priority)),
+            None => {}
+        }
+    }
+    (host, link)
+}

@@ -74,6 +74,12 @@ const TRUSTED_COMMENT: &str = "the kernel accepted this when it was added (its g
      reachable, its preferred source present); fibkit mirrors it as it is, but refuses to \
      add it now:";
 
+/// The comment line before a route the mirror made again in restore mode so that its
+/// gateway keeps the link scope the kernel gave it.
+const LINK_SCOPE_COMMENT: &str = "the kernel keeps this route's gateway at link scope \
+     (it was not local when the route was added); a replay gives it the scope its \
+     lookup finds then";
+
 /// The result of translating a [`KernelState`].
 #[derive(Debug)]
 pub struct Translation {
@@ -1292,6 +1298,145 @@ fn host_scoped_nexthop(
     if n.scope != RT_SCOPE_HOST || !n.group.is_empty() {
         return false;
     }
+    with_local_gateway(c, gw, dev, add)
+}
+
+/// The scope of the nexthop of fibkit's IPv4 route (table, destination, metric) with one
+/// gateway path, if there is one.
+fn nh_scope4(ns: &Netns, key: (u32, (u128, u8), u32)) -> Option<u8> {
+    let p = fibkit::prefix::Prefix4::new(key.1 .0 as u32, key.1 .1);
+    // (a local route lives in main's table while the two are merged)
+    [key.0, 254]
+        .iter()
+        .filter_map(|&id| ns.table4(id).and_then(|t| t.get(p)))
+        .flat_map(|list| list.iter())
+        .find(|r| {
+            r.table == key.0
+                && r.info.priority == key.2
+                && r.info.nhs.len() == 1
+                && r.info.nhs[0].gw.is_some()
+        })
+        .map(|r| r.info.nhs[0].scope)
+}
+
+/// The IPv4 gateway routes whose nexthop scope the probe found other than the one
+/// fibkit gave them (it takes the scope of what the gateway's lookup finds as the
+/// mirror is built, the kernel kept the one of when the route was added): deleted and
+/// made again, with the gateway local for the moment (host scope), or in restore mode
+/// (link scope, which a replay of the saved script may not give).
+fn fix_gateway_scopes(c: &mut Ctx, k: &KernelState, kroutes: &[RSpec]) {
+    const HOST: u8 = 254;
+    const LINK: u8 = 253;
+    // the kernel has local routes a user added: one more for a moment changes nothing
+    // lookups see (`fib_has_custom_local_routes` is set either way)
+    let user_local = k
+        .routes
+        .iter()
+        .any(|r| !r.v6 && r.rtype == 2 && r.proto != 2);
+    for r in kroutes.iter().filter(|r| !r.v6) {
+        let key = (r.table, r.dst, r.metric);
+        let want = if k.host_gw4.contains(&key) {
+            HOST
+        } else if k.link_gw4.contains(&key) {
+            LINK
+        } else {
+            continue;
+        };
+        let Some(have) = nh_scope4(&c.ns, key) else {
+            continue;
+        };
+        if have == want {
+            continue;
+        }
+        let Some((Some(Ip::V4(g)), d)) = r.hops.first().map(|h| (h.gw, h.dev.clone())) else {
+            continue;
+        };
+        let words = add_words(r);
+        let others =
+            c.ns.link_index(&d)
+                .is_some_and(|i| c.ns.addrs4(i).iter().any(|a| a.local != g));
+        if want == HOST && !others && !user_local {
+            // the last address of a device going takes its routes with it
+            // (`fib_disable_ip`), and a local route would be a user's
+            c.warn(format!(
+                "route {}/{} table {}: the kernel keeps its gateway with a host scope \
+                 (it was local when the route was added), which the mirror cannot make \
+                 again here: it answers with the gateway",
+                ip_of(false, r.dst.0),
+                r.dst.1,
+                r.table
+            ));
+            continue;
+        }
+        for dw in del_words(r) {
+            c.ip(dw);
+        }
+        let made = if want == LINK {
+            let was = c.ns.set_restore_mode(true);
+            let line = words.join(" ");
+            let ok = c.try_ip(words.clone());
+            c.ns.set_restore_mode(was);
+            if ok {
+                // (the script says how it was made)
+                c.commands.pop();
+                c.commands.push(format!("# {LINK_SCOPE_COMMENT}"));
+                c.commands.push(line);
+            }
+            ok
+        } else if others {
+            with_local_gateway(c, g, &d, &words)
+        } else {
+            with_local_route(c, g, &d, r.table, &words)
+        };
+        if !made {
+            c.warn(format!(
+                "route {}/{} table {}: could not be made again with the kernel's \
+                 gateway scope",
+                ip_of(false, r.dst.0),
+                r.dst.1,
+                r.table
+            ));
+            c.ip(words);
+        }
+    }
+}
+
+/// Run `add` (a route add) with a local route for `gw` through `dev` for the moment,
+/// in the route's own table (which the kernel's gateway check looks in first) or,
+/// for table main, in table local; whether the add was made.
+fn with_local_route(c: &mut Ctx, gw: u32, dev: &str, table: u32, add: &[String]) -> bool {
+    let t = if table == 254 { 255 } else { table };
+    let words = |verb: &str| {
+        vec![
+            w("route"),
+            w(verb),
+            w("local"),
+            format!("{}/32", std::net::Ipv4Addr::from(gw)),
+            w("dev"),
+            dev.to_string(),
+            w("table"),
+            t.to_string(),
+        ]
+    };
+    if !c.try_ip(words("add")) {
+        return false;
+    }
+    let made = c.try_ip(add.to_vec());
+    if !c.try_ip(words("del")) {
+        c.warn(format!(
+            "fibkit refused to delete the local route {} it added a moment before",
+            std::net::Ipv4Addr::from(gw)
+        ));
+    }
+    made
+}
+
+/// Run `add` (a route or nexthop add) with `gw` a local address of `dev` for the
+/// moment (`addr add GW/32`, the add, `addr del`), so that its gateway takes the host
+/// scope of a local route, as when it was made; whether the add was made (not when
+/// the address could not be added).
+fn with_local_gateway(c: &mut Ctx, gw: u32, dev: &str, add: &[String]) -> bool {
+    let dev = dev.to_string();
     let tmp = format!("{}/32", std::net::Ipv4Addr::from(gw));
     if !c.try_ip(vec![
         w("addr"),
@@ -2134,6 +2279,7 @@ pub fn translate(k: &KernelState) -> Translation {
     let fib = fib_rspecs(&c.ns);
     pending.extend(minus(&kroutes, &fib).into_iter().map(add_words));
     let pending = c.try_all(pending);
+    fix_gateway_scopes(&mut c, k, &kroutes);
 
     // 7. rules
     for v6 in [false, true] {
@@ -2280,6 +2426,8 @@ pub fn translate(k: &KernelState) -> Translation {
     for o in pending {
         c.ip(o);
     }
+    // the gateway scopes of the routes made since
+    fix_gateway_scopes(&mut c, k, &kroutes);
     // same prefix, other order (routes added after the rules come behind the others):
     // the first entry that fits a flow wins, so the kernel's order is restored
     let fib = fib_rspecs(&c.ns);
