@@ -4224,6 +4224,7 @@ fn vxlan_parse_opt(
     };
     let (mut daddr, mut saddr): (Option<IpAddr>, Option<IpAddr>) = (None, None);
     let (mut id_set, mut dev_set, mut port_set, mut metadata) = (false, false, false, false);
+    let mut vnifilter = false;
     // what a change of an existing device cannot ask for: the kernel's refusal, by
     // vxlan_nl2conf's order of attributes (the first one wins)
     let mut refused: Option<(u8, &'static str)> = None;
@@ -4437,7 +4438,15 @@ fn vxlan_parse_opt(
             conf.gbp = true;
             refuse(24, "vxlan: cannot change GBP flag");
             creating = false;
-        } else if matches(w, "gpe") || w == "vnifilter" || w == "novnifilter" {
+        } else if w == "vnifilter" || w == "novnifilter" {
+            // the exact words only
+            once("vnifilter", w, w)?;
+            vnifilter = w == "vnifilter";
+            conf.vnifilter = vnifilter;
+            refuse(26, "vxlan: cannot change flag");
+            creating = false;
+        } else if matches(w, "gpe") {
+            // a layer-3 device whose link-local address the kernel draws at random
             return Err(unmodelled_link_setting("vxlan", w));
         } else if matches(w, "help") {
             return Err(fail(VXLAN_USAGE.to_string()));
@@ -4449,6 +4458,11 @@ fn vxlan_parse_opt(
         if creating && create_only.is_none() {
             create_only = Some(w.to_string());
         }
+    }
+    if !metadata && vnifilter {
+        return Err(fail(
+            "vxlan: vnifilter is valid only when 'external' is set\n".into(),
+        ));
     }
     if metadata && id_set {
         return Err(fail(

@@ -4348,6 +4348,10 @@ fn print_vxlan(o: &mut Out, ns: &Netns, c: &fibkit::vxlan::Vxlan) {
     if c.external {
         o.bool_true("external", "external ");
     }
+    if c.vnifilter {
+        // (iproute2 6.1 prints no blank after it: `vnifilterid 0`)
+        o.bool_true("vnifilter", "vnifilter");
+    }
     o.n(Some("id"), &format!("id {} ", c.vni), i128::from(c.vni));
     if let Some(a) = c.remote.filter(|a| !a.is_unspecified()) {
         let six = matches!(a, IpAddr::V6(_));

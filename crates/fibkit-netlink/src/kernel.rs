@@ -326,7 +326,7 @@ fn parse_vxlan(data: &crate::nl::Attr<'_>) -> KVxlan {
             27 => u.push("gpe"),
             28 => v.ttl_inherit = on,
             29 => v.df = d.u8().unwrap_or(0),
-            30 if on => u.push("vnifilter"),
+            30 => v.vnifilter = on,
             31 if !on => u.push("nolocalbypass"),
             _ => {}
         }

@@ -1798,6 +1798,7 @@ pub fn translate(k: &KernelState) -> Translation {
                     (v.remcsum_tx, "remcsumtx"),
                     (v.remcsum_rx, "remcsumrx"),
                     (v.gbp, "gbp"),
+                    (v.vnifilter, "vnifilter"),
                 ] {
                     if on {
                         o.push(w(word));

@@ -4,8 +4,12 @@
 //! remote address or multicast group.
 //!
 //! - The VNI must be free for the destination port among devices of the same kind
-//!   (`external` or not, IPv4 or IPv6): EEXIST, "A VXLAN device with the specified VNI
-//!   already exists".
+//!   (the same receive flags: `external`, `gbp`, `udp6zerocsumrx`, `remcsumrx`,
+//!   `vnifilter`; IPv4 or IPv6): EEXIST, "A VXLAN device with the specified VNI
+//!   already exists". A `vnifilter` device holds no VNI of its own.
+//! - Opening a device opens its port's socket of its family (both for `external`), or
+//!   shares an open device's with the same receive flags; an open device of the port
+//!   and family with other flags holds it: EADDRINUSE.
 //! - With a lower device the MTU is the lower device's less the encapsulation (50
 //!   bytes over IPv4, 70 over IPv6; at least 68), and no larger, asked for or later;
 //!   it does not follow the lower device's later changes. Without one it is 1500 unless
@@ -73,6 +77,9 @@ pub struct Vxlan {
     pub remcsum_rx: bool,
     /// `gbp` (group policy extension).
     pub gbp: bool,
+    /// `vnifilter` (an `external` device that filters by VNI: `bridge vni`, which
+    /// fibkit does not model, so its filter is empty).
+    pub vnifilter: bool,
 }
 
 impl Default for Vxlan {
@@ -103,11 +110,35 @@ impl Default for Vxlan {
             remcsum_tx: false,
             remcsum_rx: false,
             gbp: false,
+            vnifilter: false,
         }
     }
 }
 
 impl Vxlan {
+    /// `VXLAN_F_RCV_FLAGS`: what a receiving socket is kept for (`gbp`,
+    /// `udp6zerocsumrx`, `remcsumrx`, `external`, `vnifilter`); devices share a
+    /// socket of their port only with the same ones.
+    pub fn rcv_flags(&self) -> [bool; 5] {
+        [
+            self.gbp,
+            self.zero_csum6_rx,
+            self.remcsum_rx,
+            self.external,
+            self.vnifilter,
+        ]
+    }
+
+    /// The families of the sockets the device opens (`vxlan_sock_add`): an
+    /// `external` device both, another its own (`false` IPv4, `true` IPv6).
+    pub fn socket_families(&self) -> Vec<bool> {
+        if self.external {
+            vec![false, true]
+        } else {
+            vec![self.ipv6()]
+        }
+    }
+
     /// Whether the device tunnels over IPv6 (`VXLAN_F_IPV6`).
     pub fn ipv6(&self) -> bool {
         matches!(self.remote, Some(IpAddr::V6(_))) || matches!(self.local, Some(IpAddr::V6(_)))
@@ -184,13 +215,15 @@ impl Netns {
         if c.ageing == 0 {
             c.ageing = 300;
         }
+        // vxlan_config_validate: the same VNI, port, receive flags and family; a
+        // `vnifilter` device's VNIs are its filter's, empty here
         let taken = self.links.values().any(|l| match &l.kind {
             LinkKind::Vxlan(o) => {
-                o.vni == c.vni
+                !o.vnifilter
+                    && o.vni == c.vni
                     && o.dstport == c.dstport
-                    && o.external == c.external
+                    && o.rcv_flags() == c.rcv_flags()
                     && o.ipv6() == c.ipv6()
-                    && o.zero_csum6_rx == c.zero_csum6_rx
             }
             _ => false,
         });
@@ -231,6 +264,24 @@ impl Netns {
     /// `vxlan_open`: a device with a multicast group joins it on its lower device
     /// (ENODEV when that device has no state of the group's family).
     pub(crate) fn vxlan_open(&mut self, idx: u32) -> Result<()> {
+        // vxlan_sock_add: each socket the device needs is shared with the open devices
+        // of its port and family whose receive flags are the same; another open one
+        // holds the port (EADDRINUSE)
+        if let Some(me) = self.vxlan_of(idx) {
+            for fam in me.socket_families() {
+                let clash = self.links.values().any(|l| match &l.kind {
+                    LinkKind::Vxlan(o) if l.index != idx && l.up => {
+                        o.dstport == me.dstport
+                            && o.socket_families().contains(&fam)
+                            && o.rcv_flags() != me.rcv_flags()
+                    }
+                    _ => false,
+                });
+                if clash {
+                    return Err(Error::new(Errno::EADDRINUSE));
+                }
+            }
+        }
         let Some((g, lower)) = self
             .vxlan_of(idx)
             .and_then(|c| c.group().map(|g| (g, c.lower)))
