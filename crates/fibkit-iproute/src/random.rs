@@ -571,9 +571,14 @@ impl Gen {
             2 => " remote 2001:db8::9",
             _ => "",
         };
-        let extra = self
-            .r
-            .pick(&["", " nolearning", " ttl 64", " ageing 60", " mtu 9000"]);
+        let extra = self.r.pick(&[
+            "",
+            " nolearning",
+            " ttl 64",
+            " ageing 60",
+            " mtu 9000",
+            " gbp",
+        ]);
         let (pre, extra) = if extra == " mtu 9000" {
             (extra, "")
         } else {
@@ -583,8 +588,21 @@ impl Gen {
         self.line(format!(
             "ip link add vx0{pre} type vxlan id {vni} dstport 4789{lower}{peer}{extra}"
         ));
+        // a second device on the port: the VNI check, and at its opening the port's
+        // sockets (shared only by devices of the same receive flags)
         if self.r.chance(30) {
-            self.line("ip link add vx1 type vxlan id 42 dstport 4789");
+            let o = self.r.pick(&[
+                "id 42",
+                "id 42 gbp",
+                "id 44 udp6zerocsumrx",
+                "external",
+                "external vnifilter",
+                "id 45 remote 2001:db8::8",
+            ]);
+            self.line(format!("ip link add vx1 type vxlan {o} dstport 4789"));
+            if self.r.chance(60) {
+                self.line("ip link set vx1 up");
+            }
         }
         if self.r.chance(85) {
             self.line("ip link set vx0 up");
