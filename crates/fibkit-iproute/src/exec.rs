@@ -16,8 +16,10 @@ use fibkit::{Errno, Netns};
 use crate::names::*;
 
 mod encap;
+mod genl;
 mod nexthop;
 mod token;
+mod tunnel;
 mod tuntap;
 pub(crate) use encap::encap_fields;
 pub use encap::{encap_json_members, encap_text};
@@ -380,13 +382,35 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     if matches(o, "nexthop") {
         return nexthop::nexthop_cmd(ns, &opts, rest);
     }
-    // ip.c's table order: `t`, `tu` and `tun` are `tunnel`, which fibkit does not
-    // model; `tap` is `tuntap` too
+    // ip.c's table order: `l` is `link`, `m` and `ma` `maddress` (below), `t`, `tu`
+    // and `tun` `tunnel`, `tc` and `tcp` `tcpmetrics`, `s` `sr`
+    if o.len() >= 2 && matches(o, "l2tp") {
+        return genl::missing_family(genl::Missing::L2tp, rest);
+    }
+    if matches(o, "fou") {
+        return genl::missing_family(genl::Missing::Fou, rest);
+    }
+    if matches(o, "ila") {
+        return genl::missing_family(genl::Missing::Ila, rest);
+    }
+    if o.len() >= 3 && matches(o, "macsec") {
+        return genl::missing_family(genl::Missing::Macsec, rest);
+    }
+    if matches(o, "tunnel") || matches(o, "tunl") {
+        return tunnel::tunnel_cmd(ns, &opts, rest);
+    }
+    // `tap` is `tuntap` too
     if (o.len() >= 4 && matches(o, "tuntap")) || (o.len() >= 2 && matches(o, "tap")) {
         return tuntap::tuntap_cmd(ns, &opts, rest);
     }
     if matches(o, "token") {
         return token::token_cmd(ns, &opts, rest);
+    }
+    if (o.len() >= 2 && matches(o, "tcpmetrics")) || matches(o, "tcp_metrics") {
+        return genl::tcp_metrics_cmd(&opts, rest);
+    }
+    if matches(o, "sr") {
+        return genl::sr_cmd(ns, &opts, rest);
     }
     if o.len() >= 5 && matches(o, "addrlabel") {
         return addrlabel_cmd(ns, &opts, rest);
@@ -505,11 +529,55 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
         }
         return Ok(Outcome::Ok(String::new()));
     }
-    let sel = crate::show::route_select(ns, &show_opts(opts), args).map_err(show_err)?;
-    // iproute2 sends each dumped route back as a delete. A route through a nexthop
-    // object is dumped with its paths as well as its id, which the kernel refuses
-    // ("mutually exclusive"): the routes around it go, it stays, and the flush stops
-    // with the batch's first error
+    // iproute_flush dumps and sends each route back as a delete, round after round,
+    // until a dump finds nothing: a route the dump hid (an IPv6 entry between the legs
+    // of a multipath route, see `fib6_dump_messages`) goes in a later round. A round
+    // that leaves as many routes to flush as the one before ends it here (the kernel
+    // would go on dumping them for 30 seconds)
+    // With `-s` each round is counted on stdout, and with `-s -s` each route it takes
+    // printed first.
+    let mut last = usize::MAX;
+    let mut out = String::new();
+    let mut round = 0;
+    loop {
+        let d = crate::show::route_flush_dump(ns, &show_opts(opts), args, opts.stats > 1)
+            .map_err(show_err)
+            .map_err(|f| Failure {
+                stdout: format!("{out}{}", f.stdout),
+                ..f
+            })?;
+        if d.messages == 0 || d.routes.len() >= last {
+            if opts.stats > 0 {
+                out.push_str(&if round == 0 {
+                    "Nothing to flush.\n".to_string()
+                } else {
+                    let s = if round > 1 { "s" } else { "" };
+                    format!("*** Flush is complete after {round} round{s} ***\n")
+                });
+            }
+            return Ok(Outcome::Ok(out));
+        }
+        last = d.routes.len();
+        out.push_str(&d.printed);
+        round += 1;
+        flush_round(ns, d.routes).map_err(|f| Failure {
+            stdout: out.clone(),
+            ..f
+        })?;
+        if opts.stats > 0 {
+            out.push_str(&format!(
+                "\n*** Round {round}, deleting {} entries ***\n",
+                d.messages
+            ));
+        }
+    }
+}
+
+/// One round of `route_flush`: the deletes of the routes one dump selected.
+fn flush_round(ns: &mut Netns, sel: Vec<crate::show::Selected>) -> Res<()> {
+    // A route through a nexthop object is dumped with its paths as well as its id,
+    // which the kernel refuses ("mutually exclusive"): the routes around it go, it
+    // stays, and the flush stops with the batch's first error
     let mut failed: Option<Errno> = None;
     for r in sel {
         match r {
@@ -570,7 +638,7 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
             status: 1,
         });
     }
-    Ok(Outcome::Ok(String::new()))
+    Ok(())
 }
 
 /// The keyword of `iprule_modify` a word of a rule line stands for, in iproute2's order

@@ -349,22 +349,8 @@ pub fn dump_routes(ns: &Netns) -> Vec<String> {
     }
     for id in tables6_order(ns) {
         if let Some(t) = ns.table6(id) {
-            let all = t.dump_order();
-            let mut i = 0;
-            while i < all.len() {
-                let r = all[i];
-                if r.sibling_group != 0 {
-                    let legs: Vec<&Route6> = all[i..]
-                        .iter()
-                        .take_while(|x| x.sibling_group == r.sibling_group)
-                        .copied()
-                        .collect();
-                    i += legs.len();
-                    out.push(format!("route6 {}", fib6_line(ns, &legs)));
-                } else {
-                    i += 1;
-                    out.push(format!("route6 {}", fib6_line(ns, &[r])));
-                }
+            for legs in fibkit::table::fib6_dump_messages(&t.dump_order()) {
+                out.push(format!("route6 {}", fib6_line(ns, &legs)));
             }
         }
     }

@@ -153,6 +153,27 @@ pub fn route_select(
     opts: &ShowOpts,
     args: &[String],
 ) -> Result<Vec<Selected>, ShowError> {
+    route_flush_dump(ns, opts, args, false).map(|r| r.routes)
+}
+
+/// What one dump of an `ip route flush` round found.
+pub struct FlushDump {
+    /// The route entries to delete, as [`route_select`] gives them.
+    pub routes: Vec<Selected>,
+    /// The dump's messages the filter took (`filter.flushed`: a multipath route is one).
+    pub messages: usize,
+    /// Those messages as `ip route show` prints them (`-s -s`), when asked for.
+    pub printed: String,
+}
+
+/// One dump of `iproute_flush` (see [`route_select`]); `print`: the text `-s -s` prints
+/// of each route taken.
+pub fn route_flush_dump(
+    ns: &Netns,
+    opts: &ShowOpts,
+    args: &[String],
+    print: bool,
+) -> Result<FlushDump, ShowError> {
     let mut f = RouteFilter::parse(ns, opts, args)?;
     f.flush = true;
     // iproute_flush says "Flush terminated" where a listing says "Dump terminated"
@@ -163,12 +184,26 @@ pub fn route_select(
         e
     })?;
     let mut st = FilterState::default();
-    let mut out = Vec::new();
+    let text_opts = ShowOpts {
+        json: false,
+        ..*opts
+    };
+    let mut o = Out::new(&text_opts);
+    let mut out = FlushDump {
+        routes: Vec::new(),
+        messages: 0,
+        printed: String::new(),
+    };
     for m in msgs {
         if f.accept(&m, &mut st) {
-            out.extend(m.source.selected());
+            if print {
+                print_route(&mut o, ns, &text_opts, &f, &m);
+            }
+            out.messages += 1;
+            out.routes.extend(m.source.selected());
         }
     }
+    out.printed = o.finish();
     Ok(out)
 }
 
@@ -733,7 +768,7 @@ pub(crate) fn strtoul(s: &str, base: u32) -> (u64, usize, bool) {
 }
 
 /// `get_u32()` / `get_unsigned()`: the whole string must be a number that fits 32 bits.
-fn get_u32(s: &str, base: u32) -> Option<u32> {
+pub(crate) fn get_u32(s: &str, base: u32) -> Option<u32> {
     if s.is_empty() {
         return None;
     }
@@ -745,7 +780,7 @@ fn get_u32(s: &str, base: u32) -> Option<u32> {
 }
 
 /// `get_u8()`.
-fn get_u8(s: &str, base: u32) -> Option<u8> {
+pub(crate) fn get_u8(s: &str, base: u32) -> Option<u8> {
     get_u32(s, base).and_then(|v| u8::try_from(v).ok())
 }
 
@@ -1688,6 +1723,18 @@ impl Out {
     }
 }
 
+/// `ip sr tunsrc show` (ipseg6.c's `print_tunsrc`): the answer to one request, in a
+/// JSON array of its own.
+pub fn seg6_tunsrc_show(addr: u128, opts: &ShowOpts) -> String {
+    let a = crate::names::fmt6(addr);
+    let mut o = Out::new(opts);
+    o.begin();
+    o.obj_open(None);
+    o.s(Some("tunsrc"), &format!("tunsrc addr {a}\n"), &a);
+    o.obj_close();
+    o.finish()
+}
+
 /// `ip tuntap show` (iptuntap.c's `do_show`, whose arguments are not looked at): each
 /// tun or tap device of the link dump, in ifindex order, with its `tun_flags` as
 /// `print_flags` words (`IFF_NOFILTER` is `IFF_NO_PI`'s bit, so `filter` goes with
@@ -2255,24 +2302,8 @@ fn fib6_walk_order(t: &fibkit::table::Table6) -> Vec<&Route6> {
 
 fn dump_v6_table<'a>(ns: &'a Netns, id: u32, out: &mut Vec<RtMsg<'a>>) {
     let Some(t) = ns.table6(id) else { return };
-    let order = fib6_walk_order(t);
-    let mut done: Vec<(fibkit::prefix::Prefix6, fibkit::prefix::Prefix6, u64)> = Vec::new();
-    for r in &order {
-        if r.sibling_group != 0 {
-            let key = (r.dst, r.src, r.sibling_group);
-            if done.contains(&key) {
-                continue;
-            }
-            done.push(key);
-            let legs: Vec<&Route6> = order
-                .iter()
-                .copied()
-                .filter(|x| x.dst == r.dst && x.src == r.src && x.sibling_group == r.sibling_group)
-                .collect();
-            out.extend(rt6_msg(ns, &legs));
-        } else {
-            out.extend(rt6_msg(ns, &[*r]));
-        }
+    for legs in fibkit::table::fib6_dump_messages(&fib6_walk_order(t)) {
+        out.extend(rt6_msg(ns, &legs));
     }
 }
 

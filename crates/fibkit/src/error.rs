@@ -31,6 +31,7 @@ pub enum Errno {
     ENXIO,
     ENOTCONN,
     ELOOP,
+    ENOTTY,
 }
 
 impl Errno {
@@ -61,6 +62,7 @@ impl Errno {
             Errno::ENXIO => "ENXIO",
             Errno::ENOTCONN => "ENOTCONN",
             Errno::ELOOP => "ELOOP",
+            Errno::ENOTTY => "ENOTTY",
         }
     }
 
@@ -90,6 +92,7 @@ impl Errno {
             Errno::ENXIO => "No such device or address",
             Errno::ENOTCONN => "Transport endpoint is not connected",
             Errno::ELOOP => "Too many levels of symbolic links",
+            Errno::ENOTTY => "Inappropriate ioctl for device",
         }
     }
 }

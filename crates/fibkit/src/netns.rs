@@ -178,6 +178,9 @@ pub struct Netns {
     pub(crate) mrules6: Vec<Rule>,
     /// The IPv6 address label table (`ip addrlabel`).
     pub(crate) addrlabels: Vec<crate::addrlabel::AddrLabel>,
+    /// The SRv6 tunnel source (`ip sr tunsrc`: `seg6_pernet_data.tun_src`), `::` until
+    /// set.
+    pub(crate) seg6_tunsrc: u128,
     /// The rules compiled for the walk (rebuilt on every rule change).
     pub(crate) prog4: Vec<crate::rule::CompiledRule>,
     pub(crate) prog6: Vec<crate::rule::CompiledRule>,
@@ -361,6 +364,7 @@ impl Netns {
             mrules4: vec![Rule::kernel_default(32767, tid::DEFAULT)],
             mrules6: vec![Rule::kernel_default(32767, tid::MAIN)],
             addrlabels: crate::addrlabel::default_table(),
+            seg6_tunsrc: 0,
             prog4: Vec::new(),
             prog6: Vec::new(),
             custom_rules4: false,
@@ -756,6 +760,17 @@ impl Netns {
             .values()
             .find(|l| l.name == name || l.altnames.iter().any(|a| a == name))
             .map(|l| l.index)
+    }
+
+    /// The SRv6 tunnel source address (`ip sr tunsrc show`; `::` when none was set).
+    pub fn seg6_tunsrc(&self) -> u128 {
+        self.seg6_tunsrc
+    }
+
+    /// `ip sr tunsrc set ADDR` (`SEG6_CMD_SET_TUNSRC`): any address is taken, `::`
+    /// included.
+    pub fn set_seg6_tunsrc(&mut self, addr: u128) {
+        self.seg6_tunsrc = addr;
     }
 
     /// A link index by its name alone, not an alternative name (`/proc/sys` paths,

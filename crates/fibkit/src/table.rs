@@ -1024,6 +1024,33 @@ impl Table6 {
     }
 }
 
+/// The messages of an IPv6 route dump (`fib6_dump_node`) over entries in walk order:
+/// an entry with siblings is one message carrying all of them (`rt6_fill_node`'s
+/// `RTA_MULTIPATH`, the node's legs in order), and the walk then jumps to the last of
+/// those siblings, so an entry of the same node between the first and the last leg (a
+/// reject route appended before the last leg joined) is in no message.
+pub fn fib6_dump_messages<'a>(order: &[&'a Route6]) -> Vec<Vec<&'a Route6>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(&r) = order.get(i) {
+        if r.sibling_group == 0 {
+            out.push(vec![r]);
+            i += 1;
+            continue;
+        }
+        let same =
+            |x: &Route6| x.dst == r.dst && x.src == r.src && x.sibling_group == r.sibling_group;
+        let legs: Vec<&Route6> = order[i..].iter().copied().filter(|x| same(x)).collect();
+        let last = order[i..]
+            .iter()
+            .rposition(|x| same(x))
+            .map_or(i, |k| i + k);
+        out.push(legs);
+        i = last + 1;
+    }
+    out
+}
+
 /// Post-order comparison of two prefixes: a prefix sorts after every prefix it covers;
 /// disjoint prefixes sort by address.
 pub fn postorder_cmp(a: Prefix6, b: Prefix6) -> std::cmp::Ordering {
