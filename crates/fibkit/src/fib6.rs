@@ -194,6 +194,18 @@ impl Netns {
         if cfg.dst.len > 128 {
             return Err(Error::msg(Errno::EINVAL, "Invalid prefix length"));
         }
+        // rtm_to_fib6_multipath_config: for a new route every leg needs a gateway, its
+        // own or the request's (a reject type or `onlink` is no exception), checked
+        // over all legs before any is made (conformance scenario 405)
+        if op != RouteOp::Delete
+            && cfg.nh.gw.is_none()
+            && cfg.multipath.iter().any(|n| n.gw.is_none())
+        {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Device only routes can not be added for IPv6 using the multipath API",
+            ));
+        }
         cfg.dst = Prefix6::new(cfg.dst.addr, cfg.dst.len);
         cfg.src = Prefix6::new(cfg.src.addr, cfg.src.len);
         if op == RouteOp::Delete {
@@ -648,24 +660,14 @@ impl Netns {
     fn ip6_route_multipath_add(&mut self, cfg: &Route6Cfg, fl: NlFlags) -> Result<()> {
         let mut rts = Vec::new();
         for nh in &cfg.multipath {
-            if nh.gw.is_none() && nh.flags & nhflags::ONLINK == 0 {
-                let reject = matches!(
-                    cfg.rtype,
-                    RouteType::Blackhole
-                        | RouteType::Unreachable
-                        | RouteType::Prohibit
-                        | RouteType::Throw
-                );
-                if !reject {
-                    return Err(Error::msg(
-                        Errno::EINVAL,
-                        "Device only routes can not be added for IPv6 using the multipath API",
-                    ));
-                }
-            }
+            // a leg starts as a copy of the request: its device and gateway unless it
+            // names its own
             let mut n = nh.clone();
             if n.dev == 0 {
                 n.dev = cfg.nh.dev;
+            }
+            if n.gw.is_none() {
+                n.gw = cfg.nh.gw;
             }
             let rt = self.ip6_route_info_create(cfg, &n)?;
             // ip6_route_info_append: a leg repeating an earlier one of the request fails
