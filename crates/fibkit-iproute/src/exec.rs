@@ -546,7 +546,8 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
                 stdout: format!("{out}{}", f.stdout),
                 ..f
             })?;
-        if d.messages == 0 || d.routes.len() >= last {
+        let entries: usize = d.routes.iter().map(Vec::len).sum();
+        if d.routes.is_empty() || entries >= last {
             if opts.stats > 0 {
                 out.push_str(&if round == 0 {
                     "Nothing to flush.\n".to_string()
@@ -557,29 +558,61 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
             }
             return Ok(Outcome::Ok(out));
         }
-        last = d.routes.len();
+        last = entries;
         out.push_str(&d.printed);
         round += 1;
+        let messages = d.routes.len();
         flush_round(ns, d.routes).map_err(|f| Failure {
             stdout: out.clone(),
             ..f
         })?;
         if opts.stats > 0 {
             out.push_str(&format!(
-                "\n*** Round {round}, deleting {} entries ***\n",
-                d.messages
+                "\n*** Round {round}, deleting {messages} entries ***\n"
             ));
         }
     }
 }
 
 /// One round of `route_flush`: the deletes of the routes one dump selected.
-fn flush_round(ns: &mut Netns, sel: Vec<crate::show::Selected>) -> Res<()> {
-    // A route through a nexthop object is dumped with its paths as well as its id,
-    // which the kernel refuses ("mutually exclusive"): the routes around it go, it
-    // stays, and the flush stops with the batch's first error
+fn flush_round(ns: &mut Netns, msgs: Vec<Vec<crate::show::Selected>>) -> Res<()> {
+    // Every message of the round is sent back as a delete, and the kernel answers each;
+    // iproute2 reports the first refusal after the batch and stops. A route through a
+    // nexthop object is dumped with its paths as well as its id, which the kernel
+    // refuses ("mutually exclusive"): the routes around it go, it stays. An IPv6
+    // multipath message is deleted leg by leg (`ip6_route_multipath_del`) with the
+    // message's protocol, the first leg's: a leg of another protocol is not found
+    // (ESRCH, the last leg's error being the message's) and stays
     let mut failed: Option<Errno> = None;
-    for r in sel {
+    for legs in msgs {
+        let head_proto = match legs.first() {
+            Some(crate::show::Selected::V6(r)) => r.proto,
+            _ => 0,
+        };
+        let mut last_err = None;
+        for r in legs {
+            if let Err(e) = flush_delete(ns, r, head_proto) {
+                last_err = Some(e.errno);
+            }
+        }
+        if let Some(e) = last_err {
+            failed.get_or_insert(e);
+        }
+    }
+    if let Some(e) = failed {
+        return Err(Failure {
+            stdout: String::new(),
+            errno: Some(e),
+            stderr: format!("Failed to send flush request: {}\n", e.strerror()),
+            status: 1,
+        });
+    }
+    Ok(())
+}
+
+/// The delete of one dumped route entry (`proto6`: the IPv6 message's protocol).
+fn flush_delete(ns: &mut Netns, r: crate::show::Selected, proto6: u8) -> fibkit::Result<()> {
+    {
         match r {
             crate::show::Selected::V4(r) => {
                 let cfg = Route4Cfg {
@@ -600,11 +633,7 @@ fn flush_round(ns: &mut Netns, sel: Vec<crate::show::Selected>) -> Res<()> {
                     nh_id: r.info.nh_id,
                     ..Default::default()
                 };
-                if let Err(e) = ns.route4_modify(RouteOp::Delete, &cfg) {
-                    if e.errno == Errno::EINVAL {
-                        failed.get_or_insert(e.errno);
-                    }
-                }
+                ns.route4_modify(RouteOp::Delete, &cfg)
             }
             crate::show::Selected::V6(r) => {
                 let cfg = Route6Cfg {
@@ -612,7 +641,7 @@ fn flush_round(ns: &mut Netns, sel: Vec<crate::show::Selected>) -> Res<()> {
                     dst: r.dst,
                     src: r.src,
                     rtype: r.rtype,
-                    proto: r.proto,
+                    proto: proto6,
                     metric: r.metric,
                     nh: NhCfg {
                         gw: r.nh.gw.map(Gateway::V6),
@@ -622,23 +651,10 @@ fn flush_round(ns: &mut Netns, sel: Vec<crate::show::Selected>) -> Res<()> {
                     nh_id: r.nh_id,
                     ..Default::default()
                 };
-                if let Err(e) = ns.route6_modify(RouteOp::Delete, &cfg) {
-                    if e.errno == Errno::EINVAL {
-                        failed.get_or_insert(e.errno);
-                    }
-                }
+                ns.route6_modify(RouteOp::Delete, &cfg)
             }
         }
     }
-    if let Some(e) = failed {
-        return Err(Failure {
-            stdout: String::new(),
-            errno: Some(e),
-            stderr: format!("Failed to send flush request: {}\n", e.strerror()),
-            status: 1,
-        });
-    }
-    Ok(())
 }
 
 /// The keyword of `iprule_modify` a word of a rule line stands for, in iproute2's order

@@ -153,15 +153,15 @@ pub fn route_select(
     opts: &ShowOpts,
     args: &[String],
 ) -> Result<Vec<Selected>, ShowError> {
-    route_flush_dump(ns, opts, args, false).map(|r| r.routes)
+    route_flush_dump(ns, opts, args, false).map(|r| r.routes.into_iter().flatten().collect())
 }
 
 /// What one dump of an `ip route flush` round found.
 pub struct FlushDump {
-    /// The route entries to delete, as [`route_select`] gives them.
-    pub routes: Vec<Selected>,
-    /// The dump's messages the filter took (`filter.flushed`: a multipath route is one).
-    pub messages: usize,
+    /// The route entries to delete, as [`route_select`] gives them, one list per
+    /// message the filter took (`filter.flushed` is their number: an IPv6 multipath
+    /// route is one message, its legs in order).
+    pub routes: Vec<Vec<Selected>>,
     /// Those messages as `ip route show` prints them (`-s -s`), when asked for.
     pub printed: String,
 }
@@ -191,7 +191,6 @@ pub fn route_flush_dump(
     let mut o = Out::new(&text_opts);
     let mut out = FlushDump {
         routes: Vec::new(),
-        messages: 0,
         printed: String::new(),
     };
     for m in msgs {
@@ -199,8 +198,7 @@ pub fn route_flush_dump(
             if print {
                 print_route(&mut o, ns, &text_opts, &f, &m);
             }
-            out.messages += 1;
-            out.routes.extend(m.source.selected());
+            out.routes.push(m.source.selected());
         }
     }
     out.printed = o.finish();
