@@ -521,13 +521,22 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
             1,
         ));
     }
-    if args.first().is_some_and(|x| x == "cache") {
+    let (cloned, family) =
+        crate::show::route_flush_filter(ns, &show_opts(opts), args).map_err(show_err)?;
+    let mut out = String::new();
+    if cloned {
         // iproute_flush_cache writes net.ipv4.route.flush unless the family is IPv6;
-        // IPv6 has no cached clones to delete here (no exceptions are modelled)
-        if opts.family != Some(Family::V6) {
+        // IPv4 stops there, else the cached clones are dumped and deleted (none: fibkit
+        // models no exceptions)
+        if family != Some(Family::V6) {
             ns.rt_cache_flush4();
+            if opts.stats > 0 {
+                out.push_str("*** IPv4 routing cache is flushed.\n");
+            }
         }
-        return Ok(Outcome::Ok(String::new()));
+        if family == Some(Family::V4) {
+            return Ok(Outcome::Ok(out));
+        }
     }
     // iproute_flush dumps and sends each route back as a delete, round after round,
     // until a dump finds nothing: a route the dump hid (an IPv6 entry between the legs
@@ -537,7 +546,6 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
     // With `-s` each round is counted on stdout, and with `-s -s` each route it takes
     // printed first.
     let mut last = usize::MAX;
-    let mut out = String::new();
     let mut round = 0;
     loop {
         let d = crate::show::route_flush_dump(ns, &show_opts(opts), args, opts.stats > 1)
@@ -549,7 +557,7 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
         let entries: usize = d.routes.iter().map(Vec::len).sum();
         if d.routes.is_empty() || entries >= last {
             if opts.stats > 0 {
-                out.push_str(&if round == 0 {
+                out.push_str(&if round == 0 && (!cloned || family == Some(Family::V6)) {
                     "Nothing to flush.\n".to_string()
                 } else {
                     let s = if round > 1 { "s" } else { "" };

@@ -1544,17 +1544,23 @@ impl Gen {
             }
             _ => {
                 let fam = if self.r.chance(50) { "-6 " } else { "" };
-                let what = match self.r.below(5) {
+                let what = match self.r.below(6) {
                     0 => format!("dev {}", self.r.pick(&LINKS)),
                     1 => format!("proto {}", self.r.pick(&["static", "boot", "kernel"])),
                     2 => "cache".to_string(),
+                    // one prefix: the routes of its node, those a dump hides between
+                    // the legs of a multipath route in a later round
+                    3 if fam.is_empty() => "10.0.0.0/16".to_string(),
+                    3 => "2001:db8:ff::/48".to_string(),
                     _ => format!("table {}", self.r.pick(&["100", "200", "main"])),
                 };
+                // -s counts the rounds, -s -s also prints each route taken
+                let stats = self.r.pick(&["", "", "", "-s ", "-s -s "]);
                 if self.r.chance(15) {
                     let l = self.r.pick(&LINKS);
                     self.line(format!("ip {fam}addr flush dev {l}"));
                 } else {
-                    self.line(format!("ip {fam}route flush {what}"));
+                    self.line(format!("ip {stats}{fam}route flush {what}"));
                 }
             }
         }

@@ -156,6 +156,23 @@ pub fn route_select(
     route_flush_dump(ns, opts, args, false).map(|r| r.routes.into_iter().flatten().collect())
 }
 
+/// What `iproute_flush` learns from the line before its rounds: whether it asks for
+/// cached routes (`cache`, `cached`, `cloned`, `table cache`), and the family it dumps
+/// (`AF_INET` when none was given and a table was, the main table by default).
+pub fn route_flush_filter(
+    ns: &Netns,
+    opts: &ShowOpts,
+    args: &[String],
+) -> Result<(bool, Option<Family>), ShowError> {
+    let f = RouteFilter::parse(ns, opts, args)?;
+    let fam = match f.dump_family {
+        AF_INET => Some(Family::V4),
+        AF_INET6 => Some(Family::V6),
+        _ => None,
+    };
+    Ok((f.cloned, fam))
+}
+
 /// What one dump of an `ip route flush` round found.
 pub struct FlushDump {
     /// The route entries to delete, as [`route_select`] gives them, one list per
