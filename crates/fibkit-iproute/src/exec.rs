@@ -2711,14 +2711,34 @@ fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         // ipaddr_flush(): rounds of "dump through the filter, delete what it shows", until
         // a round finds nothing (deleting a primary address takes its subnet's
         // secondaries, or promotes one, which the next round then finds); errors of
-        // single deletions do not stop it
+        // single deletions do not stop it. `-s` counts the rounds, `-s -s` also prints
+        // each address a round takes
         let so = show_opts(opts);
-        for _ in 0..10 {
-            let (found, primary_only) =
-                crate::show::addr_flush_round(ns, &so, rest).map_err(show_err)?;
-            if found.is_empty() {
-                return Ok(Outcome::Ok(String::new()));
+        let mut out = String::new();
+        let done = |round: usize, out: &mut String| {
+            if opts.stats > 0 {
+                out.push_str(&if round == 0 {
+                    "Nothing to flush.\n".to_string()
+                } else {
+                    let s = if round > 1 { "s" } else { "" };
+                    format!("*** Flush is complete after {round} round{s} ***\n")
+                });
             }
+        };
+        for round in 0..10 {
+            let (found, primary_only, printed) =
+                crate::show::addr_flush_dump(ns, &so, rest, opts.stats > 1)
+                    .map_err(show_err)
+                    .map_err(|f| Failure {
+                        stdout: format!("{out}{}", f.stdout),
+                        ..f
+                    })?;
+            if found.is_empty() {
+                done(round, &mut out);
+                return Ok(Outcome::Ok(out));
+            }
+            out.push_str(&printed);
+            let n = found.len();
             for a in found {
                 let _ = match a {
                     crate::show::FlushAddr::V4(dev, local, plen, addr) => {
@@ -2729,14 +2749,21 @@ fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                     }
                 };
             }
+            if opts.stats > 0 {
+                out.push_str(&format!(
+                    "\n*** Round {}, deleting {n} addresses ***\n",
+                    round + 1
+                ));
+            }
             if primary_only {
-                return Ok(Outcome::Ok(String::new()));
+                done(round + 1, &mut out);
+                return Ok(Outcome::Ok(out));
             }
         }
-        return Err(Failure::parse(
-            "*** Flush remains incomplete after 10 rounds. ***\n",
-            1,
-        ));
+        return Err(Failure {
+            stdout: out,
+            ..Failure::parse("*** Flush remains incomplete after 10 rounds. ***\n", 1)
+        });
     }
     if matches(cmd, "help") {
         return Err(Failure::parse(crate::show::USAGE_ADDR, 255));

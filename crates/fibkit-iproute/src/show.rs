@@ -5605,17 +5605,39 @@ pub fn addr_flush_round(
     opts: &ShowOpts,
     args: &[String],
 ) -> Result<(Vec<FlushAddr>, bool), ShowError> {
+    addr_flush_dump(ns, opts, args, false).map(|(found, primary_only, _)| (found, primary_only))
+}
+
+/// [`addr_flush_round`], with the text `-s -s` prints of each address taken when
+/// `print` (`print_addrinfo` under a flush: the device in front, as a one-line listing
+/// has it, then the lines of the address).
+pub fn addr_flush_dump(
+    ns: &Netns,
+    opts: &ShowOpts,
+    args: &[String],
+    print: bool,
+) -> Result<(Vec<FlushAddr>, bool, String), ShowError> {
     if args.is_empty() {
         return Err(err(1, "Flush requires arguments.\n".into()));
     }
     if opts.af() == AF_PACKET {
         return Err(err(1, "Cannot flush link addresses.\n".into()));
     }
-    let (f, _) = addr_filter_args(ns, opts, args, false)?;
+    let (mut f, _) = addr_filter_args(ns, opts, args, false)?;
+    let text_opts = ShowOpts {
+        json: false,
+        ..*opts
+    };
+    // (the filter's selection does not look at `oneline`)
+    f.oneline = true;
+    let mut o = Out::new(&text_opts);
     let mut out = Vec::new();
     for a in addr_dump(ns, f.family) {
         if !f.shows(ns, &a) {
             continue;
+        }
+        if print {
+            print_addrinfo(&mut o, ns, &f, &a);
         }
         out.push(match (a.local, a.peer) {
             (Addr::V4(l), peer) => {
@@ -5629,7 +5651,7 @@ pub fn addr_flush_round(
         });
     }
     let primary_only = f.flagmask & ifa::SECONDARY != 0 && f.flags & ifa::SECONDARY == 0;
-    Ok((out, primary_only))
+    Ok((out, primary_only, o.finish()))
 }
 
 // =====================================================================================
