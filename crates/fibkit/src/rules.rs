@@ -67,10 +67,10 @@ impl Netns {
         Ok(())
     }
 
-    /// A rule made from an add request for the list `rules` (the checks of
-    /// `fib_nl2rule` and `rule_exists`, none of a family's `configure`); `mc`: a
-    /// multicast family's list.
-    fn new_rule(&self, rules: &[Rule], v6: bool, spec: &RuleSpec, mc: bool) -> Result<Rule> {
+    /// The checks `fib_nl2rule` and `fib_nl2rule_rtnl` make of an add or a delete
+    /// request for the list `rules`, in their order; the priority the request stands
+    /// for (its own, or `fib_default_rule_pref`: one below the second rule's).
+    fn nl2rule_check(rules: &[Rule], v6: bool, spec: &RuleSpec) -> Result<u32> {
         let einval = |m| Error::msg(Errno::EINVAL, m);
         // family address sizes
         for (p, m) in [
@@ -90,6 +90,43 @@ impl Netns {
                 0
             }
         });
+        let target = match (spec.goto, spec.action) {
+            (Some(_), a) if !matches!(a, Some(RuleAction::Goto(_))) => {
+                return Err(einval("Unexpected goto"));
+            }
+            (Some(t), _) | (None, Some(RuleAction::Goto(t))) => Some(t),
+            _ => None,
+        };
+        if let Some(u) = spec.uid {
+            if u.start == u32::MAX || u.end == u32::MAX || u.start > u.end {
+                return Err(einval("Invalid uid range"));
+            }
+        }
+        let port_ok = |r: &crate::rule::Range| {
+            r.start != 0 && r.end != 0 && r.end < 0xffff && r.start <= r.end
+        };
+        if let Some(r) = &spec.sport {
+            if !port_ok(r) {
+                return Err(einval("Invalid sport range"));
+            }
+        }
+        if let Some(r) = &spec.dport {
+            if !port_ok(r) {
+                return Err(einval("Invalid dport range"));
+            }
+        }
+        // fib_nl2rule_rtnl: backward jumps are refused, for a delete too
+        if target.is_some_and(|t| t <= pref) {
+            return Err(einval("Backward goto not supported"));
+        }
+        Ok(pref)
+    }
+
+    /// A rule made from an add request for the list `rules` (the checks of
+    /// `fib_nl2rule` and `rule_exists`, none of a family's `configure`); `mc`: a
+    /// multicast family's list.
+    fn new_rule(&self, rules: &[Rule], v6: bool, spec: &RuleSpec, mc: bool) -> Result<Rule> {
+        let pref = Self::nl2rule_check(rules, v6, spec)?;
         let action = spec
             .action
             .unwrap_or(RuleAction::Lookup(spec.table.unwrap_or(tid::MAIN)));
@@ -123,39 +160,8 @@ impl Netns {
         rule.protocol = spec.protocol.unwrap_or(0);
         rule.l3mdev = spec.l3mdev;
         rule.realms = if v6 { 0 } else { spec.realms.unwrap_or(0) };
-        // fib_nl2rule checks
         if let Some(t) = spec.goto {
-            if !matches!(action, RuleAction::Goto(_)) {
-                return Err(einval("Unexpected goto"));
-            }
-            if t <= pref {
-                return Err(einval("Backward goto not supported"));
-            }
             rule.action = RuleAction::Goto(t);
-        } else if matches!(action, RuleAction::Goto(_)) && spec.goto.is_none() {
-            if let RuleAction::Goto(t) = action {
-                if t <= pref {
-                    return Err(einval("Backward goto not supported"));
-                }
-            }
-        }
-        if let Some(u) = spec.uid {
-            if u.start == u32::MAX || u.end == u32::MAX || u.start > u.end {
-                return Err(einval("Invalid uid range"));
-            }
-        }
-        let port_ok = |r: &crate::rule::Range| {
-            r.start != 0 && r.end != 0 && r.end < 0xffff && r.start <= r.end
-        };
-        if let Some(r) = &spec.sport {
-            if !port_ok(r) {
-                return Err(einval("Invalid sport range"));
-            }
-        }
-        if let Some(r) = &spec.dport {
-            if !port_ok(r) {
-                return Err(einval("Invalid dport range"));
-            }
         }
         if mc {
             // the multicast families keep no TOS or realms: their `configure` takes
@@ -178,11 +184,6 @@ impl Netns {
                 let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&r.action);
                 if !same_kind {
                     return false;
-                }
-                if let (RuleAction::Goto(x), RuleAction::Goto(y)) = (a, r.action) {
-                    if x != y && spec.goto.is_some() {
-                        return false;
-                    }
                 }
             }
             if let Some(t) = spec.table {
@@ -271,6 +272,8 @@ impl Netns {
     /// `ip [-6] rule del`.
     pub fn rule_del(&mut self, v6: bool, spec: &RuleSpec) -> Result<()> {
         let rules = if v6 { &self.rules6 } else { &self.rules4 };
+        // the request is read as an add's is (a goto's target is not compared)
+        Self::nl2rule_check(rules, v6, spec)?;
         let Some(i) = Self::rule_find(rules, spec, false) else {
             return Err(Error::new(Errno::ENOENT));
         };
@@ -332,6 +335,7 @@ impl Netns {
 
     /// `ip [-6] mrule del`.
     pub fn mrule_del(&mut self, v6: bool, spec: &RuleSpec) -> Result<()> {
+        Self::nl2rule_check(self.mrules(v6), v6, spec)?;
         let Some(i) = Self::rule_find(self.mrules(v6), spec, true) else {
             return Err(Error::new(Errno::ENOENT));
         };
