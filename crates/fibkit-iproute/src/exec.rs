@@ -3326,6 +3326,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let mut vxlan: Option<fibkit::vxlan::VxlanChange> = None;
     let mut bridge: Option<fibkit::bridge::BridgeChange> = None;
     let mut port: Option<fibkit::bridge::PortChange> = None;
+    let mut carrier: Option<bool> = None;
     while let Some(raw) = it.next() {
         let k = link_keyword(raw);
         match k {
@@ -3425,8 +3426,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                     macvlan_parse_opt(&mut it, v, &mut String::new())?,
                 ));
             }
-            "carrier" | "link" | "index" | "broadcast" | "brd" | "xdp" | "netns" | "vf" | "vrf"
-            | "mode" | "state" | "numtxqueues" | "numrxqueues" => {
+            "carrier" => carrier = Some(parse_on_off(k, it.val()?)?),
+            "link" | "index" | "broadcast" | "brd" | "xdp" | "netns" | "vf" | "vrf" | "mode"
+            | "state" | "numtxqueues" | "numrxqueues" => {
                 // flags fibkit does not keep: refused rather than ignored
                 return Err(unmodelled_link_setting(k, it.val()?));
             }
@@ -3492,6 +3494,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         flags_mask,
         txqlen,
         addrgenmode,
+        carrier,
     );
     if notify {
         // (after a refusal too: do_setlink's error path)
@@ -3517,6 +3520,7 @@ fn link_set_rest(
     flags_mask: u32,
     txqlen: Option<u32>,
     mut addrgenmode: Option<u8>,
+    carrier: Option<bool>,
 ) -> Res<Outcome> {
     if let Some(b) = mac {
         // iproute2 compares the length with the device's own (6 bytes for every kind)
@@ -3567,6 +3571,15 @@ fn link_set_rest(
         // dev_change_flags: the flags, then up or down
         ns.link_change_flags(idx, updown, flags, flags_mask)
             .map_err(Failure::kernel)?;
+    }
+    if carrier.is_some() {
+        // dev_change_carrier: no kind fibkit models has ndo_change_carrier (its dummy
+        // is the oracle's ifb; a tun's carrier is its file's); do_setlink's error path
+        // still ends with netdev_state_change after a group or an alias
+        if group.is_some() || alias.is_some() {
+            ns.netdev_state_change(idx).map_err(Failure::kernel)?;
+        }
+        return Err(Failure::errno(Errno::EOPNOTSUPP));
     }
     if let Some(q) = txqlen {
         ns.link_set_txqlen(idx, q).map_err(Failure::kernel)?;
@@ -3625,6 +3638,21 @@ fn link_flag(k: &str, v: &str) -> Res<(u32, bool)> {
         "promisc" => (iff::PROMISC, on),
         _ => (iff::DYNAMIC, on),
     })
+}
+
+/// iproute2's `parse_on_off` (`carrier`): `off` or `on`, or any prefix of them (`o` is
+/// `off`); else its message, and `iplink_parse`'s -EINVAL as the exit status.
+fn parse_on_off(k: &str, v: &str) -> Res<bool> {
+    if matches(v, "off") {
+        Ok(false)
+    } else if matches(v, "on") {
+        Ok(true)
+    } else {
+        Err(Failure::parse(
+            format!("Error: argument of \"{k}\" must be one of \"off\", \"on\", not \"{v}\"\n"),
+            22,
+        ))
+    }
 }
 
 /// Records a flag word's setting in `flags`/`mask` (a later word for the same flag wins).
@@ -3791,10 +3819,13 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
             "link" => {
                 at.link = Some(it.val()?.to_string());
             }
-            "index" | "netns" | "link-netns" | "link-netnsid" | "vrf" | "carrier"
-            | "numtxqueues" | "numrxqueues" | "addrgenmode" | "broadcast" | "brd" | "mode"
-            | "state" | "xdp" | "vf" | "protodown" | "gso_max_size" | "gso_max_segs"
-            | "gro_max_size" => {
+            // rtnl_create_link does not look at a carrier
+            "carrier" => {
+                parse_on_off(k, it.val()?)?;
+            }
+            "index" | "netns" | "link-netns" | "link-netnsid" | "vrf" | "numtxqueues"
+            | "numrxqueues" | "addrgenmode" | "broadcast" | "brd" | "mode" | "state" | "xdp"
+            | "vf" | "protodown" | "gso_max_size" | "gso_max_segs" | "gro_max_size" => {
                 return Err(unmodelled_link_setting(k, it.next().unwrap_or("")));
             }
             _ => {
