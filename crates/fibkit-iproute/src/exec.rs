@@ -3341,8 +3341,13 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                     .ok_or_else(|| invarg("Device does not exist\n", v))?;
                 master = Some(m);
             }
+            // iplink_parse takes a group, an MTU, a queue length and a name once (a
+            // first value of -1 reads as none given)
             "group" => {
                 let v = it.val()?;
+                if group.is_some_and(|g| g != u32::MAX) {
+                    return Err(duparg("group", v));
+                }
                 let g = if v == "default" {
                     Some(0)
                 } else {
@@ -3352,6 +3357,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             }
             "mtu" => {
                 let v = it.val()?;
+                if mtu.is_some_and(|m| m != u32::MAX) {
+                    return Err(duparg("mtu", v));
+                }
                 mtu = Some(
                     crate::names::parse_int(v)
                         .ok_or_else(|| invarg("Invalid \"mtu\" value\n", v))?,
@@ -3361,6 +3369,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             "name" => {
                 // check_ifname (the kernel's dev_valid_name, in part)
                 let v = it.val()?;
+                if name.is_some() {
+                    return Err(duparg("name", v));
+                }
                 if v.is_empty()
                     || v.len() >= 16
                     || v.contains(|c: char| c == '/' || c.is_ascii_whitespace())
@@ -3371,6 +3382,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             }
             "txqueuelen" | "qlen" | "txqlen" => {
                 let v = it.val()?;
+                if txqlen.is_some_and(|q| q != u32::MAX) {
+                    return Err(duparg("txqueuelen", v));
+                }
                 txqlen = Some(
                     crate::names::parse_int(v)
                         .ok_or_else(|| invarg("Invalid \"txqueuelen\" value\n", v))?,
@@ -3640,6 +3654,14 @@ fn link_flag(k: &str, v: &str) -> Res<(u32, bool)> {
     })
 }
 
+/// iproute2's `duparg`: a setting `iplink_parse` takes once given again.
+fn duparg(key: &str, v: &str) -> Failure {
+    Failure::parse(
+        format!("Error: duplicate \"{key}\": \"{v}\" is the second value.\n"),
+        255,
+    )
+}
+
 /// iproute2's `parse_on_off` (`carrier`): `off` or `on`, or any prefix of them (`o` is
 /// `off`); else its message, and `iplink_parse`'s -EINVAL as the exit status.
 fn parse_on_off(k: &str, v: &str) -> Res<bool> {
@@ -3792,6 +3814,9 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
             "group" => {
                 // rtnl_group_a2n: a name of the group file (`default` is 0) or a number
                 let v = it.val()?;
+                if at.group.is_some() {
+                    return Err(dup("group", v));
+                }
                 at.group = Some(if v == "default" {
                     0
                 } else {

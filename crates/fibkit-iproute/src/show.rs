@@ -4940,9 +4940,9 @@ fn print_linkinfo(
         let g = group_n2a(i64::from(l.group));
         o.s(Some("group"), &format!("group {g} "), &g);
     }
-    // printed as the kernel's int
+    // printed as the kernel's int, and not at all when 0 (`print_queuelen`)
     let qlen = l.txqlen as i32;
-    if m.echo.is_none() {
+    if m.echo.is_none() && qlen != 0 {
         o.n(Some("txqlen"), &format!("qlen {qlen}"), i128::from(qlen));
     }
     let (ll_type, bcast) = match l.kind {

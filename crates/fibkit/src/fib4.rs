@@ -1849,11 +1849,29 @@ impl Netns {
         // with one keeps its IPv4 state): no group is joined (random seed 71339);
         // fib_netdev_event still adds the routes of its addresses
         if self.links.get(&dev).is_some_and(|l| l.mtu >= 68) {
-            self.mc4_up(dev);
             if self.links.get(&dev).is_some_and(|l| l.is_loopback()) {
-                // inetdev_event(NETDEV_UP) on the loopback, as it gets 127.0.0.1
+                // inetdev_event(NETDEV_UP) on the loopback: 127.0.0.1/8 is inserted
+                // again (an address flushed, or lost with IPv4 state to a small MTU,
+                // comes back; one still there makes the insertion fail quietly:
+                // conformance scenario 411)
                 self.devconf4_setall(dev);
+                let lo = Addr4 {
+                    life: Default::default(),
+                    local: 0x7f00_0001,
+                    address: 0x7f00_0001,
+                    plen: 8,
+                    broadcast: 0,
+                    scope: crate::route::scope::HOST,
+                    flags: ifa::PERMANENT,
+                    metric: 0,
+                    label: self
+                        .links
+                        .get(&dev)
+                        .map_or_else(String::new, |l| l.name.clone()),
+                };
+                let _ = self.addr4_add(dev, lo);
             }
+            self.mc4_up(dev);
         }
         let n = self.addrs4.get(&dev).map_or(0, Vec::len);
         for i in 0..n {

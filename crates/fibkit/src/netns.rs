@@ -1461,9 +1461,13 @@ impl Netns {
         // addrconf_notify(NETDEV_CHANGEMTU): below IPv6's minimum the device loses its
         // IPv6 state entirely (addresses, routes, neighbours, per-device sysctls); back
         // at or above it a fresh one is made, configured at once when the link is ready
-        // (conformance scenario 220); a loopback below the minimum is not modelled
+        // (conformance scenario 220). A loopback keeps its IPv6 state but goes through
+        // a link down's (addrconf_ifdown without unregistering): ::1 and the routes on
+        // it go, until the next link up (conformance scenario 411)
         if mtu < IPV6_MIN_MTU {
-            if !lo && self.has_idev6(index) {
+            if lo && self.has_idev6(index) {
+                self.ipv6_netdev_down(index, false);
+            } else if self.has_idev6(index) {
                 self.ipv6_idev_destroy(index);
             }
         } else if self.has_idev6(index) {
