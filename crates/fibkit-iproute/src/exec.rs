@@ -3311,7 +3311,7 @@ fn probe_errno(mut f: Failure) -> Failure {
 
 /// `ip link set`: the whole line is parsed first (a bad value changes nothing), then
 /// the kernel applies the request in `do_setlink`'s order (address, MTU, group, name,
-/// master, then up or down), stopping at the first refusal with the earlier changes
+/// flags and up or down, then master), stopping at the first refusal with the earlier changes
 /// made.
 fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let mut it = Args::new(rest);
@@ -3562,10 +3562,6 @@ fn link_set_rest(
     if let Some(a) = alias {
         ns.link_set_alias(idx, a).map_err(Failure::kernel)?;
     }
-    if let Some(m) = master {
-        // do_set_master (IFLA_MASTER; `nomaster` sends 0): only a bridge takes ports
-        ns.link_set_master(idx, m).map_err(Failure::kernel)?;
-    }
     // a veth that comes up gets its carrier through the link watch, after the request:
     // its link-local address is made then, in the mode this request sets (a dummy's
     // is made at once, in the mode it had; random seed 31476)
@@ -3585,6 +3581,12 @@ fn link_set_rest(
         // dev_change_flags: the flags, then up or down
         ns.link_change_flags(idx, updown, flags, flags_mask)
             .map_err(Failure::kernel)?;
+    }
+    if let Some(m) = master {
+        // do_set_master (IFLA_MASTER; `nomaster` sends 0), after the flags: only a
+        // bridge takes ports, and a refused master leaves the device up (conformance
+        // scenario 413)
+        ns.link_set_master(idx, m).map_err(Failure::kernel)?;
     }
     if carrier.is_some() {
         // dev_change_carrier: no kind fibkit models has ndo_change_carrier (its dummy

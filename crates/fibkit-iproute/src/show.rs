@@ -4912,6 +4912,13 @@ fn print_linkinfo(
         let qdisc = match (&l.kind, l.up || l.qdisc_attached) {
             (LinkKind::Loopback, _) => "noqueue",
             (_, false) => "noop",
+            // a multi-queue device's root is mq whatever its queues' qdiscs are
+            (LinkKind::Tun { flags, .. }, true)
+                if flags & fibkit::link::tunf::MULTI_QUEUE != 0 && l.qdisc_noqueue =>
+            {
+                "mq"
+            }
+            (_, true) if l.qdisc_noqueue => "noqueue",
             (LinkKind::Dummy, true) => "pfifo_fast",
             (
                 LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Macvlan { tap: false, .. },

@@ -251,6 +251,10 @@ pub struct Link {
     /// Whether the device has ever been up: its default qdisc, attached at the first
     /// `dev_activate`, stays (and is shown) after it goes down again.
     pub qdisc_attached: bool,
+    /// Whether the qdisc attached then is `noqueue` because the queue length was 0 at
+    /// that moment (a queueing kind's `pfifo_fast` otherwise; it stays whatever the
+    /// queue length becomes: conformance scenario 413).
+    pub qdisc_noqueue: bool,
     /// Transmit queue length (`txqueuelen`; the kernel keeps an `int`'s bits): 32 for
     /// ifb, 1000 for loopback and veth.
     pub txqlen: u32,

@@ -416,6 +416,7 @@ impl Netns {
                 group: 0,
                 mtu: 65536,
                 qdisc_attached: false,
+                qdisc_noqueue: false,
                 txqlen: 1000,
                 alias: None,
                 flags: LinkKind::Loopback.initial_flags(),
@@ -889,6 +890,7 @@ impl Netns {
                 group: 0,
                 mtu,
                 qdisc_attached: false,
+                qdisc_noqueue: false,
                 txqlen: match kind {
                     LinkKind::Dummy => 32,
                     // TUN_READQ_SIZE for a tun and a macvtap; ether_setup's for a tap
@@ -1293,6 +1295,10 @@ impl Netns {
         }
         let link = self.links.get_mut(&index).expect("exists");
         link.up = up;
+        if up && !link.qdisc_attached {
+            // attach_default_qdiscs: noqueue for a queue length of 0
+            link.qdisc_noqueue = link.txqlen == 0;
+        }
         link.qdisc_attached |= up;
         if up {
             // the rest of ndo_open and dev_set_rx_mode
