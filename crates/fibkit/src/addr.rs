@@ -135,6 +135,22 @@ pub struct Addr4 {
 }
 
 impl Addr4 {
+    /// 127.0.0.1/8, scope host, permanent: what the loopback gets when it comes up
+    /// (`inetdev_event`), labelled with its name.
+    pub fn loopback(label: &str) -> Addr4 {
+        Addr4 {
+            life: Default::default(),
+            local: 0x7f00_0001,
+            address: 0x7f00_0001,
+            plen: 8,
+            broadcast: 0,
+            scope: crate::route::scope::HOST,
+            flags: ifa::PERMANENT,
+            metric: 0,
+            label: label.into(),
+        }
+    }
+
     /// The network mask.
     pub fn mask(&self) -> u32 {
         crate::prefix::mask4(self.plen)

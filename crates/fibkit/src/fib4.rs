@@ -1855,20 +1855,11 @@ impl Netns {
                 // comes back; one still there makes the insertion fail quietly:
                 // conformance scenario 411)
                 self.devconf4_setall(dev);
-                let lo = Addr4 {
-                    life: Default::default(),
-                    local: 0x7f00_0001,
-                    address: 0x7f00_0001,
-                    plen: 8,
-                    broadcast: 0,
-                    scope: crate::route::scope::HOST,
-                    flags: ifa::PERMANENT,
-                    metric: 0,
-                    label: self
-                        .links
-                        .get(&dev)
-                        .map_or_else(String::new, |l| l.name.clone()),
-                };
+                let name = self
+                    .links
+                    .get(&dev)
+                    .map_or_else(String::new, |l| l.name.clone());
+                let lo = Addr4::loopback(&name);
                 let _ = self.addr4_add(dev, lo);
             }
             self.mc4_up(dev);

@@ -2048,10 +2048,7 @@ impl Netns {
             return;
         }
         self.addrconf_permanent_addr(dev);
-        let l = &self.links[&dev];
-        // (a loopback below IPv6's minimum MTU does not get ready: no ::1; conformance
-        // scenario 411)
-        if !l.oper_up() || (l.is_loopback() && l.mtu < crate::netns::IPV6_MIN_MTU) {
+        if !self.links[&dev].oper_up() || self.loopback_below_v6_mtu(dev) {
             return;
         }
         self.v6_ready.insert(dev);
@@ -2089,14 +2086,7 @@ impl Netns {
             self.rt6_sync_up(dev, nhflags::LINKDOWN);
             return;
         }
-        // a loopback below IPv6's minimum MTU keeps its IPv6 state, not ready, and a
-        // NETDEV_CHANGE does not make it ready (::1 comes back with the change after
-        // the MTU is raised again: conformance scenario 411)
-        if self
-            .links
-            .get(&dev)
-            .is_some_and(|l| l.is_loopback() && l.mtu < crate::netns::IPV6_MIN_MTU)
-        {
+        if self.loopback_below_v6_mtu(dev) {
             return;
         }
         self.v6_ready.insert(dev);

@@ -432,20 +432,7 @@ impl Netns {
         ns.sysctl.v6_dev.insert(1, ns.sysctl.v6_default.clone());
         ns.mc6_init(1);
         // lo gets 127.0.0.1/8 (scope host) when it comes up, as inetdev does.
-        ns.addrs4.insert(
-            1,
-            vec![Addr4 {
-                life: Default::default(),
-                local: 0x7f00_0001,
-                address: 0x7f00_0001,
-                plen: 8,
-                broadcast: 0,
-                scope: crate::route::scope::HOST,
-                flags: crate::addr::ifa::PERMANENT,
-                metric: 0,
-                label: "lo".into(),
-            }],
-        );
+        ns.addrs4.insert(1, vec![Addr4::loopback("lo")]);
         ns.rules_resolve(false);
         ns.rules_resolve(true);
         ns.fib_add_ifaddr(1, 0);
@@ -761,6 +748,15 @@ impl Netns {
             .values()
             .find(|l| l.name == name || l.altnames.iter().any(|a| a == name))
             .map(|l| l.index)
+    }
+
+    /// A loopback below IPv6's minimum MTU: it keeps its IPv6 state, but no link up or
+    /// NETDEV_CHANGE makes it ready (no ::1) until the MTU is raised again (conformance
+    /// scenario 411).
+    pub(crate) fn loopback_below_v6_mtu(&self, dev: u32) -> bool {
+        self.links
+            .get(&dev)
+            .is_some_and(|l| l.is_loopback() && l.mtu < IPV6_MIN_MTU)
     }
 
     /// The SRv6 tunnel source address (`ip sr tunsrc show`; `::` when none was set).

@@ -207,10 +207,23 @@ fn parse_key(what: &str, v: &str) -> Res<u32> {
     })
 }
 
-/// The name word of `parse_args` (after `name`, or any word that is no keyword): one
-/// only, a valid one, and for `change` as the line's first word the tunnel is read
-/// first (`tnl_get_ioctl`), which fails here.
-fn name_word(ns: &Netns, name: &mut String, v: &str, cmd: Cmd, count: usize) -> Res<()> {
+/// The name word of `parse_args` (`v`: the word after `name`, or `w` itself when it is
+/// no keyword): one only, a valid one, and for `change` as the line's first word the
+/// tunnel is read first (`tnl_get_ioctl`), which fails here.
+fn name_word(
+    ns: &Netns,
+    name: &mut String,
+    w: &str,
+    v: &str,
+    cmd: Cmd,
+    count: usize,
+    usage: fn() -> Failure,
+) -> Res<()> {
+    // a word that is no keyword and a prefix of `help` is the usage (`name help` is a
+    // name)
+    if w != "name" && matches(w, "help") {
+        return Err(usage());
+    }
     if !name.is_empty() {
         return Err(Failure::parse(
             format!("Error: either \"name\" is duplicate, or \"{v}\" is a garbage.\n"),
@@ -322,14 +335,8 @@ fn parse4(ns: &Netns, a: &[String], cmd: Cmd) -> Res<Parm4> {
                 }
             }
             _ => {
-                let v = if w == "name" {
-                    val()?
-                } else if matches(w, "help") {
-                    return Err(usage4());
-                } else {
-                    w
-                };
-                name_word(ns, &mut p.name, v, cmd, count)?;
+                let v = if w == "name" { val()? } else { w };
+                name_word(ns, &mut p.name, w, v, cmd, count, usage4)?;
             }
         }
         count += 1;
@@ -656,14 +663,8 @@ fn parse6(ns: &Netns, a: &[String], cmd: Cmd, proto: u8) -> Res<Parm6> {
             }
             "seq" | "iseq" | "oseq" | "csum" | "icsum" | "ocsum" => {}
             _ => {
-                let v = if w == "name" {
-                    val()?
-                } else if matches(w, "help") {
-                    return Err(usage6());
-                } else {
-                    w
-                };
-                name_word(ns, &mut p.name, v, cmd, count)?;
+                let v = if w == "name" { val()? } else { w };
+                name_word(ns, &mut p.name, w, v, cmd, count, usage6)?;
             }
         }
         count += 1;
