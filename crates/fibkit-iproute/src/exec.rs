@@ -872,23 +872,6 @@ fn get_time_rtt(v: &str) -> Option<(u32, bool)> {
     Some((val, raw))
 }
 
-/// A route's or nexthop's `realms` (iproute2's `get_rt_realms_or_raw`): a raw 32-bit
-/// number, or `FROM/TO` of realms (0-255 or `cosmos`, TO may be empty).
-fn parse_realms(v: &str) -> Option<u32> {
-    fn realm(x: &str) -> Option<u32> {
-        if x == "cosmos" {
-            return Some(0);
-        }
-        parse_u32(x).filter(|&n| n <= 255)
-    }
-    if let Some(n) = parse_u32(v) {
-        return Some(n);
-    }
-    let (from, to) = v.split_once('/')?;
-    let to = if to.is_empty() { 0 } else { realm(to)? };
-    Some((realm(from)? << 16) | to)
-}
-
 /// One `nexthop` or the single-path part of a route request. A nexthop's `dev` is
 /// resolved at once; the single path's only once the whole line is parsed (iproute2
 /// keeps its name until then: a syntax error later on the line wins), so its name
@@ -900,6 +883,7 @@ fn parse_nh<'a>(
     nh: &mut NhCfg,
     single: bool,
     late_dev: &mut Option<&'a str>,
+    zero_len: &mut bool,
 ) -> Res<bool> {
     let Some(k) = a.peek() else { return Ok(false) };
     match k {
@@ -911,6 +895,22 @@ fn parse_nh<'a>(
                 gf = Some(if v == "inet" { Family::V4 } else { Family::V6 });
                 v = a.val()?;
             }
+            // get_addr: `all` and `any` are an address of no length, `default` one of
+            // the family's length (none while the family is open); the kernel's
+            // policy refuses an empty RTA_GATEWAY
+            if single && (matches!(v, "all" | "any") || (v == "default" && gf.is_none())) {
+                *zero_len = true;
+                return Ok(true);
+            }
+            let v = if single && v == "default" {
+                if gf == Some(Family::V6) {
+                    "::"
+                } else {
+                    "0.0.0.0"
+                }
+            } else {
+                v
+            };
             let addr = parse_addr(v, gf).ok_or_else(|| bad_addr(v, gf))?;
             nh.gw = match addr {
                 Addr::V4(0) => None,
@@ -960,7 +960,8 @@ fn parse_nh<'a>(
         _ if !single && matches(k, "realms") => {
             a.next();
             let v = a.val()?;
-            nh.realm = parse_realms(v).ok_or_else(|| invarg("\"realm\" value is invalid\n", v))?;
+            nh.realm = crate::show::get_rt_realms_or_raw(v)
+                .ok_or_else(|| invarg("\"realm\" value is invalid\n", v))?;
         }
         _ => return Ok(false),
     }
@@ -987,6 +988,8 @@ struct RouteReq {
     nhid: u32,
     /// `via` was given (even `via 0.0.0.0`, which the kernel treats as no gateway).
     via_given: bool,
+    /// An address attribute of no length was sent (`via all`, `src any`, ...).
+    zero_len: bool,
 }
 
 fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
@@ -1008,6 +1011,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         expires: None,
         nhid: 0,
         via_given: false,
+        zero_len: false,
     };
     let mut a = Args::new(args);
     let mut late_dev = None;
@@ -1042,7 +1046,15 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 }
             }
         }
-        if parse_nh(ns, &mut a, &mut r.fam, &mut r.nh, true, &mut late_dev)? {
+        if parse_nh(
+            ns,
+            &mut a,
+            &mut r.fam,
+            &mut r.nh,
+            true,
+            &mut late_dev,
+            &mut r.zero_len,
+        )? {
             continue;
         }
         a.next();
@@ -1051,6 +1063,16 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         match k {
             "src" => {
                 let v = a.val()?;
+                // (as `via`: `all`/`any`, or `default` of no family yet, have no length)
+                if matches!(v, "all" | "any") || (v == "default" && r.fam.is_none()) {
+                    r.zero_len = true;
+                    continue;
+                }
+                let v = match (v, r.fam) {
+                    ("default", Some(Family::V6)) => "::",
+                    ("default", _) => "0.0.0.0",
+                    _ => v,
+                };
                 let x = parse_addr(v, r.fam).ok_or_else(|| bad_addr(v, r.fam))?;
                 if r.fam.is_none() {
                     r.fam = Some(x.family());
@@ -1058,8 +1080,13 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 r.prefsrc = Some(x);
             }
             "from" => {
+                // a source prefix sets the family too (`default`/`any`/`all` leave it
+                // open)
                 let v = a.val()?;
                 let p = prefix_arg(v, r.fam)?;
+                if r.fam.is_none() && !matches!(v, "default" | "any" | "all") {
+                    r.fam = Some(p.addr.family());
+                }
                 r.src = Some(p);
             }
             "tos" | "dsfield" => {
@@ -1139,12 +1166,21 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                     r.metrics.locks |= 1 << rtax::CC_ALGO;
                     v = a.val()?;
                 }
-                r.metrics.congctl = Some(v.to_string());
+                // each `congctl` is one more RTAX_CC_ALGO in the request, and the
+                // kernel checks every one (`ip_metrics_convert`): an unknown name
+                // given first stays to be refused
+                if r.metrics
+                    .congctl
+                    .as_deref()
+                    .is_none_or(fibkit::route::congctl_known)
+                {
+                    r.metrics.congctl = Some(v.to_string());
+                }
             }
             "realms" | "realm" => {
                 let v = a.val()?;
-                r.nh.realm =
-                    parse_realms(v).ok_or_else(|| invarg("\"realm\" value is invalid\n", v))?;
+                r.nh.realm = crate::show::get_rt_realms_or_raw(v)
+                    .ok_or_else(|| invarg("\"realm\" value is invalid\n", v))?;
             }
             "nexthop" => {
                 // the rest of the line is a list of nexthops
@@ -1160,7 +1196,9 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                         ..Default::default()
                     };
                     loop {
-                        match parse_nh(ns, &mut a, &mut r.fam, &mut nh, false, &mut None) {
+                        match parse_nh(
+                            ns, &mut a, &mut r.fam, &mut nh, false, &mut None, &mut false,
+                        ) {
                             Ok(true) => {}
                             Ok(false) => break,
                             Err(mut f) => {
@@ -1270,6 +1308,26 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
         return Err(Failure::parse(route_usage(), 255));
     };
     alt_refused(opts)?;
+    // the attribute policy (`rtm_ipv4_policy`, `rtm_ipv6_policy`): an address of no
+    // length
+    if r.zero_len {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::ERANGE,
+            "Attribute failed policy validation",
+        )));
+    }
+    // rtm_to_fib_config / rtm_to_fib6_config (`lwtunnel_valid_encap_type`, also of
+    // each multipath leg): an encapsulation type the kernel lacks is refused with the
+    // request, for every command
+    let unsupported = |e: &Option<std::sync::Arc<fibkit::encap::Encap>>| {
+        matches!(e.as_deref(), Some(fibkit::encap::Encap::Unsupported { .. }))
+    };
+    if unsupported(&r.nh.encap) || r.multipath.iter().any(|n| unsupported(&n.encap)) {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::EOPNOTSUPP,
+            "lwt encapsulation type not supported",
+        )));
+    }
     let fam = r.fam.unwrap_or(Family::V4);
     if fam == Family::V6 && dst.addr == Addr::V4(0) && dst.len == 0 {
         dst.addr = Addr::V6(0);
@@ -2426,31 +2484,41 @@ fn rule_prefix(v: &str, fam: Option<Family>, mc: bool) -> Res<RulePrefix> {
     })
 }
 
-/// `sscanf("%hu-%hu")`: numbers wrap modulo 65536, a single number is a one-port range.
+/// `sscanf("%hu-%hu")`: a number, optionally `-` and a second one (a single number
+/// is a one-port range). glibc reads each as `strtoul` does: blanks, a sign (a negative
+/// number wraps), decimal digits (too many saturate), then keeps the low 16 bits.
 fn parse_port_range(v: &str, msg: &str) -> Res<Range> {
-    let bad = || invarg(msg, v);
-    let num = |s: &str| -> Option<u32> {
-        let d: String = s.chars().take_while(|c| c.is_ascii_digit()).collect();
-        if d.is_empty() {
+    fn hu(s: &str) -> Option<(u32, &str)> {
+        let t = s.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
+        let (neg, t) = match t.as_bytes().first() {
+            Some(b'-') => (true, &t[1..]),
+            Some(b'+') => (false, &t[1..]),
+            _ => (false, t),
+        };
+        let n = t.bytes().take_while(u8::is_ascii_digit).count();
+        if n == 0 {
             return None;
         }
-        d.parse::<u64>().ok().map(|n| (n & 0xffff) as u32)
-    };
-    let (a, b) = match v.split_once('-') {
-        Some((a, b)) => (a, Some(b)),
-        None => (v, None),
-    };
-    let s = num(a).ok_or_else(bad)?;
-    let e = match b {
-        Some(b) => num(b).unwrap_or(s),
-        None => s,
-    };
-    Ok(Range { start: s, end: e })
+        // an overflow is ULONG_MAX, negated or not
+        let x = t[..n]
+            .bytes()
+            .try_fold(0u64, |x, b| {
+                x.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+            })
+            .map_or(u64::MAX, |x| if neg { x.wrapping_neg() } else { x });
+        Some(((x & 0xffff) as u32, &t[n..]))
+    }
+    let (start, rest) = hu(v).ok_or_else(|| invarg(msg, v))?;
+    let end = rest
+        .strip_prefix('-')
+        .and_then(hu)
+        .map_or(start, |(e, _)| e);
+    Ok(Range { start, end })
 }
 
 fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
     let mut s = RuleSpec::default();
-    let mut fam = opts.family;
+    let fam = opts.family;
     if add {
         s.action = Some(RuleAction::Lookup(0));
     }
@@ -2470,27 +2538,17 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
         match k {
             "not" => s.invert = true,
             "from" => {
+                // the family stays `-4`/`-6`'s (or IPv4): an address of the other one
+                // is the kernel's to refuse, unless its length is 0
                 let v = a.val()?;
                 let p = rule_prefix(v, fam, opts.mc)?;
-                if fam.is_none() {
-                    fam = Some(if matches!(p, RulePrefix::V6(_)) {
-                        Family::V6
-                    } else {
-                        Family::V4
-                    });
-                }
                 s.src = Some(p);
             }
             "to" => {
+                // the family stays `-4`/`-6`'s (or IPv4): an address of the other one
+                // is the kernel's to refuse, unless its length is 0
                 let v = a.val()?;
                 let p = rule_prefix(v, fam, opts.mc)?;
-                if fam.is_none() {
-                    fam = Some(if matches!(p, RulePrefix::V6(_)) {
-                        Family::V6
-                    } else {
-                        Family::V4
-                    });
-                }
                 s.dst = Some(p);
             }
             "preference" | "order" | "priority" => {
@@ -2544,11 +2602,8 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             }
             "suppress_ifgroup" | "sup_group" => {
                 let v = a.val()?;
-                let g = if v == "default" {
-                    0
-                } else {
-                    parse_u32(v).ok_or_else(|| invarg("Invalid \"suppress_ifgroup\" value\n", v))?
-                };
+                let g = crate::show::group_a2n(v)
+                    .ok_or_else(|| invarg("Invalid \"suppress_ifgroup\" value\n", v))?;
                 s.suppress_ifgroup = Some(g as i32);
             }
             "dev" | "iif" | "oif" => {
@@ -2641,6 +2696,11 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                     8 => RuleAction::Prohibit,
                     x => RuleAction::Other(x),
                 });
+                // action 0 (FR_ACT_UNSPEC): a delete then matches any action
+                // (`rule_find`)
+                if t == 0 && !add {
+                    s.action = None;
+                }
                 if t == 2 {
                     return Err(Failure::kernel(fibkit::Error::msg(
                         Errno::EINVAL,
@@ -2648,6 +2708,13 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                     )));
                 }
             }
+        }
+    }
+    // a zero-length selector is none: the kernel reads no address for it
+    // (`fib_nl2rule`), whatever its family
+    for p in [&mut s.src, &mut s.dst] {
+        if p.as_ref().is_some_and(RulePrefix::is_empty) {
+            *p = None;
         }
     }
     // iprule_modify returns -EINVAL here: exit status 22
@@ -2859,54 +2926,101 @@ fn parse_warnings_in(resolve: &dyn Fn(&str) -> Option<u32>, argv: &[String]) -> 
         return out;
     }
     let delete = matches(cmd, "delete");
+    // `ipaddr_modify`'s loop, to the word where it gives up (a bad or repeated value,
+    // a missing one): the warnings of the flag words read before that point
     let mut local: Option<&str> = None;
-    let mut peer = false;
+    let (mut peer, mut brd, mut any, mut valid, mut preferred) =
+        (false, false, false, false, false);
+    let mut dev = false;
     let mut a = words[2..].iter().map(String::as_str);
-    let takes_value = [
-        "dev",
-        "label",
-        "scope",
-        "valid_lft",
-        "preferred_lft",
-        "metric",
-        "priority",
-        "preference",
-    ];
-    while let Some(k) = a.next() {
-        if let Some(&(name, _, ro, v6only)) = ADDR_FLAG_WORDS.iter().find(|f| f.0 == k) {
+    // get_addr: an address of the family, or `default`/`all`/`any` (which leave the
+    // family as it is)
+    let addr_ok = |v: &str, fam: Option<Family>| {
+        matches!(v, "default" | "all" | "any") || parse_addr(v, fam).is_some()
+    };
+    let lifetime_ok = |v: &str| v == "forever" || parse_u32(v).is_some();
+    let completed = loop {
+        let Some(k) = a.next() else { break true };
+        if k == "peer" || k == "remote" {
+            let Some(v) = a.next() else { break false };
+            let Some(p) = (!peer).then(|| parse_prefix(v, fam)).flatten() else {
+                break false;
+            };
+            fam.get_or_insert(p.addr.family());
+            peer = true;
+        } else if matches(k, "broadcast") || k == "brd" {
+            let Some(v) = a.next() else { break false };
+            if brd {
+                break false;
+            }
+            if v != "+" && v != "-" {
+                if !addr_ok(v, fam) {
+                    break false;
+                }
+                if let Some(x) = parse_addr(v, fam) {
+                    fam.get_or_insert(x.family());
+                }
+            }
+            brd = true;
+        } else if k == "anycast" {
+            let Some(v) = a.next() else { break false };
+            if any || !addr_ok(v, fam) {
+                break false;
+            }
+            if let Some(x) = parse_addr(v, fam) {
+                fam.get_or_insert(x.family());
+            }
+            any = true;
+        } else if k == "scope" {
+            if a.next().and_then(scope_a2n).is_none() {
+                break false;
+            }
+        } else if k == "dev" || k == "label" {
+            if a.next().is_none() {
+                break false;
+            }
+            dev |= k == "dev";
+        } else if matches(k, "metric") || matches(k, "priority") || matches(k, "preference") {
+            if a.next().and_then(parse_u32).is_none() {
+                break false;
+            }
+        } else if matches(k, "valid_lft") || matches(k, "preferred_lft") {
+            let seen = if matches(k, "valid_lft") {
+                &mut valid
+            } else {
+                &mut preferred
+            };
+            if *seen || !a.next().is_some_and(lifetime_ok) {
+                break false;
+            }
+            *seen = true;
+        } else if let Some(&(name, _, ro, v6only)) = ADDR_FLAG_WORDS.iter().find(|f| f.0 == k) {
             if ro {
                 out += &format!("Warning: {name} option is not mutable from userspace\n");
             } else if v6only && fam != Some(Family::V6) {
                 out += &format!("Warning: {name} option can be set only for IPv6 addresses\n");
             }
-            continue;
-        }
-        let v = if ["peer", "remote", "broadcast", "brd", "anycast", "local"].contains(&k)
-            || (k.len() >= 2 && "broadcast".starts_with(k))
-        {
-            let v = a.next();
-            if k == "peer" || k == "remote" {
-                peer = true;
-            } else if k == "local" {
-                local = v;
-            }
-            v
-        } else if takes_value
-            .iter()
-            .any(|t| *t == k || (k.len() >= 3 && t.starts_with(k)))
-        {
-            a.next();
-            continue;
         } else {
-            local = Some(k);
-            Some(k)
-        };
-        // the family comes from the first address read
-        if let (None, Some(v)) = (fam, v) {
-            if v != "+" && v != "-" {
-                fam = parse_prefix(v, None).map(|p| p.addr.family());
+            let v = if k == "local" {
+                match a.next() {
+                    Some(v) => v,
+                    None => break false,
+                }
+            } else {
+                k
+            };
+            if matches(v, "help") || local.is_some() {
+                break false;
             }
+            let Some(p) = parse_prefix(v, fam) else {
+                break false;
+            };
+            fam.get_or_insert(p.addr.family());
+            local = Some(v);
         }
+    };
+    if !completed || !dev {
+        return out;
     }
     // an IPv4 delete by the local address alone: a wildcard deletion
     if let (true, false, Some(l), None) = (delete, peer, local, crate::names::alt()) {
@@ -5328,8 +5442,10 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         let mut dst: Option<Addr> = None;
         let mut dev = None;
         let mut state = NudState::Permanent;
-        let mut lladdr = None;
+        // the link-layer address as written: read once the line is (`null`: none)
+        let mut lla: Option<&str> = None;
         let (mut flags, mut managed, mut protocol, mut proxy) = (0u8, false, 0u8, false);
+        let mut use_ = false;
         while let Some(k) = it.next() {
             match k {
                 "dev" => dev = Some(it.val()?),
@@ -5366,8 +5482,19 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                         _ => return Err(invarg("nud state is bad", v)),
                     };
                 }
-                _ if matches(k, "lladdr") => lladdr = Some(parse_lladdr(it.val()?)?),
+                _ if matches(k, "lladdr") => {
+                    let v = it.val()?;
+                    if lla.is_some() {
+                        return Err(Failure::parse(
+                            format!("Error: duplicate \"lladdr\": \"{v}\" is the second value.\n"),
+                            255,
+                        ));
+                    }
+                    lla = Some(v);
+                }
                 "router" => flags |= fibkit::netns::ntf::ROUTER,
+                // NTF_USE: the entry is made or found and resolved, not updated
+                "use" => use_ = true,
                 // `managed` asks for no state (a later `nud` still sets one)
                 "managed" => {
                     managed = true;
@@ -5402,6 +5529,10 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 "Device and destination are required arguments.\n",
                 255,
             ));
+        };
+        let lladdr = match lla {
+            Some(v) if v != "null" => Some(parse_lladdr(v)?),
+            _ => None,
         };
         let idx = ifindex(ns, d)?;
         match opts.alt {
@@ -5456,7 +5587,9 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             managed,
             protocol,
         };
-        let r = if change {
+        let r = if use_ {
+            ns.neigh_use(n, !change, replace || change)
+        } else if change {
             ns.neigh_change(n)
         } else {
             ns.neigh_set(n, replace)

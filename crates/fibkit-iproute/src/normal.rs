@@ -32,7 +32,11 @@ pub fn metrics_words(m: &Metrics) -> Vec<String> {
     if m.congctl.is_some() {
         ids.push(rtax::CC_ALGO);
     }
+    // `print_rta_metrics()` also prints a locked metric the kernel left out for its
+    // value 0 (`mtu lock 0`: the lock bit alone), as 0
+    ids.extend((2u8..=17).filter(|&i| i != rtax::CC_ALGO && m.locks & (1u32 << i) != 0));
     ids.sort_unstable();
+    ids.dedup();
     for id in ids {
         // iproute2's JSON keys: `congestion` for the algorithm, and the feature flag
         // as a key of its own with a null value (the oracle prints Python's `None`)
@@ -128,7 +132,7 @@ fn oracle_encap_keys(encap: Option<&fibkit::encap::Encap>, dst: &mut String) -> 
             None
         }
         // (a seg6local `table` comes before the route's own, which -d always prints)
-        Encap::Seg6 { .. } | Encap::Seg6Local { .. } => None,
+        Encap::Seg6 { .. } | Encap::Seg6Local { .. } | Encap::Unsupported { .. } => None,
     }
 }
 

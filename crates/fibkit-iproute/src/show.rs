@@ -1336,18 +1336,38 @@ fn group_n2a(g: i64) -> String {
     }
 }
 
-/// `rtnl_group_a2n` (`strtol`, non-negative).
-fn group_a2n(s: &str) -> Option<i64> {
+/// `rtnl_group_a2n`: a name of `group` (`default` = 0), or `strtol` (saturating at the
+/// `long` bounds) stored in an `int` (the low 32 bits), which must not be negative.
+pub(crate) fn group_a2n(s: &str) -> Option<i64> {
     if s == "default" {
         return Some(0);
     }
     let t = s.trim_start_matches(|c: char| c.is_ascii() && c_isspace(c as u8));
     let neg = t.starts_with('-');
     let (v, n, of) = strtoul(s, 0);
-    if n == 0 || n != s.len() || of || (neg && v != 0) || v > i64::MAX as u64 {
+    if n == 0 || n != s.len() {
         return None;
     }
-    Some(v as i64)
+    // strtol: the magnitude saturates at LONG_MAX, or LONG_MIN with a minus sign
+    // (strtoul hands a negative number back negated)
+    let long: i64 = if of {
+        if neg {
+            i64::MIN
+        } else {
+            i64::MAX
+        }
+    } else if neg {
+        let mag = v.wrapping_neg();
+        if mag >= 1u64 << 63 {
+            i64::MIN
+        } else {
+            -(mag as i64)
+        }
+    } else {
+        i64::try_from(v).unwrap_or(i64::MAX)
+    };
+    let int = long as i32;
+    (int >= 0).then_some(i64::from(int))
 }
 
 /// `rtnl_rtrealm_n2a`.
@@ -1367,8 +1387,9 @@ fn rtrealm_a2n(s: &str) -> Option<u32> {
     strtoul_max(s, 0, 255).map(|v| v as u32)
 }
 
-/// `get_rt_realms_or_raw`.
-fn get_rt_realms_or_raw(s: &str) -> Option<u32> {
+/// `get_rt_realms_or_raw`: a raw 32-bit number, or `[FROM/]TO` of realms (0-255 or a
+/// name of `rt_realms`; an empty TO is 0).
+pub(crate) fn get_rt_realms_or_raw(s: &str) -> Option<u32> {
     if let Some(v) = get_u32(s, 0) {
         return Some(v);
     }

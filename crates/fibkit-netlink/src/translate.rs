@@ -542,6 +542,8 @@ fn encap_words(e: &fibkit::encap::Encap, dev: &str) -> Vec<String> {
                 o.extend([w("hmac"), hmac.to_string()]);
             }
         }
+        // the engine never keeps one
+        Encap::Unsupported { .. } => {}
     }
     o
 }

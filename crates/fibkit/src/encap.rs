@@ -170,6 +170,12 @@ pub enum Encap {
         /// The HMAC key id (0: none).
         hmac: u32,
     },
+    /// An encapsulation type this kernel was built without (`mpls`): iproute2 reads
+    /// it, and the kernel refuses it where it would build it (EOPNOTSUPP).
+    Unsupported {
+        /// The keyword after `encap`.
+        kind: &'static str,
+    },
 }
 
 impl Encap {
@@ -182,6 +188,10 @@ impl Encap {
                 ..
             } if !v6 => Err(crate::Error::new(crate::Errno::EINVAL)),
             Encap::Seg6Local { .. } if !v6 => Err(crate::Error::new(crate::Errno::EINVAL)),
+            Encap::Unsupported { .. } => Err(crate::Error::msg(
+                crate::Errno::EOPNOTSUPP,
+                "lwt encapsulation type not supported",
+            )),
             _ => Ok(()),
         }
     }
@@ -282,6 +292,7 @@ impl Encap {
             Encap::Ip6 { .. } => "ip6",
             Encap::Seg6 { .. } => "seg6",
             Encap::Seg6Local { .. } => "seg6local",
+            Encap::Unsupported { kind } => kind,
         }
     }
 }

@@ -556,7 +556,9 @@ impl Netns {
                 "Invalid dsfield (tos): ECN bits must be 0",
             ));
         }
-        // rtm_to_fib_config, then inet_rtm_delroute
+        // rtm_to_fib_config (the key's length and host bits, then the nexthop id;
+        // conformance scenario 419), then inet_rtm_delroute
+        Self::check_key(cfg.dst, cfg.dst_len)?;
         op.check_nh_id(
             cfg.nh_id,
             cfg.nh.dev != 0
@@ -668,9 +670,8 @@ impl Netns {
                     "Gateway, device and multipath can not be specified for this route type",
                 ));
             }
-            if matches!(cfg.rtype, RouteType::Nat | RouteType::Xresolve) {
-                return Err(einval("Invalid route type"));
-            }
+            // NAT and XRESOLVE are error types too (EINVAL): taken as they are
+            // (conformance scenario 419)
             return Ok(info);
         }
         if cfg.scope > scope::HOST {
@@ -747,9 +748,6 @@ impl Netns {
         };
         let info = Self::fib4_info(cfg, nhs)?;
         if cfg.rtype.reject_error().is_some() {
-            if matches!(cfg.rtype, RouteType::Nat | RouteType::Xresolve) {
-                return Err(einval("Invalid route type"));
-            }
             return Ok(info);
         }
         if cfg.scope > scope::HOST {

@@ -1742,6 +1742,45 @@ impl Netns {
         self.neigh_update(n, false, true)
     }
 
+    /// `neigh_add` with `NTF_USE` (`ip neigh add|replace|change ... use`): the entry is
+    /// found, or made when `create`, as for an update, but not updated:
+    /// `neigh_event_send` starts resolving it instead (an entry in no state or failed
+    /// becomes incomplete, a stale one delayed; the others stay). A new entry starts as
+    /// its constructor makes it (NOARP with an address of its own, else resolving),
+    /// with the `extern_learn` and `managed` given; an entry found only takes the
+    /// protocol given.
+    pub fn neigh_use(&mut self, n: Neighbour, create: bool, replace: bool) -> Result<()> {
+        let at = self.neigh_find_for_update(&n, create, replace)?;
+        match at {
+            Some(i) => {
+                let e = &mut self.neigh[i];
+                e.state = match e.state {
+                    NudState::None | NudState::Failed => NudState::Incomplete,
+                    NudState::Stale => NudState::Delay,
+                    s => s,
+                };
+                if n.protocol != 0 {
+                    e.protocol = n.protocol;
+                }
+            }
+            None => {
+                let (state, lladdr) = match self.neigh_initial(n.dev, n.addr, n.v6) {
+                    Some(ha) => (NudState::Noarp, Some(ha)),
+                    None => (NudState::Incomplete, None),
+                };
+                // ___neigh_create keeps `extern_learn` and `managed` as given
+                self.neigh.push(Neighbour {
+                    state,
+                    lladdr,
+                    flags: n.flags & ntf::EXT_LEARNED,
+                    ..n
+                });
+            }
+        }
+        self.bump();
+        Ok(())
+    }
+
     /// The link-layer address and state a new entry starts with (`arp_constructor`,
     /// `ndisc_constructor`): multicast addresses take their mapped address, then a
     /// device without ARP (`NOARP`: ifb and `arp off`; loopback) answers for every
@@ -1775,10 +1814,15 @@ impl Netns {
         None
     }
 
-    /// `neigh_add` -> `__neigh_update`: a valid state without a link-layer address
-    /// takes the entry's own, and an entry without one (new, or never resolved) is
-    /// refused, left behind in NUD_NONE when it was made for the request.
-    fn neigh_update(&mut self, n: Neighbour, create: bool, replace: bool) -> Result<()> {
+    /// `neigh_add`'s checks of an update's request, in its order (the device, its IPv6
+    /// state, the entry's presence against the request's flags, then a new entry's
+    /// own): the position of the entry, if there is one.
+    fn neigh_find_for_update(
+        &self,
+        n: &Neighbour,
+        create: bool,
+        replace: bool,
+    ) -> Result<Option<usize>> {
         if !self.links.contains_key(&n.dev) {
             return Err(Error::new(Errno::ENODEV));
         }
@@ -1786,7 +1830,6 @@ impl Netns {
             // ndisc_allow_add
             return Err(Error::msg(Errno::EINVAL, "IPv6 is disabled on this device"));
         }
-        let mut n = n;
         let at = self
             .neigh
             .iter()
@@ -1807,7 +1850,15 @@ impl Netns {
             None if !n.v6 && !self.has_idev4(n.dev) => return Err(Error::new(Errno::EINVAL)),
             _ => {}
         }
-        let mut at = at;
+        Ok(at)
+    }
+
+    /// `neigh_add` -> `__neigh_update`: a valid state without a link-layer address
+    /// takes the entry's own, and an entry without one (new, or never resolved) is
+    /// refused, left behind in NUD_NONE when it was made for the request.
+    fn neigh_update(&mut self, n: Neighbour, create: bool, replace: bool) -> Result<()> {
+        let mut at = self.neigh_find_for_update(&n, create, replace)?;
+        let mut n = n;
         if at.is_none() && !n.v6 && self.links[&n.dev].flags & crate::link::iff::LOOPBACK != 0 {
             // arp_constructor keys a new entry of a loopback device by 0.0.0.0, and
             // ___neigh_create then finds the device's entry under that key if there is

@@ -47,6 +47,8 @@ pub enum NexthopKind {
     Blackhole {
         /// The family.
         family: Family,
+        /// `onlink` (kept by an IPv6 blackhole; an IPv4 one refuses it).
+        onlink: bool,
     },
     /// A hash-threshold group: member ids with their weights (1..=256), in order.
     Group {
@@ -79,7 +81,9 @@ impl Nexthop {
     /// The object's family; `None` for a group.
     pub fn family(&self) -> Option<Family> {
         match self.kind {
-            NexthopKind::Single { family, .. } | NexthopKind::Blackhole { family } => Some(family),
+            NexthopKind::Single { family, .. } | NexthopKind::Blackhole { family, .. } => {
+                Some(family)
+            }
             NexthopKind::Group { .. } => None,
         }
     }
@@ -105,6 +109,8 @@ pub struct NexthopCfg {
     pub dev: u32,
     /// `via`.
     pub gw: Option<Gateway>,
+    /// `via all` or `via any`: a gateway attribute of no length.
+    pub gw_empty: bool,
     /// `onlink`.
     pub onlink: bool,
     /// `group ID[,WEIGHT]/...`: ids and weights (1..=256).
@@ -132,6 +138,20 @@ fn einval(m: &'static str) -> Error {
 
 /// The checks of an `ip nexthop add|replace` request alone (`rtm_to_nh_config`).
 fn check_request(cfg: &NexthopCfg) -> Result<()> {
+    // the family (none only with a group), then `fdb`'s companions, then the group
+    if cfg.family.is_none() && cfg.group.is_none() {
+        return Err(einval("Invalid address family"));
+    }
+    if cfg.fdb {
+        if cfg.dev != 0 || cfg.blackhole || cfg.encap.is_some() {
+            return Err(einval(
+                "Fdb attribute can not be used with encap, oif or blackhole",
+            ));
+        }
+        if cfg.onlink {
+            return Err(einval("Unsupported nexthop flags in ancillary header"));
+        }
+    }
     if let Some(group) = &cfg.group {
         if cfg.family.is_some() {
             return Err(einval("Invalid family for group"));
@@ -147,7 +167,8 @@ fn check_request(cfg: &NexthopCfg) -> Result<()> {
                 return Err(einval("Nexthop id can not be used twice in a group"));
             }
         }
-        if cfg.blackhole || cfg.dev != 0 || cfg.gw.is_some() || cfg.encap.is_some() {
+        if cfg.blackhole || cfg.dev != 0 || cfg.gw.is_some() || cfg.gw_empty || cfg.encap.is_some()
+        {
             return Err(einval("No other attributes can be set in nexthop groups"));
         }
         if cfg.resilient && cfg.buckets == Some(0) {
@@ -158,13 +179,8 @@ fn check_request(cfg: &NexthopCfg) -> Result<()> {
             return Err(einval("Invalid address family"));
         };
         if cfg.fdb {
-            if cfg.dev != 0 || cfg.blackhole || cfg.encap.is_some() {
-                return Err(einval(
-                    "Fdb attribute can not be used with encap, oif or blackhole",
-                ));
-            }
-            if cfg.onlink {
-                return Err(einval("Unsupported nexthop flags in ancillary header"));
+            if cfg.gw_empty {
+                return Err(einval("Invalid gateway"));
             }
             if matches!(
                 (family, cfg.gw),
@@ -173,7 +189,7 @@ fn check_request(cfg: &NexthopCfg) -> Result<()> {
                 return Err(einval("Invalid gateway"));
             }
         } else if cfg.blackhole {
-            if cfg.gw.is_some() || cfg.dev != 0 || cfg.encap.is_some() {
+            if cfg.gw.is_some() || cfg.gw_empty || cfg.dev != 0 || cfg.encap.is_some() {
                 return Err(einval(
                     "Blackhole attribute can not be used with gateway, oif, encap or fdb",
                 ));
@@ -185,6 +201,7 @@ fn check_request(cfg: &NexthopCfg) -> Result<()> {
                 ));
             }
             match (family, cfg.gw) {
+                _ if cfg.gw_empty => return Err(einval("Invalid gateway")),
                 (Family::V4, Some(Gateway::V6(_))) | (Family::V6, Some(Gateway::V4(_))) => {
                     return Err(einval("Invalid gateway"));
                 }
@@ -195,6 +212,10 @@ fn check_request(cfg: &NexthopCfg) -> Result<()> {
                 }
                 _ => {}
             }
+        }
+        // `lwtunnel_valid_encap_type`, last
+        if let Some(e @ Encap::Unsupported { .. }) = cfg.encap.as_deref() {
+            e.check(false)?;
         }
     }
     Ok(())
@@ -509,6 +530,14 @@ impl Netns {
         }
         let family = cfg.family.unwrap_or(Family::V4);
         if cfg.blackhole {
+            // an IPv4 blackhole is checked as a nexthop without a gateway
+            // (`fib_check_nh_nongw`), which refuses `onlink` before it looks at the
+            // device
+            if family == Family::V4 && cfg.onlink {
+                return Err(einval(
+                    "Invalid flags for nexthop - PERVASIVE and ONLINK can not be set",
+                ));
+            }
             // a blackhole is a nexthop through the loopback, which must be up (the
             // two families say so in their own words; restore mode: an object made
             // before the loopback went down outlives it)
@@ -519,7 +548,10 @@ impl Netns {
                 };
                 return Err(Error::msg(Errno::ENETDOWN, m));
             }
-            return Ok(NexthopKind::Blackhole { family });
+            return Ok(NexthopKind::Blackhole {
+                family,
+                onlink: cfg.onlink,
+            });
         }
         if cfg.fdb {
             // only its gateway is kept, unchecked (`::` or 0.0.0.0 when none)

@@ -511,18 +511,23 @@ pub fn normalize_metrics(m: &Metrics) -> Metrics {
 /// `tcp_available_congestion_control`; it has no modules to load others from).
 pub const TCP_CONGESTION_ALGORITHMS: [&str; 3] = ["reno", "cubic", "bbr"];
 
+/// Whether the modelled kernel knows the congestion control algorithm `name`
+/// (`tcp_ca_get_key_by_name` on the name cut to `TCP_CA_NAME_MAX - 1` bytes).
+pub fn congctl_known(name: &str) -> bool {
+    let b = name.as_bytes();
+    let name = &b[..b.len().min(15)];
+    TCP_CONGESTION_ALGORITHMS
+        .iter()
+        .any(|a| a.as_bytes() == name)
+}
+
 /// The refusals of `ip_metrics_convert`: an algorithm the kernel does not know
 /// (`tcp_ca_get_key_by_name` on the name cut to `TCP_CA_NAME_MAX - 1` bytes) and a
 /// hop limit above 255, both EINVAL.
 pub fn metrics_check(m: &Metrics) -> crate::error::Result<()> {
     use crate::error::{Errno, Error};
     if let Some(cc) = &m.congctl {
-        let b = cc.as_bytes();
-        let name = &b[..b.len().min(15)];
-        if !TCP_CONGESTION_ALGORITHMS
-            .iter()
-            .any(|a| a.as_bytes() == name)
-        {
+        if !congctl_known(cc) {
             return Err(Error::msg(
                 Errno::EINVAL,
                 "Unknown tcp congestion algorithm",

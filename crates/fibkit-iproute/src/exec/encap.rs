@@ -66,10 +66,64 @@ pub(super) fn parse_encap(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap
         "ip6" => parse_ip(a, true),
         "seg6" => parse_seg6(a),
         "seg6local" => parse_seg6local(ns, a),
-        // the kernel has no mpls, ila, rpl, ioam6 or xfrm encapsulation; fibkit does
-        // not model bpf (their options are not read: the request fails as a whole)
+        // the kernel has no mpls encapsulation: the kernel refuses it once iproute2
+        // has read the line
+        "mpls" => parse_mpls(a),
+        // nor ila, rpl, ioam6 or xfrm; fibkit does not model bpf (their options are
+        // not read: the request fails as a whole)
         _ => Err(unsupported()),
     }
+}
+
+/// `parse_encap_mpls`: a label stack (`get_addr` of AF_MPLS: `/`-separated labels
+/// below 2^20, as `strtoul` reads them, at most 64) and `ttl N`s. This kernel has no
+/// MPLS encapsulation ([`Encap::Unsupported`]).
+fn parse_mpls(a: &mut Args<'_>) -> Res<Arc<Encap>> {
+    let v = a.val()?;
+    let mut rest = v;
+    let mut ok = false;
+    let mut too_many = true;
+    for _ in 0..64 {
+        let (label, used, _) = crate::show::strtoul(rest, 0);
+        if label >= 1 << 20 || used == 0 {
+            too_many = false;
+            break;
+        }
+        match rest[used..].strip_prefix('/') {
+            None if used == rest.len() => {
+                ok = true;
+                too_many = false;
+                break;
+            }
+            None => {
+                too_many = false;
+                break;
+            }
+            Some(r) => rest = r,
+        }
+    }
+    if !ok {
+        let extra = if too_many {
+            "Error: too many labels.\n"
+        } else {
+            ""
+        };
+        return Err(Failure::parse(
+            format!("{extra}Error: mpls address is expected rather than \"{v}\".\n"),
+            1,
+        ));
+    }
+    let mut ttl = false;
+    while a.peek() == Some("ttl") {
+        a.next();
+        let v = a.val()?;
+        if ttl {
+            return Err(duparg("ttl", v));
+        }
+        ttl = true;
+        crate::show::get_u8(v, 0).ok_or_else(|| invarg("\"ttl\" value is invalid\n", v))?;
+    }
+    Ok(Arc::new(Encap::Unsupported { kind: "mpls" }))
 }
 
 /// `parse_encap_ip` / `parse_encap_ip6`.
@@ -359,6 +413,8 @@ pub(crate) fn encap_fields(ns: &fibkit::Netns, e: &Encap) -> Vec<Field> {
                 ));
             }
         }
+        // never stored: the kernel refuses it
+        Encap::Unsupported { .. } => {}
     }
     f
 }

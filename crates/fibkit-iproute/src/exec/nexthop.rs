@@ -157,6 +157,12 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                     explicit = true;
                     v = it.val()?;
                 }
+                // get_addr: `all` and `any` are an address of no length and no family
+                if matches!(v, "all" | "any") {
+                    cfg.gw_empty = true;
+                    attrs = true;
+                    continue;
+                }
                 let addr = parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?;
                 let af = addr.family();
                 match cfg.family {
@@ -235,22 +241,28 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
             w => return Err(invarg("", w)),
         }
     }
+    // the group type and its parameters are read with a group only (rtm_to_nh_config)
+    if cfg.group.is_none() {
+        cfg.resilient = false;
+        (cfg.buckets, cfg.idle_timer, cfg.unbalanced_timer) = (None, None, None);
+    }
     let done = |r: fibkit::Result<()>| {
         r.map(|()| Outcome::Ok(String::new()))
             .map_err(Failure::kernel)
     };
     if verb == Verb::Delete {
-        // rtm_del_nexthop: only the id may be sent
-        if cfg.onlink || cfg.proto != 0 {
-            return done(Err(fibkit::Error::msg(
-                Errno::EINVAL,
-                "Invalid values in header",
-            )));
-        }
+        // rtm_del_nexthop: only the id may be sent (the attributes are parsed before
+        // the header is checked)
         if attrs {
             return done(Err(fibkit::Error::msg(
                 Errno::EINVAL,
                 "Unknown attribute type",
+            )));
+        }
+        if cfg.onlink || cfg.proto != 0 {
+            return done(Err(fibkit::Error::msg(
+                Errno::EINVAL,
+                "Invalid values in header",
             )));
         }
         // the notification describes the object as it was
@@ -455,7 +467,10 @@ pub(crate) fn nh_text(ns: &Netns, o: &Nexthop, details: bool) -> String {
     if o.proto != 0 || details {
         s.push_str(&format!("proto {} ", proto_n2a(o.proto)));
     }
-    if matches!(o.kind, NexthopKind::Single { onlink: true, .. }) {
+    if matches!(
+        o.kind,
+        NexthopKind::Single { onlink: true, .. } | NexthopKind::Blackhole { onlink: true, .. }
+    ) {
         s.push_str("onlink ");
     }
     if o.fdb {
@@ -522,12 +537,14 @@ pub(crate) fn nh_json(ns: &Netns, o: &Nexthop, details: bool) -> serde_json::Val
     if o.proto != 0 || details {
         m.insert("protocol".into(), proto_n2a(o.proto).into());
     }
-    let flags: Vec<serde_json::Value> =
-        if matches!(o.kind, NexthopKind::Single { onlink: true, .. }) {
-            vec!["onlink".into()]
-        } else {
-            Vec::new()
-        };
+    let flags: Vec<serde_json::Value> = if matches!(
+        o.kind,
+        NexthopKind::Single { onlink: true, .. } | NexthopKind::Blackhole { onlink: true, .. }
+    ) {
+        vec!["onlink".into()]
+    } else {
+        Vec::new()
+    };
     m.insert("flags".into(), flags.into());
     if o.fdb {
         m.insert("fdb".into(), serde_json::Value::Null);
