@@ -912,13 +912,23 @@ fn parse_nh<'a>(
                 v
             };
             let addr = parse_addr(v, gf).ok_or_else(|| bad_addr(v, gf))?;
-            nh.gw = match addr {
-                Addr::V4(0) => None,
-                Addr::V4(x) => Some(Gateway::V4(x)),
-                Addr::V6(x) => Some(Gateway::V6(x)),
-            };
+            // parse_one_nh: a leg's gateway of the route's family is RTA_GATEWAY, one of
+            // the other RTA_VIA, and a leg may carry both
+            // (the kernel reads a leg's first attribute of a kind: `nla_find`)
+            let prev = nh.gw.map(|g| matches!(g, Gateway::V6(_)));
+            let first = single || prev.is_none();
+            if first {
+                nh.gw = match addr {
+                    Addr::V4(0) => None,
+                    Addr::V4(x) => Some(Gateway::V4(x)),
+                    Addr::V6(x) => Some(Gateway::V6(x)),
+                };
+            }
             if fam.is_none() {
                 *fam = Some(addr.family());
+            }
+            if !single && prev.is_some_and(|p6| p6 != (addr.family() == Family::V6)) {
+                nh.gw_and_via = true;
             }
         }
         // a path of `nexthop` takes `dev` only (`parse_one_nh`)
@@ -2961,7 +2971,8 @@ fn parse_warnings_in(resolve: &dyn Fn(&str) -> Option<u32>, argv: &[String]) -> 
                     fam.get_or_insert(x.family());
                 }
             }
-            brd = true;
+            // an address of no length is no broadcast address to iproute2's count
+            brd = !(matches!(v, "all" | "any") || (v == "default" && fam.is_none()));
         } else if k == "anycast" {
             let Some(v) = a.next() else { break false };
             if any || !addr_ok(v, fam) {
@@ -3061,6 +3072,7 @@ fn addr_modify(
     // `brd`: +1 all host bits set, -1 cleared, or an address
     let mut brd: Option<Result<Addr, i8>> = None;
     let mut anycast = false;
+    let mut empty_brd = false;
     let mut sc: Option<u8> = None;
     let mut metric = 0u32;
     let mut flags = 0u32;
@@ -3083,9 +3095,19 @@ fn addr_modify(
                 if brd.is_some() {
                     return Err(dup("broadcast", v));
                 }
+                // get_addr: `all`/`any` (and `default` of no family yet) have no length,
+                // which IPv4's attribute policy refuses (and which leaves room for a
+                // second `brd`: iproute2 counts the length); `default` is the zero
+                // address of a known family
+                if matches!(v, "all" | "any") || (v == "default" && fam.is_none()) {
+                    empty_brd = true;
+                    continue;
+                }
                 brd = Some(match v {
                     "+" => Err(1),
                     "-" => Err(-1),
+                    "default" if fam == Some(Family::V6) => Ok(Addr::V6(0)),
+                    "default" => Ok(Addr::V4(0)),
                     _ => {
                         let x = parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?;
                         fam.get_or_insert(x.family());
@@ -3098,8 +3120,12 @@ fn addr_modify(
                 if anycast {
                     return Err(dup("anycast", v));
                 }
-                let x = parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?;
-                fam.get_or_insert(x.family());
+                // (`all`, `any` and `default` leave the family as it is; the kernel
+                // reads no anycast address of an add anyway)
+                if !matches!(v, "all" | "any" | "default") {
+                    let x = parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?;
+                    fam.get_or_insert(x.family());
+                }
                 anycast = true;
             }
             "scope" => {
@@ -3151,7 +3177,10 @@ fn addr_modify(
                     ));
                 }
                 let p = prefix_arg(v, fam)?;
-                fam.get_or_insert(p.addr.family());
+                // `default`/`all`/`any` leave the family open
+                if !matches!(v, "default" | "all" | "any") {
+                    fam.get_or_insert(p.addr.family());
+                }
                 local = Some(p);
             }
         }
@@ -3234,8 +3263,9 @@ fn addr_modify(
     };
     match fam {
         Some(Family::V4) => {
-            // nlmsg_parse against ifa_ipv4_policy: a label is at most IFNAMSIZ - 1 bytes
-            if label.as_ref().is_some_and(|l| l.len() > 15) {
+            // nlmsg_parse against ifa_ipv4_policy: a broadcast address of no length
+            // (`brd all`), a label of more than IFNAMSIZ - 1 bytes
+            if empty_brd || label.as_ref().is_some_and(|l| l.len() > 15) {
                 return Err(kerr(Errno::ERANGE, "Attribute failed policy validation"));
             }
             if !add {

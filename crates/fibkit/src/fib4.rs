@@ -202,6 +202,9 @@ pub struct NhCfg {
     pub realm: u32,
     /// `encap ...`.
     pub encap: Option<std::sync::Arc<crate::encap::Encap>>,
+    /// A multipath leg that carries both a gateway of the route's family
+    /// (`RTA_GATEWAY`) and one of the other (`RTA_VIA`), which `fib_get_nhs` refuses.
+    pub gw_and_via: bool,
 }
 
 /// An IPv4 route request (`struct fib_config`, as iproute2 fills it).
@@ -614,12 +617,21 @@ impl Netns {
         }
         // ip_fib_metrics_init comes before the nexthops are built
         crate::route::metrics_check(&cfg.metrics)?;
-        // fib_nh_init: each nexthop's encapsulation is built first
-        for e in std::iter::once(&cfg.nh.encap)
-            .chain(cfg.multipath.iter().map(|n| &n.encap))
-            .flatten()
-        {
+        // fib_nh_init: each nexthop's encapsulation is built first (fib_get_nhs:
+        // after the leg's gateway attributes are read)
+        if let Some(e) = &cfg.nh.encap {
             e.check(false)?;
+        }
+        for n in &cfg.multipath {
+            if n.gw_and_via {
+                return Err(Error::msg(
+                    Errno::EINVAL,
+                    "Nexthop configuration can not contain both GATEWAY and VIA",
+                ));
+            }
+            if let Some(e) = &n.encap {
+                e.check(false)?;
+            }
         }
         let mut nhs: smallvec::SmallVec<[Nh4; 1]> =
             smallvec::SmallVec::with_capacity(cfg.multipath.len().max(1));
