@@ -3471,6 +3471,8 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let mut bridge: Option<fibkit::bridge::BridgeChange> = None;
     let mut port: Option<fibkit::bridge::PortChange> = None;
     let mut carrier: Option<bool> = None;
+    let mut unkept: Option<Failure> = None;
+    let mut unkept_seen: Vec<&str> = Vec::new();
     while let Some(raw) = it.next() {
         let k = link_keyword(raw);
         match k {
@@ -3585,9 +3587,15 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 ));
             }
             "carrier" => carrier = Some(parse_on_off(k, it.val()?)?),
-            "link" | "index" | "broadcast" | "brd" | "xdp" | "netns" | "vf" | "vrf" | "mode"
-            | "state" | "numtxqueues" | "numrxqueues" => {
-                // flags fibkit does not keep: refused rather than ignored
+            // settings fibkit does not keep: read as iproute2 reads them, then refused
+            // rather than ignored once the device is known
+            "state" | "mode" | "broadcast" | "brd" | "index" | "link" | "numtxqueues"
+            | "numrxqueues" | "protodown" | "protodown_reason" | "gso_max_size"
+            | "gso_max_segs" | "gro_max_size" => {
+                let v = link_unkept_value(k, &mut it, &mut unkept_seen)?;
+                unkept.get_or_insert_with(|| unmodelled_link_setting(k, &v));
+            }
+            "xdp" | "netns" | "vf" | "vrf" => {
                 return Err(unmodelled_link_setting(k, it.val()?));
             }
             _ => {
@@ -3606,6 +3614,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         ));
     };
     let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
+    if let Some(f) = unkept {
+        return Err(f);
+    }
     if let Some(m) = addrgenmode {
         // validate_linkmsg (inet6_validate_link_af), before any change is made
         if !ns.has_idev6(idx) {
@@ -3774,6 +3785,109 @@ fn unmodelled_link_setting(k: &str, v: &str) -> Failure {
     }
 }
 
+/// The value of an `iplink_parse` setting fibkit does not keep, read and checked as
+/// iproute2 does (`seen`: the settings it takes only once); the words it shows.
+fn link_unkept_value<'a>(k: &'a str, it: &mut Args<'a>, seen: &mut Vec<&'a str>) -> Res<String> {
+    let v = it.val()?;
+    let once = |seen: &mut Vec<&'a str>, key: &'a str| {
+        if seen.contains(&key) {
+            return Err(duparg(key, v));
+        }
+        seen.push(key);
+        Ok(())
+    };
+    let int = |msg: &str| crate::names::parse_int(v).ok_or_else(|| invarg(msg, v));
+    // get_unsigned: strtoul of the whole word, at most 2^32-1
+    let unsigned = |msg: &str| parse_u32(v).ok_or_else(|| invarg(msg, v));
+    match k {
+        "state" => {
+            const OPER: [&str; 7] = [
+                "UNKNOWN",
+                "NOTPRESENT",
+                "DOWN",
+                "LOWERLAYERDOWN",
+                "TESTING",
+                "DORMANT",
+                "UP",
+            ];
+            if !OPER.iter().any(|o| o.eq_ignore_ascii_case(v)) {
+                return Err(invarg("Invalid operstate\n", v));
+            }
+        }
+        "mode"
+            if !["default", "dormant"]
+                .iter()
+                .any(|m| m.eq_ignore_ascii_case(v)) =>
+        {
+            return Err(invarg("Invalid link mode\n", v));
+        }
+        "broadcast" | "brd" => {
+            parse_lladdr(v)?;
+        }
+        "index" => {
+            once(seen, "index")?;
+            // atoi: leading blanks, a sign, digits (nothing read is 0)
+            let t = v.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
+            let (neg, t) = match t.strip_prefix('-') {
+                Some(r) => (true, r),
+                None => (false, t.strip_prefix('+').unwrap_or(t)),
+            };
+            // (int)strtol: saturating at the `long` bounds, then the low 32 bits
+            let long = t
+                .bytes()
+                .take_while(u8::is_ascii_digit)
+                .try_fold(0i64, |x, b| {
+                    x.checked_mul(10)?.checked_add(i64::from(b - b'0'))
+                })
+                .map_or(if neg { i64::MIN } else { i64::MAX }, |x| {
+                    if neg {
+                        -x
+                    } else {
+                        x
+                    }
+                });
+            if long as i32 <= 0 {
+                return Err(invarg("Invalid \"index\" value", v));
+            }
+        }
+        "numtxqueues" | "numrxqueues" => {
+            once(seen, k)?;
+            int(&format!("Invalid \"{k}\" value\n"))?;
+        }
+        "protodown" => {
+            parse_on_off(k, v)?;
+        }
+        "protodown_reason" => {
+            // protodown_reason_a2n: a number below 32 (no names are configured)
+            if parse_u32(v).is_none_or(|n| n >= 32) {
+                return Err(invarg("invalid protodown reason\n", v));
+            }
+            let w = it.val()?;
+            if !(matches(w, "on") || matches(w, "off")) {
+                return Err(Failure::parse(
+                    format!(
+                        "Error: argument of \"protodown_reason\" must be \"on\" or \"off\", not \"{w}\"\n"
+                    ),
+                    255,
+                ));
+            }
+            return Ok(format!("{v} {w}"));
+        }
+        "gso_max_segs" => {
+            // at most GSO_MAX_SEGS
+            let segs = unsigned("Invalid \"gso_max_segs\" value\n")?;
+            if segs > 65535 {
+                return Err(invarg("Invalid \"gso_max_segs\" value\n", v));
+            }
+        }
+        "gso_max_size" | "gro_max_size" => {
+            unsigned(&format!("Invalid \"{k}\" value\n"))?;
+        }
+        _ => {}
+    }
+    Ok(v.to_string())
+}
+
 /// A flag word of `iplink_parse` (`arp`, `multicast`, `allmulticast`, `promisc`,
 /// `trailers`, `dynamic`) and its `on`/`off`: the flag and whether it is set (`arp off`
 /// sets NOARP, `trailers off` NOTRAILERS). Anything but exactly `on` or `off` is
@@ -3847,7 +3961,7 @@ fn dup_dev(v: &str) -> Failure {
 /// prefix: `a` is `address`, `al` `alias`, `m` `master`, `n` `nomaster`, `d` `dynamic`,
 /// `t` `type`, `txq` `txqueuelen`); other words come back as they are.
 fn link_keyword(k: &str) -> &str {
-    const ORDER: [(&str, bool); 33] = [
+    const ORDER: [(&str, bool); 38] = [
         ("up", true),
         ("down", true),
         ("name", true),
@@ -3881,6 +3995,11 @@ fn link_keyword(k: &str) -> &str {
         ("numtxqueues", false),
         ("numrxqueues", false),
         ("addrgenmode", false),
+        ("protodown", true),
+        ("protodown_reason", true),
+        ("gso_max_size", true),
+        ("gso_max_segs", true),
+        ("gro_max_size", true),
     ];
     for (kw, exact) in ORDER {
         if (exact && k == kw) || (!exact && matches(k, kw)) {
