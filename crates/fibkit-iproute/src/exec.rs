@@ -3473,6 +3473,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let mut carrier: Option<bool> = None;
     let mut unkept: Option<Failure> = None;
     let mut unkept_seen: Vec<&str> = Vec::new();
+    let mut brd: Option<Vec<u8>> = None;
     while let Some(raw) = it.next() {
         let k = link_keyword(raw);
         match k {
@@ -3589,9 +3590,10 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             "carrier" => carrier = Some(parse_on_off(k, it.val()?)?),
             // settings fibkit does not keep: read as iproute2 reads them, then refused
             // rather than ignored once the device is known
-            "state" | "mode" | "broadcast" | "brd" | "index" | "link" | "numtxqueues"
-            | "numrxqueues" | "protodown" | "protodown_reason" | "gso_max_size"
-            | "gso_max_segs" | "gro_max_size" => {
+            // IFLA_BROADCAST (a second one replaces the first)
+            "broadcast" | "brd" => brd = Some(parse_lladdr(it.val()?)?),
+            "state" | "mode" | "index" | "link" | "numtxqueues" | "numrxqueues" | "protodown"
+            | "protodown_reason" | "gso_max_size" | "gso_max_segs" | "gro_max_size" => {
                 let v = link_unkept_value(k, &mut it, &mut unkept_seen)?;
                 unkept.get_or_insert_with(|| unmodelled_link_setting(k, &v));
             }
@@ -3616,6 +3618,10 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
     if let Some(f) = unkept {
         return Err(f);
+    }
+    // validate_linkmsg, before anything changes
+    if let Some(b) = &brd {
+        ns.link_check_broadcast(idx, b).map_err(Failure::kernel)?;
     }
     if let Some(m) = addrgenmode {
         // validate_linkmsg (inet6_validate_link_af), before any change is made
@@ -3657,6 +3663,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         group,
         name,
         alias,
+        brd,
         master,
         updown,
         flags,
@@ -3683,6 +3690,7 @@ fn link_set_rest(
     group: Option<u32>,
     name: Option<&str>,
     alias: Option<&str>,
+    brd: Option<Vec<u8>>,
     master: Option<u32>,
     updown: Option<bool>,
     flags: u32,
@@ -3716,6 +3724,10 @@ fn link_set_rest(
     }
     if let Some(a) = alias {
         ns.link_set_alias(idx, a).map_err(Failure::kernel)?;
+    }
+    // do_setlink: IFLA_BROADCAST after the alias, before the flags
+    if let Some(b) = brd {
+        ns.link_set_broadcast(idx, &b).map_err(Failure::kernel)?;
     }
     // a veth that comes up gets its carrier through the link watch, after the request:
     // its link-local address is made then, in the mode this request sets (a dummy's
@@ -3820,9 +3832,6 @@ fn link_unkept_value<'a>(k: &'a str, it: &mut Args<'a>, seen: &mut Vec<&'a str>)
                 .any(|m| m.eq_ignore_ascii_case(v)) =>
         {
             return Err(invarg("Invalid link mode\n", v));
-        }
-        "broadcast" | "brd" => {
-            parse_lladdr(v)?;
         }
         "index" => {
             once(seen, "index")?;

@@ -4974,9 +4974,9 @@ fn print_linkinfo(
         o.n(Some("txqlen"), &format!("qlen {qlen}"), i128::from(qlen));
     }
     let (ll_type, bcast) = match l.kind {
-        LinkKind::Loopback => ("loopback", [0u8; 6]),
+        LinkKind::Loopback => ("loopback", l.broadcast),
         LinkKind::Tun { tap: false, .. } => ("none", [0u8; 6]),
-        _ => ("ether", [0xffu8; 6]),
+        _ => ("ether", l.broadcast),
     };
     // ll_type_n2a with -N: the ARPHRD number in brackets
     let ll_numeric = match l.kind {

@@ -239,6 +239,9 @@ pub struct Link {
     pub kind: LinkKind,
     /// Hardware address.
     pub mac: [u8; 6],
+    /// Link-layer broadcast address (`dev->broadcast`: all ones for an Ethernet-like
+    /// device, zeros for the loopback; `ip link set DEV broadcast LLADDR`).
+    pub broadcast: [u8; 6],
     /// Administratively up (IFF_UP).
     pub up: bool,
     /// Carrier (lower layer up). Loopback and dummy always have it; a veth has it

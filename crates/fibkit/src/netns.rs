@@ -411,6 +411,7 @@ impl Netns {
                 name: "lo".into(),
                 kind: LinkKind::Loopback,
                 mac: [0; 6],
+                broadcast: [0; 6],
                 up: false,
                 carrier: true,
                 group: 0,
@@ -875,6 +876,7 @@ impl Netns {
                 name: name.to_string(),
                 kind: kind.clone(),
                 mac,
+                broadcast: [0xff; 6],
                 up: false,
                 carrier: !matches!(
                     kind,
@@ -1533,6 +1535,31 @@ impl Netns {
         self.neigh_changeaddr(index);
         self.macvlan_lower_changeaddr(index, by_macvlan);
         self.bump();
+        Ok(())
+    }
+
+    /// `ip link set DEV broadcast LLADDR` (IFLA_BROADCAST): `validate_linkmsg` refuses
+    /// an address shorter than the device's (EINVAL; a tun has none), a longer one is
+    /// cut; then NETDEV_CHANGEADDR, as for a new address.
+    pub fn link_set_broadcast(&mut self, index: u32, lladdr: &[u8]) -> Result<()> {
+        self.link_check_broadcast(index, lladdr)?;
+        let l = self.links.get_mut(&index).expect("checked");
+        if !l.is_tun() {
+            l.broadcast.copy_from_slice(&lladdr[..6]);
+        }
+        self.neigh_changeaddr(index);
+        self.macvlan_lower_changeaddr(index, false);
+        self.bump();
+        Ok(())
+    }
+
+    /// The length check of [`Netns::link_set_broadcast`] alone (`validate_linkmsg`,
+    /// before the request changes anything).
+    pub fn link_check_broadcast(&self, index: u32, lladdr: &[u8]) -> Result<()> {
+        let l = self.links.get(&index).ok_or(Error::new(Errno::ENODEV))?;
+        if lladdr.len() < if l.is_tun() { 0 } else { 6 } {
+            return Err(Error::new(Errno::EINVAL));
+        }
         Ok(())
     }
 
