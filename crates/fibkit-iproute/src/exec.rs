@@ -1000,6 +1000,9 @@ struct RouteReq {
     via_given: bool,
     /// An address attribute of no length was sent (`via all`, `src any`, ...).
     zero_len: bool,
+    /// An encapsulation type the kernel lacks was given, even if a later `encap`
+    /// replaced it.
+    unsupported_encap: bool,
 }
 
 fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
@@ -1022,6 +1025,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         nhid: 0,
         via_given: false,
         zero_len: false,
+        unsupported_encap: false,
     };
     let mut a = Args::new(args);
     let mut late_dev = None;
@@ -1065,6 +1069,13 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             &mut late_dev,
             &mut r.zero_len,
         )? {
+            // rtm_to_fib_config checks each RTA_ENCAP_TYPE as it reads it: an
+            // unsupported one refuses an IPv4 request even when another follows
+            // (rtm_to_fib6_config reads the last only)
+            r.unsupported_encap |= matches!(
+                r.nh.encap.as_deref(),
+                Some(fibkit::encap::Encap::Unsupported { .. })
+            );
             continue;
         }
         a.next();
@@ -1332,7 +1343,8 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
     let unsupported = |e: &Option<std::sync::Arc<fibkit::encap::Encap>>| {
         matches!(e.as_deref(), Some(fibkit::encap::Encap::Unsupported { .. }))
     };
-    if unsupported(&r.nh.encap) || r.multipath.iter().any(|n| unsupported(&n.encap)) {
+    let v4_refused = r.unsupported_encap && r.fam.unwrap_or(Family::V4) == Family::V4;
+    if v4_refused || unsupported(&r.nh.encap) || r.multipath.iter().any(|n| unsupported(&n.encap)) {
         return Err(Failure::kernel(fibkit::Error::msg(
             Errno::EOPNOTSUPP,
             "lwt encapsulation type not supported",

@@ -178,7 +178,7 @@ impl Netns {
     }
 
     /// `rule_find`: the first rule a delete request selects.
-    fn rule_find(rules: &[Rule], spec: &RuleSpec, mc: bool) -> Option<usize> {
+    fn rule_find(rules: &[Rule], spec: &RuleSpec, mc: bool, v6: bool) -> Option<usize> {
         rules.iter().position(|r| {
             if let Some(a) = spec.action {
                 let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&r.action);
@@ -265,6 +265,12 @@ impl Netns {
                     return false;
                 }
             }
+            // fib4_rule_compare: the realms given must be the rule's (IPv6 has none)
+            if let Some(f) = spec.realms {
+                if !v6 && r.realms != f {
+                    return false;
+                }
+            }
             true
         })
     }
@@ -274,7 +280,7 @@ impl Netns {
         let rules = if v6 { &self.rules6 } else { &self.rules4 };
         // the request is read as an add's is (a goto's target is not compared)
         Self::nl2rule_check(rules, v6, spec)?;
-        let Some(i) = Self::rule_find(rules, spec, false) else {
+        let Some(i) = Self::rule_find(rules, spec, false, v6) else {
             return Err(Error::new(Errno::ENOENT));
         };
         let rules = if v6 {
@@ -336,7 +342,7 @@ impl Netns {
     /// `ip [-6] mrule del`.
     pub fn mrule_del(&mut self, v6: bool, spec: &RuleSpec) -> Result<()> {
         Self::nl2rule_check(self.mrules(v6), v6, spec)?;
-        let Some(i) = Self::rule_find(self.mrules(v6), spec, true) else {
+        let Some(i) = Self::rule_find(self.mrules(v6), spec, true, v6) else {
             return Err(Error::new(Errno::ENOENT));
         };
         let rules = self.mrules_mut(v6);

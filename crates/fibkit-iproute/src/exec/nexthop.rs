@@ -157,13 +157,17 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                     explicit = true;
                     v = it.val()?;
                 }
-                // get_addr: `all` and `any` are an address of no length and no family
-                if matches!(v, "all" | "any") {
+                // get_addr: `all` and `any` (and `default` of no family yet) are an
+                // address of no length and no family
+                // (of two gateways the kernel reads the last)
+                if matches!(v, "all" | "any") || (v == "default" && fam.is_none()) {
                     cfg.gw_empty = true;
+                    cfg.gw = None;
                     attrs = true;
                     continue;
                 }
                 let addr = parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?;
+                cfg.gw_empty = false;
                 let af = addr.family();
                 match cfg.family {
                     None => cfg.family = Some(af),
