@@ -11,19 +11,12 @@ out=["ip link add d0 type dummy","ip link add d1 type dummy","ip link add d2 typ
 "ip link set d0 up","ip link set d1 up","ip link set d2 up",
 "ip addr add 10.0.0.1/24 dev d0","ip addr add 10.1.0.1/24 dev d1","ip addr add 10.2.0.1/24 dev d2",
 "ip -6 addr add 2001:db8::1/64 dev d0 nodad","ip -6 addr add 2001:db8:1::1/64 dev d1 nodad","ip -6 addr add 2001:db8:2::1/64 dev d2 nodad"]
-def legs4():
+def legs(v6):
     k=R.choice([2,2,3,3,4]); s=""
     for j in range(k):
         d=R.choice([0,1,2]); h=R.randint(2,9)
-        s+=f" nexthop via 10.{d}.0.{h}"
-        if R.random()<0.4: s+=f" weight {R.choice([1,2,3,5,10,255,256])}"
-    return s
-def legs6():
-    k=R.choice([2,2,3,3,4]); s=""
-    for j in range(k):
-        d=R.choice([0,1,2]); h=R.randint(2,9)
-        s+=f" nexthop via 2001:db8:{d}::{h}"
-        if R.random()<0.4: s+=f" weight {R.choice([1,2,3,5,10,255])}"
+        s+=f" nexthop via 2001:db8:{d}::{h}" if v6 else f" nexthop via 10.{d}.0.{h}"
+        if R.random()<0.4: s+=f" weight {R.choice([1,2,3,5,10,255] if v6 else [1,2,3,5,10,255,256])}"
     return s
 src4=["10.0.0.1","10.1.0.1","10.2.0.1","10.9.9.9","192.0.2.7","10.0.0.77"]
 src6=["2001:db8::1","2001:db8:1::1","2001:db8:2::1","2001:db8:9::9","2001:db8:5::77"]
@@ -39,12 +32,12 @@ for i in range(n):
         op=R.choice(["add","replace","replace","append","prepend","del"])
         if R.random()<0.5:
             p=R.choice(["10.9.0.0/16","10.8.0.0/24","default"])
-            out.append(f"ip route {op} {p}{legs4()}" if op!="del" else f"ip route del {p}")
+            out.append(f"ip route {op} {p}{legs(False)}" if op!="del" else f"ip route del {p}")
         else:
             p=R.choice(["2001:db8:9::/48","2001:db8:8::/64","default"])
             if op=="del": out.append(f"ip -6 route del {p}")
             elif R.random()<0.3: out.append(f"ip -6 route {op} {p} via 2001:db8:{R.randint(0,2)}::{R.randint(2,9)}")
-            else: out.append(f"ip -6 route {op} {p}{legs6()}")
+            else: out.append(f"ip -6 route {op} {p}{legs(True)}")
     elif r<0.36:
         out.append(R.choice(["ip link set d1 down","ip link set d1 up","ip link set d2 carrier off","ip link set d2 carrier on",
           "sysctl -w net.ipv4.conf.all.ignore_routes_with_linkdown=1","sysctl -w net.ipv6.conf.all.ignore_routes_with_linkdown=1",

@@ -872,6 +872,12 @@ fn get_time_rtt(v: &str) -> Option<(u32, bool)> {
     Some((val, raw))
 }
 
+/// `get_addr`'s words for an address of no length: `all` and `any`, and `default`
+/// while the family is open (of a known family it is the zero address).
+fn addr_of_no_length(v: &str, fam: Option<Family>) -> bool {
+    matches!(v, "all" | "any") || (v == "default" && fam.is_none())
+}
+
 /// One `nexthop` or the single-path part of a route request. A nexthop's `dev` is
 /// resolved at once; the single path's only once the whole line is parsed (iproute2
 /// keeps its name until then: a syntax error later on the line wins), so its name
@@ -898,7 +904,7 @@ fn parse_nh<'a>(
             // get_addr: `all` and `any` are an address of no length, `default` one of
             // the family's length (none while the family is open); the kernel's
             // policy refuses an empty RTA_GATEWAY
-            if single && (matches!(v, "all" | "any") || (v == "default" && gf.is_none())) {
+            if single && addr_of_no_length(v, gf) {
                 *zero_len = true;
                 return Ok(true);
             }
@@ -1085,7 +1091,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             "src" => {
                 let v = a.val()?;
                 // (as `via`: `all`/`any`, or `default` of no family yet, have no length)
-                if matches!(v, "all" | "any") || (v == "default" && r.fam.is_none()) {
+                if addr_of_no_length(v, r.fam) {
                     r.zero_len = true;
                     continue;
                 }
@@ -2511,24 +2517,10 @@ fn rule_prefix(v: &str, fam: Option<Family>, mc: bool) -> Res<RulePrefix> {
 /// number wraps), decimal digits (too many saturate), then keeps the low 16 bits.
 fn parse_port_range(v: &str, msg: &str) -> Res<Range> {
     fn hu(s: &str) -> Option<(u32, &str)> {
-        let t = s.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
-        let (neg, t) = match t.as_bytes().first() {
-            Some(b'-') => (true, &t[1..]),
-            Some(b'+') => (false, &t[1..]),
-            _ => (false, t),
-        };
-        let n = t.bytes().take_while(u8::is_ascii_digit).count();
-        if n == 0 {
-            return None;
-        }
+        let (x, n, overflow) = crate::show::strtoul(s, 10);
         // an overflow is ULONG_MAX, negated or not
-        let x = t[..n]
-            .bytes()
-            .try_fold(0u64, |x, b| {
-                x.checked_mul(10)?.checked_add(u64::from(b - b'0'))
-            })
-            .map_or(u64::MAX, |x| if neg { x.wrapping_neg() } else { x });
-        Some(((x & 0xffff) as u32, &t[n..]))
+        let x = if overflow { u64::MAX } else { x };
+        (n > 0).then(|| ((x & 0xffff) as u32, &s[n..]))
     }
     let (start, rest) = hu(v).ok_or_else(|| invarg(msg, v))?;
     let end = rest
@@ -2984,7 +2976,7 @@ fn parse_warnings_in(resolve: &dyn Fn(&str) -> Option<u32>, argv: &[String]) -> 
                 }
             }
             // an address of no length is no broadcast address to iproute2's count
-            brd = !(matches!(v, "all" | "any") || (v == "default" && fam.is_none()));
+            brd = !addr_of_no_length(v, fam);
         } else if k == "anycast" {
             let Some(v) = a.next() else { break false };
             if any || !addr_ok(v, fam) {
@@ -3111,7 +3103,7 @@ fn addr_modify(
                 // which IPv4's attribute policy refuses (and which leaves room for a
                 // second `brd`: iproute2 counts the length); `default` is the zero
                 // address of a known family
-                if matches!(v, "all" | "any") || (v == "default" && fam.is_none()) {
+                if addr_of_no_length(v, fam) {
                     empty_brd = true;
                     continue;
                 }
@@ -3847,27 +3839,8 @@ fn link_unkept_value<'a>(k: &'a str, it: &mut Args<'a>, seen: &mut Vec<&'a str>)
         }
         "index" => {
             once(seen, "index")?;
-            // atoi: leading blanks, a sign, digits (nothing read is 0)
-            let t = v.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
-            let (neg, t) = match t.strip_prefix('-') {
-                Some(r) => (true, r),
-                None => (false, t.strip_prefix('+').unwrap_or(t)),
-            };
-            // (int)strtol: saturating at the `long` bounds, then the low 32 bits
-            let long = t
-                .bytes()
-                .take_while(u8::is_ascii_digit)
-                .try_fold(0i64, |x, b| {
-                    x.checked_mul(10)?.checked_add(i64::from(b - b'0'))
-                })
-                .map_or(if neg { i64::MIN } else { i64::MAX }, |x| {
-                    if neg {
-                        -x
-                    } else {
-                        x
-                    }
-                });
-            if long as i32 <= 0 {
+            // atoi: (int)strtol, base 10
+            if crate::show::strtol(v, 10).0 as i32 <= 0 {
                 return Err(invarg("Invalid \"index\" value", v));
             }
         }
@@ -5655,10 +5628,7 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 _ if matches(k, "lladdr") => {
                     let v = it.val()?;
                     if lla.is_some() {
-                        return Err(Failure::parse(
-                            format!("Error: duplicate \"lladdr\": \"{v}\" is the second value.\n"),
-                            255,
-                        ));
+                        return Err(duparg("lladdr", v));
                     }
                     lla = Some(v);
                 }

@@ -782,6 +782,30 @@ pub(crate) fn strtoul(s: &str, base: u32) -> (u64, usize, bool) {
     (if neg { v.wrapping_neg() } else { v }, i, false)
 }
 
+/// glibc `strtol(s, &end, base)` on a 64-bit target: the value, saturated at the
+/// `long` bounds on overflow, and the number of bytes consumed (0: no digits).
+pub(crate) fn strtol(s: &str, base: u32) -> (i64, usize) {
+    let (v, n, of) = strtoul(s, base);
+    let neg = s
+        .trim_start_matches(|c: char| c.is_ascii() && c_isspace(c as u8))
+        .starts_with('-');
+    // strtoul hands a negative number back negated
+    let long = match (of, neg) {
+        (true, true) => i64::MIN,
+        (true, false) => i64::MAX,
+        (false, true) => {
+            let mag = v.wrapping_neg();
+            if mag >= 1u64 << 63 {
+                i64::MIN
+            } else {
+                -(mag as i64)
+            }
+        }
+        (false, false) => i64::try_from(v).unwrap_or(i64::MAX),
+    };
+    (long, n)
+}
+
 /// `get_u32()` / `get_unsigned()`: the whole string must be a number that fits 32 bits.
 pub(crate) fn get_u32(s: &str, base: u32) -> Option<u32> {
     if s.is_empty() {
@@ -1342,30 +1366,10 @@ pub(crate) fn group_a2n(s: &str) -> Option<i64> {
     if s == "default" {
         return Some(0);
     }
-    let t = s.trim_start_matches(|c: char| c.is_ascii() && c_isspace(c as u8));
-    let neg = t.starts_with('-');
-    let (v, n, of) = strtoul(s, 0);
+    let (long, n) = strtol(s, 0);
     if n == 0 || n != s.len() {
         return None;
     }
-    // strtol: the magnitude saturates at LONG_MAX, or LONG_MIN with a minus sign
-    // (strtoul hands a negative number back negated)
-    let long: i64 = if of {
-        if neg {
-            i64::MIN
-        } else {
-            i64::MAX
-        }
-    } else if neg {
-        let mag = v.wrapping_neg();
-        if mag >= 1u64 << 63 {
-            i64::MIN
-        } else {
-            -(mag as i64)
-        }
-    } else {
-        i64::try_from(v).unwrap_or(i64::MAX)
-    };
     let int = long as i32;
     (int >= 0).then_some(i64::from(int))
 }

@@ -80,36 +80,29 @@ pub(super) fn parse_encap(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap
 /// MPLS encapsulation ([`Encap::Unsupported`]).
 fn parse_mpls(a: &mut Args<'_>) -> Res<Arc<Encap>> {
     let v = a.val()?;
+    // mpls_pton: labels until the end of the word; more than 64 is too many
     let mut rest = v;
-    let mut ok = false;
-    let mut too_many = true;
-    for _ in 0..64 {
+    let mut labels = 0;
+    let ok = loop {
         let (label, used, _) = crate::show::strtoul(rest, 0);
         if label >= 1 << 20 || used == 0 {
-            too_many = false;
-            break;
+            break false;
         }
+        labels += 1;
         match rest[used..].strip_prefix('/') {
-            None if used == rest.len() => {
-                ok = true;
-                too_many = false;
-                break;
-            }
-            None => {
-                too_many = false;
-                break;
+            None => break used == rest.len(),
+            Some(_) if labels == 64 => {
+                return Err(Failure::parse(
+                    format!("Error: too many labels.\nError: mpls address is expected rather than \"{v}\".\n"),
+                    1,
+                ));
             }
             Some(r) => rest = r,
         }
-    }
+    };
     if !ok {
-        let extra = if too_many {
-            "Error: too many labels.\n"
-        } else {
-            ""
-        };
         return Err(Failure::parse(
-            format!("{extra}Error: mpls address is expected rather than \"{v}\".\n"),
+            format!("Error: mpls address is expected rather than \"{v}\".\n"),
             1,
         ));
     }

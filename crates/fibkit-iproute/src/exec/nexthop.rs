@@ -160,7 +160,7 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                 // get_addr: `all` and `any` (and `default` of no family yet) are an
                 // address of no length and no family
                 // (of two gateways the kernel reads the last)
-                if matches!(v, "all" | "any") || (v == "default" && fam.is_none()) {
+                if super::addr_of_no_length(v, fam) {
                     cfg.gw_empty = true;
                     cfg.gw = None;
                     attrs = true;
