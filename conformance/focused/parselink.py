@@ -17,7 +17,7 @@ set_kv={"up":[None],"down":[None],"arp":["on","off","x"],"multicast":["on","off"
  "master":["br0","d0","nosuch"],"nomaster":[None],"addrgenmode":["eui64","none","stable_secret","random","nosuch"],
  "protodown":["on","off"],"protodown_reason":["0 on"],"gso_max_size":["1000","65536"],"gso_max_segs":["10"],"gro_max_size":["1000"],
  "vf":["0 mac 02:00:00:00:00:01"],"xdp":["off"],"mode":["default","dormant"],"state":["up","down","dormant"],
- "type":["bridge_slave","vlan"],"dev":["d0","v0"],"alt":["x"],"property":["add altname y0"]}
+ "type":["bridge_slave","vlan"],"dev":["d0","v0"],"alt":["x"],"property":["a altname y0"]}
 add_kinds=[("dummy",[]),("veth",["peer name PEER","peer"]),("bridge",["stp_state 1","forward_delay 5","vlan_filtering 1","ageing_time 30","nosuch 1"]),
  ("vlan",["id 5","id 4095","id 0","protocol 802.1Q","protocol 802.1ad","reorder_hdr off","id x"]),("macvlan",["mode bridge","mode private","mode vepa","mode nosuch"]),
  ("ifb",[]),("nosuchkind",[])]

@@ -17,6 +17,7 @@ use crate::names::*;
 
 mod encap;
 mod genl;
+mod linkmore;
 mod nexthop;
 mod token;
 mod tunnel;
@@ -3384,6 +3385,71 @@ fn addr_modify(
 
 // ------------------------------------------------------------------- link
 
+/// `ll_proto_a2n`: an Ethernet protocol by iproute2's name for it (any case) or a
+/// number of 16 bits in any base.
+fn ll_proto_id(v: &str) -> Option<u16> {
+    const NAMES: [(&str, u16); 53] = [
+        ("loop", 0x0060),
+        ("pup", 0x0200),
+        ("pupat", 0x0201),
+        ("ip", 0x0800),
+        ("x25", 0x0805),
+        ("arp", 0x0806),
+        ("bpq", 0x08ff),
+        ("ieeepup", 0x0a00),
+        ("ieeepupat", 0x0a01),
+        ("dec", 0x6000),
+        ("dna_dl", 0x6001),
+        ("dna_rc", 0x6002),
+        ("dna_rt", 0x6003),
+        ("lat", 0x6004),
+        ("diag", 0x6005),
+        ("cust", 0x6006),
+        ("sca", 0x6007),
+        ("rarp", 0x8035),
+        ("atalk", 0x809b),
+        ("aarp", 0x80f3),
+        ("ipx", 0x8137),
+        ("ipv6", 0x86dd),
+        ("ppp_disc", 0x8863),
+        ("ppp_ses", 0x8864),
+        ("atmmpoa", 0x884c),
+        ("atmfate", 0x8884),
+        ("802_3", 0x0001),
+        ("ax25", 0x0002),
+        ("all", 0x0003),
+        ("802_2", 0x0004),
+        ("snap", 0x0005),
+        ("ddcmp", 0x0006),
+        ("wan_ppp", 0x0007),
+        ("ppp_mp", 0x0008),
+        ("localtalk", 0x0009),
+        ("can", 0x000c),
+        ("ppptalk", 0x0010),
+        ("tr_802_2", 0x0011),
+        ("mobitex", 0x0015),
+        ("control", 0x0016),
+        ("irda", 0x0017),
+        ("econet", 0x0018),
+        ("tipc", 0x88ca),
+        ("profinet", 0x8892),
+        ("aoe", 0x88a2),
+        ("ethercat", 0x88a4),
+        ("802.1Q", 0x8100),
+        ("802.1ad", 0x88a8),
+        ("mpls_uc", 0x8847),
+        ("mpls_mc", 0x8848),
+        ("teb", 0x6558),
+        ("LLDP", 0x88cc),
+        ("ipv4", 0x0800),
+    ];
+    NAMES
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(v))
+        .map(|&(_, id)| id)
+        .or_else(|| crate::show::get_u32(v, 0).and_then(|x| u16::try_from(x).ok()))
+}
+
 /// `sscanf(s, "%x")`: blanks, a sign, an optional `0x`, then the hex digits there are.
 fn scan_hex(s: &str) -> Option<i64> {
     let s = s.trim_start();
@@ -3475,11 +3541,16 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let mut bridge: Option<fibkit::bridge::BridgeChange> = None;
     let mut port: Option<fibkit::bridge::PortChange> = None;
     let mut carrier: Option<bool> = None;
-    let mut unkept: Option<Failure> = None;
-    let mut unkept_seen: Vec<&str> = Vec::new();
     let mut brd: Option<Vec<u8>> = None;
+    let mut more = linkmore::LinkMore::default();
+    // options of a kind the kernel does not know (IFLA_INFO_DATA without link ops)
+    let mut foreign_data = false;
+    let mut kind_word: Option<&str> = None;
     while let Some(raw) = it.next() {
         let k = link_keyword(raw);
+        if linkmore::word(ns, k, &mut it, &mut more, dev)? {
+            continue;
+        }
         match k {
             "up" => updown = Some(true),
             "down" => updown = Some(false),
@@ -3552,56 +3623,34 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 add_flag(k, it.val()?, &mut flags, &mut flags_mask)?;
             }
             "addrgenmode" => {
-                // iproute2's names; `random` makes a random link-local address at the
-                // next link up, which fibkit does not draw
+                // iproute2's names; `random` makes a stable privacy link-local address
+                // from a secret drawn at random at the next link up
                 let v = it.val()?;
-                addrgenmode = Some(match v {
+                // (strcasecmp)
+                addrgenmode = Some(match v.to_ascii_lowercase().as_str() {
                     "eui64" => 0u8,
                     "none" => 1,
                     "stable_secret" => 2,
-                    "random" => return Err(unmodelled_link_setting(k, v)),
+                    "random" => 3,
                     _ => return Err(invarg("Invalid address generation mode", v)),
                 });
             }
             "type" => {
-                // iplink_parse hands the rest of the line to the kind's parser
-                let v = it.val()?;
-                if v == "vxlan" {
-                    let resolve = |d: &str| ns.link_index(d);
-                    let a = vxlan_parse_opt(&resolve, &mut it, true)?;
-                    if let Some(w) = a.create_only {
-                        return Err(unmodelled_link_setting("vxlan", &w));
-                    }
-                    vxlan = Some(a.change);
-                    continue;
-                }
-                if v == "bridge" {
-                    bridge = bridge_parse_opt(&mut it)?;
-                    continue;
-                }
-                if v == "bridge_slave" {
-                    port = bridge_slave_parse_opt(ns, &mut it)?;
-                    continue;
-                }
-                if v != "macvlan" && v != "macvtap" {
-                    return Err(unmodelled_link_setting(k, v));
-                }
-                macvlan = Some((
-                    v == "macvtap",
-                    macvlan_parse_opt(&mut it, v, &mut String::new())?,
-                ));
+                // iplink_parse ends at the kind; iplink_modify hands the rest of the
+                // line to the kind's parser once the device is known
+                kind_word = Some(it.val()?);
+                break;
             }
             "carrier" => carrier = Some(parse_on_off(k, it.val()?)?),
             // settings fibkit does not keep: read as iproute2 reads them, then refused
             // rather than ignored once the device is known
             // IFLA_BROADCAST (a second one replaces the first)
             "broadcast" | "brd" => brd = Some(parse_lladdr(it.val()?)?),
-            "state" | "mode" | "index" | "link" | "numtxqueues" | "numrxqueues" | "protodown"
-            | "protodown_reason" | "gso_max_size" | "gso_max_segs" | "gro_max_size" => {
-                let v = link_unkept_value(k, &mut it, &mut unkept_seen)?;
-                unkept.get_or_insert_with(|| unmodelled_link_setting(k, &v));
+            // the lower device matters at creation only: not sent otherwise
+            "link" => {
+                it.val()?;
             }
-            "xdp" | "netns" | "vf" | "vrf" => {
+            "netns" | "vrf" => {
                 return Err(unmodelled_link_setting(k, it.val()?));
             }
             _ => {
@@ -3613,6 +3662,26 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             }
         }
     }
+    // iplink_parse, once the line is read: an address of the device's own length (a
+    // tun, which has none, sends no IFLA_ADDRESS to compare with), and no index but
+    // at creation
+    if let (Some(l), Some(b)) = (
+        dev.and_then(|d| ns.link_index(d)).and_then(|i| ns.link(i)),
+        &mac,
+    ) {
+        if !l.is_tun() && b.len() != 6 {
+            return Err(Failure::parse(
+                format!("Invalid address length {} - must be 6 bytes\n", b.len()),
+                1,
+            ));
+        }
+    }
+    if more.index.is_some() {
+        return Err(Failure::parse(
+            "index can be used only when creating devices or when moving device to another netns.\n",
+            255,
+        ));
+    }
     let Some(d) = dev else {
         return Err(Failure::parse(
             "Not enough information: \"dev\" argument is required.\n",
@@ -3620,12 +3689,76 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         ));
     };
     let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
-    if let Some(f) = unkept {
-        return Err(f);
+    if let Some(v) = kind_word {
+        let k = "type";
+        'kind: {
+            if v == "vxlan" {
+                let resolve = |d: &str| ns.link_index(d);
+                let a = vxlan_parse_opt(&resolve, &mut it, true)?;
+                if let Some(w) = a.create_only {
+                    return Err(unmodelled_link_setting("vxlan", &w));
+                }
+                vxlan = Some(a.change);
+                break 'kind;
+            }
+            if v == "bridge" {
+                bridge = bridge_parse_opt(&mut it)?;
+                break 'kind;
+            }
+            if v == "bridge_slave" {
+                port = bridge_slave_parse_opt(ns, &mut it)?;
+                break 'kind;
+            }
+            if v == "vlan" {
+                // this kernel has no VLAN driver: options make data it refuses
+                foreign_data = linkmore::vlan_parse_opt(&mut it)?;
+                break 'kind;
+            }
+            if v == "tun" {
+                // tun_validate, whatever the request
+                return Err(Failure::kernel(fibkit::Error::msg(
+                    Errno::EOPNOTSUPP,
+                    "tun/tap creation via rtnetlink is not supported",
+                )));
+            }
+            if linkmore::KINDS_WITHOUT_OPTIONS.contains(&v) {
+                // the words make an empty IFLA_INFO_DATA, which the device's own link
+                // operations (none change a link) or no kind's take
+                foreign_data = it.next().is_some();
+                while it.next().is_some() {}
+                break 'kind;
+            }
+            if !linkmore::IPROUTE2_KINDS.contains(&v) {
+                // a kind iproute2 has no parser for takes no options; the kernel,
+                // which knows none by that name either, ignores the bare kind
+                if let Some(w) = it.next() {
+                    return Err(linkmore::garbage(w));
+                }
+                break 'kind;
+            }
+            if v != "macvlan" && v != "macvtap" {
+                return Err(unmodelled_link_setting(k, v));
+            }
+            macvlan = Some((
+                v == "macvtap",
+                macvlan_parse_opt(&mut it, v, &mut String::new())?,
+            ));
+        }
     }
     // validate_linkmsg, before anything changes
     if let Some(b) = &brd {
         ns.link_check_broadcast(idx, b).map_err(Failure::kernel)?;
+    }
+    if let Some(l) = ns.link(idx) {
+        let tso = crate::show::tso_max_size(ns, l);
+        ns.link_check_gso(
+            idx,
+            tso,
+            more.gso_max_size,
+            more.gso_max_segs,
+            more.gro_max_size,
+        )
+        .map_err(Failure::kernel)?;
     }
     if let Some(m) = addrgenmode {
         // validate_linkmsg (inet6_validate_link_af), before any change is made
@@ -3640,6 +3773,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     // rtnl_changelink: the kind's own settings (IFLA_INFO_DATA, then the master's for
     // its port, IFLA_INFO_SLAVE_DATA) before do_setlink's; either, applied, makes
     // do_setlink end with netdev_state_change, even when a later setting is refused
+    if foreign_data {
+        return Err(Failure::errno(Errno::EOPNOTSUPP));
+    }
     let mut notify = false;
     if let Some(c) = &vxlan {
         ns.vxlan_changelink(idx, c).map_err(Failure::kernel)?;
@@ -3658,6 +3794,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         ns.bridge_port_changelink(idx, c).map_err(Failure::kernel)?;
         notify = true;
     }
+    let gen0 = ns.link(idx).map_or(0, |l| l.oper.gen);
     let r = link_set_rest(
         ns,
         idx,
@@ -3675,7 +3812,10 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         txqlen,
         addrgenmode,
         carrier,
+        &more,
     );
+    // the link watch a carrier change of this request started runs after it
+    ns.link_watch_settle(idx, gen0);
     if notify {
         // (after a refusal too: do_setlink's error path)
         ns.netdev_state_change(idx).map_err(Failure::kernel)?;
@@ -3702,16 +3842,10 @@ fn link_set_rest(
     txqlen: Option<u32>,
     mut addrgenmode: Option<u8>,
     carrier: Option<bool>,
+    more: &linkmore::LinkMore,
 ) -> Res<Outcome> {
     if let Some(b) = mac {
-        // iproute2 compares the length with the device's own (6 bytes for every kind)
-        if b.len() != 6 {
-            return Err(Failure::parse(
-                format!("Invalid address length {} - must be 6 bytes\n", b.len()),
-                1,
-            ));
-        }
-        // then the device's refusal (ifb cannot change its address), or the address's
+        // (its length checked by iplink_parse) the device's refusal (ifb cannot change its address), or the address's
         ns.link_set_mac(idx, ether_addr(&b, false)?)
             .map_err(Failure::kernel)?;
     }
@@ -3771,20 +3905,48 @@ fn link_set_rest(
     if let Some(q) = txqlen {
         ns.link_set_txqlen(idx, q).map_err(Failure::kernel)?;
     }
+    // the GSO and GRO limits (checked by validate_linkmsg), the operational state and
+    // the link mode
+    ns.link_set_gso(idx, more.gso_max_size, more.gso_max_segs, more.gro_max_size)
+        .map_err(Failure::kernel)?;
+    if let Some(s) = more.operstate {
+        ns.link_set_operstate(idx, s).map_err(Failure::kernel)?;
+    }
+    // do_setlink ends with netdev_state_change once a setting that notifies was
+    // written (a group, an alias, a new link mode, IFLA_AF_SPEC, protodown, XDP),
+    // after a later refusal too
+    let mut notify = group.is_some() || alias.is_some();
+    let fail = |ns: &mut Netns, notify: bool, f: Failure| -> Res<Outcome> {
+        if notify {
+            ns.netdev_state_change(idx).map_err(Failure::kernel)?;
+        }
+        Err(f)
+    };
+    if let Some(m) = more.linkmode {
+        notify |= ns.link_set_linkmode(idx, m).map_err(Failure::kernel)?;
+    }
+    // IFLA_VFINFO_LIST: no device fibkit models has virtual functions
+    if let Some(e) = more.vf {
+        return fail(ns, notify, Failure::errno(e));
+    }
     // IFLA_AF_SPEC comes after the flags: a device brought up by the same request makes
     // its link-local address in the mode it had, and one whose MTU this request took
     // below IPv6's minimum has no IPv6 state left (the changes before it stay)
     if let Some(m) = addrgenmode {
         if let Err(e) = ns.link_set_addrgenmode(idx, m) {
-            // do_setlink's error path still ends with netdev_state_change when a group
-            // or an alias was written before
-            if group.is_some() || alias.is_some() {
-                ns.netdev_state_change(idx).map_err(Failure::kernel)?;
-            }
-            return Err(Failure::kernel(e));
+            return fail(ns, notify, Failure::kernel(e));
         }
     }
-    if group.is_some() || alias.is_some() || af_spec {
+    notify |= af_spec;
+    if more.protodown.is_some() || more.pd_reason.is_some() {
+        if let Err(e) = ns.link_set_proto_down(idx, more.protodown, more.pd_reason) {
+            return fail(ns, notify, Failure::kernel(e));
+        }
+        notify = true;
+    }
+    // `xdp off`: nothing attached is detached
+    notify |= more.xdp;
+    if notify {
         ns.netdev_state_change(idx).map_err(Failure::kernel)?;
     }
     Ok(Outcome::Ok(String::new()))
@@ -3799,87 +3961,6 @@ fn unmodelled_link_setting(k: &str, v: &str) -> Failure {
         stderr: format!("Error: fibkit does not model the link setting \"{k} {v}\".\n"),
         status: 2,
     }
-}
-
-/// The value of an `iplink_parse` setting fibkit does not keep, read and checked as
-/// iproute2 does (`seen`: the settings it takes only once); the words it shows.
-fn link_unkept_value<'a>(k: &'a str, it: &mut Args<'a>, seen: &mut Vec<&'a str>) -> Res<String> {
-    let v = it.val()?;
-    let once = |seen: &mut Vec<&'a str>, key: &'a str| {
-        if seen.contains(&key) {
-            return Err(duparg(key, v));
-        }
-        seen.push(key);
-        Ok(())
-    };
-    let int = |msg: &str| crate::names::parse_int(v).ok_or_else(|| invarg(msg, v));
-    // get_unsigned: strtoul of the whole word, at most 2^32-1
-    let unsigned = |msg: &str| parse_u32(v).ok_or_else(|| invarg(msg, v));
-    match k {
-        "state" => {
-            const OPER: [&str; 7] = [
-                "UNKNOWN",
-                "NOTPRESENT",
-                "DOWN",
-                "LOWERLAYERDOWN",
-                "TESTING",
-                "DORMANT",
-                "UP",
-            ];
-            if !OPER.iter().any(|o| o.eq_ignore_ascii_case(v)) {
-                return Err(invarg("Invalid operstate\n", v));
-            }
-        }
-        "mode"
-            if !["default", "dormant"]
-                .iter()
-                .any(|m| m.eq_ignore_ascii_case(v)) =>
-        {
-            return Err(invarg("Invalid link mode\n", v));
-        }
-        "index" => {
-            once(seen, "index")?;
-            // atoi: (int)strtol, base 10
-            if crate::show::strtol(v, 10).0 as i32 <= 0 {
-                return Err(invarg("Invalid \"index\" value", v));
-            }
-        }
-        "numtxqueues" | "numrxqueues" => {
-            once(seen, k)?;
-            int(&format!("Invalid \"{k}\" value\n"))?;
-        }
-        "protodown" => {
-            parse_on_off(k, v)?;
-        }
-        "protodown_reason" => {
-            // protodown_reason_a2n: a number below 32 (no names are configured)
-            if parse_u32(v).is_none_or(|n| n >= 32) {
-                return Err(invarg("invalid protodown reason\n", v));
-            }
-            let w = it.val()?;
-            if !(matches(w, "on") || matches(w, "off")) {
-                return Err(Failure::parse(
-                    format!(
-                        "Error: argument of \"protodown_reason\" must be \"on\" or \"off\", not \"{w}\"\n"
-                    ),
-                    255,
-                ));
-            }
-            return Ok(format!("{v} {w}"));
-        }
-        "gso_max_segs" => {
-            // at most GSO_MAX_SEGS
-            let segs = unsigned("Invalid \"gso_max_segs\" value\n")?;
-            if segs > 65535 {
-                return Err(invarg("Invalid \"gso_max_segs\" value\n", v));
-            }
-        }
-        "gso_max_size" | "gro_max_size" => {
-            unsigned(&format!("Invalid \"{k}\" value\n"))?;
-        }
-        _ => {}
-    }
-    Ok(v.to_string())
 }
 
 /// A flag word of `iplink_parse` (`arp`, `multicast`, `allmulticast`, `promisc`,
@@ -3955,7 +4036,7 @@ fn dup_dev(v: &str) -> Failure {
 /// prefix: `a` is `address`, `al` `alias`, `m` `master`, `n` `nomaster`, `d` `dynamic`,
 /// `t` `type`, `txq` `txqueuelen`); other words come back as they are.
 fn link_keyword(k: &str) -> &str {
-    const ORDER: [(&str, bool); 38] = [
+    const ORDER: [(&str, bool); 41] = [
         ("up", true),
         ("down", true),
         ("name", true),
@@ -3968,6 +4049,9 @@ fn link_keyword(k: &str) -> &str {
         ("qlen", true),
         ("txqlen", false),
         ("mtu", true),
+        ("xdpgeneric", true),
+        ("xdpdrv", true),
+        ("xdpoffload", true),
         ("xdp", true),
         ("netns", true),
         ("multicast", true),
@@ -4020,6 +4104,9 @@ struct LinkAttrs {
     master: Option<(u32, String)>,
     /// `link DEV`: the lower device, resolved after the whole line is read.
     link: Option<String>,
+    /// Index, queue counts, state, mode, GSO limits (and the settings a creation
+    /// ignores: protodown, VFs).
+    more: linkmore::LinkMore,
 }
 
 /// `iplink_parse` for `ip link add`: the words up to `type` (returned with what follows
@@ -4033,6 +4120,10 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
     };
     while let Some(raw) = it.next() {
         let k = link_keyword(raw);
+        let d = at.dev.clone().or_else(|| at.name.clone());
+        if linkmore::word(ns, k, it, &mut at.more, d.as_deref())? {
+            continue;
+        }
         match k {
             "up" => at.up = true,
             "down" => at.up = false,
@@ -4107,9 +4198,8 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
             "carrier" => {
                 parse_on_off(k, it.val()?)?;
             }
-            "index" | "netns" | "link-netns" | "link-netnsid" | "vrf" | "numtxqueues"
-            | "numrxqueues" | "addrgenmode" | "broadcast" | "brd" | "mode" | "state" | "xdp"
-            | "vf" | "protodown" | "gso_max_size" | "gso_max_segs" | "gro_max_size" => {
+            "netns" | "link-netns" | "link-netnsid" | "vrf" | "addrgenmode" | "broadcast"
+            | "brd" => {
                 return Err(unmodelled_link_setting(k, it.next().unwrap_or("")));
             }
             _ => {
@@ -4132,6 +4222,18 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
     Ok(None)
 }
 
+/// iplink_parse at creation: `name` and `dev` (any other word) may both be given
+/// only as the same name.
+fn name_and_dev(at: &LinkAttrs) -> Res<()> {
+    match (&at.name, &at.dev) {
+        (Some(n), Some(d)) if n != d => Err(Failure::parse(
+            "both \"name\" and \"dev\" cannot be used when creating devices.\n",
+            255,
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// `ip link add`: `iplink_modify` with `RTM_NEWLINK|NLM_F_CREATE|NLM_F_EXCL`. Words after
 /// a dummy's (ifb's) type are ignored, as iproute2 ignores them for a kind without
 /// options; a veth takes `peer` and the peer's own attributes.
@@ -4144,13 +4246,14 @@ fn link_add(
     let mut it = Args::new(rest);
     let mut at = LinkAttrs::default();
     let kind = link_add_attrs(ns, &mut it, &mut at)?;
-    if at.name.is_some() && at.dev.is_some() {
-        return Err(Failure::parse(
-            "both \"name\" and \"dev\" cannot be used when creating devices.\n",
-            255,
-        ));
-    }
+    name_and_dev(&at)?;
+    // iplink_parse resolves `link` once the line is read, before the kind's options
+    let lower = match &at.link {
+        Some(d) => ns.link_index(d).ok_or_else(|| nodev(d))?,
+        None => 0,
+    };
     let mut peer = LinkAttrs::default();
+    let mut peer_inherits = false;
     let mut macvlan_sources = None;
     let mut bridge = None;
     let kind = match kind {
@@ -4163,6 +4266,12 @@ fn link_add(
             flags: 0,
         },
         Some("veth") => {
+            if it.peek().is_none() {
+                // no peer message: the peer is made from this request's attributes
+                peer_inherits = true;
+                peer.mtu = at.mtu;
+                peer.txqlen = at.txqlen;
+            }
             if let Some(w) = it.next() {
                 if w != "peer" {
                     // veth_parse_opt's usage, printed on stdout
@@ -4179,6 +4288,11 @@ fn link_add(
                         format!("Error: duplicate \"type\": \"{t}\" is the second value.\n"),
                         255,
                     ));
+                }
+                name_and_dev(&peer)?;
+                let m = &peer.more;
+                if m.any_set() || m.numtx.is_some() || m.numrx.is_some() {
+                    return Err(unmodelled_link_setting("peer", "settings"));
                 }
             }
             if let Some((_, m)) = &peer.master {
@@ -4218,8 +4332,21 @@ fn link_add(
                 sources: Vec::new(),
             }
         }
-        Some(_) => {
-            // the kernel's refusal (no such link kind): rtnl_newlink's extack
+        Some(k) => {
+            // iproute2's VLAN options, or garbage after a kind it has no parser for
+            if k == "vlan" {
+                linkmore::vlan_parse_opt(&mut it)?;
+            } else if !linkmore::IPROUTE2_KINDS.contains(&k) {
+                if let Some(w) = it.next() {
+                    return Err(linkmore::garbage(w));
+                }
+            }
+            // rtnl_newlink: a device that exists (EEXIST) before a kind it does not
+            // know (no such link kind: its extack)
+            let name = at.name.as_deref().or(at.dev.as_deref()).unwrap_or("");
+            if ns.link_add_exists(at.more.index, name) {
+                return Err(Failure::kernel(fibkit::Error::new(Errno::EEXIST)));
+            }
             return Err(Failure::kernel(fibkit::Error::msg(
                 Errno::EOPNOTSUPP,
                 "Unknown device type",
@@ -4232,11 +4359,6 @@ fn link_add(
                 1,
             ));
         }
-    };
-    // iplink_modify resolves `link` once the line is read
-    let lower = match &at.link {
-        Some(d) => ns.link_index(d).ok_or_else(|| nodev(d))?,
-        None => 0,
     };
     let mut kind = kind;
     if let LinkKind::Macvlan { lower: l, .. } = &mut kind {
@@ -4271,6 +4393,17 @@ fn link_add(
         master: at.master.map(|(m, _)| m),
         macvlan_sources,
         bridge,
+        index: at.more.index,
+        peer_index: peer.more.index,
+        queues: (at.more.numtx, at.more.numrx),
+        gso: (
+            at.more.gso_max_size,
+            at.more.gso_max_segs,
+            at.more.gro_max_size,
+        ),
+        operstate: at.more.operstate,
+        link_mode: at.more.linkmode,
+        peer_inherits,
     };
     ns.link_add(&req)
         .map(|_| Outcome::Ok(String::new()))
@@ -4409,10 +4542,7 @@ fn bridge_parse_opt(it: &mut Args<'_>) -> Res<Option<fibkit::bridge::BridgeChang
             "vlan_filtering" => c.vlan_filtering = Some(n8()?),
             "vlan_protocol" => {
                 // ll_proto_a2n; the kernel, built without VLAN filtering, ignores it
-                let known = ["802.1Q", "802.1ad", "ip", "ipv6", "arp"]
-                    .iter()
-                    .any(|n| n.eq_ignore_ascii_case(v));
-                if !known && parse_u32(v).and_then(|x| u16::try_from(x).ok()).is_none() {
+                if ll_proto_id(v).is_none() {
                     return Err(invarg(&msg, v));
                 }
             }
@@ -5109,6 +5239,9 @@ fn macvlan_parse_opt(it: &mut Args<'_>, kind: &str, warn: &mut String) -> Res<Ma
 fn link_delete(ns: &mut Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
     let mut it = Args::new(rest);
     let mut dev = None;
+    if rest.len() == 2 && rest[0] == "group" {
+        return link_delete_group(ns, &rest[1]);
+    }
     while let Some(k) = it.next() {
         if k == "dev" {
             dev = Some(it.val()?);
@@ -5132,6 +5265,38 @@ fn link_delete(ns: &mut Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
         .map(|l| crate::show::link_echo(ns, &show_opts(opts), l, true, None));
     ns.link_del(idx).map_err(Failure::kernel)?;
     Ok(Outcome::Ok(echo.unwrap_or_default()))
+}
+
+/// `ip link delete group GROUP` (`rtnl_group_dellink`): every device of the group,
+/// none in group 0 (EPERM); ENODEV when the group is empty, EOPNOTSUPP when one of
+/// them has no link operations (the loopback) and nothing goes.
+fn link_delete_group(ns: &mut Netns, g: &str) -> Res<Outcome> {
+    let group = if g == "default" {
+        0
+    } else {
+        get_u32(g, "Invalid \"group\" value\n")?
+    };
+    if group == 0 {
+        return Err(Failure::kernel(fibkit::Error::new(Errno::EPERM)));
+    }
+    let members: Vec<(u32, bool)> = ns
+        .links()
+        .filter(|l| l.group == group)
+        .map(|l| (l.index, l.is_loopback()))
+        .collect();
+    if members.is_empty() {
+        return Err(Failure::kernel(fibkit::Error::new(Errno::ENODEV)));
+    }
+    if members.iter().any(|&(_, lo)| lo) {
+        return Err(Failure::kernel(fibkit::Error::new(Errno::EOPNOTSUPP)));
+    }
+    for (idx, _) in members {
+        // (a veth's peer goes with it)
+        if ns.link(idx).is_some() {
+            ns.link_del(idx).map_err(Failure::kernel)?;
+        }
+    }
+    Ok(Outcome::Ok(String::new()))
 }
 
 fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
@@ -5307,53 +5472,6 @@ fn link_property(ns: &mut Netns, a: &[String]) -> Res<Outcome> {
 /// those list nothing; another kind iproute2 knows is refused, as is a kind it does
 /// not know.
 fn link_xstats(ns: &Netns, rest: &[String]) -> Res<Outcome> {
-    /// The link kinds iproute2 6.1 knows (`get_link_kind`).
-    const KINDS: &[&str] = &[
-        "amt",
-        "bareudp",
-        "bond",
-        "bond_slave",
-        "bridge",
-        "bridge_slave",
-        "can",
-        "dsa",
-        "dummy",
-        "erspan",
-        "geneve",
-        "gre",
-        "gretap",
-        "gtp",
-        "hsr",
-        "ifb",
-        "ip6erspan",
-        "ip6gre",
-        "ip6gretap",
-        "ip6tnl",
-        "ipip",
-        "ipoib",
-        "ipvlan",
-        "ipvtap",
-        "macsec",
-        "macvlan",
-        "macvtap",
-        "netdevsim",
-        "nlmon",
-        "rmnet",
-        "sit",
-        "team",
-        "team_slave",
-        "vcan",
-        "veth",
-        "vlan",
-        "vrf",
-        "vti",
-        "vti6",
-        "vxcan",
-        "vxlan",
-        "wwan",
-        "xfrm",
-        "virt_wifi",
-    ];
     let Some(w) = rest.first() else {
         return Err(Failure::parse("xstats: missing argument\n", 1));
     };
@@ -5371,7 +5489,7 @@ fn link_xstats(ns: &Netns, rest: &[String]) -> Res<Outcome> {
     let Some(kind) = rest.get(1) else {
         return Err(incomplete());
     };
-    if !KINDS.contains(&kind.as_str()) {
+    if !linkmore::IPROUTE2_KINDS.contains(&kind.as_str()) {
         return Err(Failure::parse(
             format!("Error: argument \"{kind}\" is wrong: invalid type\n"),
             255,

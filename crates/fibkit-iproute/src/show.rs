@@ -4539,7 +4539,7 @@ fn print_vxlan(o: &mut Out, ns: &Netns, c: &fibkit::vxlan::Vxlan) {
 
 /// A device's `tso_max_size`: a tun's is 64 KiB, a macvlan inherits its lower
 /// device's (`netif_inherit_tso_max`).
-fn tso_max_size(ns: &Netns, l: &Link) -> u32 {
+pub(crate) fn tso_max_size(ns: &Netns, l: &Link) -> u32 {
     match l.kind {
         LinkKind::Tun { .. } => 65536,
         // a VXLAN device inherits its lower device's (netif_inherit_tso_max)
@@ -4547,8 +4547,15 @@ fn tso_max_size(ns: &Netns, l: &Link) -> u32 {
             .link(c.lower)
             .filter(|_| c.lower != 0)
             .map_or(65536, |x| tso_max_size(ns, x)),
-        // a bridge's is its ports' (64 KiB without any)
-        LinkKind::Bridge if ns.links().all(|p| p.master != l.index) => 65536,
+        // a bridge's is its ports' (64 KiB without any ever; TSO_MAX_SIZE once its
+        // last port has gone)
+        LinkKind::Bridge if ns.links().all(|p| p.master != l.index) => {
+            if l.tuning.tso_from_ports {
+                524280
+            } else {
+                65536
+            }
+        }
         LinkKind::Macvlan { lower, .. } => ns
             .link(lower)
             .filter(|x| !matches!(x.kind, LinkKind::Macvlan { .. }))
@@ -4943,6 +4950,7 @@ fn print_linkinfo(
             {
                 "mq"
             }
+            (LinkKind::Dummy, true) if l.tuning.num_tx_queues.is_some_and(|n| n > 1) => "mq",
             (_, true) if l.qdisc_noqueue => "noqueue",
             (LinkKind::Dummy, true) => "pfifo_fast",
             (
@@ -4967,7 +4975,14 @@ fn print_linkinfo(
     o.s(Some("operstate"), &format!("state {st} "), st);
     if !m.inet6 {
         if do_link {
-            o.s(Some("linkmode"), "mode DEFAULT ", "DEFAULT");
+            // print_linkmode: iproute2 names two modes, a third is a number
+            let lm = l.oper.link_mode;
+            let w = match lm {
+                0 => "DEFAULT".to_string(),
+                1 => "DORMANT".to_string(),
+                n => n.to_string(),
+            };
+            o.s(Some("linkmode"), &format!("mode {w} "), &w);
         }
         let g = group_n2a(i64::from(l.group));
         o.s(Some("group"), &format!("group {g} "), &g);
@@ -5007,6 +5022,24 @@ fn print_linkinfo(
             o.s(Some("broadcast"), &b, &b);
         }
     }
+    // print_proto_down, whatever the family: `protodown on`, then the reasons (read
+    // as a byte, and only from a message with IFLA_BROADCAST: not a tun's)
+    if l.tuning.proto_down {
+        o.bool_true("proto_down", " protodown on ");
+    }
+    let reason = l.tuning.proto_down_reason & 0xff;
+    if reason != 0 && !l.is_tun() {
+        o.arr_open(Some("proto_down_reason"));
+        o.fp("protodown_reason <");
+        let mut first = true;
+        for i in (0..8).filter(|i| reason >> i & 1 != 0) {
+            let t = i.to_string();
+            o.s(None, &if first { t.clone() } else { format!(",{t}") }, &t);
+            first = false;
+        }
+        o.arr_close();
+        o.fp(">");
+    }
     if opts.details && !m.inet6 {
         let (minmtu, maxmtu) = (l.kind.min_mtu(), l.kind.max_mtu());
         let queues: u32 = match l.kind {
@@ -5014,6 +5047,7 @@ fn print_linkinfo(
             LinkKind::Tun { flags, .. } if flags & fibkit::link::tunf::MULTI_QUEUE != 0 => 256,
             _ => 1,
         };
+        let t = &l.tuning;
         o.n(
             Some("promiscuity"),
             &format!(" promiscuity {} ", l.promiscuity),
@@ -5163,13 +5197,21 @@ fn print_linkinfo(
             o.s(Some("inet6_addr_gen_mode"), &format!("addrgenmode {m} "), m);
         }
         for (key, txt, v) in [
-            ("num_tx_queues", "numtxqueues", queues),
-            ("num_rx_queues", "numrxqueues", queues),
-            ("gso_max_size", "gso_max_size", 65536),
-            ("gso_max_segs", "gso_max_segs", 65535),
+            (
+                "num_tx_queues",
+                "numtxqueues",
+                t.num_tx_queues.unwrap_or(queues),
+            ),
+            (
+                "num_rx_queues",
+                "numrxqueues",
+                t.num_rx_queues.unwrap_or(queues),
+            ),
+            ("gso_max_size", "gso_max_size", t.gso_max_size),
+            ("gso_max_segs", "gso_max_segs", t.gso_max_segs),
             ("tso_max_size", "tso_max_size", tso_max_size(ns, l)),
             ("tso_max_segs", "tso_max_segs", 65535),
-            ("gro_max_size", "gro_max_size", 65536),
+            ("gro_max_size", "gro_max_size", t.gro_max_size),
         ] {
             o.n(Some(key), &format!("{txt} {v} "), i128::from(v));
         }

@@ -88,7 +88,7 @@ impl Netns {
         if l.carrier == want {
             return false;
         }
-        l.carrier = want;
+        l.set_carrier(want);
         true
     }
 
@@ -169,6 +169,11 @@ impl Netns {
         let l = self.links.get_mut(&idx).expect("exists");
         l.master = br;
         self.bridge_new_port(br, idx);
+        self.links
+            .get_mut(&br)
+            .expect("a bridge")
+            .tuning
+            .tso_from_ports = true;
         let l = self.links.get_mut(&idx).expect("exists");
         // new_nbp / br_manage_promisc (no VLAN filtering: every port is promiscuous)
         // and dev_set_allmulti
@@ -196,6 +201,9 @@ impl Netns {
         l.promiscuity = l.promiscuity.saturating_sub(1);
         l.allmulti = l.allmulti.saturating_sub(1);
         self.bridge_forget_port(idx);
+        if let Some(b) = self.links.get_mut(&br) {
+            b.tuning.tso_from_ports = true;
+        }
         self.macvlan_rx_flags(idx, rx_was);
         self.bridge_carrier_changed(br);
         self.bridge_mtu_adjust(br);

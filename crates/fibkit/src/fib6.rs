@@ -1446,7 +1446,7 @@ impl Netns {
         let ready = self
             .links
             .get(&dev)
-            .is_some_and(|l| l.up && (l.carrier || self.v6_ready.contains(&dev)));
+            .is_some_and(|l| l.up && (l.oper_up() || self.v6_ready.contains(&dev)));
         if ready {
             let at = self.now + 1 + self.dad_transmits6(dev);
             self.dad_due
@@ -1779,7 +1779,13 @@ impl Netns {
         // mode one from the device's secret (else `default`'s), none without one
         let (ll, flags) = match self.sysctl.v6_dev.get(&dev).map(|c| c.addr_gen_mode) {
             Some(1) => return,
-            Some(2) => {
+            Some(m @ (2 | 3)) => {
+                // ipv6_gen_mode_random_init: random mode draws the device a secret of
+                // its own when it has none (fibkit's draw is its own: the kernel's is
+                // random, so the address differs from any kernel's)
+                if m == 3 {
+                    self.random_stable_secret6(dev);
+                }
                 let Some(a) = self
                     .stable_secret6(dev)
                     .and_then(|s| crate::stable::stable_address(0xfe80u128 << 112, s, 0))
@@ -1862,7 +1868,7 @@ impl Netns {
     /// joins its subnet-router anycast once more, a second reference that forwarding's
     /// going off later does not drop (conformance scenario 331).
     pub(crate) fn addrconf_dad_restart(&mut self, dev: u32, which: &[u128]) {
-        let ready = self.links.get(&dev).is_some_and(|l| l.up && l.carrier)
+        let ready = self.links.get(&dev).is_some_and(|l| l.oper_up())
             && self.v6_ready.contains(&dev)
             && !self.ipv6_disabled(dev);
         if !ready {
@@ -1984,6 +1990,25 @@ impl Netns {
         c.addr_gen_mode = mode;
         self.bump();
         Ok(())
+    }
+
+    /// A secret for `dev` in random address generation mode, unless it has one.
+    fn random_stable_secret6(&mut self, dev: u32) {
+        let salt = self.mac_counter;
+        if let Some(c) = self.sysctl.v6_dev.get_mut(&dev) {
+            if c.stable_secret.is_none() {
+                // splitmix64 of the device and the namespace's link counter
+                let mix = |mut z: u64| {
+                    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                    z ^ (z >> 31)
+                };
+                let seed = (u64::from(dev) << 32) | u64::from(salt);
+                let hi = mix(seed);
+                c.stable_secret = Some((u128::from(hi) << 64) | u128::from(mix(hi)));
+            }
+        }
     }
 
     /// The secret of `dev`'s stable privacy addresses: its own `stable_secret`, else

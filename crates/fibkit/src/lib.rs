@@ -47,6 +47,7 @@ pub mod fib6tree;
 pub mod flowhash;
 pub mod kconfig;
 pub mod link;
+pub mod linkstate;
 pub mod lookup;
 pub mod lookup6;
 pub mod macvlan;

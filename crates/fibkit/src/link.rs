@@ -199,6 +199,8 @@ pub mod iff {
     pub const DYNAMIC: u32 = 0x8000;
     /// Carrier.
     pub const LOWER_UP: u32 = 0x1_0000;
+    /// `IFF_DORMANT`: the driver's dormant bit (a macvlan's copy of its lower device's).
+    pub const DORMANT: u32 = 0x2_0000;
     /// The flags `__dev_change_flags` writes as asked (besides `UP`, and `PROMISC` and
     /// `ALLMULTI`, which it counts).
     pub const CHANGEABLE: u32 =
@@ -223,7 +225,7 @@ pub mod iff {
         (NOTRAILERS, "NOTRAILERS"),
         (UP, "UP"),
         (LOWER_UP, "LOWER_UP"),
-        (0x2_0000, "DORMANT"),
+        (DORMANT, "DORMANT"),
         (0x4_0000, "ECHO"),
     ];
 }
@@ -284,7 +286,106 @@ pub struct Link {
     /// filter whose list (a macvlan's address) was not empty when its receive mode
     /// was last set while up; it holds one of [`Link::promiscuity`].
     pub uc_promisc: bool,
+    /// The operational state as the link watch and `ip link set DEV state|mode` leave
+    /// it (see [`Link::oper_code`]).
+    pub oper: Oper,
+    /// Limits and settings that change no route (`gso_max_size`, queue counts,
+    /// protodown, ...).
+    pub tuning: LinkTuning,
 }
+
+/// RFC 2863 operational states (`IF_OPER_*`), as `IFLA_OPERSTATE` carries them.
+pub mod oper {
+    /// `IF_OPER_UNKNOWN`: a device without carrier events (a dummy, the loopback).
+    pub const UNKNOWN: u8 = 0;
+    /// `IF_OPER_NOTPRESENT`.
+    pub const NOTPRESENT: u8 = 1;
+    /// `IF_OPER_DOWN`.
+    pub const DOWN: u8 = 2;
+    /// `IF_OPER_LOWERLAYERDOWN`: no carrier on a device stacked on another.
+    pub const LOWERLAYERDOWN: u8 = 3;
+    /// `IF_OPER_TESTING`.
+    pub const TESTING: u8 = 4;
+    /// `IF_OPER_DORMANT`.
+    pub const DORMANT: u8 = 5;
+    /// `IF_OPER_UP`.
+    pub const UP: u8 = 6;
+    /// iproute2's words for them, by number.
+    pub const NAMES: [&str; 7] = [
+        "UNKNOWN",
+        "NOTPRESENT",
+        "DOWN",
+        "LOWERLAYERDOWN",
+        "TESTING",
+        "DORMANT",
+        "UP",
+    ];
+}
+
+/// A device's stored operational state (`dev->operstate`) and link mode
+/// (`dev->link_mode`), kept as the kernel keeps them: the link watch
+/// (`rfc2863_policy`) recomputes the state at each carrier change from the carrier
+/// and the mode in force then (`UP` becomes `DORMANT` in mode dormant); between two
+/// carrier changes it is what `ip link set DEV state` last made it (`set_operstate`).
+/// A device without carrier events (a dummy) keeps `UNKNOWN` until a user changes it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Oper {
+    /// `IF_LINK_MODE_*` (`ip link set DEV mode default|dormant`: 0 or 1).
+    pub link_mode: u8,
+    /// Carrier changes so far (each one a link watch run).
+    pub gen: u32,
+    /// The link mode the last link watch run saw.
+    pub watch_mode: u8,
+    /// The state a user set (`IFLA_OPERSTATE`) and the carrier change it followed.
+    pub user: Option<(u32, u8)>,
+    /// `__LINK_STATE_DORMANT` and `__LINK_STATE_TESTING`, which a macvlan copies from
+    /// its lower device (`netif_stacked_transfer_operstate`).
+    pub dormant: bool,
+    /// See [`Oper::dormant`].
+    pub testing: bool,
+}
+
+/// Device settings that no route depends on, kept so that `ip -d link` shows them and
+/// their checks answer as the kernel's do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkTuning {
+    /// `gso_max_size` (`GSO_LEGACY_MAX_SIZE`, 65536, by default).
+    pub gso_max_size: u32,
+    /// `gso_max_segs` (`GSO_MAX_SEGS`, 65535).
+    pub gso_max_segs: u32,
+    /// `gro_max_size` (65536).
+    pub gro_max_size: u32,
+    /// Transmit queues asked for at creation (`numtxqueues`); `None`: the kind's.
+    pub num_tx_queues: Option<u32>,
+    /// Receive queues asked for at creation (`numrxqueues`).
+    pub num_rx_queues: Option<u32>,
+    /// `protodown on` (a device with `IFF_CHANGE_PROTO_DOWN` only: macvlan, VXLAN).
+    pub proto_down: bool,
+    /// The protodown reason bits (`protodown_reason N on|off`).
+    pub proto_down_reason: u32,
+    /// A bridge whose TSO limits its ports have set (`br_set_gso_limits`, at each port
+    /// added or removed): without ports they are then `TSO_MAX_SIZE`, not the 64 KiB
+    /// it was made with.
+    pub tso_from_ports: bool,
+}
+
+impl Default for LinkTuning {
+    fn default() -> Self {
+        LinkTuning {
+            gso_max_size: 65536,
+            gso_max_segs: 65535,
+            gro_max_size: 65536,
+            num_tx_queues: None,
+            num_rx_queues: None,
+            proto_down: false,
+            proto_down_reason: 0,
+            tso_from_ports: false,
+        }
+    }
+}
+
+/// `GRO_MAX_SIZE`: the largest `gro_max_size` (8 × 65535).
+pub const GRO_MAX_SIZE: u32 = 524_280;
 
 impl Link {
     /// The device this one is stacked on (`dev_get_iflink` when it is not the device
@@ -307,43 +408,67 @@ impl Link {
         matches!(self.kind, LinkKind::Tun { tap: false, .. })
     }
 
-    /// The kernel's `netif_oper_up`-style readiness used by IPv6 address configuration:
-    /// up with carrier.
+    /// `addrconf_link_ready`'s test: up, with carrier, and operationally up
+    /// (`netif_oper_up`: `UP` or `UNKNOWN`; not `DORMANT` or `TESTING`).
     pub fn oper_up(&self) -> bool {
-        self.up && self.carrier
+        self.up && self.carrier && matches!(self.oper_code(), oper::UP | oper::UNKNOWN)
     }
 
-    /// iproute2's operstate word for `ip link show`.
-    pub fn operstate(&self) -> &'static str {
+    /// `default_operstate`: what the link watch makes of the device's carrier and
+    /// dormant/testing bits. A device that never has a carrier event (loopback, dummy,
+    /// VXLAN) is never watched: `UNKNOWN`.
+    fn watched_oper(&self) -> u8 {
         match self.kind {
-            // no carrier events: the state the device was born with
-            LinkKind::Loopback | LinkKind::Dummy | LinkKind::Vxlan(_) => {
-                if self.up {
-                    "UNKNOWN"
-                } else {
-                    "DOWN"
-                }
+            LinkKind::Loopback | LinkKind::Dummy | LinkKind::Vxlan(_) => oper::UNKNOWN,
+            _ if self.oper.testing => oper::TESTING,
+            // a device stacked on another (`iflink` not itself) is lower-layer-down
+            // without carrier; one whose `iflink` is itself, down
+            LinkKind::Veth { .. } | LinkKind::Macvlan { .. } if !self.carrier => {
+                oper::LOWERLAYERDOWN
             }
-            // a device stacked on another (`iflink` not itself)
-            LinkKind::Veth { .. } | LinkKind::Macvlan { .. } => {
-                if !self.up {
-                    "DOWN"
-                } else if self.carrier {
-                    "UP"
-                } else {
-                    "LOWERLAYERDOWN"
-                }
-            }
-            // `default_operstate`: a device without carrier whose `iflink` is itself
-            // is down, not lower-layer-down
-            LinkKind::Bridge | LinkKind::Tun { .. } => {
-                if self.up && self.carrier {
-                    "UP"
-                } else {
-                    "DOWN"
-                }
+            LinkKind::Bridge | LinkKind::Tun { .. } if !self.carrier => oper::DOWN,
+            _ if self.oper.dormant => oper::DORMANT,
+            _ => oper::UP,
+        }
+    }
+
+    /// `dev->operstate`: the state a user set since the last carrier change, else the
+    /// link watch's (`rfc2863_policy`: `UP` is `DORMANT` in link mode dormant).
+    pub fn oper_code(&self) -> u8 {
+        if let Some((g, s)) = self.oper.user {
+            if g == self.oper.gen {
+                return s;
             }
         }
+        let w = self.watched_oper();
+        if w == oper::UP && self.oper.watch_mode == 1 {
+            oper::DORMANT
+        } else {
+            w
+        }
+    }
+
+    /// A carrier change (`netif_carrier_on|off`), which runs the link watch.
+    pub fn set_carrier(&mut self, c: bool) {
+        if self.carrier != c {
+            self.carrier = c;
+            self.link_watch();
+        }
+    }
+
+    /// A link watch run (`linkwatch_do_dev`): the state is the policy's again.
+    pub fn link_watch(&mut self) {
+        self.oper.gen = self.oper.gen.wrapping_add(1);
+        self.oper.watch_mode = self.oper.link_mode;
+    }
+
+    /// iproute2's operstate word for `ip link show` (`IFLA_OPERSTATE`: `DOWN` while
+    /// the device is not running).
+    pub fn operstate(&self) -> &'static str {
+        if !self.up {
+            return "DOWN";
+        }
+        oper::NAMES[usize::from(self.oper_code().min(6))]
     }
 
     /// `dev_get_flags()`: the flags with `UP`, and `RUNNING` and `LOWER_UP` while up
@@ -353,7 +478,13 @@ impl Link {
         if self.up {
             f |= iff::UP;
             if self.carrier {
-                f |= iff::RUNNING | iff::LOWER_UP;
+                f |= iff::LOWER_UP;
+            }
+            if self.oper_up() {
+                f |= iff::RUNNING;
+            }
+            if self.oper.dormant {
+                f |= iff::DORMANT;
             }
         }
         f

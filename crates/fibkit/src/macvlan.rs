@@ -227,8 +227,12 @@ impl Netns {
             return;
         };
         let c = self.links.get(&lower).is_some_and(|l| l.carrier);
+        let st = self.links.get(&lower).map(|l| l.oper_code());
         if let Some(l) = self.links.get_mut(&idx) {
-            l.carrier = c;
+            l.set_carrier(c);
+            // and the lower device's dormant and testing states, as bits of its own
+            l.oper.dormant = st == Some(crate::link::oper::DORMANT);
+            l.oper.testing = st == Some(crate::link::oper::TESTING);
         }
     }
 
@@ -244,7 +248,7 @@ impl Netns {
             for m in self.macvlans_on(d) {
                 let l = self.links.get_mut(&m).expect("listed");
                 if l.carrier != c {
-                    l.carrier = c;
+                    l.set_carrier(c);
                     if !changed.contains(&m) {
                         changed.push(m);
                     }

@@ -143,6 +143,8 @@ pub(crate) struct DadRun {
 pub struct Netns {
     pub(crate) links: BTreeMap<u32, Link>,
     pub(crate) last_ifindex: u32,
+    /// The index the next registered device asks for (`ip link add ... index N`).
+    pub(crate) want_ifindex: Option<u32>,
     pub(crate) mac_counter: u32,
     pub(crate) addrs4: BTreeMap<u32, Vec<Addr4>>,
     pub(crate) addrs6: BTreeMap<u32, Vec<Addr6>>,
@@ -310,6 +312,23 @@ pub struct LinkAdd {
     pub macvlan_sources: Option<crate::macvlan::SourcesChange>,
     /// A bridge's settings (`type bridge OPTIONS`), applied once it is registered.
     pub bridge: Option<crate::bridge::BridgeChange>,
+    /// `index N`: the interface index asked for (EEXIST when taken).
+    pub index: Option<u32>,
+    /// A veth peer's `index N`.
+    pub peer_index: Option<u32>,
+    /// `numtxqueues N`, `numrxqueues N` (1 to 4096).
+    pub queues: (Option<i32>, Option<i32>),
+    /// `gso_max_size`, `gso_max_segs`, `gro_max_size`.
+    pub gso: (Option<u32>, Option<u32>, Option<u32>),
+    /// `state STATE` (`set_operstate` on the new device; only one without carrier
+    /// events keeps it, the link watch recomputes the others').
+    pub operstate: Option<u8>,
+    /// `mode default|dormant`.
+    pub link_mode: Option<u8>,
+    /// A veth without `peer`: `veth_newlink` makes the peer from the request's own
+    /// attributes (MTU, queue length, group, queue counts, GSO limits, link mode; not
+    /// the name, the address or the flags).
+    pub peer_inherits: bool,
 }
 
 /// `dev_validate_mtu`: a veth, bridge or tun takes 68 to 65535 (a tap 65521, room
@@ -337,6 +356,7 @@ impl Netns {
         let mut ns = Netns {
             links: BTreeMap::new(),
             last_ifindex: 1,
+            want_ifindex: None,
             mac_counter: 0,
             addrs4: BTreeMap::new(),
             addrs6: BTreeMap::new(),
@@ -427,6 +447,8 @@ impl Netns {
                 master: 0,
                 mtu_by_user: false,
                 uc_promisc: false,
+                oper: Default::default(),
+                tuning: Default::default(),
             },
         );
         ns.sysctl.v4_dev.insert(1, ns.sysctl.v4_default.clone());
@@ -846,6 +868,10 @@ impl Netns {
     }
 
     fn alloc_ifindex(&mut self) -> u32 {
+        // an index asked for is taken as it is (the allocation cursor stays)
+        if let Some(i) = self.want_ifindex.take() {
+            return i;
+        }
         let mut i = self.last_ifindex + 1;
         while self.links.contains_key(&i) {
             i += 1;
@@ -864,6 +890,58 @@ impl Netns {
                 return cand;
             }
             n += 1;
+        }
+    }
+
+    /// A new device's name: the kind's first free `<base>N` when none was given (not
+    /// one of `also`), the first free name of a `%d` pattern, else the name itself.
+    fn creation_name(&self, name: &str, base: &str, also: &[&str]) -> String {
+        if name.is_empty() {
+            return self.alloc_link_name(base, also);
+        }
+        if name.contains('%') {
+            if let Ok(n) = self.dev_get_valid_name(name) {
+                return n;
+            }
+        }
+        name.to_string()
+    }
+
+    /// `dev_valid_name`: 1 to 15 bytes, not `.` or `..`, no `/`, `:` or white space.
+    pub fn dev_valid_name(name: &str) -> bool {
+        !name.is_empty()
+            && name.len() < 16
+            && name != "."
+            && name != ".."
+            && !name
+                .bytes()
+                .any(|b| b == b'/' || b == b':' || b.is_ascii_whitespace())
+    }
+
+    /// `dev_get_valid_name`: a name the kernel takes for a device (see
+    /// [`Netns::dev_valid_name`]; EINVAL), a pattern with one `%d` made the first free
+    /// name of its kind (`dev_alloc_name`), or EEXIST for a name any device has (an
+    /// alternative name included).
+    pub(crate) fn dev_get_valid_name(&self, name: &str) -> Result<String> {
+        if !Self::dev_valid_name(name) {
+            return Err(Error::new(Errno::EINVAL));
+        }
+        if let Some(p) = name.find('%') {
+            let (head, tail) = (&name[..p], &name[p + 1..]);
+            let Some(rest) = tail.strip_prefix('d').filter(|r| !r.contains('%')) else {
+                return Err(Error::new(Errno::EINVAL));
+            };
+            let free = (0..32768u32)
+                .map(|n| format!("{head}{n}{rest}"))
+                .find(|c| self.link_index(c).is_none());
+            // (none free within the bounds, or too long a name)
+            return free
+                .filter(|c| c.len() < 16)
+                .ok_or(Error::new(Errno::EINVAL));
+        }
+        match self.link_index(name) {
+            Some(_) => Err(Error::new(Errno::EEXIST)),
+            None => Ok(name.to_string()),
         }
     }
 
@@ -903,6 +981,8 @@ impl Netns {
                 master: 0,
                 mtu_by_user: false,
                 uc_promisc: false,
+                oper: Default::default(),
+                tuning: Default::default(),
             },
         );
         self.sysctl
@@ -974,11 +1054,43 @@ impl Netns {
             return Err(Error::new(Errno::EINVAL));
         }
         let mac = req.mac.or(auto_mac).unwrap_or_default();
-        let bad_name = |n: &str| n.len() > 15 || n.contains('/');
+        let bad_name = |n: &str| !n.is_empty() && !Self::dev_valid_name(n);
         if bad_name(&req.name) || req.peer.as_deref().is_some_and(bad_name) {
             return Err(Error::new(Errno::EINVAL));
         }
-        if !req.name.is_empty() && self.link_index(&req.name).is_some() {
+        // rtnl_newlink: a device of the index asked for, or else of the name, exists
+        // (NLM_F_EXCL)
+        if self.link_add_exists(req.index, &req.name) {
+            return Err(Error::new(Errno::EEXIST));
+        }
+        // rtnl_newlink_create's validate_linkmsg: the GSO and GRO limits (no device
+        // yet: GSO_MAX_SIZE)
+        let (gso, segs, gro) = req.gso;
+        if gso.is_some_and(|v| v > crate::link::GRO_MAX_SIZE) {
+            return Err(Error::msg(Errno::EINVAL, "too big gso_max_size"));
+        }
+        if segs.is_some_and(|v| v > 65535) {
+            return Err(Error::msg(Errno::EINVAL, "too big gso_max_segs"));
+        }
+        if gro.is_some_and(|v| v > crate::link::GRO_MAX_SIZE) {
+            return Err(Error::msg(Errno::EINVAL, "too big gro_max_size"));
+        }
+        // rtnl_create_link: the queue counts, after the kind's validation
+        let bad_queues = |n: Option<i32>| n.is_some_and(|n| !(1..=4096).contains(&n));
+        if bad_queues(req.queues.0) {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Invalid number of transmit queues",
+            ));
+        }
+        if bad_queues(req.queues.1) {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Invalid number of receive queues",
+            ));
+        }
+        // a free index asked for: the name is found taken at registration
+        if req.index.is_some() && !req.name.is_empty() && self.link_index(&req.name).is_some() {
             return Err(Error::new(Errno::EEXIST));
         }
         // rtnl_create_link's dev_validate_mtu: the value is an `int`
@@ -995,15 +1107,98 @@ impl Netns {
         if matches!(kind, LinkKind::Macvlan { .. }) && req.mtu.is_some() {
             mtu_in_range(68, 65535, mtu)?;
         }
-        let idx = match kind {
+        self.want_ifindex = req.index;
+        let idx = self.link_add_kind(req, kind, mac, mtu);
+        // (an index asked for and not used is not left for the next device)
+        self.want_ifindex = None;
+        let idx = idx?;
+        // a veth's peer made from the request's own attributes (no `peer` given)
+        let peer = match (&self.links[&idx].kind, req.peer_inherits) {
+            (LinkKind::Veth { peer }, true) => Some(*peer),
+            _ => None,
+        };
+        for (d, own) in [(Some(idx), true), (peer, false)] {
+            let Some(l) = d.and_then(|d| self.links.get_mut(&d)) else {
+                continue;
+            };
+            if let Some(g) = req.group {
+                l.group = g;
+            }
+            if let Some(q) = req.txqlen {
+                l.txqlen = q;
+            }
+            // rtnl_configure_link: the flags asked for, before the device goes up (a
+            // new device has no neighbours for a NOARP change to flush)
+            if own {
+                l.set_flags(req.flags, req.flags_mask);
+            }
+            let t = &mut l.tuning;
+            (t.num_tx_queues, t.num_rx_queues) = (
+                req.queues.0.map(|n| n as u32),
+                req.queues.1.map(|n| n as u32),
+            );
+            for (v, slot) in [
+                (gso, &mut t.gso_max_size),
+                (segs, &mut t.gso_max_segs),
+                (gro, &mut t.gro_max_size),
+            ] {
+                if let Some(v) = v {
+                    *slot = v;
+                }
+            }
+            if let Some(m) = req.link_mode {
+                l.oper.link_mode = m;
+                l.oper.watch_mode = m;
+            }
+        }
+        // rtnl_create_link's set_operstate, on a device the link watch leaves alone
+        if let Some(s) = req.operstate {
+            if matches!(
+                req.kind,
+                Some(LinkKind::Dummy) | Some(LinkKind::Vxlan(_)) | None
+            ) {
+                self.link_set_operstate(idx, s)?;
+            }
+        }
+        self.bump();
+        if req.up {
+            self.link_set_up(idx, true)?;
+        }
+        if let Some(m) = req.master {
+            // rtnl_newlink_create: do_set_master after the device is configured; a
+            // refusal unregisters it (a veth with its peer)
+            if let Err(e) = self.link_set_master(idx, m) {
+                self.link_del(idx)?;
+                return Err(e);
+            }
+        }
+        Ok(idx)
+    }
+
+    /// Whether `ip link add` names a device that exists: by the index asked for, or
+    /// else by name (`rtnl_newlink`'s lookup, which makes an exclusive creation
+    /// EEXIST).
+    pub fn link_add_exists(&self, index: Option<u32>, name: &str) -> bool {
+        match index {
+            Some(i) => self.links.contains_key(&i),
+            None => !name.is_empty() && self.link_index(name).is_some(),
+        }
+    }
+
+    /// The kind-specific part of [`Netns::link_add`]: the device (a veth's peer first)
+    /// registered, its index.
+    fn link_add_kind(
+        &mut self,
+        req: &LinkAdd,
+        kind: LinkKind,
+        mac: [u8; 6],
+        mtu: u32,
+    ) -> Result<u32> {
+        Ok(match kind {
             LinkKind::Loopback => return Err(Error::new(Errno::EOPNOTSUPP)),
             LinkKind::Vxlan(conf) => {
                 let (conf, mtu) = self.vxlan_prepare(&conf, req.mtu)?;
-                let name = if req.name.is_empty() {
-                    self.alloc_link_name("vxlan", &[])
-                } else {
-                    req.name.clone()
-                };
+                let name = self.creation_name(&req.name, "vxlan", &[]);
                 self.new_link(&name, LinkKind::Vxlan(Box::new(conf)), mac, mtu)
             }
             // tun_validate
@@ -1018,11 +1213,8 @@ impl Netns {
             } => {
                 let (lower, mtu, max_mtu, list) =
                     self.macvlan_prepare(lower, req.mtu, mode, req.macvlan_sources.as_ref())?;
-                let name = if req.name.is_empty() {
-                    self.alloc_link_name(if tap { "macvtap" } else { "macvlan" }, &[])
-                } else {
-                    req.name.clone()
-                };
+                let name =
+                    self.creation_name(&req.name, if tap { "macvtap" } else { "macvlan" }, &[]);
                 let mut kind = kind;
                 if let LinkKind::Macvlan {
                     lower: l,
@@ -1050,11 +1242,7 @@ impl Netns {
                 idx
             }
             LinkKind::Bridge => {
-                let name = if req.name.is_empty() {
-                    self.alloc_link_name("bridge", &[])
-                } else {
-                    req.name.clone()
-                };
+                let name = self.creation_name(&req.name, "bridge", &[]);
                 let idx = self.new_link(&name, LinkKind::Bridge, mac, mtu);
                 if let Some(c) = &req.bridge {
                     // br_dev_newlink: br_changelink once the device is registered; a
@@ -1068,11 +1256,7 @@ impl Netns {
             }
             LinkKind::Dummy => {
                 // no name: the kernel's "<kind>%d" (dummies are modelled on ifb)
-                let name = if req.name.is_empty() {
-                    self.alloc_link_name("ifb", &[])
-                } else {
-                    req.name.clone()
-                };
+                let name = self.creation_name(&req.name, "ifb", &[]);
                 self.new_link(&name, LinkKind::Dummy, mac, mtu)
             }
             LinkKind::Veth { .. } => {
@@ -1084,11 +1268,7 @@ impl Netns {
                 if peer_name == req.name || self.link_index(&peer_name).is_some() {
                     return Err(Error::new(Errno::EEXIST));
                 }
-                let name = if req.name.is_empty() {
-                    self.alloc_link_name("veth", &[&peer_name])
-                } else {
-                    req.name.clone()
-                };
+                let name = self.creation_name(&req.name, "veth", &[&peer_name]);
                 if req.peer_up {
                     // rtnl_configure_link on the registered peer: veth_open without a
                     // peer yet
@@ -1096,6 +1276,16 @@ impl Netns {
                     return Err(Error::new(Errno::ENOTCONN));
                 }
                 // the peer is made from its own attributes (the default MTU without one)
+                let want = self.want_ifindex.take();
+                // dev_index_reserve: an index in use is EBUSY at registration (the
+                // peer's, or the device's once its peer took it)
+                if req
+                    .peer_index
+                    .is_some_and(|i| self.links.contains_key(&i) || want == Some(i))
+                {
+                    return Err(Error::new(Errno::EBUSY));
+                }
+                self.want_ifindex = req.peer_index;
                 let peer = self.new_link(
                     &peer_name,
                     LinkKind::Veth { peer: 0 },
@@ -1110,37 +1300,14 @@ impl Netns {
                     }
                     l.set_flags(req.peer_flags, req.peer_flags_mask);
                 }
+                self.want_ifindex = want;
                 let me = self.new_link(&name, LinkKind::Veth { peer }, mac, mtu);
                 if let Some(l) = self.links.get_mut(&peer) {
                     l.kind = LinkKind::Veth { peer: me };
                 }
                 me
             }
-        };
-        if let Some(l) = self.links.get_mut(&idx) {
-            if let Some(g) = req.group {
-                l.group = g;
-            }
-            if let Some(q) = req.txqlen {
-                l.txqlen = q;
-            }
-            // rtnl_configure_link: the flags asked for, before the device goes up (a
-            // new device has no neighbours for a NOARP change to flush)
-            l.set_flags(req.flags, req.flags_mask);
-        }
-        self.bump();
-        if req.up {
-            self.link_set_up(idx, true)?;
-        }
-        if let Some(m) = req.master {
-            // rtnl_newlink_create: do_set_master after the device is configured; a
-            // refusal unregisters it (a veth with its peer)
-            if let Err(e) = self.link_set_master(idx, m) {
-                self.link_del(idx)?;
-                return Err(e);
-            }
-        }
-        Ok(idx)
+        })
     }
 
     /// `ip tuntap add` (`TUNSETIFF` with `IFF_TUN_EXCL`, then `TUNSETPERSIST`): a
@@ -1219,7 +1386,13 @@ impl Netns {
     /// carrier changed (see [`crate::bridge`]); returns the devices whose carrier
     /// changed. Loopback and dummy devices always have carrier, tun/tap devices never.
     fn update_carriers(&mut self, idx: u32) -> Vec<u32> {
-        let mut changed = self.update_veth_carriers(idx);
+        let changed = self.update_veth_carriers(idx);
+        self.propagate_carriers(idx, changed)
+    }
+
+    /// The rest of [`Netns::update_carriers`] once the devices of `changed` have a new
+    /// carrier: the macvlans on them and the bridges of `idx` and of each.
+    pub(crate) fn propagate_carriers(&mut self, idx: u32, mut changed: Vec<u32>) -> Vec<u32> {
         // macvlans copy their lower device's carrier at once, in the lower device's own
         // notifier (a lower device going up or down changes theirs only through its
         // own carrier)
@@ -1263,7 +1436,7 @@ impl Netns {
         for &(d, c) in targets {
             if let Some(x) = self.links.get_mut(&d) {
                 if x.carrier != c {
-                    x.carrier = c;
+                    x.set_carrier(c);
                     changed.push(d);
                 }
             }
@@ -1343,6 +1516,12 @@ impl Netns {
     /// (see `ipv6_netdev_change`).
     pub(crate) fn netdev_change(&mut self, d: u32, noarp_changed: bool, restart_dad: bool) {
         let carrier = self.links[&d].carrier;
+        // addrconf_link_ready: operationally up too (not dormant or testing)
+        let ready6 = carrier
+            && matches!(
+                self.links[&d].oper_code(),
+                crate::link::oper::UP | crate::link::oper::UNKNOWN
+            );
         if noarp_changed {
             self.neigh_changeaddr(d);
         }
@@ -1366,7 +1545,7 @@ impl Netns {
             });
         }
         self.ipv4_netdev_change(d, carrier);
-        self.ipv6_netdev_change(d, carrier, restart_dad);
+        self.ipv6_netdev_change(d, ready6, restart_dad);
     }
 
     /// `ip link set DEV [up|down] FLAG on|off ...` (`dev_change_flags`): the flags of
@@ -1496,7 +1675,16 @@ impl Netns {
 
     /// `ip link set DEV address MAC`.
     pub fn link_set_mac(&mut self, index: u32, mac: [u8; 6]) -> Result<()> {
+        // netif_set_mac_address: the driver is asked only for an address the device
+        // has not (the same one is no change, whatever it is), NETDEV_CHANGEADDR in
+        // either case
+        let same = self.links.get(&index).is_some_and(|l| l.mac == mac);
         if self.is_macvlan(index) {
+            if same {
+                self.neigh_changeaddr(index);
+                self.bump();
+                return Ok(());
+            }
             if self.macvlan_set_mac(index, mac)? {
                 self.links.get_mut(&index).expect("exists").mac = mac;
             }
@@ -1525,8 +1713,8 @@ impl Netns {
         if l.kind == LinkKind::Dummy || l.is_tun() {
             return Err(Error::new(Errno::EOPNOTSUPP));
         }
-        // eth_prepare_mac_addr_change
-        if !crate::link::is_valid_ether_addr(&mac) {
+        // eth_prepare_mac_addr_change (for a new address only)
+        if l.mac != mac && !crate::link::is_valid_ether_addr(&mac) {
             return Err(Error::new(Errno::EADDRNOTAVAIL));
         }
         l.mac = mac;
@@ -1605,11 +1793,13 @@ impl Netns {
     /// `ip link set DEV name NEW`.
     pub fn link_set_name(&mut self, index: u32, name: &str) -> Result<()> {
         let l = self.links.get(&index).ok_or(Error::new(Errno::ENODEV))?;
-        // dev_change_name: the same name is nothing to do; any other name in use, an
-        // alternative name of this device's included, is EEXIST
-        if l.name != name && self.link_index(name).is_some() {
-            return Err(Error::new(Errno::EEXIST));
+        // dev_change_name: the same name is nothing to do; else dev_get_valid_name (an
+        // alternative name of this device's is in use too)
+        if l.name == name {
+            return Ok(());
         }
+        let name = self.dev_get_valid_name(name)?;
+        let name = name.as_str();
         self.links.get_mut(&index).expect("exists").name = name.to_string();
         self.inetdev_changename(index, name);
         self.rules_detach(index);
