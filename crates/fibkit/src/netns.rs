@@ -893,26 +893,32 @@ impl Netns {
         }
     }
 
-    /// A new device's name: the kind's first free `<base>N` when none was given (not
-    /// one of `also`), the first free name of a `%d` pattern, else the name itself.
-    fn creation_name(&self, name: &str, base: &str, also: &[&str]) -> String {
+    /// A new device's name at its registration: the kind's first free `<base>N` when
+    /// none was given (not one of `also`), the first free name of a `%d` pattern, else
+    /// the name itself, EEXIST when a device has it (found only now when the request
+    /// named an index).
+    fn creation_name(&self, name: &str, base: &str, also: &[&str]) -> Result<String> {
         if name.is_empty() {
-            return self.alloc_link_name(base, also);
+            return Ok(self.alloc_link_name(base, also));
         }
         if name.contains('%') {
             if let Ok(n) = self.dev_get_valid_name(name) {
-                return n;
+                return Ok(n);
             }
         }
-        name.to_string()
+        if self.link_index(name).is_some() {
+            return Err(Error::new(Errno::EEXIST));
+        }
+        Ok(name.to_string())
     }
 
-    /// `dev_valid_name`: 1 to 15 bytes, not `.` or `..`, no `/`, `:` or white space.
+    /// `dev_valid_name`: 1 to 15 bytes, not `.` or `..` (nor `all` or `default`, the
+    /// names of the configuration entries beside the devices'), no `/`, `:` or white
+    /// space.
     pub fn dev_valid_name(name: &str) -> bool {
         !name.is_empty()
             && name.len() < 16
-            && name != "."
-            && name != ".."
+            && !matches!(name, "." | ".." | "all" | "default")
             && !name
                 .bytes()
                 .any(|b| b == b'/' || b == b':' || b.is_ascii_whitespace())
@@ -1089,10 +1095,6 @@ impl Netns {
                 "Invalid number of receive queues",
             ));
         }
-        // a free index asked for: the name is found taken at registration
-        if req.index.is_some() && !req.name.is_empty() && self.link_index(&req.name).is_some() {
-            return Err(Error::new(Errno::EEXIST));
-        }
         // rtnl_create_link's dev_validate_mtu: the value is an `int`
         if (mtu as i32) < 0 {
             return Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"));
@@ -1198,7 +1200,7 @@ impl Netns {
             LinkKind::Loopback => return Err(Error::new(Errno::EOPNOTSUPP)),
             LinkKind::Vxlan(conf) => {
                 let (conf, mtu) = self.vxlan_prepare(&conf, req.mtu)?;
-                let name = self.creation_name(&req.name, "vxlan", &[]);
+                let name = self.creation_name(&req.name, "vxlan", &[])?;
                 self.new_link(&name, LinkKind::Vxlan(Box::new(conf)), mac, mtu)
             }
             // tun_validate
@@ -1214,7 +1216,7 @@ impl Netns {
                 let (lower, mtu, max_mtu, list) =
                     self.macvlan_prepare(lower, req.mtu, mode, req.macvlan_sources.as_ref())?;
                 let name =
-                    self.creation_name(&req.name, if tap { "macvtap" } else { "macvlan" }, &[]);
+                    self.creation_name(&req.name, if tap { "macvtap" } else { "macvlan" }, &[])?;
                 let mut kind = kind;
                 if let LinkKind::Macvlan {
                     lower: l,
@@ -1242,7 +1244,7 @@ impl Netns {
                 idx
             }
             LinkKind::Bridge => {
-                let name = self.creation_name(&req.name, "bridge", &[]);
+                let name = self.creation_name(&req.name, "bridge", &[])?;
                 let idx = self.new_link(&name, LinkKind::Bridge, mac, mtu);
                 if let Some(c) = &req.bridge {
                     // br_dev_newlink: br_changelink once the device is registered; a
@@ -1256,7 +1258,7 @@ impl Netns {
             }
             LinkKind::Dummy => {
                 // no name: the kernel's "<kind>%d" (dummies are modelled on ifb)
-                let name = self.creation_name(&req.name, "ifb", &[]);
+                let name = self.creation_name(&req.name, "ifb", &[])?;
                 self.new_link(&name, LinkKind::Dummy, mac, mtu)
             }
             LinkKind::Veth { .. } => {
@@ -1268,7 +1270,7 @@ impl Netns {
                 if peer_name == req.name || self.link_index(&peer_name).is_some() {
                     return Err(Error::new(Errno::EEXIST));
                 }
-                let name = self.creation_name(&req.name, "veth", &[&peer_name]);
+                let name = self.creation_name(&req.name, "veth", &[&peer_name])?;
                 if req.peer_up {
                     // rtnl_configure_link on the registered peer: veth_open without a
                     // peer yet
