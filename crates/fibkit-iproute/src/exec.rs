@@ -3570,11 +3570,8 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 if group.is_some_and(|g| g != u32::MAX) {
                     return Err(duparg("group", v));
                 }
-                let g = if v == "default" {
-                    Some(0)
-                } else {
-                    parse_u32(v)
-                };
+                // rtnl_group_a2n
+                let g = crate::show::group_a2n(v).map(|g| g as u32);
                 group = Some(g.ok_or_else(|| invarg("Invalid \"group\" value\n", v))?);
             }
             "mtu" => {
@@ -3902,16 +3899,6 @@ fn link_set_rest(
         }
         return Err(Failure::errno(Errno::EOPNOTSUPP));
     }
-    if let Some(q) = txqlen {
-        ns.link_set_txqlen(idx, q).map_err(Failure::kernel)?;
-    }
-    // the GSO and GRO limits (checked by validate_linkmsg), the operational state and
-    // the link mode
-    ns.link_set_gso(idx, more.gso_max_size, more.gso_max_segs, more.gro_max_size)
-        .map_err(Failure::kernel)?;
-    if let Some(s) = more.operstate {
-        ns.link_set_operstate(idx, s).map_err(Failure::kernel)?;
-    }
     // do_setlink ends with netdev_state_change once a setting that notifies was
     // written (a group, an alias, a new link mode, IFLA_AF_SPEC, protodown, XDP),
     // after a later refusal too
@@ -3922,6 +3909,18 @@ fn link_set_rest(
         }
         Err(f)
     };
+    if let Some(q) = txqlen {
+        if let Err(e) = ns.link_set_txqlen(idx, q) {
+            return fail(ns, notify, Failure::kernel(e));
+        }
+    }
+    // the GSO and GRO limits (checked by validate_linkmsg), the operational state and
+    // the link mode
+    ns.link_set_gso(idx, more.gso_max_size, more.gso_max_segs, more.gro_max_size)
+        .map_err(Failure::kernel)?;
+    if let Some(s) = more.operstate {
+        ns.link_set_operstate(idx, s).map_err(Failure::kernel)?;
+    }
     if let Some(m) = more.linkmode {
         notify |= ns.link_set_linkmode(idx, m).map_err(Failure::kernel)?;
     }
@@ -4167,11 +4166,12 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
                 if at.group.is_some() {
                     return Err(dup("group", v));
                 }
-                at.group = Some(if v == "default" {
-                    0
-                } else {
-                    get_u32(v, "Invalid \"group\" value\n")?
-                });
+                // rtnl_group_a2n
+                at.group = Some(
+                    crate::show::group_a2n(v)
+                        .map(|g| g as u32)
+                        .ok_or_else(|| invarg("Invalid \"group\" value\n", v))?,
+                );
             }
             // the kernel does not apply an alias at creation
             "alias" => {
@@ -5271,11 +5271,9 @@ fn link_delete(ns: &mut Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
 /// none in group 0 (EPERM); ENODEV when the group is empty, EOPNOTSUPP when one of
 /// them has no link operations (the loopback) and nothing goes.
 fn link_delete_group(ns: &mut Netns, g: &str) -> Res<Outcome> {
-    let group = if g == "default" {
-        0
-    } else {
-        get_u32(g, "Invalid \"group\" value\n")?
-    };
+    let group = crate::show::group_a2n(g)
+        .map(|g| g as u32)
+        .ok_or_else(|| invarg("Invalid \"group\" value\n", g))?;
     if group == 0 {
         return Err(Failure::kernel(fibkit::Error::new(Errno::EPERM)));
     }

@@ -32,6 +32,7 @@ pub enum Errno {
     ENOTCONN,
     ELOOP,
     ENOTTY,
+    ENOMEM,
 }
 
 impl Errno {
@@ -63,6 +64,7 @@ impl Errno {
             Errno::ENOTCONN => "ENOTCONN",
             Errno::ELOOP => "ELOOP",
             Errno::ENOTTY => "ENOTTY",
+            Errno::ENOMEM => "ENOMEM",
         }
     }
 
@@ -93,6 +95,7 @@ impl Errno {
             Errno::ENOTCONN => "Transport endpoint is not connected",
             Errno::ELOOP => "Too many levels of symbolic links",
             Errno::ENOTTY => "Inappropriate ioctl for device",
+            Errno::ENOMEM => "Cannot allocate memory",
         }
     }
 }

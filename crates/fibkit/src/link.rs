@@ -403,6 +403,17 @@ impl Link {
         self.kind == LinkKind::Loopback
     }
 
+    /// Whether the qdisc attached at its first opening is a pfifo_fast (a queueing
+    /// kind: dummy, tun/tap, macvtap; not one made `noqueue`).
+    pub fn has_pfifo_fast(&self) -> bool {
+        self.qdisc_attached
+            && !self.qdisc_noqueue
+            && matches!(
+                self.kind,
+                LinkKind::Dummy | LinkKind::Tun { .. } | LinkKind::Macvlan { tap: true, .. }
+            )
+    }
+
     /// Whether this is a tun device (`ARPHRD_NONE`: no link-layer address).
     pub fn is_tun(&self) -> bool {
         matches!(self.kind, LinkKind::Tun { tap: false, .. })

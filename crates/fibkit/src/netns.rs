@@ -331,6 +331,10 @@ pub struct LinkAdd {
     pub peer_inherits: bool,
 }
 
+/// The longest queue a pfifo_fast takes (`ptr_ring`'s allocation limit,
+/// `KMALLOC_MAX_SIZE` over a pointer: 4 MiB / 8).
+const PFIFO_FAST_MAX_QLEN: u32 = 524_288;
+
 /// `dev_validate_mtu`: a veth, bridge or tun takes 68 to 65535 (a tap 65521, room
 /// for its Ethernet header); dummy (ifb) and loopback devices any value from 0 (the
 /// kernel reads an `int`: one above `i32::MAX` is below the minimum).
@@ -1469,8 +1473,9 @@ impl Netns {
         let link = self.links.get_mut(&index).expect("exists");
         link.up = up;
         if up && !link.qdisc_attached {
-            // attach_default_qdiscs: noqueue for a queue length of 0
-            link.qdisc_noqueue = link.txqlen == 0;
+            // attach_default_qdiscs: noqueue for a queue length of 0, and when a
+            // pfifo_fast cannot be made that long
+            link.qdisc_noqueue = link.txqlen == 0 || link.txqlen > PFIFO_FAST_MAX_QLEN;
         }
         link.qdisc_attached |= up;
         if up {
@@ -1760,6 +1765,12 @@ impl Netns {
             .links
             .get_mut(&index)
             .ok_or(Error::new(Errno::ENODEV))?;
+        // dev_qdisc_change_tx_queue_len: an attached pfifo_fast resizes its rings,
+        // which cannot hold more than PFIFO_FAST_MAX_QLEN packets (ENOMEM; the length
+        // stays), whether the device is up or not
+        if qlen != l.txqlen && qlen > PFIFO_FAST_MAX_QLEN && l.has_pfifo_fast() {
+            return Err(Error::new(Errno::ENOMEM));
+        }
         l.txqlen = qlen;
         self.bump();
         Ok(())
