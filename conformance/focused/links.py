@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Focused random scenarios: link changes (up, down, mtu, group, alias, queue length, flags, master, address, name) on a dummy, a veth pair, a bridge and a macvlan.
+"""Focused random scenarios: link changes (up, down, mtu, group, alias, queue length, flags, master, address, name, operational state and link mode, protodown) on a dummy, a veth pair, a bridge and a macvlan.
 
 Usage: links.py SEED [STEPS] > FILE.scn (see conformance/focused/README.md)."""
 import random, sys
@@ -13,7 +13,8 @@ for i in range(n):
     if r<0.45:
         parts=[]
         for _ in range(R.randint(1,3)):
-            parts.append(R.choice(["up","down","mtu %d"%R.choice([1280,1400,1500,9000,68,67,65535,100]),"group %d"%R.randint(0,3),"alias a%d"%R.randint(0,2),"txqueuelen %d"%R.choice([0,10,1000]),"arp off","arp on","multicast off","promisc on","master br0","nomaster","address 02:00:00:00:aa:%02x"%R.randint(0,3),"name x%d"%R.randint(0,1)]))
+            parts.append(R.choice(["up","down","mtu %d"%R.choice([1280,1400,1500,9000,68,67,65535,100]),"group %d"%R.randint(0,3),"alias a%d"%R.randint(0,2),"txqueuelen %d"%R.choice([0,10,1000]),"arp off","arp on","multicast off","promisc on","master br0","nomaster","address 02:00:00:00:aa:%02x"%R.randint(0,3),"name x%d"%R.randint(0,1),
+                "state dormant","state up","state testing","mode dormant","mode default","protodown on","protodown off","gso_max_size 1000"]))
         out.append(f"ip link set {d} "+" ".join(parts))
     elif r<0.6:
         out.append(R.choice([f"ip link show {d}","ip link show","ip -br link","ip link show master br0","ip -j link show "+d]))

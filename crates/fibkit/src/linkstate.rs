@@ -186,11 +186,11 @@ impl Netns {
         if l.carrier == down {
             l.set_carrier(!down);
             // default_operstate without carrier: down, not lower-layer-down, when the
-            // device it is stacked on is operationally up
+            // device it is stacked on has carrier
             let lower = l.iflink();
             let lower_up = lower
                 .and_then(|x| self.links.get(&x))
-                .is_some_and(|x| matches!(x.oper_code(), oper::UP | oper::UNKNOWN));
+                .is_some_and(|x| x.carrier);
             let l = self.links.get_mut(&index).expect("exists");
             if down && lower_up {
                 l.oper.user = Some((l.oper.gen, oper::DOWN));
