@@ -336,7 +336,9 @@ pub struct Oper {
     pub gen: u32,
     /// The link mode the last link watch run saw.
     pub watch_mode: u8,
-    /// The state a user set (`IFLA_OPERSTATE`) and the carrier change it followed.
+    /// A state fixed since a carrier change (the count then): one a user set
+    /// (`IFLA_OPERSTATE`), or the link watch's where it looked at another device (a
+    /// macvlan without carrier by protodown over a lower device that has it: `DOWN`).
     pub user: Option<(u32, u8)>,
     /// `__LINK_STATE_DORMANT` and `__LINK_STATE_TESTING`, which a macvlan copies from
     /// its lower device (`netif_stacked_transfer_operstate`).
