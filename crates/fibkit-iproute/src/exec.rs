@@ -4242,7 +4242,7 @@ fn link_add(
     rest: &[String],
     auto_mac: Option<[u8; 6]>,
     fam: Option<Family>,
-) -> Res<Outcome> {
+) -> Res<u32> {
     let mut it = Args::new(rest);
     let mut at = LinkAttrs::default();
     let kind = link_add_attrs(ns, &mut it, &mut at)?;
@@ -4405,9 +4405,7 @@ fn link_add(
         link_mode: at.more.linkmode,
         peer_inherits,
     };
-    ns.link_add(&req)
-        .map(|_| Outcome::Ok(String::new()))
-        .map_err(Failure::kernel)
+    ns.link_add(&req).map_err(Failure::kernel)
 }
 
 /// The usage `iplink_bridge.c` prints (`print_explain`, iproute2 6.1).
@@ -5310,17 +5308,13 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             .take_while(|w| *w != "type")
             .any(|w| w == "address"))
         .then(|| ns.next_link_mac());
-        let last = ns.links().map(|l| l.index).max().unwrap_or(0);
         let macs: Vec<(u32, [u8; 6])> = ns.links().map(|l| (l.index, l.mac)).collect();
-        let out = link_add(ns, rest, auto_mac, opts.family).map_err(probe_errno)?;
+        let idx = link_add(ns, rest, auto_mac, opts.family).map_err(probe_errno)?;
         if !opts.echo {
-            return Ok(out);
+            return Ok(Outcome::Ok(String::new()));
         }
-        // the new link that was asked for: a veth's peer is registered before it
-        let new = ns
-            .links()
-            .filter(|l| l.index > last)
-            .max_by_key(|l| l.index);
+        // the new link that was asked for (not a veth's peer, registered before it)
+        let new = ns.link(idx);
         return Ok(Outcome::Ok(new.map_or_else(String::new, |l| {
             // a passthru macvlan is made with its lower device's address as it was
             let made_with = match l.kind {
