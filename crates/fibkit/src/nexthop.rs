@@ -354,6 +354,18 @@ impl Netns {
     /// (`rtm_new_nexthop`): the object's id.
     pub fn nexthop_new(&mut self, cfg: &NexthopCfg, replace: bool) -> Result<u32> {
         check_request(cfg)?;
+        // nh_create_ipv4/_ipv6: a gateway of all zeros is no gateway (the attribute
+        // passed the checks above as one)
+        let plain;
+        let cfg = if matches!(cfg.gw, Some(Gateway::V4(0) | Gateway::V6(0))) {
+            plain = NexthopCfg {
+                gw: None,
+                ..cfg.clone()
+            };
+            &plain
+        } else {
+            cfg
+        };
         if replace && cfg.id == 0 {
             return Err(einval("Replace requires nexthop id"));
         }
@@ -554,14 +566,15 @@ impl Netns {
             });
         }
         if cfg.fdb {
-            // only its gateway is kept, unchecked (`::` or 0.0.0.0 when none)
-            let gw = cfg.gw.unwrap_or(match family {
-                Family::V4 => Gateway::V4(0),
-                Family::V6 => Gateway::V6(0),
-            });
+            // only its gateway is kept, unchecked (an IPv6 one is `::` when none; an
+            // IPv4 one of all zeros is none)
+            let gw = match family {
+                Family::V4 => cfg.gw,
+                Family::V6 => Some(cfg.gw.unwrap_or(Gateway::V6(0))),
+            };
             return Ok(NexthopKind::Single {
                 family,
-                gw: Some(gw),
+                gw,
                 dev: 0,
                 onlink: false,
                 scope: scope::LINK,

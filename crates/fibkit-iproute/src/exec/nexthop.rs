@@ -166,7 +166,12 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                     attrs = true;
                     continue;
                 }
-                let addr = parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?;
+                // get_addr_1: `default` of a known family is its zero address
+                let addr = match (v, fam) {
+                    ("default", Some(Family::V4)) => Addr::V4(0),
+                    ("default", Some(Family::V6)) => Addr::V6(0),
+                    _ => parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?,
+                };
                 cfg.gw_empty = false;
                 let af = addr.family();
                 match cfg.family {
