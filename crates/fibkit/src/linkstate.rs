@@ -196,12 +196,7 @@ impl Netns {
                 l.oper.user = Some((l.oper.gen, oper::DOWN));
             }
             let changed = self.propagate_carriers(index, vec![index]);
-            for d in changed {
-                if self.links[&d].up {
-                    self.netdev_change(d, false, false);
-                }
-            }
-            self.rt_cache_flush4();
+            self.carriers_changed(changed);
         }
         self.bump();
         Ok(())

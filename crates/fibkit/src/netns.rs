@@ -1504,14 +1504,20 @@ impl Netns {
             // too (conformance scenario 183), and its proxy entries
             self.neigh_ifdown(index, None);
         }
+        self.carriers_changed(changed);
+        self.bump();
+        Ok(())
+    }
+
+    /// The link watch's end for the devices whose carrier changed: a NETDEV_CHANGE on
+    /// each that is up, then the IPv4 route cache flushed.
+    pub(crate) fn carriers_changed(&mut self, changed: Vec<u32>) {
         for d in changed {
             if self.links[&d].up {
                 self.netdev_change(d, false, false);
             }
         }
         self.rt_cache_flush4();
-        self.bump();
-        Ok(())
     }
 
     /// NETDEV_CHANGE on a device that is up (its carrier changed, or flags other than
