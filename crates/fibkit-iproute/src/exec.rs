@@ -3686,61 +3686,47 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         ));
     };
     let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
-    if let Some(v) = kind_word {
-        let k = "type";
-        'kind: {
-            if v == "vxlan" {
-                let resolve = |d: &str| ns.link_index(d);
-                let a = vxlan_parse_opt(&resolve, &mut it, true)?;
-                if let Some(w) = a.create_only {
-                    return Err(unmodelled_link_setting("vxlan", &w));
-                }
-                vxlan = Some(a.change);
-                break 'kind;
+    match kind_word {
+        None => {}
+        Some("vxlan") => {
+            let resolve = |d: &str| ns.link_index(d);
+            let a = vxlan_parse_opt(&resolve, &mut it, true)?;
+            if let Some(w) = a.create_only {
+                return Err(unmodelled_link_setting("vxlan", &w));
             }
-            if v == "bridge" {
-                bridge = bridge_parse_opt(&mut it)?;
-                break 'kind;
-            }
-            if v == "bridge_slave" {
-                port = bridge_slave_parse_opt(ns, &mut it)?;
-                break 'kind;
-            }
-            if v == "vlan" {
-                // this kernel has no VLAN driver: options make data it refuses
-                foreign_data = linkmore::vlan_parse_opt(&mut it)?;
-                break 'kind;
-            }
-            if v == "tun" {
-                // tun_validate, whatever the request
-                return Err(Failure::kernel(fibkit::Error::msg(
-                    Errno::EOPNOTSUPP,
-                    "tun/tap creation via rtnetlink is not supported",
-                )));
-            }
-            if linkmore::KINDS_WITHOUT_OPTIONS.contains(&v) {
-                // the words make an empty IFLA_INFO_DATA, which the device's own link
-                // operations (none change a link) or no kind's take
-                foreign_data = it.next().is_some();
-                while it.next().is_some() {}
-                break 'kind;
-            }
-            if !linkmore::IPROUTE2_KINDS.contains(&v) {
-                // a kind iproute2 has no parser for takes no options; the kernel,
-                // which knows none by that name either, ignores the bare kind
-                if let Some(w) = it.next() {
-                    return Err(linkmore::garbage(w));
-                }
-                break 'kind;
-            }
-            if v != "macvlan" && v != "macvtap" {
-                return Err(unmodelled_link_setting(k, v));
-            }
+            vxlan = Some(a.change);
+        }
+        Some("bridge") => bridge = bridge_parse_opt(&mut it)?,
+        Some("bridge_slave") => port = bridge_slave_parse_opt(ns, &mut it)?,
+        Some(v @ ("macvlan" | "macvtap")) => {
             macvlan = Some((
                 v == "macvtap",
                 macvlan_parse_opt(&mut it, v, &mut String::new())?,
             ));
         }
+        // this kernel has no VLAN driver: options make data it refuses
+        Some("vlan") => foreign_data = linkmore::vlan_parse_opt(&mut it)?,
+        // tun_validate, whatever the request
+        Some("tun") => {
+            return Err(Failure::kernel(fibkit::Error::msg(
+                Errno::EOPNOTSUPP,
+                "tun/tap creation via rtnetlink is not supported",
+            )));
+        }
+        // the words make an empty IFLA_INFO_DATA, which the device's own link
+        // operations (none change a link) or no kind's take
+        Some(v) if linkmore::KINDS_WITHOUT_OPTIONS.contains(&v) => {
+            foreign_data = it.next().is_some();
+            while it.next().is_some() {}
+        }
+        // a kind iproute2 has no parser for takes no options; the kernel, which knows
+        // none by that name either, ignores the bare kind
+        Some(v) if !linkmore::IPROUTE2_KINDS.contains(&v) => {
+            if let Some(w) = it.next() {
+                return Err(linkmore::garbage(w));
+            }
+        }
+        Some(v) => return Err(unmodelled_link_setting("type", v)),
     }
     // validate_linkmsg, before anything changes
     if let Some(b) = &brd {

@@ -386,6 +386,26 @@ impl Default for LinkTuning {
     }
 }
 
+impl LinkTuning {
+    /// The GSO and GRO limits given (each kept as it is when `None`).
+    pub fn set_gso(
+        &mut self,
+        gso_max_size: Option<u32>,
+        gso_max_segs: Option<u32>,
+        gro_max_size: Option<u32>,
+    ) {
+        for (v, slot) in [
+            (gso_max_size, &mut self.gso_max_size),
+            (gso_max_segs, &mut self.gso_max_segs),
+            (gro_max_size, &mut self.gro_max_size),
+        ] {
+            if let Some(v) = v {
+                *slot = v;
+            }
+        }
+    }
+}
+
 /// `GRO_MAX_SIZE`: the largest `gro_max_size` (8 × 65535).
 pub const GRO_MAX_SIZE: u32 = 524_280;
 

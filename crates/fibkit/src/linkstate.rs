@@ -97,8 +97,8 @@ impl Netns {
     }
 
     /// `validate_linkmsg`'s checks of `gso_max_size`, `gso_max_segs` and
-    /// `gro_max_size`, before the request changes anything: none may exceed the
-    /// device's TSO limits (`tso_max_size`, `tso_max_segs`) or `GRO_MAX_SIZE`.
+    /// `gro_max_size` for device `index` (see [`check_gso`]), before the request
+    /// changes anything.
     pub fn link_check_gso(
         &self,
         index: u32,
@@ -108,16 +108,7 @@ impl Netns {
         gro_max_size: Option<u32>,
     ) -> Result<()> {
         self.links.get(&index).ok_or(Error::new(Errno::ENODEV))?;
-        if gso_max_size.is_some_and(|v| v > tso_max_size) {
-            return Err(Error::msg(Errno::EINVAL, "too big gso_max_size"));
-        }
-        if gso_max_segs.is_some_and(|v| v > 65535) {
-            return Err(Error::msg(Errno::EINVAL, "too big gso_max_segs"));
-        }
-        if gro_max_size.is_some_and(|v| v > GRO_MAX_SIZE) {
-            return Err(Error::msg(Errno::EINVAL, "too big gro_max_size"));
-        }
-        Ok(())
+        check_gso(tso_max_size, gso_max_size, gso_max_segs, gro_max_size)
     }
 
     /// `do_setlink`'s GSO and GRO limits (checked by [`Netns::link_check_gso`]).
@@ -132,16 +123,7 @@ impl Netns {
             .links
             .get_mut(&index)
             .ok_or(Error::new(Errno::ENODEV))?;
-        let t = &mut l.tuning;
-        for (v, slot) in [
-            (gso_max_size, &mut t.gso_max_size),
-            (gso_max_segs, &mut t.gso_max_segs),
-            (gro_max_size, &mut t.gro_max_size),
-        ] {
-            if let Some(v) = v {
-                *slot = v;
-            }
-        }
+        l.tuning.set_gso(gso_max_size, gso_max_segs, gro_max_size);
         Ok(())
     }
 
@@ -201,4 +183,24 @@ impl Netns {
         self.bump();
         Ok(())
     }
+}
+
+/// `validate_linkmsg`'s GSO and GRO limits: none may exceed the device's TSO limits
+/// (`tso_max_size`, and `tso_max_segs`, 65535 here) or `GRO_MAX_SIZE`.
+pub(crate) fn check_gso(
+    tso_max_size: u32,
+    gso_max_size: Option<u32>,
+    gso_max_segs: Option<u32>,
+    gro_max_size: Option<u32>,
+) -> Result<()> {
+    if gso_max_size.is_some_and(|v| v > tso_max_size) {
+        return Err(Error::msg(Errno::EINVAL, "too big gso_max_size"));
+    }
+    if gso_max_segs.is_some_and(|v| v > 65535) {
+        return Err(Error::msg(Errno::EINVAL, "too big gso_max_segs"));
+    }
+    if gro_max_size.is_some_and(|v| v > GRO_MAX_SIZE) {
+        return Err(Error::msg(Errno::EINVAL, "too big gro_max_size"));
+    }
+    Ok(())
 }

@@ -143,8 +143,6 @@ pub(crate) struct DadRun {
 pub struct Netns {
     pub(crate) links: BTreeMap<u32, Link>,
     pub(crate) last_ifindex: u32,
-    /// The index the next registered device asks for (`ip link add ... index N`).
-    pub(crate) want_ifindex: Option<u32>,
     pub(crate) mac_counter: u32,
     pub(crate) addrs4: BTreeMap<u32, Vec<Addr4>>,
     pub(crate) addrs6: BTreeMap<u32, Vec<Addr6>>,
@@ -360,7 +358,6 @@ impl Netns {
         let mut ns = Netns {
             links: BTreeMap::new(),
             last_ifindex: 1,
-            want_ifindex: None,
             mac_counter: 0,
             addrs4: BTreeMap::new(),
             addrs6: BTreeMap::new(),
@@ -871,9 +868,10 @@ impl Netns {
             .unwrap_or("")
     }
 
-    fn alloc_ifindex(&mut self) -> u32 {
-        // an index asked for is taken as it is (the allocation cursor stays)
-        if let Some(i) = self.want_ifindex.take() {
+    /// A new device's index: the one asked for (`ip link add ... index N`) as it is,
+    /// the allocation cursor staying; else the next free one after the cursor.
+    fn alloc_ifindex(&mut self, want: Option<u32>) -> u32 {
+        if let Some(i) = want {
             return i;
         }
         let mut i = self.last_ifindex + 1;
@@ -905,15 +903,7 @@ impl Netns {
         if name.is_empty() {
             return Ok(self.alloc_link_name(base, also));
         }
-        if name.contains('%') {
-            if let Ok(n) = self.dev_get_valid_name(name) {
-                return Ok(n);
-            }
-        }
-        if self.link_index(name).is_some() {
-            return Err(Error::new(Errno::EEXIST));
-        }
-        Ok(name.to_string())
+        self.dev_get_valid_name(name)
     }
 
     /// `dev_valid_name`: 1 to 15 bytes, not `.` or `..` (nor `all` or `default`, the
@@ -955,8 +945,15 @@ impl Netns {
         }
     }
 
-    fn new_link(&mut self, name: &str, kind: LinkKind, mac: [u8; 6], mtu: u32) -> u32 {
-        let index = self.alloc_ifindex();
+    fn new_link(
+        &mut self,
+        name: &str,
+        kind: LinkKind,
+        mac: [u8; 6],
+        mtu: u32,
+        index: Option<u32>,
+    ) -> u32 {
+        let index = self.alloc_ifindex(index);
         self.links.insert(
             index,
             Link {
@@ -1076,15 +1073,7 @@ impl Netns {
         // rtnl_newlink_create's validate_linkmsg: the GSO and GRO limits (no device
         // yet: GSO_MAX_SIZE)
         let (gso, segs, gro) = req.gso;
-        if gso.is_some_and(|v| v > crate::link::GRO_MAX_SIZE) {
-            return Err(Error::msg(Errno::EINVAL, "too big gso_max_size"));
-        }
-        if segs.is_some_and(|v| v > 65535) {
-            return Err(Error::msg(Errno::EINVAL, "too big gso_max_segs"));
-        }
-        if gro.is_some_and(|v| v > crate::link::GRO_MAX_SIZE) {
-            return Err(Error::msg(Errno::EINVAL, "too big gro_max_size"));
-        }
+        crate::linkstate::check_gso(crate::link::GRO_MAX_SIZE, gso, segs, gro)?;
         // rtnl_create_link: the queue counts, after the kind's validation
         let bad_queues = |n: Option<i32>| n.is_some_and(|n| !(1..=4096).contains(&n));
         if bad_queues(req.queues.0) {
@@ -1113,11 +1102,7 @@ impl Netns {
         if matches!(kind, LinkKind::Macvlan { .. }) && req.mtu.is_some() {
             mtu_in_range(68, 65535, mtu)?;
         }
-        self.want_ifindex = req.index;
-        let idx = self.link_add_kind(req, kind, mac, mtu);
-        // (an index asked for and not used is not left for the next device)
-        self.want_ifindex = None;
-        let idx = idx?;
+        let idx = self.link_add_kind(req, kind, mac, mtu)?;
         // a veth's peer made from the request's own attributes (no `peer` given)
         let peer = match (&self.links[&idx].kind, req.peer_inherits) {
             (LinkKind::Veth { peer }, true) => Some(*peer),
@@ -1143,15 +1128,7 @@ impl Netns {
                 req.queues.0.map(|n| n as u32),
                 req.queues.1.map(|n| n as u32),
             );
-            for (v, slot) in [
-                (gso, &mut t.gso_max_size),
-                (segs, &mut t.gso_max_segs),
-                (gro, &mut t.gro_max_size),
-            ] {
-                if let Some(v) = v {
-                    *slot = v;
-                }
-            }
+            t.set_gso(gso, segs, gro);
             if let Some(m) = req.link_mode {
                 l.oper.link_mode = m;
                 l.oper.watch_mode = m;
@@ -1205,7 +1182,7 @@ impl Netns {
             LinkKind::Vxlan(conf) => {
                 let (conf, mtu) = self.vxlan_prepare(&conf, req.mtu)?;
                 let name = self.creation_name(&req.name, "vxlan", &[])?;
-                self.new_link(&name, LinkKind::Vxlan(Box::new(conf)), mac, mtu)
+                self.new_link(&name, LinkKind::Vxlan(Box::new(conf)), mac, mtu, req.index)
             }
             // tun_validate
             LinkKind::Tun { .. } => {
@@ -1238,7 +1215,7 @@ impl Netns {
                 } else {
                     mac
                 };
-                let idx = self.new_link(&name, kind, mac, mtu);
+                let idx = self.new_link(&name, kind, mac, mtu, req.index);
                 self.macvlan_registered(idx);
                 if passthru && req.mac.is_none_or(|m| m != mac) {
                     // the oracle then gives the new link its own address (one it did
@@ -1249,7 +1226,7 @@ impl Netns {
             }
             LinkKind::Bridge => {
                 let name = self.creation_name(&req.name, "bridge", &[])?;
-                let idx = self.new_link(&name, LinkKind::Bridge, mac, mtu);
+                let idx = self.new_link(&name, LinkKind::Bridge, mac, mtu, req.index);
                 if let Some(c) = &req.bridge {
                     // br_dev_newlink: br_changelink once the device is registered; a
                     // refusal unregisters it again (its ifindex stays used)
@@ -1263,7 +1240,7 @@ impl Netns {
             LinkKind::Dummy => {
                 // no name: the kernel's "<kind>%d" (dummies are modelled on ifb)
                 let name = self.creation_name(&req.name, "ifb", &[])?;
-                self.new_link(&name, LinkKind::Dummy, mac, mtu)
+                self.new_link(&name, LinkKind::Dummy, mac, mtu, req.index)
             }
             LinkKind::Veth { .. } => {
                 // the peer is registered first, each without a name taking "veth%d"
@@ -1278,25 +1255,24 @@ impl Netns {
                 if req.peer_up {
                     // rtnl_configure_link on the registered peer: veth_open without a
                     // peer yet
-                    self.alloc_ifindex();
+                    self.alloc_ifindex(req.peer_index);
                     return Err(Error::new(Errno::ENOTCONN));
                 }
                 // the peer is made from its own attributes (the default MTU without one)
-                let want = self.want_ifindex.take();
                 // dev_index_reserve: an index in use is EBUSY at registration (the
                 // peer's, or the device's once its peer took it)
                 if req
                     .peer_index
-                    .is_some_and(|i| self.links.contains_key(&i) || want == Some(i))
+                    .is_some_and(|i| self.links.contains_key(&i) || req.index == Some(i))
                 {
                     return Err(Error::new(Errno::EBUSY));
                 }
-                self.want_ifindex = req.peer_index;
                 let peer = self.new_link(
                     &peer_name,
                     LinkKind::Veth { peer: 0 },
                     [0; 6],
                     req.peer_mtu.unwrap_or(1500),
+                    req.peer_index,
                 );
                 let pmac = req.peer_mac.unwrap_or(Self::index_mac(peer));
                 if let Some(l) = self.links.get_mut(&peer) {
@@ -1306,8 +1282,7 @@ impl Netns {
                     }
                     l.set_flags(req.peer_flags, req.peer_flags_mask);
                 }
-                self.want_ifindex = want;
-                let me = self.new_link(&name, LinkKind::Veth { peer }, mac, mtu);
+                let me = self.new_link(&name, LinkKind::Veth { peer }, mac, mtu, req.index);
                 if let Some(l) = self.links.get_mut(&peer) {
                     l.kind = LinkKind::Veth { peer: me };
                 }
@@ -1351,7 +1326,7 @@ impl Netns {
             owner,
             group,
         };
-        let idx = self.new_link(&name, kind, [0; 6], 1500);
+        let idx = self.new_link(&name, kind, [0; 6], 1500, None);
         if tap {
             if let Some(l) = self.links.get_mut(&idx) {
                 l.mac = Self::index_mac(idx);
@@ -1380,7 +1355,7 @@ impl Netns {
                 self.link_del(idx)
             }
             None => {
-                self.alloc_ifindex();
+                self.alloc_ifindex(None);
                 Ok(())
             }
         }
