@@ -3347,20 +3347,20 @@ fn addr_modify(
                     .map_err(Failure::kernel);
             }
             let t = fibkit::prefix::v6::addr_type(pfx);
-            // ipv6_addr_scope: a multicast address's scope is its scope field's
+            // inet6_addr_add sets the scope from the address (ipv6_addr_scope), whatever
+            // the request's `scope`: a multicast address's scope is its scope field's
             // (interface-local host, link-local link, site-local site)
+            let _ = sc;
             let mc_scope = (t & fibkit::prefix::v6::MULTICAST != 0).then_some((pfx >> 112) & 0xf);
-            let scope = sc.unwrap_or(
-                if t & fibkit::prefix::v6::LOOPBACK != 0 || mc_scope == Some(1) {
-                    scope::HOST
-                } else if t & fibkit::prefix::v6::LINKLOCAL != 0 || mc_scope == Some(2) {
-                    scope::LINK
-                } else if mc_scope == Some(5) || t & fibkit::prefix::v6::SITELOCAL != 0 {
-                    scope::SITE
-                } else {
-                    scope::UNIVERSE
-                },
-            );
+            let scope = if t & fibkit::prefix::v6::LOOPBACK != 0 || mc_scope == Some(1) {
+                scope::HOST
+            } else if t & fibkit::prefix::v6::LINKLOCAL != 0 || mc_scope == Some(2) {
+                scope::LINK
+            } else if mc_scope == Some(5) || t & fibkit::prefix::v6::SITELOCAL != 0 {
+                scope::SITE
+            } else {
+                scope::UNIVERSE
+            };
             let a6 = Addr6 {
                 predad: false,
                 life,
@@ -6063,12 +6063,24 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             ns.set_stable_secret(idx, u128::from(secret))
                 .map_err(|_| nostat())?;
         }
-        ["net", "ipv6", "conf", _, "addr_gen_mode"] => {
-            // addrconf_sysctl_addr_gen_mode makes a device's link-local address again at
-            // once, up or down: not modelled, so refused rather than kept without effect
-            return Err(format!(
-                "sysctl: fibkit does not model {key} (ip link set DEV addrgenmode is)"
-            ));
+        ["net", "ipv6", "conf", dev, "addr_gen_mode"] => {
+            // proc_douintvec, then addrconf_sysctl_addr_gen_mode's checks
+            let einval = || format!("sysctl: setting key \"{key}\": Invalid argument");
+            let mode = val.parse::<u32>().map_err(|_| einval())?;
+            let (idx, all) = match *dev {
+                "all" => (None, true),
+                "default" => (None, false),
+                d => (
+                    Some(
+                        ns.link_index_by_name(d)
+                            .filter(|&i| ns.has_idev6(i))
+                            .ok_or_else(nostat)?,
+                    ),
+                    false,
+                ),
+            };
+            ns.sysctl_addr_gen_mode(idx, all, mode)
+                .map_err(|_| einval())?;
         }
         ["net", "ipv6", "conf", dev, knob] => {
             let v = num(val)?;

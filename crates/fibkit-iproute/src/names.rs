@@ -569,9 +569,10 @@ pub fn name_id(db: &str, name: &str) -> Option<u32> {
     })
 }
 
-/// Format an IPv6 address as iproute2 prints it.
+/// Format an IPv6 address as iproute2 prints it (glibc's `inet_ntop`, whose
+/// embedded-IPv4 forms include the IPv4-compatible `::a.b.c.d`).
 pub fn fmt6(a: u128) -> String {
-    Ipv6Addr::from(a).to_string()
+    crate::show::ntop6(a)
 }
 
 /// Format an IPv4 address.

@@ -1317,6 +1317,13 @@ impl Netns {
         if self.addrs6(dev).iter().any(|x| x.addr == a.addr) {
             return Err(Error::msg(Errno::EEXIST, "ipv6: address already assigned"));
         }
+        // inet6_addr_add's check of the flags, before addrconf_add_dev
+        if a.flags & ifa::MANAGETEMPADDR != 0 && a.plen != 64 {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "ipv6: address with \"mngtmpaddr\" flag must have a prefix length of 64",
+            ));
+        }
         // addrconf_add_dev -> ipv6_find_idev: on a device that is up the groups are
         // loaded again (ipv6_mc_up), before the check for IPv6 disabled (a refused
         // request reloads them too: random seed 40236)
@@ -1735,11 +1742,19 @@ impl Netns {
             Cleanup::Expire(t) => self.set_prefix_route_expires(p, dev, Some(t), true),
         }
         // rt6_remove_prefsrc (fib6_remove_prefsrc leaves routes through nexthop objects
-        // alone: conformance scenario 253)
+        // alone: conformance scenario 253), and a route whose device still passes
+        // ipv6_chk_addr(addr, dev, 0) for the address (held by another device, any
+        // device for one that is not link-local) keeps it (scenario 431)
+        let keep: Vec<u32> = self
+            .links
+            .keys()
+            .copied()
+            .filter(|&d| self.chk_addr6_any_strict(a.addr, d))
+            .collect();
         for t in self.tables6.values_mut() {
             t.for_each_list_mut(|l| {
                 for r in l.iter_mut() {
-                    if r.prefsrc == Some(a.addr) && r.nh_id == 0 {
+                    if r.prefsrc == Some(a.addr) && r.nh_id == 0 && !keep.contains(&r.nh.dev) {
                         r.prefsrc = None;
                     }
                 }
@@ -1754,29 +1769,45 @@ impl Netns {
 
     /// Generate the EUI-64 link-local address and derived routes (`addrconf_dev_config`).
     fn addrconf_dev_config(&mut self, dev: u32) {
-        let l = self.links[&dev].clone();
-        if l.is_loopback() {
-            if !self.addrs6(1).iter().any(|a| a.addr == 1) {
-                let a = Addr6 {
-                    predad: false,
-                    life: Default::default(),
-                    addr: 1,
-                    plen: 128,
-                    flags: ifa::PERMANENT,
-                    metric: 0,
-                    scope: crate::route::scope::HOST,
-                    peer: None,
-                };
-                self.link_dev_addr6(1, a.clone());
-                self.ifa_notify_new6(1, &a);
-            }
+        if self.links[&dev].is_loopback() {
+            self.init_loopback6(dev);
             return;
         }
         // addrconf_add_dev -> ipv6_find_idev: the device is up, its groups are loaded
         self.mc6_up(dev);
         self.addrconf_add_mroute(dev);
-        // addrconf_addr_gen: no link-local address in mode `none`; in stable privacy
-        // mode one from the device's secret (else `default`'s), none without one
+        self.addrconf_addr_gen(dev);
+    }
+
+    /// `init_loopback`: the loopback's `::1/128` (host scope, permanent), unless it has
+    /// it.
+    fn init_loopback6(&mut self, dev: u32) {
+        if self.addrs6(dev).iter().any(|a| a.addr == 1) {
+            return;
+        }
+        let a = Addr6 {
+            predad: false,
+            life: Default::default(),
+            addr: 1,
+            plen: 128,
+            flags: ifa::PERMANENT,
+            metric: 0,
+            scope: crate::route::scope::HOST,
+            peer: None,
+        };
+        self.link_dev_addr6(dev, a.clone());
+        self.ifa_notify_new6(dev, &a);
+    }
+
+    /// `addrconf_addr_gen(idev, false)`: the device's link-local address as its address
+    /// generation mode makes it: none in mode `none`; in stable privacy mode one from
+    /// the device's secret (else `default`'s), none without one; in random mode from a
+    /// secret drawn for the device; else from its EUI-64. An address the device has
+    /// already is left as it is.
+    fn addrconf_addr_gen(&mut self, dev: u32) {
+        let Some(l) = self.links.get(&dev).cloned() else {
+            return;
+        };
         let (ll, flags) = match self.sysctl.v6_dev.get(&dev).map(|c| c.addr_gen_mode) {
             Some(1) => return,
             Some(m @ (2 | 3)) => {
@@ -1990,6 +2021,87 @@ impl Netns {
         c.addr_gen_mode = mode;
         self.bump();
         Ok(())
+    }
+
+    /// `net.ipv6.conf.{all,default,DEV}.addr_gen_mode = MODE`
+    /// (`addrconf_sysctl_addr_gen_mode`): `dev` `None` with `all` false is `default`,
+    /// which only new devices read. A mode other than 0-3 is EINVAL, and so is stable
+    /// privacy (2) for a device without a secret of its own or `default`'s (`all` does
+    /// not check). A device whose mode changes (for `all`: every device with IPv6 state
+    /// and another mode, `default` taking it too) has its automatic addresses made at
+    /// once, up or down (`addrconf_init_auto_addrs`, unlike `ip link set DEV
+    /// addrgenmode`, which waits for the next link up): the loopback its `::1`, another
+    /// device its default multicast route and the link-local address of the new mode
+    /// (a tun's EUI-64 mode becomes random first), unless IPv6 is disabled on it.
+    pub fn sysctl_addr_gen_mode(&mut self, dev: Option<u32>, all: bool, mode: u32) -> Result<()> {
+        if mode > 3 {
+            return Err(Error::new(Errno::EINVAL));
+        }
+        let m = mode as u8;
+        if let Some(d) = dev {
+            if !self.has_idev6(d) {
+                return Err(Error::new(Errno::ENODEV));
+            }
+            if m == 2 && self.stable_secret6(d).is_none() {
+                return Err(Error::new(Errno::EINVAL));
+            }
+            if self.sysctl.v6_dev.get(&d).map(|c| c.addr_gen_mode) != Some(m) {
+                self.sysctl
+                    .v6_dev
+                    .get_mut(&d)
+                    .expect("checked")
+                    .addr_gen_mode = m;
+                self.addrconf_init_auto_addrs(d);
+            }
+        } else if all {
+            self.sysctl.v6_default.addr_gen_mode = m;
+            let devs: Vec<u32> = self
+                .sysctl
+                .v6_dev
+                .iter()
+                .filter(|(_, c)| c.addr_gen_mode != m)
+                .map(|(&d, _)| d)
+                .collect();
+            for d in devs {
+                if let Some(c) = self.sysctl.v6_dev.get_mut(&d) {
+                    c.addr_gen_mode = m;
+                }
+                self.addrconf_init_auto_addrs(d);
+            }
+            self.sysctl.v6_all.addr_gen_mode = m;
+        } else {
+            self.sysctl.v6_default.addr_gen_mode = m;
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// `addrconf_init_auto_addrs` for a device with IPv6 state, up or down.
+    fn addrconf_init_auto_addrs(&mut self, dev: u32) {
+        let Some(l) = self.links.get(&dev).cloned() else {
+            return;
+        };
+        // ipv6_find_idev: the groups of a device that is up are loaded again
+        if l.up {
+            self.mc6_up(dev);
+        }
+        if self.ipv6_disabled(dev) {
+            return;
+        }
+        if l.is_loopback() {
+            self.init_loopback6(dev);
+            return;
+        }
+        // addrconf_dev_config -> addrconf_add_dev: the default multicast route
+        self.addrconf_add_mroute(dev);
+        if l.is_tun() {
+            if let Some(c) = self.sysctl.v6_dev.get_mut(&dev) {
+                if c.addr_gen_mode == 0 {
+                    c.addr_gen_mode = 3;
+                }
+            }
+        }
+        self.addrconf_addr_gen(dev);
     }
 
     /// A secret for `dev` in random address generation mode, unless it has one.

@@ -136,7 +136,12 @@ impl Netns {
                     1,
                     i32::from(a.addr == daddr),
                     scopedist,
-                    i32::from(a.flags & crate::addr::ifa::DEPRECATED == 0),
+                    // rule 3: avoid deprecated addresses, but for the types
+                    // ipv6_saddr_preferred always counts as preferred
+                    i32::from(
+                        at & (v6::MAPPED | v6::COMPATV4 | v6::LOOPBACK) != 0
+                            || a.flags & crate::addr::ifa::DEPRECATED == 0,
+                    ),
                     0,
                     i32::from(dst_dev == 0 || dst_dev == d),
                     i32::from(self.addr_label(a.addr, d) == dlabel),

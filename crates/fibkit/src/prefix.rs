@@ -140,6 +140,8 @@ pub mod v6 {
     pub const SITELOCAL: u32 = 0x0040;
     /// ::ffff:0:0/96
     pub const MAPPED: u32 = 0x1000;
+    /// ::/96 but `::` and `::1` (IPv4-compatible)
+    pub const COMPATV4: u32 = 0x0080;
     /// ::
     pub const ANY: u32 = 0x0000;
 
@@ -177,7 +179,7 @@ pub mod v6 {
             if a == 1 {
                 return LOOPBACK | UNICAST;
             }
-            return UNICAST;
+            return COMPATV4 | UNICAST;
         }
         if a >> 32 == 0xffff {
             return MAPPED;

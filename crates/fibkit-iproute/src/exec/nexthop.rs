@@ -415,7 +415,7 @@ fn scope_name(s: u8) -> String {
 fn gw_text(g: Gateway) -> String {
     match g {
         Gateway::V4(a) => std::net::Ipv4Addr::from(a).to_string(),
-        Gateway::V6(a) => std::net::Ipv6Addr::from(a).to_string(),
+        Gateway::V6(a) => crate::show::ntop6(a),
     }
 }
 
