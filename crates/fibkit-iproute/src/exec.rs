@@ -6129,6 +6129,8 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 "accept_dad" => conf.accept_dad = v as i32,
                 "router_solicitations" => conf.router_solicitations = v as i32,
                 "use_oif_addrs_only" => conf.use_oif_addrs_only = v as u32,
+                "optimistic_dad" => conf.optimistic_dad = v as u32,
+                "use_optimistic" => conf.use_optimistic = v as u32,
                 "ndisc_evict_nocarrier" => conf.ndisc_evict_nocarrier = v as u32,
                 "proxy_ndp" => conf.proxy_ndp = v as u32,
                 _ => {

@@ -396,8 +396,11 @@ impl Netns {
                 .iter()
                 .filter(|(x, _)| d.is_none_or(|y| y == **x))
                 .any(|(_, v)| {
-                    v.iter()
-                        .any(|x| x.addr == a && x.flags & crate::addr::ifa::TENTATIVE == 0)
+                    v.iter().any(|x| {
+                        x.addr == a
+                            && (x.flags & crate::addr::ifa::TENTATIVE == 0
+                                || x.flags & crate::addr::ifa::OPTIMISTIC != 0)
+                    })
                 })
         };
         if v6::addr_type(a) & v6::LINKLOCAL != 0 {
@@ -1311,6 +1314,8 @@ impl Netns {
         if !self.has_idev6(dev) {
             return Err(Error::new(Errno::EINVAL));
         }
+        let mut a = a;
+        a.flags = self.addr6_request_flags(dev, a.flags)?;
         // inet6_rtm_newaddr: an address the device has already (any prefix length) is
         // EEXIST before inet6_addr_add does anything (no default multicast route made
         // again, no group reloaded)
@@ -1388,20 +1393,13 @@ impl Netns {
         // solicited-node group before anything else
         self.join_solict(dev, a.addr);
         // `optimistic` lasts only while DAD runs: an address that is not tentative
-        // (DAD off, `nodad`, or done) keeps no such flag (conformance scenario 271)
-        if let Some(x) = self
-            .addrs6
-            .get_mut(&dev)
-            .and_then(|v| v.iter_mut().find(|x| x.addr == a.addr))
-        {
-            if x.flags & ifa::TENTATIVE == 0 {
-                x.flags &= !ifa::OPTIMISTIC;
-            }
-        }
+        // (DAD off, `nodad`, or done) keeps no such flag (conformance scenario 271;
+        // addrconf_dad_start)
         if a.flags & ifa::NOPREFIXROUTE == 0 {
             self.addrconf_prefix_route(a.addr, a.plen, a.metric, dev, expires);
         }
         if !self.addrconf_dad_start(dev, a.addr) {
+            a.flags &= !ifa::OPTIMISTIC;
             self.ifa_notify_new6(dev, &a);
         }
         self.bump();
@@ -1411,8 +1409,8 @@ impl Netns {
     /// Whether a new address of `dev` with `flags` goes through duplicate address
     /// detection (`addrconf_dad_begin`): not on a NOARP or loopback device, not for a
     /// `nodad` one, and only while `accept_dad` is on for `all` or the device. (An
-    /// `optimistic` request is an ordinary one here: `optimistic_dad`, which would let
-    /// the address be used while DAD runs, is not modelled.)
+    /// `optimistic` address goes through it too, usable meanwhile:
+    /// [`Netns::addrconf_dad_start`].)
     fn dad_needed(&self, dev: u32, flags: u32) -> bool {
         let on = |c: &crate::sysctl::DevConf6| c.accept_dad >= 1;
         self.links.get(&dev).is_some_and(|l| !l.noarp())
@@ -1426,7 +1424,10 @@ impl Netns {
     /// `dad_transmits` (1) probes `retrans_time` (1 s) apart, so one to two seconds
     /// by default; fibkit takes the upper bound, `1 + dad_transmits` seconds
     /// ([`Netns::set_now`]). On a device that is down it stays
-    /// tentative until the device comes up. Returns whether DAD runs.
+    /// tentative until the device comes up. An `optimistic` address (under
+    /// `optimistic_dad`) on a ready device gets its host route at once, and is
+    /// announced at once under `use_optimistic`; without DAD the flag goes. Returns
+    /// whether DAD runs.
     pub(crate) fn addrconf_dad_start(&mut self, dev: u32, addr: u128) -> bool {
         let Some(flags) = self
             .addrs6(dev)
@@ -1437,6 +1438,14 @@ impl Netns {
             return false;
         };
         if !self.dad_needed(dev, flags) {
+            // addrconf_dad_begin without DAD: `optimistic` goes with `tentative`
+            if let Some(x) = self
+                .addrs6
+                .get_mut(&dev)
+                .and_then(|v| v.iter_mut().find(|x| x.addr == addr))
+            {
+                x.flags &= !ifa::OPTIMISTIC;
+            }
             return false;
         }
         if let Some(x) = self
@@ -1458,10 +1467,58 @@ impl Netns {
             let at = self.now + 1 + self.dad_transmits6(dev);
             self.dad_due
                 .insert((dev, addr), DadRun { at, begin: false });
+            // an optimistic address is reachable while DAD runs (its host route goes
+            // in now) and, under `use_optimistic`, announced at once
+            if flags & ifa::OPTIMISTIC != 0 {
+                self.local_route6(addr, dev, false);
+                if self.use_optimistic6(dev) {
+                    if let Some(a) = self.addrs6(dev).iter().find(|x| x.addr == addr).cloned() {
+                        self.ifa_notify_new6(dev, &a);
+                    }
+                }
+            }
         } else {
             self.dad_due.remove(&(dev, addr));
         }
         true
+    }
+
+    /// `ipv6_allow_optimistic_dad`: `optimistic_dad` on for `all` or `dev`.
+    fn optimistic_dad6(&self, dev: u32) -> bool {
+        self.sysctl.v6_all.optimistic_dad != 0
+            || self
+                .sysctl
+                .v6_dev
+                .get(&dev)
+                .is_some_and(|c| c.optimistic_dad != 0)
+    }
+
+    /// `ipv6_use_optimistic_addr`: optimistic addresses of `dev` may be used as sources
+    /// like others (`optimistic_dad` and `use_optimistic`, each for `all` or `dev`).
+    pub(crate) fn use_optimistic6(&self, dev: u32) -> bool {
+        self.optimistic_dad6(dev)
+            && (self.sysctl.v6_all.use_optimistic != 0
+                || self
+                    .sysctl
+                    .v6_dev
+                    .get(&dev)
+                    .is_some_and(|c| c.use_optimistic != 0))
+    }
+
+    /// The flags of an `RTM_NEWADDR` request as `inet6_rtm_newaddr` keeps them for
+    /// `dev`: `optimistic` only under `optimistic_dad`, and never with `nodad`.
+    fn addr6_request_flags(&self, dev: u32, flags: u32) -> Result<u32> {
+        let mut flags = flags;
+        if !self.optimistic_dad6(dev) {
+            flags &= !ifa::OPTIMISTIC;
+        }
+        if flags & ifa::NODAD != 0 && flags & ifa::OPTIMISTIC != 0 {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "IFA_F_NODAD and IFA_F_OPTIMISTIC are mutually exclusive",
+            ));
+        }
+        Ok(flags)
     }
 
     /// `dad_transmits` of a device as last written for it (or for `default`; 1 when
@@ -1521,13 +1578,13 @@ impl Netns {
             }
             let mut a = a;
             if tentative {
-                a.flags &= !ifa::TENTATIVE;
+                a.flags &= !(ifa::TENTATIVE | ifa::OPTIMISTIC);
                 if let Some(x) = self
                     .addrs6
                     .get_mut(&dev)
                     .and_then(|v| v.iter_mut().find(|x| x.addr == addr))
                 {
-                    x.flags &= !ifa::TENTATIVE;
+                    x.flags &= !(ifa::TENTATIVE | ifa::OPTIMISTIC);
                 }
             }
             self.ifa_notify_new6(dev, &a);
@@ -1546,6 +1603,10 @@ impl Netns {
     pub fn addr6_replace(&mut self, dev: u32, a: Addr6) -> Result<()> {
         if !self.links.contains_key(&dev) {
             return Err(Error::new(Errno::ENODEV));
+        }
+        let mut a = a;
+        if self.has_idev6(dev) {
+            a.flags = self.addr6_request_flags(dev, a.flags)?;
         }
         let Some(i) = self.addrs6(dev).iter().position(|x| x.addr == a.addr) else {
             return self.addr6_add(dev, a);
@@ -1830,6 +1891,13 @@ impl Netns {
         if self.addrs6(dev).iter().any(|a| a.addr == ll) {
             return;
         }
+        // addrconf_add_linklocal: optimistic under `optimistic_dad` unless `all`
+        // forwards
+        let flags = if self.optimistic_dad6(dev) && !self.forwarding6() {
+            flags | ifa::OPTIMISTIC
+        } else {
+            flags
+        };
         let a = Addr6 {
             predad: false,
             life: Default::default(),

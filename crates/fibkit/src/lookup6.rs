@@ -119,9 +119,13 @@ impl Netns {
         let mut best: Option<(u128, [i32; 11])> = None;
         for d in devs {
             for a in self.addrs6(d) {
-                if a.flags & crate::addr::ifa::TENTATIVE != 0 {
+                // a tentative address is no candidate unless it is optimistic
+                if a.flags & crate::addr::ifa::TENTATIVE != 0
+                    && a.flags & crate::addr::ifa::OPTIMISTIC == 0
+                {
                     continue;
                 }
+                let optimistic = a.flags & crate::addr::ifa::OPTIMISTIC != 0;
                 let at = v6::addr_type(a.addr);
                 if at == v6::ANY || at & v6::MULTICAST != 0 {
                     continue;
@@ -136,11 +140,13 @@ impl Netns {
                     1,
                     i32::from(a.addr == daddr),
                     scopedist,
-                    // rule 3: avoid deprecated addresses, but for the types
+                    // rule 3: avoid deprecated addresses, and optimistic ones unless
+                    // they may be used (ipv6_use_optimistic_addr), but for the types
                     // ipv6_saddr_preferred always counts as preferred
                     i32::from(
                         at & (v6::MAPPED | v6::COMPATV4 | v6::LOOPBACK) != 0
-                            || a.flags & crate::addr::ifa::DEPRECATED == 0,
+                            || (a.flags & crate::addr::ifa::DEPRECATED == 0
+                                && (!optimistic || self.use_optimistic6(d))),
                     ),
                     0,
                     i32::from(dst_dev == 0 || dst_dev == d),
@@ -148,7 +154,8 @@ impl Netns {
                     1,
                     1,
                     matchlen,
-                    1,
+                    // optimistic addresses still rank below the others
+                    i32::from(!optimistic),
                 ];
                 match &best {
                     None => best = Some((a.addr, score)),

@@ -101,6 +101,12 @@ pub struct DevConf6 {
     pub router_solicitations: i32,
     /// `use_oif_addrs_only`
     pub use_oif_addrs_only: u32,
+    /// `optimistic_dad`: new addresses may be `optimistic` (RFC 4429) while DAD runs,
+    /// if it is on for `all` or the device
+    pub optimistic_dad: u32,
+    /// `use_optimistic`: source selection need not avoid optimistic addresses (with
+    /// `optimistic_dad`)
+    pub use_optimistic: u32,
     /// `ndisc_evict_nocarrier` (default 1): a carrier loss flushes the device's
     /// neighbour discovery entries but the permanent ones, if it is on for `all` and
     /// the device
@@ -130,6 +136,8 @@ impl Default for DevConf6 {
             disable_ipv6: 0,
             router_solicitations: 0,
             use_oif_addrs_only: 0,
+            optimistic_dad: 0,
+            use_optimistic: 0,
             ndisc_evict_nocarrier: 1,
             proxy_ndp: 0,
             addr_gen_mode: 0,
