@@ -1383,7 +1383,6 @@ impl Netns {
         if self.addrs6(dev).iter().any(|x| x.addr == a.addr) {
             return Err(Error::msg(Errno::EEXIST, "ipv6: address already assigned"));
         }
-        let mut a = a;
         // inet6_addr_add: a finite valid lifetime makes the address non-permanent and
         // its prefix route expiring; a preferred lifetime of 0 makes it deprecated
         a.life.tstamp = self.now;
