@@ -3647,7 +3647,10 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             "link" => {
                 it.val()?;
             }
-            "netns" | "vrf" => {
+            // this kernel has no VRF driver, so no name is a VRF device's: iproute2's
+            // name_is_vrf refuses every one
+            "vrf" => return Err(invarg("Not a valid VRF name\n", it.val()?)),
+            "netns" => {
                 return Err(unmodelled_link_setting(k, it.val()?));
             }
             _ => {
@@ -4092,6 +4095,10 @@ struct LinkAttrs {
     /// Index, queue counts, state, mode, GSO limits (and the settings a creation
     /// ignores: protodown, VFs).
     more: linkmore::LinkMore,
+    /// `broadcast LLADDR`.
+    broadcast: Option<Vec<u8>>,
+    /// `addrgenmode MODE` (IFLA_AF_SPEC), which a creation refuses.
+    af_spec: bool,
 }
 
 /// `iplink_parse` for `ip link add`: the words up to `type` (returned with what follows
@@ -4184,8 +4191,17 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
             "carrier" => {
                 parse_on_off(k, it.val()?)?;
             }
-            "netns" | "link-netns" | "link-netnsid" | "vrf" | "addrgenmode" | "broadcast"
-            | "brd" => {
+            "broadcast" | "brd" => at.broadcast = Some(parse_lladdr(it.val()?)?),
+            "addrgenmode" => {
+                let v = it.val()?;
+                if !["eui64", "none", "stable_secret", "random"].contains(&v) {
+                    return Err(invarg("Invalid address generation mode\n", v));
+                }
+                at.af_spec = true;
+            }
+            // no device is a VRF here (no VRF driver): name_is_vrf refuses every name
+            "vrf" => return Err(invarg("Not a valid VRF name\n", it.val()?)),
+            "netns" | "link-netns" | "link-netnsid" => {
                 return Err(unmodelled_link_setting(k, it.next().unwrap_or("")));
             }
             _ => {
@@ -4257,6 +4273,7 @@ fn link_add(
                 peer_inherits = true;
                 peer.mtu = at.mtu;
                 peer.txqlen = at.txqlen;
+                peer.broadcast = at.broadcast.clone();
             }
             if let Some(w) = it.next() {
                 if w != "peer" {
@@ -4390,6 +4407,9 @@ fn link_add(
         operstate: at.more.operstate,
         link_mode: at.more.linkmode,
         peer_inherits,
+        broadcast: at.broadcast,
+        peer_broadcast: peer.broadcast,
+        af_spec: at.af_spec || peer.af_spec,
     };
     ns.link_add(&req).map_err(Failure::kernel)
 }

@@ -324,9 +324,18 @@ pub struct LinkAdd {
     /// `mode default|dormant`.
     pub link_mode: Option<u8>,
     /// A veth without `peer`: `veth_newlink` makes the peer from the request's own
-    /// attributes (MTU, queue length, group, queue counts, GSO limits, link mode; not
-    /// the name, the address or the flags).
+    /// attributes (MTU, queue length, group, queue counts, GSO limits, link mode,
+    /// broadcast address; not the name, the address or the flags).
     pub peer_inherits: bool,
+    /// `broadcast LLADDR` (IFLA_BROADCAST): `rtnl_create_link` refuses one shorter
+    /// than the device's address (EINVAL) and copies the first six bytes of another.
+    pub broadcast: Option<Vec<u8>>,
+    /// The veth peer's `broadcast LLADDR`.
+    pub peer_broadcast: Option<Vec<u8>>,
+    /// IPv6 settings of the device or of a veth peer (`addrgenmode`, IFLA_AF_SPEC):
+    /// `rtnl_create_link` refuses them for a device not registered yet (EAFNOSUPPORT),
+    /// after the checks before it.
+    pub af_spec: bool,
 }
 
 /// The longest queue a pfifo_fast takes (`ptr_ring`'s allocation limit,
@@ -1102,7 +1111,30 @@ impl Netns {
         if matches!(kind, LinkKind::Macvlan { .. }) && req.mtu.is_some() {
             mtu_in_range(68, 65535, mtu)?;
         }
+        // rtnl_create_link: a broadcast address shorter than the device's is EINVAL (a
+        // tun has none)
+        let short = |b: &Option<Vec<u8>>| b.as_ref().is_some_and(|b| b.len() < 6);
+        if !matches!(kind, LinkKind::Tun { .. })
+            && (short(&req.broadcast) || short(&req.peer_broadcast))
+        {
+            return Err(Error::new(Errno::EINVAL));
+        }
+        if req.af_spec {
+            return Err(Error::new(Errno::EAFNOSUPPORT));
+        }
         let idx = self.link_add_kind(req, kind, mac, mtu)?;
+        let own_peer = match &self.links[&idx].kind {
+            LinkKind::Veth { peer } => Some(*peer),
+            _ => None,
+        };
+        for (d, b) in [(Some(idx), &req.broadcast), (own_peer, &req.peer_broadcast)] {
+            if let (Some(l), Some(b)) = (d.and_then(|d| self.links.get_mut(&d)), b) {
+                if !l.is_tun() {
+                    let n = b.len().min(6);
+                    l.broadcast[..n].copy_from_slice(&b[..n]);
+                }
+            }
+        }
         // a veth's peer made from the request's own attributes (no `peer` given)
         let peer = match (&self.links[&idx].kind, req.peer_inherits) {
             (LinkKind::Veth { peer }, true) => Some(*peer),
