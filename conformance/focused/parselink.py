@@ -17,7 +17,7 @@ set_kv={"up":[None],"down":[None],"arp":["on","off","x"],"multicast":["on","off"
  "master":["br0","d0","nosuch"],"nomaster":[None],"addrgenmode":["eui64","none","stable_secret","random","nosuch"],
  "protodown":["on","off"],"protodown_reason":["0 on"],"gso_max_size":["1000","65536"],"gso_max_segs":["10"],"gro_max_size":["1000"],
  "vf":["0 mac 02:00:00:00:00:01"],"xdp":["off"],"mode":["default","dormant"],"state":["up","down","dormant"],
- "type":["bridge_slave","vlan"],"dev":["d0","v0"],"alt":["x"],"property":["a altname y0"]}
+ "type":["bridge_slave","vlan"],"vrf":["d0","nosuch"],"dev":["d0","v0"],"alt":["x"],"property":["a altname y0"]}
 add_kinds=[("dummy",[]),("veth",["peer name PEER","peer"]),("bridge",["stp_state 1","forward_delay 5","vlan_filtering 1","ageing_time 30","nosuch 1"]),
  ("vlan",["id 5","id 4095","id 0","protocol 802.1Q","protocol 802.1ad","reorder_hdr off","id x"]),("macvlan",["mode bridge","mode private","mode vepa","mode nosuch"]),
  ("ifb",[]),("nosuchkind",[])]
@@ -36,7 +36,7 @@ for i in range(n):
         kind,opts=R.choice(add_kinds); k+=1; name=f"n{k%4}"
         pre=[]
         for _ in range(R.randint(0,2)):
-            pre.append(R.choice(["mtu 1400","txqueuelen 5","address 02:00:00:00:bb:%02x"%R.randint(0,3),"numtxqueues 2","numrxqueues 0","group 2","up","link d0","link nosuch","index 50","index 1"]))
+            pre.append(R.choice(["mtu 1400","txqueuelen 5","address 02:00:00:00:bb:%02x"%R.randint(0,3),"numtxqueues 2","numrxqueues 0","group 2","up","link d0","link nosuch","index 50","index 1","addrgenmode none","addrgenmode bogus","broadcast 02:ff:ff:ff:ff:01","brd 02:ff","vrf d0"]))
         o=" ".join(R.choice(opts).replace("PEER",f"p{k%4}") for _ in range(R.randint(0,2))) if opts else ""
         if kind in ("vlan","macvlan") and R.random()<0.8: pre.append("link d0")
         out.append(f"ip link add {' '.join(pre)} name {name} type {kind} {o}".replace("  "," ").strip())

@@ -4293,10 +4293,6 @@ fn link_add(
                     ));
                 }
                 name_and_dev(&peer)?;
-                let m = &peer.more;
-                if m.any_set() || m.numtx.is_some() || m.numrx.is_some() {
-                    return Err(unmodelled_link_setting("peer", "settings"));
-                }
             }
             if let Some((_, m)) = &peer.master {
                 return Err(unmodelled_link_setting("master", m));
@@ -4409,6 +4405,14 @@ fn link_add(
         peer_inherits,
         broadcast: at.broadcast,
         peer_broadcast: peer.broadcast,
+        peer_group: peer.group,
+        peer_queues: (peer.more.numtx, peer.more.numrx),
+        peer_gso: (
+            peer.more.gso_max_size,
+            peer.more.gso_max_segs,
+            peer.more.gro_max_size,
+        ),
+        peer_link_mode: peer.more.linkmode,
         af_spec: at.af_spec || peer.af_spec,
     };
     ns.link_add(&req).map_err(Failure::kernel)

@@ -332,10 +332,38 @@ pub struct LinkAdd {
     pub broadcast: Option<Vec<u8>>,
     /// The veth peer's `broadcast LLADDR`.
     pub peer_broadcast: Option<Vec<u8>>,
+    /// The veth peer's own `group`, queue counts (checked as the device's), GSO/GRO
+    /// limits (not checked: no `validate_linkmsg` for a peer) and link mode; its
+    /// `state` is the link watch's, as a veth's own.
+    pub peer_group: Option<u32>,
+    /// See [`LinkAdd::peer_group`].
+    pub peer_queues: (Option<i32>, Option<i32>),
+    /// See [`LinkAdd::peer_group`].
+    pub peer_gso: (Option<u32>, Option<u32>, Option<u32>),
+    /// See [`LinkAdd::peer_group`].
+    pub peer_link_mode: Option<u8>,
     /// IPv6 settings of the device or of a veth peer (`addrgenmode`, IFLA_AF_SPEC):
     /// `rtnl_create_link` refuses them for a device not registered yet (EAFNOSUPPORT),
     /// after the checks before it.
     pub af_spec: bool,
+}
+
+/// `rtnl_create_link`'s check of the queue counts asked for (1-4096 each).
+fn check_queues(q: (Option<i32>, Option<i32>)) -> Result<()> {
+    let bad = |n: Option<i32>| n.is_some_and(|n| !(1..=4096).contains(&n));
+    if bad(q.0) {
+        return Err(Error::msg(
+            Errno::EINVAL,
+            "Invalid number of transmit queues",
+        ));
+    }
+    if bad(q.1) {
+        return Err(Error::msg(
+            Errno::EINVAL,
+            "Invalid number of receive queues",
+        ));
+    }
+    Ok(())
 }
 
 /// The longest queue a pfifo_fast takes (`ptr_ring`'s allocation limit,
@@ -1084,19 +1112,7 @@ impl Netns {
         let (gso, segs, gro) = req.gso;
         crate::linkstate::check_gso(crate::link::GRO_MAX_SIZE, gso, segs, gro)?;
         // rtnl_create_link: the queue counts, after the kind's validation
-        let bad_queues = |n: Option<i32>| n.is_some_and(|n| !(1..=4096).contains(&n));
-        if bad_queues(req.queues.0) {
-            return Err(Error::msg(
-                Errno::EINVAL,
-                "Invalid number of transmit queues",
-            ));
-        }
-        if bad_queues(req.queues.1) {
-            return Err(Error::msg(
-                Errno::EINVAL,
-                "Invalid number of receive queues",
-            ));
-        }
+        check_queues(req.queues)?;
         // rtnl_create_link's dev_validate_mtu: the value is an `int`
         if (mtu as i32) < 0 {
             return Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"));
@@ -1127,6 +1143,26 @@ impl Netns {
             LinkKind::Veth { peer } => Some(*peer),
             _ => None,
         };
+        // a peer of its own (`peer ...`): its settings
+        if let Some(l) = own_peer
+            .filter(|_| !req.peer_inherits)
+            .and_then(|p| self.links.get_mut(&p))
+        {
+            if let Some(g) = req.peer_group {
+                l.group = g;
+            }
+            let t = &mut l.tuning;
+            (t.num_tx_queues, t.num_rx_queues) = (
+                req.peer_queues.0.map(|n| n as u32),
+                req.peer_queues.1.map(|n| n as u32),
+            );
+            let (gso, segs, gro) = req.peer_gso;
+            t.set_gso(gso, segs, gro);
+            if let Some(m) = req.peer_link_mode {
+                l.oper.link_mode = m;
+                l.oper.watch_mode = m;
+            }
+        }
         for (d, b) in [(Some(idx), &req.broadcast), (own_peer, &req.peer_broadcast)] {
             if let (Some(l), Some(b)) = (d.and_then(|d| self.links.get_mut(&d)), b) {
                 if !l.is_tun() {
@@ -1280,6 +1316,9 @@ impl Netns {
                     Some(p) => p.clone(),
                     None => self.alloc_link_name("veth", &[&req.name]),
                 };
+                // veth_newlink: the peer's rtnl_create_link checks its queue counts
+                // before its name is registered
+                check_queues(req.peer_queues)?;
                 if peer_name == req.name || self.link_index(&peer_name).is_some() {
                     return Err(Error::new(Errno::EEXIST));
                 }
@@ -1287,16 +1326,16 @@ impl Netns {
                 if req.peer_up {
                     // rtnl_configure_link on the registered peer: veth_open without a
                     // peer yet
-                    self.alloc_ifindex(req.peer_index);
+                    self.alloc_ifindex(req.peer_index.filter(|_| req.index.is_some()));
                     return Err(Error::new(Errno::ENOTCONN));
                 }
                 // the peer is made from its own attributes (the default MTU without one)
-                // dev_index_reserve: an index in use is EBUSY at registration (the
-                // peer's, or the device's once its peer took it)
-                if req
-                    .peer_index
-                    .is_some_and(|i| self.links.contains_key(&i) || req.index == Some(i))
-                {
+                // veth_newlink takes the peer's index only when the device has one of
+                // its own (`if (ifmp && dev->ifindex)`); dev_index_reserve: an index
+                // in use is EBUSY at registration (the peer's, or the device's once its
+                // peer took it)
+                let peer_index = req.peer_index.filter(|_| req.index.is_some());
+                if peer_index.is_some_and(|i| self.links.contains_key(&i) || req.index == Some(i)) {
                     return Err(Error::new(Errno::EBUSY));
                 }
                 let peer = self.new_link(
@@ -1304,7 +1343,7 @@ impl Netns {
                     LinkKind::Veth { peer: 0 },
                     [0; 6],
                     req.peer_mtu.unwrap_or(1500),
-                    req.peer_index,
+                    peer_index,
                 );
                 let pmac = req.peer_mac.unwrap_or(Self::index_mac(peer));
                 if let Some(l) = self.links.get_mut(&peer) {

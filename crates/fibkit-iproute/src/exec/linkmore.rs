@@ -40,22 +40,6 @@ pub(super) struct LinkMore {
     pub(super) xdp: bool,
 }
 
-impl LinkMore {
-    /// Whether anything of `do_setlink` is asked for (`index`, the queue counts and
-    /// the protodown of a creation aside).
-    pub(super) fn any_set(&self) -> bool {
-        self.operstate.is_some()
-            || self.linkmode.is_some()
-            || self.gso_max_size.is_some()
-            || self.gso_max_segs.is_some()
-            || self.gro_max_size.is_some()
-            || self.vf.is_some()
-            || self.protodown.is_some()
-            || self.pd_reason.is_some()
-            || self.xdp
-    }
-}
-
 /// `get_operstate`: iproute2's names of the states, any case.
 fn get_operstate(v: &str) -> Option<u8> {
     fibkit::link::oper::NAMES
