@@ -1351,7 +1351,13 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
         matches!(e.as_deref(), Some(fibkit::encap::Encap::Unsupported { .. }))
     };
     let v4_refused = r.unsupported_encap && r.fam.unwrap_or(Family::V4) == Family::V4;
-    if v4_refused || unsupported(&r.nh.encap) || r.multipath.iter().any(|n| unsupported(&n.encap)) {
+    // (a new IPv6 multipath route's legs are checked after rtm_to_fib6_multipath_config
+    // has looked at their gateways: the engine's route6_modify)
+    let v6_new = r.fam == Some(Family::V6) && op != RouteOp::Delete;
+    if v4_refused
+        || unsupported(&r.nh.encap)
+        || (!v6_new && r.multipath.iter().any(|n| unsupported(&n.encap)))
+    {
         return Err(Failure::kernel(fibkit::Error::msg(
             Errno::EOPNOTSUPP,
             "lwt encapsulation type not supported",

@@ -132,7 +132,10 @@ fn oracle_encap_keys(encap: Option<&fibkit::encap::Encap>, dst: &mut String) -> 
             None
         }
         // (a seg6local `table` comes before the route's own, which -d always prints)
-        Encap::Seg6 { .. } | Encap::Seg6Local { .. } | Encap::Unsupported { .. } => None,
+        Encap::Seg6 { .. }
+        | Encap::Seg6Local { .. }
+        | Encap::Unsupported { .. }
+        | Encap::Refused { .. } => None,
     }
 }
 

@@ -1356,11 +1356,11 @@ pub fn decode_encap(ty: u16, data: &[u8]) -> Option<std::sync::Arc<fibkit::encap
                                 _ => {}
                             }
                         }
-                        // SEG6_LOCAL_FLV_OP_NEXT_CSID (bit 4) is the only one kept
-                        if op & (1 << 4) == 0 {
+                        // the operations this kernel keeps: psp (bit 1), next-csid (4)
+                        if op & !((1 << 1) | (1 << 4)) != 0 || op == 0 {
                             return None;
                         }
-                        flavors = Some((lb, nf));
+                        flavors = Some((op, lb, nf));
                     }
                     // iif: kept by no behaviour modelled
                     6 => {}

@@ -901,17 +901,17 @@ fn seg6local_decodes() {
             oif: Some(3),
             srh: None,
             count: true,
-            flavors: Some((48, 8)),
+            flavors: Some((1 << 4, 48, 8)),
         }
     );
-    // a behaviour fibkit does not model (End.BPF), and the psp flavor alone
+    // a behaviour fibkit does not model (End.BPF), and a flavor this kernel lacks (usp)
     let bpf = nl_attrs(&[(1, 15u32.to_ne_bytes().to_vec())]);
     assert!(crate::kernel::decode_encap(7, &bpf).is_none());
-    let psp = nl_attrs(&[
+    let usp = nl_attrs(&[
         (1, 1u32.to_ne_bytes().to_vec()),
-        (11, nl_attrs(&[(1, 2u32.to_ne_bytes().to_vec())])),
+        (11, nl_attrs(&[(1, 4u32.to_ne_bytes().to_vec())])),
     ]);
-    assert!(crate::kernel::decode_encap(7, &psp).is_none());
+    assert!(crate::kernel::decode_encap(7, &usp).is_none());
 }
 
 /// A host link whose MTU is below 68 has no IPv4 state: the mirror makes the link with

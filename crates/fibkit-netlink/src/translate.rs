@@ -524,15 +524,16 @@ fn encap_words(e: &fibkit::encap::Encap, dev: &str) -> Vec<String> {
             if *count {
                 o.push(w("count"));
             }
-            if let Some((lb, nf)) = flavors {
-                o.extend([
-                    w("flavors"),
-                    w("next-csid"),
-                    w("lblen"),
-                    lb.to_string(),
-                    w("nflen"),
-                    nf.to_string(),
-                ]);
+            if let Some((ops, lb, nf)) = flavors {
+                let names: Vec<&str> = fibkit::encap::seg6_flavor::NAMES
+                    .iter()
+                    .filter(|(b, _)| ops & b != 0)
+                    .map(|(_, n)| *n)
+                    .collect();
+                o.extend([w("flavors"), names.join(",")]);
+                if ops & fibkit::encap::seg6_flavor::NEXT_CSID != 0 {
+                    o.extend([w("lblen"), lb.to_string(), w("nflen"), nf.to_string()]);
+                }
             }
         }
         Encap::Seg6 { mode, segs, hmac } => {
@@ -543,7 +544,7 @@ fn encap_words(e: &fibkit::encap::Encap, dev: &str) -> Vec<String> {
             }
         }
         // the engine never keeps one
-        Encap::Unsupported { .. } => {}
+        Encap::Unsupported { .. } | Encap::Refused { .. } => {}
     }
     o
 }

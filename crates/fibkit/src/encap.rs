@@ -157,8 +157,10 @@ pub enum Encap {
         srh: Option<(Vec<u128>, u32)>,
         /// `count`: per-behaviour counters (shown with `-s` only).
         count: bool,
-        /// `flavors next-csid` (End, End.X): locator block and node function lengths.
-        flavors: Option<(u8, u8)>,
+        /// `flavors` (End, End.X): the operations as a mask of
+        /// [`seg6_flavor`] bits, and with `next-csid` the locator block and node
+        /// function lengths.
+        flavors: Option<(u32, u8, u8)>,
     },
     /// `encap seg6`: an SRv6 segment routing header.
     Seg6 {
@@ -176,6 +178,37 @@ pub enum Encap {
         /// The keyword after `encap`.
         kind: &'static str,
     },
+    /// An encapsulation the kernel cannot build from the request (a `seg6local`
+    /// behaviour without its attributes, a flavor it lacks: [`Encap::seg6local`]'s
+    /// refusal): iproute2 sends it, and the kernel refuses it only where it builds it,
+    /// after the route's own checks; a delete does not build it.
+    Refused {
+        /// The keyword after `encap`.
+        kind: &'static str,
+        /// The errno of the build.
+        errno: crate::Errno,
+        /// Its extack message, if any.
+        msg: Option<&'static str>,
+    },
+}
+
+/// The operations of SRv6 flavors (`SEG6_LOCAL_FLV_OP_*` bits, as iproute2 names them).
+pub mod seg6_flavor {
+    /// `psp`
+    pub const PSP: u32 = 1 << 1;
+    /// `usp`
+    pub const USP: u32 = 1 << 2;
+    /// `usd`
+    pub const USD: u32 = 1 << 3;
+    /// `next-csid`
+    pub const NEXT_CSID: u32 = 1 << 4;
+    /// The names in bit order.
+    pub const NAMES: [(u32, &str); 4] = [
+        (PSP, "psp"),
+        (USP, "usp"),
+        (USD, "usd"),
+        (NEXT_CSID, "next-csid"),
+    ];
 }
 
 impl Encap {
@@ -188,6 +221,14 @@ impl Encap {
                 ..
             } if !v6 => Err(crate::Error::new(crate::Errno::EINVAL)),
             Encap::Seg6Local { .. } if !v6 => Err(crate::Error::new(crate::Errno::EINVAL)),
+            // seg6_local_build_state: the family first
+            Encap::Refused {
+                kind: "seg6local", ..
+            } if !v6 => Err(crate::Error::new(crate::Errno::EINVAL)),
+            Encap::Refused { errno, msg, .. } => Err(crate::Error {
+                errno: *errno,
+                msg: *msg,
+            }),
             Encap::Unsupported { .. } => Err(crate::Error::msg(
                 crate::Errno::EOPNOTSUPP,
                 "lwt encapsulation type not supported",
@@ -199,7 +240,9 @@ impl Encap {
     /// `seg6_local_build_state` for a request: the behaviour's required attributes
     /// present (else EINVAL), its optional ones kept and the others dropped. `End.DT6`
     /// takes a table or (with a VRF device, which fibkit has not) a `vrftable`; `End.DT4`
-    /// and `End.DT46` need one; only the `next-csid` flavor exists (EOPNOTSUPP).
+    /// and `End.DT46` need one. Flavors (`parse_nla_flavors`) are End's and End.X's
+    /// only (another behaviour drops them): operations beyond `psp` and `next-csid`
+    /// are EOPNOTSUPP, and End.X takes `next-csid` alone.
     #[allow(clippy::too_many_arguments)]
     pub fn seg6local(
         action: &str,
@@ -210,7 +253,7 @@ impl Encap {
         oif: Option<u32>,
         srh: Option<(Vec<u128>, u32)>,
         count: bool,
-        flavors: Option<(bool, u8, u8)>,
+        flavors: Option<(u32, u8, u8)>,
     ) -> crate::Result<Encap> {
         use crate::{Errno, Error};
         let inval = || Err(Error::new(Errno::EINVAL));
@@ -252,14 +295,19 @@ impl Encap {
                     *n6 = nh6;
                     *o = oif;
                 }
-                if let Some((next_csid, lblen, nflen)) = flavors {
-                    if !next_csid {
+                if let Some((ops, lblen, nflen)) = flavors {
+                    let supported = if action == "End" {
+                        seg6_flavor::PSP | seg6_flavor::NEXT_CSID
+                    } else {
+                        seg6_flavor::NEXT_CSID
+                    };
+                    if ops & !supported != 0 {
                         return Err(Error::msg(
                             Errno::EOPNOTSUPP,
                             "Unsupported Flavor operation(s)",
                         ));
                     }
-                    *f = Some((lblen, nflen));
+                    *f = Some((ops, lblen, nflen));
                 }
             }
             "End.T" => {
@@ -292,7 +340,7 @@ impl Encap {
             Encap::Ip6 { .. } => "ip6",
             Encap::Seg6 { .. } => "seg6",
             Encap::Seg6Local { .. } => "seg6local",
-            Encap::Unsupported { kind } => kind,
+            Encap::Unsupported { kind } | Encap::Refused { kind, .. } => kind,
         }
     }
 }

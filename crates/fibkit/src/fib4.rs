@@ -1093,9 +1093,13 @@ impl Netns {
             if cfg.nh.realm != 0 && cfg.nh.realm != nh.realm {
                 return false;
             }
-            // fib_encap_match: a named encapsulation must be the nexthop's
-            if cfg.nh.encap.is_some() && cfg.nh.encap != nh.encap {
-                return false;
+            // fib_encap_match: a named encapsulation must be the nexthop's; one the
+            // kernel cannot build for an IPv4 route (seg6local, an inline SRH) is
+            // not compared, so it selects any nexthop
+            if let Some(e) = &cfg.nh.encap {
+                if e.check(false).is_ok() && cfg.nh.encap != nh.encap {
+                    return false;
+                }
             }
             if cfg.nh.dev != 0 && cfg.nh.dev != nh.dev {
                 return false;

@@ -206,6 +206,20 @@ impl Netns {
                 "Device only routes can not be added for IPv6 using the multipath API",
             ));
         }
+        // lwtunnel_valid_encap_type_attr of the legs, after their gateways
+        if op != RouteOp::Delete
+            && cfg.multipath.iter().any(|n| {
+                matches!(
+                    n.encap.as_deref(),
+                    Some(crate::encap::Encap::Unsupported { .. })
+                )
+            })
+        {
+            return Err(Error::msg(
+                Errno::EOPNOTSUPP,
+                "lwt encapsulation type not supported",
+            ));
+        }
         cfg.dst = Prefix6::new(cfg.dst.addr, cfg.dst.len);
         cfg.src = Prefix6::new(cfg.src.addr, cfg.src.len);
         if op == RouteOp::Delete {
@@ -375,6 +389,12 @@ impl Netns {
                 rt.nh.flags |= nhflags::LINKDOWN;
             }
             rt.nh.dev = d;
+            // fib_nh_common_init: the encapsulation is built once the device passed
+            if let Some(e) = &rt.nh.encap {
+                if !self.restore_mode {
+                    e.check(true)?;
+                }
+            }
         }
         if let Some(ps) = cfg.prefsrc {
             if ps != 0 {

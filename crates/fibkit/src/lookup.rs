@@ -70,6 +70,9 @@ pub struct RouteGet4<'a> {
     /// (`ip_mkroute_input`, where one delivered locally goes through `brd_input`):
     /// without the `local` and `brd` flags.
     pub bc_forwarded: bool,
+    /// The path of the matched entry the answer took (`res->nh_sel`), when the
+    /// answer went through one.
+    pub nh_sel: Option<usize>,
 }
 
 /// `set_class_tag`: fill each half (from, to) of `realms` still zero from `tag`'s.
@@ -477,6 +480,7 @@ impl Netns {
             }
         }
         let realms = class_tag(nh_realm, res.as_ref().map_or(0, |r| r.tclassid), 0);
+        let nh_sel = res.as_ref().filter(|_| use_fi).map(|r| r.nh_sel);
         Ok(RouteGet4 {
             rtype,
             gateway,
@@ -491,6 +495,7 @@ impl Netns {
             requested_dst: fl.dst,
             realms,
             bc_forwarded: false,
+            nh_sel,
         })
     }
 
@@ -727,6 +732,7 @@ impl Netns {
                 requested_dst: fl.dst,
                 realms: itag,
                 bc_forwarded: false,
+                nh_sel: None,
             })
         };
         if v4::is_multicast(daddr) {
@@ -759,6 +765,7 @@ impl Netns {
                 requested_dst: fl.dst,
                 realms: itag,
                 bc_forwarded: false,
+                nh_sel: None,
             });
         }
         if v4::is_lbcast(daddr) || (saddr == 0 && daddr == 0) {
@@ -810,6 +817,7 @@ impl Netns {
                 requested_dst: fl.dst,
                 realms: itag,
                 bc_forwarded: false,
+                nh_sel: None,
             });
         }
         if !bc_forwarded {
@@ -850,6 +858,7 @@ impl Netns {
             requested_dst: fl.dst,
             realms: class_tag(nh.realm, res.tclassid, itag),
             bc_forwarded,
+            nh_sel: Some(res.nh_sel),
         })
     }
 
@@ -908,6 +917,8 @@ pub struct RouteAnswer4 {
     pub notify: bool,
     /// See [`RouteGet4::bc_forwarded`].
     pub bc_forwarded: bool,
+    /// See [`RouteGet4::nh_sel`].
+    pub nh_sel: Option<usize>,
 }
 
 impl RouteAnswer4 {
@@ -939,6 +950,14 @@ impl RouteAnswer4 {
         if nhs.len() == 1 {
             return nhs.first();
         }
+        // the path the lookup chose; legs may share a device and gateway
+        if let Some(n) = self
+            .nh_sel
+            .and_then(|i| nhs.get(i))
+            .filter(|n| n.dev == self.dev)
+        {
+            return Some(n);
+        }
         nhs.iter()
             .find(|n| n.dev == self.dev && (self.gateway.is_none() || n.gw == self.gateway))
     }
@@ -963,6 +982,7 @@ impl RouteGet4<'_> {
             realms: self.realms,
             notify: false,
             bc_forwarded: self.bc_forwarded,
+            nh_sel: self.nh_sel,
         }
     }
 }

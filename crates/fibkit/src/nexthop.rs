@@ -604,6 +604,10 @@ impl Netns {
             }
             Family::V6 => {
                 self.nh6_validate(dev, cfg.gw, cfg.onlink)?;
+                // fib6_nh_init builds the encapsulation after the device checks
+                if let Some(e) = &cfg.encap {
+                    e.check(true)?;
+                }
                 scope::LINK
             }
         };

@@ -380,14 +380,21 @@ pub(crate) fn encap_fields(ns: &fibkit::Netns, e: &Encap) -> Vec<Field> {
                 let n = ns.link_name(*i).to_string();
                 f.push(field("oif", format!("oif {n} "), n.into()));
             }
-            if let Some((lblen, nflen)) = flavors {
+            if let Some((ops, lblen, nflen)) = flavors {
+                let names: Vec<&str> = fibkit::encap::seg6_flavor::NAMES
+                    .iter()
+                    .filter(|(b, _)| ops & b != 0)
+                    .map(|(_, n)| *n)
+                    .collect();
                 f.push(field(
                     "flavors",
-                    "flavors next-csid ".into(),
-                    serde_json::json!(["next-csid"]),
+                    format!("flavors {} ", names.join(",")),
+                    serde_json::json!(names),
                 ));
-                f.push(field("lblen", format!("lblen {lblen} "), (*lblen).into()));
-                f.push(field("nflen", format!("nflen {nflen} "), (*nflen).into()));
+                if ops & fibkit::encap::seg6_flavor::NEXT_CSID != 0 {
+                    f.push(field("lblen", format!("lblen {lblen} "), (*lblen).into()));
+                    f.push(field("nflen", format!("nflen {nflen} "), (*nflen).into()));
+                }
             }
         }
         Encap::Seg6 { mode, segs, hmac } => {
@@ -407,7 +414,7 @@ pub(crate) fn encap_fields(ns: &fibkit::Netns, e: &Encap) -> Vec<Field> {
             }
         }
         // never stored: the kernel refuses it
-        Encap::Unsupported { .. } => {}
+        Encap::Unsupported { .. } | Encap::Refused { .. } => {}
     }
     f
 }
@@ -448,8 +455,6 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
                 | "srh"
                 | "count"
                 | "flavors"
-                | "lblen"
-                | "nflen"
         ) {
             break;
         }
@@ -515,17 +520,42 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
                 }
                 srh = Some((segs, hmac));
             }
-            "flavors" => flavors = Some(v == "next-csid"),
-            _ => {
-                let n = parse_u32(v)
-                    .and_then(|x| u8::try_from(x).ok())
-                    .ok_or_else(|| invarg(&format!("invalid \"{k}\" value\n"), v))?;
-                if k == "lblen" {
-                    lblen = n;
-                } else {
-                    nflen = n;
+            "flavors" => {
+                // parse_seg6local_flavors: comma-separated names (any case, each once)
+                let mut mask = 0u32;
+                let bad = || invarg("invalid \"flavors\" attribute\n", v);
+                let names = fibkit::encap::seg6_flavor::NAMES;
+                // (strtok: empty names are skipped, so `,` asks for none)
+                if v.is_empty() {
+                    return Err(bad());
                 }
+                for w in v.split(',').filter(|w| !w.is_empty()) {
+                    let Some((b, _)) = names.iter().find(|(_, n)| n.eq_ignore_ascii_case(w)) else {
+                        return Err(bad());
+                    };
+                    if mask & b != 0 {
+                        return Err(bad());
+                    }
+                    mask |= b;
+                }
+                // with next-csid, `lblen N` then `nflen N` may follow
+                if mask & fibkit::encap::seg6_flavor::NEXT_CSID != 0 {
+                    for (key, what, slot) in [
+                        ("lblen", "locator-block length", &mut lblen),
+                        ("nflen", "locator-node function length", &mut nflen),
+                    ] {
+                        if a.peek() == Some(key) {
+                            a.next();
+                            let x = a.val()?;
+                            *slot = parse_u32(x).and_then(|n| u8::try_from(n).ok()).ok_or_else(
+                                || invarg(&format!("\"{what}\" value is invalid\n"), x),
+                            )?;
+                        }
+                    }
+                }
+                flavors = Some(mask);
             }
+            _ => {}
         }
     }
     let Some(action) = action else {
@@ -533,7 +563,8 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
     };
     // an SRH to insert (all but End.B6.Encaps) ends with the final destination's slot
     let srh = srh.map(|(segs, hmac)| (srh_segments(segs, action != "End.B6.Encaps"), hmac));
-    Encap::seg6local(
+    // the kernel builds it, and refuses it, only where the route is made
+    let e = Encap::seg6local(
         action,
         table,
         vrftable,
@@ -543,7 +574,10 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
         srh,
         count,
         flavors.map(|f| (f, lblen, nflen)),
-    )
-    .map(Arc::new)
-    .map_err(Failure::kernel)
+    );
+    Ok(Arc::new(e.unwrap_or_else(|err| Encap::Refused {
+        kind: "seg6local",
+        errno: err.errno,
+        msg: err.msg,
+    })))
 }
