@@ -69,10 +69,28 @@ pub(super) fn parse_encap(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap
         // the kernel has no mpls encapsulation: the kernel refuses it once iproute2
         // has read the line
         "mpls" => parse_mpls(a),
-        // nor ila, rpl, ioam6 or xfrm; fibkit does not model bpf (their options are
-        // not read: the request fails as a whole)
+        "rpl" => parse_rpl(a),
+        // nor ila, ioam6 or xfrm; fibkit does not model bpf (their options are not
+        // read: the request fails as a whole)
         _ => Err(unsupported()),
     }
+}
+
+/// `parse_encap_rpl`: `segs LIST` (IPv6 addresses, comma-separated; once). This kernel
+/// has no RPL encapsulation ([`Encap::Unsupported`]).
+fn parse_rpl(a: &mut Args<'_>) -> Res<Arc<Encap>> {
+    let mut segs: Option<&str> = None;
+    while a.peek() == Some("segs") {
+        a.next();
+        let v = a.val()?;
+        if segs.is_some() {
+            return Err(duparg("segs", v));
+        }
+        segs = Some(v);
+    }
+    // parse_rpl_srh reads the addresses once the options are read
+    parse_segs(segs.unwrap_or(""))?;
+    Ok(Arc::new(Encap::Unsupported { kind: "rpl" }))
 }
 
 /// `parse_encap_mpls`: a label stack (`get_addr` of AF_MPLS: `/`-separated labels
@@ -513,6 +531,13 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
                     return Err(invarg("missing \"segs\" attribute for srh\n", v));
                 }
                 let segs = parse_segs(a.val()?)?;
+                if a.peek().is_none() {
+                    // the segments ending the line: iproute2 stops without stepping
+                    // past them, so the route's parser reads them again
+                    srh = Some((segs, 0));
+                    a.i -= 1;
+                    break;
+                }
                 let mut hmac = 0;
                 if a.peek() == Some("hmac") {
                     a.next();
