@@ -504,10 +504,9 @@ fn encap_words(e: &fibkit::encap::Encap, dev: &str) -> Vec<String> {
             o.extend([w("action"), w(*action)]);
             if let Some((segs, hmac)) = srh {
                 let list = segs_word(segs, *action != "End.B6.Encaps");
-                o.extend([w("srh"), w("segs"), list]);
-                if *hmac != 0 {
-                    o.extend([w("hmac"), hmac.to_string()]);
-                }
+                // `hmac` always follows: iproute2 reads again segments that end the
+                // line (hmac 0 is none)
+                o.extend([w("srh"), w("segs"), list, w("hmac"), hmac.to_string()]);
             }
             if let Some(t) = table {
                 o.extend([w("table"), t.to_string()]);
