@@ -70,8 +70,10 @@ pub(super) fn parse_encap(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap
         // has read the line
         "mpls" => parse_mpls(a),
         "rpl" => parse_rpl(a),
-        // nor ila, ioam6 or xfrm; fibkit does not model bpf (their options are not
-        // read: the request fails as a whole)
+        "ila" => parse_ila(a),
+        "xfrm" => parse_xfrm(ns, a),
+        // nor ioam6; fibkit does not model bpf (their options are not read: the
+        // request fails as a whole)
         _ => Err(unsupported()),
     }
 }
@@ -91,6 +93,91 @@ fn parse_rpl(a: &mut Args<'_>) -> Res<Arc<Encap>> {
     // parse_rpl_srh reads the addresses once the options are read
     parse_segs(segs.unwrap_or(""))?;
     Ok(Arc::new(Encap::Unsupported { kind: "rpl" }))
+}
+
+/// `parse_encap_ila`: a locator (`get_addr64`: up to four groups of at most four hex
+/// digits) and `csum-mode`, `ident-type`, `hook-type` by name. This kernel has no ILA
+/// tunnel ([`Encap::Unsupported`]).
+fn parse_ila(a: &mut Args<'_>) -> Res<Arc<Encap>> {
+    let loc = a.val()?;
+    let groups: Vec<&str> = loc.split(':').collect();
+    let good = groups.len() <= 4
+        && groups.iter().all(|g| {
+            let h = g
+                .strip_prefix("0x")
+                .or_else(|| g.strip_prefix("0X"))
+                .unwrap_or(g);
+            !h.is_empty() && h.len() <= 4 && h.chars().all(|c| c.is_ascii_hexdigit())
+        });
+    if !good {
+        return Err(Failure::parse(format!("Bad locator: {loc}\n"), 1));
+    }
+    loop {
+        let (key, names): (&str, &[&str]) = match a.peek() {
+            Some("csum-mode") => (
+                "csum-mode",
+                &[
+                    "adj-transport",
+                    "neutral-map",
+                    "neutral-map-auto",
+                    "no-action",
+                ],
+            ),
+            Some("ident-type") => ("ident-type", &["luid", "use-format"]),
+            Some("hook-type") => ("hook-type", &["output", "input"]),
+            _ => break,
+        };
+        a.next();
+        let v = a.val()?;
+        if !names.contains(&v) {
+            return Err(invarg(&format!("\"{key}\" value is invalid\n"), v));
+        }
+    }
+    Ok(Arc::new(Encap::Unsupported { kind: "ila" }))
+}
+
+/// `parse_encap_xfrm`: `if_id N` (not 0) and `link_dev DEV`, each once; the parser
+/// passes over any other word to the end of the line (it has no `break`), and without
+/// an `if_id` prints its usage. This kernel has no xfrm tunnel
+/// ([`Encap::Unsupported`]).
+fn parse_xfrm(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
+    let usage = || {
+        Failure::parse(
+            "Usage: ip route ... encap xfrm if_id IF_ID [ link_dev LINK ]\n",
+            255,
+        )
+    };
+    let (mut if_id, mut link) = (false, false);
+    while let Some(k) = a.next() {
+        match k {
+            "if_id" => {
+                let v = a.val()?;
+                if if_id {
+                    return Err(duparg("if_id", v));
+                }
+                if_id = true;
+                if !parse_u32(v).is_some_and(|n| n != 0) {
+                    return Err(invarg("\"if_id\" value is invalid\n", v));
+                }
+            }
+            "link_dev" => {
+                let v = a.val()?;
+                if link {
+                    return Err(duparg("link_dev", v));
+                }
+                link = true;
+                if ns.link_index(v).is_none() {
+                    return Err(super::nodev(v));
+                }
+            }
+            "help" => return Err(usage()),
+            _ => {}
+        }
+    }
+    if !if_id {
+        return Err(usage());
+    }
+    Ok(Arc::new(Encap::Unsupported { kind: "xfrm" }))
 }
 
 /// `parse_encap_mpls`: a label stack (`get_addr` of AF_MPLS: `/`-separated labels
