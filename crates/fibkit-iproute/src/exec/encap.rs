@@ -156,7 +156,7 @@ fn parse_xfrm(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
                     return Err(duparg("if_id", v));
                 }
                 if_id = true;
-                if !parse_u32(v).is_some_and(|n| n != 0) {
+                if parse_u32(v).is_none_or(|n| n == 0) {
                     return Err(invarg("\"if_id\" value is invalid\n", v));
                 }
             }
