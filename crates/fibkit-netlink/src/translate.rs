@@ -524,11 +524,7 @@ fn encap_words(e: &fibkit::encap::Encap, dev: &str) -> Vec<String> {
                 o.push(w("count"));
             }
             if let Some((ops, lb, nf)) = flavors {
-                let names: Vec<&str> = fibkit::encap::seg6_flavor::NAMES
-                    .iter()
-                    .filter(|(b, _)| ops & b != 0)
-                    .map(|(_, n)| *n)
-                    .collect();
+                let names = fibkit::encap::seg6_flavor::names(*ops);
                 o.extend([w("flavors"), names.join(",")]);
                 if ops & fibkit::encap::seg6_flavor::NEXT_CSID != 0 {
                     o.extend([w("lblen"), lb.to_string(), w("nflen"), nf.to_string()]);

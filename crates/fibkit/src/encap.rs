@@ -209,6 +209,15 @@ pub mod seg6_flavor {
         (USD, "usd"),
         (NEXT_CSID, "next-csid"),
     ];
+
+    /// The names of the operations in `ops`, in bit order (as iproute2 lists them).
+    pub fn names(ops: u32) -> Vec<&'static str> {
+        NAMES
+            .iter()
+            .filter(|(b, _)| ops & b != 0)
+            .map(|(_, n)| *n)
+            .collect()
+    }
 }
 
 impl Encap {

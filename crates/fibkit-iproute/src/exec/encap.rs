@@ -486,11 +486,7 @@ pub(crate) fn encap_fields(ns: &fibkit::Netns, e: &Encap) -> Vec<Field> {
                 f.push(field("oif", format!("oif {n} "), n.into()));
             }
             if let Some((ops, lblen, nflen)) = flavors {
-                let names: Vec<&str> = fibkit::encap::seg6_flavor::NAMES
-                    .iter()
-                    .filter(|(b, _)| ops & b != 0)
-                    .map(|(_, n)| *n)
-                    .collect();
+                let names = fibkit::encap::seg6_flavor::names(*ops);
                 f.push(field(
                     "flavors",
                     format!("flavors {} ", names.join(",")),
