@@ -38,7 +38,7 @@ def ip6():
         s+=f" {k}" if v is None else f" {k} {v}"
     return s
 def enc():
-    return R.choice([seg6,seg6,seg6local,seg6local,ip4,ip6,lambda:R.choice(["mpls 100","rpl segs 2001:db8::9","bogus","ila 2001:db8:1:2 csum-mode no-action","xfrm if_id 5"])])()
+    return R.choice([seg6,seg6,seg6local,seg6local,ip4,ip6,lambda:R.choice(["mpls 100","rpl segs 2001:db8::9","bogus","ila 2001:db8:1:2 csum-mode no-action","xfrm if_id 5","ioam6 trace prealloc type 0x800000 ns 1 size 12","ioam6 mode encap trace prealloc type 1 ns 1 size 4"])])()
 p4=["10.5.0.0/16","10.6.0.0/16","10.6.0.0/24"]
 p6=["2001:db8:5::/48","2001:db8:6::/48","2001:db8:6::/64"]
 for i in range(n):

@@ -72,8 +72,9 @@ pub(super) fn parse_encap(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap
         "rpl" => parse_rpl(a),
         "ila" => parse_ila(a),
         "xfrm" => parse_xfrm(ns, a),
-        // nor ioam6; fibkit does not model bpf (their options are not read: the
-        // request fails as a whole)
+        "ioam6" => parse_ioam6(a),
+        // fibkit does not model bpf (its options are not read: the request fails as a
+        // whole)
         _ => Err(unsupported()),
     }
 }
@@ -93,6 +94,149 @@ fn parse_rpl(a: &mut Args<'_>) -> Res<Arc<Encap>> {
     // parse_rpl_srh reads the addresses once the options are read
     parse_segs(segs.unwrap_or(""))?;
     Ok(Arc::new(Encap::Unsupported { kind: "rpl" }))
+}
+
+/// `parse_encap_ioam6`: `[freq K/N] [mode inline|encap|auto] [tundst ADDR] trace
+/// prealloc` then `type`, `ns` and `size` (each once, all three needed), in iproute2's
+/// order and with its messages. Options ending the line leave their last word to the
+/// route's parser, as iproute2 does. This kernel has no IOAM tunnel
+/// ([`Encap::Unsupported`]).
+fn parse_ioam6(a: &mut Args<'_>) -> Res<Arc<Encap>> {
+    let missarg = |k: &str| Failure::parse(format!("Error: argument \"{k}\" is required\n"), 255);
+    // NEXT_ARG after a value: another word must follow
+    let more = |a: &Args<'_>| {
+        if a.peek().is_none() {
+            Err(super::incomplete())
+        } else {
+            Ok(())
+        }
+    };
+    if a.peek() == Some("freq") {
+        a.next();
+        let v = a.val()?;
+        if v.len() > 15 {
+            return Err(invarg("Invalid frequency (too long)", v));
+        }
+        let parts: Vec<&str> = v.split('/').collect();
+        let num = |x: &str| x.parse::<u32>().ok().filter(|_| !x.is_empty());
+        let (k, n) = match parts.as_slice() {
+            [k, n] => match (num(k), num(n)) {
+                (Some(k), Some(n)) => (k, n),
+                _ => return Err(invarg("Invalid frequency (malformed)", v)),
+            },
+            _ => return Err(invarg("Invalid frequency (malformed)", v)),
+        };
+        let bounds = 1..=1_000_000;
+        if !bounds.contains(&k) {
+            return Err(invarg("Out of bound \"k\" frequency", v));
+        }
+        if !bounds.contains(&n) {
+            return Err(invarg("Out of bound \"n\" frequency", v));
+        }
+        if k > n {
+            return Err(invarg("Frequency with k > n is forbidden", v));
+        }
+        more(a)?;
+    }
+    let mut inline = true;
+    if a.peek() == Some("mode") {
+        a.next();
+        let v = a.val()?;
+        inline = match v {
+            "inline" => true,
+            "encap" | "auto" => false,
+            _ => return Err(invarg("Invalid mode", v)),
+        };
+        more(a)?;
+    }
+    if a.peek() == Some("tundst") {
+        if inline {
+            return Err(invarg("Inline mode does not need tundst", "tundst"));
+        }
+        a.next();
+        let v = a.val()?;
+        if v == "any" || v == "all" {
+            return Err(invarg("Invalid IPv6 address for tundst", v));
+        }
+        addr(v, Family::V6)?;
+        more(a)?;
+    } else if !inline {
+        return Err(missarg("tundst"));
+    }
+    if a.peek() != Some("trace") {
+        return Err(missarg("trace"));
+    }
+    a.next();
+    more(a)?;
+    if a.peek() != Some("prealloc") {
+        return Err(missarg("prealloc"));
+    }
+    a.next();
+    let (mut ty, mut ns, mut size) = (0u32, None::<u16>, 0u16);
+    let mut read_any = false;
+    loop {
+        let Some(w) = a.peek() else {
+            // the options end the line: iproute2 stops on their last word, which the
+            // route's parser then reads again
+            if read_any {
+                a.i -= 1;
+            }
+            break;
+        };
+        match w {
+            "type" => {
+                a.next();
+                let v = a.val()?;
+                if ty != 0 {
+                    return Err(duparg("type", v));
+                }
+                ty = parse_u32(v)
+                    .filter(|&t| t != 0)
+                    .ok_or_else(|| invarg("Invalid trace type", v))?;
+            }
+            "ns" => {
+                a.next();
+                let v = a.val()?;
+                if ns.is_some() {
+                    return Err(duparg("ns", v));
+                }
+                ns = Some(
+                    parse_u32(v)
+                        .and_then(|n| u16::try_from(n).ok())
+                        .ok_or_else(|| invarg("Invalid namespace ID", v))?,
+                );
+            }
+            "size" => {
+                a.next();
+                let v = a.val()?;
+                if size != 0 {
+                    return Err(duparg("size", v));
+                }
+                size = parse_u32(v)
+                    .and_then(|n| u16::try_from(n).ok())
+                    .filter(|&n| n != 0)
+                    .ok_or_else(|| invarg("Invalid trace size", v))?;
+                if size % 4 != 0 {
+                    return Err(invarg("Trace size must be a 4-octet multiple", v));
+                }
+                if size > 244 {
+                    return Err(invarg("Trace size is too big", v));
+                }
+            }
+            _ => break,
+        }
+        read_any = true;
+    }
+    if ty == 0 {
+        return Err(missarg("type"));
+    }
+    if ns.is_none() {
+        return Err(missarg("ns"));
+    }
+    if size == 0 {
+        return Err(missarg("size"));
+    }
+    Ok(Arc::new(Encap::Unsupported { kind: "ioam6" }))
 }
 
 /// `parse_encap_ila`: a locator (`get_addr64`: up to four groups of at most four hex
