@@ -3356,7 +3356,6 @@ fn addr_modify(
             // inet6_addr_add sets the scope from the address (ipv6_addr_scope), whatever
             // the request's `scope`: a multicast address's scope is its scope field's
             // (interface-local host, link-local link, site-local site)
-            let _ = sc;
             let mc_scope = (t & fibkit::prefix::v6::MULTICAST != 0).then_some((pfx >> 112) & 0xf);
             let scope = if t & fibkit::prefix::v6::LOOPBACK != 0 || mc_scope == Some(1) {
                 scope::HOST
@@ -4279,7 +4278,6 @@ fn link_add(
                 peer_inherits = true;
                 peer.mtu = at.mtu;
                 peer.txqlen = at.txqlen;
-                peer.broadcast = at.broadcast.clone();
             }
             if let Some(w) = it.next() {
                 if w != "peer" {

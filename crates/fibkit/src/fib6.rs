@@ -1411,14 +1411,12 @@ impl Netns {
         // addrconf_dad_begin (run at once, the device up or not) joins the address's
         // solicited-node group before anything else
         self.join_solict(dev, a.addr);
-        // `optimistic` lasts only while DAD runs: an address that is not tentative
-        // (DAD off, `nodad`, or done) keeps no such flag (conformance scenario 271;
-        // addrconf_dad_start)
         if a.flags & ifa::NOPREFIXROUTE == 0 {
             self.addrconf_prefix_route(a.addr, a.plen, a.metric, dev, expires);
         }
+        // (`optimistic` lasts only while DAD runs: addrconf_dad_start drops it from an
+        // address that is not tentative; conformance scenario 271)
         if !self.addrconf_dad_start(dev, a.addr) {
-            a.flags &= !ifa::OPTIMISTIC;
             self.ifa_notify_new6(dev, &a);
         }
         self.bump();
@@ -1623,13 +1621,11 @@ impl Netns {
         if !self.links.contains_key(&dev) {
             return Err(Error::new(Errno::ENODEV));
         }
-        let mut a = a;
-        if self.has_idev6(dev) {
-            a.flags = self.addr6_request_flags(dev, a.flags)?;
-        }
         let Some(i) = self.addrs6(dev).iter().position(|x| x.addr == a.addr) else {
             return self.addr6_add(dev, a);
         };
+        let mut a = a;
+        a.flags = self.addr6_request_flags(dev, a.flags)?;
         let old = self.addrs6(dev)[i].clone();
         if a.flags & ifa::MANAGETEMPADDR != 0 && old.plen != 64 {
             return Err(Error::new(Errno::EINVAL));

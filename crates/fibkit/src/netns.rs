@@ -330,7 +330,8 @@ pub struct LinkAdd {
     /// `broadcast LLADDR` (IFLA_BROADCAST): `rtnl_create_link` refuses one shorter
     /// than the device's address (EINVAL) and copies the first six bytes of another.
     pub broadcast: Option<Vec<u8>>,
-    /// The veth peer's `broadcast LLADDR`.
+    /// The veth peer's own `broadcast LLADDR` (one inheriting the request's takes
+    /// [`LinkAdd::broadcast`]).
     pub peer_broadcast: Option<Vec<u8>>,
     /// The veth peer's own `group`, queue counts (checked as the device's), GSO/GRO
     /// limits (not checked: no `validate_linkmsg` for a peer) and link mode; its
@@ -1139,51 +1140,40 @@ impl Netns {
             return Err(Error::new(Errno::EAFNOSUPPORT));
         }
         let idx = self.link_add_kind(req, kind, mac, mtu)?;
-        let own_peer = match &self.links[&idx].kind {
+        let peer = match &self.links[&idx].kind {
             LinkKind::Veth { peer } => Some(*peer),
             _ => None,
         };
-        // a peer of its own (`peer ...`): its settings
-        if let Some(l) = own_peer
-            .filter(|_| !req.peer_inherits)
-            .and_then(|p| self.links.get_mut(&p))
-        {
-            if let Some(g) = req.peer_group {
-                l.group = g;
-            }
-            let t = &mut l.tuning;
-            (t.num_tx_queues, t.num_rx_queues) = (
-                req.peer_queues.0.map(|n| n as u32),
-                req.peer_queues.1.map(|n| n as u32),
-            );
-            let (gso, segs, gro) = req.peer_gso;
-            t.set_gso(gso, segs, gro);
-            if let Some(m) = req.peer_link_mode {
-                l.oper.link_mode = m;
-                l.oper.watch_mode = m;
-            }
-        }
-        for (d, b) in [(Some(idx), &req.broadcast), (own_peer, &req.peer_broadcast)] {
-            if let (Some(l), Some(b)) = (d.and_then(|d| self.links.get_mut(&d)), b) {
-                if !l.is_tun() {
-                    let n = b.len().min(6);
-                    l.broadcast[..n].copy_from_slice(&b[..n]);
-                }
-            }
-        }
-        // a veth's peer made from the request's own attributes (no `peer` given)
-        let peer = match (&self.links[&idx].kind, req.peer_inherits) {
-            (LinkKind::Veth { peer }, true) => Some(*peer),
-            _ => None,
-        };
+        // the device's settings, and the veth peer's: its own (`peer ...`, its queue
+        // length already set by link_add_kind) or the request's (no `peer` given)
         for (d, own) in [(Some(idx), true), (peer, false)] {
             let Some(l) = d.and_then(|d| self.links.get_mut(&d)) else {
                 continue;
             };
-            if let Some(g) = req.group {
+            let (group, txqlen, queues, (gso, segs, gro), mode, brd) = if own || req.peer_inherits {
+                (
+                    req.group,
+                    req.txqlen,
+                    req.queues,
+                    req.gso,
+                    req.link_mode,
+                    &req.broadcast,
+                )
+            } else {
+                let (q, g) = (req.peer_queues, req.peer_gso);
+                (
+                    req.peer_group,
+                    None,
+                    q,
+                    g,
+                    req.peer_link_mode,
+                    &req.peer_broadcast,
+                )
+            };
+            if let Some(g) = group {
                 l.group = g;
             }
-            if let Some(q) = req.txqlen {
+            if let Some(q) = txqlen {
                 l.txqlen = q;
             }
             // rtnl_configure_link: the flags asked for, before the device goes up (a
@@ -1191,13 +1181,15 @@ impl Netns {
             if own {
                 l.set_flags(req.flags, req.flags_mask);
             }
+            if let Some(b) = brd.as_ref().filter(|_| !l.is_tun()) {
+                let n = b.len().min(6);
+                l.broadcast[..n].copy_from_slice(&b[..n]);
+            }
             let t = &mut l.tuning;
-            (t.num_tx_queues, t.num_rx_queues) = (
-                req.queues.0.map(|n| n as u32),
-                req.queues.1.map(|n| n as u32),
-            );
+            (t.num_tx_queues, t.num_rx_queues) =
+                (queues.0.map(|n| n as u32), queues.1.map(|n| n as u32));
             t.set_gso(gso, segs, gro);
-            if let Some(m) = req.link_mode {
+            if let Some(m) = mode {
                 l.oper.link_mode = m;
                 l.oper.watch_mode = m;
             }

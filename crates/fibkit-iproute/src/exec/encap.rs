@@ -173,6 +173,7 @@ fn parse_ioam6(a: &mut Args<'_>) -> Res<Arc<Encap>> {
     }
     a.next();
     let (mut ty, mut ns, mut size) = (0u32, None::<u16>, 0u16);
+    let u16_arg = |v: &str| parse_u32(v).and_then(|n| u16::try_from(n).ok());
     let mut read_any = false;
     loop {
         let Some(w) = a.peek() else {
@@ -200,11 +201,7 @@ fn parse_ioam6(a: &mut Args<'_>) -> Res<Arc<Encap>> {
                 if ns.is_some() {
                     return Err(duparg("ns", v));
                 }
-                ns = Some(
-                    parse_u32(v)
-                        .and_then(|n| u16::try_from(n).ok())
-                        .ok_or_else(|| invarg("Invalid namespace ID", v))?,
-                );
+                ns = Some(u16_arg(v).ok_or_else(|| invarg("Invalid namespace ID", v))?);
             }
             "size" => {
                 a.next();
@@ -212,8 +209,7 @@ fn parse_ioam6(a: &mut Args<'_>) -> Res<Arc<Encap>> {
                 if size != 0 {
                     return Err(duparg("size", v));
                 }
-                size = parse_u32(v)
-                    .and_then(|n| u16::try_from(n).ok())
+                size = u16_arg(v)
                     .filter(|&n| n != 0)
                     .ok_or_else(|| invarg("Invalid trace size", v))?;
                 if size % 4 != 0 {
