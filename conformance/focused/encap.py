@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Focused random scenarios: lightweight tunnel encapsulations this kernel has (`seg6`, `seg6local`, `ip`, `ip6`; others
+"""Focused random scenarios: lightweight tunnel encapsulations this kernel has (`seg6`, `seg6local`, `ip`, `ip6`, `bpf`; others
 refused) on routes of both families and on nexthop objects: their options valid and not, how they are listed, replaced,
 deleted and answered in lookups.
 
@@ -21,7 +21,8 @@ def seg6local():
     a=R.choice(["End","End.X nh6 2001:db8::9","End.X nh4 10.0.0.9","End.T table 100","End.DX2 oif d1","End.DX4 nh4 10.0.0.9",
                 "End.DX6 nh6 2001:db8::9","End.DT6 table 100","End.DT4 vrftable 100","End.DT46 vrftable 100","End.B6 srh segs 2001:db8::9",
                 "End.B6.Encaps srh segs 2001:db8::9,2001:db8::8","End.BM srh segs 2001:db8::9","End.S","End.AS","End.X","End.T","Bogus",
-                "End.DX6 nh6 2001:db8::9 oif d1","End.T table main","End.DT6 table 100 table 101"])
+                "End.DX6 nh6 2001:db8::9 oif d1","End.T table main","End.DT6 table 100 table 101","End.BPF",
+                "End.BPF endpoint obj /nonexistent.o","End.DT6 vrftable bogus"])
     s=f"seg6local action {a}"
     if R.random()<0.2: s+=R.choice([" count"," flavors psp"," flavors next-csid lblen 32 nflen 16"," flavors usp,usd"])
     return s
@@ -37,8 +38,14 @@ def ip6():
                          ("hoplimit","256"),("key",None),("csum",None),("seq",None)],R.randint(1,4)):
         s+=f" {k}" if v is None else f" {k} {v}"
     return s
+def bpf():
+    s="bpf"
+    for k,v in R.sample([("headroom","16"),("headroom","0"),("in","obj /nonexistent.o"),("out","pinned /sys/fs/bpf/none"),
+                         ("xmit","obj /nonexistent.o sec lwt_xmit"),("xmit","fd 7"),("in","bogus"),("headroom","-1")],R.randint(0,2)):
+        s+=f" {k} {v}"
+    return s
 def enc():
-    return R.choice([seg6,seg6,seg6local,seg6local,ip4,ip6,lambda:R.choice(["mpls 100","rpl segs 2001:db8::9","bogus","ila 2001:db8:1:2 csum-mode no-action","xfrm if_id 5","ioam6 trace prealloc type 0x800000 ns 1 size 12","ioam6 mode encap trace prealloc type 1 ns 1 size 4"])])()
+    return R.choice([seg6,seg6,seg6local,seg6local,ip4,ip6,bpf,lambda:R.choice(["mpls 100","rpl segs 2001:db8::9","bogus","ila 2001:db8:1:2 csum-mode no-action","xfrm if_id 5","ioam6 trace prealloc type 0x800000 ns 1 size 12","ioam6 mode encap trace prealloc type 1 ns 1 size 4"])])()
 p4=["10.5.0.0/16","10.6.0.0/16","10.6.0.0/24"]
 p6=["2001:db8:5::/48","2001:db8:6::/48","2001:db8:6::/64"]
 for i in range(n):

@@ -971,8 +971,11 @@ fn parse_nh<'a>(
             if v == "to" {
                 v = a.val()?;
             }
-            let x = parse_addr(v, *fam).ok_or_else(|| bad_addr(v, *fam))?;
-            fam.get_or_insert(x.family());
+            // get_addr_1 takes `default`, `all` and `any` in any family (which it keeps)
+            if !matches!(v, "default" | "all" | "any") {
+                let x = parse_addr(v, *fam).ok_or_else(|| bad_addr(v, *fam))?;
+                fam.get_or_insert(x.family());
+            }
         }
         _ if !single && matches(k, "realms") => {
             a.next();
@@ -1671,9 +1674,12 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 if v == "to" {
                     v = a.val()?;
                 }
-                let x = parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?;
-                if fam.is_none() {
-                    fam = Some(x.family());
+                // (`default`, `all` and `any` in any family, which they keep)
+                if !matches!(v, "default" | "all" | "any") {
+                    let x = parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?;
+                    if fam.is_none() {
+                        fam = Some(x.family());
+                    }
                 }
                 newdst = true;
             }

@@ -4,9 +4,10 @@
 //! An encapsulation does not change which route a lookup finds: it travels with the
 //! nexthop, is shown with it, tells two otherwise equal IPv4 routes (and IPv6
 //! multipath legs) apart, and is matched by an IPv4 delete that names one. The types
-//! this kernel has are modelled (`seg6local` with the behaviours it has, but `End.BPF`);
-//! `mpls`, `ila`, `ioam6`, `rpl` and `xfrm` it refuses (EOPNOTSUPP), and fibkit refuses
-//! `bpf`, which it does not model.
+//! this kernel has are modelled (`seg6local` with the behaviours it has); `mpls`, `ila`,
+//! `ioam6`, `rpl` and `xfrm` it refuses (EOPNOTSUPP). fibkit loads no eBPF program, so a
+//! `bpf` encapsulation or an `End.BPF` behaviour reaches it only without one, which the
+//! kernel refuses where it builds the state ([`Encap::Refused`], EINVAL).
 
 /// `TUNNEL_CSUM` of `LWTUNNEL_IP_FLAGS`.
 pub const TUNNEL_CSUM: u16 = 0x01;

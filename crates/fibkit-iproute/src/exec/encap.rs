@@ -73,9 +73,117 @@ pub(super) fn parse_encap(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap
         "ila" => parse_ila(a),
         "xfrm" => parse_xfrm(ns, a),
         "ioam6" => parse_ioam6(a),
-        // fibkit does not model bpf (its options are not read: the request fails as a
-        // whole)
+        "bpf" => parse_bpf(a),
         _ => Err(unsupported()),
+    }
+}
+
+/// `parse_encap_bpf`: `in`, `out` and `xmit` programs and a `headroom` (read once,
+/// later ones checked). fibkit loads no eBPF program: a program whose object file or
+/// pinned path does not exist fails as iproute2's loader fails on it, one that exists
+/// is refused as not modelled. Without a program the kernel refuses the encapsulation
+/// where it builds it (bpf_build_state: EINVAL whatever the headroom).
+fn parse_bpf(a: &mut Args<'_>) -> Res<Arc<Encap>> {
+    while let Some(k) = a.peek() {
+        match k {
+            "in" | "out" | "xmit" => {
+                a.next();
+                return Err(parse_bpf_program(a));
+            }
+            "headroom" => {
+                a.next();
+                let v = a.val()?;
+                if crate::show::get_u32(v, 0).is_none_or(|n| n == 0) {
+                    return Err(invarg("headroom is invalid\n", v));
+                }
+            }
+            "help" => {
+                return Err(Failure::parse(
+                    "Usage: ip route ... encap bpf [ in BPF ] [ out BPF ] [ xmit BPF ] [...]\n\
+                     BPF := obj FILE [ section NAME ] [ verbose ]\n",
+                    255,
+                ))
+            }
+            _ => break,
+        }
+    }
+    Ok(Arc::new(Encap::Refused {
+        kind: "bpf",
+        errno: Errno::EINVAL,
+        msg: None,
+    }))
+}
+
+/// `lwt_parse_bpf` (bpf_do_parse, then the load) of one program, which always fails
+/// here: the mode (`obj`/`object-file`, or `pinned`/`object-pinned`/`fd`), the path,
+/// then `section NAME`, `program NAME` and `verbose` in that order; the program type is
+/// the hook's, so no `type` word.
+fn parse_bpf_program(a: &mut Args<'_>) -> Failure {
+    use crate::names::matches;
+    let fail = |first: String, err: &str| {
+        Failure::parse(format!("{first}Failed to parse eBPF program: {err}\n"), 255)
+    };
+    let mode = match a.val() {
+        Ok(m) => m,
+        Err(e) => return e,
+    };
+    let object = matches(mode, "object-file") || mode == "obj";
+    let pinned = matches(mode, "object-pinned") || matches(mode, "pinned") || matches(mode, "fd");
+    if !object && !pinned {
+        // bpf_do_parse returns -1: strerror(1)
+        return fail(
+            format!("What mode is \"{mode}\"?\n"),
+            "Operation not permitted",
+        );
+    }
+    let path = match a.val() {
+        Ok(p) => p,
+        Err(e) => return e,
+    };
+    for (word, exact) in [("section", false), ("program", true)] {
+        if a.peek()
+            .is_some_and(|w| if exact { w == word } else { matches(w, word) })
+        {
+            a.next();
+            if let Err(e) = a.val() {
+                return e;
+            }
+        }
+    }
+    if a.peek().is_some_and(|w| matches(w, "verbose")) {
+        a.next();
+    }
+    let not_modelled = || Failure {
+        stdout: String::new(),
+        errno: Some(Errno::EOPNOTSUPP),
+        stderr: format!("Error: fibkit does not load eBPF programs (\"{path}\").\n"),
+        status: 2,
+    };
+    // a pinned path under the loader's work directory (`m:NAME`) may mount bpffs
+    if pinned && path.len() > 2 && path.starts_with("m:") {
+        return not_modelled();
+    }
+    match std::fs::metadata(path) {
+        Ok(_) => not_modelled(),
+        // open() fails: bpf_elf_ctx_init returns -1
+        Err(_) if object => fail(
+            "Cannot initialize ELF context!\n".to_string(),
+            "Operation not permitted",
+        ),
+        // BPF_OBJ_GET fails with the path's errno; bpf_obj_get returns -1
+        Err(e) => {
+            let why = match e.raw_os_error() {
+                Some(2) => "No such file or directory",
+                Some(20) => "Not a directory",
+                Some(36) => "File name too long",
+                Some(40) => "Too many levels of symbolic links",
+                _ => return not_modelled(),
+            };
+            fail(
+                format!("Couldn't retrieve pinned program '{path}': {why}\n"),
+                "Operation not permitted",
+            )
+        }
     }
 }
 
@@ -696,10 +804,15 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
                 | "srh"
                 | "count"
                 | "flavors"
+                | "endpoint"
         ) {
             break;
         }
         a.next();
+        if k == "endpoint" {
+            // End.BPF's program (lwt_parse_bpf), which fibkit cannot load
+            return Err(parse_bpf_program(a));
+        }
         if k == "count" {
             if seen.contains(&k) {
                 return Err(duparg(k, k));
@@ -718,15 +831,15 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
                 let Some(x) = actions.iter().find(|x| **x == v) else {
                     return Err(invarg("\"action\" value is invalid\n", v));
                 };
-                if *x == "End.BPF" {
-                    // (a BPF program: not modelled)
-                    return Err(unsupported());
-                }
                 action = Some(*x);
             }
             "table" | "vrftable" => {
-                let t =
-                    crate::names::table_a2n(v).ok_or_else(|| invarg("invalid table id\n", v))?;
+                let what = if k == "table" {
+                    "invalid table id\n"
+                } else {
+                    "invalid vrf table id\n"
+                };
+                let t = crate::names::table_a2n(v).ok_or_else(|| invarg(what, v))?;
                 if k == "table" {
                     table = Some(t);
                 } else {
