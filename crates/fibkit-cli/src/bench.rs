@@ -167,6 +167,7 @@ fn add_link(ns: &mut Netns, name: &str, v4: Option<u32>, net: u128) -> Result<u3
             flags: 0,
             metric: 0,
             label: String::new(),
+            hashed: 0,
         };
         ns.addr4_add(dev, a4).map_err(|e| e.to_string())?;
     }

@@ -3328,6 +3328,7 @@ fn addr_modify(
                 flags: flags | ifa::PERMANENT,
                 metric,
                 label: label.unwrap_or_else(|| d.to_string()),
+                hashed: 0,
             };
             if replace {
                 ns.addr4_replace(idx, a4).map_err(Failure::kernel)?;

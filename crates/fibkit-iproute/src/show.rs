@@ -6091,6 +6091,7 @@ mod tests {
                 flags: ifa::PERMANENT,
                 metric: 0,
                 label,
+                hashed: 0,
             },
         )
         .expect("addr4");

@@ -112,7 +112,7 @@ impl Default for Lifetime {
 }
 
 /// An IPv4 interface address.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Addr4 {
     /// The local address (`ifa_local`).
     pub local: u32,
@@ -132,7 +132,41 @@ pub struct Addr4 {
     pub label: String,
     /// Valid and preferred lifetimes (`valid_lft`, `preferred_lft`).
     pub life: Lifetime,
+    /// When the address entered the namespace's address hash (`inet_hash_insert`), set
+    /// by [`crate::Netns::addr4_add`]: of several devices holding one address,
+    /// `__ip_dev_find` finds the one whose address came last (the hash chain takes new
+    /// entries at its head). Not part of an address's identity (ignored by `==`).
+    pub hashed: u64,
 }
+
+impl PartialEq for Addr4 {
+    fn eq(&self, o: &Addr4) -> bool {
+        // every field but `hashed`
+        let Addr4 {
+            local,
+            address,
+            plen,
+            broadcast,
+            scope,
+            flags,
+            metric,
+            label,
+            life,
+            hashed: _,
+        } = self;
+        *local == o.local
+            && *address == o.address
+            && *plen == o.plen
+            && *broadcast == o.broadcast
+            && *scope == o.scope
+            && *flags == o.flags
+            && *metric == o.metric
+            && *label == o.label
+            && *life == o.life
+    }
+}
+
+impl Eq for Addr4 {}
 
 impl Addr4 {
     /// 127.0.0.1/8, scope host, permanent: what the loopback gets when it comes up
@@ -148,6 +182,7 @@ impl Addr4 {
             flags: ifa::PERMANENT,
             metric: 0,
             label: label.into(),
+            hashed: 0,
         }
     }
 

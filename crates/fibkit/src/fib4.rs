@@ -324,13 +324,19 @@ impl Netns {
         self.tables4.get(&id).map_or(0, |t| t.created)
     }
 
-    /// `__ip_dev_find`: the device holding a local IPv4 address.
+    /// `__ip_dev_find`: the device holding a local IPv4 address (`inet_lookup_ifaddr`:
+    /// the first of the hash chain, which takes new addresses at its head, so the
+    /// device whose address was added last).
     pub fn dev_of_local4(&self, a: u32) -> Option<u32> {
-        // The kernel consults the local table (inet_lookup_ifaddr hash of ifa_local).
         self.addrs4
             .iter()
-            .find(|(_, v)| v.iter().any(|x| x.local == a))
-            .map(|(d, _)| *d)
+            .flat_map(|(d, v)| {
+                v.iter()
+                    .filter(|x| x.local == a)
+                    .map(move |x| (x.hashed, *d))
+            })
+            .max()
+            .map(|(_, d)| d)
     }
 
     /// `__ip_dev_find`: the device of local address `a`, from the address hash, else
@@ -1466,6 +1472,8 @@ impl Netns {
         }
         // __inet_insert_ifa: IPv6-only flags are dropped
         a.flags &= !ifa::IPV6ONLY;
+        self.addr4_seq += 1;
+        a.hashed = self.addr4_seq;
         let list = self.addrs4.entry(dev).or_default();
         let mut last_primary = 0usize;
         for (i, x) in list.iter().enumerate() {
@@ -1964,6 +1972,7 @@ mod info_sharing_tests {
                 flags: 0,
                 metric: 0,
                 label: String::new(),
+                hashed: 0,
             },
         )
         .expect("address");

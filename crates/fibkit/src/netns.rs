@@ -219,6 +219,8 @@ pub struct Netns {
     /// Counts nexthop objects made (creation or replacement): the kernel's per-device
     /// list of objects holds the newest first.
     pub(crate) nh_dev_seq: u64,
+    /// Counts IPv4 addresses added ([`crate::addr::Addr4::hashed`]).
+    pub(crate) addr4_seq: u64,
     /// Generation counter, bumped by every change.
     pub(crate) generation: u64,
     /// The IPv4 route cache's generation (`rt_genid_ipv4`, see [`crate::rtcache`]).
@@ -445,6 +447,7 @@ impl Netns {
             dad_due: BTreeMap::new(),
             res_next_due: u64::MAX,
             nh_dev_seq: 0,
+            addr4_seq: 0,
             generation: 0,
             rt_genid4: 0,
             notify_in4: Vec::new(),

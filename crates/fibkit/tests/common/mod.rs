@@ -51,6 +51,7 @@ pub fn add_addr4(ns: &mut Netns, dev: u32, addr: u32, plen: u8) {
         flags: ifa::PERMANENT,
         metric: 0,
         label: String::new(),
+        hashed: 0,
     };
     ns.addr4_add(dev, a).expect("addr");
 }
