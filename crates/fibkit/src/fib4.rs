@@ -324,6 +324,11 @@ impl Netns {
         self.tables4.get(&id).map_or(0, |t| t.created)
     }
 
+    /// Whether some device holds local IPv4 address `a` (`inet_lookup_ifaddr` found).
+    pub(crate) fn holds_local4(&self, a: u32) -> bool {
+        self.addrs4.values().any(|v| v.iter().any(|x| x.local == a))
+    }
+
     /// `__ip_dev_find`: the device holding a local IPv4 address (`inet_lookup_ifaddr`:
     /// the first of the hash chain, which takes new addresses at its head, so the
     /// device whose address was added last).

@@ -568,7 +568,7 @@ impl Netns {
                 return Ok((false, 0));
             }
             if !(self.custom_local_routes4 || self.custom_rules4) {
-                if self.dev_of_local4(src).is_some() {
+                if self.holds_local4(src) {
                     return Err(Errno::EINVAL);
                 }
                 return Ok((false, 0));

@@ -944,7 +944,7 @@ impl Netns {
         if name.is_empty() {
             return Ok(self.alloc_link_name(base, also));
         }
-        self.dev_get_valid_name(name)
+        self.dev_get_valid_name_beside(name, also)
     }
 
     /// `dev_valid_name`: 1 to 15 bytes, not `.` or `..` (nor `all` or `default`, the
@@ -964,6 +964,12 @@ impl Netns {
     /// name of its kind (`dev_alloc_name`), or EEXIST for a name any device has (an
     /// alternative name included).
     pub(crate) fn dev_get_valid_name(&self, name: &str) -> Result<String> {
+        self.dev_get_valid_name_beside(name, &[])
+    }
+
+    /// [`Netns::dev_get_valid_name`] while the names of `also` are taken too (a veth
+    /// peer registered just before).
+    fn dev_get_valid_name_beside(&self, name: &str, also: &[&str]) -> Result<String> {
         if !Self::dev_valid_name(name) {
             return Err(Error::new(Errno::EINVAL));
         }
@@ -974,7 +980,7 @@ impl Netns {
             };
             let free = (0..32768u32)
                 .map(|n| format!("{head}{n}{rest}"))
-                .find(|c| self.link_index(c).is_none());
+                .find(|c| self.link_index(c).is_none() && !also.contains(&c.as_str()));
             // (none free within the bounds, or too long a name)
             return free
                 .filter(|c| c.len() < 16)
@@ -1307,17 +1313,26 @@ impl Netns {
             }
             LinkKind::Veth { .. } => {
                 // the peer is registered first, each without a name taking "veth%d"
-                let peer_name = match &req.peer {
-                    Some(p) => p.clone(),
-                    None => self.alloc_link_name("veth", &[&req.name]),
-                };
                 // veth_newlink: the peer's rtnl_create_link checks its queue counts
-                // before its name is registered
+                // before its name is registered (a `%d` pattern taking the first free
+                // name, a name a device has EEXIST; the device is not registered yet,
+                // so its name is no obstacle)
                 check_queues(req.peer_queues)?;
-                if peer_name == req.name || self.link_index(&peer_name).is_some() {
-                    return Err(Error::new(Errno::EEXIST));
-                }
-                let name = self.creation_name(&req.name, "veth", &[&peer_name])?;
+                let peer_name = match &req.peer {
+                    Some(p) => self.dev_get_valid_name(p)?,
+                    None => self.alloc_link_name("veth", &[]),
+                };
+                // the device's own registration, the peer's done: a name taken (by the
+                // peer, or by a device when the request named an index, so that
+                // rtnl_newlink looked for none by name) fails it, and unregistering
+                // the peer leaves its index used
+                let name = match self.creation_name(&req.name, "veth", &[&peer_name]) {
+                    Ok(n) if n != peer_name => n,
+                    r => {
+                        self.alloc_ifindex(req.peer_index.filter(|_| req.index.is_some()));
+                        return Err(r.err().unwrap_or(Error::new(Errno::EEXIST)));
+                    }
+                };
                 if req.peer_up {
                     // rtnl_configure_link on the registered peer: veth_open without a
                     // peer yet
