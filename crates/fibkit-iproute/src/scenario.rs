@@ -236,6 +236,18 @@ pub struct Runner {
     /// iproute2 text (the function's result for the namespace, the query's `ip`
     /// arguments and the answer), one `  raw| ` line per line.
     pub raw: Option<RawText>,
+    /// The link names the oracle has seen (its `known_links`): after each `ip link`
+    /// command with the word `add` that succeeds, a link of a name it has not seen
+    /// gets an address from its index (see [`Runner::refresh_links`]).
+    known_links: std::collections::BTreeSet<String>,
+}
+
+/// A MAC address as iproute2 prints it (lower-case hex, colons).
+fn fmt_mac(m: &[u8; 6]) -> String {
+    m.iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(":")
 }
 
 /// The comment that names a scenario's kernel build options (see [`Runner::run_text`]).
@@ -253,10 +265,13 @@ impl Default for Runner {
 impl Runner {
     /// A runner with a fresh namespace.
     pub fn new() -> Runner {
+        let ns = Netns::new();
+        let known_links = ns.links().map(|l| l.name.clone()).collect();
         Runner {
-            ns: Netns::new(),
+            ns,
             out: Vec::new(),
             raw: None,
+            known_links,
         }
     }
 
@@ -398,7 +413,11 @@ impl Runner {
             }
             return;
         }
-        match run_ip(&mut self.ns, args) {
+        let result = run_ip(&mut self.ns, args);
+        if result.as_ref().map_or_else(|f| f.status == 0, |_| true) {
+            self.refresh_links(args);
+        }
+        match result {
             Ok(Outcome::Ok(stdout)) => {
                 self.out.push(format!("CMD {text} => ok"));
                 for l in stdout.trim().lines() {
@@ -429,6 +448,75 @@ impl Runner {
                     "CMD {text} => error {e} \"{}\"",
                     clean_msg(&f.stderr)
                 ));
+            }
+        }
+    }
+
+    /// The oracle's bookkeeping after an `ip link` command holding the word `add` has
+    /// succeeded (`refresh_links`): each link whose name it has not seen yet (a veth
+    /// peer, a renamed link) is noted, and an Ethernet-like one whose address is none
+    /// of the command's (the one the oracle added to it included) is given
+    /// `02:00:00:00:1h:ll` from its index with `ip link set dev NAME address ...`, taken
+    /// down and up again around that when the device refuses it while up. (The engine
+    /// gives a new veth peer that address itself; a link re-created under a name seen
+    /// before keeps the kernel's random address, which no model can know.)
+    fn refresh_links(&mut self, args: &[String]) {
+        let mut i = 0;
+        while i < args.len() && args[i].starts_with('-') {
+            i += if args[i] == "-f" || args[i] == "-family" {
+                2
+            } else {
+                1
+            };
+        }
+        let link_obj = args
+            .get(i)
+            .is_some_and(|o| matches!(o.as_str(), "link" | "l" | "li" | "lin"));
+        if !link_obj || !args.iter().any(|a| a == "add") {
+            return;
+        }
+        let is_mac = |t: &str| {
+            t.len() == 17
+                && t.split(':')
+                    .all(|b| b.len() == 2 && b.bytes().all(|c| c.is_ascii_hexdigit()))
+        };
+        let mut explicit: Vec<String> = args
+            .iter()
+            .filter(|t| is_mac(t))
+            .map(|t| t.to_ascii_lowercase())
+            .collect();
+        // the address the oracle put after `add` when none stood before `type`
+        if let Some(a) = args.iter().position(|t| t == "add") {
+            let t = args.iter().position(|t| t == "type").unwrap_or(args.len());
+            if !args[a..t.max(a)].iter().any(|w| w == "address") {
+                explicit.push(fmt_mac(&Netns::link_mac_nth(self.ns.link_macs_given())));
+            }
+        }
+        let fresh: Vec<(String, [u8; 6], bool, u32, bool)> = self
+            .ns
+            .links()
+            .filter(|l| !self.known_links.contains(&l.name))
+            .map(|l| {
+                use fibkit::link::LinkKind;
+                let ether = !matches!(
+                    l.kind,
+                    LinkKind::Loopback | LinkKind::Tun { tap: false, .. }
+                );
+                (l.name.clone(), l.mac, l.up, l.index, ether)
+            })
+            .collect();
+        let words = |w: &[&str]| -> Vec<String> { w.iter().map(|x| x.to_string()).collect() };
+        for (name, mac, up, idx, ether) in fresh {
+            self.known_links.insert(name.clone());
+            let want = Netns::index_mac(idx);
+            if !ether || mac == want || explicit.contains(&fmt_mac(&mac)) {
+                continue;
+            }
+            let set = words(&["link", "set", "dev", &name, "address", &fmt_mac(&want)]);
+            if run_ip(&mut self.ns, &set).is_err() && up {
+                let _ = run_ip(&mut self.ns, &words(&["link", "set", "dev", &name, "down"]));
+                let _ = run_ip(&mut self.ns, &set);
+                let _ = run_ip(&mut self.ns, &words(&["link", "set", "dev", &name, "up"]));
             }
         }
     }

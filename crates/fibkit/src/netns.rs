@@ -1053,7 +1053,7 @@ impl Netns {
 
     /// The address the oracle gives a link it did not name (a veth's peer, a tap):
     /// `02:00:00:00:1h:ll` from its ifindex.
-    fn index_mac(idx: u32) -> [u8; 6] {
+    pub fn index_mac(idx: u32) -> [u8; 6] {
         [
             0x02,
             0,
@@ -1069,7 +1069,17 @@ impl Netns {
     /// command line itself calls this too).
     pub fn next_link_mac(&mut self) -> [u8; 6] {
         self.mac_counter += 1;
-        [0x02, 0, 0, 0, 0, (self.mac_counter & 0xff) as u8]
+        Self::link_mac_nth(self.mac_counter)
+    }
+
+    /// How many addresses [`Netns::next_link_mac`] has given.
+    pub fn link_macs_given(&self) -> u32 {
+        self.mac_counter
+    }
+
+    /// The `n`-th address [`Netns::next_link_mac`] gives (`02:00:00:00:00:nn`).
+    pub fn link_mac_nth(n: u32) -> [u8; 6] {
+        [0x02, 0, 0, 0, 0, (n & 0xff) as u8]
     }
 
     /// `ip link add`. MACs not given are assigned like the oracle does: the n-th link add
