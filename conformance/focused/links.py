@@ -21,7 +21,8 @@ for i in range(n):
     elif r<0.7:
         out.append(R.choice([f"ip addr add 10.0.{R.randint(0,3)}.1/24 dev {d}",f"ip -6 addr add 2001:db8:{R.randint(0,3)}::1/64 dev {d} nodad","ip addr show","ip -6 route show","ip route show table all"]))
     elif r<0.8:
-        out.append(R.choice(["ip link add d0 type dummy","ip link add v0 type veth peer name v1","ip link add br0 type bridge","ip link add mv0 link d0 type macvlan mode bridge","ip link del "+d]))
+        # (a re-created peer names its address: the oracle gives one only to names it has not seen, the kernel a random one)
+        out.append(R.choice(["ip link add d0 type dummy","ip link add v0 type veth peer name v1 address 02:00:00:00:10:99","ip link add br0 type bridge","ip link add mv0 link d0 type macvlan mode bridge","ip link del "+d]))
     else:
         out.append(R.choice([f"ip route get 10.0.{R.randint(0,3)}.9",f"ip -6 route get 2001:db8:{R.randint(0,3)}::9","ip -6 route show table local"]))
 out.append("ip link show")
