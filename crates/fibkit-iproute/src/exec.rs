@@ -449,6 +449,7 @@ fn show_opts(opts: &Opts) -> crate::show::ShowOpts {
         brief: opts.brief,
         alt: opts.alt,
         mc: opts.mc,
+        stats: opts.stats,
     }
 }
 

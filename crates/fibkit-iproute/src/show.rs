@@ -69,6 +69,9 @@ pub struct ShowOpts {
     /// `ip mrule`: the family is inet's or inet6's multicast routing family
     /// (`RTNL_FAMILY_IPMR` / `RTNL_FAMILY_IP6MR`).
     pub mc: bool,
+    /// `-s` given this many times (`show_stats`): link listings print the devices'
+    /// counters, with `-s -s` their error counters too.
+    pub stats: u32,
 }
 
 /// `RTNL_FAMILY_IPMR`, `RTNL_FAMILY_IP6MR`: the families of `ip mrule`.
@@ -4887,7 +4890,7 @@ impl AddrFilter {
     }
 }
 
-/// `print_linkinfo()`: -1 when the link is filtered out.
+/// `print_linkinfo()`: -1 when the link is filtered out, 0 for a brief line, else 1.
 fn print_linkinfo(
     o: &mut Out,
     ns: &Netns,
@@ -5222,6 +5225,10 @@ fn print_linkinfo(
             o.s(Some("ifalias"), &format!("    alias {a}"), a);
         }
     }
+    if do_link && opts.stats > 0 {
+        o.nl();
+        print_link_stats(o, l, opts.stats);
+    }
     // IFLA_PROP_LIST, which the kernel sends only for a device with alternative names
     if !l.altnames.is_empty() {
         o.arr_open(Some("altnames"));
@@ -5233,7 +5240,7 @@ fn print_linkinfo(
         o.arr_close();
     }
     o.fp("\n");
-    0
+    1
 }
 
 /// `print_name_and_link()`: the name (`NAME@PEER` for a link with a peer, its JSON
@@ -5563,10 +5570,137 @@ fn ipaddr_list(
             if opts.brief {
                 o.fp("\n");
             }
+            // print_link_stats after the addresses (not for -br or -o, whose link
+            // part printed nothing)
+            if res > 0 && !do_link && opts.stats > 0 {
+                print_link_stats(&mut o, l, opts.stats);
+                o.nl();
+            }
         }
         o.obj_close();
     }
     Ok(o.finish())
+}
+
+/// `print_stats64` of a device (`IFLA_STATS64`, and `IFLA_CARRIER_CHANGES` with
+/// `-s -s`): fibkit's devices pass no packets, so every counter but the carrier
+/// changes is 0 (a kernel's device that is up counts its IPv6 neighbour discovery and
+/// multicast listener reports). The columns are iproute2's, sized for these values.
+fn print_link_stats(o: &mut Out, l: &Link, level: u32) {
+    let cc = u64::from(l.carrier_changes);
+    if o.json() {
+        o.obj_open(Some("stats64"));
+        o.obj_open(Some("rx"));
+        for k in [
+            "bytes",
+            "packets",
+            "errors",
+            "dropped",
+            "over_errors",
+            "multicast",
+        ] {
+            o.jn(k, 0);
+        }
+        if level > 1 {
+            for k in [
+                "length_errors",
+                "crc_errors",
+                "frame_errors",
+                "fifo_errors",
+                "missed_errors",
+            ] {
+                o.jn(k, 0);
+            }
+        }
+        o.obj_close();
+        o.obj_open(Some("tx"));
+        for k in [
+            "bytes",
+            "packets",
+            "errors",
+            "dropped",
+            "carrier_errors",
+            "collisions",
+        ] {
+            o.jn(k, 0);
+        }
+        if level > 1 {
+            for k in [
+                "aborted_errors",
+                "fifo_errors",
+                "window_errors",
+                "heartbeat_errors",
+            ] {
+                o.jn(k, 0);
+            }
+            o.jn("carrier_changes", i128::from(cc));
+        }
+        o.obj_close();
+        o.obj_close();
+        return;
+    }
+    // size_columns: the headers' widths, widened by a wider value (only the carrier
+    // changes can be), which `-s -s` sizes into the seventh column
+    let cols: [usize; 7] = [10, 7, 6, 7, 7, 7, 10.max(cc.to_string().len())];
+    let num = |w: usize, v: u64| format!("{v:>w$} ");
+    let zeros = |ws: &[usize]| ws.iter().map(|&w| num(w, 0)).collect::<String>();
+    let head = |dir: &str, names: [&str; 6]| {
+        format!(
+            "    {dir}: {:>w0$} {:>w1$} {:>w2$} {:>w3$} {:>w4$} {:>w5$} {:>w6$}",
+            names[0],
+            names[1],
+            names[2],
+            names[3],
+            names[4],
+            names[5],
+            "",
+            w0 = cols[0] - 4,
+            w1 = cols[1],
+            w2 = cols[2],
+            w3 = cols[3],
+            w4 = cols[4],
+            w5 = cols[5],
+            w6 = cols[6]
+        )
+    };
+    o.fp(&head(
+        "RX",
+        ["bytes", "packets", "errors", "dropped", "missed", "mcast"],
+    ));
+    o.nl();
+    o.fp(&format!("    {}", zeros(&cols[..6])));
+    if level > 1 {
+        o.nl();
+        o.fp(&format!(
+            "    RX errors: {:>7} {:>6} {:>7} {:>7} {:>7}",
+            "length", "crc", "frame", "fifo", "overrun"
+        ));
+        o.nl();
+        o.fp(&format!("{:15}{}", "", zeros(&cols[1..6])));
+    }
+    o.nl();
+    o.fp(&head(
+        "TX",
+        [
+            "bytes", "packets", "errors", "dropped", "carrier", "collsns",
+        ],
+    ));
+    o.nl();
+    o.fp(&format!("    {}", zeros(&cols[..6])));
+    if level > 1 {
+        o.nl();
+        o.fp(&format!(
+            "    TX errors: {:>7} {:>6} {:>7} {:>7} {:>7}",
+            "aborted", "fifo", "window", "heartbt", "transns"
+        ));
+        o.nl();
+        o.fp(&format!(
+            "{:15}{}{}",
+            "",
+            zeros(&cols[1..5]),
+            num(cols[5], cc)
+        ));
+    }
 }
 
 /// The arguments of `ip addr show|flush` and `ip link show` as
@@ -6702,6 +6836,7 @@ mod tests {
                 brief: seed & 128 != 0,
                 alt: (seed & 256 != 0).then_some(crate::names::AltFamily::Packet),
                 mc: false,
+                stats: ((seed >> 9) % 3) as u32,
             };
             let _ = route_show(&ns, &opts, &v);
             let _ = route_select(&ns, &opts, &v);

@@ -249,6 +249,10 @@ pub struct Link {
     /// Carrier (lower layer up). Loopback and dummy always have it; a veth has it
     /// while both ends are up.
     pub carrier: bool,
+    /// Carrier changes since the device was registered (`IFLA_CARRIER_CHANGES`: every
+    /// `netif_carrier_on|off` that changed the state once the device was registered; a
+    /// veth, a bridge, a tun or tap turn theirs off right after registration).
+    pub carrier_changes: u32,
     /// Device group (`ip link set DEV group N`).
     pub group: u32,
     /// MTU.
@@ -485,6 +489,7 @@ impl Link {
     pub fn set_carrier(&mut self, c: bool) {
         if self.carrier != c {
             self.carrier = c;
+            self.carrier_changes = self.carrier_changes.wrapping_add(1);
             self.link_watch();
         }
     }

@@ -229,7 +229,11 @@ impl Netns {
         let c = self.links.get(&lower).is_some_and(|l| l.carrier);
         let st = self.links.get(&lower).map(|l| l.oper_code());
         if let Some(l) = self.links.get_mut(&idx) {
+            // (macvlan_init takes the lower device's carrier before the device is
+            // registered: no change counted)
+            let counted = l.carrier_changes;
             l.set_carrier(c);
+            l.carrier_changes = counted;
             // and the lower device's dormant and testing states, as bits of its own
             l.oper.dormant = st == Some(crate::link::oper::DORMANT);
             l.oper.testing = st == Some(crate::link::oper::TESTING);

@@ -476,6 +476,7 @@ impl Netns {
                 broadcast: [0; 6],
                 up: false,
                 carrier: true,
+                carrier_changes: 0,
                 group: 0,
                 mtu: 65536,
                 qdisc_attached: false,
@@ -1017,6 +1018,12 @@ impl Netns {
                         | LinkKind::Tun { .. }
                         | LinkKind::Macvlan { .. }
                 ),
+                // turned off once registered (a macvlan's, in its init, is not
+                // counted)
+                carrier_changes: u32::from(matches!(
+                    kind,
+                    LinkKind::Veth { .. } | LinkKind::Bridge | LinkKind::Tun { .. }
+                )),
                 group: 0,
                 mtu,
                 qdisc_attached: false,
