@@ -5589,59 +5589,66 @@ fn ipaddr_list(
 fn print_link_stats(o: &mut Out, l: &Link, level: u32) {
     let cc = u64::from(l.carrier_changes);
     if o.json() {
+        // each direction's counters, then with `-s -s` its error counters
+        let dirs: [(&str, [&str; 6], &[&str]); 2] = [
+            (
+                "rx",
+                [
+                    "bytes",
+                    "packets",
+                    "errors",
+                    "dropped",
+                    "over_errors",
+                    "multicast",
+                ],
+                &[
+                    "length_errors",
+                    "crc_errors",
+                    "frame_errors",
+                    "fifo_errors",
+                    "missed_errors",
+                ],
+            ),
+            (
+                "tx",
+                [
+                    "bytes",
+                    "packets",
+                    "errors",
+                    "dropped",
+                    "carrier_errors",
+                    "collisions",
+                ],
+                &[
+                    "aborted_errors",
+                    "fifo_errors",
+                    "window_errors",
+                    "heartbeat_errors",
+                ],
+            ),
+        ];
         o.obj_open(Some("stats64"));
-        o.obj_open(Some("rx"));
-        for k in [
-            "bytes",
-            "packets",
-            "errors",
-            "dropped",
-            "over_errors",
-            "multicast",
-        ] {
-            o.jn(k, 0);
-        }
-        if level > 1 {
-            for k in [
-                "length_errors",
-                "crc_errors",
-                "frame_errors",
-                "fifo_errors",
-                "missed_errors",
-            ] {
+        for (dir, counters, errors) in dirs {
+            o.obj_open(Some(dir));
+            for k in counters {
                 o.jn(k, 0);
             }
-        }
-        o.obj_close();
-        o.obj_open(Some("tx"));
-        for k in [
-            "bytes",
-            "packets",
-            "errors",
-            "dropped",
-            "carrier_errors",
-            "collisions",
-        ] {
-            o.jn(k, 0);
-        }
-        if level > 1 {
-            for k in [
-                "aborted_errors",
-                "fifo_errors",
-                "window_errors",
-                "heartbeat_errors",
-            ] {
-                o.jn(k, 0);
+            if level > 1 {
+                for k in errors {
+                    o.jn(k, 0);
+                }
+                if dir == "tx" {
+                    o.jn("carrier_changes", i128::from(cc));
+                }
             }
-            o.jn("carrier_changes", i128::from(cc));
+            o.obj_close();
         }
-        o.obj_close();
         o.obj_close();
         return;
     }
-    // size_columns: the headers' widths, widened by a wider value (only the carrier
-    // changes can be), which `-s -s` sizes into the seventh column
-    let cols: [usize; 7] = [10, 7, 6, 7, 7, 7, 10.max(cc.to_string().len())];
+    // size_columns: the headers' widths; no zero widens them, nor the carrier changes
+    // (a u32, sized into the ten-wide seventh column, printed in the sixth)
+    let cols: [usize; 7] = [10, 7, 6, 7, 7, 7, 10];
     let num = |w: usize, v: u64| format!("{v:>w$} ");
     let zeros = |ws: &[usize]| ws.iter().map(|&w| num(w, 0)).collect::<String>();
     let head = |dir: &str, names: [&str; 6]| {
