@@ -205,8 +205,12 @@ impl Netns {
             b.tuning.tso_from_ports = true;
         }
         self.macvlan_rx_flags(idx, rx_was);
-        self.bridge_carrier_changed(br);
+        // br_del_if adjusts the MTU before the link watch applies the carrier the
+        // port took with it: the bridge's MTU change still sees it running (an IPv6
+        // state made anew is ready and configures a link-local address, whose routes
+        // the carrier loss then marks `linkdown`)
         self.bridge_mtu_adjust(br);
+        self.bridge_carrier_changed(br);
         self.bump();
     }
 
