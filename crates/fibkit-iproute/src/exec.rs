@@ -3881,16 +3881,44 @@ fn link_set_rest(
             ns.link_set_addrgenmode(idx, m).map_err(Failure::kernel)?;
         }
     }
+    // likewise the link watch after the request sees the link mode it sets (a `mode
+    // dormant` veth brought up by it is dormant, never ready for IPv6), unless the
+    // request fails before IFLA_LINKMODE (`carrier` always does here; a refused master
+    // or queue length puts the old mode back)
+    let mut mode_before = None;
+    let mut mode_changed = false;
+    if veth && updown == Some(true) && carrier.is_none() {
+        if let (Some(m), Some(l)) = (more.linkmode, ns.link(idx)) {
+            mode_before = Some(l.oper.link_mode);
+            mode_changed = ns.link_set_linkmode(idx, m).map_err(Failure::kernel)?;
+        }
+    }
+    let restore_mode = |ns: &mut Netns| {
+        if let Some(m) = mode_before {
+            let _ = ns.link_set_linkmode(idx, m);
+            // the link watch after the request then finds the old mode, and its
+            // NETDEV_CHANGE configures IPv6 on a device that is ready
+            if let Some(g) = ns.link(idx).map(|l| l.oper.gen.wrapping_sub(1)) {
+                ns.link_watch_settle(idx, g);
+            }
+            let _ = ns.netdev_state_change(idx);
+        }
+    };
     if updown.is_some() || flags_mask != 0 {
         // dev_change_flags: the flags, then up or down
-        ns.link_change_flags(idx, updown, flags, flags_mask)
-            .map_err(Failure::kernel)?;
+        if let Err(e) = ns.link_change_flags(idx, updown, flags, flags_mask) {
+            restore_mode(ns);
+            return Err(Failure::kernel(e));
+        }
     }
     if let Some(m) = master {
         // do_set_master (IFLA_MASTER; `nomaster` sends 0), after the flags: only a
         // bridge takes ports, and a refused master leaves the device up (conformance
         // scenario 413)
-        ns.link_set_master(idx, m).map_err(Failure::kernel)?;
+        if let Err(e) = ns.link_set_master(idx, m) {
+            restore_mode(ns);
+            return Err(Failure::kernel(e));
+        }
     }
     if carrier.is_some() {
         // dev_change_carrier: no kind fibkit models has ndo_change_carrier (its dummy
@@ -3913,6 +3941,7 @@ fn link_set_rest(
     };
     if let Some(q) = txqlen {
         if let Err(e) = ns.link_set_txqlen(idx, q) {
+            restore_mode(ns);
             return fail(ns, notify, Failure::kernel(e));
         }
     }
@@ -3924,7 +3953,7 @@ fn link_set_rest(
         ns.link_set_operstate(idx, s).map_err(Failure::kernel)?;
     }
     if let Some(m) = more.linkmode {
-        notify |= ns.link_set_linkmode(idx, m).map_err(Failure::kernel)?;
+        notify |= ns.link_set_linkmode(idx, m).map_err(Failure::kernel)? || mode_changed;
     }
     // IFLA_VFINFO_LIST: no device fibkit models has virtual functions
     if let Some(e) = more.vf {
