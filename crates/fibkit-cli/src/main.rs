@@ -13,7 +13,9 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use fibkit_iproute::exec::{run_ip, GetAnswer, Outcome};
-use fibkit_iproute::scenario::{compare, has_raw, run_scenario_raw, shell_split, RawText};
+use fibkit_iproute::scenario::{
+    compare, has_raw, run_scenario_raw, shell_split, RawText, NO_TEXT, RAW_PREFIX,
+};
 use fibkit_iproute::show::ShowOpts;
 
 #[macro_use]
@@ -97,7 +99,20 @@ fn scenario(args: &[String]) -> ExitCode {
             continue;
         };
         let raw = raw || has_raw(&exp);
-        let out = run_scenario_raw(&text, raw.then_some(get_text as RawText));
+        // a recording without raw lines still holds the text of `connected` answers
+        // the oracle could not read as JSON: the printer makes it, its raw lines go
+        let text_only = !raw
+            && exp
+                .lines()
+                .any(|l| l.contains("=> unparsable ") && !l.ends_with(NO_TEXT));
+        let mut out = run_scenario_raw(&text, (raw || text_only).then_some(get_text as RawText));
+        if text_only {
+            out = out
+                .lines()
+                .filter(|l| !l.starts_with(RAW_PREFIX))
+                .map(|l| format!("{l}\n"))
+                .collect();
+        }
         let d = compare(&exp, &out);
         if d.is_empty() {
             outln!("PASS {f}");
