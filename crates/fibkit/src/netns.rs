@@ -1922,6 +1922,16 @@ impl Netns {
             // vxlan_handle_lowerdev_unregister
             victims.extend(self.vxlans_on(v));
         }
+        // a port of a bridge that stays leaves it first: the kernel's br_del_if (at
+        // NETDEV_UNREGISTER) runs after the port went down but before the link watch
+        // applies the bridge's carrier loss, so the bridge's MTU follows its remaining
+        // ports while it still looks running (see bridge_del_port)
+        for &v in &victims {
+            let master = self.links[&v].master;
+            if master != 0 && !victims.contains(&master) && !self.is_bridge(v) {
+                self.bridge_del_port(v);
+            }
+        }
         for &v in &victims {
             self.nh_flush_dev(v);
             if self.links[&v].up {
