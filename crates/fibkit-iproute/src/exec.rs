@@ -3898,9 +3898,7 @@ fn link_set_rest(
             let _ = ns.link_set_linkmode(idx, m);
             // the link watch after the request then finds the old mode, and its
             // NETDEV_CHANGE configures IPv6 on a device that is ready
-            if let Some(g) = ns.link(idx).map(|l| l.oper.gen.wrapping_sub(1)) {
-                ns.link_watch_settle(idx, g);
-            }
+            ns.link_watch_run(idx);
             let _ = ns.netdev_state_change(idx);
         }
     };

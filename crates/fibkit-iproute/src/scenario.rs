@@ -242,14 +242,6 @@ pub struct Runner {
     known_links: std::collections::BTreeSet<String>,
 }
 
-/// A MAC address as iproute2 prints it (lower-case hex, colons).
-fn fmt_mac(m: &[u8; 6]) -> String {
-    m.iter()
-        .map(|b| format!("{b:02x}"))
-        .collect::<Vec<_>>()
-        .join(":")
-}
-
 /// The comment that names a scenario's kernel build options (see [`Runner::run_text`]).
 pub const KERNEL_CONFIG: &str = "# kernel-config:";
 
@@ -489,7 +481,9 @@ impl Runner {
         if let Some(a) = args.iter().position(|t| t == "add") {
             let t = args.iter().position(|t| t == "type").unwrap_or(args.len());
             if !args[a..t.max(a)].iter().any(|w| w == "address") {
-                explicit.push(fmt_mac(&Netns::link_mac_nth(self.ns.link_macs_given())));
+                explicit.push(crate::show::mac_text(&Netns::link_mac_nth(
+                    self.ns.link_macs_given(),
+                )));
             }
         }
         let fresh: Vec<(String, [u8; 6], bool, u32, bool)> = self
@@ -509,10 +503,17 @@ impl Runner {
         for (name, mac, up, idx, ether) in fresh {
             self.known_links.insert(name.clone());
             let want = Netns::index_mac(idx);
-            if !ether || mac == want || explicit.contains(&fmt_mac(&mac)) {
+            if !ether || mac == want || explicit.contains(&crate::show::mac_text(&mac)) {
                 continue;
             }
-            let set = words(&["link", "set", "dev", &name, "address", &fmt_mac(&want)]);
+            let set = words(&[
+                "link",
+                "set",
+                "dev",
+                &name,
+                "address",
+                &crate::show::mac_text(&want),
+            ]);
             if run_ip(&mut self.ns, &set).is_err() && up {
                 let _ = run_ip(&mut self.ns, &words(&["link", "set", "dev", &name, "down"]));
                 let _ = run_ip(&mut self.ns, &set);

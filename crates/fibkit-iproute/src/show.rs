@@ -1257,7 +1257,7 @@ pub(crate) fn ntop6(a: u128) -> String {
     s
 }
 
-fn mac_text(m: &[u8]) -> String {
+pub(crate) fn mac_text(m: &[u8]) -> String {
     let mut s = String::new();
     for (i, b) in m.iter().enumerate() {
         if i > 0 {

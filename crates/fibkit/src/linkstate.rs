@@ -71,6 +71,14 @@ impl Netns {
         }
     }
 
+    /// A link watch run on `index` now (`linkwatch_do_dev`): its state follows the link
+    /// mode it has.
+    pub fn link_watch_run(&mut self, index: u32) {
+        if let Some(l) = self.links.get_mut(&index) {
+            l.link_watch();
+        }
+    }
+
     /// `netif_stacked_transfer_operstate` for the macvlans on `lower`: their dormant
     /// and testing bits follow its state; a bit that changes runs the link watch,
     /// whose end is a `NETDEV_CHANGE` on a macvlan that is up.

@@ -114,40 +114,40 @@ fn parse_bpf(a: &mut Args<'_>) -> Res<Arc<Encap>> {
     }))
 }
 
-/// `lwt_parse_bpf` (bpf_do_parse, then the load) of one program, which always fails
-/// here: the mode (`obj`/`object-file`, or `pinned`/`object-pinned`/`fd`), the path,
-/// then `section NAME`, `program NAME` and `verbose` in that order; the program type is
-/// the hook's, so no `type` word.
+/// `lwt_parse_bpf` of one program, which always fails here: the loader's message (see
+/// [`bpf_program_failure`]), then "Failed to parse eBPF program" with `strerror(1)`.
 fn parse_bpf_program(a: &mut Args<'_>) -> Failure {
+    let failed = a.val().and_then(|mode| bpf_program_failure(a, mode));
+    match failed {
+        Ok(msg) => Failure::parse(
+            format!("{msg}Failed to parse eBPF program: Operation not permitted\n"),
+            255,
+        ),
+        Err(f) => f,
+    }
+}
+
+/// `bpf_do_parse` and the load of an eBPF program (for an encapsulation or `xdp`),
+/// with `a` just past its mode word: `obj`/`object-file`, or `pinned`/`object-pinned`/
+/// `fd`, the path, then `section NAME`, `program NAME` and `verbose` in that order (the
+/// program type is the hook's, so no `type` word). fibkit loads no program: the result
+/// is the loader's message when the path does not exist (libelf's for an object file,
+/// the pinned lookup's errno), or a line cut short, or fibkit's refusal of a program
+/// that exists.
+pub(super) fn bpf_program_failure(a: &mut Args<'_>, mode: &str) -> Res<String> {
     use crate::names::matches;
-    let fail = |first: String, err: &str| {
-        Failure::parse(format!("{first}Failed to parse eBPF program: {err}\n"), 255)
-    };
-    let mode = match a.val() {
-        Ok(m) => m,
-        Err(e) => return e,
-    };
     let object = matches(mode, "object-file") || mode == "obj";
     let pinned = matches(mode, "object-pinned") || matches(mode, "pinned") || matches(mode, "fd");
     if !object && !pinned {
-        // bpf_do_parse returns -1: strerror(1)
-        return fail(
-            format!("What mode is \"{mode}\"?\n"),
-            "Operation not permitted",
-        );
+        return Ok(format!("What mode is \"{mode}\"?\n"));
     }
-    let path = match a.val() {
-        Ok(p) => p,
-        Err(e) => return e,
-    };
+    let path = a.val()?;
     for (word, exact) in [("section", false), ("program", true)] {
         if a.peek()
             .is_some_and(|w| if exact { w == word } else { matches(w, word) })
         {
             a.next();
-            if let Err(e) = a.val() {
-                return e;
-            }
+            a.val()?;
         }
     }
     if a.peek().is_some_and(|w| matches(w, "verbose")) {
@@ -161,28 +161,24 @@ fn parse_bpf_program(a: &mut Args<'_>) -> Failure {
     };
     // a pinned path under the loader's work directory (`m:NAME`) may mount bpffs
     if pinned && path.len() > 2 && path.starts_with("m:") {
-        return not_modelled();
+        return Err(not_modelled());
     }
     match std::fs::metadata(path) {
-        Ok(_) => not_modelled(),
+        Ok(_) => Err(not_modelled()),
         // open() fails: bpf_elf_ctx_init returns -1
-        Err(_) if object => fail(
-            "Cannot initialize ELF context!\n".to_string(),
-            "Operation not permitted",
-        ),
-        // BPF_OBJ_GET fails with the path's errno; bpf_obj_get returns -1
+        Err(_) if object => Ok("Cannot initialize ELF context!\n".to_string()),
+        // BPF_OBJ_GET fails with the path's errno
         Err(e) => {
             let why = match e.raw_os_error() {
                 Some(2) => "No such file or directory",
                 Some(20) => "Not a directory",
                 Some(36) => "File name too long",
                 Some(40) => "Too many levels of symbolic links",
-                _ => return not_modelled(),
+                _ => return Err(not_modelled()),
             };
-            fail(
-                format!("Couldn't retrieve pinned program '{path}': {why}\n"),
-                "Operation not permitted",
-            )
+            Ok(format!(
+                "Couldn't retrieve pinned program '{path}': {why}\n"
+            ))
         }
     }
 }

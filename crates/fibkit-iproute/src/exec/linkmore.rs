@@ -169,27 +169,12 @@ pub(super) fn word(
                 m.xdp = true;
                 return Ok(true);
             }
-            // bpf_parse_and_load_common's modes for eBPF: an object file or a pinned
-            // program, which fibkit cannot load. A path that does not exist fails as
-            // iproute2's loader fails on it (libelf, or the pinned object's lookup);
-            // one that exists is refused as not modelled
-            let object = matches(v, "object-file") || v == "obj";
-            let pinned = matches(v, "object-pinned") || matches(v, "pinned") || matches(v, "fd");
-            if object || pinned {
-                let path = it.val()?;
-                if std::path::Path::new(path).exists() {
-                    return Err(super::unmodelled_link_setting(k, v));
-                }
-                let msg = if object {
-                    "Cannot initialize ELF context!\n".to_string()
-                } else {
-                    format!(
-                        "Couldn't retrieve pinned program '{path}': No such file or directory\n"
-                    )
-                };
-                return Err(Failure::parse(msg, 255));
-            }
-            return Err(Failure::parse(format!("What mode is \"{v}\"?\n"), 255));
+            // bpf_parse_and_load_common: an object file or a pinned program, which
+            // fibkit cannot load (the loader's message alone)
+            return Err(match super::encap::bpf_program_failure(it, v) {
+                Ok(msg) => Failure::parse(msg, 255),
+                Err(f) => f,
+            });
         }
         _ => return Ok(false),
     }
