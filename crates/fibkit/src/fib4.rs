@@ -33,41 +33,43 @@ fn info4_fingerprint(i: &Fib4Info) -> u64 {
         ^ (i.nhs.len() as u64).rotate_left(8)
 }
 
-/// Route infos remembered for sharing: equal infos get one allocation (the kernel's
-/// `fib_find_info`). Holds the last [`INFO4_CACHE_MAX`] distinct infos seen, with their
-/// fingerprints, replacing the oldest when full.
+/// Route infos remembered for sharing: equal infos of one table get one allocation
+/// (the kernel's `fib_find_info`, which compares `fib_tb_id` too: the nexthops'
+/// remembered source addresses are per table). Holds the last [`INFO4_CACHE_MAX`]
+/// distinct infos seen, with their fingerprints, replacing the oldest when full.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct InfoPool4 {
-    infos: Vec<(u64, Arc<Fib4Info>)>,
+    infos: Vec<(u64, u32, Arc<Fib4Info>)>,
     next: usize,
 }
 
 impl InfoPool4 {
-    fn find(&self, fp: u64, info: &Fib4Info) -> Option<&Arc<Fib4Info>> {
+    fn find(&self, fp: u64, table: u32, info: &Fib4Info) -> Option<&Arc<Fib4Info>> {
         self.infos
             .iter()
-            .find(|(f, c)| *f == fp && **c == *info)
-            .map(|(_, c)| c)
+            .find(|(f, t, c)| *f == fp && *t == table && **c == *info)
+            .map(|(_, _, c)| c)
     }
 
-    fn remember(&mut self, fp: u64, info: &Arc<Fib4Info>) {
+    fn remember(&mut self, fp: u64, table: u32, info: &Arc<Fib4Info>) {
         if self.infos.len() < INFO4_CACHE_MAX {
-            self.infos.push((fp, Arc::clone(info)));
+            self.infos.push((fp, table, Arc::clone(info)));
         } else {
             let i = self.next % INFO4_CACHE_MAX;
-            self.infos[i] = (fp, Arc::clone(info));
+            self.infos[i] = (fp, table, Arc::clone(info));
             self.next = i + 1;
         }
     }
 
-    /// `info` in an allocation of its own, or an equal one remembered. A multipath
-    /// info equal to one in use but for the paths their rebalances passed over
-    /// ([`nhflags::SKIP`]) is that one, with its choice of paths: `fib_find_info` runs
-    /// after `fib_rebalance` and keeps the info it finds (conformance scenario 391).
-    fn share(&mut self, info: Fib4Info) -> Arc<Fib4Info> {
+    /// `info` (of a route of `table`) in an allocation of its own, or an equal one
+    /// remembered; says whether it is a new one. A multipath info equal to one in use
+    /// but for the paths their rebalances passed over ([`nhflags::SKIP`]) is that one,
+    /// with its choice of paths: `fib_find_info` runs after `fib_rebalance` and keeps
+    /// the info it finds (conformance scenario 391).
+    fn share(&mut self, info: Fib4Info, table: u32) -> (Arc<Fib4Info>, bool) {
         let fp = info4_fingerprint(&info);
-        if let Some(c) = self.find(fp, &info) {
-            return Arc::clone(c);
+        if let Some(c) = self.find(fp, table, &info) {
+            return (Arc::clone(c), false);
         }
         if info.nhs.len() > 1 {
             let unskipped = |i: &Fib4Info| {
@@ -79,27 +81,26 @@ impl InfoPool4 {
             };
             let want = unskipped(&info);
             // in use: a route holds it besides this pool
-            if let Some((_, c)) = self
-                .infos
-                .iter()
-                .find(|(f, c)| *f == fp && Arc::strong_count(c) > 1 && unskipped(c) == want)
-            {
-                return Arc::clone(c);
+            if let Some((_, _, c)) = self.infos.iter().find(|(f, t, c)| {
+                *f == fp && *t == table && Arc::strong_count(c) > 1 && unskipped(c) == want
+            }) {
+                return (Arc::clone(c), false);
             }
         }
         let a = Arc::new(info);
-        self.remember(fp, &a);
-        a
+        self.remember(fp, table, &a);
+        (a, true)
     }
 
     /// After a device event changed a route's info (its own copy, `Arc::make_mut`):
-    /// the route takes an equal info another route already got from the same event,
-    /// so that routes which shared an info before the event share one after it.
-    pub(crate) fn reshare(&mut self, info: &mut Arc<Fib4Info>) {
+    /// the route takes an equal info another route of its table already got from the
+    /// same event, so that routes which shared an info before the event share one
+    /// after it.
+    pub(crate) fn reshare(&mut self, info: &mut Arc<Fib4Info>, table: u32) {
         let fp = info4_fingerprint(info);
-        match self.find(fp, info) {
+        match self.find(fp, table, info) {
             Some(c) => *info = Arc::clone(c),
-            None => self.remember(fp, info),
+            None => self.remember(fp, table, info),
         }
     }
 }
@@ -670,6 +671,7 @@ impl Netns {
                     scope: scope::UNIVERSE,
                     realm: n.realm,
                     encap: n.encap.clone(),
+                    saddr: Default::default(),
                 });
             }
         } else {
@@ -681,6 +683,7 @@ impl Netns {
                 scope: scope::UNIVERSE,
                 realm: cfg.nh.realm,
                 encap: cfg.nh.encap.clone(),
+                saddr: Default::default(),
             });
         }
         if nhs.iter().any(|n| n.realm != 0) {
@@ -1001,7 +1004,16 @@ impl Netns {
         // destination (a full table holds a handful of distinct infos, one per
         // gateway); an info is never changed in place while shared (`Arc::make_mut`)
         let info = self.fib4_create_info(cfg)?;
-        let info = self.info4_pool.share(info);
+        let (info, made) = self.info4_pool.share(info, cfg.table);
+        // fib_create_info: a new info's nexthops choose their source addresses now
+        // (an info found equal keeps what its nexthops remember); a route through
+        // objects, or of a type without nexthops, leaves that to its lookups
+        if made && info.nh_id == 0 && cfg.rtype.reject_error().is_none() {
+            for nh in &info.nhs {
+                let s = self.inet_select_addr(nh.dev, crate::lookup::nh_gw4(nh.gw), info.scope);
+                nh.saddr.set(s, self.dev_addr_genid4);
+            }
+        }
         let p = Prefix4::new(cfg.dst, cfg.dst_len);
         // a unicast route through a blackhole object is a blackhole while it is one
         let rtype = if info.nh_id != 0 {
@@ -1504,6 +1516,7 @@ impl Netns {
         // fib_inetaddr_event(NETDEV_UP)
         self.fib_add_ifaddr(dev, pos);
         self.fib_sync_up(dev, nhflags::DEAD);
+        self.dev_addr_genid4 += 1;
         self.rt_cache_flush4();
         self.bump();
         Ok(())
@@ -1624,6 +1637,8 @@ impl Netns {
     /// `__inet_del_ifa`: deleting a primary deletes its subnet's secondaries, or with
     /// `promote_secondaries` promotes the first of them (conformance scenario 227).
     fn inet_del_ifa(&mut self, dev: u32, i: usize, dying: bool) {
+        // fib_inetaddr_event(NETDEV_DOWN), for it and for each secondary going with it
+        self.dev_addr_genid4 += 1;
         let list = self.addrs4.get(&dev).cloned().unwrap_or_default();
         let a1 = list[i].clone();
         // a dying device's addresses go without promotions (`in_dev->dead`)
@@ -1742,7 +1757,7 @@ impl Netns {
                         info.flags |= nhflags::DEAD | nhflags::LINKDOWN;
                     }
                     fib_rebalance(info, &ignoring);
-                    fresh.reshare(&mut r.info);
+                    fresh.reshare(&mut r.info, r.table);
                 }
                 list.retain(|r| r.info.flags & nhflags::DEAD == 0);
             });
@@ -1776,7 +1791,7 @@ impl Netns {
                         info.flags |= nhflags::LINKDOWN;
                     }
                     fib_rebalance(info, &ignoring);
-                    fresh.reshare(&mut r.info);
+                    fresh.reshare(&mut r.info, r.table);
                 }
             });
         }
@@ -1827,7 +1842,7 @@ impl Netns {
                         info.flags &= !nh_flags;
                     }
                     fib_rebalance(info, &ignoring);
-                    fresh.reshare(&mut r.info);
+                    fresh.reshare(&mut r.info, r.table);
                 }
             });
         }
@@ -1896,6 +1911,8 @@ impl Netns {
             self.fib_add_ifaddr(dev, i);
         }
         self.fib_sync_up(dev, nhflags::DEAD);
+        // fib_netdev_event(NETDEV_UP)
+        self.dev_addr_genid4 += 1;
     }
 
     pub(crate) fn ipv4_netdev_down(&mut self, dev: u32, _unregister: bool) {
@@ -1925,6 +1942,7 @@ impl Netns {
             }
             let a = self.addrs4.get_mut(&dev).expect("exists").remove(0);
             self.fib_del_ifaddr(dev, &a, None);
+            self.dev_addr_genid4 += 1;
         }
         self.addrs4.remove(&dev);
         self.fib_disable_ip(dev, true, true);

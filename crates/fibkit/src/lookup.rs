@@ -303,49 +303,125 @@ impl Netns {
                 .is_some_and(|c| c.route_localnet != 0)
     }
 
-    /// `fib_result_prefsrc`.
-    fn fib_result_prefsrc(&self, res: &FibResult4<'_>) -> u32 {
-        if res.route.info.prefsrc != 0 {
-            return res.route.info.prefsrc;
+    /// `fib_result_prefsrc` for path `nh_sel` of `route`: the route's own preferred
+    /// source, else the nexthop's remembered one while no address event came since it
+    /// was chosen (`nh_saddr_genid`), else one chosen now (`fib_info_update_nhc_saddr`),
+    /// which the nexthop remembers when `remember` (a lookup; not the compilation of an
+    /// index, which only reads). The nexthop is the object's own for a route through
+    /// nexthop objects, shared by all the routes using it whatever their scopes: the
+    /// object chose one when it was made, and after an address event the scope of the
+    /// route whose lookup came first decides for all of them (conformance scenario
+    /// 453).
+    pub(crate) fn nh_prefsrc4(&self, route: &Route4, nh_sel: usize, remember: bool) -> u32 {
+        let info = &route.info;
+        if info.prefsrc != 0 {
+            return info.prefsrc;
         }
-        let nh = &res.route.info.nhs[res.nh_sel];
-        let gw = match nh.gw {
-            Some(Gateway::V4(g)) => g,
-            _ => 0,
+        let genid = self.dev_addr_genid4;
+        let choose = |cache: &crate::route::SaddrCache, dev: u32, gw: Option<Gateway>| {
+            if let Some(s) = cache.get(genid) {
+                return s;
+            }
+            let s = self.inet_select_addr(dev, nh_gw4(gw), info.scope);
+            if remember {
+                cache.set(s, genid);
+            }
+            s
         };
-        self.inet_select_addr(nh.dev, gw, res.route.info.scope)
+        if info.nh_id != 0 {
+            if let Some(o) = self.nh_object_of_path(info.nh_id, nh_sel) {
+                if let crate::nexthop::NexthopKind::Single {
+                    family, gw, dev, ..
+                } = &o.kind
+                {
+                    // an IPv6 object's nexthop remembers nothing (`nhc_family`)
+                    if *family != crate::prefix::Family::V4 {
+                        return self.inet_select_addr(*dev, 0, info.scope);
+                    }
+                    return choose(&o.saddr, *dev, *gw);
+                }
+            }
+        }
+        let Some(nh) = info.nhs.get(nh_sel) else {
+            return 0;
+        };
+        choose(&nh.saddr, nh.dev, nh.gw)
+    }
+
+    /// Whether the source address path `nh_sel` of `route` answers with depends on the
+    /// order of lookups from now on: a route through an IPv4 nexthop object whose
+    /// remembered address is not current (the first lookup chooses it, at its own
+    /// route's scope, for all the routes through the object). A compiled index leaves
+    /// such answers to the full lookup.
+    pub(crate) fn prefsrc_order_dependent(&self, route: &Route4, nh_sel: usize) -> bool {
+        route.info.prefsrc == 0
+            && route.info.nh_id != 0
+            && self
+                .nh_object_of_path(route.info.nh_id, nh_sel)
+                .is_some_and(|o| {
+                    matches!(
+                        o.kind,
+                        crate::nexthop::NexthopKind::Single {
+                            family: crate::prefix::Family::V4,
+                            ..
+                        }
+                    ) && o.saddr.get(self.dev_addr_genid4).is_none()
+                })
+    }
+
+    /// The single nexthop object behind path `nh_sel` of a route through object `id`
+    /// (a group's member, or the object itself).
+    pub(crate) fn nh_object_of_path(
+        &self,
+        id: u32,
+        nh_sel: usize,
+    ) -> Option<&crate::nexthop::Nexthop> {
+        let o = self.nexthops.get(&id)?;
+        match &o.kind {
+            crate::nexthop::NexthopKind::Group { members } => {
+                self.nexthops.get(&members.get(nh_sel)?.0)
+            }
+            _ => Some(o),
+        }
     }
 
     /// `fib_select_path` (multipath and default-route selection, then the source).
-    fn fib_select_path(&self, res: &mut FibResult4<'_>, fl: &mut Flow4) {
+    fn fib_select_path(&self, res: &mut FibResult4<'_>, fl: &mut Flow4, remember: bool) {
         if fl.oif == 0 && res.route.info.nhs.len() > 1 {
             let h = crate::ecmp::multipath_hash4(self, fl);
             crate::ecmp::select_multipath4(self, res, h, fl);
         }
         if fl.src == 0 {
-            fl.src = self.fib_result_prefsrc(res);
+            fl.src = self.nh_prefsrc4(res.route, res.nh_sel, remember);
         }
     }
 
     /// IPv4 output route: `ip route get DST [from S] [oif D] ...` without `iif`.
     pub fn route_output4(&self, flow: &Flow4) -> Result<RouteGet4<'_>, Errno> {
-        self.route_output4_from(flow, Start4::Longest)
+        self.route_output4_from(flow, Start4::Longest, true)
     }
 
     /// [`Netns::route_output4`] with the policy lookup's table lookups starting where
-    /// `from` says (see [`Netns::fib4_lookup_from`]).
+    /// `from` says (see [`Netns::fib4_lookup_from`]), the nexthop remembering the source
+    /// address it chose when `remember` (see [`Netns::nh_prefsrc4`]).
     pub(crate) fn route_output4_from(
         &self,
         flow: &Flow4,
         from: Start4,
+        remember: bool,
     ) -> Result<RouteGet4<'_>, Errno> {
-        let mut r = self.output4_route(flow, from)?;
+        let mut r = self.output4_route(flow, from, remember)?;
         r.requested_dst = flow.dst;
         Ok(r)
     }
 
     /// `ip_route_output_key_hash_rcu`.
-    fn output4_route(&self, flow: &Flow4, from: Start4) -> Result<RouteGet4<'_>, Errno> {
+    fn output4_route(
+        &self,
+        flow: &Flow4,
+        from: Start4,
+        remember: bool,
+    ) -> Result<RouteGet4<'_>, Errno> {
         let mut fl = *flow;
         fl.iif = 1;
         let orig_oif = fl.oif;
@@ -423,7 +499,7 @@ impl Netns {
             let rt = res.route.rtype;
             return self.mkroute_output(Some(res), rt, &fl, oo, 1, RTCF_LOCAL);
         }
-        self.fib_select_path(&mut res, &mut fl);
+        self.fib_select_path(&mut res, &mut fl, remember);
         let dev = res.route.info.nhs[res.nh_sel].dev;
         let rt = res.route.rtype;
         self.mkroute_output(Some(res), rt, &fl, orig_oif, dev, 0)
@@ -984,5 +1060,16 @@ impl RouteGet4<'_> {
             bc_forwarded: self.bc_forwarded,
             nh_sel: self.nh_sel,
         }
+    }
+}
+
+/// The gateway `inet_select_addr` is given for a nexthop (`fib_nh_gw4`): an IPv6
+/// gateway shares its storage, so its first four bytes are read as an IPv4 address
+/// (conformance scenario 452).
+pub(crate) fn nh_gw4(gw: Option<Gateway>) -> u32 {
+    match gw {
+        Some(Gateway::V4(g)) => g,
+        Some(Gateway::V6(g)) => (g >> 96) as u32,
+        None => 0,
     }
 }

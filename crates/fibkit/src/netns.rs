@@ -225,6 +225,11 @@ pub struct Netns {
     pub(crate) generation: u64,
     /// The IPv4 route cache's generation (`rt_genid_ipv4`, see [`crate::rtcache`]).
     pub(crate) rt_genid4: u64,
+    /// `dev_addr_genid`: advanced when an IPv4 address is added or deleted and when a
+    /// device with IPv4 state comes up; the nexthops' remembered source addresses
+    /// ([`crate::route::SaddrCache`]) of another generation are chosen again. Never 0
+    /// (a cache of generation 0 was never filled).
+    pub(crate) dev_addr_genid4: u64,
     /// Cached input routes marked by `ip route get ... notify`, as of
     /// `notify_in4_gen`.
     pub(crate) notify_in4: Vec<crate::rtcache::InputCacheKey>,
@@ -450,6 +455,7 @@ impl Netns {
             addr4_seq: 0,
             generation: 0,
             rt_genid4: 0,
+            dev_addr_genid4: 1,
             notify_in4: Vec::new(),
             notify_in4_gen: 0,
             deferring: false,

@@ -75,6 +75,9 @@ pub struct Nexthop {
     /// device's objects holds the newest first, and a device going away deletes them
     /// in that order.
     pub dev_seq: u64,
+    /// The source address an IPv4 object remembers (`nh_saddr` of its `fib_nh`; a
+    /// replacement starts without one).
+    pub saddr: crate::route::SaddrCache,
 }
 
 impl Nexthop {
@@ -245,6 +248,7 @@ pub(crate) fn paths4(
                 scope: *scope,
                 realm: 0,
                 encap: encap.clone(),
+                saddr: Default::default(),
             },
             _ => Nh4 {
                 gw: None,
@@ -254,6 +258,7 @@ pub(crate) fn paths4(
                 scope: scope::HOST,
                 realm: 0,
                 encap: None,
+                saddr: Default::default(),
             },
         }
     };
@@ -385,7 +390,28 @@ impl Netns {
             fdb: cfg.fdb,
             res: None,
             dev_seq: self.nh_dev_seq + 1,
+            saddr: Default::default(),
         };
+        // nh_create_ipv4: an IPv4 object (not an fdb one) chooses its source address
+        // when it is made, at the scope just inside its nexthop's (conformance
+        // scenario 453)
+        if let NexthopKind::Single {
+            family: Family::V4,
+            gw,
+            dev,
+            scope,
+            ..
+        } = &new.kind
+        {
+            if !new.fdb {
+                let s = self.inet_select_addr(
+                    *dev,
+                    crate::lookup::nh_gw4(*gw),
+                    scope.saturating_sub(1),
+                );
+                new.saddr.set(s, self.dev_addr_genid4);
+            }
+        }
         let now_ms = self.now_ms();
         match self.nexthops.get(&id) {
             None => {
@@ -596,6 +622,7 @@ impl Netns {
                     scope: scope::UNIVERSE,
                     realm: 0,
                     encap: None,
+                    saddr: Default::default(),
                 };
                 // fib_check_nh in the main table, for a route of universe scope
                 // (the request's check refused a gateway of the other family)
@@ -819,7 +846,7 @@ impl Netns {
                         Some((nhs, blackhole)) => {
                             if r.info.nhs != nhs {
                                 Arc::make_mut(&mut r.info).nhs = nhs;
-                                pool.reshare(&mut r.info);
+                                pool.reshare(&mut r.info, r.table);
                             }
                             // the info keeps the route's own type; a unicast route
                             // through a blackhole object is a blackhole while it is one

@@ -301,6 +301,67 @@ pub struct Nh4 {
     pub realm: u32,
     /// Its encapsulation (`encap ...`), if any.
     pub encap: Option<std::sync::Arc<crate::encap::Encap>>,
+    /// The source address the kernel remembers for it (`nh_saddr`).
+    pub saddr: SaddrCache,
+}
+
+/// An IPv4 nexthop's remembered source address (`nh_saddr` with `nh_saddr_genid`):
+/// `fib_result_prefsrc` answers with it while no IPv4 address was added or deleted
+/// and no device with IPv4 state came up since it was chosen (`dev_addr_genid`), and
+/// chooses again (`inet_select_addr`) otherwise. A change that moves the choice
+/// without an address event, such as `route_localnet`, is therefore not seen by a
+/// nexthop whose remembered address is still current (conformance scenario 452).
+///
+/// Written by lookups through a shared reference (the kernel writes it on its lookup
+/// path too), so it is made of atomics; it takes no part in comparisons of nexthops
+/// (equal infos share one allocation, `fib_find_info`, whatever they remember).
+#[derive(Default)]
+pub struct SaddrCache {
+    saddr: std::sync::atomic::AtomicU32,
+    /// The address generation it was chosen at (0: never chosen).
+    genid: std::sync::atomic::AtomicU64,
+}
+
+impl SaddrCache {
+    /// The remembered address, when it was chosen at generation `genid`.
+    pub fn get(&self, genid: u64) -> Option<u32> {
+        use std::sync::atomic::Ordering::Relaxed;
+        (self.genid.load(Relaxed) == genid).then(|| self.saddr.load(Relaxed))
+    }
+
+    /// Remember `saddr`, chosen at generation `genid`.
+    pub fn set(&self, saddr: u32, genid: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.saddr.store(saddr, Relaxed);
+        self.genid.store(genid, Relaxed);
+    }
+}
+
+impl Clone for SaddrCache {
+    fn clone(&self) -> Self {
+        use std::sync::atomic::Ordering::Relaxed;
+        let c = SaddrCache::default();
+        c.set(self.saddr.load(Relaxed), self.genid.load(Relaxed));
+        c
+    }
+}
+
+impl PartialEq for SaddrCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for SaddrCache {}
+
+impl std::hash::Hash for SaddrCache {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl std::fmt::Debug for SaddrCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SaddrCache")
+    }
 }
 
 /// The shared part of an IPv4 route (`struct fib_info`).

@@ -1762,7 +1762,7 @@ impl Netns {
     /// The output answer (no source, no oif, TOS 0) of the FIB result `res`.
     fn fast4_output(&self, res: &crate::fib4::FibResult4<'_>) -> Answer4 {
         use crate::prefix::v4;
-        use crate::route::{scope, Gateway};
+        use crate::route::scope;
         let r = res.route;
         if r.rtype == RouteType::Local {
             // (lo without IPv4 state: the full route's refusal)
@@ -1785,15 +1785,10 @@ impl Netns {
         if !self.has_idev4(nh.dev) {
             return Answer4::Error(Errno::EINVAL);
         }
-        let prefsrc = if r.info.prefsrc != 0 {
-            r.info.prefsrc
-        } else {
-            let gw = match nh.gw {
-                Some(Gateway::V4(g)) => g,
-                _ => 0,
-            };
-            self.inet_select_addr(nh.dev, gw, r.info.scope)
-        };
+        if self.prefsrc_order_dependent(r, res.nh_sel) {
+            return Answer4::Slow;
+        }
+        let prefsrc = self.nh_prefsrc4(r, res.nh_sel, false);
         let localnet = || {
             self.sysctl.v4_all.route_localnet != 0
                 || self
@@ -1933,13 +1928,14 @@ impl Netns {
         if !Fast4::guard_passes(guard, &fl) {
             return Answer4::Slow;
         }
-        match self.route_output4_from(&fl, crate::fib4::Start4::AtLen(p.len)) {
+        match self.route_output4_from(&fl, crate::fib4::Start4::AtLen(p.len), false) {
             Ok(g) => match g.fib {
                 // multipath: the path depends on the flow's hash; a local route without
                 // a preferred source answers with the destination as source
                 Some((r, _))
                     if r.info.nhs.len() > 1
-                        || (r.rtype == RouteType::Local && r.info.prefsrc == 0) =>
+                        || (r.rtype == RouteType::Local && r.info.prefsrc == 0)
+                        || self.prefsrc_order_dependent(r, g.nh_sel.unwrap_or(0)) =>
                 {
                     Answer4::Slow
                 }
