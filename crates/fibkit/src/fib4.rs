@@ -1516,7 +1516,7 @@ impl Netns {
         // fib_inetaddr_event(NETDEV_UP)
         self.fib_add_ifaddr(dev, pos);
         self.fib_sync_up(dev, nhflags::DEAD);
-        self.dev_addr_genid4 += 1;
+        self.dev_addr_event4();
         self.rt_cache_flush4();
         self.bump();
         Ok(())
@@ -1638,7 +1638,7 @@ impl Netns {
     /// `promote_secondaries` promotes the first of them (conformance scenario 227).
     fn inet_del_ifa(&mut self, dev: u32, i: usize, dying: bool) {
         // fib_inetaddr_event(NETDEV_DOWN), for it and for each secondary going with it
-        self.dev_addr_genid4 += 1;
+        self.dev_addr_event4();
         let list = self.addrs4.get(&dev).cloned().unwrap_or_default();
         let a1 = list[i].clone();
         // a dying device's addresses go without promotions (`in_dev->dead`)
@@ -1912,7 +1912,7 @@ impl Netns {
         }
         self.fib_sync_up(dev, nhflags::DEAD);
         // fib_netdev_event(NETDEV_UP)
-        self.dev_addr_genid4 += 1;
+        self.dev_addr_event4();
     }
 
     pub(crate) fn ipv4_netdev_down(&mut self, dev: u32, _unregister: bool) {
@@ -1942,7 +1942,7 @@ impl Netns {
             }
             let a = self.addrs4.get_mut(&dev).expect("exists").remove(0);
             self.fib_del_ifaddr(dev, &a, None);
-            self.dev_addr_genid4 += 1;
+            self.dev_addr_event4();
         }
         self.addrs4.remove(&dev);
         self.fib_disable_ip(dev, true, true);

@@ -227,9 +227,10 @@ pub struct Netns {
     pub(crate) rt_genid4: u64,
     /// `dev_addr_genid`: advanced when an IPv4 address is added or deleted and when a
     /// device with IPv4 state comes up; the nexthops' remembered source addresses
-    /// ([`crate::route::SaddrCache`]) of another generation are chosen again. Never 0
-    /// (a cache of generation 0 was never filled).
-    pub(crate) dev_addr_genid4: u64,
+    /// ([`crate::route::SaddrCache`]) of another generation are chosen again. A 32-bit
+    /// count, as the kernel's, that skips 0 (a cache of generation 0 was never filled):
+    /// see [`Netns::dev_addr_event4`].
+    pub(crate) dev_addr_genid4: u32,
     /// Cached input routes marked by `ip route get ... notify`, as of
     /// `notify_in4_gen`.
     pub(crate) notify_in4: Vec<crate::rtcache::InputCacheKey>,

@@ -313,36 +313,35 @@ pub struct Nh4 {
 /// nexthop whose remembered address is still current (conformance scenario 452).
 ///
 /// Written by lookups through a shared reference (the kernel writes it on its lookup
-/// path too), so it is made of atomics; it takes no part in comparisons of nexthops
+/// path too), so it is an atomic word; it takes no part in comparisons of nexthops
 /// (equal infos share one allocation, `fib_find_info`, whatever they remember).
 #[derive(Default)]
 pub struct SaddrCache {
-    saddr: std::sync::atomic::AtomicU32,
-    /// The address generation it was chosen at (0: never chosen).
-    genid: std::sync::atomic::AtomicU64,
+    /// The address generation it was chosen at (high half; 0: never chosen) and the
+    /// address (low half), in one word so that no reader sees one without the other.
+    word: std::sync::atomic::AtomicU64,
 }
 
 impl SaddrCache {
-    /// The remembered address, when it was chosen at generation `genid`.
-    pub fn get(&self, genid: u64) -> Option<u32> {
-        use std::sync::atomic::Ordering::Relaxed;
-        (self.genid.load(Relaxed) == genid).then(|| self.saddr.load(Relaxed))
+    /// The remembered address, when it was chosen at generation `genid` (never 0).
+    pub fn get(&self, genid: u32) -> Option<u32> {
+        let w = self.word.load(std::sync::atomic::Ordering::Relaxed);
+        ((w >> 32) as u32 == genid).then_some(w as u32)
     }
 
     /// Remember `saddr`, chosen at generation `genid`.
-    pub fn set(&self, saddr: u32, genid: u64) {
-        use std::sync::atomic::Ordering::Relaxed;
-        self.saddr.store(saddr, Relaxed);
-        self.genid.store(genid, Relaxed);
+    pub fn set(&self, saddr: u32, genid: u32) {
+        let w = (u64::from(genid) << 32) | u64::from(saddr);
+        self.word.store(w, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
 impl Clone for SaddrCache {
     fn clone(&self) -> Self {
-        use std::sync::atomic::Ordering::Relaxed;
-        let c = SaddrCache::default();
-        c.set(self.saddr.load(Relaxed), self.genid.load(Relaxed));
-        c
+        let w = self.word.load(std::sync::atomic::Ordering::Relaxed);
+        SaddrCache {
+            word: std::sync::atomic::AtomicU64::new(w),
+        }
     }
 }
 

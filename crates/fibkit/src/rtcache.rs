@@ -51,6 +51,13 @@ impl Netns {
         self.rt_genid4 = self.rt_genid4.wrapping_add(1);
     }
 
+    /// `atomic_inc(&net->ipv4.dev_addr_genid)`: an IPv4 address was added or deleted,
+    /// or a device with IPv4 state came up; every nexthop's remembered source address
+    /// is stale from now on.
+    pub(crate) fn dev_addr_event4(&mut self) {
+        self.dev_addr_genid4 = self.dev_addr_genid4.wrapping_add(1).max(1);
+    }
+
     /// `rt_genid_ipv4`: advanced by every change that flushes the IPv4 route cache
     /// (IPv4 routes, addresses and rules, devices going up or down or changing their
     /// MTU, nexthop objects replaced or removed, and the sysctls that flush).
