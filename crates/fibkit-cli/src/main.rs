@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use fibkit_iproute::exec::{run_ip, GetAnswer, Outcome};
 use fibkit_iproute::scenario::{
-    compare, has_raw, run_scenario_raw, shell_split, RawText, NO_TEXT, RAW_PREFIX,
+    compare, has_raw, run_scenario_connected_text, run_scenario_raw, shell_split, RawText, NO_TEXT,
 };
 use fibkit_iproute::show::ShowOpts;
 
@@ -105,14 +105,11 @@ fn scenario(args: &[String]) -> ExitCode {
             && exp
                 .lines()
                 .any(|l| l.contains("=> unparsable ") && !l.ends_with(NO_TEXT));
-        let mut out = run_scenario_raw(&text, (raw || text_only).then_some(get_text as RawText));
-        if text_only {
-            out = out
-                .lines()
-                .filter(|l| !l.starts_with(RAW_PREFIX))
-                .map(|l| format!("{l}\n"))
-                .collect();
-        }
+        let out = if text_only {
+            run_scenario_connected_text(&text, get_text as RawText)
+        } else {
+            run_scenario_raw(&text, raw.then_some(get_text as RawText))
+        };
         let d = compare(&exp, &out);
         if d.is_empty() {
             outln!("PASS {f}");
@@ -244,7 +241,7 @@ fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
 /// then). An answer without a preferred source (a `fibmatch` of a route without
 /// `src`) stops with "Failed to connect the route" and status 1, its JSON array
 /// left open. Prints the answer (once, without `connected`) and returns the status.
-fn connected_again(ns: &fibkit::Netns, args: &[String], g: &GetAnswer) -> u8 {
+fn connected_again(ns: &mut fibkit::Netns, args: &[String], g: &GetAnswer) -> u8 {
     let first = get_text(ns, args, g);
     let connects =
         route_get_words(args).is_some_and(|words| fibkit_iproute::exec::route_get_connects(&words));
@@ -267,8 +264,14 @@ fn connected_again(ns: &fibkit::Netns, args: &[String], g: &GetAnswer) -> u8 {
         return 1;
     }
     out!("{first}");
+    // the second request is a lookup of its own, which sees what the first left behind
+    // (`fib_select_default`'s turn among default routes)
+    let again = match run_ip(ns, args) {
+        Ok(Outcome::Get(again)) => again,
+        _ => Box::new(g.clone()),
+    };
     let plain = fibkit_iproute::exec::connected_text_args(args);
-    out!("{}", get_text(ns, &plain, g));
+    out!("{}", get_text(ns, &plain, &again));
     0
 }
 

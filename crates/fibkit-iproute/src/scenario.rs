@@ -236,6 +236,12 @@ pub struct Runner {
     /// iproute2 text (the function's result for the namespace, the query's `ip`
     /// arguments and the answer), one `  raw| ` line per line.
     pub raw: Option<RawText>,
+    /// The oracle's `--raw` proper: each answered query is asked a second time for its
+    /// text (`ip route get` again: a second lookup, which sees what the first left
+    /// behind, such as `fib_select_default`'s turn), its text printed when
+    /// [`Runner::raw`] is set. Without it, [`Runner::raw`] serves only the second
+    /// answer of `connected` queries.
+    pub raw_lines: bool,
     /// The link names the oracle has seen (its `known_links`): after each `ip link`
     /// command with the word `add` that succeeds, a link of a name it has not seen
     /// gets an address from its index (see [`Runner::refresh_links`]).
@@ -263,6 +269,7 @@ impl Runner {
             ns,
             out: Vec::new(),
             raw: None,
+            raw_lines: false,
             known_links,
         }
     }
@@ -359,6 +366,14 @@ impl Runner {
         }
     }
 
+    /// The answer of a route query asked again (`None` when it fails this time).
+    fn ask_again(&mut self, args: &[String]) -> Option<Box<GetAnswer>> {
+        match run_ip(&mut self.ns, args) {
+            Ok(Outcome::Get(b)) => Some(b),
+            _ => None,
+        }
+    }
+
     fn do_ip(&mut self, text: &str, args: &[String]) {
         if is_route_get(args) {
             let r = run_ip(&mut self.ns, args);
@@ -378,14 +393,23 @@ impl Runner {
                                 .chain(rest.iter().cloned())
                                 .collect()
                         };
+                        // iproute_get asks the kernel a second time for the text
+                        let again = self.ask_again(args).unwrap_or(b.clone());
                         let out = f(&self.ns, &with(&["-d", "-j"], args), &b)
-                            + &f(&self.ns, &with(&["-d"], &plain), &b);
+                            + &f(&self.ns, &with(&["-d"], &plain), &again);
                         format!("unparsable {}", py_repr(out.trim()))
                     }
                     None => NO_TEXT.to_string(),
                 },
                 Ok(Outcome::Get(b)) => {
-                    raw = self.raw.map(|f| f(&self.ns, args, &b));
+                    // the oracle runs `ip route get` again for the text; no text when
+                    // that run fails
+                    if self.raw_lines {
+                        let again = self.ask_again(args);
+                        if let Some(f) = self.raw {
+                            raw = Some(again.map_or_else(String::new, |a| f(&self.ns, args, &a)));
+                        }
+                    }
                     match *b {
                         GetAnswer::V4(g, fm) => normal::get4_line(&self.ns, &g, fm),
                         GetAnswer::V6(g, fm) => normal::get6_line(&self.ns, &g, fm),
@@ -613,14 +637,29 @@ pub fn run_scenario(text: &str) -> String {
 /// [`run_scenario`], with the queries' iproute2 text when `raw` is given (as the
 /// oracle's `--raw` prints it).
 pub fn run_scenario_raw(text: &str, raw: Option<RawText>) -> String {
-    run_scenario_with(text, raw, false)
+    run_scenario_with(text, raw, raw.is_some(), false)
+}
+
+/// [`run_scenario`] as the oracle's `--raw` runs it, each answered query asked a second
+/// time (for the text a recording with raw lines holds), the text itself not printed;
+/// as one bulk load when `bulk` (see [`run_scenario_bulk`]).
+pub fn run_scenario_asking_twice(text: &str, bulk: bool) -> String {
+    run_scenario_with(text, None, true, bulk)
+}
+
+/// [`run_scenario`] as the oracle runs it without `--raw`, with `text` printing the
+/// second answer of `connected` queries (which the oracle records when it cannot read
+/// their output as JSON).
+pub fn run_scenario_connected_text(text: &str, printer: RawText) -> String {
+    run_scenario_with(text, Some(printer), false, false)
 }
 
 /// A scenario's output (header first), with the queries' text when `raw` is given, and
 /// as one bulk load when `bulk`.
-fn run_scenario_with(text: &str, raw: Option<RawText>, bulk: bool) -> String {
+fn run_scenario_with(text: &str, raw: Option<RawText>, raw_lines: bool, bulk: bool) -> String {
     let mut r = Runner::new();
     r.raw = raw;
+    r.raw_lines = raw_lines;
     r.out.push(Runner::header());
     let was = bulk.then(|| r.ns.begin_bulk());
     r.run_text(text);
@@ -638,7 +677,7 @@ fn run_scenario_with(text: &str, raw: Option<RawText>, bulk: bool) -> String {
 /// a changed table is remembered across commands. `fib -batch` runs this way; the
 /// output must not differ from [`run_scenario`]'s.
 pub fn run_scenario_bulk(text: &str) -> String {
-    run_scenario_with(text, None, true)
+    run_scenario_with(text, None, false, true)
 }
 
 /// The start of the oracle's `--raw` lines: a query's text as `ip` printed it.

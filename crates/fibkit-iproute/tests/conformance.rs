@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use fibkit_iproute::scenario::{compare, run_scenario, run_scenario_bulk, strip_raw};
+use fibkit_iproute::scenario::{
+    compare, has_raw, run_scenario, run_scenario_asking_twice, run_scenario_bulk, strip_raw,
+};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -20,10 +22,12 @@ fn scenarios(dir: &str) -> Vec<PathBuf> {
 }
 
 fn check(dir: &str) {
-    check_with(dir, run_scenario);
+    check_with(dir, false);
 }
 
-fn check_with(dir: &str, run: fn(&str) -> String) {
+/// Replay every scenario of `dir` (as one bulk load when `bulk`), a recording with raw
+/// lines as the oracle's `--raw` made it: each answered query asked twice.
+fn check_with(dir: &str, bulk: bool) {
     let files = scenarios(dir);
     assert!(!files.is_empty(), "no scenarios in {dir}");
     let mut failures = Vec::new();
@@ -31,7 +35,11 @@ fn check_with(dir: &str, run: fn(&str) -> String) {
         let text = std::fs::read_to_string(f).expect("readable scenario");
         let exp_path = PathBuf::from(format!("{}.expected", f.display()));
         let exp = std::fs::read_to_string(&exp_path).expect("recorded .expected exists");
-        let got = run(&text);
+        let got = match (has_raw(&exp), bulk) {
+            (true, b) => run_scenario_asking_twice(&text, b),
+            (false, false) => run_scenario(&text),
+            (false, true) => run_scenario_bulk(&text),
+        };
         // the `ip` text of `--raw` recordings is checked by fibkit-cli's tests
         let d = compare(&strip_raw(&exp), &got);
         if !d.is_empty() {
@@ -66,8 +74,8 @@ fn recorded_scenarios() {
 /// checks must still be the kernel's.
 #[test]
 fn recorded_scenarios_as_one_bulk_load() {
-    check_with("conformance/oracle-examples", run_scenario_bulk);
-    check_with("conformance/scenarios", run_scenario_bulk);
+    check_with("conformance/oracle-examples", true);
+    check_with("conformance/scenarios", true);
 }
 
 /// The snapshot's compiled answers equal the full lookup's (which the recordings tie to
@@ -187,7 +195,13 @@ fn snapshot_equals_full_lookup(name: &str, text: &str) -> (usize, usize) {
                 .into_iter()
                 .chain(input)
             {
-                let want = Answer4::of(ns.route_get4(&fl));
+                let got = ns.route_get4(&fl);
+                // a default route taking turns with others answers differently each
+                // time (scenario 454): nothing to compare
+                if got.as_ref().is_ok_and(|g| ns.answer_takes_turns4(g)) {
+                    continue;
+                }
+                let want = Answer4::of(got);
                 assert_eq!(snap.output4(&fl), want, "{}: after `{line}`: {fl:?}", name);
                 assert_eq!(
                     *snap.output4_ref(&fl),

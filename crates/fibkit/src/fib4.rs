@@ -1027,6 +1027,7 @@ impl Netns {
             rtype,
             table: cfg.table,
             info,
+            fa_default: Default::default(),
         };
         let t = self.tables4.get_mut(&cfg.table).expect("table created");
         let list = t.entry(p);
@@ -1091,6 +1092,9 @@ impl Netns {
         }
         let visible = new.info.scope >= scope::LINK;
         list.insert(insert_at, new);
+        if p.len == 0 {
+            t.num_default += 1;
+        }
         if visible {
             // gateway validation sees link and host scope routes: forget cached answers
             self.nh_cache.clear();
@@ -1190,6 +1194,9 @@ impl Netns {
             return Err(Error::new(Errno::ESRCH));
         };
         let visible = list.remove(i).info.scope >= scope::LINK;
+        if p.len == 0 {
+            t.num_default -= 1;
+        }
         t.prune_prefix(p);
         if visible {
             self.nh_cache.clear();

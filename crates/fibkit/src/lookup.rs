@@ -5,7 +5,7 @@ use crate::error::Errno;
 use crate::fib4::{FibResult4, Start4};
 use crate::netns::Netns;
 use crate::prefix::v4;
-use crate::route::{scope, table as tid, Gateway, Metrics, Route4, RouteType};
+use crate::route::{nhflags, scope, table as tid, Gateway, Metrics, Route4, RouteType};
 use crate::rule::{RuleAction, RuleFlow};
 
 /// An IPv4 flow (`struct flowi4` as `ip route get` fills it).
@@ -369,6 +369,35 @@ impl Netns {
                 })
     }
 
+    /// Whether the output answer of FIB result `res` depends on the lookups before it:
+    /// a unicast default route of a table that had more than one inserted
+    /// (`fib_select_default` may turn to another default route, and remembers its
+    /// choice). A compiled index leaves such answers to the full lookup.
+    pub(crate) fn default_order_dependent(&self, res: &FibResult4<'_>) -> bool {
+        res.prefix.len == 0
+            && res.route.rtype == RouteType::Unicast
+            && self
+                .tables4
+                .get(&res.table)
+                .is_some_and(|t| t.num_default > 1)
+    }
+
+    /// Whether output answer `g` is one `fib_select_default` chose (see
+    /// [`Netns::default_order_dependent`]): the next lookup of the same flow may answer
+    /// with another default route, nothing else having changed.
+    pub fn answer_takes_turns4(&self, g: &RouteGet4<'_>) -> bool {
+        !g.input
+            && g.fib.as_ref().is_some_and(|(r, p)| {
+                p.len == 0
+                    && r.rtype == RouteType::Unicast
+                    && r.info.nhs.len() == 1
+                    && self
+                        .tables4
+                        .get(&g.table)
+                        .is_some_and(|t| t.num_default > 1)
+            })
+    }
+
     /// The single nexthop object behind path `nh_sel` of a route through object `id`
     /// (a group's member, or the object itself).
     pub(crate) fn nh_object_of_path(
@@ -386,14 +415,165 @@ impl Netns {
     }
 
     /// `fib_select_path` (multipath and default-route selection, then the source).
-    fn fib_select_path(&self, res: &mut FibResult4<'_>, fl: &mut Flow4, remember: bool) {
-        if fl.oif == 0 && res.route.info.nhs.len() > 1 {
-            let h = crate::ecmp::multipath_hash4(self, fl);
-            crate::ecmp::select_multipath4(self, res, h, fl);
+    fn fib_select_path<'a>(&'a self, res: &mut FibResult4<'a>, fl: &mut Flow4, remember: bool) {
+        if fl.oif == 0 {
+            if res.route.info.nhs.len() > 1 {
+                let h = crate::ecmp::multipath_hash4(self, fl);
+                crate::ecmp::select_multipath4(self, res, h, fl);
+            } else if res.prefix.len == 0
+                && res.route.rtype == RouteType::Unicast
+                && self
+                    .tables4
+                    .get(&res.table)
+                    .is_some_and(|t| t.num_default > 1)
+            {
+                self.fib_select_default(res, fl, remember);
+            }
         }
         if fl.src == 0 {
             fl.src = self.nh_prefsrc4(res.route, res.nh_sel, remember);
         }
+    }
+
+    /// `fib_select_default`: of the default routes of the answer's metric (and TOS) that
+    /// are unicast, of its scope and through a gateway on link, the lookup takes the
+    /// answer's unless its gateway's neighbour entry says it is dead: one in no entry, or
+    /// reachable, is taken; a valid one (stale, delay, probe, permanent, noarp) is
+    /// taken unless it is the one the previous lookup took (the first route's
+    /// `fa_default`), so lookups turn among such gateways; of the others the last
+    /// valid one, or the first after the previous choice that is not incomplete, is
+    /// kept as the last resort. The choice is remembered when `remember` (a lookup, not
+    /// the compilation of an index). The matched route must be the first candidate; a
+    /// default route of the local table (merged into main's lookup) never is.
+    fn fib_select_default<'a>(&'a self, res: &mut FibResult4<'a>, fl: &Flow4, remember: bool) {
+        if res.route.table != res.table {
+            return;
+        }
+        let Some(list) = self.tables4.get(&res.table).and_then(|t| t.get(res.prefix)) else {
+            return;
+        };
+        let first = res.route;
+        let scope = first.info.scope;
+        let mut fi: Option<&'a Route4> = None;
+        let mut fa1: Option<&'a Route4> = None;
+        let mut last_resort: Option<&'a Route4> = None;
+        let mut order: i32 = -1;
+        let mut last_idx: i32 = -1;
+        let mut last_prio = first.info.priority;
+        let mut last_dscp = 0u8;
+        let choose = |res: &mut FibResult4<'a>, r: &'a Route4| {
+            res.route = r;
+            res.nh_sel = 0;
+        };
+        for fa in list.iter() {
+            if fa.tos != 0 && fa.tos != (fl.tos & 0x1c) {
+                continue;
+            }
+            if fa.info.priority > last_prio && fa.tos == last_dscp {
+                if last_dscp != 0 {
+                    continue;
+                }
+                break;
+            }
+            if fa.info.flags & nhflags::DEAD != 0 {
+                continue;
+            }
+            last_dscp = fa.tos;
+            last_prio = fa.info.priority;
+            if fa.info.scope != scope || fa.rtype != RouteType::Unicast {
+                continue;
+            }
+            let Some(nh) = fa.info.nhs.first() else {
+                continue;
+            };
+            if nh.gw.is_none() || nh.scope != scope::LINK {
+                continue;
+            }
+            match fi {
+                None => {
+                    if !std::ptr::eq(fa, first) {
+                        break;
+                    }
+                    fa1 = Some(fa);
+                }
+                Some(prev) => {
+                    let dflt = fa1.map_or(-1, |f| f.fa_default.get());
+                    if !self.fib_detect_death(prev, order, &mut last_resort, &mut last_idx, dflt) {
+                        choose(res, prev);
+                        if let (true, Some(f1)) = (remember, fa1) {
+                            f1.fa_default.set(order);
+                        }
+                        return;
+                    }
+                }
+            }
+            fi = Some(fa);
+            order += 1;
+        }
+        let (Some(last), Some(f1)) = (fi, fa1) else {
+            return;
+        };
+        if order <= 0 {
+            if remember {
+                f1.fa_default.set(-1);
+            }
+            return;
+        }
+        if !self.fib_detect_death(
+            last,
+            order,
+            &mut last_resort,
+            &mut last_idx,
+            f1.fa_default.get(),
+        ) {
+            choose(res, last);
+            if remember {
+                f1.fa_default.set(order);
+            }
+            return;
+        }
+        if let (true, Some(r)) = (last_idx >= 0, last_resort) {
+            choose(res, r);
+        }
+        if remember {
+            f1.fa_default.set(last_idx);
+        }
+    }
+
+    /// `fib_detect_death`: whether the gateway of `r`'s first nexthop is to be passed
+    /// over (see [`Netns::fib_select_default`]), noting it as the last resort when it
+    /// may still serve.
+    fn fib_detect_death<'a>(
+        &self,
+        r: &'a Route4,
+        order: i32,
+        last_resort: &mut Option<&'a Route4>,
+        last_idx: &mut i32,
+        dflt: i32,
+    ) -> bool {
+        use crate::netns::NudState;
+        let Some(nh) = r.info.nhs.first() else {
+            return false;
+        };
+        let state = match nh.gw {
+            Some(Gateway::V4(g)) => self.neigh_state(nh.dev, u128::from(g), false),
+            Some(Gateway::V6(g)) => self.neigh_state(nh.dev, g, true),
+            None => None,
+        };
+        let Some(state) = state else {
+            return false;
+        };
+        if state == NudState::Reachable {
+            return false;
+        }
+        if state.valid() && order != dflt {
+            return false;
+        }
+        if state.valid() || (*last_idx < 0 && order > dflt && state != NudState::Incomplete) {
+            *last_resort = Some(r);
+            *last_idx = order;
+        }
+        true
     }
 
     /// IPv4 output route: `ip route get DST [from S] [oif D] ...` without `iif`.

@@ -401,6 +401,59 @@ pub struct Route4 {
     /// The fib_info, shared by the routes whose infos are equal (like the kernel's
     /// `fib_find_info`): most of a route's size, held once per distinct info.
     pub info: std::sync::Arc<Fib4Info>,
+    /// Which of its table's default routes of equal metric lookups chose last, when it
+    /// is the first of them (`fa_default`).
+    pub fa_default: FaDefault,
+}
+
+/// A route's `fa_default`: `fib_select_default` turns from one default route to the next
+/// of equal metric whose gateway's neighbour entry is not reachable, and keeps the
+/// position of the one it chose in the first of them, so that the next lookup goes on
+/// from there (conformance scenario 454). -1 for a new route (and for a replacement).
+/// Written by lookups through a shared reference, like the kernel's; takes no part in
+/// comparisons of routes. Held in 16 bits, in the room the route's layout leaves (a
+/// table would need more than 32,767 default routes of one metric to tell).
+pub struct FaDefault(std::sync::atomic::AtomicI16);
+
+impl FaDefault {
+    /// The position remembered (-1: none).
+    pub fn get(&self) -> i32 {
+        i32::from(self.0.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// Remember position `v`.
+    pub fn set(&self, v: i32) {
+        let v = v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+        self.0.store(v, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl Default for FaDefault {
+    fn default() -> Self {
+        FaDefault(std::sync::atomic::AtomicI16::new(-1))
+    }
+}
+
+impl Clone for FaDefault {
+    fn clone(&self) -> Self {
+        let c = FaDefault::default();
+        c.set(self.get());
+        c
+    }
+}
+
+impl PartialEq for FaDefault {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for FaDefault {}
+
+impl std::fmt::Debug for FaDefault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FaDefault({})", self.get())
+    }
 }
 
 /// The IPv6 route `RTF_*` flags fibkit keeps.

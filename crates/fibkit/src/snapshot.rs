@@ -1756,7 +1756,12 @@ impl Netns {
             }
             Err(e) => return with_input(Answer4::Error(e), InDst4::Error(e)),
         };
-        with_input(self.fast4_output(&res), InDst4::of(&res))
+        // an output answer left to the full lookup takes the input answer with it: a
+        // numbered answer's output is always ready (the batch walks rely on it)
+        match self.fast4_output(&res) {
+            Answer4::Slow => Compiled4::SLOW,
+            out => with_input(out, InDst4::of(&res)),
+        }
     }
 
     /// The output answer (no source, no oif, TOS 0) of the FIB result `res`.
@@ -1785,7 +1790,7 @@ impl Netns {
         if !self.has_idev4(nh.dev) {
             return Answer4::Error(Errno::EINVAL);
         }
-        if self.prefsrc_order_dependent(r, res.nh_sel) {
+        if self.prefsrc_order_dependent(r, res.nh_sel) || self.default_order_dependent(res) {
             return Answer4::Slow;
         }
         let prefsrc = self.nh_prefsrc4(r, res.nh_sel, false);
@@ -1932,10 +1937,16 @@ impl Netns {
             Ok(g) => match g.fib {
                 // multipath: the path depends on the flow's hash; a local route without
                 // a preferred source answers with the destination as source
-                Some((r, _))
+                Some((r, pfx))
                     if r.info.nhs.len() > 1
                         || (r.rtype == RouteType::Local && r.info.prefsrc == 0)
-                        || self.prefsrc_order_dependent(r, g.nh_sel.unwrap_or(0)) =>
+                        || self.prefsrc_order_dependent(r, g.nh_sel.unwrap_or(0))
+                        || (pfx.len == 0
+                            && r.rtype == RouteType::Unicast
+                            && self
+                                .tables4
+                                .get(&g.table)
+                                .is_some_and(|t| t.num_default > 1)) =>
                 {
                     Answer4::Slow
                 }

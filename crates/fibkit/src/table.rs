@@ -46,6 +46,11 @@ pub struct Table4 {
     touched: Option<Vec<Touch4>>,
     /// Number of prefixes of each length: probing the RIB skips absent lengths.
     len_count: LenCount,
+    /// `tb_num_default`: default routes inserted minus default routes deleted by
+    /// request (routes flushed with a dead device or nexthop are not counted off, as
+    /// in the kernel). Above 1, an output lookup answering with a default route looks
+    /// for another one of equal metric (`fib_select_default`).
+    pub(crate) num_default: i32,
 }
 
 impl Clone for Table4 {
@@ -61,6 +66,7 @@ impl Clone for Table4 {
             dirty: self.dirty,
             touched: Some(Vec::new()),
             len_count: self.len_count,
+            num_default: self.num_default,
         }
     }
 }
