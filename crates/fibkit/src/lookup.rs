@@ -370,16 +370,37 @@ impl Netns {
     }
 
     /// Whether the output answer of FIB result `res` depends on the lookups before it:
-    /// a unicast default route of a table that had more than one inserted
-    /// (`fib_select_default` may turn to another default route, and remembers its
-    /// choice). A compiled index leaves such answers to the full lookup.
+    /// a unicast default route of a table that had more than one inserted, when
+    /// `fib_select_default` may turn to another one (one of the same metric and TOS
+    /// is beside it) or still has a turn to forget (its `fa_default` is set). Default
+    /// routes of different metrics alone, the usual case, stay compiled. A compiled
+    /// index leaves such answers to the full lookup.
     pub(crate) fn default_order_dependent(&self, res: &FibResult4<'_>) -> bool {
-        res.prefix.len == 0
-            && res.route.rtype == RouteType::Unicast
-            && self
-                .tables4
-                .get(&res.table)
-                .is_some_and(|t| t.num_default > 1)
+        self.default_route_turns(res.route, res.prefix, res.table)
+    }
+
+    /// [`Netns::default_order_dependent`] for `route`, matched at `prefix` in a lookup of
+    /// `table`.
+    pub(crate) fn default_route_turns(
+        &self,
+        route: &Route4,
+        prefix: crate::prefix::Prefix4,
+        table: u32,
+    ) -> bool {
+        if prefix.len != 0 || route.rtype != RouteType::Unicast {
+            return false;
+        }
+        let Some(t) = self.tables4.get(&table).filter(|t| t.num_default > 1) else {
+            return false;
+        };
+        route.fa_default.get() != -1
+            || t.get(prefix).is_some_and(|list| {
+                list.iter().any(|r| {
+                    !std::ptr::eq(r, route)
+                        && r.tos == route.tos
+                        && r.info.priority == route.info.priority
+                })
+            })
     }
 
     /// Whether output answer `g` is one `fib_select_default` chose (see
@@ -388,13 +409,7 @@ impl Netns {
     pub fn answer_takes_turns4(&self, g: &RouteGet4<'_>) -> bool {
         !g.input
             && g.fib.as_ref().is_some_and(|(r, p)| {
-                p.len == 0
-                    && r.rtype == RouteType::Unicast
-                    && r.info.nhs.len() == 1
-                    && self
-                        .tables4
-                        .get(&g.table)
-                        .is_some_and(|t| t.num_default > 1)
+                r.info.nhs.len() == 1 && self.default_route_turns(r, *p, g.table)
             })
     }
 

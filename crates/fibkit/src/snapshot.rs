@@ -1941,12 +1941,7 @@ impl Netns {
                     if r.info.nhs.len() > 1
                         || (r.rtype == RouteType::Local && r.info.prefsrc == 0)
                         || self.prefsrc_order_dependent(r, g.nh_sel.unwrap_or(0))
-                        || (pfx.len == 0
-                            && r.rtype == RouteType::Unicast
-                            && self
-                                .tables4
-                                .get(&g.table)
-                                .is_some_and(|t| t.num_default > 1)) =>
+                        || self.default_route_turns(r, pfx, g.table) =>
                 {
                     Answer4::Slow
                 }
