@@ -53,13 +53,18 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     let (json_out, details) = (opts.json, opts.details);
     if fibmatch {
         if let Some((route, _)) = &r.fib {
-            return fibmatch_text(ns, opts, FibEntry::V4(route, r.table, r.rtype), 0);
+            // the entry the answer took, with the TOS of the one the lookup matched
+            let shown = fibkit::route::Route4 {
+                tos: r.dscp,
+                ..route.clone()
+            };
+            return fibmatch_text(ns, opts, FibEntry::V4(&shown, r.table, r.rtype), 0);
         }
     }
     let show_src = !r.input && r.prefsrc.is_some_and(|s| s != r.requested_src);
     let realm = r.realms;
     // rt_fill_info reports the matched entry's TOS (res.dscp), not the flow's
-    let tos = r.fib.as_ref().map_or(0, |(route, _)| route.tos);
+    let tos = r.dscp;
     let encap = r.encap(ns).map(|e| &**e);
     let mut cache: Vec<&str> = Vec::new();
     match r.rtype {

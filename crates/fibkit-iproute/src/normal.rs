@@ -278,7 +278,12 @@ pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
 pub fn get4_line(ns: &Netns, r: &RouteAnswer4, fibmatch: bool) -> String {
     if fibmatch {
         if let Some((route, _)) = &r.fib {
-            return fib4_line_in(ns, route, r.rtype, r.table);
+            // the entry the answer took, with the TOS of the one the lookup matched
+            let shown = Route4 {
+                tos: r.dscp,
+                ..route.clone()
+            };
+            return fib4_line_in(ns, &shown, r.rtype, r.table);
         }
     }
     let mut p: Vec<String> = vec![rtntype_n2a(r.rtype as u8)];

@@ -286,6 +286,9 @@ pub struct FibResult4<'a> {
     /// `res->tclassid`: the realms of the rule whose lookup gave the result (0 on the
     /// no-custom-rules fast path).
     pub tclassid: u32,
+    /// `res->dscp`: the TOS of the entry the table lookup matched (kept when
+    /// `fib_select_default` answers with another route).
+    pub dscp: u8,
 }
 
 impl Netns {
@@ -482,6 +485,7 @@ impl Netns {
                         nh_sel: i,
                         table,
                         tclassid: 0,
+                        dscp: r.tos,
                     });
                 }
                 if r.info.nh_id != 0 {

@@ -73,6 +73,10 @@ pub struct RouteGet4<'a> {
     /// The path of the matched entry the answer took (`res->nh_sel`), when the
     /// answer went through one.
     pub nh_sel: Option<usize>,
+    /// `res->dscp`: the TOS of the entry the table lookup matched, which the answer
+    /// reports (`fibmatch` too) also when `fib_select_default` answered with another
+    /// default route, one without a TOS (conformance scenario 455).
+    pub dscp: u8,
 }
 
 /// `set_class_tag`: fill each half (from, to) of `realms` still zero from `tag`'s.
@@ -752,6 +756,7 @@ impl Netns {
         }
         let realms = class_tag(nh_realm, res.as_ref().map_or(0, |r| r.tclassid), 0);
         let nh_sel = res.as_ref().filter(|_| use_fi).map(|r| r.nh_sel);
+        let dscp = res.as_ref().map_or(0, |r| r.dscp);
         Ok(RouteGet4 {
             rtype,
             gateway,
@@ -767,6 +772,7 @@ impl Netns {
             realms,
             bc_forwarded: false,
             nh_sel,
+            dscp,
         })
     }
 
@@ -997,6 +1003,7 @@ impl Netns {
                 table,
                 metrics: &crate::route::NO_METRICS,
                 input: true,
+                dscp: fib.map_or(0, |(r, _)| r.tos),
                 fib,
                 flow: fl,
                 requested_src: 0,
@@ -1037,6 +1044,7 @@ impl Netns {
                 realms: itag,
                 bc_forwarded: false,
                 nh_sel: None,
+                dscp: 0,
             });
         }
         if v4::is_lbcast(daddr) || (saddr == 0 && daddr == 0) {
@@ -1089,6 +1097,7 @@ impl Netns {
                 realms: itag,
                 bc_forwarded: false,
                 nh_sel: None,
+                dscp: res.dscp,
             });
         }
         if !bc_forwarded {
@@ -1130,6 +1139,7 @@ impl Netns {
             realms: class_tag(nh.realm, res.tclassid, itag),
             bc_forwarded,
             nh_sel: Some(res.nh_sel),
+            dscp: res.dscp,
         })
     }
 
@@ -1190,6 +1200,8 @@ pub struct RouteAnswer4 {
     pub bc_forwarded: bool,
     /// See [`RouteGet4::nh_sel`].
     pub nh_sel: Option<usize>,
+    /// See [`RouteGet4::dscp`].
+    pub dscp: u8,
 }
 
 impl RouteAnswer4 {
@@ -1254,6 +1266,7 @@ impl RouteGet4<'_> {
             notify: false,
             bc_forwarded: self.bc_forwarded,
             nh_sel: self.nh_sel,
+            dscp: self.dscp,
         }
     }
 }
