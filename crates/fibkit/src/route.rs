@@ -652,3 +652,13 @@ pub fn metrics_check(m: &Metrics) -> crate::error::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(all(test, target_pointer_width = "64"))]
+mod layout {
+    /// A route entry stays three words: its `fa_default` lives in the room the other
+    /// fields leave (a full table holds a million of them).
+    #[test]
+    fn route4_is_three_words() {
+        assert_eq!(std::mem::size_of::<super::Route4>(), 24);
+    }
+}
