@@ -55,7 +55,7 @@ impl Netns {
             self.custom_rules6 = true;
             &mut self.rules6
         } else {
-            self.custom_rules4 = true;
+            self.fib_unmerge4();
             &mut self.rules4
         };
         insert_by_pref(rules, rule);
@@ -286,7 +286,7 @@ impl Netns {
         let rules = if v6 {
             &mut self.rules6
         } else {
-            self.custom_rules4 = true;
+            self.fib_unmerge4();
             &mut self.rules4
         };
         rules.remove(i);
@@ -296,6 +296,19 @@ impl Netns {
         }
         self.bump();
         Ok(())
+    }
+
+    /// `fib_unmerge`, on the first IPv4 rule change: the local table's entries move out
+    /// of the merged lookup into a table of their own, made anew (`fib_trie_unmerge`),
+    /// so its count of default routes (`tb_num_default`) starts again from 0
+    /// (conformance scenario 456).
+    fn fib_unmerge4(&mut self) {
+        if !self.custom_rules4 {
+            if let Some(t) = self.tables4.get_mut(&tid::LOCAL) {
+                t.num_default = 0;
+            }
+        }
+        self.custom_rules4 = true;
     }
 
     /// `ip [-6] rule flush [SELECTOR]`: delete the rules at the given positions of the
@@ -311,7 +324,7 @@ impl Netns {
             return Ok(());
         }
         if !v6 {
-            self.custom_rules4 = true;
+            self.fib_unmerge4();
             self.rt_cache_flush4();
         }
         self.rules_resolve(v6);
