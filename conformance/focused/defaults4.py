@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Focused random scenarios: IPv4 default routes of one metric taking turns (`fib_select_default`): default routes
-appended, prepended, replaced and deleted in main and in another table, of several metrics, types and scopes,
+appended, prepended, replaced and deleted in main, local and another table (rules added or not), of several metrics, types and scopes,
 through gateways (IPv4 and IPv6), devices and nexthop objects; the gateways' neighbour entries in every state;
 devices going down and up; queries with and without an output device, `fibmatch` and `connected`.
 
@@ -11,7 +11,7 @@ R=random.Random(seed)
 out=["ip link add d0 type dummy","ip link add d1 type dummy","ip link set d0 up","ip link set d1 up",
      "ip addr add 10.0.0.1/24 dev d0","ip addr add 10.1.0.1/24 dev d1","ip -6 addr add 2001:db8::1/64 dev d0 nodad",
      "ip nexthop add id 1 via 10.0.0.2 dev d0","ip nexthop add id 2 via 10.1.0.3 dev d1",
-     "ip rule add to 9.9.9.0/24 lookup 100"]
+     ]+(["ip rule add to 9.9.9.0/24 lookup 100"] if seed%2 else [])
 gws=["10.0.0.2","10.0.0.3","10.0.0.4","10.1.0.2","10.1.0.3"]
 def gwdev(g): return "d0" if g.startswith("10.0.") else "d1"
 def nh():
@@ -21,7 +21,7 @@ def nh():
     return R.choice(["nhid 1","nhid 2","via inet6 2001:db8::7 dev d0","dev d1","nexthop via 10.0.0.2 nexthop via 10.0.0.3"])
 def route():
     t=R.choice(["","","","","unreachable ","blackhole "])
-    extra=R.choice(["","","",""," metric 5"," metric 5"," table 100"," scope link"," tos 0x10"," proto static"])
+    extra=R.choice(["","","",""," metric 5"," metric 5"," table 100"," scope link"," tos 0x10"," proto static"," table local"])
     if t: return f"{t}default{extra}"
     return f"default {nh()}{extra}".replace("  "," ")
 states=["reachable","stale","failed","incomplete","permanent","noarp","delay","probe"]
@@ -36,7 +36,8 @@ for i in range(n):
         else: out.append(f"ip neigh replace {g} lladdr 02:00:00:00:00:{R.randint(1,99):02d} dev {d} nud {R.choice(states)}")
     elif r<0.55:
         out.append(R.choice(["ip link set d1 down","ip link set d1 up","ip link set d0 down","ip link set d0 up",
-                             "ip route flush cache","ip nexthop replace id 1 via 10.0.0.3 dev d0","ip neigh flush dev d0"]))
+                             "ip route flush cache","ip nexthop replace id 1 via 10.0.0.3 dev d0","ip neigh flush dev d0",
+                             "ip rule add to 1.2.3.4 lookup 101","ip rule del to 1.2.3.4 lookup 101"]))
     else:
         d=R.choice(["8.8.8.8","8.8.8.8","8.8.8.8","9.9.9.9","10.0.0.9"])
         q=f"ip route get {d}"
