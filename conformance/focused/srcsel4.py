@@ -23,9 +23,9 @@ def route():
                  "nexthop dev d0 nexthop dev d1","nexthop via 10.0.0.254 nexthop dev lo"])
     t=R.choice(["","","","multicast ","broadcast ","local "])
     extra=R.choice(["","",""," scope link"," scope host"," metric 5"," table 100"," proto static"])
-    # (a multicast or broadcast route through an object that unicast routes share meets their per-CPU cached output
-    # route, or they its: README.md)
-    if nh.startswith("nhid") and t in ("multicast ","broadcast "): t=""
+    # (a multicast or broadcast route, or a route to multicast destinations, through an object that other routes share
+    # meets their per-CPU cached output route, or they its: README.md)
+    if nh.startswith("nhid") and (t in ("multicast ","broadcast ") or p=="224.0.0.0/4"): t=""; p=R.choice(["10.5.0.0/16","10.6.0.0/16"])
     return f"{t}{p} {nh}{extra}"
 for i in range(n):
     r=R.random()
