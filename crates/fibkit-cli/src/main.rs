@@ -264,12 +264,9 @@ fn connected_again(ns: &mut fibkit::Netns, args: &[String], g: &GetAnswer) -> u8
         return 1;
     }
     out!("{first}");
-    // the second request is a lookup of its own, which sees what the first left behind
-    // (`fib_select_default`'s turn among default routes)
-    let again = match run_ip(ns, args) {
-        Ok(Outcome::Get(again)) => again,
-        _ => Box::new(g.clone()),
-    };
+    // the second request is a lookup of its own
+    let again =
+        fibkit_iproute::exec::route_get_again(ns, args).unwrap_or_else(|| Box::new(g.clone()));
     let plain = fibkit_iproute::exec::connected_text_args(args);
     out!("{}", get_text(ns, &plain, &again));
     0

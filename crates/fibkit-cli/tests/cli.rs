@@ -591,3 +591,49 @@ fn echo_text_matches_ip_live() {
         String::from_utf8_lossy(&kernel)
     );
 }
+
+/// `ip route get ... connected` asks the kernel twice and prints both answers; with
+/// default routes of one metric taking turns (`fib_select_default`) the two differ, and
+/// `fib` prints the same two: each line run by `ip -n NS` in a private namespace, and all
+/// of them by one `fib -batch`, byte for byte.
+#[test]
+fn connected_asks_twice_live() {
+    if !can_make_namespaces() {
+        println!("SKIPPED: needs root and `ip netns`");
+        return;
+    }
+    let lines = [
+        "link add d0 type dummy",
+        "link set d0 up",
+        "addr add 10.0.0.1/24 dev d0",
+        "route add default via 10.0.0.2",
+        "route append default via 10.0.0.3",
+        "neigh add 10.0.0.2 lladdr 02:00:00:00:00:02 dev d0 nud stale",
+        "neigh add 10.0.0.3 lladdr 02:00:00:00:00:03 dev d0 nud stale",
+        "route get 8.8.8.8 connected",
+        "route get 8.8.8.8",
+        "route get 8.8.8.8 connected",
+        "-j route get 8.8.8.8 connected",
+    ];
+    let ns = format!("fibkit-conn-{}", std::process::id());
+    make_netns(&ns);
+    let mut kernel = Vec::new();
+    for l in &lines {
+        let words: Vec<&str> = l
+            .split_whitespace()
+            .map(|w| if w == "dummy" { "ifb" } else { w })
+            .collect();
+        let o = Command::new("ip").args(["-n", &ns]).args(&words).output();
+        kernel.extend(o.expect("ip runs").stdout);
+    }
+    let _ = Command::new("ip").args(["netns", "del", &ns]).status();
+    let f = fib(&["-batch", "-"], &(lines.join("\n") + "\n"));
+    assert!(f.status.success(), "{}", String::from_utf8_lossy(&f.stderr));
+    let kernel = String::from_utf8_lossy(&kernel);
+    // the two answers of one query differ, or the test shows nothing
+    assert!(
+        kernel.contains("via 10.0.0.2") && kernel.contains("via 10.0.0.3"),
+        "{kernel}"
+    );
+    assert_eq!(String::from_utf8_lossy(&f.stdout), kernel);
+}

@@ -1604,6 +1604,16 @@ pub fn connected_text_args(args: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// A route query asked again (iproute2's second request for `connected`, the oracle's
+/// second run for a query's text): its answer, `None` when it fails this time. The
+/// second lookup sees what the first left behind (`fib_select_default`'s turn).
+pub fn route_get_again(ns: &mut Netns, args: &[String]) -> Option<Box<GetAnswer>> {
+    match run_ip(ns, args) {
+        Ok(Outcome::Get(b)) => Some(b),
+        _ => None,
+    }
+}
+
 /// Whether a route get's answer carries a source that `connected` can turn into the
 /// second request's: `RTA_PREFSRC` (which an IPv4 input answer and an output one whose
 /// source was given do not carry; a `fibmatch` answer's is the route's `src`), or else

@@ -366,14 +366,6 @@ impl Runner {
         }
     }
 
-    /// The answer of a route query asked again (`None` when it fails this time).
-    fn ask_again(&mut self, args: &[String]) -> Option<Box<GetAnswer>> {
-        match run_ip(&mut self.ns, args) {
-            Ok(Outcome::Get(b)) => Some(b),
-            _ => None,
-        }
-    }
-
     fn do_ip(&mut self, text: &str, args: &[String]) {
         if is_route_get(args) {
             let r = run_ip(&mut self.ns, args);
@@ -394,7 +386,8 @@ impl Runner {
                                 .collect()
                         };
                         // iproute_get asks the kernel a second time for the text
-                        let again = self.ask_again(args).unwrap_or(b.clone());
+                        let again =
+                            crate::exec::route_get_again(&mut self.ns, args).unwrap_or(b.clone());
                         let out = f(&self.ns, &with(&["-d", "-j"], args), &b)
                             + &f(&self.ns, &with(&["-d"], &plain), &again);
                         format!("unparsable {}", py_repr(out.trim()))
@@ -405,7 +398,7 @@ impl Runner {
                     // the oracle runs `ip route get` again for the text; no text when
                     // that run fails
                     if self.raw_lines {
-                        let again = self.ask_again(args);
+                        let again = crate::exec::route_get_again(&mut self.ns, args);
                         if let Some(f) = self.raw {
                             raw = Some(again.map_or_else(String::new, |a| f(&self.ns, args, &a)));
                         }

@@ -1014,8 +1014,7 @@ impl Netns {
         // objects, or of a type without nexthops, leaves that to its lookups
         if made && info.nh_id == 0 && cfg.rtype.reject_error().is_none() {
             for nh in &info.nhs {
-                let s = self.inet_select_addr(nh.dev, crate::lookup::nh_gw4(nh.gw), info.scope);
-                nh.saddr.set(s, self.dev_addr_genid4);
+                self.update_nhc_saddr4(&nh.saddr, nh.dev, nh.gw, info.scope);
             }
         }
         let p = Prefix4::new(cfg.dst, cfg.dst_len);

@@ -321,16 +321,12 @@ impl Netns {
         if info.prefsrc != 0 {
             return info.prefsrc;
         }
-        let genid = self.dev_addr_genid4;
-        let choose = |cache: &crate::route::SaddrCache, dev: u32, gw: Option<Gateway>| {
-            if let Some(s) = cache.get(genid) {
-                return s;
-            }
-            let s = self.inet_select_addr(dev, nh_gw4(gw), info.scope);
-            if remember {
-                cache.set(s, genid);
-            }
-            s
+        let choose = |cache: &crate::route::SaddrCache, dev: u32, gw: Option<Gateway>| match cache
+            .get(self.dev_addr_genid4)
+        {
+            Some(s) => s,
+            None if remember => self.update_nhc_saddr4(cache, dev, gw, info.scope),
+            None => self.inet_select_addr(dev, nh_gw4(gw), info.scope),
         };
         if info.nh_id != 0 {
             if let Some(o) = self.nh_object_of_path(info.nh_id, nh_sel) {
@@ -350,6 +346,21 @@ impl Netns {
             return 0;
         };
         choose(&nh.saddr, nh.dev, nh.gw)
+    }
+
+    /// `fib_info_update_nhc_saddr`: the source address of a nexthop through `dev` and
+    /// `gw` at `scope`, chosen now and remembered in `cache` until the next address
+    /// event.
+    pub(crate) fn update_nhc_saddr4(
+        &self,
+        cache: &crate::route::SaddrCache,
+        dev: u32,
+        gw: Option<Gateway>,
+        scope: u8,
+    ) -> u32 {
+        let s = self.inet_select_addr(dev, nh_gw4(gw), scope);
+        cache.set(s, self.dev_addr_genid4);
+        s
     }
 
     /// Whether the source address path `nh_sel` of `route` answers with depends on the
@@ -373,42 +384,44 @@ impl Netns {
                 })
     }
 
-    /// Whether the output answer of FIB result `res` depends on the lookups before it:
-    /// a unicast default route of a table that had more than one inserted, when
-    /// `fib_select_default` may turn to another one (one of the same metric and TOS
-    /// is beside it) or still has a turn to forget (its `fa_default` is set). Default
-    /// routes of different metrics alone, the usual case, stay compiled. A compiled
-    /// index leaves such answers to the full lookup.
-    pub(crate) fn default_order_dependent(&self, res: &FibResult4<'_>) -> bool {
-        self.default_route_turns(res.route, res.prefix, res.table)
+    /// Whether `fib_select_path` looks for another default route for `route`, matched
+    /// at `prefix` in a lookup of `table` (without an output device or multipath): a
+    /// unicast default route of a table that had more than one inserted.
+    fn selects_default(&self, route: &Route4, prefix: crate::prefix::Prefix4, table: u32) -> bool {
+        prefix.len == 0
+            && route.rtype == RouteType::Unicast
+            && self.tables4.get(&table).is_some_and(|t| t.num_default > 1)
     }
 
-    /// [`Netns::default_order_dependent`] for `route`, matched at `prefix` in a lookup of
-    /// `table`.
+    /// Whether the output answer with `route`, matched at `prefix` in a lookup of
+    /// `table`, depends on the lookups before it: `fib_select_default` looks for
+    /// another default route and may turn to one (one of the same metric and TOS is
+    /// beside it) or still has a turn to forget (its `fa_default` is set). Default
+    /// routes of different metrics alone, the usual case, stay compiled. A compiled
+    /// index leaves such answers to the full lookup.
     pub(crate) fn default_route_turns(
         &self,
         route: &Route4,
         prefix: crate::prefix::Prefix4,
         table: u32,
     ) -> bool {
-        if prefix.len != 0 || route.rtype != RouteType::Unicast {
-            return false;
-        }
-        let Some(t) = self.tables4.get(&table).filter(|t| t.num_default > 1) else {
-            return false;
-        };
-        route.fa_default.get() != -1
-            || t.get(prefix).is_some_and(|list| {
-                list.iter().any(|r| {
-                    !std::ptr::eq(r, route)
-                        && r.tos == route.tos
-                        && r.info.priority == route.info.priority
-                })
-            })
+        self.selects_default(route, prefix, table)
+            && (route.fa_default.get() != -1
+                || self
+                    .tables4
+                    .get(&table)
+                    .and_then(|t| t.get(prefix))
+                    .is_some_and(|list| {
+                        list.iter().any(|r| {
+                            !std::ptr::eq(r, route)
+                                && r.tos == route.tos
+                                && r.info.priority == route.info.priority
+                        })
+                    }))
     }
 
     /// Whether output answer `g` is one `fib_select_default` chose (see
-    /// [`Netns::default_order_dependent`]): the next lookup of the same flow may answer
+    /// [`Netns::default_route_turns`]): the next lookup of the same flow may answer
     /// with another default route, nothing else having changed.
     pub fn answer_takes_turns4(&self, g: &RouteGet4<'_>) -> bool {
         !g.input
@@ -439,13 +452,7 @@ impl Netns {
             if res.route.info.nhs.len() > 1 {
                 let h = crate::ecmp::multipath_hash4(self, fl);
                 crate::ecmp::select_multipath4(self, res, h, fl);
-            } else if res.prefix.len == 0
-                && res.route.rtype == RouteType::Unicast
-                && self
-                    .tables4
-                    .get(&res.table)
-                    .is_some_and(|t| t.num_default > 1)
-            {
+            } else if self.selects_default(res.route, res.prefix, res.table) {
                 self.fib_select_default(res, fl, remember);
             }
         }
@@ -571,14 +578,11 @@ impl Netns {
         dflt: i32,
     ) -> bool {
         use crate::netns::NudState;
-        let Some(nh) = r.info.nhs.first() else {
-            return false;
-        };
-        let state = match nh.gw {
-            Some(Gateway::V4(g)) => self.neigh_state(nh.dev, u128::from(g), false),
-            Some(Gateway::V6(g)) => self.neigh_state(nh.dev, g, true),
-            None => None,
-        };
+        let state = r
+            .info
+            .nhs
+            .first()
+            .and_then(|nh| nh.gw.and_then(|g| self.gw_neigh_state(nh.dev, g)));
         let Some(state) = state else {
             return false;
         };

@@ -2388,6 +2388,15 @@ impl Netns {
             .map(|e| e.state)
     }
 
+    /// The state of gateway `gw`'s neighbour entry on `dev` (ARP or neighbour discovery
+    /// by its family), if it has one.
+    pub(crate) fn gw_neigh_state(&self, dev: u32, gw: crate::route::Gateway) -> Option<NudState> {
+        match gw {
+            crate::route::Gateway::V4(g) => self.neigh_state(dev, u128::from(g), false),
+            crate::route::Gateway::V6(g) => self.neigh_state(dev, g, true),
+        }
+    }
+
     // ------------------------------------------------------------------ rules
 
     /// The rules of a family, in priority order.

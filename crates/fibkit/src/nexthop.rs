@@ -404,12 +404,7 @@ impl Netns {
         } = &new.kind
         {
             if !new.fdb {
-                let s = self.inet_select_addr(
-                    *dev,
-                    crate::lookup::nh_gw4(*gw),
-                    scope.saturating_sub(1),
-                );
-                new.saddr.set(s, self.dev_addr_genid4);
+                self.update_nhc_saddr4(&new.saddr, *dev, *gw, scope.saturating_sub(1));
             }
         }
         let now_ms = self.now_ms();
@@ -893,14 +888,10 @@ impl Netns {
     /// gateway's neighbour entry, if there is one, is valid (`ipv4_good_nh` looks
     /// only at link-scope gateways, `ipv6_good_nh` at every IPv6 one).
     pub(crate) fn nh_good4(&self, nh: &Nh4) -> bool {
-        let entry = match nh.gw {
-            Some(Gateway::V4(g)) if nh.scope == scope::LINK => {
-                self.neigh_state(nh.dev, u128::from(g), false)
-            }
-            Some(Gateway::V6(g)) => self.neigh_state(nh.dev, g, true),
-            _ => None,
-        };
-        entry.is_none_or(|s| s.valid())
+        nh.gw
+            .filter(|g| matches!(g, Gateway::V6(_)) || nh.scope == scope::LINK)
+            .and_then(|g| self.gw_neigh_state(nh.dev, g))
+            .is_none_or(|s| s.valid())
     }
 
     /// `ipv6_good_nh` for a path of an IPv6 route through an object.

@@ -1790,7 +1790,9 @@ impl Netns {
         if !self.has_idev4(nh.dev) {
             return Answer4::Error(Errno::EINVAL);
         }
-        if self.prefsrc_order_dependent(r, res.nh_sel) || self.default_order_dependent(res) {
+        if self.prefsrc_order_dependent(r, res.nh_sel)
+            || self.default_route_turns(r, res.prefix, res.table)
+        {
             return Answer4::Slow;
         }
         let prefsrc = self.nh_prefsrc4(r, res.nh_sel, false);
