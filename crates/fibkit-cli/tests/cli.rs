@@ -550,6 +550,25 @@ fn stderr_and_status_match_ip_live() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
+/// What `ip -n NS` prints on stdout for `lines` run one at a time in a private namespace
+/// (named from `prefix`, deleted after; `dummy` links made as `ifb`, which this kernel
+/// has).
+fn ip_stdout_in_netns(prefix: &str, lines: &[&str]) -> Vec<u8> {
+    let ns = format!("{prefix}-{}", std::process::id());
+    make_netns(&ns);
+    let mut out = Vec::new();
+    for l in lines {
+        let words: Vec<&str> = l
+            .split_whitespace()
+            .map(|w| if w == "dummy" { "ifb" } else { w })
+            .collect();
+        let o = Command::new("ip").args(["-n", &ns]).args(&words).output();
+        out.extend(o.expect("ip runs").stdout);
+    }
+    let _ = Command::new("ip").args(["netns", "del", &ns]).status();
+    out
+}
+
 /// `-echo` prints what `ip -echo` prints, byte for byte: each line of
 /// `tests/echo-lines.txt` run by `ip -n NS` in a private namespace, one command at a
 /// time, and all of them by one `fib -batch`.
@@ -566,24 +585,7 @@ fn echo_text_matches_ip_live() {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .collect();
     assert!(lines.len() > 20, "the list of lines is read");
-    let ns = format!("fibkit-echo-{}", std::process::id());
-    make_netns(&ns);
-    let mut kernel = Vec::new();
-    for l in &lines {
-        let words: Vec<String> = l
-            .split_whitespace()
-            .map(|w| {
-                if w == "dummy" {
-                    "ifb".into()
-                } else {
-                    w.to_string()
-                }
-            })
-            .collect();
-        let o = Command::new("ip").args(["-n", &ns]).args(&words).output();
-        kernel.extend(o.expect("ip runs").stdout);
-    }
-    let _ = Command::new("ip").args(["netns", "del", &ns]).status();
+    let kernel = ip_stdout_in_netns("fibkit-echo", &lines);
     let f = fib(&["-batch", "-"], &(lines.join("\n") + "\n"));
     assert!(f.status.success(), "{}", String::from_utf8_lossy(&f.stderr));
     assert_eq!(
@@ -615,18 +617,7 @@ fn connected_asks_twice_live() {
         "route get 8.8.8.8 connected",
         "-j route get 8.8.8.8 connected",
     ];
-    let ns = format!("fibkit-conn-{}", std::process::id());
-    make_netns(&ns);
-    let mut kernel = Vec::new();
-    for l in &lines {
-        let words: Vec<&str> = l
-            .split_whitespace()
-            .map(|w| if w == "dummy" { "ifb" } else { w })
-            .collect();
-        let o = Command::new("ip").args(["-n", &ns]).args(&words).output();
-        kernel.extend(o.expect("ip runs").stdout);
-    }
-    let _ = Command::new("ip").args(["netns", "del", &ns]).status();
+    let kernel = ip_stdout_in_netns("fibkit-conn", &lines);
     let f = fib(&["-batch", "-"], &(lines.join("\n") + "\n"));
     assert!(f.status.success(), "{}", String::from_utf8_lossy(&f.stderr));
     let kernel = String::from_utf8_lossy(&kernel);
