@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use fibkit_iproute::exec::{run_ip, GetAnswer, Outcome};
 use fibkit_iproute::scenario::{
-    compare, has_raw, run_scenario_connected_text, run_scenario_raw, shell_split, RawText, NO_TEXT,
+    compare, has_raw, run_scenario_connected_text, run_scenario_raw, RawText, NO_TEXT,
 };
 use fibkit_iproute::show::ShowOpts;
 
@@ -149,60 +149,67 @@ fn ip_main(args: &[String]) -> ExitCode {
     }
     let mut ns = fibkit::Netns::new();
     if let Some(file) = batch {
-        let text = if file == "-" {
-            let mut s = String::new();
-            if std::io::stdin().read_to_string(&mut s).is_err() {
-                return ExitCode::from(1);
-            }
-            s
-        } else {
-            match std::fs::read_to_string(&file) {
-                Ok(s) => s,
-                Err(e) => {
-                    eprintln!("Cannot open file \"{file}\" for batch mode: {e}");
-                    return ExitCode::from(255);
-                }
-            }
-        };
-        let mut status = 0u8;
-        // One bulk load: the indexes are never compiled, since the namespace ends with
-        // the batch, and queries in between are answered from the tables themselves
-        // (exactly: conformance test `recorded_scenarios_as_one_bulk_load`).
-        ns.begin_bulk();
-        for (n, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("");
-            let Ok(mut words) = shell_split(line) else {
-                eprintln!("Command failed {file}:{}", n + 1);
-                status = 1;
-                if !force {
-                    break;
-                }
-                continue;
-            };
-            if words.first().is_some_and(|w| w == "ip") {
-                words.remove(0);
-            }
-            if words.is_empty() {
-                continue;
-            }
-            let mut all = rest.clone();
-            all.extend(words);
-            let code = one(&mut ns, &all);
-            if code != 0 {
-                eprintln!("Command failed {file}:{}", n + 1);
-                status = 1;
-                if !force {
-                    break;
-                }
-            }
-        }
-        return ExitCode::from(status);
+        return run_batch(&mut ns, &file, &rest, force);
     }
-    ExitCode::from(one(&mut ns, &rest))
+    ExitCode::from(one(&mut ns, &rest).0)
 }
 
-/// Run one `ip`-style command, printing as `ip` does; returns the exit status.
-fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
+/// `ip -batch FILE` (`-` for stdin), read as iproute2's `do_batch` reads it (see
+/// [`fibkit_iproute::batch`]): each command runs with the options given before
+/// `-batch` (and, a convenience of fib's, a leading `ip` dropped); the first command
+/// that fails ends the batch with status 1 after `Command failed FILE:LINE`, unless
+/// `-force`; a failure iproute2 meets inside an `exit()` ends it at once whatever
+/// `-force` says, with that status and no such line.
+fn run_batch(ns: &mut fibkit::Netns, file: &str, rest: &[String], force: bool) -> ExitCode {
+    let mut text = Vec::new();
+    let read = if file == "-" {
+        std::io::stdin().read_to_end(&mut text).map(|_| ())
+    } else {
+        std::fs::File::open(file).and_then(|mut f| f.read_to_end(&mut text).map(|_| ()))
+    };
+    if let Err(e) = read {
+        // strerror's text, without Rust's "(os error N)"
+        let msg = e.to_string();
+        let msg = msg.split(" (os error").next().unwrap_or(&msg);
+        eprintln!("Cannot open file \"{file}\" for reading: {msg}");
+        return ExitCode::from(1);
+    }
+    let mut status = 0u8;
+    // One bulk load: the indexes are never compiled, since the namespace ends with
+    // the batch, and queries in between are answered from the tables themselves
+    // (exactly: conformance test `recorded_scenarios_as_one_bulk_load`).
+    ns.begin_bulk();
+    for step in fibkit_iproute::batch::Reader::new(&text) {
+        let (line, mut words) = match step {
+            fibkit_iproute::batch::Step::Command { line, words } => (line, words),
+            fibkit_iproute::batch::Step::Stop { stderr, exits } => {
+                eprint!("{stderr}");
+                return ExitCode::from(exits.unwrap_or(status));
+            }
+        };
+        if words.first().is_some_and(|w| w == "ip") {
+            words.remove(0);
+        }
+        let mut all = rest.to_vec();
+        all.extend(words);
+        let (code, exits) = one(ns, &all);
+        if exits {
+            return ExitCode::from(code);
+        }
+        if code != 0 {
+            eprintln!("Command failed {file}:{line}");
+            status = 1;
+            if !force {
+                break;
+            }
+        }
+    }
+    ExitCode::from(status)
+}
+
+/// Run one `ip`-style command, printing as `ip` does; returns the exit status and
+/// whether iproute2 would have ended with `exit()` there (see `Failure::exits`).
+fn one(ns: &mut fibkit::Netns, args: &[String]) -> (u8, bool) {
     let result = run_ip(ns, args);
     // warnings iproute2 prints while it reads the line (address flags it drops, `nat`);
     // a failure carries them in its text already
@@ -223,13 +230,13 @@ fn one(ns: &mut fibkit::Netns, args: &[String]) -> u8 {
     match result {
         Ok(Outcome::Ok(s)) => {
             out!("{s}");
-            0
+            (0, false)
         }
-        Ok(Outcome::Get(g)) => connected_again(ns, args, &g),
+        Ok(Outcome::Get(g)) => (connected_again(ns, args, &g), false),
         Err(f) => {
             out!("{}", f.stdout);
             eprint!("{}", f.stderr);
-            u8::try_from(f.status & 0xff).unwrap_or(1)
+            (u8::try_from(f.status & 0xff).unwrap_or(1), f.exits)
         }
     }
 }

@@ -220,7 +220,7 @@ pub fn main(args: &[String]) -> ExitCode {
     if rest.is_empty() {
         return usage();
     }
-    ExitCode::from(crate::one(&mut ns, &rest))
+    ExitCode::from(crate::one(&mut ns, &rest).0)
 }
 
 fn follow_main(quiet: bool, incremental: bool, verify: bool, cmd: &[String]) -> ExitCode {

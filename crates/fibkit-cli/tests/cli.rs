@@ -628,3 +628,97 @@ fn connected_asks_twice_live() {
     );
     assert_eq!(String::from_utf8_lossy(&f.stdout), kernel);
 }
+
+/// `ip -n NS OPTS -batch -` with `text` on its input, in a fresh private namespace
+/// (loopback up, `dummy` made as `ifb`): stdout, stderr and the exit status.
+fn ip_batch_in_netns(prefix: &str, opts: &[&str], text: &str) -> (String, String, Option<i32>) {
+    let ns = format!("{prefix}-{}", std::process::id());
+    make_netns(&ns);
+    let mut child = Command::new("ip")
+        .args(["-n", &ns])
+        .args(opts)
+        .args(["-batch", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ip runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(text.replace("type dummy", "type ifb").as_bytes())
+        .expect("write stdin");
+    let o = child.wait_with_output().expect("ip finishes");
+    let _ = Command::new("ip").args(["netns", "del", &ns]).status();
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+        o.status.code(),
+    )
+}
+
+/// `fib -batch` reads a batch file as `ip -batch` does and ends it where `ip` does,
+/// byte for byte and status for status against `ip` in a private namespace: comments,
+/// continuation lines (and a missing one), quoted words (and an unterminated one),
+/// a failure that returns (`-force` goes on) and one inside an `exit()` (the batch
+/// ends at once, `-force` or not: a parser's, a refused neighbour change's).
+#[test]
+fn batch_files_read_and_end_like_ip_live() {
+    if !can_make_namespaces() {
+        println!("SKIPPED: needs root and `ip netns`");
+        return;
+    }
+    let setup = "link add d0 type dummy\nlink set d0 up\naddr add 192.0.2.1/24 dev d0\n";
+    let cases: &[(&[&str], String)] = &[
+        (
+            &[],
+            format!(
+                "# a comment\n{setup}\nroute add 10.9.0.0/16 \\\n   via 192.0.2.2 # the gateway\n\
+                 route add \"10.8.0.0/16\" via '192.0.2.3'\nroute add 10.7.0.0/16 via 192.0.2.4 # \\\n\
+                 route show\nroute get 10.9.1.1\n"
+            ),
+        ),
+        (
+            &["-force"],
+            format!("{setup}route add 10.7.0.0/16 via 203.0.113.1\nroute show\nroute add 10.0.0.0/33 dev d0\nroute show\n"),
+        ),
+        (
+            &["-force"],
+            format!("{setup}neigh del 192.0.2.77 dev d0\nroute show\n"),
+        ),
+        (
+            &["-force"],
+            format!("{setup}link set d0 type vlan nosuch\nroute add 10.6.0.0/16 nexthop dev nosuch\nroute show\n"),
+        ),
+        (&[], format!("{setup}route show\nroute add 10.6.0.0/16 \\\n")),
+        (
+            &["-force"],
+            format!("{setup}route show\nroute add \"10.6.0.0/16 dev d0\nroute show\n"),
+        ),
+        (&[], format!("{setup}route get {}\n", vec!["x"; 600].join(" "))),
+    ];
+    for (i, (opts, text)) in cases.iter().enumerate() {
+        let (out, err, status) = ip_batch_in_netns("fibkit-batch", opts, text);
+        let mut args = opts.to_vec();
+        args.extend(["-batch", "-"]);
+        let f = fib(&args, text);
+        assert_eq!(
+            (
+                String::from_utf8_lossy(&f.stdout).into_owned(),
+                String::from_utf8_lossy(&f.stderr).into_owned(),
+                f.status.code()
+            ),
+            (out, err, status),
+            "case {i}:\n{text}"
+        );
+    }
+    // a file that cannot be opened
+    let f = fib(&["-batch", "/nonexistent/batch"], "");
+    let ip = Command::new("ip")
+        .args(["-batch", "/nonexistent/batch"])
+        .output()
+        .expect("ip runs");
+    assert_eq!(f.stderr, ip.stderr);
+    assert_eq!(f.status.code(), ip.status.code());
+}

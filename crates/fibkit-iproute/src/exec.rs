@@ -69,26 +69,43 @@ pub struct Failure {
     pub stderr: String,
     /// `ip`'s exit status.
     pub status: i32,
+    /// Whether iproute2 ended this failure with `exit()` (a parser's `invarg`,
+    /// `get_prefix`, `usage`; `ip neigh`'s refused change) rather than by returning
+    /// an error: `ip -batch` then stops at once, `-force` or not, with this status and
+    /// without its `Command failed FILE:LINE` line (`do_batch`). Recorded for every
+    /// failing statement of the scenarios in `conformance/batch-exits.txt`.
+    pub exits: bool,
 }
 
 impl Failure {
+    /// The same failure, ended by `exit()` (`yes`) or returned (see [`Failure::exits`]).
+    #[must_use]
+    pub fn exiting(self, yes: bool) -> Failure {
+        Failure { exits: yes, ..self }
+    }
+
     fn kernel(e: fibkit::Error) -> Failure {
         Failure {
             stdout: String::new(),
             errno: Some(e.errno),
             stderr: format!("{}\n", e.iproute_text()),
             status: 2,
+            exits: false,
         }
     }
     fn errno(e: Errno) -> Failure {
         Failure::kernel(fibkit::Error::new(e))
     }
+    /// iproute2's own refusal, before it asks the kernel; status 255 is its `exit(-1)`
+    /// (`invarg`, `duparg`, a `usage` text), any other a returned error until
+    /// [`Failure::exiting`] says otherwise.
     fn parse(msg: impl Into<String>, status: i32) -> Failure {
         Failure {
             stdout: String::new(),
             errno: None,
             stderr: msg.into(),
             status,
+            exits: status == 255,
         }
     }
 }
@@ -136,6 +153,17 @@ fn nodev(d: &str) -> Failure {
         errno: Some(Errno::ENODEV),
         stderr: format!("Cannot find device \"{d}\"\n"),
         status: 1,
+        exits: false,
+    }
+}
+
+/// `exit(nodev(d))`: the message, then `exit(-1)` (status 255), where a parser cannot
+/// return (a multipath leg's, an encapsulation's, a vxlan's device).
+fn nodev_exit(d: &str) -> Failure {
+    Failure {
+        status: 255,
+        exits: true,
+        ..nodev(d)
     }
 }
 
@@ -147,6 +175,7 @@ fn bad_prefix(s: &str, fam: Option<Family>) -> Failure {
         ),
         1,
     )
+    .exiting(true)
 }
 
 /// `get_prefix()`: a prefix of the family (or any, while it is open); with `-0` (the
@@ -156,7 +185,8 @@ fn prefix_arg(v: &str, fam: Option<Family>) -> Res<Pfx> {
         Some(AltFamily::Packet) => Err(Failure::parse(
             format!("Error: \"{v}\" may be inet prefix, but it is not allowed in this context.\n"),
             1,
-        )),
+        )
+        .exiting(true)),
         Some(alt) => {
             // `-M`: one label (a `/` is a prefix length, of at most 20 bits, which the
             // one-label address leaves no room for); `-B`: `default`/`any`/`all` only
@@ -175,7 +205,8 @@ fn prefix_arg(v: &str, fam: Option<Family>) -> Res<Pfx> {
                         alt.name()
                     ),
                     1,
-                ))
+                )
+                .exiting(true))
             }
         }
         None => parse_prefix(v, fam).ok_or_else(|| bad_prefix(v, fam)),
@@ -202,6 +233,7 @@ fn bad_addr(s: &str, fam: Option<Family>) -> Failure {
         ),
         1,
     )
+    .exiting(true)
 }
 
 /// Argument cursor.
@@ -459,6 +491,7 @@ fn show_err(e: crate::show::ShowError) -> Failure {
         errno: e.errno,
         stderr: e.text,
         status: e.status,
+        exits: e.exits,
     }
 }
 
@@ -614,7 +647,9 @@ fn flush_round(ns: &mut Netns, msgs: Vec<Vec<crate::show::Selected>>) -> Res<()>
             stdout: String::new(),
             errno: Some(e),
             stderr: format!("Failed to send flush request: {}\n", e.strerror()),
-            status: 1,
+            // flush_update's `return -2`
+            status: 2,
+            exits: false,
         });
     }
     Ok(())
@@ -946,7 +981,7 @@ fn parse_nh<'a>(
             if single {
                 *late_dev = Some(d);
             } else {
-                nh.dev = ifindex(ns, d)?;
+                nh.dev = ns.link_index(d).ok_or_else(|| nodev_exit(d))?;
             }
         }
         "weight" if !single => {
@@ -1063,7 +1098,8 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                                 alt.name()
                             ),
                             1,
-                        ));
+                        )
+                        .exiting(true));
                     }
                     a.next();
                     a.next();
@@ -2031,6 +2067,7 @@ fn addrlabel_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 stderr: "RTNETLINK answers: Operation not supported\nFlush terminated\n"
                     .to_string(),
                 status: 1,
+                exits: false,
             });
         }
         // one dump, then a delete of each entry
@@ -2058,7 +2095,8 @@ fn mc_prefix(v: &str) -> Res<()> {
         Err(Failure::parse(
             format!("Error: ??? prefix is expected rather than \"{v}\".\n"),
             1,
-        ))
+        )
+        .exiting(true))
     }
 }
 
@@ -2265,6 +2303,8 @@ fn maddr_modify(ns: &mut Netns, a: &[String], add: bool) -> Res<Outcome> {
         errno: Some(e),
         stderr: format!("ioctl: {}\n", e.strerror()),
         status: 1,
+        // multiaddr_modify: perror, then exit(1)
+        exits: true,
     };
     let name = dev.split(':').next().unwrap_or("");
     let idx = ns.link_index(name).ok_or_else(|| ioctl(Errno::ENODEV))?;
@@ -2474,6 +2514,8 @@ fn mroute_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 errno: None,
                 stderr: "Non multicast route received, kernel does support IP multicast?\nDump terminated\n".into(),
                 status: 1,
+                // mroute_list: exit(1) after a failed dump
+                exits: true,
             });
         }
         return Ok(Outcome::Ok(empty.to_string()));
@@ -2489,6 +2531,7 @@ fn mroute_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 if v6 { "ipv6" } else { "ipv4" }
             ),
             status: 1,
+            exits: true,
         });
     }
     Ok(Outcome::Ok(empty.to_string()))
@@ -2700,6 +2743,7 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                         format!("Error: an IP address is expected rather than \"{v}\"\n"),
                         1,
                     )
+                    .exiting(true)
                 })?;
                 s.action = Some(RuleAction::Other(10));
                 nat = true;
@@ -3998,6 +4042,7 @@ fn unmodelled_link_setting(k: &str, v: &str) -> Failure {
         errno: Some(Errno::EOPNOTSUPP),
         stderr: format!("Error: fibkit does not model the link setting \"{k} {v}\".\n"),
         status: 2,
+        exits: false,
     }
 }
 
@@ -4332,6 +4377,7 @@ fn link_add(
                         errno: None,
                         stderr: String::new(),
                         status: 1,
+                        exits: false,
                     });
                 }
                 // veth_parse_opt: a type among the peer's words is a second type
@@ -4733,9 +4779,11 @@ fn bridge_slave_parse_opt(
             } else if matches(v, "on") {
                 true
             } else {
+                // parse_on_off's refusal ends bridge_slave_parse with exit(1)
                 return Err(fail(format!(
                     "Error: argument of \"{k}\" must be one of \"off\", \"on\", not \"{v}\"\n"
-                )));
+                ))
+                .exiting(true));
             };
             c.flags.0 |= flag;
             if on {
@@ -4909,12 +4957,7 @@ fn vxlan_parse_opt(
         } else if matches(w, "dev") {
             let v = it.val()?;
             once("dev", "dev", v)?;
-            // exit(nodev(...)): the status of -1
-            let idx = resolve(v).ok_or_else(|| {
-                let mut f = nodev(v);
-                f.status = 255;
-                f
-            })?;
+            let idx = resolve(v).ok_or_else(|| nodev_exit(v))?;
             conf.lower = idx;
             dev_set = true;
         } else if matches(w, "ttl") || matches(w, "hoplimit") {
@@ -5421,6 +5464,7 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                         errno: None,
                         stderr: format!("Device \"{dev}\" does not exist.\n"),
                         status: 0,
+                        exits: false,
                     });
                 }
                 Ok(Outcome::Ok(String::new()))
@@ -5608,7 +5652,7 @@ fn neigh_dst(dst: &mut Option<Addr>, v: &str, fam: Option<Family>, proxy: bool) 
             f.stderr.push_str(&format!(
                 "Error: link address is expected rather than \"{first}\".\n"
             ));
-            return Err(f);
+            return Err(f.exiting(true));
         }
         *dst = Some(Addr::V4(0));
         return Ok(());
@@ -5627,7 +5671,8 @@ fn neigh_dst(dst: &mut Option<Addr>, v: &str, fam: Option<Family>, proxy: bool) 
                     alt.name()
                 ),
                 1,
-            ));
+            )
+            .exiting(true));
         }
         *dst = Some(Addr::V4(0));
         return Ok(());
@@ -5716,6 +5761,11 @@ fn neigh_get(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
     }
 }
 
+/// The kernel's refusal of a neighbour change: `ipneigh_modify` ends with `exit(2)`.
+fn neigh_refused(e: fibkit::Error) -> Failure {
+    Failure::kernel(e).exiting(true)
+}
+
 fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     let listing = a
         .first()
@@ -5736,6 +5786,7 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             stderr: "Error: fibkit does not model the bridge forwarding database (ip -B neigh).\n"
                 .into(),
             status: 2,
+            exits: false,
         });
     }
     let Some(cmd) = a.first().map(String::as_str) else {
@@ -5848,13 +5899,13 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             // an AF_BRIDGE request is a forwarding-database change (rtnl_fdb_add/del),
             // which refuses a message without a link-layer address
             Some(AltFamily::Bridge) => {
-                return Err(Failure::kernel(fibkit::Error::msg(
+                return Err(neigh_refused(fibkit::Error::msg(
                     Errno::EINVAL,
                     "invalid address",
                 )));
             }
             // no neighbour table of the AF_PACKET or AF_MPLS family
-            Some(_) => return Err(Failure::kernel(fibkit::Error::new(Errno::EAFNOSUPPORT))),
+            Some(_) => return Err(neigh_refused(fibkit::Error::new(Errno::EAFNOSUPPORT))),
             None => {}
         }
         let (addr, v6) = neigh_key(dst);
@@ -5866,12 +5917,12 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             };
             return r
                 .map(|()| Outcome::Ok(String::new()))
-                .map_err(Failure::kernel);
+                .map_err(neigh_refused);
         }
         // neigh_add: shorter than the device's address is refused, longer is cut
         let lladdr = match lladdr {
             Some(b) if b.len() < 6 => {
-                return Err(Failure::kernel(fibkit::Error::msg(
+                return Err(neigh_refused(fibkit::Error::msg(
                     Errno::EINVAL,
                     "Invalid link address",
                 )))
@@ -5884,7 +5935,7 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             return ns
                 .pneigh_add(idx, addr, v6, flags, managed, protocol)
                 .map(|()| Outcome::Ok(String::new()))
-                .map_err(Failure::kernel);
+                .map_err(neigh_refused);
         }
         let n = Neighbour {
             dev: idx,
@@ -5905,7 +5956,7 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         };
         return r
             .map(|()| Outcome::Ok(String::new()))
-            .map_err(Failure::kernel);
+            .map_err(neigh_refused);
     }
     if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
         return show(ns, opts, rest, crate::show::neigh_show);

@@ -9,6 +9,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod batch;
 pub mod exec;
 pub mod names;
 pub mod normal;

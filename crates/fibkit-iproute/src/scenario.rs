@@ -246,6 +246,9 @@ pub struct Runner {
     /// command with the word `add` that succeeds, a link of a name it has not seen
     /// gets an address from its index (see [`Runner::refresh_links`]).
     known_links: std::collections::BTreeSet<String>,
+    /// How the last `ip` statement failed (`None`: it succeeded, or the last statement
+    /// was no `ip` command); what `fib -batch` goes by to end a batch as iproute2 does.
+    pub last_failure: Option<crate::exec::Failure>,
 }
 
 /// The comment that names a scenario's kernel build options (see [`Runner::run_text`]).
@@ -271,6 +274,7 @@ impl Runner {
             raw: None,
             raw_lines: false,
             known_links,
+            last_failure: None,
         }
     }
 
@@ -304,6 +308,7 @@ impl Runner {
 
     /// Execute one statement.
     pub fn statement(&mut self, text: &str) {
+        self.last_failure = None;
         let toks = match shell_split(text) {
             Ok(t) => t,
             Err(e) => {
@@ -369,12 +374,20 @@ impl Runner {
     fn do_ip(&mut self, text: &str, args: &[String]) {
         if is_route_get(args) {
             let r = run_ip(&mut self.ns, args);
+            self.last_failure = r.as_ref().err().cloned();
             let mut raw = None;
             let line = match r {
                 Ok(Outcome::Get(b)) if get_connects(args) => match self.raw {
                     // `connected`: the oracle's `ip -d -j` prints the answer as JSON,
                     // then again as text (see the CLI), which it cannot read as JSON
                     _ if !crate::exec::get_answer_connects(&b) => {
+                        self.last_failure = Some(crate::exec::Failure {
+                            stdout: String::new(),
+                            errno: None,
+                            stderr: "Failed to connect the route\n".into(),
+                            status: 1,
+                            exits: false,
+                        });
                         "error ? \"Failed to connect the route\"".to_string()
                     }
                     Some(f) => {
@@ -426,6 +439,7 @@ impl Runner {
         if result.as_ref().map_or_else(|f| f.status == 0, |_| true) {
             self.refresh_links(args);
         }
+        self.last_failure = result.as_ref().err().filter(|f| f.status != 0).cloned();
         match result {
             Ok(Outcome::Ok(stdout)) => {
                 self.out.push(format!("CMD {text} => ok"));

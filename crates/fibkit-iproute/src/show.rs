@@ -111,6 +111,8 @@ pub struct ShowError {
     pub text: String,
     /// The exit status of `ip`.
     pub status: i32,
+    /// Whether iproute2 ends with `exit()` here (see `exec::Failure::exits`).
+    pub exits: bool,
 }
 
 impl std::fmt::Display for ShowError {
@@ -597,6 +599,8 @@ pub fn addrlabel_show(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<St
             errno: Some(Errno::EOPNOTSUPP),
             text: "RTNETLINK answers: Operation not supported\nDump terminated\n".to_string(),
             status: 255,
+            // `return 1` from the command: status 255, but no `exit()`
+            exits: false,
         });
     }
     let mut o = Out::new(opts);
@@ -634,11 +638,13 @@ pub fn neigh_show(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String
 // Errors as iproute2 reports them
 // =====================================================================================
 
+/// iproute2's refusal with `status`: `exit(-1)` for 255, returned otherwise.
 fn err(status: i32, text: String) -> ShowError {
     ShowError {
         errno: None,
         text,
         status,
+        exits: status == 255,
     }
 }
 
@@ -669,6 +675,7 @@ fn nodev(dev: &str) -> ShowError {
         errno: Some(Errno::ENODEV),
         text: format!("Cannot find device \"{dev}\"\n"),
         status: 1,
+        exits: false,
     }
 }
 
@@ -1048,22 +1055,20 @@ fn get_prefix_1(arg: &str, family: u8) -> Result<InetPrefix, ()> {
 
 /// `get_prefix()`: exits with status 1 on a bad prefix.
 fn get_prefix(arg: &str, family: u8) -> Result<InetPrefix, ShowError> {
+    let exit1 = |text| ShowError {
+        exits: true,
+        ..err(1, text)
+    };
     if family == AF_PACKET {
-        return Err(err(
-            1,
-            format!(
-                "Error: \"{arg}\" may be inet prefix, but it is not allowed in this context.\n"
-            ),
-        ));
+        return Err(exit1(format!(
+            "Error: \"{arg}\" may be inet prefix, but it is not allowed in this context.\n"
+        )));
     }
     get_prefix_1(arg, family).map_err(|()| {
-        err(
-            1,
-            format!(
-                "Error: {} prefix is expected rather than \"{arg}\".\n",
-                family_name_verbose(family)
-            ),
-        )
+        exit1(format!(
+            "Error: {} prefix is expected rather than \"{arg}\".\n",
+            family_name_verbose(family)
+        ))
     })
 }
 
@@ -3754,11 +3759,13 @@ fn iprule_filter(
         || (af == RTNL_FAMILY_IP6MR && !kernel.ipv6_mroute);
     if af == AF_PACKET || af == AF_MPLS || af == AF_BRIDGE || no_mc {
         // no rules in that family: the dump request itself is refused, exit status 255
+        // (iprule_list_flush_or_save returns 1, which do_cmd negates), no `exit()`
         let mut e = err(
             255,
             "RTNETLINK answers: Address family not supported by protocol\nDump terminated\n".into(),
         );
         e.errno = Some(Errno::EAFNOSUPPORT);
+        e.exits = false;
         return Err(e);
     }
     Ok((af, f))

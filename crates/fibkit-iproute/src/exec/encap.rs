@@ -158,6 +158,7 @@ pub(super) fn bpf_program_failure(a: &mut Args<'_>, mode: &str) -> Res<String> {
         errno: Some(Errno::EOPNOTSUPP),
         stderr: format!("Error: fibkit does not load eBPF programs (\"{path}\").\n"),
         status: 2,
+        exits: false,
     };
     // a pinned path under the loader's work directory (`m:NAME`) may mount bpffs
     if pinned && path.len() > 2 && path.starts_with("m:") {
@@ -354,7 +355,7 @@ fn parse_ila(a: &mut Args<'_>) -> Res<Arc<Encap>> {
             !h.is_empty() && h.len() <= 4 && h.chars().all(|c| c.is_ascii_hexdigit())
         });
     if !good {
-        return Err(Failure::parse(format!("Bad locator: {loc}\n"), 1));
+        return Err(Failure::parse(format!("Bad locator: {loc}\n"), 1).exiting(true));
     }
     loop {
         let (key, names): (&str, &[&str]) = match a.peek() {
@@ -411,7 +412,7 @@ fn parse_xfrm(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
                 }
                 link = true;
                 if ns.link_index(v).is_none() {
-                    return Err(super::nodev(v));
+                    return Err(super::nodev_exit(v));
                 }
             }
             "help" => return Err(usage()),
@@ -444,7 +445,7 @@ fn parse_mpls(a: &mut Args<'_>) -> Res<Arc<Encap>> {
                 return Err(Failure::parse(
                     format!("Error: too many labels.\nError: mpls address is expected rather than \"{v}\".\n"),
                     1,
-                ));
+                ).exiting(true));
             }
             Some(r) => rest = r,
         }
@@ -453,7 +454,8 @@ fn parse_mpls(a: &mut Args<'_>) -> Res<Arc<Encap>> {
         return Err(Failure::parse(
             format!("Error: mpls address is expected rather than \"{v}\".\n"),
             1,
-        ));
+        )
+        .exiting(true));
     }
     let mut ttl = false;
     while a.peek() == Some("ttl") {
@@ -853,7 +855,7 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
                 }
             }
             "iif" | "oif" => {
-                let i = ns.link_index(v).ok_or_else(|| super::nodev(v))?;
+                let i = ns.link_index(v).ok_or_else(|| super::nodev_exit(v))?;
                 if k == "oif" {
                     oif = Some(i);
                 }

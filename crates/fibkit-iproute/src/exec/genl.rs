@@ -102,6 +102,8 @@ pub(super) fn missing_family(m: Missing, a: &[String]) -> Res<Outcome> {
             stderr: "RTNETLINK answers: No such file or directory\nError talking to the kernel\n"
                 .into(),
             status: 1,
+            // genl_init_handle: exit(1)
+            exits: true,
         }),
         _ => Err(Failure::parse(m.usage(), 255)),
     }
@@ -307,6 +309,7 @@ fn tcpm_do(opts: &Opts, cmd: Tcpm, a: &[String]) -> Res<Outcome> {
             errno: None,
             stderr: "Nothing to flush.\n".into(),
             status: 0,
+            exits: false,
         });
     }
     Ok(Outcome::Ok(empty_json(opts).into()))

@@ -126,7 +126,7 @@ pub(super) fn word(
                     format!(
                         "Error: argument of \"protodown_reason\" must be \"on\" or \"off\", not \"{w}\"\n"
                     ),
-                    255,
+                    1,
                 ));
             };
             m.pd_reason = Some((mask, value));
@@ -271,7 +271,7 @@ fn parse_vf(ns: &Netns, vf: i32, it: &mut Args<'_>, dev: &str) -> Res<Errno> {
                         "Invalid address length {} - must be {halen} bytes\n",
                         b.len()
                     ),
-                    255,
+                    1,
                 ));
             }
             attrs.push(VfAttr::Mac);
@@ -344,7 +344,7 @@ fn parse_vf(ns: &Netns, vf: i32, it: &mut Args<'_>, dev: &str) -> Res<Errno> {
                     "Invalid min_tx_rate {} - must be <= max_tx_rate {}\n",
                     lo as i32, hi as i32
                 ),
-                255,
+                1,
             ));
         }
         attrs.push(VfAttr::Rate);
@@ -434,7 +434,7 @@ pub(super) const KINDS_WITHOUT_OPTIONS: [&str; 10] = [
 pub(super) fn garbage(w: &str) -> Failure {
     Failure::parse(
         format!("Garbage instead of arguments \"{w} ...\". Try \"ip link help\".\n"),
-        255,
+        1,
     )
 }
 
@@ -457,7 +457,8 @@ QOS-MAPPING := FROM:TO\n";
 /// `vlan_parse_opt`: the options of `type vlan`, read and checked (this kernel has
 /// no VLAN driver: the request is refused once sent). Whether any word followed.
 pub(super) fn vlan_parse_opt(it: &mut Args<'_>) -> Res<bool> {
-    let fail = |msg: String| Failure::parse(msg, 255);
+    // vlan_parse returns -1 (exit status 1) after its messages
+    let fail = |msg: String| Failure::parse(msg, 1);
     let mut any = false;
     while let Some(w) = it.next() {
         any = true;

@@ -178,6 +178,7 @@ fn ioctl_failure(stderr: String) -> Failure {
         errno: None,
         stderr,
         status: 1,
+        exits: false,
     }
 }
 
@@ -191,6 +192,7 @@ fn addr32(v: &str) -> Res<u32> {
             format!("Error: an IP address is expected rather than \"{v}\"\n"),
             1,
         )
+        .exiting(true)
     })
 }
 

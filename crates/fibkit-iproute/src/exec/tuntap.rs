@@ -65,6 +65,7 @@ fn ioctl(name: &str, e: Errno) -> Failure {
         errno: Some(e),
         stderr: format!("ioctl({name}): {}\n", e.strerror()),
         status: 1,
+        exits: false,
     }
 }
 
@@ -148,7 +149,8 @@ fn parse(a: &[String], add: bool) -> Res<Req> {
             let id = match strtol(v) {
                 Some(n) => n as u32,
                 None => crate::names::name_id(db, v)
-                    .ok_or_else(|| Failure::parse(format!("invalid {what} \"{v}\"\n"), 1))?,
+                    // parse_args: exit(-1)
+                    .ok_or_else(|| Failure::parse(format!("invalid {what} \"{v}\"\n"), 255))?,
             };
             let id = (id != u32::MAX).then_some(id);
             if user {
