@@ -1042,6 +1042,8 @@ struct RouteReq {
     pref: Option<Pref>,
     expires: Option<u64>,
     nhid: u32,
+    /// `nhid` was given (iproute2 sends the id, 0 included).
+    nhid_given: bool,
     /// `via` was given (even `via 0.0.0.0`, which the kernel treats as no gateway).
     via_given: bool,
     /// An address attribute of no length was sent (`via all`, `src any`, ...).
@@ -1069,6 +1071,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         pref: None,
         expires: None,
         nhid: 0,
+        nhid_given: false,
         via_given: false,
         zero_len: false,
         unsupported_encap: false,
@@ -1310,6 +1313,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             "nhid" => {
                 let v = a.val()?;
                 r.nhid = get_u32(v, "\"id\" value is invalid\n")?;
+                r.nhid_given = true;
             }
             "protocol" | "proto" => {
                 let v = a.val()?;
@@ -1534,6 +1538,7 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
                 tos: r.tos,
                 flags: 0,
                 nh_id: r.nhid,
+                nh_id_attr: r.nhid_given,
                 ignore_dev_down: false,
             };
             let t = crate::show::EchoTarget {

@@ -48,6 +48,10 @@ pub struct Route6Cfg {
     pub flags: u32,
     /// Nexthop object id.
     pub nh_id: u32,
+    /// The request carried `RTA_NH_ID` (an id of 0 included, which iproute2 sends for
+    /// `nhid 0`): `rtm_to_fib6_config` refuses it beside a nexthop specification by its
+    /// presence, where IPv4 goes by its value.
+    pub nh_id_attr: bool,
     /// `fc_ignore_dev_down`: the kernel's own local and anycast routes of addresses
     /// are made on a down device; a user's are refused (ENETDOWN).
     pub ignore_dev_down: bool,
@@ -71,6 +75,7 @@ impl Default for Route6Cfg {
             tos: 0,
             flags: 0,
             nh_id: 0,
+            nh_id_attr: false,
             ignore_dev_down: false,
         }
     }
@@ -171,14 +176,20 @@ impl Netns {
                 "Invalid dsfield (tos): option not available for IPv6",
             ));
         }
-        // rtm_to_fib6_config, then inet6_rtm_delroute
+        // rtm_to_fib6_config (an id attribute of 0 is refused beside a specification
+        // too), then inet6_rtm_delroute
+        let spec = cfg.nh.dev != 0
+            || cfg.nh.gw.is_some()
+            || cfg.nh.encap.is_some()
+            || !cfg.multipath.is_empty();
         op.check_nh_id(
-            cfg.nh_id,
-            cfg.nh.dev != 0
-                || cfg.nh.gw.is_some()
-                || cfg.nh.encap.is_some()
-                || !cfg.multipath.is_empty(),
-            self.nexthops.contains_key(&cfg.nh_id),
+            if cfg.nh_id_attr {
+                cfg.nh_id.max(1)
+            } else {
+                cfg.nh_id
+            },
+            spec,
+            cfg.nh_id == 0 || self.nexthops.contains_key(&cfg.nh_id),
         )?;
         if cfg.nh.gw.is_some_and(|g| matches!(g, Gateway::V4(_)))
             || cfg
