@@ -989,13 +989,20 @@ impl Netns {
 
     /// Remove routes matching `pred` from every IPv6 table.
     pub(crate) fn fib6_remove_where(&mut self, pred: impl Fn(&Route6) -> bool) {
+        self.fib6_remove_marked(|list| list.iter().map(&pred).collect());
+    }
+
+    /// Remove the entries `marks` picks out of each node's list (one flag per entry, in
+    /// the list's order), as [`Netns::fib6_remove_where`] does.
+    pub(crate) fn fib6_remove_marked(&mut self, marks: impl Fn(&[Route6]) -> Vec<bool>) {
         // a group that keeps two legs or more is rebalanced (fib6_del_route)
         let mut kept = Vec::new();
         for t in self.tables6.values_mut() {
             t.for_each_list_mut(|list| {
                 let mut groups = Vec::new();
+                let mut kill = marks(list).into_iter();
                 list.retain(|r| {
-                    let kill = pred(r);
+                    let kill = kill.next().unwrap_or(false);
                     if kill && r.sibling_group != 0 {
                         groups.push(r.sibling_group);
                     }
@@ -2436,10 +2443,30 @@ impl Netns {
         if unregister {
             self.fib6_remove_where(|r| r.nh.dev == dev && r.nh_id == 0);
         } else {
-            self.fib6_remove_where(|r| {
-                r.nh_id == 0
-                    && ((r.sibling_group == 0 && r.nh.dev == dev)
-                        || dead_groups.contains(&r.sibling_group) && r.sibling_group != 0)
+            // fib6_ifdown as fib6_clean_node walks a node's entries: a multipath entry
+            // not flushed (every leg dead) answers -2, and the walk goes on after the
+            // last of its siblings, so an entry between its legs (a route without a
+            // gateway added before the last leg joined) is not visited and stays,
+            // its device down (found by `route6` seed 261)
+            self.fib6_remove_marked(|list| {
+                let mut kill = vec![false; list.len()];
+                let mut i = 0;
+                while let Some(r) = list.get(i) {
+                    if r.nh_id != 0 {
+                        i += 1;
+                    } else if r.sibling_group == 0 {
+                        kill[i] = r.nh.dev == dev;
+                        i += 1;
+                    } else if dead_groups.contains(&r.sibling_group) {
+                        // rt6_multipath_flush: each leg goes as the walk reaches it
+                        kill[i] = true;
+                        i += 1;
+                    } else {
+                        let g = r.sibling_group;
+                        i = list.iter().rposition(|x| x.sibling_group == g).unwrap_or(i) + 1;
+                    }
+                }
+                kill
             });
             for t in self.tables6.values_mut() {
                 t.for_each_list_mut(|l| {
