@@ -179,6 +179,8 @@ fn run_batch(ns: &mut fibkit::Netns, file: &str, rest: &[String], force: bool) -
     // the batch, and queries in between are answered from the tables themselves
     // (exactly: conformance test `recorded_scenarios_as_one_bulk_load`).
     ns.begin_bulk();
+    // a batch's socket is not strict (see fibkit_iproute::names::set_strict)
+    fibkit_iproute::names::set_strict(false);
     for step in fibkit_iproute::batch::Reader::new(&text) {
         let (line, mut words) = match step {
             fibkit_iproute::batch::Step::Command { line, words } => (line, words),

@@ -692,6 +692,11 @@ fn batch_files_read_and_end_like_ip_live() {
             format!("{setup}link set d0 type vlan nosuch\nroute add 10.6.0.0/16 nexthop dev nosuch\nroute show\n"),
         ),
         (&[], format!("{setup}route show\nroute add 10.6.0.0/16 \\\n")),
+        // a batch's dumps are not strict: a table that does not exist lists nothing
+        (
+            &[],
+            format!("{setup}route show table 100\nroute flush table 100\nroute show\n"),
+        ),
         (
             &["-force"],
             format!("{setup}route show\nroute add \"10.6.0.0/16 dev d0\nroute show\n"),

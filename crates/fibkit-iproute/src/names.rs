@@ -139,6 +139,9 @@ thread_local! {
     /// iproute2's global `preferred_family` when it is none of inet/inet6 (`-0`, `-M`,
     /// `-B`, `-f link|mpls|bridge`): 0 none, else [`AltFamily::code`].
     static ALT: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
+    /// Whether dumps are strict (`rtnl_set_strict_dump`): iproute2 asks for strict
+    /// checking for a single command, not in a batch.
+    static STRICT: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
 }
 
 /// A preferred family other than inet and inet6: iproute2 takes it, and the kernel
@@ -229,6 +232,20 @@ pub fn mpls_labels(s: &str) -> Option<usize> {
 /// command's options, and a front end printing an answer after it sees the same).
 pub fn set_numeric(on: bool) {
     NUMERIC.with(|n| n.set(on));
+}
+
+/// Ask the kernel with strict dump checking (a single command, the default) or without
+/// (`ip -batch`, whose socket iproute2 6.1 never makes strict): without it, the kernel
+/// ignores a route dump's table, so a listing or flush of a table that does not exist
+/// is empty rather than refused, and a multicast route listing on a kernel without
+/// multicast routing meets every family's routes.
+pub fn set_strict(on: bool) {
+    STRICT.with(|n| n.set(on));
+}
+
+/// Whether dumps are strict (see [`set_strict`]).
+pub fn strict() -> bool {
+    STRICT.with(std::cell::Cell::get)
 }
 
 /// Whether `-N` is in force (see [`set_numeric`]).
