@@ -692,10 +692,21 @@ fn batch_files_read_and_end_like_ip_live() {
             format!("{setup}link set d0 type vlan nosuch\nroute add 10.6.0.0/16 nexthop dev nosuch\nroute show\n"),
         ),
         (&[], format!("{setup}route show\nroute add 10.6.0.0/16 \\\n")),
-        // a batch's dumps are not strict: a table that does not exist lists nothing
+        // a batch's requests are not strict: a table that does not exist lists
+        // nothing; a query's attributes and flags a strict one refuses are ignored
         (
             &[],
             format!("{setup}route show table 100\nroute flush table 100\nroute show\n"),
+        ),
+        (
+            &[],
+            format!(
+                "{setup}addr add 2001:db8:5::1/64 dev d0 nodad\nroute add default via 192.0.2.9\n\
+                 route add ::/0 via 2001:db8:5::9\nroute get 8.8.8.8 as 192.0.2.9\n\
+                 route get 8.8.8.8 from 192.0.2.1/24\nroute get 8.8.8.8 from 192.0.2.1/0\n\
+                 route get 2001:db8:7::1 from 2001:db8:5::1/64\n\
+                 route get 2001:db8:7::1 as 2001:db8::9 notify\nroute get fibmatch 2001:db8:7::1 notify\n"
+            ),
         ),
         (
             &["-force"],

@@ -1776,8 +1776,14 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
     };
     alt_refused(opts)?;
     // the source's length goes to the kernel as given (the destination's was warned
-    // about and made a host length): inet_rtm_valid_getroute_req and its IPv6 twin
+    // about and made a host length): inet_rtm_valid_getroute_req and its IPv6 twin,
+    // which check the header, flags and attributes of a strict request only (a
+    // batch's is not: the kernel then ignores what it does not use)
+    let strict = crate::names::strict();
     let header_err = |v6: bool, p: &Pfx| -> Option<Failure> {
+        if !strict {
+            return None;
+        }
         let host = if v6 { 128 } else { 32 };
         if p.len != 0 && u32::from(p.len) != host {
             let m = if v6 {
@@ -1819,7 +1825,7 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 Some(Addr::V6(_)) => return Err(Failure::errno(Errno::EINVAL)),
                 None => 0,
             };
-            if newdst {
+            if newdst && strict {
                 return Err(Failure::kernel(fibkit::Error::msg(
                     Errno::EINVAL,
                     "ipv4: Unsupported attribute in route get request",
@@ -1860,13 +1866,13 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
         }
         Addr::V6(d) => {
             // inet6_rtm_valid_getroute_req: the header's flags, then the attributes
-            if notify {
+            if notify && strict {
                 return Err(Failure::kernel(fibkit::Error::msg(
                     Errno::EINVAL,
                     "ipv6: Invalid flags for get route request",
                 )));
             }
-            if newdst {
+            if newdst && strict {
                 return Err(Failure::kernel(fibkit::Error::msg(
                     Errno::EINVAL,
                     "ipv6: Unsupported attribute in get route request",

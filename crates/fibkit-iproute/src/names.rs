@@ -237,8 +237,9 @@ pub fn set_numeric(on: bool) {
 /// Ask the kernel with strict dump checking (a single command, the default) or without
 /// (`ip -batch`, whose socket iproute2 6.1 never makes strict): without it, the kernel
 /// ignores a route dump's table, so a listing or flush of a table that does not exist
-/// is empty rather than refused, and a multicast route listing on a kernel without
-/// multicast routing meets every family's routes.
+/// is empty rather than refused, a multicast route listing on a kernel without
+/// multicast routing meets every family's routes, and a route query's header, flags
+/// and attributes are not checked (what the lookup does not use is ignored).
 pub fn set_strict(on: bool) {
     STRICT.with(|n| n.set(on));
 }
