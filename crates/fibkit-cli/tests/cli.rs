@@ -3,15 +3,14 @@
 use std::io::Write;
 use std::process::{Child, Command, Output, Stdio};
 
-/// `fib ARGS` running, its input written and closed.
-fn spawn_fib(args: &[&str], stdin: &str) -> Child {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fib"))
-        .args(args)
+/// `cmd` running with its output captured, `stdin` written to its input and closed.
+fn spawn_with_input(cmd: &mut Command, stdin: &str) -> Child {
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("fib runs");
+        .expect("the command runs");
     child
         .stdin
         .take()
@@ -19,6 +18,11 @@ fn spawn_fib(args: &[&str], stdin: &str) -> Child {
         .write_all(stdin.as_bytes())
         .expect("write stdin");
     child
+}
+
+/// `fib ARGS` running, its input written and closed.
+fn spawn_fib(args: &[&str], stdin: &str) -> Child {
+    spawn_with_input(Command::new(env!("CARGO_BIN_EXE_fib")).args(args), stdin)
 }
 
 fn fib(args: &[&str], stdin: &str) -> Output {
@@ -634,22 +638,15 @@ fn connected_asks_twice_live() {
 fn ip_batch_in_netns(prefix: &str, opts: &[&str], text: &str) -> (String, String, Option<i32>) {
     let ns = format!("{prefix}-{}", std::process::id());
     make_netns(&ns);
-    let mut child = Command::new("ip")
-        .args(["-n", &ns])
-        .args(opts)
-        .args(["-batch", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ip runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(text.replace("type dummy", "type ifb").as_bytes())
-        .expect("write stdin");
-    let o = child.wait_with_output().expect("ip finishes");
+    let o = spawn_with_input(
+        Command::new("ip")
+            .args(["-n", &ns])
+            .args(opts)
+            .args(["-batch", "-"]),
+        &text.replace("type dummy", "type ifb"),
+    )
+    .wait_with_output()
+    .expect("ip finishes");
     let _ = Command::new("ip").args(["netns", "del", &ns]).status();
     (
         String::from_utf8_lossy(&o.stdout).into_owned(),

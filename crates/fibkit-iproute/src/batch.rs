@@ -181,6 +181,20 @@ mod tests {
         Reader::new(text.as_bytes()).collect()
     }
 
+    /// The last step of `text`, which stops the batch, and how many steps there were.
+    fn last_stop(text: &str) -> (Step, usize) {
+        let got = cmds(text);
+        let n = got.len();
+        (got.into_iter().last().expect("a step"), n)
+    }
+
+    fn stop(msg: &str, exits: Option<u8>) -> Step {
+        Step::Stop {
+            stderr: msg.into(),
+            exits,
+        }
+    }
+
     fn cmd(line: usize, w: &[&str]) -> Step {
         Step::Command {
             line,
@@ -212,14 +226,9 @@ mod tests {
 
     #[test]
     fn a_missing_continuation_line_ends_the_batch() {
-        let got = cmds("link show\nroute add \\\n");
-        assert_eq!(got.len(), 2);
         assert_eq!(
-            got[1],
-            Step::Stop {
-                stderr: "Missing continuation line\n".into(),
-                exits: None
-            }
+            last_stop("link show\nroute add \\\n"),
+            (stop("Missing continuation line\n", None), 2)
         );
     }
 
@@ -233,14 +242,9 @@ mod tests {
                 &["link", "set", "d0", "alias", "a b", "c", "x\"y", "a\"b", ""]
             )]
         );
-        let got = cmds("link show\nlink set d0 alias \"ab\nlink show\n");
-        assert_eq!(got.len(), 2);
         assert_eq!(
-            got[1],
-            Step::Stop {
-                stderr: "Unterminated quoted string\n".into(),
-                exits: Some(1)
-            }
+            last_stop("link show\nlink set d0 alias \"ab\nlink show\n"),
+            (stop("Unterminated quoted string\n", Some(1)), 2)
         );
     }
 
