@@ -1078,6 +1078,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
     };
     let mut a = Args::new(args);
     let mut late_dev = None;
+    let mut nexthops = false;
     while let Some(k) = a.peek() {
         if k == "via" {
             if r.via_given {
@@ -1254,49 +1255,10 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                     .ok_or_else(|| invarg("\"realm\" value is invalid\n", v))?;
             }
             "nexthop" => {
-                // the rest of the line is a list of nexthops
-                if a.peek().is_none() {
-                    return Err(Failure::parse(
-                        "Error: unexpected end of line after \"nexthop\"\n",
-                        255,
-                    ));
-                }
-                loop {
-                    let mut nh = NhCfg {
-                        weight: 1,
-                        ..Default::default()
-                    };
-                    loop {
-                        match parse_nh(
-                            ns, &mut a, &mut r.fam, &mut nh, false, &mut None, &mut false,
-                        ) {
-                            Ok(true) => {}
-                            Ok(false) => break,
-                            Err(mut f) => {
-                                if f.errno == Some(Errno::ENODEV) {
-                                    f.stderr.push_str("Error: cannot parse nexthop\n");
-                                }
-                                return Err(f);
-                            }
-                        }
-                    }
-                    r.multipath.push(nh);
-                    match a.peek() {
-                        Some("nexthop") => {
-                            a.next();
-                            if a.peek().is_none() {
-                                return Err(Failure::parse(
-                                    "Error: unexpected end of line after \"nexthop\"\n",
-                                    255,
-                                ));
-                            }
-                        }
-                        Some(x) => {
-                            return Err(Failure::parse(format!("Error: \"nexthop\" or end of line is expected instead of \"{x}\"\n"), 255))
-                        }
-                        None => break,
-                    }
-                }
+                // iproute_modify stops reading at `nexthop`: the rest of the line is
+                // parse_nexthops', read once the destination and the device are
+                nexthops = true;
+                break;
             }
             // fibkit has no VRF device: every name is iproute2's "Invalid VRF"
             "vrf" => {
@@ -1367,8 +1329,60 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             }
         }
     }
+    if r.dst.is_none() {
+        return Err(Failure::parse(route_usage(), 255));
+    }
     if let Some(d) = late_dev {
         r.nh.dev = ifindex(ns, d)?;
+    }
+    if nexthops {
+        if a.peek().is_none() {
+            return Err(Failure::parse(
+                "Error: unexpected end of line after \"nexthop\"\n",
+                255,
+            ));
+        }
+        loop {
+            let mut nh = NhCfg {
+                weight: 1,
+                ..Default::default()
+            };
+            loop {
+                match parse_nh(
+                    ns, &mut a, &mut r.fam, &mut nh, false, &mut None, &mut false,
+                ) {
+                    Ok(true) => {}
+                    Ok(false) => break,
+                    Err(mut f) => {
+                        if f.errno == Some(Errno::ENODEV) {
+                            f.stderr.push_str("Error: cannot parse nexthop\n");
+                        }
+                        return Err(f);
+                    }
+                }
+            }
+            r.multipath.push(nh);
+            match a.peek() {
+                Some("nexthop") => {
+                    a.next();
+                    if a.peek().is_none() {
+                        return Err(Failure::parse(
+                            "Error: unexpected end of line after \"nexthop\"\n",
+                            255,
+                        ));
+                    }
+                }
+                Some(x) => {
+                    return Err(Failure::parse(
+                        format!(
+                            "Error: \"nexthop\" or end of line is expected instead of \"{x}\"\n"
+                        ),
+                        255,
+                    ))
+                }
+                None => break,
+            }
+        }
     }
     Ok(r)
 }
