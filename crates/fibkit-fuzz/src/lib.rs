@@ -36,7 +36,7 @@ pub const TARGETS: &[(&str, Target)] = &[
 use std::sync::OnceLock;
 
 use fibkit::Netns;
-use fibkit_iproute::scenario::{shell_split, Runner};
+use fibkit_iproute::scenario::Runner;
 
 /// Lines of one input beyond which the rest is ignored (keeps each run short).
 const MAX_LINES: usize = 12;
@@ -55,24 +55,25 @@ fn base() -> &'static Netns {
     })
 }
 
-/// `data` as `ip` command lines (UTF-8, lossily; one per line, split as a shell would,
-/// a leading `ip` optional), run in turn on the [`atomic::SETUP`] namespace. Panics when
-/// a refused line changed the namespace (see [`atomic::check_lines`]), or when an
-/// accepted line with `-json` among its options printed something other than JSON
-/// values (iproute2's JSON writer always closes what it opens); the lines that do not
-/// split (an open quote) are skipped.
+/// `data` as an `ip -batch` file, read as `fib -batch` reads one
+/// ([`fibkit_iproute::batch::Reader`]: comments, continuation lines, quoted words, a
+/// leading `ip` optional; reading stops where iproute2's stops), its commands run in
+/// turn on the [`atomic::SETUP`] namespace. Panics when a refused line changed the
+/// namespace (see [`atomic::check_lines`]), or when an accepted line with `-json` among
+/// its options printed something other than JSON values (iproute2's JSON writer always
+/// closes what it opens).
 pub fn ip_lines(data: &[u8]) {
-    let text = String::from_utf8_lossy(data);
-    let lines: Vec<Vec<String>> = text
-        .lines()
-        .take(MAX_LINES)
-        .filter_map(|l| shell_split(l).ok())
-        .map(|mut w| {
-            if w.first().is_some_and(|x| x == "ip") {
-                w.remove(0);
+    let lines: Vec<Vec<String>> = fibkit_iproute::batch::Reader::new(data)
+        .map_while(|step| match step {
+            fibkit_iproute::batch::Step::Command { mut words, .. } => {
+                if words.first().is_some_and(|x| x == "ip") {
+                    words.remove(0);
+                }
+                Some(words)
             }
-            w
+            fibkit_iproute::batch::Step::Stop { .. } => None,
         })
+        .take(MAX_LINES)
         .collect();
     let mut ns = base().clone();
     if let Err(e) = atomic::check_lines_with(&mut ns, &lines, json_is_json) {
