@@ -2286,7 +2286,14 @@ impl Netns {
             return;
         }
         self.addrconf_permanent_addr(dev);
-        if !self.links[&dev].oper_up() || self.loopback_below_v6_mtu(dev) {
+        if !self.links[&dev].oper_up() {
+            return;
+        }
+        if self.loopback_below_v6_mtu(dev) {
+            // addrconf_notify configures a loopback below IPv6's minimum MTU like any
+            // device, then stops IPv6 on it again (addrconf_ifdown without
+            // unregistering): the routes addrconf_permanent_addr restored go again
+            self.ipv6_netdev_down(dev, false);
             return;
         }
         self.v6_ready.insert(dev);
@@ -2325,6 +2332,10 @@ impl Netns {
             return;
         }
         if self.loopback_below_v6_mtu(dev) {
+            // the link "becomes ready", and a loopback below IPv6's minimum MTU stops
+            // IPv6 again at the end: the addresses added since go, but those
+            // keep_addr_on_down keeps, whose routes go
+            self.ipv6_netdev_down(dev, false);
             return;
         }
         self.v6_ready.insert(dev);
