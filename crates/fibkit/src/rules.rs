@@ -217,10 +217,16 @@ impl Netns {
                     return false;
                 }
             }
-            if let Some(m) = spec.mask {
-                if m != 0 && r.mark_mask != m {
-                    return false;
-                }
+            // fib_nl2rule: a non-zero mark without a mask compares all its bits, so a
+            // request's mask is all ones then (a rule made with a mask is not found by
+            // its mark alone)
+            let mask = spec.mask.unwrap_or(if spec.mark.unwrap_or(0) != 0 {
+                u32::MAX
+            } else {
+                0
+            });
+            if mask != 0 && r.mark_mask != mask {
+                return false;
             }
             if spec.l3mdev && !r.l3mdev {
                 return false;
