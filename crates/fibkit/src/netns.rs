@@ -2239,14 +2239,24 @@ impl Netns {
         };
         if n.state.valid() && n.lladdr.is_none() {
             if !old_valid {
-                if at.is_none() {
-                    self.neigh.push(Neighbour {
+                match at {
+                    None => self.neigh.push(Neighbour {
                         state: NudState::None,
                         lladdr: None,
                         ..n
-                    });
-                    self.bump();
+                    }),
+                    // the refused update has already set the entry's protocol and,
+                    // neigh_update_flags, its `extern_learn` and `managed` as the
+                    // request gave them (a managed entry becomes unmanaged; found by
+                    // `neigh` seed 282)
+                    Some(i) => {
+                        let e = &mut self.neigh[i];
+                        e.protocol = n.protocol;
+                        e.flags = (e.flags & !ntf::EXT_LEARNED) | (given & ntf::EXT_LEARNED);
+                        e.managed = n.managed;
+                    }
                 }
+                self.bump();
                 return Err(Error::msg(Errno::EINVAL, "No link layer address given"));
             }
             n.lladdr = old_ha;
