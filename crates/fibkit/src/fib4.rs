@@ -1181,7 +1181,7 @@ impl Netns {
             let scope_ok = cfg.scope == scope::NOWHERE || a.info.scope == cfg.scope;
             let src_ok = cfg.prefsrc == 0 || a.info.prefsrc == cfg.prefsrc;
             let proto_ok = cfg.proto == 0 || a.info.proto == cfg.proto;
-            let metrics_ok = cfg.metrics.is_empty() || cfg.metrics == a.info.metrics;
+            let metrics_ok = a.info.metrics.matches_request(&cfg.metrics);
             if type_ok
                 && scope_ok
                 && src_ok

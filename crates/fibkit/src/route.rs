@@ -273,6 +273,31 @@ impl Metrics {
     pub fn is_empty(&self) -> bool {
         self.vals.is_empty() && self.locks == 0 && self.congctl.is_none()
     }
+
+    /// `fib_metrics_match`: whether a route with these metrics is what a delete
+    /// request naming `req` asks for. Only the metrics the request carries are
+    /// compared (each with the route's, 0 when it has none; the lock mask when the
+    /// request has one; the features without the kernel's own `ECN_CA` bit).
+    pub fn matches_request(&self, req: &Metrics) -> bool {
+        const ECN_CA: u32 = 1 << 31;
+        if req.locks != 0 && req.locks != self.locks {
+            return false;
+        }
+        let vals_ok = req.vals.iter().all(|&(id, v)| {
+            let mine = self.get(id).unwrap_or(0);
+            let mine = if id == rtax::FEATURES {
+                mine & !ECN_CA
+            } else {
+                mine
+            };
+            mine == v
+        });
+        vals_ok
+            && req
+                .congctl
+                .as_ref()
+                .is_none_or(|c| self.congctl.as_ref() == Some(c))
+    }
 }
 
 /// A gateway address of either family (IPv4 routes may use an IPv6 gateway).
