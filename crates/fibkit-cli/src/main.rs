@@ -189,9 +189,7 @@ fn run_batch(ns: &mut fibkit::Netns, file: &str, rest: &[String], force: bool) -
                 return ExitCode::from(exits.unwrap_or(status));
             }
         };
-        if words.first().is_some_and(|w| w == "ip") {
-            words.remove(0);
-        }
+        fibkit_iproute::batch::drop_leading_ip(&mut words);
         let mut all = rest.to_vec();
         all.extend(words);
         let (code, exits) = one(ns, &all);

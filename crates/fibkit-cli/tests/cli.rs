@@ -710,6 +710,8 @@ fn batch_files_read_and_end_like_ip_live() {
             format!("{setup}route show\nroute add \"10.6.0.0/16 dev d0\nroute show\n"),
         ),
         (&[], format!("{setup}route get {}\n", vec!["x"; 600].join(" "))),
+        // `ip` alone is an unknown object (fib drops a leading `ip` before other words)
+        (&["-force"], format!("{setup}ip\nroute show\n")),
     ];
     for (i, (opts, text)) in cases.iter().enumerate() {
         let (out, err, status) = ip_batch_in_netns("fibkit-batch", opts, text);

@@ -66,9 +66,7 @@ pub fn ip_lines(data: &[u8]) {
     let lines: Vec<Vec<String>> = fibkit_iproute::batch::Reader::new(data)
         .map_while(|step| match step {
             fibkit_iproute::batch::Step::Command { mut words, .. } => {
-                if words.first().is_some_and(|x| x == "ip") {
-                    words.remove(0);
-                }
+                fibkit_iproute::batch::drop_leading_ip(&mut words);
                 Some(words)
             }
             fibkit_iproute::batch::Step::Stop { .. } => None,

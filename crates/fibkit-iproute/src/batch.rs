@@ -100,6 +100,14 @@ fn cut_comment(line: &mut Vec<u8>) {
     }
 }
 
+/// fib's convenience: a command may start with the word `ip`, which is dropped when
+/// words follow it (`ip` alone is what iproute2 makes of it: an unknown object).
+pub fn drop_leading_ip(words: &mut Vec<String>) {
+    if words.len() > 1 && words[0] == "ip" {
+        words.remove(0);
+    }
+}
+
 /// `makeargs`: the words of one command line, or the message and status of its
 /// `exit(1)`.
 pub fn makeargs(line: &[u8]) -> Result<Vec<String>, String> {

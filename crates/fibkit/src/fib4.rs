@@ -140,18 +140,23 @@ impl RouteOp {
     /// `rtm_to_fib6_config`) and deletes: an id with a nexthop specification (`spec`:
     /// a device, gateway, encapsulation or legs) is refused first (conformance scenario 234); a delete
     /// naming an object that does not exist is refused as such. Additions fail later,
-    /// where the kernel looks the id up.
-    pub(crate) fn check_nh_id(self, nh_id: u32, spec: bool, exists: bool) -> Result<()> {
-        if nh_id == 0 {
-            return Ok(());
-        }
-        if spec {
+    /// where the kernel looks the id up. `refuses_spec`: whether the id is refused
+    /// beside a specification: IPv4 asks whether the id is non-zero, IPv6 whether the
+    /// request carried one at all (an id of 0 too; conformance scenario 457).
+    pub(crate) fn check_nh_id(
+        self,
+        nh_id: u32,
+        refuses_spec: bool,
+        spec: bool,
+        exists: bool,
+    ) -> Result<()> {
+        if refuses_spec && spec {
             return Err(Error::msg(
                 Errno::EINVAL,
                 "Nexthop specification and nexthop id are mutually exclusive",
             ));
         }
-        if self == RouteOp::Delete && !exists {
+        if self == RouteOp::Delete && nh_id != 0 && !exists {
             return Err(Error::msg(Errno::EINVAL, "Nexthop id does not exist"));
         }
         Ok(())
@@ -580,6 +585,7 @@ impl Netns {
         Self::check_key(cfg.dst, cfg.dst_len)?;
         op.check_nh_id(
             cfg.nh_id,
+            cfg.nh_id != 0,
             cfg.nh.dev != 0
                 || cfg.nh.gw.is_some()
                 || cfg.nh.encap.is_some()

@@ -183,13 +183,10 @@ impl Netns {
             || cfg.nh.encap.is_some()
             || !cfg.multipath.is_empty();
         op.check_nh_id(
-            if cfg.nh_id_attr {
-                cfg.nh_id.max(1)
-            } else {
-                cfg.nh_id
-            },
+            cfg.nh_id,
+            cfg.nh_id_attr || cfg.nh_id != 0,
             spec,
-            cfg.nh_id == 0 || self.nexthops.contains_key(&cfg.nh_id),
+            self.nexthops.contains_key(&cfg.nh_id),
         )?;
         if cfg.nh.gw.is_some_and(|g| matches!(g, Gateway::V4(_)))
             || cfg
