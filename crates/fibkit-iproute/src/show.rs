@@ -5034,13 +5034,14 @@ fn print_linkinfo(
             o.s(Some("broadcast"), &b, &b);
         }
     }
-    // print_proto_down, whatever the family: `protodown on`, then the reasons (read
-    // as a byte, and only from a message with IFLA_BROADCAST: not a tun's)
-    if l.tuning.proto_down {
+    // print_proto_down, whatever the family, but only from a message with
+    // IFLA_PROTO_DOWN (not inet6_fill_ifinfo's): `protodown on`, then the reasons
+    // (read as a byte, and only from a message with IFLA_BROADCAST: not a tun's)
+    if l.tuning.proto_down && !m.inet6 {
         o.bool_true("proto_down", " protodown on ");
     }
     let reason = l.tuning.proto_down_reason & 0xff;
-    if reason != 0 && !l.is_tun() {
+    if reason != 0 && !l.is_tun() && !m.inet6 {
         o.arr_open(Some("proto_down_reason"));
         o.fp("protodown_reason <");
         let mut first = true;

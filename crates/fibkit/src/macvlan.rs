@@ -6,8 +6,10 @@
 //!   larger), and follows the lower device's down, never up; its MTU ceiling is the
 //!   lower device's.
 //! - It copies the lower device's carrier (`netif_stacked_transfer_operstate`) at
-//!   creation and whenever the lower device goes up or down or changes carrier, so a
-//!   macvlan without carrier is `LOWERLAYERDOWN`.
+//!   creation and at each of the lower device's `NETDEV_UP`, `NETDEV_DOWN` and
+//!   `NETDEV_CHANGE` (a carrier change, a flag, a group, an alias, ...), so a macvlan
+//!   without carrier is `LOWERLAYERDOWN`; this overrides its protodown's carrier
+//!   until protodown is next set (conformance scenario 464).
 //! - Opening one that is not in passthru mode needs an address that neither the lower
 //!   device nor an open macvlan of the port has (EADDRINUSE), and puts the address on
 //!   the lower device's unicast list: a lower device without a unicast filter (all
@@ -264,6 +266,32 @@ impl Netns {
                 }
             }
         }
+    }
+
+    /// The macvlans on `lower` hear its `NETDEV_UP`, `NETDEV_DOWN` and `NETDEV_CHANGE`
+    /// (`macvlan_device_event`): each takes the lower device's carrier again
+    /// (`netif_stacked_transfer_operstate`), whatever its own protodown says, so a
+    /// macvlan whose protodown took its carrier away gets it back at the lower
+    /// device's next event (a group, an alias, a flag, up or down), and one whose
+    /// cleared protodown gave it a carrier the lower device lacks loses it. Each
+    /// whose carrier changed then has its own link watch run.
+    pub(crate) fn macvlan_resync_carriers(&mut self, lower: u32) {
+        let Some(c) = self.links.get(&lower).map(|l| l.carrier) else {
+            return;
+        };
+        let mut changed = Vec::new();
+        for m in self.macvlans_on(lower) {
+            let l = self.links.get_mut(&m).expect("listed");
+            if l.carrier != c {
+                l.set_carrier(c);
+                changed.push(m);
+            }
+        }
+        let Some(&first) = changed.first() else {
+            return;
+        };
+        let changed = self.propagate_carriers(first, changed);
+        self.carriers_changed(changed);
     }
 
     /// `macvlan_open`, before the device is marked up: an address in use on the port

@@ -1585,6 +1585,8 @@ impl Netns {
             self.neigh_ifdown(index, None);
         }
         self.carriers_changed(changed);
+        // NETDEV_UP or NETDEV_DOWN: the macvlans on it take its carrier again
+        self.macvlan_resync_carriers(index);
         self.bump();
         Ok(())
     }
@@ -1639,6 +1641,9 @@ impl Netns {
         }
         self.ipv4_netdev_change(d, carrier);
         self.ipv6_netdev_change(d, ready6, restart_dad);
+        // the macvlans on it hear it too, and take its carrier again (their own
+        // NETDEV_CHANGE comes from their link watch, after this one)
+        self.macvlan_resync_carriers(d);
     }
 
     /// `ip link set DEV [up|down] FLAG on|off ...` (`dev_change_flags`): the flags of
