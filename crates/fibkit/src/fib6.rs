@@ -1469,6 +1469,25 @@ impl Netns {
         else {
             return false;
         };
+        if !self.dad_needed(dev, flags)
+            && self.dad_restart_pending == Some(dev)
+            && flags & ifa::NODAD == 0
+        {
+            // the request's NOARP change restarts this DAD run before it ran
+            // (addrconf_dad_run(idev, true) makes it wait a random delay below
+            // `rtr_solicit_delay`): the address stays tentative until then, when
+            // addrconf_dad_begin finds no DAD to do and announces it
+            if let Some(x) = self
+                .addrs6
+                .get_mut(&dev)
+                .and_then(|v| v.iter_mut().find(|x| x.addr == addr))
+            {
+                x.flags |= ifa::TENTATIVE;
+            }
+            let at = self.now + 1;
+            self.dad_due.insert((dev, addr), DadRun { at, begin: true });
+            return true;
+        }
         if !self.dad_needed(dev, flags) {
             // addrconf_dad_begin without DAD: `optimistic` goes with `tentative`
             if let Some(x) = self

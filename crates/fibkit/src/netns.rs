@@ -211,6 +211,10 @@ pub struct Netns {
     /// The IPv6 addresses' pending DAD work (`ifp->dad_work`), by (device, address):
     /// see [`DadRun`].
     pub(crate) dad_due: BTreeMap<(u32, u128), DadRun>,
+    /// The device a request brings up while changing its `NOARP` (set only during
+    /// that request's `NETDEV_UP`): the restart its `NETDEV_CHANGE` makes delays the
+    /// DAD runs `NETDEV_UP` queues (see [`Netns::addrconf_dad_start`]).
+    pub(crate) dad_restart_pending: Option<u32>,
     /// The clock of resilient nexthop groups, in ms: moves with [`Netns::set_now`],
     /// and by 1 ms per command ([`Netns::tick`]) so that commands keep their order.
     pub(crate) ms_clock: u64,
@@ -451,6 +455,7 @@ impl Netns {
             ms_clock: 1 << 40,
             gc6_due: None,
             dad_due: BTreeMap::new(),
+            dad_restart_pending: None,
             res_next_due: u64::MAX,
             nh_dev_seq: 0,
             addr4_seq: 0,
@@ -1676,7 +1681,26 @@ impl Netns {
             .map(|a| a.addr)
             .collect();
         if let Some(up) = up {
-            self.link_set_up(index, up)?;
+            // a NOARP change that comes with the link going up: its NETDEV_CHANGE
+            // restarts the DAD runs the NETDEV_UP queues (scenario 465), on a device
+            // that had carrier already (one that gets it by going up, a veth, is
+            // configured by the link watch afterwards, NOARP already set)
+            let l = &self.links[&index];
+            let restart = up
+                && !was_up
+                && changes & crate::link::iff::NOARP != 0
+                && !l.up
+                && l.carrier
+                && matches!(
+                    l.oper_code(),
+                    crate::link::oper::UP | crate::link::oper::UNKNOWN
+                );
+            if restart {
+                self.dad_restart_pending = Some(index);
+            }
+            let r = self.link_set_up(index, up);
+            self.dad_restart_pending = None;
+            r?;
         }
         let l = &self.links[&index];
         if l.up && changes & !(crate::link::iff::PROMISC | crate::link::iff::ALLMULTI) != 0 {
