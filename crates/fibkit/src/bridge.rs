@@ -547,9 +547,22 @@ impl Netns {
     }
 
     /// Whether device `idx` is running with an operational state of up
-    /// (`netif_running && netif_oper_up`): up with carrier.
+    /// (`netif_running && netif_oper_up`): up with carrier, and neither dormant nor
+    /// testing (a state a user set, a lower device's or a dormant link mode's).
     fn port_oper_up(&self, idx: u32) -> bool {
-        self.links.get(&idx).is_some_and(|l| l.up && l.carrier)
+        self.links.get(&idx).is_some_and(|l| l.oper_up())
+    }
+
+    /// `br_device_event`'s `NETDEV_CHANGE` for a port: `br_port_carrier_check`
+    /// enables or disables it by its operational state, and the bridge's carrier
+    /// follows (its own link watch then runs).
+    pub(crate) fn bridge_port_changed(&mut self, port: u32) {
+        let Some(br) = self.links.get(&port).map(|l| l.master) else {
+            return;
+        };
+        if br != 0 && self.bridge_update_carrier(br) {
+            self.carriers_changed(vec![br]);
+        }
     }
 
     /// `br_become_designated_port` of port `idx` of `br`.

@@ -1649,6 +1649,8 @@ impl Netns {
         // the macvlans on it hear it too, and take its carrier again (their own
         // NETDEV_CHANGE comes from their link watch, after this one)
         self.macvlan_resync_carriers(d);
+        // and its bridge, which checks the port's operational state
+        self.bridge_port_changed(d);
     }
 
     /// `ip link set DEV [up|down] FLAG on|off ...` (`dev_change_flags`): the flags of
