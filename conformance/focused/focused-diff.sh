@@ -28,11 +28,15 @@ fib=target/release/fib
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# the kernel on one CPU, as fibkit answers: its per-CPU cached routes (an IPv4
+# nexthop's output route, scenario 467) then meet every query
+pin=""
+if command -v taskset >/dev/null 2>&1; then pin="taskset -c 0"; fi
 bad=0
 for ((s = first; s < first + count; s++)); do
     scn=$work/$name-$s.scn
     python3 "$gen" "$s" "$steps" > "$scn"
-    "$oracle" --raw --write-expected "$scn" > /dev/null 2> "$work/err"
+    $pin "$oracle" --raw --write-expected "$scn" > /dev/null 2> "$work/err"
     if "$fib" scenario --check "$scn" > "$work/diff" 2>&1; then
         echo "seed $s ok"
     else

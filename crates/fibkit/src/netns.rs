@@ -239,6 +239,11 @@ pub struct Netns {
     /// `notify_in4_gen`.
     pub(crate) notify_in4: Vec<crate::rtcache::InputCacheKey>,
     pub(crate) notify_in4_gen: u64,
+    /// The IPv4 output routes the nexthops cache (`nhc_pcpu_rth_output`, taken as
+    /// one CPU's), valid while `out_cache4_gen` is the route cache's generation: see
+    /// [`Netns::route_get4_output_cache`].
+    pub(crate) out_cache4: Vec<crate::rtcache::OutputCached>,
+    pub(crate) out_cache4_gen: u64,
     /// Inside [`Netns::bulk`]: index compilation is deferred to its end.
     pub(crate) deferring: bool,
     /// [`Netns::set_restore_mode`].
@@ -464,6 +469,8 @@ impl Netns {
             dev_addr_genid4: 1,
             notify_in4: Vec::new(),
             notify_in4_gen: 0,
+            out_cache4: Vec::new(),
+            out_cache4_gen: 0,
             deferring: false,
             restore_mode: false,
             global_epoch: 0,

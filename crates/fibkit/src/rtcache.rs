@@ -6,9 +6,15 @@
 //! So after a `notify` input query, the other input answers through the same nexthop
 //! print `notify` too (conformance scenario 322).
 //!
-//! Output routes are cached per CPU (`nhc_pcpu_rth_output`): whether a later output
-//! query meets the marked route depends on the CPU it runs on, so fibkit marks only
-//! the answer of the `notify` query itself there.
+//! Output routes are cached per CPU (`nhc_pcpu_rth_output`), and fibkit takes the
+//! answers of one CPU (what the oracle's queries meet almost always; a query the
+//! scheduler moves to another CPU makes its route anew): an output route through a
+//! nexthop is made once and then answered with, its type and flags included, until
+//! the route cache is flushed. So a multicast destination that a unicast route
+//! covers (not joined on the device: a joined group's route is not cached) is
+//! answered `unicast` after a unicast destination through the same nexthop, and the
+//! other way round (`__mkroute_output`; conformance scenario 467), and a `notify`
+//! query marks the cached route for the output answers that follow.
 
 use std::sync::Arc;
 
@@ -30,6 +36,19 @@ pub(crate) enum InputCacheKey {
     },
     /// A single nexthop object (one of a group's members, or the route's own).
     Object(u32),
+}
+
+/// A nexthop's cached IPv4 output route, as far as an answer shows it: its type
+/// (`rt_type`), its realms (`dst.tclassid`), its metrics (the fib_info's of the route
+/// that made it: routes through one nexthop object may differ) and whether a query
+/// marked it `notify` (`RTCF_NOTIFY`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct OutputCached {
+    key: InputCacheKey,
+    rtype: RouteType,
+    realms: u32,
+    metrics: crate::route::Metrics,
+    notify: bool,
 }
 
 impl Netns {
@@ -115,6 +134,73 @@ impl Netns {
             info: Arc::clone(&route.info),
             nh: nh_sel,
         })
+    }
+
+    /// The nexthop whose cached output route the kernel answers output answer `a`
+    /// with (`__mkroute_output`'s `do_cache`): an answer from a FIB entry, unicast,
+    /// local, or multicast when the device did not join the group (a joined group's
+    /// route is local, not cached) and the entry's prefix has at least 4 bits (a
+    /// shorter one answers without the entry); not a broadcast. Routes of one type
+    /// share a nexthop through an equal fib_info, routes of any type through a
+    /// nexthop object.
+    fn output_cache_key4(&self, a: &RouteAnswer4) -> Option<InputCacheKey> {
+        if a.input {
+            return None;
+        }
+        let (route, prefix) = a.fib.as_ref()?;
+        match a.rtype {
+            RouteType::Unicast | RouteType::Local => {}
+            RouteType::Multicast if prefix.len >= 4 && !self.dev_has_mc(a.dev, a.flow.dst) => {}
+            _ => return None,
+        }
+        let nh = a.nexthop()?;
+        let nh_sel = route.info.nhs.iter().position(|n| std::ptr::eq(n, nh))?;
+        let id = route.info.nh_id;
+        if id != 0 {
+            let member = match self.nexthops.get(&id).map(|o| &o.kind) {
+                Some(crate::nexthop::NexthopKind::Group { members }) => members.get(nh_sel)?.0,
+                Some(_) => id,
+                None => return None,
+            };
+            return Some(InputCacheKey::Object(member));
+        }
+        Some(InputCacheKey::Path {
+            table: route.table,
+            rtype: route.rtype,
+            info: Arc::clone(&route.info),
+            nh: nh_sel,
+        })
+    }
+
+    /// An IPv4 output answer as the nexthop's cached output route gives it (see the
+    /// module's documentation): the route cached since the last flush answers with
+    /// its type, realms, metrics and `notify` mark; else the answer is cached. `notify` says
+    /// whether the query asks for it (it marks the cached route). Input answers are
+    /// left as they are ([`Netns::route_get4_notify`]).
+    pub fn route_get4_output_cache(&mut self, a: &mut RouteAnswer4, notify: bool) {
+        if self.out_cache4_gen != self.rt_genid4 {
+            self.out_cache4.clear();
+            self.out_cache4_gen = self.rt_genid4;
+        }
+        let Some(key) = self.output_cache_key4(a) else {
+            return;
+        };
+        match self.out_cache4.iter_mut().find(|c| c.key == key) {
+            Some(c) => {
+                c.notify |= notify;
+                a.rtype = c.rtype;
+                a.realms = c.realms;
+                a.metrics = c.metrics.clone();
+                a.notify = c.notify;
+            }
+            None => self.out_cache4.push(OutputCached {
+                key,
+                rtype: a.rtype,
+                realms: a.realms,
+                metrics: a.metrics.clone(),
+                notify,
+            }),
+        }
     }
 
     /// Whether the kernel prints `notify` with IPv4 answer `a` (`RTCF_NOTIFY` on the
