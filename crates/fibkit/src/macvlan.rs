@@ -270,20 +270,33 @@ impl Netns {
 
     /// The macvlans on `lower` hear its `NETDEV_UP`, `NETDEV_DOWN` and `NETDEV_CHANGE`
     /// (`macvlan_device_event`): each takes the lower device's carrier again
-    /// (`netif_stacked_transfer_operstate`), whatever its own protodown says, so a
+    /// (`netif_stacked_transfer_operstate`), and its dormant and testing states as
+    /// bits of its own, whatever its own protodown says, so a
     /// macvlan whose protodown took its carrier away gets it back at the lower
     /// device's next event (a group, an alias, a flag, up or down), and one whose
     /// cleared protodown gave it a carrier the lower device lacks loses it. Each
     /// whose carrier changed then has its own link watch run.
     pub(crate) fn macvlan_resync_carriers(&mut self, lower: u32) {
-        let Some(c) = self.links.get(&lower).map(|l| l.carrier) else {
+        let Some((c, st)) = self.links.get(&lower).map(|l| (l.carrier, l.oper_code())) else {
             return;
         };
+        // the dormant and testing bits follow the lower device's stored state (a
+        // state set while it was down counts once it comes up)
+        let (d, t) = (
+            st == crate::link::oper::DORMANT,
+            st == crate::link::oper::TESTING,
+        );
         let mut changed = Vec::new();
         for m in self.macvlans_on(lower) {
             let l = self.links.get_mut(&m).expect("listed");
+            let bits = l.oper.dormant != d || l.oper.testing != t;
+            l.oper.dormant = d;
+            l.oper.testing = t;
             if l.carrier != c {
                 l.set_carrier(c);
+                changed.push(m);
+            } else if bits {
+                l.link_watch();
                 changed.push(m);
             }
         }
