@@ -1916,10 +1916,12 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 sport,
                 dport,
             };
-            let r = ns
+            let mut r = ns
                 .route_get6(&fl)
                 .map_err(Failure::errno)?
                 .to_owned_answer(ns);
+            // the copy in the nexthop object's fib6_nh answers
+            ns.route_get6_pcpu(&mut r, d).map_err(Failure::errno)?;
             Ok(GetAnswer::V6(r, fibmatch))
         }
     }
@@ -3927,6 +3929,8 @@ fn link_set_rest(
     carrier: Option<bool>,
     more: &linkmore::LinkMore,
 ) -> Res<Outcome> {
+    // the link watch count before the request (see the operational state below)
+    let gen0 = ns.link(idx).map_or(0, |l| l.oper.gen);
     if let Some(b) = mac {
         // (its length checked by iplink_parse) the device's refusal (ifb cannot change its address), or the address's
         ns.link_set_mac(idx, ether_addr(&b, false)?)
@@ -4032,7 +4036,13 @@ fn link_set_rest(
     ns.link_set_gso(idx, more.gso_max_size, more.gso_max_segs, more.gro_max_size)
         .map_err(Failure::kernel)?;
     if let Some(s) = more.operstate {
-        ns.link_set_operstate(idx, s).map_err(Failure::kernel)?;
+        // a carrier change earlier in the request (the device going up) left a link
+        // watch to run after it: set_operstate looks at the state from before, and
+        // the link watch then makes the state anew from the carrier, so whatever it
+        // set does not last (links seed 7643: `ip link set VETH up state dormant`)
+        if ns.link(idx).map_or(0, |l| l.oper.gen) == gen0 {
+            ns.link_set_operstate(idx, s).map_err(Failure::kernel)?;
+        }
     }
     if let Some(m) = more.linkmode {
         notify |= ns.link_set_linkmode(idx, m).map_err(Failure::kernel)? || mode_changed;

@@ -729,6 +729,10 @@ impl Netns {
         let (table, dst) = (rt.table, rt.dst);
         let expiring = rt.flags & rtf::EXPIRES != 0;
         let r = self.fib6_add_rt2node(rt, fl);
+        if r.is_ok() {
+            // fib6_add_1 takes a new serial number: the nexthops' copies are stale
+            self.fib6_sernum_bump();
+        }
         // fib6_start_gc: an expiring route arms the garbage collector's timer, unless
         // it is armed already
         if r.is_ok() && expiring && self.gc6_due.is_none() {
@@ -1316,6 +1320,8 @@ impl Netns {
 
     fn ifa_notify_del6(&mut self, dev: u32, a: &Addr6) {
         self.del_local_route6(a.addr, dev, false);
+        // (RTM_DELADDR ends with rt_genid_bump_ipv6)
+        self.fib6_sernum_bump();
         if self.dev_forwarding6(dev) {
             self.leave_anycast(dev, a);
         }

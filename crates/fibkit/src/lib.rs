@@ -55,6 +55,7 @@ pub mod mcast;
 pub mod netns;
 pub mod nexthop;
 pub mod nhres;
+pub mod pcpu6;
 pub mod prefix;
 pub mod route;
 pub mod rtcache;

@@ -244,6 +244,10 @@ pub struct Netns {
     /// [`Netns::route_get4_output_cache`].
     pub(crate) out_cache4: Vec<crate::rtcache::OutputCached>,
     pub(crate) out_cache4_gen: u64,
+    /// The IPv6 FIB's serial number (`fib6_sernum`) and the route copies of the
+    /// nexthop objects (see [`crate::pcpu6`]).
+    pub(crate) fib6_sernum: u64,
+    pub(crate) pcpu6: Vec<crate::pcpu6::Pcpu6>,
     /// Inside [`Netns::bulk`]: index compilation is deferred to its end.
     pub(crate) deferring: bool,
     /// [`Netns::set_restore_mode`].
@@ -471,6 +475,8 @@ impl Netns {
             notify_in4_gen: 0,
             out_cache4: Vec::new(),
             out_cache4_gen: 0,
+            fib6_sernum: 0,
+            pcpu6: Vec::new(),
             deferring: false,
             restore_mode: false,
             global_epoch: 0,

@@ -465,6 +465,8 @@ impl Netns {
                 // nh_rt_cache_flush: only when IPv4 routes use the object itself (a
                 // member's replacement leaves its groups' cached routes alone)
                 let direct = self.v4_routes_via(id) != 0;
+                // the IPv6 copies in the replaced object's fib6_nh go with it
+                self.fib6_sernum_bump();
                 self.nexthops.insert(id, new);
                 self.nh_sync_routes();
                 if direct {
@@ -761,6 +763,8 @@ impl Netns {
         // it leaves empty) go, and their removal flushes the route cache; a member
         // leaving a group flushes nothing
         let before = self.v4_routes_via(0);
+        // the object's fib6_nh goes, with its IPv6 copy
+        self.pcpu6.retain(|c| c.object != id);
         self.nh_remove(id);
         self.nh_sync_routes();
         if self.v4_routes_via(0) != before {

@@ -60,7 +60,10 @@ impl Netns {
         };
         insert_by_pref(rules, rule);
         self.rules_resolve(v6);
-        if !v6 {
+        if v6 {
+            // fib6_rule_flush_cache: rt_genid_bump_ipv6
+            self.fib6_sernum_bump();
+        } else {
             self.rt_cache_flush4();
         }
         self.bump();
@@ -297,7 +300,10 @@ impl Netns {
         };
         rules.remove(i);
         self.rules_resolve(v6);
-        if !v6 {
+        if v6 {
+            // fib6_rule_flush_cache: rt_genid_bump_ipv6
+            self.fib6_sernum_bump();
+        } else {
             self.rt_cache_flush4();
         }
         self.bump();
@@ -329,7 +335,9 @@ impl Netns {
         if !remove_positions(rules, positions) {
             return Ok(());
         }
-        if !v6 {
+        if v6 {
+            self.fib6_sernum_bump();
+        } else {
             self.fib_unmerge4();
             self.rt_cache_flush4();
         }

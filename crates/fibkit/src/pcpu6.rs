@@ -1,0 +1,137 @@
+//! The IPv6 route copies the kernel keeps in a nexthop object's `fib6_nh`
+//! (`rt6i_pcpu`, one per CPU; fibkit answers as one CPU does, as for IPv4's cached
+//! output routes in [`crate::rtcache`]).
+//!
+//! `ip6_pol_route` answers through a nexthop with that nexthop's copy when it has one
+//! (`rt6_get_pcpu_route`), and makes one from the route it found otherwise
+//! (`rt6_make_pcpu_route`). A copy of a route through a nexthop object is stamped with
+//! the IPv6 FIB's serial number (`fib6_sernum`) and is thrown away once that moves on:
+//! at each route added (`fib6_add`), a rule added or deleted, a nexthop object
+//! replaced, an address deleted (`rt_genid_bump_ipv6`). Deleting a route does not move
+//! it. Every route through the same object shares the object's copy, so until the next
+//! change:
+//!
+//! - a query that finds another route through the object is answered with the route
+//!   the copy was made from (`rt->from`: its type, table, metric, preference, metrics,
+//!   preferred source, and its entry under `fibmatch`);
+//! - once that route is deleted the copy has no route (`__fib6_drop_pcpu_from`), and a
+//!   query through the object fails with ENETUNREACH (`inet6_rtm_getroute`).
+//!
+//! Input queries go through `ip6_pol_route` too and share the copies. Routes without a
+//! nexthop object have their own `fib6_nh`, whose copy always comes from them.
+//! Conformance scenario 469.
+
+use crate::error::Errno;
+use crate::lookup6::RouteAnswer6;
+use crate::netns::Netns;
+use crate::route::{Route6, RouteType};
+
+/// A nexthop object's copy: the object (a group's member), the serial number it was
+/// made under, and the route it was made from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Pcpu6 {
+    pub(crate) object: u32,
+    sernum: u64,
+    from: Route6,
+}
+
+impl Netns {
+    /// `fib6_new_sernum`: the IPv6 FIB changed in a way that outdates the copies.
+    pub(crate) fn fib6_sernum_bump(&mut self) {
+        self.fib6_sernum = self.fib6_sernum.wrapping_add(1);
+    }
+
+    /// The object whose `fib6_nh` answered through object `id` with device `dev` and
+    /// gateway `gw`: the object, or the group's member with that device and gateway.
+    fn pcpu6_object(&self, id: u32, dev: u32, gw: Option<u128>) -> Option<u32> {
+        use crate::nexthop::NexthopKind;
+        match &self.nexthops.get(&id)?.kind {
+            NexthopKind::Single { .. } => Some(id),
+            NexthopKind::Group { members } => members.iter().map(|m| m.0).find(|m| {
+                matches!(
+                    self.nexthops.get(m).map(|o| &o.kind),
+                    Some(NexthopKind::Single { gw: g, dev: d, .. })
+                        if *d == dev && *g == gw.map(crate::route::Gateway::V6)
+                )
+            }),
+            _ => None,
+        }
+    }
+
+    /// Whether `from` (the route a copy was made from) is still in its table.
+    fn pcpu6_from_alive(&self, from: &Route6) -> bool {
+        self.table6(from.table)
+            .and_then(|t| t.get(from.dst, from.src))
+            .is_some_and(|l| l.iter().any(|r| r.serial.0 == from.serial.0))
+    }
+
+    /// IPv6 answer `a` (of flow destination `daddr`) as the copy of its nexthop object
+    /// gives it (see the module's documentation): unchanged when the copy is its own
+    /// route's or is made now; the copy's route's when another made it; ENETUNREACH
+    /// when that route is gone.
+    pub fn route_get6_pcpu(&mut self, a: &mut RouteAnswer6, daddr: u128) -> Result<(), Errno> {
+        let Some(r0) = a.fib.first() else {
+            return Ok(());
+        };
+        if r0.nh_id == 0 || r0.rtype != RouteType::Unicast {
+            return Ok(());
+        }
+        // the chosen path is the answer's (a group route's entry lists its legs in the
+        // group's order)
+        let Some(object) = self.pcpu6_object(r0.nh_id, a.dev, a.gateway) else {
+            return Ok(());
+        };
+        let cur = self.fib6_sernum;
+        let found = self.pcpu6.iter().position(|c| c.object == object);
+        let from = match found {
+            Some(i) if self.pcpu6[i].sernum == cur => self.pcpu6[i].from.clone(),
+            _ => {
+                let c = Pcpu6 {
+                    object,
+                    sernum: cur,
+                    from: r0.clone(),
+                };
+                match found {
+                    Some(i) => self.pcpu6[i] = c,
+                    None => self.pcpu6.push(c),
+                }
+                return Ok(());
+            }
+        };
+        if from.serial.0 == r0.serial.0 {
+            return Ok(());
+        }
+        if !self.pcpu6_from_alive(&from) {
+            return Err(Errno::ENETUNREACH);
+        }
+        // rt6_fill_node with the copy's route
+        a.rtype = from.rtype;
+        a.table = from.table;
+        a.metric = from.metric;
+        a.pref = from.pref;
+        a.metrics = from.metrics.clone();
+        a.prefsrc = match from.prefsrc {
+            Some(p) => Some(p),
+            None if a.input => None,
+            None => {
+                let sdev = self.nh_first_dev(from.nh_id).unwrap_or(from.nh.dev);
+                self.ipv6_dev_get_saddr(sdev, daddr)
+            }
+        };
+        // its entry, with its legs in the group's order
+        a.fib = if from.sibling_group != 0 {
+            self.table6(from.table)
+                .and_then(|t| t.get(from.dst, from.src))
+                .map(|l| {
+                    l.iter()
+                        .filter(|x| x.serial.0 == from.serial.0)
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_else(|| vec![from.clone()])
+        } else {
+            vec![from]
+        };
+        Ok(())
+    }
+}
