@@ -18,8 +18,12 @@
 //!   query through the object fails with ENETUNREACH (`inet6_rtm_getroute`).
 //!
 //! Input queries go through `ip6_pol_route` too and share the copies. Routes without a
-//! nexthop object have their own `fib6_nh`, whose copy always comes from them.
-//! Conformance scenario 469.
+//! nexthop object have their own `fib6_nh`, whose copy always comes from them and
+//! lasts as long as they do (no serial number): what it keeps from the lookup that
+//! made it is the preference of the path that lookup matched (`res->fib6_flags`), so
+//! a leg of a multipath route answers with that preference until the route goes,
+//! whichever path later lookups match (scenario 320's note). Conformance scenarios 469
+//! and 471.
 
 use crate::error::Errno;
 use crate::lookup6::RouteAnswer6;
@@ -73,7 +77,19 @@ impl Netns {
         let Some(r0) = a.fib.first() else {
             return Ok(());
         };
-        if r0.nh_id == 0 || r0.rtype != RouteType::Unicast {
+        if r0.rtype != RouteType::Unicast {
+            return Ok(());
+        }
+        if r0.nh_id == 0 {
+            // a leg of a multipath route without an object: the answer's first entry
+            // is the chosen leg
+            if r0.sibling_group != 0 {
+                let serial = r0.serial.0;
+                match self.pcpu6_legs.iter().find(|(s, _)| *s == serial) {
+                    Some(&(_, pref)) => a.pref = pref,
+                    None => self.pcpu6_legs.push((serial, a.pref)),
+                }
+            }
             return Ok(());
         }
         // the chosen path is the answer's (a group route's entry lists its legs in the
