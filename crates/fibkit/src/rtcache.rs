@@ -119,6 +119,13 @@ impl Netns {
             }
             _ => return None,
         };
+        self.nh_cache_key4(route, nh_sel)
+    }
+
+    /// The nexthop of path `nh_sel` of `route`, whose cached routes an answer through
+    /// it shares: the route's path (through an equal fib_info), or the nexthop object
+    /// (a group's member).
+    fn nh_cache_key4(&self, route: &crate::route::Route4, nh_sel: usize) -> Option<InputCacheKey> {
         let id = route.info.nh_id;
         if id != 0 {
             let member = match self.nexthops.get(&id).map(|o| &o.kind) {
@@ -155,21 +162,7 @@ impl Netns {
         }
         let nh = a.nexthop()?;
         let nh_sel = route.info.nhs.iter().position(|n| std::ptr::eq(n, nh))?;
-        let id = route.info.nh_id;
-        if id != 0 {
-            let member = match self.nexthops.get(&id).map(|o| &o.kind) {
-                Some(crate::nexthop::NexthopKind::Group { members }) => members.get(nh_sel)?.0,
-                Some(_) => id,
-                None => return None,
-            };
-            return Some(InputCacheKey::Object(member));
-        }
-        Some(InputCacheKey::Path {
-            table: route.table,
-            rtype: route.rtype,
-            info: Arc::clone(&route.info),
-            nh: nh_sel,
-        })
+        self.nh_cache_key4(route, nh_sel)
     }
 
     /// An IPv4 output answer as the nexthop's cached output route gives it (see the
