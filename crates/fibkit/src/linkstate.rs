@@ -41,9 +41,7 @@ impl Netns {
         let l = self.links.get_mut(&index).expect("exists");
         l.oper.user = Some((l.oper.gen, new));
         // netdev_state_change: NETDEV_CHANGE, which the macvlans on the device hear
-        if self.links[&index].up {
-            self.macvlan_transfer_oper(index);
-        }
+        // (Netns::macvlan_lower_event)
         self.netdev_state_change(index)
     }
 
@@ -76,31 +74,6 @@ impl Netns {
     pub fn link_watch_run(&mut self, index: u32) {
         if let Some(l) = self.links.get_mut(&index) {
             l.link_watch();
-        }
-    }
-
-    /// `netif_stacked_transfer_operstate` for the macvlans on `lower`: their dormant
-    /// and testing bits follow its state; a bit that changes runs the link watch,
-    /// whose end is a `NETDEV_CHANGE` on a macvlan that is up.
-    pub(crate) fn macvlan_transfer_oper(&mut self, lower: u32) {
-        let Some(st) = self.links.get(&lower).map(|l| l.oper_code()) else {
-            return;
-        };
-        for m in self.macvlans_on(lower) {
-            let Some(l) = self.links.get_mut(&m) else {
-                continue;
-            };
-            let (d, t) = (st == oper::DORMANT, st == oper::TESTING);
-            if l.oper.dormant == d && l.oper.testing == t {
-                continue;
-            }
-            l.oper.dormant = d;
-            l.oper.testing = t;
-            l.link_watch();
-            if l.up {
-                self.netdev_change(m, false, false);
-                self.macvlan_transfer_oper(m);
-            }
         }
     }
 

@@ -63,25 +63,7 @@ pub struct RouteAnswer6 {
 impl RouteGet6<'_> {
     /// An owned copy, with the chosen leg's ECMP siblings (as `fibmatch` lists them).
     pub fn to_owned_answer(&self, ns: &Netns) -> RouteAnswer6 {
-        let r = self.route;
-        let mut fib = vec![r.clone()];
-        if r.sibling_group != 0 {
-            if let Some(list) = ns.table6(self.table).and_then(|t| t.get(r.dst, r.src)) {
-                let legs: Vec<&Route6> = list
-                    .iter()
-                    .filter(|x| x.sibling_group == r.sibling_group)
-                    .collect();
-                if r.nh_id != 0 {
-                    // a route through a group object reports its paths in the
-                    // group's order, whichever was chosen
-                    fib = legs.iter().map(|x| (*x).clone()).collect();
-                } else if let Some(i) = legs.iter().position(|x| std::ptr::eq(*x, r)) {
-                    for k in 1..legs.len() {
-                        fib.push(legs[(i + k) % legs.len()].clone());
-                    }
-                }
-            }
-        }
+        let fib = ns.entry6_legs(self.table, self.route);
         RouteAnswer6 {
             rtype: self.rtype,
             gateway: self.gateway,
@@ -98,6 +80,31 @@ impl RouteGet6<'_> {
 }
 
 impl Netns {
+    /// Leg `r` of table `table` with its ECMP siblings, as `fibmatch` lists them: the
+    /// leg first, then the others in turn; a route through a group object lists its
+    /// paths in the group's order, whichever was chosen.
+    pub(crate) fn entry6_legs(&self, table: u32, r: &Route6) -> Vec<Route6> {
+        let mut fib = vec![r.clone()];
+        if r.sibling_group == 0 {
+            return fib;
+        }
+        let Some(list) = self.table6(table).and_then(|t| t.get(r.dst, r.src)) else {
+            return fib;
+        };
+        let legs: Vec<&Route6> = list
+            .iter()
+            .filter(|x| x.sibling_group == r.sibling_group)
+            .collect();
+        if r.nh_id != 0 {
+            fib = legs.iter().map(|x| (*x).clone()).collect();
+        } else if let Some(i) = legs.iter().position(|x| std::ptr::eq(*x, r)) {
+            for k in 1..legs.len() {
+                fib.push(legs[(i + k) % legs.len()].clone());
+            }
+        }
+        fib
+    }
+
     /// `ipv6_dev_get_saddr`: the source address for `daddr` leaving through `dst_dev`.
     pub fn ipv6_dev_get_saddr(&self, dst_dev: u32, daddr: u128) -> Option<u128> {
         let dtype = v6::addr_type(daddr);

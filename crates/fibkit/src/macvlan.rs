@@ -276,7 +276,7 @@ impl Netns {
     /// device's next event (a group, an alias, a flag, up or down), and one whose
     /// cleared protodown gave it a carrier the lower device lacks loses it. Each
     /// whose carrier changed then has its own link watch run.
-    pub(crate) fn macvlan_resync_carriers(&mut self, lower: u32) {
+    pub(crate) fn macvlan_lower_event(&mut self, lower: u32) {
         let Some((c, st)) = self.links.get(&lower).map(|l| (l.carrier, l.oper_code())) else {
             return;
         };

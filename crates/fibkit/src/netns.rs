@@ -237,7 +237,7 @@ pub struct Netns {
     pub(crate) dev_addr_genid4: u32,
     /// Cached input routes marked by `ip route get ... notify`, as of
     /// `notify_in4_gen`.
-    pub(crate) notify_in4: Vec<crate::rtcache::InputCacheKey>,
+    pub(crate) notify_in4: Vec<crate::rtcache::NhCacheKey>,
     pub(crate) notify_in4_gen: u64,
     /// The IPv4 output routes the nexthops cache (`nhc_pcpu_rth_output`, taken as
     /// one CPU's), valid while `out_cache4_gen` is the route cache's generation: see
@@ -250,7 +250,7 @@ pub struct Netns {
     pub(crate) pcpu6: Vec<crate::pcpu6::Pcpu6>,
     /// The preference the copy of each IPv6 multipath leg without an object was made
     /// with, by the leg's serial (see [`crate::pcpu6`]).
-    pub(crate) pcpu6_legs: Vec<(u64, crate::route::Pref)>,
+    pub(crate) pcpu6_legs: Vec<crate::pcpu6::LegCopy6>,
     /// Inside [`Netns::bulk`]: index compilation is deferred to its end.
     pub(crate) deferring: bool,
     /// [`Netns::set_restore_mode`].
@@ -1608,7 +1608,7 @@ impl Netns {
         }
         self.carriers_changed(changed);
         // NETDEV_UP or NETDEV_DOWN: the macvlans on it take its carrier again
-        self.macvlan_resync_carriers(index);
+        self.macvlan_lower_event(index);
         self.bump();
         Ok(())
     }
@@ -1665,7 +1665,7 @@ impl Netns {
         self.ipv6_netdev_change(d, ready6, restart_dad);
         // the macvlans on it hear it too, and take its carrier again (their own
         // NETDEV_CHANGE comes from their link watch, after this one)
-        self.macvlan_resync_carriers(d);
+        self.macvlan_lower_event(d);
         // and its bridge, which checks the port's operational state
         self.bridge_port_changed(d);
     }

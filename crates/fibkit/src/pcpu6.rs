@@ -28,6 +28,7 @@
 use crate::error::Errno;
 use crate::lookup6::RouteAnswer6;
 use crate::netns::Netns;
+use crate::prefix::Prefix6;
 use crate::route::{Route6, RouteType};
 
 /// A nexthop object's copy: the object (a group's member), the serial number it was
@@ -37,6 +38,17 @@ pub(crate) struct Pcpu6 {
     pub(crate) object: u32,
     sernum: u64,
     from: Route6,
+}
+
+/// The copy of a multipath leg without an object: the leg (its serial, and where it
+/// is, to forget the copy once the leg is gone) and the preference it was made with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct LegCopy6 {
+    serial: u64,
+    table: u32,
+    dst: crate::prefix::Prefix6,
+    src: crate::prefix::Prefix6,
+    pref: crate::route::Pref,
 }
 
 impl Netns {
@@ -62,11 +74,11 @@ impl Netns {
         }
     }
 
-    /// Whether `from` (the route a copy was made from) is still in its table.
-    fn pcpu6_from_alive(&self, from: &Route6) -> bool {
-        self.table6(from.table)
-            .and_then(|t| t.get(from.dst, from.src))
-            .is_some_and(|l| l.iter().any(|r| r.serial.0 == from.serial.0))
+    /// Whether the route of `serial` is still at `dst` `src` in `table`.
+    fn route6_alive(&self, table: u32, dst: Prefix6, src: Prefix6, serial: u64) -> bool {
+        self.table6(table)
+            .and_then(|t| t.get(dst, src))
+            .is_some_and(|l| l.iter().any(|r| r.serial.0 == serial))
     }
 
     /// IPv6 answer `a` (of flow destination `daddr`) as the copy of its nexthop object
@@ -85,9 +97,28 @@ impl Netns {
             // is the chosen leg
             if r0.sibling_group != 0 {
                 let serial = r0.serial.0;
-                match self.pcpu6_legs.iter().find(|(s, _)| *s == serial) {
-                    Some(&(_, pref)) => a.pref = pref,
-                    None => self.pcpu6_legs.push((serial, a.pref)),
+                match self.pcpu6_legs.iter().find(|c| c.serial == serial) {
+                    Some(c) => a.pref = c.pref,
+                    None => {
+                        let c = LegCopy6 {
+                            serial,
+                            table: r0.table,
+                            dst: r0.dst,
+                            src: r0.src,
+                            pref: a.pref,
+                        };
+                        self.pcpu6_legs.push(c);
+                        // the copies of legs since deleted go with them (looked for
+                        // as the list doubles)
+                        let n = self.pcpu6_legs.len();
+                        if n >= 64 && n.is_power_of_two() {
+                            let legs = std::mem::take(&mut self.pcpu6_legs);
+                            self.pcpu6_legs = legs
+                                .into_iter()
+                                .filter(|c| self.route6_alive(c.table, c.dst, c.src, c.serial))
+                                .collect();
+                        }
+                    }
                 }
             }
             return Ok(());
@@ -117,7 +148,7 @@ impl Netns {
         if from.serial.0 == r0.serial.0 {
             return Ok(());
         }
-        if !self.pcpu6_from_alive(&from) {
+        if !self.route6_alive(from.table, from.dst, from.src, from.serial.0) {
             return Err(Errno::ENETUNREACH);
         }
         // rt6_fill_node with the copy's route
@@ -135,19 +166,7 @@ impl Netns {
             }
         };
         // its entry, with its legs in the group's order
-        a.fib = if from.sibling_group != 0 {
-            self.table6(from.table)
-                .and_then(|t| t.get(from.dst, from.src))
-                .map(|l| {
-                    l.iter()
-                        .filter(|x| x.serial.0 == from.serial.0)
-                        .cloned()
-                        .collect()
-                })
-                .unwrap_or_else(|| vec![from.clone()])
-        } else {
-            vec![from]
-        };
+        a.fib = self.entry6_legs(from.table, &from);
         Ok(())
     }
 }

@@ -22,11 +22,11 @@ use crate::lookup::RouteAnswer4;
 use crate::netns::Netns;
 use crate::route::{Fib4Info, RouteType};
 
-/// The nexthop whose cached input route an answer is (`FIB_RES_NHC`): a route's path
+/// The nexthop whose cached routes an answer shares (`FIB_RES_NHC`: input and output): a route's path
 /// (the kernel shares one fib_info between the routes of a table whose infos are
 /// equal, `fib_find_info`), or a nexthop object, whichever routes use it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum InputCacheKey {
+pub(crate) enum NhCacheKey {
     /// Path `nh` of the routes of `table` and `rtype` with this info.
     Path {
         table: u32,
@@ -44,7 +44,7 @@ pub(crate) enum InputCacheKey {
 /// marked it `notify` (`RTCF_NOTIFY`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct OutputCached {
-    key: InputCacheKey,
+    key: NhCacheKey,
     rtype: RouteType,
     realms: u32,
     metrics: crate::route::Metrics,
@@ -88,7 +88,7 @@ impl Netns {
     /// it: an input answer with a FIB entry (forwarded, local, or a subnet broadcast),
     /// whose source check gave no realm tag (`do_cache = res->fi && !itag`); a
     /// broadcast delivered locally only while `bc_forwarding` is off for `all`.
-    fn input_cache_key4(&self, a: &RouteAnswer4) -> Option<InputCacheKey> {
+    fn input_cache_key4(&self, a: &RouteAnswer4) -> Option<NhCacheKey> {
         if !a.input {
             return None;
         }
@@ -125,7 +125,7 @@ impl Netns {
     /// The nexthop of path `nh_sel` of `route`, whose cached routes an answer through
     /// it shares: the route's path (through an equal fib_info), or the nexthop object
     /// (a group's member).
-    fn nh_cache_key4(&self, route: &crate::route::Route4, nh_sel: usize) -> Option<InputCacheKey> {
+    fn nh_cache_key4(&self, route: &crate::route::Route4, nh_sel: usize) -> Option<NhCacheKey> {
         let id = route.info.nh_id;
         if id != 0 {
             let member = match self.nexthops.get(&id).map(|o| &o.kind) {
@@ -133,9 +133,9 @@ impl Netns {
                 Some(_) => id,
                 None => return None,
             };
-            return Some(InputCacheKey::Object(member));
+            return Some(NhCacheKey::Object(member));
         }
-        Some(InputCacheKey::Path {
+        Some(NhCacheKey::Path {
             table: route.table,
             rtype: route.rtype,
             info: Arc::clone(&route.info),
@@ -150,7 +150,7 @@ impl Netns {
     /// shorter one answers without the entry); not a broadcast. Routes of one type
     /// share a nexthop through an equal fib_info, routes of any type through a
     /// nexthop object.
-    fn output_cache_key4(&self, a: &RouteAnswer4) -> Option<InputCacheKey> {
+    fn output_cache_key4(&self, a: &RouteAnswer4) -> Option<NhCacheKey> {
         if a.input {
             return None;
         }
