@@ -1402,6 +1402,23 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
             "Attribute failed policy validation",
         )));
     }
+    // rtm_to_fib_config / rtm_to_fib6_config judge the header's dsfield before any
+    // attribute (an unsupported encapsulation below; conformance scenario 472)
+    match r.fam.unwrap_or(Family::V4) {
+        Family::V4 if r.tos & 0x03 != 0 => {
+            return Err(Failure::kernel(fibkit::Error::msg(
+                Errno::EINVAL,
+                "Invalid dsfield (tos): ECN bits must be 0",
+            )));
+        }
+        Family::V6 if r.tos != 0 => {
+            return Err(Failure::kernel(fibkit::Error::msg(
+                Errno::EINVAL,
+                "Invalid dsfield (tos): option not available for IPv6",
+            )));
+        }
+        _ => {}
+    }
     // rtm_to_fib_config / rtm_to_fib6_config (`lwtunnel_valid_encap_type`, also of
     // each multipath leg): an encapsulation type the kernel lacks is refused with the
     // request, for every command

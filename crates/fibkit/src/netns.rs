@@ -248,9 +248,9 @@ pub struct Netns {
     /// nexthop objects (see [`crate::pcpu6`]).
     pub(crate) fib6_sernum: u64,
     pub(crate) pcpu6: Vec<crate::pcpu6::Pcpu6>,
-    /// The preference the copy of each IPv6 multipath leg without an object was made
-    /// with, by the leg's serial (see [`crate::pcpu6`]).
-    pub(crate) pcpu6_legs: Vec<crate::pcpu6::LegCopy6>,
+    /// The preference the copy of each IPv6 route without an object was made with,
+    /// by the route's serial (see [`crate::pcpu6`]).
+    pub(crate) pcpu6_legs: rustc_hash::FxHashMap<u64, crate::pcpu6::LegCopy6>,
     /// Inside [`Netns::bulk`]: index compilation is deferred to its end.
     pub(crate) deferring: bool,
     /// [`Netns::set_restore_mode`].
@@ -480,7 +480,7 @@ impl Netns {
             out_cache4_gen: 0,
             fib6_sernum: 0,
             pcpu6: Vec::new(),
-            pcpu6_legs: Vec::new(),
+            pcpu6_legs: Default::default(),
             deferring: false,
             restore_mode: false,
             global_epoch: 0,

@@ -22,8 +22,8 @@
 //! lasts as long as they do (no serial number): what it keeps from the lookup that
 //! made it is the preference of the path that lookup matched (`res->fib6_flags`), so
 //! a leg of a multipath route answers with that preference until the route goes,
-//! whichever path later lookups match (scenario 320's note). Conformance scenarios 469
-//! and 471.
+//! whichever path later lookups match (scenario 320's note), a route queried before
+//! another was appended to it too. Conformance scenarios 469, 471 and 473.
 
 use crate::error::Errno;
 use crate::lookup6::RouteAnswer6;
@@ -40,11 +40,10 @@ pub(crate) struct Pcpu6 {
     from: Route6,
 }
 
-/// The copy of a multipath leg without an object: the leg (its serial, and where it
-/// is, to forget the copy once the leg is gone) and the preference it was made with.
+/// The copy of a route without an object (kept by the route's serial): where the
+/// route is, to forget the copy once it is gone, and the preference it was made with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct LegCopy6 {
-    serial: u64,
     table: u32,
     dst: crate::prefix::Prefix6,
     src: crate::prefix::Prefix6,
@@ -93,31 +92,29 @@ impl Netns {
             return Ok(());
         }
         if r0.nh_id == 0 {
-            // a leg of a multipath route without an object: the answer's first entry
-            // is the chosen leg
-            if r0.sibling_group != 0 {
-                let serial = r0.serial.0;
-                match self.pcpu6_legs.iter().find(|c| c.serial == serial) {
-                    Some(c) => a.pref = c.pref,
-                    None => {
-                        let c = LegCopy6 {
-                            serial,
-                            table: r0.table,
-                            dst: r0.dst,
-                            src: r0.src,
-                            pref: a.pref,
-                        };
-                        self.pcpu6_legs.push(c);
-                        // the copies of legs since deleted go with them (looked for
-                        // as the list doubles)
-                        let n = self.pcpu6_legs.len();
-                        if n >= 64 && n.is_power_of_two() {
-                            let legs = std::mem::take(&mut self.pcpu6_legs);
-                            self.pcpu6_legs = legs
-                                .into_iter()
-                                .filter(|c| self.route6_alive(c.table, c.dst, c.src, c.serial))
-                                .collect();
-                        }
+            // a route without an object (a multipath route's leg: the answer's first
+            // entry is the chosen leg): its copy, made by the first query through it
+            // even while the route had no siblings yet (conformance scenario 473)
+            let serial = r0.serial.0;
+            match self.pcpu6_legs.get(&serial) {
+                Some(c) => a.pref = c.pref,
+                None => {
+                    let c = LegCopy6 {
+                        table: r0.table,
+                        dst: r0.dst,
+                        src: r0.src,
+                        pref: a.pref,
+                    };
+                    self.pcpu6_legs.insert(serial, c);
+                    // the copies of routes since deleted go with them (looked for as
+                    // the map doubles)
+                    let n = self.pcpu6_legs.len();
+                    if n >= 64 && n.is_power_of_two() {
+                        let legs = std::mem::take(&mut self.pcpu6_legs);
+                        self.pcpu6_legs = legs
+                            .into_iter()
+                            .filter(|(s, c)| self.route6_alive(c.table, c.dst, c.src, *s))
+                            .collect();
                     }
                 }
             }
