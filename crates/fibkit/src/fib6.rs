@@ -703,20 +703,40 @@ impl Netns {
             let rt = self.ip6_route_info_create(cfg, &n)?;
             // ip6_route_info_append: a leg repeating an earlier one of the request fails
             // before the next leg is validated (conformance scenario 146)
-            if rts.iter().any(|r: &Route6| {
+            if rts.iter().any(|(r, _): &(Route6, NhCfg)| {
                 r.nh.dev == rt.nh.dev && r.nh.gw == rt.nh.gw && r.nh.encap == rt.nh.encap
             }) {
                 return Err(Error::new(Errno::EEXIST));
             }
-            rts.push(rt);
+            // the request ip6_route_del gets for the leg: its device as asked
+            let req = NhCfg {
+                dev: n.dev,
+                gw: n.gw,
+                ..Default::default()
+            };
+            rts.push((rt, req));
         }
-        let saved = self.tables6.clone();
         let mut flags = fl;
-        for rt in rts {
+        let mut added: Vec<NhCfg> = Vec::new();
+        let mut leg_cfg = cfg.clone();
+        leg_cfg.nh_id = 0;
+        leg_cfg.multipath = Vec::new();
+        for (rt, leg) in rts {
+            // each leg's own request, as ip6_route_info_create left it (the default
+            // metric filled in)
+            leg_cfg.metric = rt.metric;
             if let Err(e) = self.fib6_add(rt, flags) {
-                self.tables6 = saved;
+                // ip6_route_multipath_add undoes the legs it added with ip6_route_del
+                // of each leg's request, which deletes the first route that request
+                // matches: a route through a nexthop object of the same metric and
+                // protocol before the leg goes instead of it (conformance scenario
+                // 475); what a replace took away stays away
+                for leg in &added {
+                    let _ = self.ip6_route_del(&leg_cfg, leg, true);
+                }
                 return Err(e);
             }
+            added.push(leg);
             flags.excl = false;
             flags.replace = false;
             flags.create = true;
@@ -2663,12 +2683,31 @@ impl Netns {
             }
             false
         };
+        // the paths of a group object are tried in the group's order until one
+        // scores above the best so far (nexthop_for_each_fib6_nh stops at the first
+        // rt6_nh_find_match): once one has, the group's later paths are not scored
+        // (conformance scenario 474)
+        let mut matched_group = 0;
+        let mut walk = |r: &'a Route6, best: &mut Option<&'a Route6>, mpri: &mut i32| -> bool {
+            let group = if r.nh_id != 0 { r.sibling_group } else { 0 };
+            if group != 0 && group == matched_group {
+                return false;
+            }
+            let before = *mpri;
+            if consider(r, best, mpri) {
+                return true;
+            }
+            if group != 0 && *mpri != before {
+                matched_group = group;
+            }
+            false
+        };
         for (i, r) in list.iter().enumerate() {
             if r.metric != metric {
                 cont = Some(i);
                 break;
             }
-            if consider(r, &mut best, &mut mpri) {
+            if walk(r, &mut best, &mut mpri) {
                 return best;
             }
         }
@@ -2677,7 +2716,7 @@ impl Netns {
         }
         let c = cont?;
         for r in &list[c..] {
-            if consider(r, &mut best, &mut mpri) {
+            if walk(r, &mut best, &mut mpri) {
                 return best;
             }
         }
