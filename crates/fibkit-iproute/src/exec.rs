@@ -3198,6 +3198,9 @@ fn addr_modify(
     let mut metric = 0u32;
     let mut flags = 0u32;
     let mut label: Option<String> = None;
+    // each `label` adds an IFA_LABEL attribute, and the policy checks every one
+    // (conformance scenario 476)
+    let mut long_label = false;
     // set_lifetime: `forever` or seconds (iproute2's defaults: forever)
     let (mut valid_lft, mut preferred_lft): (Option<u32>, Option<u32>) = (None, None);
     while let Some(k) = a.next() {
@@ -3254,7 +3257,11 @@ fn addr_modify(
                 sc = Some(scope_a2n(v).ok_or_else(|| invarg("invalid scope value.", v))?);
             }
             "dev" => dev = Some(a.val()?),
-            "label" => label = Some(a.val()?.to_string()),
+            "label" => {
+                let l = a.val()?.to_string();
+                long_label |= l.len() > 15;
+                label = Some(l);
+            }
             _ if matches(k, "metric") || matches(k, "priority") || matches(k, "preference") => {
                 let v = a.val()?;
                 metric = get_u32(v, "\"metric\" value is invalid\n")?;
@@ -3386,7 +3393,7 @@ fn addr_modify(
         Some(Family::V4) => {
             // nlmsg_parse against ifa_ipv4_policy: a broadcast address of no length
             // (`brd all`), a label of more than IFNAMSIZ - 1 bytes
-            if empty_brd || label.as_ref().is_some_and(|l| l.len() > 15) {
+            if empty_brd || long_label {
                 return Err(kerr(Errno::ERANGE, "Attribute failed policy validation"));
             }
             if !add {
