@@ -33,6 +33,131 @@ fn info4_fingerprint(i: &Fib4Info) -> u64 {
         ^ (i.nhs.len() as u64).rotate_left(8)
 }
 
+/// What `fib_find_info_nh` compares of a route through a nexthop object: table,
+/// object, protocol, scope, preferred source, priority, type and flags (not the
+/// metrics).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct NhInfoKey {
+    table: u32,
+    nh_id: u32,
+    proto: u8,
+    scope: u8,
+    prefsrc: u32,
+    priority: u32,
+    rtype: RouteType,
+    flags: u32,
+}
+
+impl NhInfoKey {
+    fn of(table: u32, i: &Fib4Info) -> Self {
+        NhInfoKey {
+            table,
+            nh_id: i.nh_id,
+            proto: i.proto,
+            scope: i.scope,
+            prefsrc: i.prefsrc,
+            priority: i.priority,
+            rtype: i.rtype,
+            flags: i.flags,
+        }
+    }
+}
+
+/// One live info through a nexthop object: its metrics (with its key, what tells it
+/// from the others) and the routes known to use it (prefix and TOS; those gone are
+/// dropped as they are met).
+#[derive(Clone, Debug)]
+struct NhInfoUse {
+    metrics: crate::route::Metrics,
+    users: Vec<(Prefix4, u8)>,
+}
+
+/// The IPv4 route infos through nexthop objects, by [`NhInfoKey`], oldest first.
+///
+/// `fib_create_info` gives a new route through an object that names no metrics the
+/// first info of the hash chain with the same object, protocol, scope, preferred
+/// source, priority, type, table and flags (`fib_find_info_nh`, which does not look
+/// at metrics): the newest such info (the chain adds at its head), metrics and all.
+/// A route added without metrics through an object another route uses with an `mtu`
+/// answers with that MTU (conformance scenario 477).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NhInfos4 {
+    by_key: rustc_hash::FxHashMap<NhInfoKey, Vec<NhInfoUse>>,
+}
+
+impl Netns {
+    /// Whether a route at `p` with TOS `tos` uses an info of `key` with `metrics`.
+    fn nh_info_user_alive(
+        &self,
+        key: &NhInfoKey,
+        metrics: &crate::route::Metrics,
+        (p, tos): (Prefix4, u8),
+    ) -> Option<Arc<Fib4Info>> {
+        let list = self.tables4.get(&key.table)?.get(p)?;
+        list.iter()
+            .find(|a| {
+                a.tos == tos && NhInfoKey::of(key.table, &a.info) == *key && a.info.metrics == *metrics
+            })
+            .map(|a| Arc::clone(&a.info))
+    }
+
+    /// A live user's info of `u`, dropping the users found gone on the way.
+    fn nh_info_live(&self, key: &NhInfoKey, u: &mut NhInfoUse) -> Option<Arc<Fib4Info>> {
+        while let Some(&last) = u.users.last() {
+            if let Some(i) = self.nh_info_user_alive(key, &u.metrics, last) {
+                return Some(i);
+            }
+            u.users.pop();
+        }
+        None
+    }
+
+    /// `fib_find_info_nh`: the newest live info a new route through an object without
+    /// metrics shares, if any.
+    fn nh_info4_find(&mut self, cfg: &Route4Cfg, info: &Fib4Info) -> Option<Arc<Fib4Info>> {
+        let m = &cfg.metrics;
+        if info.nh_id == 0 || !m.vals.is_empty() || m.locks != 0 || m.congctl.is_some() {
+            return None;
+        }
+        let key = NhInfoKey::of(cfg.table, info);
+        let mut uses = self.nh_infos4.by_key.remove(&key)?;
+        let mut found = None;
+        while let Some(mut u) = uses.pop() {
+            if let Some(i) = self.nh_info_live(&key, &mut u) {
+                found = Some(i);
+                uses.push(u);
+                break;
+            }
+        }
+        if !uses.is_empty() {
+            self.nh_infos4.by_key.insert(key, uses);
+        }
+        found
+    }
+
+    /// Route `p` `tos` of `table` was added with `info` through an object: note it as
+    /// a user of its info, a new one (newest) unless that info is live already.
+    fn nh_info4_note(&mut self, table: u32, info: &Fib4Info, p: Prefix4, tos: u8) {
+        let key = NhInfoKey::of(table, info);
+        let mut uses = self.nh_infos4.by_key.remove(&key).unwrap_or_default();
+        let at = uses.iter().position(|u| u.metrics == info.metrics);
+        let live = at.is_some_and(|i| self.nh_info_live(&key, &mut uses[i]).is_some());
+        match at {
+            Some(i) if live => uses[i].users.push((p, tos)),
+            _ => {
+                if let Some(i) = at {
+                    uses.remove(i);
+                }
+                uses.push(NhInfoUse {
+                    metrics: info.metrics.clone(),
+                    users: vec![(p, tos)],
+                });
+            }
+        }
+        self.nh_infos4.by_key.insert(key, uses);
+    }
+}
+
 /// Route infos remembered for sharing: equal infos of one table get one allocation
 /// (the kernel's `fib_find_info`, which compares `fib_tb_id` too: the nexthops'
 /// remembered source addresses are per table). Holds the last [`INFO4_CACHE_MAX`]
@@ -1014,7 +1139,13 @@ impl Netns {
         // destination (a full table holds a handful of distinct infos, one per
         // gateway); an info is never changed in place while shared (`Arc::make_mut`)
         let info = self.fib4_create_info(cfg)?;
-        let (info, made) = self.info4_pool.share(info, cfg.table);
+        let (info, made) = match self.nh_info4_find(cfg, &info) {
+            Some(live) => (live, false),
+            None => self.info4_pool.share(info, cfg.table),
+        };
+        if info.nh_id != 0 {
+            self.nh_info4_note(cfg.table, &info, Prefix4::new(cfg.dst, cfg.dst_len), cfg.tos);
+        }
         // fib_create_info: a new info's nexthops choose their source addresses now
         // (an info found equal keeps what its nexthops remember); a route through
         // objects, or of a type without nexthops, leaves that to its lookups

@@ -275,6 +275,9 @@ pub struct Netns {
     pub(crate) nh6_cache: Vec<(Nh6Key, Result<u32>)>,
     /// The last distinct IPv4 route infos created, for new routes to share.
     pub(crate) info4_pool: crate::fib4::InfoPool4,
+    /// The live IPv4 route infos through nexthop objects, newest last, for a new
+    /// route without metrics to share (see [`crate::fib4::NhInfos4`]).
+    pub(crate) nh_infos4: crate::fib4::NhInfos4,
     /// Sysctls. After changing them directly, call [`Netns::sysctls_changed`] (a
     /// [`Fib`](crate::fib::Fib) writer also notices the change when it publishes).
     pub sysctl: Sysctls,
@@ -488,6 +491,7 @@ impl Netns {
             nh_cache: Default::default(),
             nh6_cache: Default::default(),
             info4_pool: Default::default(),
+            nh_infos4: Default::default(),
             sysctl: Sysctls::oracle_defaults(),
             kernel: Default::default(),
         };
