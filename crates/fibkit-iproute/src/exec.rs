@@ -1419,6 +1419,22 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
         }
         _ => {}
     }
+    // rtm_to_fib6_config refuses a nexthop id beside a nexthop specification before
+    // it looks at an encapsulation type (IPv4 checks the type first, in its attribute
+    // loop; conformance scenario 478)
+    if r.fam == Some(Family::V6)
+        && r.nhid_given
+        && (r.nh.dev != 0
+            || matches!(r.nh.gw, Some(fibkit::route::Gateway::V6(_)))
+            || (r.via_given && r.nh.gw.is_none())
+            || r.nh.encap.is_some()
+            || !r.multipath.is_empty())
+    {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::EINVAL,
+            "Nexthop specification and nexthop id are mutually exclusive",
+        )));
+    }
     // rtm_to_fib_config / rtm_to_fib6_config (`lwtunnel_valid_encap_type`, also of
     // each multipath leg): an encapsulation type the kernel lacks is refused with the
     // request, for every command

@@ -178,8 +178,10 @@ impl Netns {
         }
         // rtm_to_fib6_config (an id attribute of 0 is refused beside a specification
         // too), then inet6_rtm_delroute
+        // (a gateway of the other family is RTA_VIA, refused below, not part of it;
+        // conformance scenario 478)
         let spec = cfg.nh.dev != 0
-            || cfg.nh.gw.is_some()
+            || matches!(cfg.nh.gw, Some(Gateway::V6(_)))
             || cfg.nh.encap.is_some()
             || !cfg.multipath.is_empty();
         op.check_nh_id(
