@@ -576,11 +576,13 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
     // iproute_flush dumps and sends each route back as a delete, round after round,
     // until a dump finds nothing: a route the dump hid (an IPv6 entry between the legs
     // of a multipath route, see `fib6_dump_messages`) goes in a later round. A round
-    // that leaves as many routes to flush as the one before ends it here (the kernel
-    // would go on dumping them for 30 seconds)
+    // whose dump is the one before's (nothing it sent back was deleted) ends it here
+    // (the kernel would go on dumping them for 30 seconds); a round that deleted some
+    // routes but dumps as many (a hidden route revealed; conformance scenario 479)
+    // does not
     // With `-s` each round is counted on stdout, and with `-s -s` each route it takes
     // printed first.
-    let mut last = usize::MAX;
+    let mut last: Option<Vec<Vec<crate::show::Selected>>> = None;
     let mut round = 0;
     loop {
         let d = crate::show::route_flush_dump(ns, &show_opts(opts), args, opts.stats > 1)
@@ -589,8 +591,7 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
                 stdout: format!("{out}{}", f.stdout),
                 ..f
             })?;
-        let entries: usize = d.routes.iter().map(Vec::len).sum();
-        if d.routes.is_empty() || entries >= last {
+        if d.routes.is_empty() || last.as_ref() == Some(&d.routes) {
             if opts.stats > 0 {
                 out.push_str(&if round == 0 && (!cloned || family == Some(Family::V6)) {
                     "Nothing to flush.\n".to_string()
@@ -601,7 +602,7 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
             }
             return Ok(Outcome::Ok(out));
         }
-        last = entries;
+        last = Some(d.routes.clone());
         out.push_str(&d.printed);
         round += 1;
         let messages = d.routes.len();
