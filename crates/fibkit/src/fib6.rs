@@ -2559,6 +2559,12 @@ impl Netns {
             }
             // kept or not, the address leaves its solicited-node group
             self.leave_solict(dev, a.addr);
+            if !keep {
+                // an address not kept is notified gone (__ipv6_ifa_notify's
+                // RTM_DELADDR), which outdates the IPv6 route copies (conformance
+                // scenario 480)
+                self.fib6_sernum_bump();
+            }
             if keep {
                 let mut a = a;
                 // kept addresses wait for DAD again while the link is down, but for
