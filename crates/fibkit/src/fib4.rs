@@ -593,6 +593,7 @@ impl Netns {
                 if r.info.scope < fscope {
                     continue;
                 }
+                r.fa_state.mark_accessed();
                 if let Some(e) = r.rtype.reject_error() {
                     return Err(e);
                 }
@@ -719,25 +720,27 @@ impl Netns {
         )?;
         if op == RouteOp::Delete {
             let r = self.fib4_delete(&cfg);
-            if r.is_ok() {
-                // the kernel flushes only when the entry was ever looked up
-                // (FA_S_ACCESSED), which fibkit does not track
-                self.rt_cache_flush4();
+            if let Ok(accessed) = r {
+                // the kernel flushes only when a lookup had found the entry
+                // (FA_S_ACCESSED; conformance scenario 481)
+                if accessed {
+                    self.rt_cache_flush4();
+                }
                 self.route_only = true;
                 self.bump();
             }
-            return r;
+            return r.map(|_| ());
         }
         let r = self.fib4_insert(&cfg, op.flags());
         self.route_only = cfg.rtype != RouteType::Local;
-        if r.is_ok() {
+        if r == Ok(true) {
             self.rt_cache_flush4();
         }
         if r.is_ok() && cfg.rtype == RouteType::Local {
             self.custom_local_routes4 = true;
         }
         self.bump();
-        r
+        r.map(|_| ())
     }
 
     fn check_key(dst: u32, len: u8) -> Result<()> {
@@ -1131,8 +1134,10 @@ impl Netns {
         }
     }
 
-    /// `fib_table_insert`.
-    pub(crate) fn fib4_insert(&mut self, cfg: &Route4Cfg, fl: NlFlags) -> Result<()> {
+    /// `fib_table_insert`; says whether the route cache is to be flushed: after a new
+    /// entry, or a replacement of one a lookup had found (`FA_S_ACCESSED`), not after a
+    /// replace that found the same route there already.
+    pub(crate) fn fib4_insert(&mut self, cfg: &Route4Cfg, fl: NlFlags) -> Result<bool> {
         Self::check_key(cfg.dst, cfg.dst_len)?;
         self.new_table4(cfg.table);
         // the kernel's `fib_find_info`: a table's routes mostly differ only in their
@@ -1167,7 +1172,7 @@ impl Netns {
             rtype,
             table: cfg.table,
             info,
-            fa_default: Default::default(),
+            fa_state: Default::default(),
         };
         let t = self.tables4.get_mut(&cfg.table).expect("table created");
         let list = t.entry(p);
@@ -1198,17 +1203,17 @@ impl Netns {
                 if fl.replace {
                     if let Some(m) = matched {
                         if m == first {
-                            return Ok(());
+                            return Ok(false);
                         }
                         return Err(Error::new(Errno::EEXIST));
                     }
                     let visible =
                         new.info.scope >= scope::LINK || list[first].info.scope >= scope::LINK;
-                    list[first] = new;
+                    let old = std::mem::replace(&mut list[first], new);
                     if visible {
                         self.nh_cache.clear();
                     }
-                    return Ok(());
+                    return Ok(old.fa_state.accessed());
                 }
                 if matched.is_some() {
                     return Err(Error::new(Errno::EEXIST));
@@ -1239,7 +1244,7 @@ impl Netns {
             // gateway validation sees link and host scope routes: forget cached answers
             self.nh_cache.clear();
         }
-        Ok(())
+        Ok(true)
     }
 
     /// `fib_nh_match`: whether the request's nexthop part selects `info` (for deletes).
@@ -1295,8 +1300,9 @@ impl Netns {
         })
     }
 
-    /// `fib_table_delete`.
-    pub(crate) fn fib4_delete(&mut self, cfg: &Route4Cfg) -> Result<()> {
+    /// `fib_table_delete`; says whether a lookup had found the entry deleted
+    /// (`FA_S_ACCESSED`: the route cache is flushed only then).
+    pub(crate) fn fib4_delete(&mut self, cfg: &Route4Cfg) -> Result<bool> {
         Self::check_key(cfg.dst, cfg.dst_len)?;
         let p = Prefix4::new(cfg.dst, cfg.dst_len);
         let t = self
@@ -1333,7 +1339,8 @@ impl Netns {
         let Some(i) = victim else {
             return Err(Error::new(Errno::ESRCH));
         };
-        let visible = list.remove(i).info.scope >= scope::LINK;
+        let gone = list.remove(i);
+        let visible = gone.info.scope >= scope::LINK;
         if p.len == 0 {
             t.num_default -= 1;
         }
@@ -1341,7 +1348,7 @@ impl Netns {
         if visible {
             self.nh_cache.clear();
         }
-        Ok(())
+        Ok(gone.fa_state.accessed())
     }
 
     // ------------------------------------------------- kernel-derived routes

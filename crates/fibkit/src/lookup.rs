@@ -406,7 +406,7 @@ impl Netns {
         table: u32,
     ) -> bool {
         self.selects_default(route, prefix, table)
-            && (route.fa_default.get() != -1
+            && (route.fa_state.default_get() != -1
                 || self
                     .tables4
                     .get(&table)
@@ -523,11 +523,11 @@ impl Netns {
                     fa1 = Some(fa);
                 }
                 Some(prev) => {
-                    let dflt = fa1.map_or(-1, |f| f.fa_default.get());
+                    let dflt = fa1.map_or(-1, |f| f.fa_state.default_get());
                     if !self.fib_detect_death(prev, order, &mut last_resort, &mut last_idx, dflt) {
                         choose(res, prev);
                         if let (true, Some(f1)) = (remember, fa1) {
-                            f1.fa_default.set(order);
+                            f1.fa_state.default_set(order);
                         }
                         return;
                     }
@@ -541,7 +541,7 @@ impl Netns {
         };
         if order <= 0 {
             if remember {
-                f1.fa_default.set(-1);
+                f1.fa_state.default_set(-1);
             }
             return;
         }
@@ -550,11 +550,11 @@ impl Netns {
             order,
             &mut last_resort,
             &mut last_idx,
-            f1.fa_default.get(),
+            f1.fa_state.default_get(),
         ) {
             choose(res, last);
             if remember {
-                f1.fa_default.set(order);
+                f1.fa_state.default_set(order);
             }
             return;
         }
@@ -562,7 +562,7 @@ impl Netns {
             choose(res, r);
         }
         if remember {
-            f1.fa_default.set(last_idx);
+            f1.fa_state.default_set(last_idx);
         }
     }
 

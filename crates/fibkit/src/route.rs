@@ -426,60 +426,88 @@ pub struct Route4 {
     /// The fib_info, shared by the routes whose infos are equal (like the kernel's
     /// `fib_find_info`): most of a route's size, held once per distinct info.
     pub info: std::sync::Arc<Fib4Info>,
-    /// Which of its table's default routes of equal metric lookups chose last, when it
-    /// is the first of them (`fa_default`).
-    pub fa_default: FaDefault,
+    /// What lookups leave on the entry: which of its table's default routes of equal
+    /// metric they chose last, when it is the first of them (`fa_default`), and
+    /// whether one has seen it (`FA_S_ACCESSED`).
+    pub fa_state: FaState,
 }
 
-/// A route's `fa_default`: `fib_select_default` turns from one default route to the next
-/// of equal metric whose gateway's neighbour entry is not reachable, and keeps the
-/// position of the one it chose in the first of them, so that the next lookup goes on
-/// from there (conformance scenario 454). -1 for a new route (and for a replacement).
-/// Written by lookups through a shared reference, like the kernel's; takes no part in
-/// comparisons of routes. Held in 16 bits, in the room the route's layout leaves (a
-/// table would need more than 32,767 default routes of one metric to tell).
-pub struct FaDefault(std::sync::atomic::AtomicI16);
+/// What lookups leave on a route entry, written through a shared reference like the
+/// kernel's fields; takes no part in comparisons of routes. Held in 16 bits, in the
+/// room the route's layout leaves:
+///
+/// - `fa_default`: `fib_select_default` turns from one default route to the next of
+///   equal metric whose gateway's neighbour entry is not reachable, and keeps the
+///   position of the one it chose in the first of them, so that the next lookup goes
+///   on from there (conformance scenario 454). -1 for a new route (and for a
+///   replacement); 15 bits (a table would need more than 32,766 default routes of one
+///   metric to tell).
+/// - `FA_S_ACCESSED` (the top bit): a lookup found the entry (`fib_table_lookup` marks
+///   every entry it gets past the TOS and scope checks of). Deleting or replacing an
+///   entry flushes the route cache only if it is set (conformance scenario 481).
+pub struct FaState(std::sync::atomic::AtomicU16);
 
-impl FaDefault {
-    /// The position remembered (-1: none).
-    pub fn get(&self) -> i32 {
-        i32::from(self.0.load(std::sync::atomic::Ordering::Relaxed))
+const FA_S_ACCESSED: u16 = 0x8000;
+
+impl FaState {
+    /// The default-route position remembered (-1: none).
+    pub fn default_get(&self) -> i32 {
+        i32::from(self.0.load(std::sync::atomic::Ordering::Relaxed) & !FA_S_ACCESSED) - 1
     }
 
-    /// Remember position `v`.
-    pub fn set(&self, v: i32) {
-        let v = v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
-        self.0.store(v, std::sync::atomic::Ordering::Relaxed);
+    /// Remember default-route position `v`.
+    pub fn default_set(&self, v: i32) {
+        let enc = (v.clamp(-1, i32::from(!FA_S_ACCESSED) - 1) + 1) as u16;
+        let _ = self.0.fetch_update(
+            std::sync::atomic::Ordering::Relaxed,
+            std::sync::atomic::Ordering::Relaxed,
+            |old| Some((old & FA_S_ACCESSED) | enc),
+        );
+    }
+
+    /// Whether a lookup found the entry.
+    pub fn accessed(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed) & FA_S_ACCESSED != 0
+    }
+
+    /// `fib_alias_accessed`: a lookup found the entry (written once).
+    pub fn mark_accessed(&self) {
+        if !self.accessed() {
+            self.0.fetch_or(FA_S_ACCESSED, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 }
 
-impl Default for FaDefault {
+impl Default for FaState {
     fn default() -> Self {
-        FaDefault(std::sync::atomic::AtomicI16::new(-1))
+        FaState(std::sync::atomic::AtomicU16::new(0))
     }
 }
 
-impl Clone for FaDefault {
+impl Clone for FaState {
     fn clone(&self) -> Self {
-        let c = FaDefault::default();
-        c.set(self.get());
-        c
+        FaState(std::sync::atomic::AtomicU16::new(
+            self.0.load(std::sync::atomic::Ordering::Relaxed),
+        ))
     }
 }
 
-impl PartialEq for FaDefault {
+impl std::fmt::Debug for FaState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FaState")
+            .field("default", &self.default_get())
+            .field("accessed", &self.accessed())
+            .finish()
+    }
+}
+
+impl PartialEq for FaState {
     fn eq(&self, _: &Self) -> bool {
         true
     }
 }
 
-impl Eq for FaDefault {}
-
-impl std::fmt::Debug for FaDefault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "FaDefault({})", self.get())
-    }
-}
+impl Eq for FaState {}
 
 /// The IPv6 route `RTF_*` flags fibkit keeps.
 pub mod rtf {
@@ -680,7 +708,7 @@ pub fn metrics_check(m: &Metrics) -> crate::error::Result<()> {
 
 #[cfg(all(test, target_pointer_width = "64"))]
 mod layout {
-    /// A route entry stays three words: its `fa_default` lives in the room the other
+    /// A route entry stays three words: its `fa_state` lives in the room the other
     /// fields leave (a full table holds a million of them).
     #[test]
     fn route4_is_three_words() {
