@@ -586,7 +586,9 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
     let mut round = 0;
     let routes = |ns: &Netns| -> usize {
         ns.tables4().map(|t| t.len()).sum::<usize>()
-            + ns.tables6().map(|t| t.lists().map(Vec::len).sum::<usize>()).sum::<usize>()
+            + ns.tables6()
+                .map(|t| t.lists().map(Vec::len).sum::<usize>())
+                .sum::<usize>()
     };
     loop {
         let d = crate::show::route_flush_dump(ns, &show_opts(opts), args, opts.stats > 1)

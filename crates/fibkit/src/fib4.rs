@@ -96,7 +96,9 @@ impl Netns {
         let list = self.tables4.get(&key.table)?.get(p)?;
         list.iter()
             .find(|a| {
-                a.tos == tos && NhInfoKey::of(key.table, &a.info) == *key && a.info.metrics == *metrics
+                a.tos == tos
+                    && NhInfoKey::of(key.table, &a.info) == *key
+                    && a.info.metrics == *metrics
             })
             .map(|a| Arc::clone(&a.info))
     }
@@ -1149,7 +1151,12 @@ impl Netns {
             None => self.info4_pool.share(info, cfg.table),
         };
         if info.nh_id != 0 {
-            self.nh_info4_note(cfg.table, &info, Prefix4::new(cfg.dst, cfg.dst_len), cfg.tos);
+            self.nh_info4_note(
+                cfg.table,
+                &info,
+                Prefix4::new(cfg.dst, cfg.dst_len),
+                cfg.tos,
+            );
         }
         // fib_create_info: a new info's nexthops choose their source addresses now
         // (an info found equal keeps what its nexthops remember); a route through

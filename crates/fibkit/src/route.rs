@@ -473,7 +473,8 @@ impl FaState {
     /// `fib_alias_accessed`: a lookup found the entry (written once).
     pub fn mark_accessed(&self) {
         if !self.accessed() {
-            self.0.fetch_or(FA_S_ACCESSED, std::sync::atomic::Ordering::Relaxed);
+            self.0
+                .fetch_or(FA_S_ACCESSED, std::sync::atomic::Ordering::Relaxed);
         }
     }
 }
