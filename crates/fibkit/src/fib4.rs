@@ -72,20 +72,71 @@ struct NhInfoUse {
     users: Vec<(Prefix4, u8)>,
 }
 
-/// The IPv4 route infos through nexthop objects, by [`NhInfoKey`], oldest first.
+/// The IPv4 route infos through nexthop objects, by [`NhInfoKey`], in the order of
+/// the kernel's hash chain, its head last.
 ///
 /// `fib_create_info` gives a new route through an object that names no metrics the
 /// first info of the hash chain with the same object, protocol, scope, preferred
 /// source, priority, type, table and flags (`fib_find_info_nh`, which does not look
-/// at metrics): the newest such info (the chain adds at its head), metrics and all.
-/// A route added without metrics through an object another route uses with an `mtu`
-/// answers with that MTU (conformance scenario 477).
-#[derive(Clone, Debug, Default)]
+/// at metrics), metrics and all: the newest such info (the chain adds at its head),
+/// unless the hash table grew since, which moves each chain's entries one by one to
+/// the head of their new chain and so reverses their order. A route added without
+/// metrics through an object another route uses with an `mtu` answers with that MTU
+/// (conformance scenarios 477, 482).
+#[derive(Clone, Debug)]
 pub(crate) struct NhInfos4 {
     by_key: rustc_hash::FxHashMap<NhInfoKey, Vec<NhInfoUse>>,
+    /// The size of the kernel's fib_info hash table (16 buckets in a new namespace,
+    /// doubled by `fib_create_info` whenever as many infos live).
+    hash_size: usize,
+    /// At least the number of live infos (counted exactly when it reaches
+    /// `hash_size`).
+    live_bound: usize,
+}
+
+impl Default for NhInfos4 {
+    fn default() -> Self {
+        NhInfos4 {
+            by_key: Default::default(),
+            hash_size: 16,
+            live_bound: 0,
+        }
+    }
 }
 
 impl Netns {
+    /// The live IPv4 route infos: the distinct infos of each table's routes (equal
+    /// infos are one in the kernel, `fib_find_info`).
+    fn live_infos4(&self) -> usize {
+        let mut seen: rustc_hash::FxHashSet<(u32, &Fib4Info)> = Default::default();
+        for t in self.tables4.values() {
+            for r in t.iter() {
+                seen.insert((r.table, &r.info));
+            }
+        }
+        seen.len()
+    }
+
+    /// `fib_create_info`'s growth of the info hash table, checked before each new
+    /// info: once as many infos live as it has buckets it doubles, and the chains'
+    /// entries come out reversed.
+    fn fib_info_hash_grow_check(&mut self) {
+        let h = &mut self.nh_infos4;
+        h.live_bound += 1;
+        if h.live_bound <= h.hash_size {
+            return;
+        }
+        let live = self.live_infos4();
+        let h = &mut self.nh_infos4;
+        h.live_bound = live + 1;
+        if live >= h.hash_size {
+            h.hash_size *= 2;
+            for uses in h.by_key.values_mut() {
+                uses.reverse();
+            }
+        }
+    }
+
     /// Whether a route at `p` with TOS `tos` uses an info of `key` with `metrics`.
     fn nh_info_user_alive(
         &self,
@@ -1145,10 +1196,20 @@ impl Netns {
         // the kernel's `fib_find_info`: a table's routes mostly differ only in their
         // destination (a full table holds a handful of distinct infos, one per
         // gateway); an info is never changed in place while shared (`Arc::make_mut`)
-        let info = self.fib4_create_info(cfg)?;
+        let info = match self.fib4_create_info(cfg) {
+            Ok(i) => i,
+            Err(e) => {
+                // (the hash table grows before the new info is checked)
+                self.fib_info_hash_grow_check();
+                return Err(e);
+            }
+        };
         let (info, made) = match self.nh_info4_find(cfg, &info) {
             Some(live) => (live, false),
-            None => self.info4_pool.share(info, cfg.table),
+            None => {
+                self.fib_info_hash_grow_check();
+                self.info4_pool.share(info, cfg.table)
+            }
         };
         if info.nh_id != 0 {
             self.nh_info4_note(
