@@ -89,8 +89,9 @@ pub(crate) struct NhInfos4 {
     /// The size of the kernel's fib_info hash table (16 buckets in a new namespace,
     /// doubled by `fib_create_info` whenever as many infos live).
     hash_size: usize,
-    /// At least the number of live infos (counted exactly when it reaches
-    /// `hash_size`).
+    /// At least the number of live infos: one more for each new info, counted
+    /// exactly when it reaches `hash_size` (a bulk load of routes through a few
+    /// gateways makes a few infos, and is counted rarely).
     live_bound: usize,
 }
 
@@ -121,14 +122,12 @@ impl Netns {
     /// info: once as many infos live as it has buckets it doubles, and the chains'
     /// entries come out reversed.
     fn fib_info_hash_grow_check(&mut self) {
-        let h = &mut self.nh_infos4;
-        h.live_bound += 1;
-        if h.live_bound <= h.hash_size {
+        if self.nh_infos4.live_bound < self.nh_infos4.hash_size {
             return;
         }
         let live = self.live_infos4();
         let h = &mut self.nh_infos4;
-        h.live_bound = live + 1;
+        h.live_bound = live;
         if live >= h.hash_size {
             h.hash_size *= 2;
             for uses in h.by_key.values_mut() {
@@ -1208,7 +1207,12 @@ impl Netns {
             Some(live) => (live, false),
             None => {
                 self.fib_info_hash_grow_check();
-                self.info4_pool.share(info, cfg.table)
+                let (info, made) = self.info4_pool.share(info, cfg.table);
+                // a new info, or a remembered one no route held: one more lives
+                if made || Arc::strong_count(&info) <= 2 {
+                    self.nh_infos4.live_bound += 1;
+                }
+                (info, made)
             }
         };
         if info.nh_id != 0 {
