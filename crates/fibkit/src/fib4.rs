@@ -645,7 +645,9 @@ impl Netns {
                 if r.info.scope < fscope {
                     continue;
                 }
-                r.fa_state.mark_accessed();
+                if !self.quiet.on() {
+                    r.fa_state.mark_accessed();
+                }
                 if let Some(e) = r.rtype.reject_error() {
                     return Err(e);
                 }

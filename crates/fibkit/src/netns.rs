@@ -278,6 +278,8 @@ pub struct Netns {
     /// The live IPv4 route infos through nexthop objects, newest last, for a new
     /// route without metrics to share (see [`crate::fib4::NhInfos4`]).
     pub(crate) nh_infos4: crate::fib4::NhInfos4,
+    /// Set while a snapshot is compiled: its lookups leave no `FA_S_ACCESSED` mark.
+    pub(crate) quiet: crate::route::QuietLookups,
     /// Sysctls. After changing them directly, call [`Netns::sysctls_changed`] (a
     /// [`Fib`](crate::fib::Fib) writer also notices the change when it publishes).
     pub sysctl: Sysctls,
@@ -492,6 +494,7 @@ impl Netns {
             nh6_cache: Default::default(),
             info4_pool: Default::default(),
             nh_infos4: Default::default(),
+            quiet: Default::default(),
             sysctl: Sysctls::oracle_defaults(),
             kernel: Default::default(),
         };

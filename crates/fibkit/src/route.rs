@@ -443,8 +443,9 @@ pub struct Route4 {
 ///   replacement); 15 bits (a table would need more than 32,766 default routes of one
 ///   metric to tell).
 /// - `FA_S_ACCESSED` (the top bit): a lookup found the entry (`fib_table_lookup` marks
-///   every entry it gets past the TOS and scope checks of). Deleting or replacing an
-///   entry flushes the route cache only if it is set (conformance scenario 481).
+///   every entry it gets past the TOS and scope checks of; lookups through published
+///   snapshots do too, not those that compile them). Deleting or replacing an entry
+///   flushes the route cache only if it is set (conformance scenario 481).
 pub struct FaState(std::sync::atomic::AtomicU16);
 
 const FA_S_ACCESSED: u16 = 0x8000;
@@ -509,6 +510,51 @@ impl PartialEq for FaState {
 }
 
 impl Eq for FaState {}
+
+/// Whether the namespace's IPv4 lookups leave [`FaState`]'s `FA_S_ACCESSED` mark: not
+/// while a snapshot is being compiled (its lookups of every prefix are not a packet's),
+/// see [`QuietLookups::hush`].
+#[derive(Default)]
+pub struct QuietLookups(std::sync::atomic::AtomicBool);
+
+impl QuietLookups {
+    /// Whether lookups leave no mark now.
+    pub fn on(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Lookups leave no mark until the guard is dropped.
+    pub fn hush(&self) -> QuietGuard<'_> {
+        let was = self.0.swap(true, std::sync::atomic::Ordering::Relaxed);
+        QuietGuard { q: self, was }
+    }
+}
+
+/// See [`QuietLookups::hush`].
+pub struct QuietGuard<'a> {
+    q: &'a QuietLookups,
+    was: bool,
+}
+
+impl Drop for QuietGuard<'_> {
+    fn drop(&mut self) {
+        self.q
+            .0
+            .store(self.was, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl Clone for QuietLookups {
+    fn clone(&self) -> Self {
+        QuietLookups(std::sync::atomic::AtomicBool::new(self.on()))
+    }
+}
+
+impl std::fmt::Debug for QuietLookups {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "QuietLookups({})", self.on())
+    }
+}
 
 /// The IPv6 route `RTF_*` flags fibkit keeps.
 pub mod rtf {

@@ -1835,6 +1835,7 @@ impl Netns {
     /// intact); keep it
     /// to update the answers incrementally with [`Netns::fast4_update`].
     pub fn fast4_builder(&self) -> Option<Fast4Builder> {
+        let _quiet = self.quiet.hush();
         // custom rules that select every plain flow (wg-quick's `not fwmark ... lookup
         // T`, `lookup main suppress_prefixlength 0`), or default rules deleted or
         // reordered: the answers of the whole rule walk are compiled instead
@@ -1970,6 +1971,7 @@ impl Netns {
         touched: &[crate::prefix::Prefix4],
         main_touches: &[crate::table::Touch4],
     ) {
+        let _quiet = self.quiet.hush();
         if st.walk.is_some() {
             let mut all: Vec<crate::prefix::Prefix4> = touched.to_vec();
             all.extend(main_touches.iter().map(|t| t.prefix));

@@ -2223,3 +2223,36 @@ fn expiring_route_leaves_compiled_answers_when_the_clock_passes_it() {
         assert_eq!(in_table, listed, "at {now}");
     }
 }
+
+/// Deleting an IPv4 route flushes the route cache only once a lookup has found the
+/// entry (`FA_S_ACCESSED`, conformance scenario 481); compiling the fast-path snapshot
+/// looks every prefix up without leaving that mark.
+#[test]
+fn ipv4_delete_flushes_only_looked_up_entries() {
+    let (mut ns, d0) = ns_with_link();
+    let route = |dst: u32| Route4Cfg {
+        dst,
+        dst_len: 16,
+        nh: NhCfg {
+            dev: d0,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    for dst in [0x0a09_0000, 0x0a08_0000] {
+        ns.route4_modify(RouteOp::Add, &route(dst)).expect("add");
+    }
+    let _ = ns.compile_fast4();
+    let gen = ns.rt_genid4();
+    ns.route4_modify(RouteOp::Delete, &route(0x0a08_0000))
+        .expect("delete");
+    assert_eq!(ns.rt_genid4(), gen, "an entry no lookup found: no flush");
+    let fl = Flow4 {
+        dst: 0x0a09_0001,
+        ..Default::default()
+    };
+    assert!(ns.route_get4(&fl).is_ok());
+    ns.route4_modify(RouteOp::Delete, &route(0x0a09_0000))
+        .expect("delete");
+    assert_ne!(ns.rt_genid4(), gen, "an entry a lookup found: flushed");
+}
