@@ -1908,7 +1908,7 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 .map_err(Failure::errno)?
                 .to_owned_answer();
             // inet_rtm_getroute marks the route before a fibmatch answer is chosen
-            r.notify = ns.route_get4_notify(&r, notify);
+            r.notify = ns.route_get4_notify(&mut r, notify);
             // an output answer is the nexthop's cached output route
             ns.route_get4_output_cache(&mut r, notify);
             // inet_rtm_getroute: a uid the query names is reported for input lookups

@@ -235,10 +235,10 @@ pub struct Netns {
     /// count, as the kernel's, that skips 0 (a cache of generation 0 was never filled):
     /// see [`Netns::dev_addr_event4`].
     pub(crate) dev_addr_genid4: u32,
-    /// Cached input routes marked by `ip route get ... notify`, as of
-    /// `notify_in4_gen`.
-    pub(crate) notify_in4: Vec<crate::rtcache::NhCacheKey>,
-    pub(crate) notify_in4_gen: u64,
+    /// The IPv4 input routes the nexthops cache (`nhc_rth_input`), as of
+    /// `in_cache4_gen` (see [`crate::rtcache`]).
+    pub(crate) in_cache4: Vec<crate::rtcache::InputCached>,
+    pub(crate) in_cache4_gen: u64,
     /// The IPv4 output routes the nexthops cache (`nhc_pcpu_rth_output`, taken as
     /// one CPU's), valid while `out_cache4_gen` is the route cache's generation: see
     /// [`Netns::route_get4_output_cache`].
@@ -479,8 +479,8 @@ impl Netns {
             generation: 0,
             rt_genid4: 0,
             dev_addr_genid4: 1,
-            notify_in4: Vec::new(),
-            notify_in4_gen: 0,
+            in_cache4: Vec::new(),
+            in_cache4_gen: 0,
             out_cache4: Vec::new(),
             out_cache4_gen: 0,
             fib6_sernum: 0,

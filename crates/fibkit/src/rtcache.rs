@@ -1,10 +1,12 @@
-//! What the kernel's cached IPv4 input routes remember between two lookups:
-//! `ip route get ... notify` marks the route it answers with (`RTCF_NOTIFY`), and an
-//! input route is the nexthop's cached one (`nhc_rth_input`), which later input lookups
+//! What the kernel's cached IPv4 input routes remember between two lookups: an input
+//! route is the nexthop's cached one (`nhc_rth_input`), which later input lookups
 //! through that nexthop share until the IPv4 route cache is flushed (`rt_cache_flush`
-//! advances `rt_genid_ipv4`, and a cached route of an older generation is made anew).
-//! So after a `notify` input query, the other input answers through the same nexthop
-//! print `notify` too (conformance scenario 322).
+//! advances `rt_genid_ipv4`, and a cached route of an older generation is made anew),
+//! with the metrics and realms of the route that made it (routes through one nexthop
+//! object may differ; conformance scenario 483). `ip route get ... notify` marks the
+//! route it answers with (`RTCF_NOTIFY`), so after a `notify` input query the other
+//! input answers through the same nexthop print `notify` too (conformance scenario
+//! 322).
 //!
 //! Output routes are cached per CPU (`nhc_pcpu_rth_output`), and fibkit takes the
 //! answers of one CPU (what the oracle's queries meet almost always; a query the
@@ -46,6 +48,16 @@ pub(crate) enum NhCacheKey {
 pub(crate) struct OutputCached {
     key: NhCacheKey,
     rtype: RouteType,
+    realms: u32,
+    metrics: crate::route::Metrics,
+    notify: bool,
+}
+
+/// A nexthop's cached IPv4 input route, as far as an answer shows it: its realms and
+/// metrics (those of the route that made it) and whether a query marked it `notify`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct InputCached {
+    key: NhCacheKey,
     realms: u32,
     metrics: crate::route::Metrics,
     notify: bool,
@@ -196,25 +208,37 @@ impl Netns {
         }
     }
 
-    /// Whether the kernel prints `notify` with IPv4 answer `a` (`RTCF_NOTIFY` on the
-    /// route it answered with), `notify` saying whether the query asked for it. A
-    /// query asking for it marks a cached input route, which later input answers
-    /// through the same nexthop then share until the route cache is flushed.
-    pub fn route_get4_notify(&mut self, a: &RouteAnswer4, notify: bool) -> bool {
-        if self.notify_in4_gen != self.rt_genid4 {
-            self.notify_in4.clear();
-            self.notify_in4_gen = self.rt_genid4;
+    /// IPv4 answer `a` as the nexthop's cached input route gives it (see the module's
+    /// documentation): the route cached since the last flush answers with its realms
+    /// and metrics; else the answer is cached. Returns whether the kernel prints
+    /// `notify` (`RTCF_NOTIFY` on the route it answered with), `notify` saying whether
+    /// the query asks for it: a query asking for it marks a cached input route, which
+    /// later input answers through the same nexthop then share. Output answers are
+    /// left as they are ([`Netns::route_get4_output_cache`]).
+    pub fn route_get4_notify(&mut self, a: &mut RouteAnswer4, notify: bool) -> bool {
+        if self.in_cache4_gen != self.rt_genid4 {
+            self.in_cache4.clear();
+            self.in_cache4_gen = self.rt_genid4;
         }
-        let key = self.input_cache_key4(a);
-        match key {
-            Some(k) => {
-                let marked = self.notify_in4.contains(&k);
-                if notify && !marked {
-                    self.notify_in4.push(k);
-                }
-                notify || marked
+        let Some(key) = self.input_cache_key4(a) else {
+            return notify;
+        };
+        match self.in_cache4.iter_mut().find(|c| c.key == key) {
+            Some(c) => {
+                c.notify |= notify;
+                a.realms = c.realms;
+                a.metrics = c.metrics.clone();
+                c.notify
             }
-            None => notify,
+            None => {
+                self.in_cache4.push(InputCached {
+                    key,
+                    realms: a.realms,
+                    metrics: a.metrics.clone(),
+                    notify,
+                });
+                notify
+            }
         }
     }
 }
