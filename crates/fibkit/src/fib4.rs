@@ -108,6 +108,9 @@ impl Default for NhInfos4 {
 impl Netns {
     /// The live IPv4 route infos: the distinct infos of each table's routes (equal
     /// infos are one in the kernel, `fib_find_info`).
+    // (an info's interior mutability is its nexthops' remembered source addresses,
+    // which take no part in its hash or equality)
+    #[allow(clippy::mutable_key_type)]
     fn live_infos4(&self) -> usize {
         let mut seen: rustc_hash::FxHashSet<(u32, &Fib4Info)> = Default::default();
         for t in self.tables4.values() {
