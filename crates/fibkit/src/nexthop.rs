@@ -467,6 +467,11 @@ impl Netns {
                 let direct = self.v4_routes_via(id) != 0;
                 // the IPv6 copies in the replaced object's fib6_nh go with it
                 self.fib6_sernum_bump();
+                // and so do the IPv4 routes its nexthop cached (replace_nexthop_single
+                // gives the object the new nh_info; conformance scenario 484)
+                if !new.is_group() {
+                    self.drop_object_caches4(id);
+                }
                 self.nexthops.insert(id, new);
                 self.nh_sync_routes();
                 if direct {

@@ -64,6 +64,14 @@ pub(crate) struct InputCached {
 }
 
 impl Netns {
+    /// Nexthop object `id` has a new `fib_nh` (replaced): the routes its old one cached
+    /// are gone.
+    pub(crate) fn drop_object_caches4(&mut self, id: u32) {
+        let key = NhCacheKey::Object(id);
+        self.out_cache4.retain(|c| c.key != key);
+        self.in_cache4.retain(|c| c.key != key);
+    }
+
     /// The IPv4 routes through nexthop object `id` (0: through any object).
     pub(crate) fn v4_routes_via(&self, id: u32) -> usize {
         self.tables4
