@@ -2398,3 +2398,35 @@ fn mirror_keeps_gateway_scopes_of_routes() {
     );
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
+
+/// A VXLAN device keeps the MTU it was made with after its lower device's MTU goes
+/// below it (the kernel checks it only at a change): the mirror makes the device with
+/// that MTU (in restore mode), so its IPv6 addresses, which a clamped MTU below 1280
+/// would take away, answer as the kernel's do (found by mirror-diff seed 5854).
+#[test]
+fn vxlan_keeps_its_mtu_above_its_lower_device() {
+    let Some(ns) = live_netns(38) else {
+        return;
+    };
+    ns.no_dad();
+    for c in [
+        "link set lo up",
+        "link add d0 type ifb",
+        "link set d0 up",
+        "link add vx0 type vxlan id 42 dstport 4789 dev d0",
+        "link set vx0 up",
+        "-6 addr add 2001:db8:7::1/64 dev vx0",
+        "link set d0 mtu 1280",
+    ] {
+        ns.ip(c);
+    }
+    let queries = [
+        "-6 route get 2001:db8:7::1",
+        "-6 addr show dev vx0",
+        "link show vx0",
+    ];
+    // the kernel's device keeps its MTU, above the lower device's limit now
+    assert!(kernel(&ns, "link show vx0").stdout.contains("mtu 1450"));
+    let diffs = compare(&ns, &queries);
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}

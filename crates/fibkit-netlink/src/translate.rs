@@ -1965,6 +1965,39 @@ pub fn translate(k: &KernelState) -> Translation {
         }
     }
 
+    // a VXLAN device keeps the MTU it was made with when its lower device's goes below
+    // it later (the kernel checks it at a change only): made again it is clamped, so
+    // the mirror sets it as the kernel has it, in restore mode (mirror-diff seed 5854)
+    for l in links.iter().filter(|l| l.kind.as_deref() == Some("vxlan")) {
+        let have =
+            c.ns.link_index(&l.name)
+                .and_then(|i| c.ns.link(i))
+                .map(|x| x.mtu);
+        if have.is_some_and(|m| m != l.mtu) && l.mtu >= 68 {
+            let words = vec![
+                w("link"),
+                w("set"),
+                l.name.clone(),
+                w("mtu"),
+                l.mtu.to_string(),
+            ];
+            let line = words.join(" ");
+            let was = c.ns.set_restore_mode(true);
+            let ok = c.try_ip(words);
+            c.ns.set_restore_mode(was);
+            if ok {
+                c.commands.pop();
+                c.warn(format!(
+                    "`{line}`: above what its lower device allows now (the lower device's \
+                     MTU lowered since): mirrored as the kernel has it; a `fib -batch` of \
+                     the saved script refuses it"
+                ));
+                c.commands.push(format!("# {TRUSTED_COMMENT}"));
+                c.commands.push(format!("# {line}"));
+            }
+        }
+    }
+
     // alternative names, in the kernel's order (none of the mirror's own yet)
     for l in &links {
         let Some(have) = c.ns.link_index_by_name(&l.name).and_then(|i| c.ns.link(i)) else {

@@ -234,6 +234,10 @@ impl Netns {
             ));
         }
         let mtu = match mtu {
+            // a mirror restores the MTU the device has, which may be above what its
+            // lower device allows now (the lower MTU lowered since; mirror-diff seed
+            // 5854)
+            Some(m) if self.restore_mode => m,
             Some(m) => m.min(max_mtu),
             None if c.lower != 0 => max_mtu,
             None => 1500,
@@ -251,6 +255,9 @@ impl Netns {
 
     /// `vxlan_change_mtu`: no more than the lower device's MTU less the encapsulation.
     pub(crate) fn vxlan_check_mtu(&self, idx: u32, mtu: u32) -> Result<()> {
+        if self.restore_mode {
+            return Ok(());
+        }
         if let Some(c) = self.vxlan_of(idx) {
             if let Some(l) = self.links.get(&c.lower).filter(|_| c.lower != 0) {
                 if mtu > l.mtu.saturating_sub(c.headroom()) {
