@@ -465,8 +465,17 @@ impl Netns {
                 // nh_rt_cache_flush: only when IPv4 routes use the object itself (a
                 // member's replacement leaves its groups' cached routes alone)
                 let direct = self.v4_routes_via(id) != 0;
-                // the IPv6 copies in the replaced object's fib6_nh go with it
-                self.fib6_sernum_bump();
+                // the IPv6 copy in the replaced object's fib6_nh goes with it; the FIB's
+                // serial number moves on (fib6_update_sernum) only if IPv6 routes use
+                // the object itself, not a group holding it (conformance scenario 485)
+                self.pcpu6.retain(|c| c.object != id);
+                let direct6 = self
+                    .tables6
+                    .values()
+                    .any(|t| t.lists().any(|l| l.iter().any(|r| r.nh_id == id)));
+                if direct6 {
+                    self.fib6_sernum_bump();
+                }
                 // and so do the IPv4 routes its nexthop cached (replace_nexthop_single
                 // gives the object the new nh_info; conformance scenario 484)
                 if !new.is_group() {
