@@ -6304,6 +6304,23 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                         .ok_or_else(nostat)?,
                 ),
             };
+            if *knob == "mtu" {
+                // addrconf_sysctl_mtu: at least IPv6's minimum and, for a device, at
+                // most its MTU (`all` and `default` have no maximum)
+                let max = idx
+                    .and_then(|i| ns.link(i))
+                    .map_or(i64::from(i32::MAX), |l| i64::from(l.mtu));
+                if !(1280..=max).contains(&v) {
+                    return Err(format!("sysctl: setting key \"{key}\": Invalid argument"));
+                }
+                match idx {
+                    Some(i) => ns.set_mtu6(i, v as u32),
+                    None => {
+                        ns.sysctl.other.insert(key.to_string(), val.to_string());
+                    }
+                }
+                return Ok(());
+            }
             type Field = fn(&mut fibkit::sysctl::DevConf6) -> &mut u32;
             type Apply = fn(&mut Netns, u32, bool);
             let with_effects: Option<(Field, Apply)> = match *knob {

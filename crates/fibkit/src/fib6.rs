@@ -2078,10 +2078,6 @@ impl Netns {
             .is_some_and(|c| c.disable_ipv6 != 0)
     }
 
-    /// `rt6_mtu_change`: the MTU of a device with IPv6 state went from `old` to `mtu`
-    /// (both at least 1280). Each route through it whose MTU metric is not locked and
-    /// is at least the new MTU, or was the device's old MTU, takes the new one; routes
-    /// without an MTU metric are left alone (conformance scenario 225).
     /// Give one path of an IPv6 multipath route attributes of its own, as a mirror of
     /// a host reads them (IPv6 keeps each path as its own entry, but the kernel's dump
     /// gives a multipath route once, with its first path's): the entry of table
@@ -2119,20 +2115,43 @@ impl Netns {
         Ok(())
     }
 
+    /// `rt6_mtu_change`: the MTU of a device with IPv6 state went from `old` to `mtu`
+    /// (both at least 1280). Each route with a path through it (a nexthop object's path
+    /// too: `fib6_nh_mtu_change` per path) whose MTU metric is not locked and is at
+    /// least the new MTU, or equals the device's IPv6 `mtu` sysctl (the old MTU unless
+    /// written since), takes the new one; routes without an MTU metric are left alone
+    /// (conformance scenarios 225, 486). The sysctl then follows the device's MTU.
     pub(crate) fn rt6_mtu_change(&mut self, dev: u32, old: u32, mtu: u32) {
         use crate::route::rtax;
+        let mtu6 = match self.sysctl.v6_dev.get(&dev).map_or(0, |c| c.mtu6) {
+            0 => old,
+            v => v,
+        };
+        let objs = &self.nexthops;
         for t in self.tables6.values_mut() {
             t.for_each_list_mut(|l| {
                 for r in l.iter_mut() {
-                    if r.nh.dev != dev || r.metrics.locks & (1 << rtax::MTU) != 0 {
+                    if r.metrics.locks & (1 << rtax::MTU) != 0 {
+                        continue;
+                    }
+                    let through = if r.nh_id != 0 {
+                        matches!(crate::nexthop::paths6(objs, r.nh_id),
+                            Ok(Some((paths, _))) if paths.iter().any(|p| p.dev == dev))
+                    } else {
+                        r.nh.dev == dev
+                    };
+                    if !through {
                         continue;
                     }
                     let pmtu = r.metrics.get(rtax::MTU).unwrap_or(0);
-                    if pmtu >= mtu || pmtu == old {
+                    if pmtu >= mtu || pmtu == mtu6 {
                         r.metrics.set(rtax::MTU, mtu);
                     }
                 }
             });
+        }
+        if let Some(c) = self.sysctl.v6_dev.get_mut(&dev) {
+            c.mtu6 = 0;
         }
     }
 
@@ -2276,6 +2295,15 @@ impl Netns {
             .get(&dev)
             .and_then(|c| c.stable_secret)
             .or(self.sysctl.v6_default.stable_secret)
+    }
+
+    /// `net.ipv6.conf.DEV.mtu = MTU` (checked by the caller: 1280 up to the device's
+    /// MTU): what the device's next MTU change compares route MTUs with
+    /// (`rt6_mtu_change`). Nothing for a device without IPv6 state.
+    pub fn set_mtu6(&mut self, dev: u32, mtu: u32) {
+        if let Some(c) = self.sysctl.v6_dev.get_mut(&dev) {
+            c.mtu6 = mtu;
+        }
     }
 
     /// `net.ipv6.conf.{default,DEV}.stable_secret = SECRET`

@@ -119,6 +119,9 @@ pub struct DevConf6 {
     /// `stable_secret`: the secret of stable privacy addresses, once written (reading
     /// it before is EIO).
     pub stable_secret: Option<u128>,
+    /// `mtu`, once written (0: the device's MTU, which it is made with and set to at
+    /// each MTU change of the device)
+    pub mtu6: u32,
     /// Not a sysctl: the interface identifier `ip token` sets (`idev->token`, its low
     /// 64 bits), kept with the device's IPv6 state and lost with it.
     pub token: u64,
@@ -142,6 +145,7 @@ impl Default for DevConf6 {
             proxy_ndp: 0,
             addr_gen_mode: 0,
             stable_secret: None,
+            mtu6: 0,
             token: 0,
         }
     }
