@@ -469,6 +469,14 @@ impl Netns {
                 // serial number moves on (fib6_update_sernum) only if IPv6 routes use
                 // the object itself, not a group holding it (conformance scenario 485)
                 self.pcpu6.retain(|c| c.object != id);
+                // a group's replacement releases the copies of its old IPv6 members
+                // too (nh_rt_cache_flush: fib6_nh_release_dsts of each; scenario 487)
+                if let Some(NexthopKind::Group { members }) =
+                    self.nexthops.get(&id).map(|o| &o.kind)
+                {
+                    let old: Vec<u32> = members.iter().map(|m| m.0).collect();
+                    self.pcpu6.retain(|c| !old.contains(&c.object));
+                }
                 let direct6 = self
                     .tables6
                     .values()
