@@ -389,6 +389,10 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     // printing its answer) follows it
     crate::names::set_numeric(opts.numeric);
     crate::names::set_alt(opts.alt);
+    if crate::names::strict() {
+        // a single command is a process of its own (a batch's lines share one)
+        crate::names::new_process();
+    }
     let Some(obj) = argv.get(i) else {
         return Err(Failure::parse(
             "Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }\n",
@@ -1355,11 +1359,27 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 weight: 1,
                 ..Default::default()
             };
+            // a leg's attributes are found with nla_find, which takes the first of a
+            // kind: a second `realms` or `encap` of a leg is parsed and sent, but the
+            // first counts (scenario 489)
+            let mut first_realm = None;
+            let mut first_encap = None;
             loop {
+                let word = a.peek();
                 match parse_nh(
                     ns, &mut a, &mut r.fam, &mut nh, false, &mut None, &mut false,
                 ) {
-                    Ok(true) => {}
+                    Ok(true) => match word {
+                        Some("encap") => match &first_encap {
+                            Some(e) => nh.encap = Clone::clone(e),
+                            None => first_encap = Some(nh.encap.clone()),
+                        },
+                        Some(w) if matches(w, "realms") => match first_realm {
+                            Some(v) => nh.realm = v,
+                            None => first_realm = Some(nh.realm),
+                        },
+                        _ => {}
+                    },
                     Ok(false) => break,
                     Err(mut f) => {
                         if f.errno == Some(Errno::ENODEV) {
@@ -2727,10 +2747,8 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             }
             "realms" => {
                 let v = a.val()?;
-                let r = match v.split_once('/') {
-                    Some((x, y)) => (parse_u32(x).unwrap_or(0) << 16) | parse_u32(y).unwrap_or(0),
-                    None => parse_u32(v).ok_or_else(|| invarg("invalid realms\n", v))?,
-                };
+                let r = crate::show::get_rt_realms_or_raw(v)
+                    .ok_or_else(|| invarg("invalid realms\n", v))?;
                 s.realms = Some(r);
             }
             "protocol" => {

@@ -142,6 +142,26 @@ thread_local! {
     /// Whether dumps are strict (`rtnl_set_strict_dump`): iproute2 asks for strict
     /// checking for a single command, not in a batch.
     static STRICT: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+    /// Whether this `ip` process has read `rt_realms` (`rtnl_rtrealm_init`).
+    static REALMS_READ: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// `rtnl_rtrealm_initialize` has run in this `ip` process: realm 0 is then named by
+/// the file (`cosmos`) instead of the built-in `unknown`.
+pub(crate) fn realms_read() -> bool {
+    REALMS_READ.with(std::cell::Cell::get)
+}
+
+/// `rtnl_rtrealm_initialize`: the process reads `rt_realms` (a name asked for, or a
+/// realm number with no built-in name printed).
+pub(crate) fn read_realms() {
+    REALMS_READ.with(|n| n.set(true));
+}
+
+/// A new `ip` process: what iproute2 read of its name files is forgotten (a single
+/// command each time, a batch once at its start).
+pub fn new_process() {
+    REALMS_READ.with(|n| n.set(false));
 }
 
 /// A preferred family other than inet and inet6: iproute2 takes it, and the kernel
@@ -241,6 +261,7 @@ pub fn set_numeric(on: bool) {
 /// multicast routing meets every family's routes, and a route query's header, flags
 /// and attributes are not checked (what the lookup does not use is ignored).
 pub fn set_strict(on: bool) {
+    new_process();
     STRICT.with(|n| n.set(on));
 }
 

@@ -1382,17 +1382,25 @@ pub(crate) fn group_a2n(s: &str) -> Option<i64> {
     (int >= 0).then_some(i64::from(int))
 }
 
-/// `rtnl_rtrealm_n2a`.
+/// `rtnl_rtrealm_n2a`: realms from 256 up and every realm with `-N` as numbers; the
+/// others by the names table, which has only realm 0 built in (`unknown`) until the
+/// process reads `rt_realms` (naming it `cosmos`, the only name the file has): a realm
+/// from 1 to 255 makes it read the file, so realm 0 printed after one in the same
+/// process is `cosmos`, before one `unknown` (scenario 488).
 pub fn rtrealm_n2a(r: u32) -> String {
-    if r == 0 && !names::numeric() {
-        "cosmos".into()
-    } else {
-        r.to_string()
+    if r >= 256 || names::numeric() {
+        return r.to_string();
     }
+    if r != 0 {
+        names::read_realms();
+        return r.to_string();
+    }
+    if names::realms_read() { "cosmos" } else { "unknown" }.into()
 }
 
-/// `rtnl_rtrealm_a2n`.
+/// `rtnl_rtrealm_a2n`: the process reads `rt_realms` first.
 fn rtrealm_a2n(s: &str) -> Option<u32> {
+    names::read_realms();
     if s == "cosmos" {
         return Some(0);
     }
@@ -1402,6 +1410,10 @@ fn rtrealm_a2n(s: &str) -> Option<u32> {
 /// `get_rt_realms_or_raw`: a raw 32-bit number, or `[FROM/]TO` of realms (0-255 or a
 /// name of `rt_realms`; an empty TO is 0).
 pub(crate) fn get_rt_realms_or_raw(s: &str) -> Option<u32> {
+    // (realm names are tried first, which reads rt_realms: the numbers read the same)
+    if !s.is_empty() {
+        names::read_realms();
+    }
     if let Some(v) = get_u32(s, 0) {
         return Some(v);
     }
