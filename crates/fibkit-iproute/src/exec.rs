@@ -6170,6 +6170,67 @@ fn v6_knob(
 /// The sysctl files under `/proc/sys/net` (see the file's header).
 const SYSCTL_NAMES: &str = include_str!("sysctl-names.txt");
 
+/// The values the numeric sysctl files take, as recorded from the kernel by
+/// `conformance/sysctl-ranges.py` (see the file's header).
+const SYSCTL_RANGES: &str = include_str!("sysctl-ranges.txt");
+
+/// The interval of values the file `parts` names (`parts[0]` is `net`) takes, if it
+/// reads one number; `None` for the others (text, several numbers, not recorded). A
+/// file whose values are not one interval (milliseconds converted to jiffies: the
+/// conversion's own overflows) is taken to read any number.
+fn sysctl_range(parts: &[&str]) -> Option<(i128, i128)> {
+    let mut name: Vec<&str> = parts.get(1..)?.to_vec();
+    if name.len() == 4 && matches!(name[1], "conf" | "neigh") {
+        name[2] = "*";
+    }
+    let want = name.join("/");
+    SYSCTL_RANGES.lines().find_map(|l| {
+        let mut w = l.split(' ');
+        if l.starts_with('#') || w.next()? != want {
+            return None;
+        }
+        match w.next()? {
+            "irregular" => Some((i128::MIN, i128::MAX)),
+            lo => Some((lo.parse().ok()?, w.next()?.parse().ok()?)),
+        }
+    })
+}
+
+/// The number a sysctl handler reads from what is written (`proc_get_long`): spaces,
+/// an optional `-`, a digit, then `strtoul` in base 0 (`0x` hexadecimal, a leading 0
+/// octal; more than 64 bits is an error), ending the text or followed by a space.
+fn proc_number(s: &str) -> Option<i128> {
+    let s = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    if !s.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let b = s.as_bytes();
+    let (radix, body) =
+        if b[0] == b'0' && b.len() > 2 && (b[1] | 0x20) == b'x' && b[2].is_ascii_hexdigit() {
+            (16, &s[2..])
+        } else if b[0] == b'0' {
+            (8, s)
+        } else {
+            (10, s)
+        };
+    let end = body
+        .find(|c: char| !c.is_digit(radix))
+        .unwrap_or(body.len());
+    if !body[end..].is_empty() && !body[end..].starts_with([' ', '\t', '\n']) {
+        return None;
+    }
+    let mag = u64::from_str_radix(&body[..end], radix).ok()?;
+    Some(if neg {
+        -i128::from(mag)
+    } else {
+        i128::from(mag)
+    })
+}
+
 /// Whether `/proc/sys/net/...` has the file `parts` names (`parts[0]` is `net`): one
 /// of [`SYSCTL_NAMES`], a configuration's (`conf/*/`, `neigh/*/`: which configurations
 /// exist is checked where the value is set) or, with IPv6 multicast routing, an IPv6
@@ -6206,6 +6267,19 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
     if !sysctl_exists(ns, &parts) {
         return Err(nostat());
     }
+    // the file's handler reads a number and checks its bounds first; what follows
+    // sees the number it read, written in decimal
+    let canonical;
+    let val = match sysctl_range(&parts) {
+        Some((lo, hi)) => match proc_number(val) {
+            Some(v) if (lo..=hi).contains(&v) => {
+                canonical = v.to_string();
+                canonical.as_str()
+            }
+            _ => return Err(format!("sysctl: setting key \"{key}\": Invalid argument")),
+        },
+        None => val,
+    };
     match parts.as_slice() {
         ["net", "ipv4", "ip_forward"] | ["net", "ipv4", "conf", "all", "forwarding"] => {
             // devinet_sysctl_forward: all's value reaches default and every device

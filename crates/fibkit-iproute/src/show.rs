@@ -1395,7 +1395,12 @@ pub fn rtrealm_n2a(r: u32) -> String {
         names::read_realms();
         return r.to_string();
     }
-    if names::realms_read() { "cosmos" } else { "unknown" }.into()
+    if names::realms_read() {
+        "cosmos"
+    } else {
+        "unknown"
+    }
+    .into()
 }
 
 /// `rtnl_rtrealm_a2n`: the process reads `rt_realms` first.
