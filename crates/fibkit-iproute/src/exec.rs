@@ -6454,6 +6454,7 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 "use_optimistic" => conf.use_optimistic = v as u32,
                 "ndisc_evict_nocarrier" => conf.ndisc_evict_nocarrier = v as u32,
                 "proxy_ndp" => conf.proxy_ndp = v as u32,
+                "use_tempaddr" => conf.use_tempaddr = v as i32,
                 _ => {
                     ns.sysctl.other.insert(key.to_string(), val.to_string());
                 }

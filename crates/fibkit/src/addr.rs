@@ -4,6 +4,8 @@
 pub mod ifa {
     /// Secondary address.
     pub const SECONDARY: u32 = 0x01;
+    /// An IPv6 temporary (privacy) address: the same bit as [`SECONDARY`].
+    pub const TEMPORARY: u32 = 0x01;
     /// No duplicate address detection.
     pub const NODAD: u32 = 0x02;
     /// Optimistic DAD.

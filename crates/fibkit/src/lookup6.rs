@@ -158,7 +158,16 @@ impl Netns {
                     0,
                     i32::from(dst_dev == 0 || dst_dev == d),
                     i32::from(self.addr_label(a.addr, d) == dlabel),
-                    1,
+                    // rule 7: a public address, or a temporary one where the
+                    // address's device prefers those (use_tempaddr >= 2; scenario 492)
+                    i32::from(
+                        (a.flags & crate::addr::ifa::TEMPORARY == 0)
+                            != self
+                                .sysctl
+                                .v6_dev
+                                .get(&d)
+                                .is_some_and(|c| c.use_tempaddr >= 2),
+                    ),
                     1,
                     matchlen,
                     // optimistic addresses still rank below the others

@@ -165,7 +165,7 @@ impl Netns {
 
     /// The nexthop whose cached output route the kernel answers output answer `a`
     /// with (`__mkroute_output`'s `do_cache`): an answer from a FIB entry, unicast,
-    /// local, or multicast when the device did not join the group (a joined group's
+    /// local through the loopback, or multicast when the device did not join the group (a joined group's
     /// route is local, not cached) and the entry's prefix has at least 4 bits (a
     /// shorter one answers without the entry); not a broadcast. Routes of one type
     /// share a nexthop through an equal fib_info, routes of any type through a
@@ -181,6 +181,13 @@ impl Netns {
             _ => return None,
         }
         let nh = a.nexthop()?;
+        // a local route through a device other than the loopback is never cached:
+        // its nexthop's device is the query's output device then, and a local route
+        // asked for through another device than the loopback it leaves by is not
+        // (`orig_oif = FIB_RES_OIF`, then `do_cache = false`; scenario 491)
+        if a.rtype == RouteType::Local && !self.link(nh.dev).is_some_and(|l| l.is_loopback()) {
+            return None;
+        }
         let nh_sel = route.info.nhs.iter().position(|n| std::ptr::eq(n, nh))?;
         self.nh_cache_key4(route, nh_sel)
     }

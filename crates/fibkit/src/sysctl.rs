@@ -119,6 +119,9 @@ pub struct DevConf6 {
     /// `stable_secret`: the secret of stable privacy addresses, once written (reading
     /// it before is EIO).
     pub stable_secret: Option<u128>,
+    /// `use_tempaddr`: from 2 on, source address selection prefers temporary addresses
+    /// of the device to its public ones (RFC 6724 rule 7 reversed)
+    pub use_tempaddr: i32,
     /// `mtu`, once written (0: the device's MTU, which it is made with and set to at
     /// each MTU change of the device)
     pub mtu6: u32,
@@ -146,6 +149,7 @@ impl Default for DevConf6 {
             addr_gen_mode: 0,
             stable_secret: None,
             mtu6: 0,
+            use_tempaddr: 0,
             token: 0,
         }
     }
