@@ -6267,6 +6267,19 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
     if !sysctl_exists(ns, &parts) {
         return Err(nostat());
     }
+    // a device's configuration directory exists with the family's state on it
+    let dev_dir = match parts.as_slice() {
+        ["net", "ipv4", "conf" | "neigh", d, _] if !matches!(*d, "all" | "default") => ns
+            .link_index_by_name(d)
+            .is_some_and(|i| ns.sysctl.v4_dev.contains_key(&i)),
+        ["net", "ipv6", "conf" | "neigh", d, _] if !matches!(*d, "all" | "default") => {
+            ns.link_index_by_name(d).is_some_and(|i| ns.has_idev6(i))
+        }
+        _ => true,
+    };
+    if !dev_dir {
+        return Err(nostat());
+    }
     // the file's handler reads a number and checks its bounds first; what follows
     // sees the number it read, written in decimal
     let canonical;
