@@ -103,11 +103,10 @@ impl Netns {
     }
 
     /// `ip addrlabel del prefix P [dev D] label L`: the entry of that prefix and
-    /// device, whatever its label (`ip6addrlbl_del`); ESRCH when there is none.
+    /// device, whatever its label (`ip6addrlbl_del`); ESRCH when there is none. The
+    /// device need not exist any more (an entry outlives its device: `ip addrlabel
+    /// flush` deletes it; scenario 493).
     pub fn addrlabel_del(&mut self, prefix: Prefix6, ifindex: u32) -> Result<()> {
-        if ifindex != 0 && self.link(ifindex).is_none() {
-            return Err(Error::new(Errno::EINVAL));
-        }
         let prefix = Prefix6::new(prefix.addr, prefix.len);
         let Some(i) = self
             .addrlabels
