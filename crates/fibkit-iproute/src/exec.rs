@@ -1614,6 +1614,7 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
                 flags: 0,
                 nh_id: r.nhid,
                 nh_id_attr: r.nhid_given,
+                table_unspec: false,
                 ignore_dev_down: false,
             };
             let t = crate::show::EchoTarget {

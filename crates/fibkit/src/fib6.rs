@@ -52,6 +52,10 @@ pub struct Route6Cfg {
     /// `nhid 0`): `rtm_to_fib6_config` refuses it beside a nexthop specification by its
     /// presence, where IPv4 goes by its value.
     pub nh_id_attr: bool,
+    /// Set by [`Netns::route6_modify`] for a request of table 0 (`unspec`), which
+    /// goes to `main`: its gateway is then checked through the rules
+    /// (`ip6_route_check_nh` skips the table lookup for `fc_table` 0; scenario 494).
+    pub table_unspec: bool,
     /// `fc_ignore_dev_down`: the kernel's own local and anycast routes of addresses
     /// are made on a down device; a user's are refused (ENETDOWN).
     pub ignore_dev_down: bool,
@@ -76,6 +80,7 @@ impl Default for Route6Cfg {
             flags: 0,
             nh_id: 0,
             nh_id_attr: false,
+            table_unspec: false,
             ignore_dev_down: false,
         }
     }
@@ -169,6 +174,7 @@ impl Netns {
         let mut cfg = cfg.clone();
         if cfg.table == 0 {
             cfg.table = tid::MAIN;
+            cfg.table_unspec = true;
         }
         if cfg.tos != 0 {
             return Err(Error::msg(
@@ -461,7 +467,12 @@ impl Netns {
         if !self.deferring || cfg.prefsrc.is_some() || self.restore_mode {
             return self.ip6_validate_gw(cfg, nh, gw, dev);
         }
-        let key = (gw, dev.unwrap_or(0), nh.flags, cfg.table);
+        let key = (
+            gw,
+            dev.unwrap_or(0),
+            nh.flags,
+            if cfg.table_unspec { 0 } else { cfg.table },
+        );
         if let Some((_, r)) = self.nh6_cache.iter().find(|(k, _)| *k == key) {
             *dev = Some(r.clone()?);
             return Ok(());
@@ -576,7 +587,7 @@ impl Netns {
     fn ip6_route_check_nh(&self, cfg: &Route6Cfg, gw: u128, dev: &mut Option<u32>) -> Result<()> {
         let oif = dev.unwrap_or(0);
         let mut found: Option<FibResult6<'_>> = None;
-        if cfg.table != 0 {
+        if cfg.table != 0 && !cfg.table_unspec {
             // ip6_nh_lookup_table: the route's preferred source is the flow's source, so
             // a source-specific route can resolve the gateway (conformance scenario 147)
             let src = cfg.prefsrc.unwrap_or(0);
