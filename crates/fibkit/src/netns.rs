@@ -3,7 +3,7 @@
 //! Every mutating method validates its request the way the kernel does and either applies
 //! it completely or returns the kernel's errno and extack message with nothing changed.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::addr::{Addr4, Addr6};
 use crate::error::{Errno, Error, Result};
@@ -53,6 +53,9 @@ impl NudState {
         )
     }
 }
+
+/// `delay_first_probe_time` (`DELAY_PROBE_TIME`, 5 s) in ms.
+const NEIGH_DELAY_PROBE_MS: u64 = 5000;
 
 /// A neighbour entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -220,6 +223,9 @@ pub struct Netns {
     pub(crate) ms_clock: u64,
     /// The earliest check due in a resilient group (`u64::MAX`: none).
     pub(crate) res_next_due: u64,
+    /// When (on [`Netns::now_ms`]'s clock) each neighbour entry last became reachable,
+    /// permanent or noarp by an update (`neigh->confirmed`), by (device, address, v6).
+    pub(crate) neigh_confirmed: HashMap<(u32, u128, bool), u64>,
     /// Counts nexthop objects made (creation or replacement): the kernel's per-device
     /// list of objects holds the newest first.
     pub(crate) nh_dev_seq: u64,
@@ -470,6 +476,7 @@ impl Netns {
             now: 0,
             // far from 0, so that a time restored as "so long ago" stays on the clock
             ms_clock: 1 << 40,
+            neigh_confirmed: HashMap::new(),
             gc6_due: None,
             dad_due: BTreeMap::new(),
             dad_restart_pending: None,
@@ -2318,6 +2325,33 @@ impl Netns {
         }
         if n.state.valid() {
             n.flags = given;
+        }
+        let key = (n.dev, n.addr, n.v6);
+        let old_state = at.map(|i| self.neigh[i].state);
+        if at.is_none() {
+            // a new entry was never confirmed
+            self.neigh_confirmed.remove(&key);
+        }
+        if matches!(
+            n.state,
+            NudState::Reachable | NudState::Permanent | NudState::Noarp
+        ) {
+            self.neigh_confirmed.insert(key, self.ms_clock);
+        }
+        if n.state == NudState::Delay && old_state != Some(NudState::Delay) {
+            // __neigh_update arms the timer to fire at once for DELAY, and
+            // neigh_timer_handler makes the entry REACHABLE if it was confirmed within
+            // delay_first_probe_time (5 s), else PROBE: it has happened by the next
+            // command (scenario 495)
+            let recent = self
+                .neigh_confirmed
+                .get(&key)
+                .is_some_and(|&c| self.ms_clock <= c + NEIGH_DELAY_PROBE_MS);
+            n.state = if recent {
+                NudState::Reachable
+            } else {
+                NudState::Probe
+            };
         }
         match at {
             Some(i) => self.neigh[i] = n,
