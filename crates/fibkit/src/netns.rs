@@ -2299,6 +2299,9 @@ impl Netns {
                 None => (false, None),
             },
         };
+        // __neigh_update takes the address given as a change unless the entry was
+        // valid with that address already
+        let ha_changed = n.lladdr.is_some() && !(old_valid && n.lladdr == old_ha);
         if n.state.valid() && n.lladdr.is_none() {
             if !old_valid {
                 match at {
@@ -2337,6 +2340,9 @@ impl Netns {
             NudState::Reachable | NudState::Permanent | NudState::Noarp
         ) {
             self.neigh_confirmed.insert(key, self.ms_clock);
+        } else if ha_changed {
+            // a new address in a state that is not connected: confirmed long ago
+            self.neigh_confirmed.remove(&key);
         }
         if n.state == NudState::Delay && old_state != Some(NudState::Delay) {
             // __neigh_update arms the timer to fire at once for DELAY, and
