@@ -1115,7 +1115,10 @@ impl Netns {
         let mut res = res;
         if res.route.info.nhs.len() > 1 {
             let h = crate::ecmp::multipath_hash4(self, &fl);
-            crate::ecmp::select_multipath4(self, &mut res, h, &fl);
+            // ip_mkroute_input passes no flow to fib_select_multipath: no leg is
+            // preferred for its source address (scenario 496)
+            let unsourced = Flow4 { src: 0, ..fl };
+            crate::ecmp::select_multipath4(self, &mut res, h, &unsourced);
         }
         let nh = &res.route.info.nhs[res.nh_sel];
         // __mkroute_input: the way out needs IPv4 state too
