@@ -165,9 +165,9 @@ impl Netns {
 
     /// The nexthop whose cached output route the kernel answers output answer `a`
     /// with (`__mkroute_output`'s `do_cache`): an answer from a FIB entry, unicast,
-    /// local through the loopback, or multicast when the device did not join the group (a joined group's
-    /// route is local, not cached) and the entry's prefix has at least 4 bits (a
-    /// shorter one answers without the entry); not a broadcast. Routes of one type
+    /// local through the loopback, or multicast when the device did not join the
+    /// group (a joined group's route is local, not cached) and the entry's prefix has
+    /// at least 4 bits (a shorter one answers without the entry); not a broadcast. Routes of one type
     /// share a nexthop through an equal fib_info, routes of any type through a
     /// nexthop object.
     fn output_cache_key4(&self, a: &RouteAnswer4) -> Option<NhCacheKey> {
