@@ -6411,16 +6411,13 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 ),
             };
             if *knob == "mtu" {
-                // addrconf_sysctl_mtu: at least IPv6's minimum and, for a device, at
-                // most its MTU (`all` and `default` have no maximum)
-                let max = idx
-                    .and_then(|i| ns.link(i))
-                    .map_or(i64::from(i32::MAX), |l| i64::from(l.mtu));
-                if !(1280..=max).contains(&v) {
-                    return Err(format!("sysctl: setting key \"{key}\": Invalid argument"));
-                }
-                match idx {
-                    Some(i) => ns.set_mtu6(i, v as u32),
+                // addrconf_sysctl_mtu: for a device, at most its MTU too (the minimum,
+                // 1280, is the recorded bound checked above)
+                match idx.and_then(|i| ns.link(i).map(|l| (i, l.mtu))) {
+                    Some((_, max)) if v > i64::from(max) => {
+                        return Err(format!("sysctl: setting key \"{key}\": Invalid argument"))
+                    }
+                    Some((i, _)) => ns.set_mtu6(i, v as u32),
                     None => {
                         ns.sysctl.other.insert(key.to_string(), val.to_string());
                     }

@@ -1403,9 +1403,9 @@ pub fn rtrealm_n2a(r: u32) -> String {
     .into()
 }
 
-/// `rtnl_rtrealm_a2n`: the process reads `rt_realms` first.
+/// `rtnl_rtrealm_a2n` (the process has read `rt_realms`: see
+/// [`get_rt_realms_or_raw`], its only caller).
 fn rtrealm_a2n(s: &str) -> Option<u32> {
-    names::read_realms();
     if s == "cosmos" {
         return Some(0);
     }
