@@ -5246,7 +5246,8 @@ fn print_linkinfo(
             o.n(Some(key), &format!("{txt} {v} "), i128::from(v));
         }
     }
-    if do_link || opts.details {
+    // IFLA_IFALIAS, which inet6_fill_ifinfo does not send
+    if (do_link || opts.details) && !m.inet6 {
         if let Some(a) = &l.alias {
             o.nl();
             o.s(Some("ifalias"), &format!("    alias {a}"), a);
@@ -5257,7 +5258,8 @@ fn print_linkinfo(
         print_link_stats(o, l, opts.stats);
     }
     // IFLA_PROP_LIST, which the kernel sends only for a device with alternative names
-    if !l.altnames.is_empty() {
+    // (and inet6_fill_ifinfo never)
+    if !l.altnames.is_empty() && !m.inet6 {
         o.arr_open(Some("altnames"));
         for n in &l.altnames {
             o.nl();
@@ -5393,11 +5395,12 @@ fn print_addrinfo(o: &mut Out, ns: &Netns, f: &AddrFilter, a: &AddrMsg) {
         &format!("/{} ", a.prefixlen),
         i128::from(a.prefixlen),
     );
-    if f.brief {
-        return;
-    }
+    // the route metric belongs to the address's first part: `-br` prints it too
     if let Some(mt) = a.metric {
         o.n(Some("metric"), &format!("metric {mt} "), i128::from(mt));
+    }
+    if f.brief {
+        return;
     }
     if let Some(b) = a.broadcast {
         o.fp("brd ");

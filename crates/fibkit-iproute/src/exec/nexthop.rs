@@ -6,7 +6,7 @@ use fibkit::route::{scope, Gateway};
 use fibkit::{Errno, Netns};
 
 use super::{bad_addr, invarg, matches, Args, Failure, Opts, Outcome, Res};
-use crate::names::{parse_addr, parse_u32, proto_a2n, proto_n2a, Addr};
+use crate::names::{parse_addr, parse_u32, proto_a2n, proto_n2a, scope_n2a, Addr};
 
 /// `ip nexthop ...` (the words after `nexthop`).
 pub(super) fn nexthop_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
@@ -401,17 +401,6 @@ fn selected(o: &Nexthop, s: &Select, family: Option<Family>) -> bool {
     true
 }
 
-fn scope_name(s: u8) -> String {
-    match s {
-        scope::UNIVERSE => "global".into(),
-        scope::SITE => "site".into(),
-        scope::LINK => "link".into(),
-        scope::HOST => "host".into(),
-        scope::NOWHERE => "nowhere".into(),
-        x => x.to_string(),
-    }
-}
-
 fn gw_text(g: Gateway) -> String {
     match g {
         Gateway::V4(a) => std::net::Ipv4Addr::from(a).to_string(),
@@ -468,7 +457,7 @@ pub(crate) fn nh_text(ns: &Netns, o: &Nexthop, details: bool) -> String {
         NexthopKind::Blackhole { .. } => {}
     }
     if nh_scope != scope::UNIVERSE || details {
-        s.push_str(&format!("scope {} ", scope_name(nh_scope)));
+        s.push_str(&format!("scope {} ", scope_n2a(nh_scope)));
     }
     if matches!(o.kind, NexthopKind::Blackhole { .. }) {
         s.push_str("blackhole ");
@@ -538,7 +527,7 @@ pub(crate) fn nh_json(ns: &Netns, o: &Nexthop, details: bool) -> serde_json::Val
         NexthopKind::Blackhole { .. } => {}
     }
     if nh_scope != scope::UNIVERSE || details {
-        m.insert("scope".into(), scope_name(nh_scope).into());
+        m.insert("scope".into(), scope_n2a(nh_scope).into());
     }
     if matches!(o.kind, NexthopKind::Blackhole { .. }) {
         m.insert("blackhole".into(), serde_json::Value::Null);
