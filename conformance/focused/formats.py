@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Focused random scenarios: output formats of every listing (`-j`, `-p`, `-o`, `-br`,
 `-d`, `-N`, family options) over a state that mixes link kinds (a veth pair, never
-deleted: a re-created peer takes a random address; bridge and its ports, macvlan, vxlan, ifb with alias/group/mtu/txqueuelen/master), IPv4 and IPv6
+deleted: a re-created peer takes a random address; bridge and its ports, macvlan, vxlan, ifb with alias/group/mtu/txqueuelen/master,
+settings made by group), IPv4 and IPv6
 addresses with labels, peers and flags, neighbours in several states (one address
 of each family: the kernel lists a table in a randomly seeded hash order), rules, nexthop
 objects and groups, routes of several types, and changes echoed (`-echo`).
@@ -23,6 +24,9 @@ def link_op():
             "ip link add x0 type vxlan id %d dstport 4789 dev d0" % R.randint(1, 99),
             "ip link add x0 type vxlan id 7 local 10.0.0.1 remote 10.0.0.9 dstport 4789",
             "ip link del " + R.choice(["d1", "br0", "m0", "x0", "d2"])])
+    if c < 0.6:
+        return "ip link set group %d %s" % (R.randint(0, 3), R.choice(["up", "down", "mtu 1400", "mtu 1500", "promisc on",
+                                                                     "txqueuelen 77", "alias grouped"]))
     d = R.choice(links)
     return "ip link set %s %s" % (d, R.choice([
         "up", "up", "down", "master br0", "nomaster", "alias 'port %d'" % R.randint(0, 9), "group %d" % R.randint(0, 3),
@@ -94,7 +98,7 @@ def show_op():
     o = R.choice(OPTS)
     obj = R.choice(["link", "link", "addr", "addr", "route", "-6 route", "rule", "-6 rule", "neigh show dev d0", "-6 neigh show dev d0", "-4 neigh", "nexthop",
                     "maddr", "addrlabel", "route show table all", "-6 route show table all",
-                    "link show type veth", "link show master br0", "link show group 1", "addr show dev d0", "addr show label d0:1",
+                    "link show type veth", "link show master br0", "link show group 1", "addr show group 2", "-br link show group 0", "link show group default", "addr show dev d0", "addr show label d0:1",
                     "neigh show proxy", "nexthop show groups", "nexthop show fdb", "link show up", "addr show up",
                     "-4 addr show scope global", "addr show permanent", "route show proto bgp",
                     "-6 addr show nodad", "link show d0", "addr show to 10.0.0.0/8", "rule show table 100"])

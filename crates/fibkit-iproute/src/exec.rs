@@ -3848,6 +3848,23 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             255,
         ));
     }
+    // a group without a device selects the devices (iplink_parse sends index 0 with
+    // IFLA_GROUP, which rtnl_newlink hands to rtnl_group_changelink)
+    if let (None, None, Some(g)) = (dev, name, group.filter(|&g| g != u32::MAX)) {
+        let mut words = rest;
+        if kind_word.is_some() {
+            // without a device the kind is dropped, and words after it are garbage
+            // (iplink_parse exits)
+            if let Some(w) = it.next() {
+                return Err(Failure::parse(
+                    format!("Garbage instead of arguments \"{w} ...\". Try \"ip link help\".\n"),
+                    255,
+                ));
+            }
+            words = &rest[..it.i.saturating_sub(2)];
+        }
+        return link_set_group(ns, words, g);
+    }
     let Some(d) = dev else {
         return Err(Failure::parse(
             "Not enough information: \"dev\" argument is required.\n",
@@ -3973,6 +3990,28 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         ns.netdev_state_change(idx).map_err(Failure::kernel)?;
     }
     r
+}
+
+/// `ip link set group G SETTINGS`: rtnl_group_changelink applies the settings to
+/// every device of the group in turn (validate_linkmsg, then do_setlink), stopping at
+/// the first refusal with the devices before it changed; no device in the group is no
+/// error. Each device takes the request as `ip link set SETTINGS dev NAME` would.
+fn link_set_group(ns: &mut Netns, words: &[String], g: u32) -> Res<Outcome> {
+    let members: Vec<u32> = ns
+        .links()
+        .filter(|l| l.group == g)
+        .map(|l| l.index)
+        .collect();
+    for idx in members {
+        let Some(name) = ns.link(idx).map(|l| l.name.clone()) else {
+            continue;
+        };
+        let mut one = words.to_vec();
+        one.push("dev".into());
+        one.push(name);
+        link_set(ns, &one)?;
+    }
+    Ok(Outcome::Ok(String::new()))
 }
 
 /// [`link_set`] from do_setlink's settings on.

@@ -4997,8 +4997,13 @@ fn print_linkinfo(
         };
         o.s(Some("qdisc"), &format!("qdisc {qdisc} "), qdisc);
     }
-    if let Some(m) = ns.link(l.master).filter(|_| l.master != 0) {
-        o.s(Some("master"), &format!("master {} ", m.name), &m.name);
+    // IFLA_MASTER, which inet6_fill_ifinfo does not send
+    if let Some(master) = ns.link(l.master).filter(|_| l.master != 0 && !m.inet6) {
+        o.s(
+            Some("master"),
+            &format!("master {} ", master.name),
+            &master.name,
+        );
     }
     let st = m.echo.unwrap_or_else(|| l.operstate());
     o.s(Some("operstate"), &format!("state {st} "), st);
