@@ -4940,7 +4940,8 @@ fn print_linkinfo(
     if !m.inet6 && f.group != -1 && i64::from(l.group) != f.group {
         return -1;
     }
-    if f.master > 0 && i64::from(l.master) != f.master {
+    // (an inet6_fill_ifinfo message has no IFLA_MASTER: no master matches)
+    if f.master > 0 && (m.inet6 || i64::from(l.master) != f.master) {
         return -1;
     }
     if let Some(k) = &f.kind {
@@ -5553,9 +5554,11 @@ fn ipaddr_list(
     let mut links: Vec<&Link> = if f.ifindex != 0 {
         ns.link(f.ifindex).into_iter().collect()
     } else {
-        // link_master_filtered (-1: `nomaster`) and link_kind_filtered
+        // link_master_filtered (-1: `nomaster`) and link_kind_filtered, which
+        // inet6_dump_ifinfo does not apply
         ns.links()
             .filter(|l| match f.master {
+                _ if inet6 => true,
                 0 => true,
                 -1 => l.master == 0,
                 m => i64::from(l.master) == m,
