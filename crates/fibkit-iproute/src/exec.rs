@@ -1569,6 +1569,7 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
                 delete,
                 dev: cfg.nh.dev,
                 append_paths: false,
+                del_paths: Vec::new(),
             };
             echoed(ns, opts, &t, req, |ns| {
                 ns.route4_modify(op, &cfg).map_err(Failure::kernel)
@@ -1623,10 +1624,26 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
                 dst: d,
                 dst_len: dst.len,
             };
+            let del_paths = if delete {
+                cfg.multipath
+                    .iter()
+                    .map(|leg| {
+                        let dev = if leg.dev != 0 { leg.dev } else { cfg.nh.dev };
+                        let gw = match leg.gw.or(cfg.nh.gw) {
+                            Some(Gateway::V6(g)) => Some(g),
+                            _ => None,
+                        };
+                        (dev, gw)
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let req = crate::show::EchoRequest {
                 delete,
                 dev: cfg.nh.dev,
                 append_paths: op == RouteOp::Append && !cfg.multipath.is_empty(),
+                del_paths,
             };
             echoed(ns, opts, &t, req, |ns| {
                 ns.route6_modify(op, &cfg).map_err(Failure::kernel)
@@ -1648,7 +1665,18 @@ fn echoed(
         return change(ns).map(|()| String::new());
     }
     let before = crate::show::route_echo_before(ns, t);
-    change(ns)?;
+    if let Err(e) = change(ns) {
+        // an IPv6 deletion path by path answers with the last path's error after the
+        // notifications of those that went: iproute2 takes the first message it reads,
+        // a notification, as the answer and never reads the error
+        if t.v6 && req.delete {
+            let echo = crate::show::route_echo_after(ns, &show_opts(opts), t, &before, req);
+            if !echo.is_empty() {
+                return Ok(echo);
+            }
+        }
+        return Err(e);
+    }
     Ok(crate::show::route_echo_after(
         ns,
         &show_opts(opts),

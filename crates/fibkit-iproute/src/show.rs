@@ -351,7 +351,7 @@ pub fn route_echo_before(ns: &Netns, t: &EchoTarget) -> EchoBefore {
 }
 
 /// How a route change was asked for, as far as its notification depends on it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EchoRequest {
     /// A deletion.
     pub delete: bool,
@@ -359,6 +359,10 @@ pub struct EchoRequest {
     pub dev: u32,
     /// An IPv6 `append` of several paths (`nexthop ... nexthop ...`).
     pub append_paths: bool,
+    /// The paths an IPv6 deletion names (`nexthop ... nexthop ...`), in order: device
+    /// (0: any) and gateway (`None`: none, or not an IPv6 one). ip6_route_multipath_del
+    /// deletes them one by one, each with its own notification.
+    pub del_paths: Vec<(u32, Option<u128>)>,
 }
 
 /// What `ip -echo route ...` prints after a successful change of `t`: the kernel's
@@ -389,6 +393,27 @@ pub fn route_echo_after(
             })
             .collect();
         if req.delete {
+            // a deletion path by path: the first notification is of the first path
+            // that went, a single leg when the path named a gateway (a path without one
+            // takes its sibling group, notified as a whole below)
+            for &(dev, gw) in &req.del_paths {
+                let gone =
+                    |r: &&Route6| !now.contains(&r.serial.0) && (dev == 0 || r.nh.dev == dev);
+                let Some(gw) = gw else {
+                    if before.v6.iter().flatten().any(|r| gone(&r)) {
+                        break;
+                    }
+                    continue;
+                };
+                if let Some(r) = before
+                    .v6
+                    .iter()
+                    .flatten()
+                    .find(|r| gone(r) && r.nh.gw == Some(gw))
+                {
+                    return echo6_text(ns, opts, &[r], true, false);
+                }
+            }
             for legs in &before.v6 {
                 let gone: Vec<&Route6> =
                     legs.iter().filter(|r| !now.contains(&r.serial.0)).collect();

@@ -827,11 +827,17 @@ impl Netns {
                     if it.flags & rtf::EXPIRES == 0 {
                         return Err(Error::new(Errno::EEXIST));
                     }
+                    // an expiring route takes the duplicate's expiry (none clears
+                    // it) and its MTU, if it has one, then EEXIST all the same
                     let e = rt.expires;
+                    let mtu = rt.metrics.get(crate::route::rtax::MTU).filter(|&m| m != 0);
                     let it = &mut list[i];
                     it.expires = e;
                     if e.is_none() {
                         it.flags &= !rtf::EXPIRES;
+                    }
+                    if let Some(m) = mtu {
+                        it.metrics.set(crate::route::rtax::MTU, m);
                     }
                     return Err(Error::new(Errno::EEXIST));
                 }

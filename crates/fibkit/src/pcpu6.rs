@@ -23,7 +23,9 @@
 //! made it is the preference of the path that lookup matched (`res->fib6_flags`), so
 //! a leg of a multipath route answers with that preference until the route goes,
 //! whichever path later lookups match (scenario 320's note), a route queried before
-//! another was appended to it too. Conformance scenarios 469, 471 and 473.
+//! another was appended to it too; and a route queried while it had no metrics
+//! answers without the metrics it takes later in place (an expiring route's MTU
+//! from a duplicate's refused `append`). Conformance scenarios 469, 471, 473 and 501.
 
 use crate::error::Errno;
 use crate::lookup6::RouteAnswer6;
@@ -48,6 +50,11 @@ pub(crate) struct LegCopy6 {
     dst: crate::prefix::Prefix6,
     src: crate::prefix::Prefix6,
     pref: crate::route::Pref,
+    /// The route had no metrics when the copy was made: the copy points at the
+    /// kernel's shared default metrics (`dst_default_metrics`), and a metric the
+    /// route takes later (`fib6_metric_set` gives it an array of its own) is not seen
+    /// through the copy. A route with metrics shares its array with the copy.
+    bare: bool,
 }
 
 impl Netns {
@@ -97,13 +104,19 @@ impl Netns {
             // even while the route had no siblings yet (conformance scenario 473)
             let serial = r0.serial.0;
             match self.pcpu6_legs.get(&serial) {
-                Some(c) => a.pref = c.pref,
+                Some(c) => {
+                    a.pref = c.pref;
+                    if c.bare {
+                        a.metrics = crate::route::Metrics::default();
+                    }
+                }
                 None => {
                     let c = LegCopy6 {
                         table: r0.table,
                         dst: r0.dst,
                         src: r0.src,
                         pref: a.pref,
+                        bare: r0.metrics.is_empty(),
                     };
                     self.pcpu6_legs.insert(serial, c);
                     // the copies of routes since deleted go with them (looked for as
