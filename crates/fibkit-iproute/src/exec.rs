@@ -1677,13 +1677,13 @@ fn echoed(
         }
         return Err(e);
     }
-    Ok(crate::show::route_echo_after(
-        ns,
-        &show_opts(opts),
-        t,
-        &before,
-        req,
-    ))
+    let echo = crate::show::route_echo_after(ns, &show_opts(opts), t, &before, req);
+    // no notification: iproute2 prints the acknowledgement it read instead (nothing,
+    // or `[{}]` in JSON)
+    if echo.is_empty() {
+        return Ok(crate::show::echo_nothing(&show_opts(opts)));
+    }
+    Ok(echo)
 }
 
 fn route_usage() -> String {

@@ -330,6 +330,11 @@ fn echo6_text(ns: &Netns, opts: &ShowOpts, legs: &[&Route6], deleted: bool, fres
     rt6_msg(ns, legs)
         .map(|mut m| {
             m.deleted = deleted;
+            // a deleted route's notification has no expiry: fib6_purge_rt clears it
+            // (fib6_clean_expires) before fib6_del_route notifies
+            if deleted {
+                m.expires = None;
+            }
             if fresh {
                 m.expires = m.expires.map(|e| if e >= 0 { e + 1 } else { e });
             }
