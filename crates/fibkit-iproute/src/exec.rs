@@ -1665,7 +1665,19 @@ fn echoed(
         return change(ns).map(|()| String::new());
     }
     let before = crate::show::route_echo_before(ns, t);
+    // (what an earlier request left there is not this one's)
+    let _ = ns.take_mpath_partial_echo();
     if let Err(e) = change(ns) {
+        // an IPv6 multipath add whose later leg failed notified the legs it had
+        // inserted before undoing them: iproute2 reads that notification first
+        if let Some(legs) = ns.take_mpath_partial_echo().filter(|_| t.v6 && !req.delete) {
+            return Ok(crate::show::route6_partial_echo(
+                ns,
+                &show_opts(opts),
+                &before,
+                &legs,
+            ));
+        }
         // an IPv6 deletion path by path answers with the last path's error after the
         // notifications of those that went: iproute2 takes the first message it reads,
         // a notification, as the answer and never reads the error

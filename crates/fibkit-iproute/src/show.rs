@@ -343,6 +343,20 @@ fn echo6_text(ns: &Netns, opts: &ShowOpts, legs: &[&Route6], deleted: bool, fres
         .unwrap_or_default()
 }
 
+/// What `ip -echo -6 route` prints for a multipath add that failed after inserting
+/// some legs: the notification of `legs` (see `Netns::take_mpath_partial_echo`).
+pub fn route6_partial_echo(
+    ns: &Netns,
+    opts: &ShowOpts,
+    before: &EchoBefore,
+    legs: &[Route6],
+) -> String {
+    let old: Vec<u64> = before.v6.iter().flatten().map(|r| r.serial.0).collect();
+    let refs: Vec<&Route6> = legs.iter().collect();
+    let fresh = legs.first().is_some_and(|r| !old.contains(&r.serial.0));
+    echo6_text(ns, opts, &refs, false, fresh)
+}
+
 /// The routes of `t` before a change, for [`route_echo_after`].
 pub fn route_echo_before(ns: &Netns, t: &EchoTarget) -> EchoBefore {
     let mut b = EchoBefore::default();

@@ -731,6 +731,8 @@ impl Netns {
         }
         let mut flags = fl;
         let mut added: Vec<NhCfg> = Vec::new();
+        let mut added_serials: Vec<u64> = Vec::new();
+        self.mpath_partial_echo = None;
         let mut leg_cfg = cfg.clone();
         leg_cfg.nh_id = 0;
         leg_cfg.multipath = Vec::new();
@@ -738,7 +740,12 @@ impl Netns {
             // each leg's own request, as ip6_route_info_create left it (the default
             // metric filled in)
             leg_cfg.metric = rt.metric;
+            let serial = rt.serial.0;
             if let Err(e) = self.fib6_add(rt, flags) {
+                // the legs inserted so far were notified before the undoing
+                // (ip6_route_mpath_notify at add_errout)
+                self.mpath_partial_echo =
+                    self.mpath_notified(cfg, &added_serials, fl.append && !fl.replace);
                 // ip6_route_multipath_add undoes the legs it added with ip6_route_del
                 // of each leg's request, which deletes the first route that request
                 // matches: a route through a nexthop object of the same metric and
@@ -750,11 +757,55 @@ impl Netns {
                 return Err(e);
             }
             added.push(leg);
+            added_serials.push(serial);
             flags.excl = false;
             flags.replace = false;
             flags.create = true;
         }
         Ok(())
+    }
+
+    /// The route `ip6_route_mpath_notify` describes once legs `serials` of a multipath
+    /// request are in: the first leg added, or for an append the first route of the
+    /// last leg's sibling group; with its siblings after it, in the group's order.
+    fn mpath_notified(
+        &self,
+        cfg: &Route6Cfg,
+        serials: &[u64],
+        append: bool,
+    ) -> Option<Vec<Route6>> {
+        let key = if append {
+            serials.last()?
+        } else {
+            serials.first()?
+        };
+        let list = self.table6(cfg.table)?.get(cfg.dst, cfg.src)?;
+        let rt = list.iter().find(|r| r.serial.0 == *key)?;
+        let group: Vec<&Route6> = if rt.sibling_group == 0 {
+            vec![rt]
+        } else {
+            list.iter()
+                .filter(|r| r.sibling_group == rt.sibling_group && r.metric == rt.metric)
+                .collect()
+        };
+        let k = if append {
+            0
+        } else {
+            group.iter().position(|r| r.serial.0 == *key).unwrap_or(0)
+        };
+        Some(
+            group[k..]
+                .iter()
+                .chain(&group[..k])
+                .map(|r| (*r).clone())
+                .collect(),
+        )
+    }
+
+    /// What an IPv6 multipath add that failed after inserting some legs notified of
+    /// them (taken once; `None` when the last request was not one).
+    pub fn take_mpath_partial_echo(&mut self) -> Option<Vec<Route6>> {
+        self.mpath_partial_echo.take()
     }
 
     /// `fib6_add` / `fib6_add_rt2node`.

@@ -257,6 +257,10 @@ pub struct Netns {
     /// The preference the copy of each IPv6 route without an object was made with,
     /// by the route's serial (see [`crate::pcpu6`]).
     pub(crate) pcpu6_legs: rustc_hash::FxHashMap<u64, crate::pcpu6::LegCopy6>,
+    /// The notification an IPv6 multipath add sent for the legs it inserted before a
+    /// later leg failed (and the legs were taken out again): what `ip -echo` prints
+    /// (see [`Netns::take_mpath_partial_echo`]).
+    pub(crate) mpath_partial_echo: Option<Vec<crate::route::Route6>>,
     /// Inside [`Netns::bulk`]: index compilation is deferred to its end.
     pub(crate) deferring: bool,
     /// [`Netns::set_restore_mode`].
@@ -493,6 +497,7 @@ impl Netns {
             fib6_sernum: 0,
             pcpu6: Vec::new(),
             pcpu6_legs: Default::default(),
+            mpath_partial_echo: None,
             deferring: false,
             restore_mode: false,
             global_epoch: 0,
