@@ -5598,18 +5598,20 @@ fn ipaddr_list(
     let mut links: Vec<&Link> = if f.ifindex != 0 {
         ns.link(f.ifindex).into_iter().collect()
     } else {
-        // link_master_filtered (-1: `nomaster`) and link_kind_filtered, which
-        // inet6_dump_ifinfo does not apply
+        // link_master_filtered (-1: `nomaster`) and link_kind_filtered, which only a
+        // dump request of no family carries (rtnl_linkdump_req_filter_fn sends the
+        // filters for AF_UNSPEC and AF_PACKET, which `ip link` uses, alone)
+        let kernel_filters = do_link || preferred == AF_UNSPEC || preferred == AF_PACKET;
         ns.links()
             .filter(|l| match f.master {
-                _ if inet6 => true,
+                _ if !kernel_filters => true,
                 0 => true,
                 -1 => l.master == 0,
                 m => i64::from(l.master) == m,
             })
             .filter(|l| match f.kind.as_deref() {
                 Some(k @ ("veth" | "ifb" | "bridge" | "macvlan" | "macvtap" | "vxlan"))
-                    if !inet6 =>
+                    if kernel_filters =>
                 {
                     link_kind(l) == Some(k)
                 }
