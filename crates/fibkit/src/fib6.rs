@@ -424,25 +424,19 @@ impl Netns {
     }
 
     fn chk_addr6_any_strict(&self, a: u128, dev: u32) -> bool {
-        // ipv6_chk_addr(net, addr, dev, 0): any device unless the address is link-local,
-        // and never a tentative address (one kept over a link down is tentative until
-        // the link is up again; conformance scenario 312)
-        let usable = |d: Option<u32>| {
-            self.addrs6
-                .iter()
-                .filter(|(x, _)| d.is_none_or(|y| y == **x))
-                .any(|(_, v)| {
-                    v.iter().any(|x| {
-                        x.addr == a
-                            && (x.flags & crate::addr::ifa::TENTATIVE == 0
-                                || x.flags & crate::addr::ifa::OPTIMISTIC != 0)
-                    })
-                })
-        };
-        if v6::addr_type(a) & v6::LINKLOCAL != 0 {
-            return usable(Some(dev));
-        }
-        usable(None)
+        // ipv6_chk_addr(net, addr, dev, 0): an address on any device, but one of link
+        // or host scope (a link-local address, the loopback's ::1) only on `dev`; and
+        // never a tentative address (one kept over a link down is tentative until the
+        // link is up again; conformance scenario 312)
+        use crate::route::scope;
+        self.addrs6.iter().any(|(d, v)| {
+            v.iter().any(|x| {
+                x.addr == a
+                    && (x.flags & crate::addr::ifa::TENTATIVE == 0
+                        || x.flags & crate::addr::ifa::OPTIMISTIC != 0)
+                    && (*d == dev || !matches!(x.scope, scope::LINK | scope::HOST))
+            })
+        })
     }
 
     /// After a route change of destination `dst` (whatever its outcome): gateway
