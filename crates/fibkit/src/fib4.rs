@@ -963,6 +963,36 @@ impl Netns {
     /// object's; error types take it without looking at it; the others must suit it
     /// (`fib_check_nexthop`).
     fn fib4_create_info_nh(&mut self, cfg: &Route4Cfg) -> Result<Fib4Info> {
+        let made = self.fib4_create_info_nh_new(cfg);
+        match made {
+            // fib_find_info_nh: a request without metrics takes the fib_info of an
+            // existing route through the same object with the same protocol, scope,
+            // source, priority, type and table, before anything is checked (so a
+            // source no longer local, say, passes); looked for only when the checks
+            // fail, where it makes a difference (the search walks every table)
+            Err(e) if cfg.metrics.is_empty() => self.fib4_find_info_nh(cfg).ok_or(e),
+            r => r,
+        }
+    }
+
+    /// An existing route's fib_info `fib_find_info_nh` would reuse for `cfg`.
+    fn fib4_find_info_nh(&self, cfg: &Route4Cfg) -> Option<Fib4Info> {
+        let onlink = crate::route::nhflags::ONLINK;
+        self.tables4.values().flat_map(|t| t.iter()).find_map(|r| {
+            let i = &r.info;
+            (i.nh_id == cfg.nh_id
+                && r.table == cfg.table
+                && i.proto == cfg.proto
+                && i.scope == cfg.scope
+                && i.prefsrc == cfg.prefsrc
+                && i.priority == cfg.priority
+                && i.rtype == cfg.rtype
+                && i.flags & onlink == cfg.nh.flags & onlink)
+                .then(|| (**i).clone())
+        })
+    }
+
+    fn fib4_create_info_nh_new(&mut self, cfg: &Route4Cfg) -> Result<Fib4Info> {
         let einval = |m| Error::msg(Errno::EINVAL, m);
         let Some((nhs, _)) = crate::nexthop::paths4(&self.nexthops, cfg.nh_id) else {
             return Err(einval("Nexthop id does not exist"));
