@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Focused random scenarios: lightweight tunnel encapsulations this kernel has (`seg6`, `seg6local`, `ip`, `ip6`, `bpf`; others
-refused) on routes of both families and on nexthop objects: their options valid and not, how they are listed, replaced,
+"""Focused random scenarios: lightweight tunnel encapsulations (`seg6`, `seg6local`, `ip`, `ip6`, `bpf`; others
+refused, and `seg6`/`seg6local` too by a kernel built without SRv6 tunnels) on routes of both families and on nexthop objects: their options valid and not, how they are listed, replaced,
 deleted and answered in lookups.
 
 Usage: encap.py SEED [STEPS] > FILE.scn (see conformance/focused/README.md)."""

@@ -290,6 +290,7 @@ fn get_text(ns: &fibkit::Netns, args: &[String], g: &GetAnswer) -> String {
         json: option(&["-j", "-json"]),
         details: option(&["-d", "-details"]),
         pretty: option(&["-p", "-pretty"]),
+        oneline: option(&["-o", "-oneline"]),
         ..ShowOpts::default()
     };
     match g {

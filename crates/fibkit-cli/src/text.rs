@@ -217,8 +217,10 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     if r.input {
         c.push(format!("iif {}", ns.link_name(r.flow.iif)));
     }
-    // iproute2 ends every printed field with a blank
-    format!("{} \n    {} \n", p.join(" "), c.join(" "))
+    // iproute2 ends every printed field with a blank; the cache line starts with
+    // _SL_ (`\` with -o)
+    let sl = if opts.oneline { "\\" } else { "\n" };
+    format!("{} {sl}    {} \n", p.join(" "), c.join(" "))
 }
 
 /// An IPv6 answer.

@@ -3111,7 +3111,6 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
         .filter(|_| opts.details)
         .and_then(|id| ns.nexthop(id))
     {
-        let sl = o.sl;
         if let Some(j) = o.jkey(Some("nh_info")) {
             let v = crate::exec::nh_json(ns, obj, true);
             let encap = match &obj.kind {
@@ -3139,8 +3138,9 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
                 (v, _) => j.value(&v),
             }
         } else {
+            // on a line of its own even with -o (a newline, not _SL_)
             o.text.push_str(&format!(
-                "{sl}\tnh_info {}",
+                "\n\tnh_info {}",
                 crate::exec::nh_text(ns, obj, true)
             ));
         }

@@ -93,8 +93,12 @@ fn not_modelled(stmt: &str) -> bool {
 }
 
 /// Replays `stmts` and calls `check(index, runner)` after each.
-fn replay(stmts: &[String], mut check: impl FnMut(usize, &Runner)) {
+fn replay(stmts: &[String], kconfig: &[&str], mut check: impl FnMut(usize, &Runner)) {
     let mut r = Runner::new();
+    // the build options a scenario names (`# kernel-config:`), as the runner applies them
+    r.ns.kernel
+        .set_words(kconfig.iter().copied())
+        .expect("kernel-config words");
     for (i, st) in stmts.iter().enumerate() {
         r.statement(st);
         check(i, &r);
@@ -130,6 +134,14 @@ fn failures_end_commands_and_batches_like_ip() {
                 Stmt::Comment(_) => None,
             })
             .collect();
+        let kconfig: Vec<&str> = text
+            .lines()
+            .filter_map(|l| {
+                l.trim()
+                    .strip_prefix(fibkit_iproute::scenario::KERNEL_CONFIG)
+            })
+            .flat_map(str::split_whitespace)
+            .collect();
         let by_index: BTreeMap<usize, &Entry> = fails.iter().map(|e| (e.0, e)).collect();
         for &(i, _, _, ref st) in fails {
             assert_eq!(
@@ -140,7 +152,7 @@ fn failures_end_commands_and_batches_like_ip() {
         }
         // alone: strict requests, each command's own status
         fibkit_iproute::names::set_strict(true);
-        replay(&stmts, |i, r| {
+        replay(&stmts, &kconfig, |i, r| {
             let Some(&&(_, status, _, ref st)) = by_index.get(&i) else {
                 return;
             };
@@ -158,7 +170,7 @@ fn failures_end_commands_and_batches_like_ip() {
         });
         // in a batch: requests without strict checking
         fibkit_iproute::names::set_strict(false);
-        replay(&stmts, |i, r| {
+        replay(&stmts, &kconfig, |i, r| {
             let Some(&&(_, _, batch, ref st)) = by_index.get(&i) else {
                 return;
             };

@@ -412,6 +412,21 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
     decode_into(buckets, kernel::decode_bucket, &mut k.nh_buckets, &mut w);
     decode_into(neigh, kernel::decode_neigh, &mut k.neighs, &mut w);
     decode_into(proxies, kernel::decode_neigh, &mut k.neighs, &mut w);
+    // SRv6 lightweight tunnels: a kernel with a seg6 or seg6local route or nexthop
+    // object has them (one without any is taken to be built as fibkit's default)
+    let srv6 = |e: &Option<std::sync::Arc<fibkit::encap::Encap>>| {
+        matches!(
+            e.as_deref(),
+            Some(fibkit::encap::Encap::Seg6 { .. } | fibkit::encap::Encap::Seg6Local { .. })
+        )
+    };
+    if k.routes
+        .iter()
+        .any(|r| r.hops.iter().any(|h| srv6(&h.encap)))
+        || k.nexthops.iter().any(|n| srv6(&n.lwt))
+    {
+        k.kernel.ipv6_seg6_lwtunnel = true;
+    }
     let names: Vec<&str> = k.links.iter().map(|l| l.name.as_str()).collect();
     k.sysctls = sysctl::read_all(&names, &mut w);
     k.mcast = mcast::read_all(&mut w);

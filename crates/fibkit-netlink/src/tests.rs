@@ -1074,7 +1074,7 @@ fn kernel_build_options_travel_with_the_mirror() {
     assert!(t
         .commands
         .iter()
-        .any(|c| c == "kernel-config CONFIG_IP_MROUTE=n CONFIG_IPV6_MROUTE=y"));
+        .any(|c| c == "kernel-config CONFIG_IP_MROUTE=n CONFIG_IPV6_MROUTE=y CONFIG_IPV6_SEG6_LWTUNNEL=n CONFIG_IPV6_SEG6_HMAC=n"));
     assert!(t.netns.kernel.ipv6_mroute);
     assert!(!t.netns.kernel.ip_mroute);
 }

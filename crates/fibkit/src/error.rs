@@ -33,6 +33,8 @@ pub enum Errno {
     ELOOP,
     ENOTTY,
     ENOMEM,
+    /// The kernel-internal 524 (`ENOTSUPP`), which reaches user space unnamed.
+    ENOTSUPP,
 }
 
 impl Errno {
@@ -65,6 +67,7 @@ impl Errno {
             Errno::ELOOP => "ELOOP",
             Errno::ENOTTY => "ENOTTY",
             Errno::ENOMEM => "ENOMEM",
+            Errno::ENOTSUPP => "ENOTSUPP",
         }
     }
 
@@ -96,6 +99,7 @@ impl Errno {
             Errno::ELOOP => "Too many levels of symbolic links",
             Errno::ENOTTY => "Inappropriate ioctl for device",
             Errno::ENOMEM => "Cannot allocate memory",
+            Errno::ENOTSUPP => "Unknown error 524",
         }
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! fibkit answers as the kernel it is checked against was built. Two kernels of the same
 //! release can differ here: the 6.18.44 builds this project was recorded on first had
-//! multicast routing and later had none, and a multicast destination's `ip -6 route get
-//! ... iif DEV` answers differently with and without it. [`KernelConfig::default`] is
+//! multicast routing and later had none (a multicast destination's `ip -6 route get
+//! ... iif DEV` answers differently with and without it), and the latest has no SRv6
+//! lightweight tunnels or HMAC either. [`KernelConfig::default`] is
 //! the build the project records with now; a scenario recorded on another build names
 //! its options in a `# kernel-config:` line (see `fibkit_iproute::scenario`), and the
 //! live mirror reads the host's.
@@ -23,6 +24,14 @@ pub struct KernelConfig {
     /// IPv6 multicast routing also has rules and tables (`ip -6 mrule`, `ip -6
     /// mroute`) and a `mc_forwarding` setting per device (`ip netconf`).
     pub ipv6_mroute: bool,
+    /// `CONFIG_IPV6_SEG6_LWTUNNEL`: the `seg6` and `seg6local` lightweight tunnels.
+    /// Without it `lwtunnel_valid_encap_type` refuses both (EOPNOTSUPP, "lwt
+    /// encapsulation type not supported") wherever a route or nexthop names one.
+    pub ipv6_seg6_lwtunnel: bool,
+    /// `CONFIG_IPV6_SEG6_HMAC`: the SRv6 HMAC key table (`ip sr hmac`); without it the
+    /// seg6 generic netlink family answers its commands with the kernel-internal
+    /// ENOTSUPP (524).
+    pub ipv6_seg6_hmac: bool,
 }
 
 impl KernelConfig {
@@ -44,6 +53,8 @@ impl KernelConfig {
             match name.strip_prefix("CONFIG_").unwrap_or(name) {
                 "IP_MROUTE" => self.ip_mroute = on,
                 "IPV6_MROUTE" => self.ipv6_mroute = on,
+                "IPV6_SEG6_LWTUNNEL" => self.ipv6_seg6_lwtunnel = on,
+                "IPV6_SEG6_HMAC" => self.ipv6_seg6_hmac = on,
                 _ => return Err(format!("kernel option \"{name}\" is not modelled")),
             }
         }
@@ -65,6 +76,8 @@ impl KernelConfig {
         vec![
             format!("CONFIG_IP_MROUTE={}", yn(self.ip_mroute)),
             format!("CONFIG_IPV6_MROUTE={}", yn(self.ipv6_mroute)),
+            format!("CONFIG_IPV6_SEG6_LWTUNNEL={}", yn(self.ipv6_seg6_lwtunnel)),
+            format!("CONFIG_IPV6_SEG6_HMAC={}", yn(self.ipv6_seg6_hmac)),
         ]
     }
 }
@@ -79,7 +92,20 @@ mod tests {
         assert!(!c.ipv6_mroute);
         c.set_words(["CONFIG_IPV6_MROUTE=y"]).unwrap();
         assert!(c.ipv6_mroute);
-        assert_eq!(c.words(), ["CONFIG_IP_MROUTE=n", "CONFIG_IPV6_MROUTE=y"]);
+        assert_eq!(
+            c.words(),
+            [
+                "CONFIG_IP_MROUTE=n",
+                "CONFIG_IPV6_MROUTE=y",
+                "CONFIG_IPV6_SEG6_LWTUNNEL=n",
+                "CONFIG_IPV6_SEG6_HMAC=n"
+            ]
+        );
+        c.set_words(["CONFIG_IPV6_SEG6_LWTUNNEL=y", "IPV6_SEG6_HMAC=m"])
+            .unwrap();
+        assert!(c.ipv6_seg6_lwtunnel && c.ipv6_seg6_hmac);
+        c.set_words(["CONFIG_IPV6_SEG6_LWTUNNEL=n"]).unwrap();
+        assert!(!c.ipv6_seg6_lwtunnel && c.ipv6_seg6_hmac);
         c.set_words(["CONFIG_IP_MROUTE=m"]).unwrap();
         assert!(c.ip_mroute && c.mroute(false) && c.mroute(true));
         c.set_words(["IPV6_MROUTE=n"]).unwrap();

@@ -64,8 +64,21 @@ pub(super) fn parse_encap(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap
     match t {
         "ip" => parse_ip(a, false),
         "ip6" => parse_ip(a, true),
-        "seg6" => parse_seg6(a),
-        "seg6local" => parse_seg6local(ns, a),
+        // a kernel without SRv6 tunnels refuses both once iproute2 has read them
+        // (lwtunnel_valid_encap_type, where the request's attributes are read)
+        "seg6" | "seg6local" => {
+            let e = if t == "seg6" {
+                parse_seg6(a)?
+            } else {
+                parse_seg6local(ns, a)?
+            };
+            if ns.kernel.ipv6_seg6_lwtunnel {
+                Ok(e)
+            } else {
+                let kind = if t == "seg6" { "seg6" } else { "seg6local" };
+                Ok(Arc::new(Encap::Unsupported { kind }))
+            }
+        }
         // the kernel has no mpls encapsulation: the kernel refuses it once iproute2
         // has read the line
         "mpls" => parse_mpls(a),

@@ -136,6 +136,16 @@ pub(super) fn sr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> 
     if matches(w, "hmac") {
         let v = it.next().ok_or_else(incomplete)?;
         if matches(v, "show") {
+            // a kernel without the HMAC table answers the dump with ENOTSUPP (524)
+            if !ns.kernel.ipv6_seg6_hmac {
+                return Err(Failure {
+                    stdout: String::new(),
+                    errno: None,
+                    stderr: "RTNETLINK answers: Unknown error 524\nDump terminated\n".into(),
+                    status: 1,
+                    exits: true,
+                });
+            }
             // a dump: no key, so nothing but the JSON array
             return Ok(Outcome::Ok(empty_json(opts).into()));
         }
@@ -147,6 +157,18 @@ pub(super) fn sr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> 
             let alg = it.next().ok_or_else(incomplete)?;
             if alg != "sha1" && alg != "sha256" {
                 return Err(invarg("hmac ALGO value is invalid", alg));
+            }
+            // iproute2 prompts for the secret, reads none (a blank one deletes the
+            // key) and sends the request, which a kernel without the HMAC table
+            // refuses with ENOTSUPP (524)
+            if !ns.kernel.ipv6_seg6_hmac {
+                return Err(Failure {
+                    stdout: String::new(),
+                    errno: Some(fibkit::Errno::ENOTSUPP),
+                    stderr: "Enter secret for HMAC key ID (blank to delete): RTNETLINK answers: Unknown error 524\n".into(),
+                    status: 1,
+                    exits: false,
+                });
             }
             return Err(Failure::parse(
                 "ip sr hmac set: fib reads no secret (ip prompts for it on a terminal)\n",
