@@ -13,7 +13,7 @@ seed = int(sys.argv[1]); n = int(sys.argv[2]) if len(sys.argv) > 2 else 60
 R = random.Random(seed)
 out = ["ip link add d0 type dummy", "ip link add d1 type dummy", "ip link set d0 up", "ip link set d1 up",
        "ip addr add 10.0.0.1/24 dev d0", "ip -6 addr add 2001:db8::1/64 dev d0 nodad",
-       "ip link add v0 type veth peer name v1"]
+       "ip link add v0 type veth peer name v1", "ip link set v0 up", "ip link set v1 up", "sleep 1"]
 links = ["d0", "d1", "v0", "v1", "br0", "m0", "x0", "d2"]
 def link_op():
     c = R.random()
@@ -25,11 +25,13 @@ def link_op():
             "ip link add x0 type vxlan id 7 local 10.0.0.1 remote 10.0.0.9 dstport 4789",
             "ip link del " + R.choice(["d1", "br0", "m0", "x0", "d2"])])
     if c < 0.6:
-        return "ip link set group %d %s" % (R.randint(0, 3), R.choice(["up", "down", "mtu 1400", "mtu 1500", "promisc on",
+        return "ip link set group %d %s" % (R.randint(0, 3), R.choice(["up", "mtu 1400", "mtu 1500", "promisc on",
                                                                      "txqueuelen 77", "alias grouped"]))
     d = R.choice(links)
-    return "ip link set %s %s" % (d, R.choice([
-        "up", "up", "down", "master br0", "nomaster", "alias 'port %d'" % R.randint(0, 9), "group %d" % R.randint(0, 3),
+    # (the veth pair stays up: its link-local routes wait for the link watch, up to a
+    # second, so their place among other devices' would vary)
+    updown = ["up", "up", "down"] if d not in ("v0", "v1") else ["up"]
+    return "ip link set %s %s" % (d, R.choice(updown + ["master br0", "nomaster", "alias 'port %d'" % R.randint(0, 9), "group %d" % R.randint(0, 3),
         "mtu %d" % R.choice([1280, 1400, 1500, 9000]), "txqueuelen %d" % R.choice([0, 10, 1000]),
         "address 02:00:00:00:00:%02x" % R.randint(1, 9), "multicast off", "allmulticast on",
         "promisc on", "name " + R.choice(links)]))
