@@ -118,8 +118,12 @@ pub struct NexthopCfg {
     pub onlink: bool,
     /// `group ID[,WEIGHT]/...`: ids and weights (1..=256).
     pub group: Option<Vec<(u32, u32)>>,
-    /// `type resilient`.
+    /// `type resilient` (the last `type` word counts).
     pub resilient: bool,
+    /// An `NHA_RES_GROUP` attribute is sent: iproute2 adds one for `type resilient`
+    /// followed by more words, even when a later `type mpath` makes the group an
+    /// ordinary one, which the kernel then refuses.
+    pub res_group: bool,
     /// `buckets N` (resilient groups).
     pub buckets: Option<u16>,
     /// `idle_timer SECONDS` (resilient groups).
@@ -170,7 +174,12 @@ fn check_request(cfg: &NexthopCfg) -> Result<()> {
                 return Err(einval("Nexthop id can not be used twice in a group"));
             }
         }
-        if cfg.blackhole || cfg.dev != 0 || cfg.gw.is_some() || cfg.gw_empty || cfg.encap.is_some()
+        if cfg.blackhole
+            || cfg.dev != 0
+            || cfg.gw.is_some()
+            || cfg.gw_empty
+            || cfg.encap.is_some()
+            || (cfg.res_group && !cfg.resilient)
         {
             return Err(einval("No other attributes can be set in nexthop groups"));
         }

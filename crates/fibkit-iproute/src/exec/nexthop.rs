@@ -207,9 +207,13 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
             "type" => {
                 let v = it.val()?;
                 match v {
-                    "mpath" => {}
+                    // the last type counts (a second NHA_GROUP_TYPE)
+                    "mpath" => cfg.resilient = false,
                     "resilient" => {
                         cfg.resilient = true;
+                        // parse_nh_group_type_res nests NHA_RES_GROUP when a word
+                        // follows
+                        cfg.res_group |= it.peek().is_some();
                         while let Some(w) = it.peek() {
                             // buckets: get_u16; the timers: seconds, sent in
                             // hundredths, so below UINT32_MAX / 100
@@ -253,6 +257,7 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
     // the group type and its parameters are read with a group only (rtm_to_nh_config)
     if cfg.group.is_none() {
         cfg.resilient = false;
+        cfg.res_group = false;
         (cfg.buckets, cfg.idle_timer, cfg.unbalanced_timer) = (None, None, None);
     }
     let done = |r: fibkit::Result<()>| {
