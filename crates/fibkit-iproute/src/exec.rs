@@ -3896,10 +3896,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             // without a device the kind is dropped, and words after it are garbage
             // (iplink_parse exits)
             if let Some(w) = it.next() {
-                return Err(Failure::parse(
-                    format!("Garbage instead of arguments \"{w} ...\". Try \"ip link help\".\n"),
-                    255,
-                ));
+                return Err(Failure::parse(linkmore::garbage(w).stderr, 255));
             }
             words = &rest[..it.i.saturating_sub(2)];
         }

@@ -875,7 +875,7 @@ impl Netns {
                     // an expiring route takes the duplicate's expiry (none clears
                     // it) and its MTU, if it has one, then EEXIST all the same
                     let e = rt.expires;
-                    let mtu = rt.metrics.get(crate::route::rtax::MTU).filter(|&m| m != 0);
+                    let mtu = rt.metrics.get(crate::route::rtax::MTU);
                     let it = &mut list[i];
                     it.expires = e;
                     if e.is_none() {

@@ -67,15 +67,14 @@ pub(super) fn parse_encap(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap
         // a kernel without SRv6 tunnels refuses both once iproute2 has read them
         // (lwtunnel_valid_encap_type, where the request's attributes are read)
         "seg6" | "seg6local" => {
-            let e = if t == "seg6" {
-                parse_seg6(a)?
+            let (e, kind) = if t == "seg6" {
+                (parse_seg6(a)?, "seg6")
             } else {
-                parse_seg6local(ns, a)?
+                (parse_seg6local(ns, a)?, "seg6local")
             };
             if ns.kernel.ipv6_seg6_lwtunnel {
                 Ok(e)
             } else {
-                let kind = if t == "seg6" { "seg6" } else { "seg6local" };
                 Ok(Arc::new(Encap::Unsupported { kind }))
             }
         }
