@@ -3913,11 +3913,18 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         None => {}
         Some("vxlan") => {
             let resolve = |d: &str| ns.link_index(d);
+            let words = it.i < rest.len();
             let a = vxlan_parse_opt(&resolve, &mut it, true)?;
-            if let Some(w) = a.create_only {
-                return Err(unmodelled_link_setting("vxlan", &w));
+            let send_mtu = mtu.filter(|&m| m != u32::MAX);
+            fibkit::vxlan::validate_change(mac.as_deref(), send_mtu, words)
+                .map_err(Failure::kernel)?;
+            let mut change = a.change;
+            // vxlan_nl2conf reads IFLA_MTU after the flags, before `df` and
+            // `vnifilter`: a change cannot carry it
+            if mtu.is_some_and(|m| m != u32::MAX) && a.refused_at.is_none_or(|o| o > 25) {
+                change.refused = Some("Cannot change mtu");
             }
-            vxlan = Some(a.change);
+            vxlan = Some(change);
         }
         Some("bridge") => bridge = bridge_parse_opt(&mut it)?,
         Some("bridge_slave") => port = bridge_slave_parse_opt(ns, &mut it)?,
@@ -4583,6 +4590,13 @@ fn link_add(
         }
         Some("vxlan") => {
             let resolve = |d: &str| ns.link_index(d);
+            // no words: iproute2 sends no settings, which vxlan_validate refuses after
+            // the address and MTU
+            if it.i >= it.v.len() {
+                let mac = at.mac.map(|m| m.to_vec());
+                fibkit::vxlan::validate_change(mac.as_deref(), at.mtu, false)
+                    .map_err(Failure::kernel)?;
+            }
             let mut conf = vxlan_parse_opt(&resolve, &mut it, false)?.conf;
             // without an address, `-4`/`-6` sends an unspecified group of the family,
             // which makes an IPv6 device of `-6`
@@ -5038,11 +5052,10 @@ Where:\tVNI\t:= 0-16777215\n\
 struct VxlanArgs {
     conf: fibkit::vxlan::Vxlan,
     change: fibkit::vxlan::VxlanChange,
-    /// Words given that only a creation takes (`ip link set` refuses them as not
-    /// modelled): the first.
-    create_only: Option<String>,
     /// `dstport` was given.
     port_set: bool,
+    /// Where the first refused setting comes in `vxlan_nl2conf`'s order.
+    refused_at: Option<u8>,
 }
 
 /// `vxlan_parse_opt` (iproute2 6.1) for the settings fibkit models; the others (`df`,
@@ -5065,7 +5078,6 @@ fn vxlan_parse_opt(
     };
     let mut conf = Vxlan::default();
     let mut change = fibkit::vxlan::VxlanChange::default();
-    let mut create_only: Option<String> = None;
     let mut seen: Vec<&str> = Vec::new();
     let mut once = |bit: &'static str, key: &str, v: &str| -> Res<()> {
         if seen.contains(&bit) {
@@ -5098,7 +5110,6 @@ fn vxlan_parse_opt(
         }
     };
     while let Some(w) = it.next() {
-        let mut creating = true;
         if matches(w, "id") || matches(w, "vni") {
             let v = it.val()?;
             once("id", "id", v)?;
@@ -5108,7 +5119,6 @@ fn vxlan_parse_opt(
             conf.vni = vni;
             change.vni = Some(vni);
             id_set = true;
-            creating = false;
         } else if matches(w, "group") || matches(w, "remote") {
             let group = matches(w, "group");
             if daddr.is_some_and(|a| a.is_multicast() != group) {
@@ -5118,30 +5128,38 @@ fn vxlan_parse_opt(
             }
             let v = it.val()?;
             once("group", if group { "group" } else { "remote" }, v)?;
+            // get_addr reads `default`/`any`/`all` without ADDRTYPE_INET: never valid
+            // here; an unspecified address (0.0.0.0, ::) is a remote one, and picks
+            // the device's family (random seed vxlan 2)
+            if matches!(v, "default" | "any" | "all") {
+                let what = if group { "group" } else { "remote" };
+                return Err(invarg(&format!("invalid {what} address"), v));
+            }
             let a = ip(v, fam_of(saddr))?;
-            if a.is_multicast() != group || a.is_unspecified() {
+            if a.is_multicast() != group || (group && a.is_unspecified()) {
                 let what = if group { "group" } else { "remote" };
                 return Err(invarg(&format!("invalid {what} address"), v));
             }
             daddr = Some(a);
             change.remote = Some(a);
-            // a group needs `dev`, which a change cannot name
-            creating = group;
         } else if matches(w, "local") {
             let v = it.val()?;
             once("local", "local", v)?;
+            if matches!(v, "default" | "any" | "all") {
+                return Err(invarg("invalid local address", v));
+            }
             let a = ip(v, fam_of(daddr))?;
-            if a.is_multicast() || a.is_unspecified() {
+            if a.is_multicast() {
                 return Err(invarg("invalid local address", v));
             }
             saddr = Some(a);
             change.local = Some(a);
-            creating = false;
         } else if matches(w, "dev") {
             let v = it.val()?;
             once("dev", "dev", v)?;
             let idx = resolve(v).ok_or_else(|| nodev_exit(v))?;
             conf.lower = idx;
+            change.lower = Some(idx);
             dev_set = true;
         } else if matches(w, "ttl") || matches(w, "hoplimit") {
             let v = it.val()?;
@@ -5163,7 +5181,6 @@ fn vxlan_parse_opt(
             } else {
                 change.ttl = Some(t.0);
             }
-            creating = false;
         } else if matches(w, "tos") || matches(w, "dsfield") {
             let v = it.val()?;
             once("tos", "tos", v)?;
@@ -5174,7 +5191,6 @@ fn vxlan_parse_opt(
             };
             conf.tos = t;
             change.tos = Some(t);
-            creating = false;
         } else if matches(w, "df") {
             let v = it.val()?;
             once("df", "df", v)?;
@@ -5186,7 +5202,6 @@ fn vxlan_parse_opt(
             };
             conf.df = d;
             change.df = Some(d);
-            creating = false;
         } else if matches(w, "label") || matches(w, "flowlabel") {
             let v = it.val()?;
             once("flowlabel", "flowlabel", v)?;
@@ -5195,7 +5210,6 @@ fn vxlan_parse_opt(
                 .ok_or_else(|| invarg("invalid flowlabel", v))?;
             conf.label = l;
             change.label = Some(l);
-            creating = false;
         } else if matches(w, "ageing") {
             let v = it.val()?;
             once("ageing", "ageing", v)?;
@@ -5206,7 +5220,6 @@ fn vxlan_parse_opt(
             };
             conf.ageing = a;
             change.ageing = Some(a);
-            creating = false;
         } else if matches(w, "maxaddress") {
             let v = it.val()?;
             once("maxaddress", "maxaddress", v)?;
@@ -5216,7 +5229,6 @@ fn vxlan_parse_opt(
                 parse_u32(v).ok_or_else(|| invarg("max addresses", v))?
             };
             refuse(15, "Cannot change limit");
-            creating = false;
         } else if matches(w, "port") || matches(w, "srcport") {
             let v = it.val()?;
             once("srcport", "srcport", v)?;
@@ -5231,7 +5243,6 @@ fn vxlan_parse_opt(
             if lo != 0 || hi != 0 {
                 refuse(17, "Cannot change port range");
             }
-            creating = false;
         } else if matches(w, "dstport") {
             let v = it.val()?;
             once("dstport", "dstport", v)?;
@@ -5242,13 +5253,11 @@ fn vxlan_parse_opt(
             if conf.dstport != 0 {
                 refuse(18, "Cannot change port");
             }
-            creating = false;
         } else if matches(w, "nolearning") || matches(w, "learning") {
             once("learning", w, w)?;
             let on = !matches(w, "nolearning");
             conf.learning = on;
             change.learning = Some(on);
-            creating = false;
         } else if let Some((bit, on, ord, msg)) = VXLAN_FLAGS.iter().find_map(|&(k, ord, msg)| {
             if matches(w, &format!("no{k}")) {
                 Some((k, false, ord, msg))
@@ -5271,7 +5280,6 @@ fn vxlan_parse_opt(
                 _ => conf.remcsum_rx = on,
             }
             refuse(ord, msg);
-            creating = false;
         } else if matches(w, "external") || matches(w, "noexternal") {
             once("external", w, w)?;
             metadata = matches(w, "external");
@@ -5279,19 +5287,16 @@ fn vxlan_parse_opt(
                 conf.learning = false;
             }
             refuse(16, "vxlan: cannot change COLLECT_METADATA flag");
-            creating = false;
         } else if matches(w, "gbp") {
             once("gbp", w, w)?;
             conf.gbp = true;
             refuse(24, "vxlan: cannot change GBP flag");
-            creating = false;
         } else if w == "vnifilter" || w == "novnifilter" {
             // the exact words only
             once("vnifilter", w, w)?;
             vnifilter = w == "vnifilter";
             conf.vnifilter = vnifilter;
             refuse(26, "vxlan: cannot change flag");
-            creating = false;
         } else if matches(w, "gpe") {
             // a layer-3 device whose link-local address the kernel draws at random
             return Err(unmodelled_link_setting("vxlan", w));
@@ -5301,9 +5306,6 @@ fn vxlan_parse_opt(
             return Err(fail(format!(
                 "vxlan: unknown command \"{w}\"?\n{VXLAN_USAGE}"
             )));
-        }
-        if creating && create_only.is_none() {
-            create_only = Some(w.to_string());
         }
     }
     if !metadata && vnifilter {
@@ -5328,10 +5330,11 @@ fn vxlan_parse_opt(
     conf.local = saddr;
     conf.external = metadata;
     change.refused = refused.map(|(_, m)| m);
+    let refused_at = refused.map(|(o, _)| o);
     Ok(VxlanArgs {
+        refused_at,
         conf,
         change,
-        create_only,
         port_set,
     })
 }

@@ -4629,6 +4629,14 @@ pub(crate) fn tso_max_size(ns: &Netns, l: &Link) -> u32 {
                 65536
             }
         }
+        // with ports, the smallest of theirs (br_set_gso_limits, as each joins)
+        LinkKind::Bridge => ns
+            .links()
+            .filter(|p| p.master == l.index && p.index != l.index)
+            .map(|p| tso_max_size(ns, p))
+            .min()
+            .unwrap_or(524280)
+            .min(524280),
         LinkKind::Macvlan { lower, .. } => ns
             .link(lower)
             .filter(|x| !matches!(x.kind, LinkKind::Macvlan { .. }))

@@ -2433,6 +2433,21 @@ impl Netns {
         self.v6_ready.insert(dev);
         self.addrconf_dev_config(dev);
         self.rt6_sync_up(dev, nhflags::DEAD);
+        self.ipv6_stop_below_min_mtu(dev);
+    }
+
+    /// The end of addrconf_notify's NETDEV_UP (and of a NETDEV_CHANGE that makes the
+    /// link ready): an MTU below IPv6's minimum, written while the device was down
+    /// without a NETDEV_CHANGEMTU (a VXLAN device given a new lower device, random
+    /// seed vxlan 2063), stops IPv6 on it as an unregistration would.
+    fn ipv6_stop_below_min_mtu(&mut self, dev: u32) {
+        let low = self
+            .links
+            .get(&dev)
+            .is_some_and(|l| !l.is_loopback() && l.mtu < crate::netns::IPV6_MIN_MTU);
+        if low && self.has_idev6(dev) {
+            self.ipv6_idev_destroy(dev);
+        }
     }
 
     pub(crate) fn ipv6_netdev_change(&mut self, dev: u32, carrier: bool, restart_dad: bool) {
@@ -2498,6 +2513,7 @@ impl Netns {
             }
         }
         self.rt6_sync_up(dev, nhflags::DEAD);
+        self.ipv6_stop_below_min_mtu(dev);
     }
 
     /// Every device's `ignore_routes_with_linkdown` now (what a rebalance reads).

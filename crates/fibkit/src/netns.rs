@@ -1990,11 +1990,18 @@ impl Netns {
                 victims.push(peer);
             }
         }
-        // macvlan_device_event(NETDEV_UNREGISTER): a lower device takes its macvlans
-        for v in victims.clone() {
-            victims.extend(self.macvlans_on(v));
-            // vxlan_handle_lowerdev_unregister
-            victims.extend(self.vxlans_on(v));
+        // macvlan_device_event(NETDEV_UNREGISTER): a lower device takes its macvlans;
+        // vxlan_handle_lowerdev_unregister its VXLAN devices; and those theirs, as
+        // each unregisters in turn
+        let mut i = 0;
+        while i < victims.len() {
+            let v = victims[i];
+            for u in self.macvlans_on(v).into_iter().chain(self.vxlans_on(v)) {
+                if !victims.contains(&u) {
+                    victims.push(u);
+                }
+            }
+            i += 1;
         }
         // a port of a bridge that stays leaves it first: the kernel's br_del_if (at
         // NETDEV_UNREGISTER) runs after the port went down but before the link watch
