@@ -28,8 +28,8 @@ def opts(changing):
         o += " id %d" % R.choice([1, 2, 7, 16777215, 16777216, 0])
     if R.random() < 0.5:
         o += addr_opt()
-    if R.random() < 0.4 and not changing:
-        o += " dev %s" % R.choice(["d0", "d1", "lo", "nosuch"])
+    if R.random() < 0.4:
+        o += " dev %s" % R.choice(["d0", "d1", "lo", "nosuch", "d0", "d1"] + vx)
     if R.random() < 0.6:
         o += " dstport %d" % R.choice([4789, 4789, 8472, 0, 5000])
     for _ in range(R.randint(0, 3)):

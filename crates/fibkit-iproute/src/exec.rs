@@ -3929,10 +3929,14 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         Some("bridge") => bridge = bridge_parse_opt(&mut it)?,
         Some("bridge_slave") => port = bridge_slave_parse_opt(ns, &mut it)?,
         Some(v @ ("macvlan" | "macvtap")) => {
-            macvlan = Some((
-                v == "macvtap",
-                macvlan_parse_opt(&mut it, v, &mut String::new())?,
-            ));
+            // no words: iproute2 sends the kind without settings, which no device's
+            // link operations are asked to take (any device, of any kind: random
+            // seed macvlan 114)
+            let words = it.i < rest.len();
+            let o = macvlan_parse_opt(&mut it, v, &mut String::new())?;
+            if words {
+                macvlan = Some((v == "macvtap", o));
+            }
         }
         // this kernel has no VLAN driver: options make data it refuses
         Some("vlan") => foreign_data = linkmore::vlan_parse_opt(&mut it)?,
@@ -3956,7 +3960,26 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 return Err(linkmore::garbage(w));
             }
         }
+        // no words: the kind alone, which no device's link operations are asked to
+        // take (its validate below aside)
+        Some(_) if it.i >= rest.len() => {}
         Some(v) => return Err(unmodelled_link_setting("type", v)),
+    }
+    // the kind's own validate (rtnl_newlink runs it first, whatever the device):
+    // br_validate, veth_validate, ifb_validate and macvlan_validate refuse an address
+    // that is not unicast Ethernet (EADDRNOTAVAIL), veth_validate an MTU outside
+    // 68..65535 (random seed macvlan 114)
+    if let Some(k) = kind_word {
+        if matches!(k, "bridge" | "veth" | "ifb" | "macvlan" | "macvtap") {
+            if let Some(m) = mac.as_deref().and_then(|m| <[u8; 6]>::try_from(m).ok()) {
+                if !fibkit::link::is_valid_ether_addr(&m) {
+                    return Err(Failure::errno(Errno::EADDRNOTAVAIL));
+                }
+            }
+        }
+        if k == "veth" && mtu.is_some_and(|m| m != u32::MAX && !(68..=65535).contains(&m)) {
+            return Err(Failure::errno(Errno::EINVAL));
+        }
     }
     // validate_linkmsg, before anything changes
     if let Some(b) = &brd {
