@@ -161,7 +161,15 @@ pub mod v6 {
             return UNICAST;
         }
         if st & 0xff00_0000 == 0xff00_0000 {
-            return MULTICAST;
+            // ipv6_addr_scope2type: the scope field's type bit too (interface-local
+            // counts as loopback, link-local as link-local, site-local as site-local)
+            return MULTICAST
+                | match (st >> 16) & 0xf {
+                    1 => LOOPBACK,
+                    2 => LINKLOCAL,
+                    5 => SITELOCAL,
+                    _ => 0,
+                };
         }
         if st & 0xffc0_0000 == 0xfe80_0000 {
             return LINKLOCAL | UNICAST;
