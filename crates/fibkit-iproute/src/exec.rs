@@ -3736,6 +3736,7 @@ fn probe_errno(mut f: Failure) -> Failure {
 fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     let mut it = Args::new(rest);
     let mut dev: Option<&str> = None;
+    let mut dev_from_name = false;
     let (mut mac, mut mtu, mut group, mut name) = (None, None, None, None);
     let mut master: Option<u32> = None;
     let mut updown: Option<bool> = None;
@@ -3804,6 +3805,13 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                     return Err(invarg("\"name\" not a valid ifname", v));
                 }
                 name = Some(v);
+                // iplink_parse: without a device yet, the name names it (a later `dev`
+                // is then a duplicate; with `group`, one device is changed: random
+                // seed groups 10)
+                if dev.is_none() {
+                    dev = Some(v);
+                    dev_from_name = true;
+                }
             }
             "txqueuelen" | "qlen" | "txqlen" => {
                 let v = it.val()?;
@@ -3861,10 +3869,12 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             }
             _ => {
                 let v = if raw == "dev" { it.val()? } else { raw };
-                if dev.is_some() {
+                // (`dev != name`: a device the name gave is replaced)
+                if dev.is_some() && !dev_from_name {
                     return Err(dup_dev(v));
                 }
                 dev = Some(v);
+                dev_from_name = false;
             }
         }
     }
