@@ -3521,7 +3521,12 @@ fn addr_modify(
                 scope,
                 flags: flags | ifa::PERMANENT,
                 metric,
-                label: label.unwrap_or_else(|| d.to_string()),
+                // without IFA_LABEL, rtm_to_ifaddr takes the device's name (not the
+                // alternative name that named it: random seed altnames 125)
+                label: label.unwrap_or_else(|| {
+                    ns.link(idx)
+                        .map_or_else(|| d.to_string(), |l| l.name.clone())
+                }),
                 hashed: 0,
             };
             if replace {
