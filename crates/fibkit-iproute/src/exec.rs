@@ -469,6 +469,10 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     if matches(o, "vrf") {
         return vrf_cmd(&opts, rest);
     }
+    // ip.c's table order: `i` is `ila` (above), `io` on `ioam`
+    if o.len() >= 2 && matches(o, "ioam") {
+        return genl::ioam_cmd(ns, &opts, rest);
+    }
     Err(Failure::parse(
         format!("Object \"{o}\" is unknown, try \"ip help\".\n"),
         1,

@@ -1844,6 +1844,78 @@ pub fn seg6_tunsrc_show(addr: u128, opts: &ShowOpts) -> String {
     o.finish()
 }
 
+/// C's `%#0Nx`: `0x` and the digits zero-padded to `width` characters in all, but a
+/// zero has no `0x` (the `#` flag adds nothing to it).
+fn c_alt_hex(v: u64, width: usize) -> String {
+    if v == 0 {
+        "0".repeat(width)
+    } else {
+        format!("{v:#0width$x}")
+    }
+}
+
+/// `ip ioam namespace show` (ipioam6.c's `print_namespace`), by ID.
+pub fn ioam_namespaces_show(ns: &Netns, opts: &ShowOpts) -> String {
+    let mut o = Out::new(opts);
+    o.begin();
+    for (id, n) in ns.ioam_namespaces() {
+        o.obj_open(None);
+        o.n(
+            Some("namespace"),
+            &format!("namespace {id}"),
+            i128::from(id),
+        );
+        if let Some(s) = n.schema {
+            o.n(Some("schema"), &format!(" [schema {s}]"), i128::from(s));
+        }
+        if let Some(d) = n.data() {
+            // print_hex: `%x` as a JSON string
+            o.s(
+                Some("data"),
+                &format!(", data {}", c_alt_hex(u64::from(d), 10)),
+                &format!("{d:x}"),
+            );
+        }
+        if let Some(w) = n.wide() {
+            // print_0xhex: `%#llx` as a JSON string
+            let j = if w == 0 {
+                "0".to_string()
+            } else {
+                format!("{w:#x}")
+            };
+            o.s(Some("wide"), &format!(", wide {}", c_alt_hex(w, 18)), &j);
+        }
+        o.nl();
+        o.obj_close();
+    }
+    o.finish()
+}
+
+/// `ip ioam schema show` (ipioam6.c's `print_schema`), by ID: the padded data byte by
+/// byte (in JSON, a `data` null followed by one empty-named member per byte).
+pub fn ioam_schemas_show(ns: &Netns, opts: &ShowOpts) -> String {
+    let mut o = Out::new(opts);
+    o.begin();
+    for (id, s) in ns.ioam_schemas() {
+        o.obj_open(None);
+        o.n(Some("schema"), &format!("schema {id}"), i128::from(id));
+        if let Some(n) = s.ns {
+            o.n(
+                Some("namespace"),
+                &format!(" [namespace {n}]"),
+                i128::from(n),
+            );
+        }
+        o.null("data", ", data:");
+        for b in &s.data {
+            o.n(Some(""), &format!(" {b:02x}"), i128::from(*b));
+        }
+        o.nl();
+        o.obj_close();
+    }
+    o.finish()
+}
+
 /// `ip tuntap show` (iptuntap.c's `do_show`, whose arguments are not looked at): each
 /// tun or tap device of the link dump, in ifindex order, with its `tun_flags` as
 /// `print_flags` words (`IFF_NOFILTER` is `IFF_NO_PI`'s bit, so `filter` goes with

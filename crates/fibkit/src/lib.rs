@@ -45,6 +45,7 @@ pub mod fib4;
 pub mod fib6;
 pub mod fib6tree;
 pub mod flowhash;
+pub mod ioam;
 pub mod kconfig;
 pub mod link;
 pub mod linkstate;

@@ -184,6 +184,8 @@ pub struct Netns {
     /// The SRv6 tunnel source (`ip sr tunsrc`: `seg6_pernet_data.tun_src`), `::` until
     /// set.
     pub(crate) seg6_tunsrc: u128,
+    /// IOAM namespaces and schemas (`ip ioam`).
+    pub(crate) ioam: crate::ioam::Ioam,
     /// The rules compiled for the walk (rebuilt on every rule change).
     pub(crate) prog4: Vec<crate::rule::CompiledRule>,
     pub(crate) prog6: Vec<crate::rule::CompiledRule>,
@@ -463,6 +465,7 @@ impl Netns {
             mrules6: vec![Rule::kernel_default(32767, tid::MAIN)],
             addrlabels: crate::addrlabel::default_table(),
             seg6_tunsrc: 0,
+            ioam: Default::default(),
             prog4: Vec::new(),
             prog6: Vec::new(),
             custom_rules4: false,

@@ -336,3 +336,140 @@ fn tcpm_do(opts: &Opts, cmd: Tcpm, a: &[String]) -> Res<Outcome> {
     }
     Ok(Outcome::Ok(empty_json(opts).into()))
 }
+
+const IOAM_USAGE: &str = "Usage:\tip ioam { COMMAND | help }\n\
+\tip ioam namespace show\n\
+\tip ioam namespace add ID [ data DATA32 ] [ wide DATA64 ]\n\
+\tip ioam namespace del ID\n\
+\tip ioam schema show\n\
+\tip ioam schema add ID DATA\n\
+\tip ioam schema del ID\n\
+\tip ioam namespace set ID schema { ID | none }\n";
+
+/// A `get_u16(v, 0)` of ipioam6.c.
+fn ioam_u16(v: &str) -> Option<u16> {
+    get_u32(v, 0).and_then(|n| u16::try_from(n).ok())
+}
+
+/// `get_u64(v, 16)`: `strtoull` in base 16 over the whole word (a sign and leading
+/// blanks taken, as strtoull takes them).
+fn ioam_u64(v: &str) -> Option<u64> {
+    let (n, used, overflow) = crate::show::strtoul(v, 16);
+    (!v.is_empty() && used == v.len() && !overflow).then_some(n)
+}
+
+/// `ip ioam ...` (iproute2 6.1's ipioam6.c, the `IOAM6` generic netlink family): IOAM
+/// namespaces and schemas ([`fibkit::ioam`]). The kernel's refusals carry no message
+/// and make `ip` exit with 1; listings come by ID (the kernel's in its hash tables'
+/// random order).
+pub(super) fn ioam_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
+    let usage = || Failure::parse(IOAM_USAGE, 255);
+    let Some(w) = a.first().map(String::as_str) else {
+        return Err(usage());
+    };
+    if w == "help" {
+        return Err(usage());
+    }
+    let mut it = a[1..].iter().map(String::as_str);
+    let mut next = || it.next().ok_or_else(incomplete);
+    let kernel = |r: fibkit::Result<()>| -> Res<Outcome> {
+        r.map(|()| Outcome::Ok(String::new())).map_err(|e| Failure {
+            stdout: String::new(),
+            errno: Some(e.errno),
+            stderr: format!("RTNETLINK answers: {}\n", e.errno.strerror()),
+            status: 1,
+            exits: false,
+        })
+    };
+    let show = |schemas: bool, ns: &Netns| {
+        let o = super::show_opts(opts);
+        Ok(Outcome::Ok(if schemas {
+            crate::show::ioam_schemas_show(ns, &o)
+        } else {
+            crate::show::ioam_namespaces_show(ns, &o)
+        }))
+    };
+    match w {
+        "namespace" => {
+            let v = next()?;
+            match v {
+                "show" => show(false, ns),
+                "add" => {
+                    let id = next()?;
+                    let id = ioam_u16(id).ok_or_else(|| invarg("Invalid namespace ID", id))?;
+                    let rest: Vec<&str> = a[3..].iter().map(String::as_str).collect();
+                    let (mut data, mut wide) = (None, None);
+                    let mut i = 0;
+                    let mut maybe_wide = false;
+                    if let Some(&k) = rest.first() {
+                        if k != "data" && k != "wide" {
+                            return Err(invarg("Invalid argument", k));
+                        }
+                        let val = rest.get(1).copied().ok_or_else(incomplete)?;
+                        if k == "data" {
+                            data =
+                                Some(get_u32(val, 0).ok_or_else(|| invarg("Invalid data", val))?);
+                            maybe_wide = true;
+                        } else {
+                            wide = Some(
+                                ioam_u64(val).ok_or_else(|| invarg("Invalid wide data", val))?,
+                            );
+                        }
+                        i = 2;
+                    }
+                    if let Some(&k) = rest.get(i) {
+                        if !maybe_wide || k != "wide" {
+                            return Err(invarg("Unexpected argument", k));
+                        }
+                        let val = rest.get(i + 1).copied().ok_or_else(incomplete)?;
+                        wide = Some(ioam_u64(val).ok_or_else(|| invarg("Invalid wide data", val))?);
+                    }
+                    kernel(ns.ioam_ns_add(id, data, wide))
+                }
+                "del" => {
+                    let id = next()?;
+                    let id = ioam_u16(id).ok_or_else(|| invarg("Invalid namespace ID", id))?;
+                    kernel(ns.ioam_ns_del(id))
+                }
+                "set" => {
+                    let id = next()?;
+                    let id = ioam_u16(id).ok_or_else(|| invarg("Invalid namespace ID", id))?;
+                    let k = next()?;
+                    if k != "schema" {
+                        return Err(invarg("Unknown", k));
+                    }
+                    let s = next()?;
+                    let sc = if s == "none" {
+                        None
+                    } else {
+                        Some(get_u32(s, 0).ok_or_else(|| invarg("Invalid schema ID", s))?)
+                    };
+                    kernel(ns.ioam_ns_set_schema(id, sc))
+                }
+                _ => Err(invarg("Unknown", v)),
+            }
+        }
+        "schema" => {
+            let v = next()?;
+            match v {
+                "show" => show(true, ns),
+                "add" => {
+                    let id = next()?;
+                    let id = get_u32(id, 0).ok_or_else(|| invarg("Invalid schema ID", id))?;
+                    let d = next()?;
+                    if d.len() > fibkit::ioam::MAX_SCHEMA_DATA_LEN {
+                        return Err(invarg("Schema DATA too big", d));
+                    }
+                    kernel(ns.ioam_sc_add(id, d.as_bytes()))
+                }
+                "del" => {
+                    let id = next()?;
+                    let id = get_u32(id, 0).ok_or_else(|| invarg("Invalid schema ID", id))?;
+                    kernel(ns.ioam_sc_del(id))
+                }
+                _ => Err(invarg("Unknown", v)),
+            }
+        }
+        _ => Err(invarg("Unknown", w)),
+    }
+}
