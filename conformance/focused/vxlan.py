@@ -19,7 +19,9 @@ vx = ["vx0", "vx1", "vx2"]
 def addr_opt():
     return R.choice([" remote 10.0.0.9", " remote 2001:db8::9", " group 239.1.1.1", " group ff05::5",
                      " local 10.0.0.1", " local 2001:db8::1", " remote 10.0.0.9 local 10.0.0.1",
-                     " group 239.1.1.2 dev d0", " group 239.1.1.3", " local 10.0.0.7", " remote 0.0.0.0", ""])
+                     " group 239.1.1.2 dev d0", " group 239.1.1.3", " local 10.0.0.7", " remote 0.0.0.0", "",
+                     " local fe80::1", " remote fe80::2", " local fe80::1 remote fe80::2", " group ff02::5",
+                     " remote ::"])
 
 
 def opts(changing):

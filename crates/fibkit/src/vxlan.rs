@@ -144,6 +144,38 @@ impl Vxlan {
         matches!(self.remote, Some(IpAddr::V6(_))) || matches!(self.local, Some(IpAddr::V6(_)))
     }
 
+    /// `vxlan_config_validate`'s scope checks of an IPv6 device (not `external`):
+    /// whether its addresses are link-local (`VXLAN_F_IPV6_LINKLOCAL`: a link-local
+    /// local address, with a link-local or no remote one); EINVAL for a link-local
+    /// address on one side only.
+    pub fn linklocal(&self) -> Result<bool> {
+        use crate::prefix::v6;
+        if !self.ipv6() || self.external {
+            return Ok(false);
+        }
+        let ty = |a: Option<IpAddr>| match a {
+            Some(IpAddr::V6(x)) => v6::addr_type(u128::from(x)),
+            _ => v6::ANY,
+        };
+        let (local, remote) = (ty(self.local), ty(self.remote));
+        let bad = || {
+            Error::msg(
+                Errno::EINVAL,
+                "Invalid combination of local and remote address scopes",
+            )
+        };
+        if local & v6::LINKLOCAL != 0 {
+            if remote & v6::LINKLOCAL == 0 && remote != v6::ANY {
+                return Err(bad());
+            }
+            return Ok(true);
+        }
+        if remote == v6::UNICAST | v6::LINKLOCAL {
+            return Err(bad());
+        }
+        Ok(false)
+    }
+
     /// The encapsulation's size (`vxlan_headroom`).
     pub fn headroom(&self) -> u32 {
         if self.ipv6() {
@@ -212,6 +244,19 @@ impl Netns {
     pub(crate) fn vxlan_prepare(&self, conf: &Vxlan, mtu: Option<u32>) -> Result<(Vxlan, u32)> {
         let mut c = conf.clone();
         let mut max_mtu = 65535u32;
+        let linklocal = c.linklocal()?;
+        if c.label != 0 && !c.ipv6() {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Label attribute only applies to IPv6 VXLAN devices",
+            ));
+        }
+        if c.lower == 0 && linklocal {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Local interface required for link-local local/remote addresses",
+            ));
+        }
         if c.lower != 0 {
             let l = self.links.get(&c.lower).ok_or(Error::msg(
                 Errno::ENODEV,
@@ -227,12 +272,6 @@ impl Netns {
             }
             max_mtu = l.mtu.saturating_sub(c.headroom()).max(68);
         }
-        if c.label != 0 && !c.ipv6() {
-            return Err(Error::msg(
-                Errno::EINVAL,
-                "Label attribute only applies to IPv6 VXLAN devices",
-            ));
-        }
         if c.dstport == 0 {
             c.dstport = 8472;
         }
@@ -241,17 +280,7 @@ impl Netns {
         }
         // vxlan_config_validate: the same VNI, port, receive flags and family; a
         // `vnifilter` device's VNIs are its filter's, empty here
-        let taken = self.links.values().any(|l| match &l.kind {
-            LinkKind::Vxlan(o) => {
-                !o.vnifilter
-                    && o.vni == c.vni
-                    && o.dstport == c.dstport
-                    && o.rcv_flags() == c.rcv_flags()
-                    && o.ipv6() == c.ipv6()
-            }
-            _ => false,
-        });
-        if taken {
+        if self.vxlan_vni_in_use(&c, linklocal, 0) {
             return Err(Error::msg(
                 Errno::EEXIST,
                 "A VXLAN device with the specified VNI already exists",
@@ -267,6 +296,23 @@ impl Netns {
             None => 1500,
         };
         Ok((c, mtu))
+    }
+
+    /// `vxlan_vni_in_use`: another device than `me` (0: none) with the VNI, port,
+    /// receive flags and family of `c` (a `vnifilter` device's VNIs are its filter's,
+    /// empty here); with link-local addresses, only one on the same lower device.
+    fn vxlan_vni_in_use(&self, c: &Vxlan, linklocal: bool, me: u32) -> bool {
+        self.links.values().any(|l| match &l.kind {
+            LinkKind::Vxlan(o) if l.index != me => {
+                !o.vnifilter
+                    && o.vni == c.vni
+                    && o.dstport == c.dstport
+                    && o.rcv_flags() == c.rcv_flags()
+                    && o.ipv6() == c.ipv6()
+                    && !(linklocal && o.lower != c.lower)
+            }
+            _ => false,
+        })
     }
 
     /// The VXLAN device `idx`'s settings.
@@ -407,15 +453,21 @@ impl Netns {
         if let Some(e) = change.refused {
             return Err(Error::msg(Errno::EOPNOTSUPP, e));
         }
+        // vxlan_config_validate: the addresses' scopes, the label, then the lower
+        // device, kept or named anew
+        let lower = change.lower.unwrap_or(cur.lower);
+        let remote = change.remote.or(cur.remote);
+        let mut next = cur.clone();
+        next.remote = remote;
+        next.local = change.local.or(cur.local);
+        next.lower = lower;
+        let linklocal = next.linklocal()?;
         if change.label.is_some_and(|l| l != 0) && !cur.ipv6() {
             return Err(Error::msg(
                 Errno::EINVAL,
                 "Label attribute only applies to IPv6 VXLAN devices",
             ));
         }
-        // vxlan_config_validate: the lower device, kept or named anew
-        let lower = change.lower.unwrap_or(cur.lower);
-        let remote = change.remote.or(cur.remote);
         let mut max_mtu = 65535;
         if lower != 0 {
             let Some(l) = self.links.get(&lower) else {
@@ -443,6 +495,17 @@ impl Netns {
             return Err(Error::msg(
                 Errno::EINVAL,
                 "Local interface required for multicast remote destination",
+            ));
+        } else if linklocal {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Local interface required for link-local local/remote addresses",
+            ));
+        }
+        if self.vxlan_vni_in_use(&next, linklocal, idx) {
+            return Err(Error::msg(
+                Errno::EEXIST,
+                "A VXLAN device with the specified VNI already exists",
             ));
         }
         let new_lower = lower != cur.lower;
