@@ -5100,10 +5100,10 @@ struct VxlanArgs {
     refused_at: Option<u8>,
 }
 
-/// `vxlan_parse_opt` (iproute2 6.1) for the settings fibkit models; the others (`df`,
-/// `flowlabel`, `maxaddress`, `[no]proxy`, `[no]rsc`, `[no]l2miss`, `[no]l3miss`,
-/// `[no]remcsumtx`/`rx`, `gbp`, `gpe`, `[no]vnifilter`) are refused as not
-/// modelled. `set_op`: an `ip link set` (no VNI needed).
+/// `vxlan_parse_opt` (iproute2 6.1): every setting but `gpe` (a layer-3 device whose
+/// link-local address the kernel draws at random), which is refused as not modelled.
+/// `set_op`: an `ip link set` (no VNI needed); what a change cannot carry is kept as
+/// the kernel's refusal, in `vxlan_nl2conf`'s order.
 fn vxlan_parse_opt(
     resolve: &dyn Fn(&str) -> Option<u32>,
     it: &mut Args<'_>,
