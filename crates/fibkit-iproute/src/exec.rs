@@ -6296,11 +6296,35 @@ const SYSCTL_NAMES: &str = include_str!("sysctl-names.txt");
 /// `conformance/sysctl-ranges.py` (see the file's header).
 const SYSCTL_RANGES: &str = include_str!("sysctl-ranges.txt");
 
-/// The interval of values the file `parts` names (`parts[0]` is `net`) takes, if it
-/// reads one number; `None` for the others (text, several numbers, not recorded). A
-/// file whose values are not one interval (milliseconds converted to jiffies: the
-/// conversion's own overflows) is taken to read any number.
-fn sysctl_range(parts: &[&str]) -> Option<(i128, i128)> {
+/// What the numeric sysctl file `parts` names takes.
+enum SysctlValues {
+    /// One interval.
+    Range(i128, i128),
+    /// Milliseconds kept as jiffies (`proc_dointvec_ms_jiffies`; `positive`: the
+    /// `_minmax` variant with a minimum of one jiffy, `interval_probe_time_ms`): see
+    /// [`ms_jiffies`].
+    MsJiffies { positive: bool },
+}
+
+/// `do_proc_dointvec_ms_jiffies_conv` of the number `v` written: `msecs_to_jiffies`
+/// takes the value cut to its low 32 bits (a negative one negated first, as an
+/// unsigned long), and one that is negative as an `int` means an infinite timeout,
+/// which no `int` holds (EINVAL). The milliseconds a read then shows, if taken:
+/// whole jiffies (HZ 250: four milliseconds each).
+fn ms_jiffies(v: i128, positive: bool) -> Option<u64> {
+    let mag = u64::try_from(v.unsigned_abs()).ok()?;
+    let m = if v < 0 { mag.wrapping_neg() } else { mag } as u32;
+    if i32::try_from(m).is_err() || (positive && m == 0) {
+        return None;
+    }
+    let ms_per_jiffy = 1000 / fibkit::bridge::HZ;
+    Some(u64::from(m).div_ceil(ms_per_jiffy) * ms_per_jiffy)
+}
+
+/// The values the file `parts` names (`parts[0]` is `net`) takes, if it reads one
+/// number; `None` for the others (text, several numbers, not recorded). A file whose
+/// values are not one interval keeps milliseconds as jiffies (all of them do here).
+fn sysctl_range(parts: &[&str]) -> Option<SysctlValues> {
     let mut name: Vec<&str> = parts.get(1..)?.to_vec();
     if name.len() == 4 && matches!(name[1], "conf" | "neigh") {
         name[2] = "*";
@@ -6312,8 +6336,13 @@ fn sysctl_range(parts: &[&str]) -> Option<(i128, i128)> {
             return None;
         }
         match w.next()? {
-            "irregular" => Some((i128::MIN, i128::MAX)),
-            lo => Some((lo.parse().ok()?, w.next()?.parse().ok()?)),
+            "irregular" => Some(SysctlValues::MsJiffies {
+                positive: want.ends_with("interval_probe_time_ms"),
+            }),
+            lo => Some(SysctlValues::Range(
+                lo.parse().ok()?,
+                w.next()?.parse().ok()?,
+            )),
         }
     })
 }
@@ -6389,8 +6418,10 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
     if !sysctl_exists(ns, &parts) {
         return Err(nostat());
     }
-    // a device's configuration directory exists with the family's state on it
+    // a device's configuration directory exists with the family's state on it; the
+    // neighbour tables' `default` settings only in the first network namespace
     let dev_dir = match parts.as_slice() {
+        ["net", "ipv4" | "ipv6", "neigh", "all" | "default", _] => false,
         ["net", "ipv4", "conf" | "neigh", d, _] if !matches!(*d, "all" | "default") => ns
             .link_index_by_name(d)
             .is_some_and(|i| ns.sysctl.v4_dev.contains_key(&i)),
@@ -6405,14 +6436,22 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
     // the file's handler reads a number and checks its bounds first; what follows
     // sees the number it read, written in decimal
     let canonical;
+    let invalid = || format!("sysctl: setting key \"{key}\": Invalid argument");
     let val = match sysctl_range(&parts) {
-        Some((lo, hi)) => match proc_number(val) {
+        Some(SysctlValues::Range(lo, hi)) => match proc_number(val) {
             Some(v) if (lo..=hi).contains(&v) => {
                 canonical = v.to_string();
                 canonical.as_str()
             }
-            _ => return Err(format!("sysctl: setting key \"{key}\": Invalid argument")),
+            _ => return Err(invalid()),
         },
+        Some(SysctlValues::MsJiffies { positive }) => {
+            let ms = proc_number(val)
+                .and_then(|v| ms_jiffies(v, positive))
+                .ok_or_else(invalid)?;
+            canonical = ms.to_string();
+            canonical.as_str()
+        }
         None => val,
     };
     match parts.as_slice() {
