@@ -16,6 +16,9 @@ out = ["ip link add d0 type dummy", "ip link add v0 type veth peer name v1 addre
        "ip link set d0 up", "ip link set v0 up", "ip link set v1 up", "ip link set br0 up", "ip link set d1 up",
        "ip link set mv0 up", "ip link set vx0 up"]
 devs = ["d0", "v0", "v1", "br0", "d1", "mv0", "vx0", "lo"]
+# (the bridge and its port stay up: the bridge's carrier follows its port through the
+# link watch, a second later)
+updown = ["d0", "v0", "v1", "mv0", "vx0"]
 for i, d in enumerate(devs[:-1]):
     out.append("ip addr add 10.%d.0.1/24 dev %s" % (i, d))
     out.append("ip -6 addr add 2001:db8:%d::1/64 dev %s nodad" % (i, d))
@@ -37,7 +40,7 @@ for _ in range(n):
         i = R.randrange(len(devs) - 1)
         out.append(R.choice(["ip addr del 10.%d.0.1/24 dev %s" % (i, devs[i]), "ip addr add 10.%d.0.1/24 dev %s" % (i, devs[i]),
                              "ip -6 addr del 2001:db8:%d::1/64 dev %s" % (i, devs[i]),
-                             "ip link set %s down" % d, "ip link set %s up" % d,
+                             "ip link set %s down" % R.choice(updown), "ip link set %s up" % R.choice(updown),
                              "ip addr add 10.%d.0.5/24 dev %s" % (i, devs[i])]))
     elif r < 0.3:
         out.append(R.choice(["ip route add 10.50.0.0/16 via %s" % addr4(), "ip route replace 10.50.0.0/16 dev %s" % d,
