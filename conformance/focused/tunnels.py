@@ -62,7 +62,7 @@ for _ in range(n):
         if t.startswith("ip tuntap add"):
             named = [d for d in ["tn0", "tn1", "tn2", "tp0", "tp1"] if d in t.split()]
             # without a name, the kernel names a tap tapN
-            for i, d in enumerate(["tn0", "tn1", "tn2", "tp0", "tp1", "tap0", "tap1"]):
+            for i, d in enumerate(["tn0", "tn1", "tn2", "tp0", "tp1", "tap0", "tap1", "tap2", "tap3"]):
                 if d in named or (not named and d.startswith("tap")):
                     out.append("ip link set %s address 02:00:00:00:cc:0%d" % (d, i + 1))
     elif r < 0.8:
