@@ -794,6 +794,17 @@ impl Netns {
                 .is_some_and(|c| c.accept_local != 0)
     }
 
+    /// `IN_DEV_SRC_VMARK`: `src_valid_mark` of `all` or of the device (the route back
+    /// to a source is looked up with the packet's mark).
+    pub(crate) fn src_valid_mark4(&self, dev: u32) -> bool {
+        self.sysctl.v4_all.src_valid_mark != 0
+            || self
+                .sysctl
+                .v4_dev
+                .get(&dev)
+                .is_some_and(|c| c.src_valid_mark != 0)
+    }
+
     /// `IN_DEV_BFORWARD`: `bc_forwarding` of `all` and of the device.
     pub(crate) fn bc_forwarding4(&self, dev: u32) -> bool {
         self.sysctl.v4_all.bc_forwarding != 0
@@ -861,7 +872,12 @@ impl Netns {
             src: dst,
             oif: 0,
             iif: if oif != 0 { oif } else { 1 },
-            mark: 0,
+            // the packet's mark with `src_valid_mark` (random seed sysctls 528)
+            mark: if self.src_valid_mark4(dev) {
+                fl_in.mark
+            } else {
+                0
+            },
             tos: fl_in.tos,
             proto: fl_in.proto,
             sport: fl_in.dport,

@@ -744,6 +744,8 @@ struct InDev4 {
     has_addrs: bool,
     /// `all.send_redirects || send_redirects` (`IN_DEV_TX_REDIRECTS`).
     tx_redirects: bool,
+    /// `all.src_valid_mark || src_valid_mark` (`IN_DEV_SRC_VMARK`).
+    src_valid_mark: bool,
 }
 
 /// The interfaces and local addresses as IPv4 input routes read them, gathered once per
@@ -783,6 +785,7 @@ impl InConf4 {
                 accept_local: ns.accept_local(d),
                 has_addrs: !ns.addrs4(d).is_empty(),
                 tx_redirects: ns.tx_redirects4(d),
+                src_valid_mark: ns.src_valid_mark4(d),
             };
         }
         let mut locals: Vec<u32> = ns.all_addrs4().map(|(_, a)| a.local).collect();
@@ -1001,7 +1004,7 @@ impl Snapshot {
             src: fl.dst,
             oif: 0,
             iif: if oif != 0 { oif } else { 1 },
-            mark: 0,
+            mark: if conf.src_valid_mark { fl.mark } else { 0 },
             tos: fl.tos,
             proto: fl.proto,
             sport: fl.dport,
