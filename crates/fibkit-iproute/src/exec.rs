@@ -3814,9 +3814,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                     return Err(invarg("\"name\" not a valid ifname", v));
                 }
                 name = Some(v);
-                // iplink_parse: without a device yet, the name names it (a later `dev`
-                // is then a duplicate; with `group`, one device is changed: random
-                // seed groups 10)
+                // iplink_parse: without a device yet, the name names it (a device
+                // named later replaces it; with `group`, one device is changed:
+                // random seed groups 10)
                 if dev.is_none() {
                     dev = Some(v);
                     dev_from_name = true;
@@ -3934,13 +3934,14 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             let resolve = |d: &str| ns.link_index(d);
             let words = it.i < rest.len();
             let a = vxlan_parse_opt(&resolve, &mut it, true)?;
-            let send_mtu = mtu.filter(|&m| m != u32::MAX);
-            fibkit::vxlan::validate_change(mac.as_deref(), send_mtu, words)
+            // (`mtu -1` sends none)
+            let sent_mtu = mtu.filter(|&m| m != u32::MAX);
+            fibkit::vxlan::validate_change(mac.as_deref(), sent_mtu, words)
                 .map_err(Failure::kernel)?;
             let mut change = a.change;
             // vxlan_nl2conf reads IFLA_MTU after the flags, before `df` and
             // `vnifilter`: a change cannot carry it
-            if mtu.is_some_and(|m| m != u32::MAX) && a.refused_at.is_none_or(|o| o > 25) {
+            if sent_mtu.is_some() && a.refused_at.is_none_or(|o| o > 25) {
                 change.refused = Some("Cannot change mtu");
             }
             vxlan = Some(change);
@@ -4635,9 +4636,8 @@ fn link_add(
             // no words: iproute2 sends no settings, which vxlan_validate refuses after
             // the address and MTU
             if it.i >= it.v.len() {
-                let mac = at.mac.map(|m| m.to_vec());
-                fibkit::vxlan::validate_change(mac.as_deref(), at.mtu, false)
-                    .map_err(Failure::kernel)?;
+                let mac = at.mac.as_ref().map(|m| &m[..]);
+                fibkit::vxlan::validate_change(mac, at.mtu, false).map_err(Failure::kernel)?;
             }
             let mut conf = vxlan_parse_opt(&resolve, &mut it, false)?.conf;
             // without an address, `-4`/`-6` sends an unspecified group of the family,

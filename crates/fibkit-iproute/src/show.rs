@@ -4705,10 +4705,7 @@ pub(crate) fn tso_max_size(ns: &Netns, l: &Link) -> u32 {
         LinkKind::Bridge => ns
             .links()
             .filter(|p| p.master == l.index && p.index != l.index)
-            .map(|p| tso_max_size(ns, p))
-            .min()
-            .unwrap_or(524280)
-            .min(524280),
+            .fold(524280, |m, p| m.min(tso_max_size(ns, p))),
         LinkKind::Macvlan { lower, .. } => ns
             .link(lower)
             .filter(|x| !matches!(x.kind, LinkKind::Macvlan { .. }))

@@ -219,16 +219,11 @@ pub(crate) fn validate(c: &Vxlan, mac: Option<[u8; 6]>, mtu: Option<u32>) -> Res
 /// for, then the settings, which an empty `type vxlan` does not send (iproute2 adds no
 /// `IFLA_INFO_DATA` without words).
 pub fn validate_change(mac: Option<&[u8]>, mtu: Option<u32>, data: bool) -> Result<()> {
-    if let Some(m) = mac {
-        let Ok(m) = <[u8; 6]>::try_from(m) else {
-            return Err(Error::msg(
-                Errno::EINVAL,
-                "Provided link layer address is not Ethernet",
-            ));
-        };
-        validate(&Vxlan::default(), Some(m), None)?;
-    }
-    validate(&Vxlan::default(), None, mtu)?;
+    let mac = mac
+        .map(<[u8; 6]>::try_from)
+        .transpose()
+        .map_err(|_| Error::msg(Errno::EINVAL, "Provided link layer address is not Ethernet"))?;
+    validate(&Vxlan::default(), mac, mtu)?;
     if !data {
         return Err(Error::msg(
             Errno::EINVAL,
@@ -243,49 +238,18 @@ impl Netns {
     /// as the kernel keeps them (defaults filled in) and the MTU.
     pub(crate) fn vxlan_prepare(&self, conf: &Vxlan, mtu: Option<u32>) -> Result<(Vxlan, u32)> {
         let mut c = conf.clone();
-        let mut max_mtu = 65535u32;
-        let linklocal = c.linklocal()?;
-        if c.label != 0 && !c.ipv6() {
-            return Err(Error::msg(
-                Errno::EINVAL,
-                "Label attribute only applies to IPv6 VXLAN devices",
-            ));
-        }
-        if c.lower == 0 && linklocal {
-            return Err(Error::msg(
-                Errno::EINVAL,
-                "Local interface required for link-local local/remote addresses",
-            ));
-        }
-        if c.lower != 0 {
-            let l = self.links.get(&c.lower).ok_or(Error::msg(
-                Errno::ENODEV,
-                "Invalid local interface, device not found",
-            ))?;
-            // only an inet6 device's own setting counts: a lower device without IPv6
-            // state (an MTU below 1280 took it away) is taken (random seed 72316)
-            if c.ipv6() && self.ipv6_disabled(c.lower) {
-                return Err(Error::msg(
-                    Errno::EPERM,
-                    "IPv6 support disabled by administrator",
-                ));
-            }
-            max_mtu = l.mtu.saturating_sub(c.headroom()).max(68);
-        }
         if c.dstport == 0 {
             c.dstport = 8472;
         }
         if c.ageing == 0 {
             c.ageing = 300;
         }
-        // vxlan_config_validate: the same VNI, port, receive flags and family; a
-        // `vnifilter` device's VNIs are its filter's, empty here
-        if self.vxlan_vni_in_use(&c, linklocal, 0) {
-            return Err(Error::msg(
-                Errno::EEXIST,
-                "A VXLAN device with the specified VNI already exists",
-            ));
-        }
+        self.vxlan_config_validate(&c, 0)?;
+        let max_mtu = self
+            .links
+            .get(&c.lower)
+            .filter(|_| c.lower != 0)
+            .map_or(65535, |l| l.mtu.saturating_sub(c.headroom()).max(68));
         let mtu = match mtu {
             // a mirror restores the MTU the device has, which may be above what its
             // lower device allows now (the lower MTU lowered since; mirror-diff seed
@@ -296,6 +260,54 @@ impl Netns {
             None => 1500,
         };
         Ok((c, mtu))
+    }
+
+    /// `vxlan_config_validate` of the settings `c` (defaults filled in) a new device
+    /// (`me` 0) or device `me` would have: the IPv6 address scopes, the flow label
+    /// (IPv6 devices only), the lower device (it exists; not one whose IPv6 is
+    /// disabled for an IPv6 device; needed by a multicast remote and link-local
+    /// addresses), then the VNI. Whether the addresses are link-local.
+    fn vxlan_config_validate(&self, c: &Vxlan, me: u32) -> Result<bool> {
+        let linklocal = c.linklocal()?;
+        if c.label != 0 && !c.ipv6() {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Label attribute only applies to IPv6 VXLAN devices",
+            ));
+        }
+        if c.lower != 0 {
+            if !self.links.contains_key(&c.lower) {
+                return Err(Error::msg(
+                    Errno::ENODEV,
+                    "Invalid local interface, device not found",
+                ));
+            }
+            // only an inet6 device's own setting counts: a lower device without IPv6
+            // state (an MTU below 1280 took it away) is taken (random seed 72316)
+            if c.ipv6() && self.ipv6_disabled(c.lower) {
+                return Err(Error::msg(
+                    Errno::EPERM,
+                    "IPv6 support disabled by administrator",
+                ));
+            }
+        } else if c.group().is_some() {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Local interface required for multicast remote destination",
+            ));
+        } else if linklocal {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "Local interface required for link-local local/remote addresses",
+            ));
+        }
+        if self.vxlan_vni_in_use(c, linklocal, me) {
+            return Err(Error::msg(
+                Errno::EEXIST,
+                "A VXLAN device with the specified VNI already exists",
+            ));
+        }
+        Ok(linklocal)
     }
 
     /// `vxlan_vni_in_use`: another device than `me` (0: none) with the VNI, port,
@@ -453,62 +465,29 @@ impl Netns {
         if let Some(e) = change.refused {
             return Err(Error::msg(Errno::EOPNOTSUPP, e));
         }
-        // vxlan_config_validate: the addresses' scopes, the label, then the lower
-        // device, kept or named anew
+        // vxlan_config_validate of the settings as they would be, then (a new lower
+        // device) netdev_adjacent_change_prepare: no device on top of itself, nor
+        // under a device stacked on it
         let lower = change.lower.unwrap_or(cur.lower);
-        let remote = change.remote.or(cur.remote);
-        let mut next = cur.clone();
-        next.remote = remote;
-        next.local = change.local.or(cur.local);
-        next.lower = lower;
-        let linklocal = next.linklocal()?;
-        if change.label.is_some_and(|l| l != 0) && !cur.ipv6() {
-            return Err(Error::msg(
-                Errno::EINVAL,
-                "Label attribute only applies to IPv6 VXLAN devices",
-            ));
-        }
-        let mut max_mtu = 65535;
-        if lower != 0 {
-            let Some(l) = self.links.get(&lower) else {
-                return Err(Error::msg(
-                    Errno::ENODEV,
-                    "Invalid local interface, device not found",
-                ));
-            };
-            let lower_mtu = l.mtu;
-            if cur.ipv6() && self.ipv6_disabled(lower) {
-                return Err(Error::msg(
-                    Errno::EPERM,
-                    "IPv6 support disabled by administrator",
-                ));
-            }
-            if lower != cur.lower {
-                // netdev_adjacent_change_prepare: no device on top of itself, nor
-                // under a device stacked on it
-                if self.vxlan_stacked_on(lower, idx) {
-                    return Err(Error::new(Errno::EBUSY));
-                }
-                max_mtu = lower_mtu.saturating_sub(cur.headroom()).max(68);
-            }
-        } else if remote.is_some_and(|a| a.is_multicast()) {
-            return Err(Error::msg(
-                Errno::EINVAL,
-                "Local interface required for multicast remote destination",
-            ));
-        } else if linklocal {
-            return Err(Error::msg(
-                Errno::EINVAL,
-                "Local interface required for link-local local/remote addresses",
-            ));
-        }
-        if self.vxlan_vni_in_use(&next, linklocal, idx) {
-            return Err(Error::msg(
-                Errno::EEXIST,
-                "A VXLAN device with the specified VNI already exists",
-            ));
-        }
+        let next = Vxlan {
+            remote: change.remote.or(cur.remote),
+            local: change.local.or(cur.local),
+            label: change.label.unwrap_or(cur.label),
+            lower,
+            ..cur.clone()
+        };
+        self.vxlan_config_validate(&next, idx)?;
         let new_lower = lower != cur.lower;
+        let mut max_mtu = 65535;
+        if new_lower {
+            if self.vxlan_stacked_on(lower, idx) {
+                return Err(Error::new(Errno::EBUSY));
+            }
+            max_mtu = self
+                .links
+                .get(&lower)
+                .map_or(max_mtu, |l| l.mtu.saturating_sub(cur.headroom()).max(68));
+        }
         // vxlan_config_apply again: the MTU comes down to a new lower device's less
         // the encapsulation, else (the same lower device counts as none) to 65535 (an
         // MTU made over an ifb lower device with a larger one: random seed 71232;
