@@ -18,6 +18,7 @@ use crate::names::*;
 mod encap;
 mod genl;
 mod linkmore;
+mod mptcp;
 mod nexthop;
 mod token;
 mod tunnel;
@@ -468,6 +469,10 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     }
     if matches(o, "vrf") {
         return vrf_cmd(&opts, rest);
+    }
+    // ip.c's table order: `m` is `maddress` (above), `mp` on `mptcp`
+    if o.len() >= 2 && matches(o, "mptcp") {
+        return mptcp::mptcp_cmd(ns, &opts, rest);
     }
     // ip.c's table order: `i` is `ila` (above), `io` on `ioam`
     if o.len() >= 2 && matches(o, "ioam") {

@@ -1916,6 +1916,52 @@ pub fn ioam_schemas_show(ns: &Netns, opts: &ShowOpts) -> String {
     o.finish()
 }
 
+/// `ip mptcp endpoint show` (ipmptcp.c's `print_mptcp_addrinfo`): every endpoint by
+/// ID, or the one of `only`; the address, a port, the ID, the flag words and the
+/// device, named by its index as it is now (`if%u` when gone).
+pub fn mptcp_endpoints_show(ns: &Netns, opts: &ShowOpts, only: Option<u8>) -> String {
+    use fibkit::mptcp::{flag, MpAddr};
+    let mut o = Out::new(opts);
+    o.begin();
+    for e in ns.mptcp_endpoints() {
+        if only.is_some_and(|id| id != e.id) {
+            continue;
+        }
+        o.obj_open(None);
+        let a = match e.addr {
+            MpAddr::V4(x) => ntop4(x),
+            MpAddr::V6(x) => ntop6(x),
+        };
+        o.s(Some("address"), &format!("{a} "), &a);
+        if e.port != 0 {
+            o.n(
+                Some("port"),
+                &format!("port {} ", e.port),
+                i128::from(e.port),
+            );
+        }
+        o.n(Some("id"), &format!("id {} ", e.id), i128::from(e.id));
+        for (name, bit) in [
+            ("signal", flag::SIGNAL),
+            ("subflow", flag::SUBFLOW),
+            ("backup", flag::BACKUP),
+            ("fullmesh", flag::FULLMESH),
+        ] {
+            if e.flags & bit != 0 {
+                // print_string(PRINT_FP) and print_bool(PRINT_JSON)
+                o.bool_true(name, &format!("{name} "));
+            }
+        }
+        if e.ifindex != 0 {
+            let d = dev_name(ns, e.ifindex);
+            o.s(Some("dev"), &format!("dev {d} "), &d);
+        }
+        o.obj_close();
+        o.fp("\n");
+    }
+    o.finish()
+}
+
 /// `ip tuntap show` (iptuntap.c's `do_show`, whose arguments are not looked at): each
 /// tun or tap device of the link dump, in ifindex order, with its `tun_flags` as
 /// `print_flags` words (`IFF_NOFILTER` is `IFF_NO_PI`'s bit, so `filter` goes with

@@ -53,6 +53,7 @@ pub mod lookup;
 pub mod lookup6;
 pub mod macvlan;
 pub mod mcast;
+pub mod mptcp;
 pub mod netns;
 pub mod nexthop;
 pub mod nhres;

@@ -186,6 +186,8 @@ pub struct Netns {
     pub(crate) seg6_tunsrc: u128,
     /// IOAM namespaces and schemas (`ip ioam`).
     pub(crate) ioam: crate::ioam::Ioam,
+    /// The MPTCP path manager's endpoints and limits (`ip mptcp`).
+    pub(crate) mptcp: crate::mptcp::Mptcp,
     /// The rules compiled for the walk (rebuilt on every rule change).
     pub(crate) prog4: Vec<crate::rule::CompiledRule>,
     pub(crate) prog6: Vec<crate::rule::CompiledRule>,
@@ -466,6 +468,7 @@ impl Netns {
             addrlabels: crate::addrlabel::default_table(),
             seg6_tunsrc: 0,
             ioam: Default::default(),
+            mptcp: Default::default(),
             prog4: Vec::new(),
             prog6: Vec::new(),
             custom_rules4: false,
@@ -1354,11 +1357,6 @@ impl Netns {
                 };
                 let idx = self.new_link(&name, kind, mac, mtu, req.index);
                 self.macvlan_registered(idx);
-                if passthru && req.mac.is_none_or(|m| m != mac) {
-                    // the oracle then gives the new link its own address (one it did
-                    // not name), which goes to the lower device through the macvlan
-                    let _ = self.link_set_mac(idx, Self::index_mac(idx));
-                }
                 idx
             }
             LinkKind::Bridge => {
