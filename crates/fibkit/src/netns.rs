@@ -1334,10 +1334,22 @@ impl Netns {
             LinkKind::Macvlan {
                 lower, mode, tap, ..
             } => {
+                // __rtnl_newlink finds a device of the name first (EEXIST), unless
+                // the request names an index, and the kind's newlink runs after;
+                // register_netdevice's name checks come after the port is made, and
+                // their failure takes a new port away
+                if req.index.is_none()
+                    && !req.name.is_empty()
+                    && self.link_index(&req.name).is_some()
+                {
+                    return Err(Error::new(Errno::EEXIST));
+                }
+                let ports = self.macvlan_ports.clone();
                 let (lower, mtu, max_mtu, list) =
                     self.macvlan_prepare(lower, req.mtu, mode, req.macvlan_sources.as_ref())?;
-                let name =
-                    self.creation_name(&req.name, if tap { "macvtap" } else { "macvlan" }, &[])?;
+                let name = self
+                    .creation_name(&req.name, if tap { "macvtap" } else { "macvlan" }, &[])
+                    .inspect_err(|_| self.macvlan_ports = ports)?;
                 let mut kind = kind;
                 if let LinkKind::Macvlan {
                     lower: l,
