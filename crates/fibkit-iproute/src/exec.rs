@@ -6647,6 +6647,20 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             if !has {
                 return Err(nostat());
             }
+            // two files, one value: `retrans_time` (USER_HZ) and `retrans_time_ms`,
+            // `base_reachable_time` (s) and `..._ms`; the one written last counts
+            let twin = match parts[4] {
+                "retrans_time" => Some("retrans_time_ms"),
+                "retrans_time_ms" => Some("retrans_time"),
+                "base_reachable_time" => Some("base_reachable_time_ms"),
+                "base_reachable_time_ms" => Some("base_reachable_time"),
+                _ => None,
+            };
+            if let Some(t) = twin {
+                ns.sysctl
+                    .other
+                    .remove(&format!("net.{fam}.neigh.{dev}.{t}"));
+            }
             ns.sysctl.other.insert(key.to_string(), val.to_string());
         }
         // another file the kernel has (checked above): kept without effect

@@ -360,9 +360,8 @@ impl Runner {
                     .get(1)
                     .and_then(|s| s.parse::<f64>().ok())
                     .unwrap_or(1.0)
-                    .min(30.0);
-                let now = self.ns.now();
-                self.ns.set_now(now + secs as u64);
+                    .clamp(0.0, 30.0);
+                self.ns.sleep_ms((secs * 1000.0).round() as u64);
             }
             "echo" => self.out.push(format!("# {}", toks[1..].join(" "))),
             _ => self.out.push(format!(

@@ -54,8 +54,37 @@ impl NudState {
     }
 }
 
-/// `delay_first_probe_time` (`DELAY_PROBE_TIME`, 5 s) in ms.
-const NEIGH_DELAY_PROBE_MS: u64 = 5000;
+/// A neighbour entry's timer (`neigh->timer`, run by `neigh_timer_handler`) as far as
+/// the model follows it: the resolution that fails for want of answers (no packet
+/// reaches a model) and the delay before probing. A reachable entry's timer, which
+/// turns it stale after a random `reachable_time`, is not followed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NeighTimer {
+    /// DELAY since this time (ms): probed (or reachable again, if confirmed within the
+    /// delay) once `delay_first_probe_time` has passed.
+    Delay(u64),
+    /// PROBE since this time, no probe counted: FAILED once `neigh_max_probes`
+    /// (unicast, application and multicast re-probes) have gone unanswered, one per
+    /// `retrans_time`.
+    Probe(u64),
+    /// INCOMPLETE since this time by `neigh_event_send`, which counts the unicast
+    /// probes as sent and sends one: FAILED after the application and multicast
+    /// probes, one per `retrans_time`.
+    Incomplete(u64),
+}
+
+/// A device's neighbour parameters the timers use (`NEIGH_VAR`), in ms and counts.
+struct NeighParams {
+    ucast: u64,
+    app: u64,
+    mcast: u64,
+    mcast_re: u64,
+    retrans_ms: u64,
+    delay_ms: u64,
+}
+
+/// `HZ` of the kernel modelled (`CONFIG_HZ=250`): the neighbour timers count jiffies.
+const NEIGH_JIFFY_MS: u64 = 4;
 
 /// A neighbour entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -230,6 +259,10 @@ pub struct Netns {
     /// When (on [`Netns::now_ms`]'s clock) each neighbour entry last became reachable,
     /// permanent or noarp by an update (`neigh->confirmed`), by (device, address, v6).
     pub(crate) neigh_confirmed: HashMap<(u32, u128, bool), u64>,
+    /// The neighbour timers the model follows, by (device, address, v6).
+    pub(crate) neigh_timers: HashMap<(u32, u128, bool), NeighTimer>,
+    /// The part of a second the scenario's sleeps have added beyond whole seconds.
+    pub(crate) sleep_rem_ms: u64,
     /// Counts nexthop objects made (creation or replacement): the kernel's per-device
     /// list of objects holds the newest first.
     pub(crate) nh_dev_seq: u64,
@@ -487,6 +520,8 @@ impl Netns {
             // far from 0, so that a time restored as "so long ago" stays on the clock
             ms_clock: 1 << 40,
             neigh_confirmed: HashMap::new(),
+            neigh_timers: HashMap::new(),
+            sleep_rem_ms: 0,
             gc6_due: None,
             dad_due: BTreeMap::new(),
             dad_restart_pending: None,
@@ -579,6 +614,7 @@ impl Netns {
         if self.ms_clock >= self.res_next_due {
             self.res_run_due();
         }
+        self.neigh_run_timers();
     }
 
     /// Runs the resilient groups' checks due by now, and notes when the next is due.
@@ -602,6 +638,22 @@ impl Netns {
                 .ms_clock
                 .saturating_add((now - self.now).saturating_mul(1000));
         }
+        self.advance_to(now);
+    }
+
+    /// A scenario's `sleep` of `ms` milliseconds: the millisecond clock (neighbour
+    /// timers, resilient groups) takes all of it, the seconds clock (expiries,
+    /// lifetimes, DAD) the whole seconds the sleeps have added up to.
+    pub fn sleep_ms(&mut self, ms: u64) {
+        self.ms_clock = self.ms_clock.saturating_add(ms);
+        self.sleep_rem_ms += ms;
+        let whole = self.sleep_rem_ms / 1000;
+        self.sleep_rem_ms %= 1000;
+        self.advance_to(self.now + whole);
+    }
+
+    /// [`Netns::set_now`] once the millisecond clock has moved.
+    fn advance_to(&mut self, now: u64) {
         let before = self.now;
         self.now = now;
         self.res_run_due();
@@ -649,6 +701,7 @@ impl Netns {
         if self.addrconf_dad_work(now) {
             changed = true;
         }
+        self.neigh_run_timers();
         if changed {
             self.bump();
         }
@@ -2156,17 +2209,25 @@ impl Netns {
     }
 
     /// `neigh_add` with `NTF_USE` (`ip neigh add|replace|change ... use`): the entry is
-    /// found, or made when `create`, as for an update, but not updated:
-    /// `neigh_event_send` starts resolving it instead (an entry in no state or failed
-    /// becomes incomplete, a stale one delayed; the others stay). A new entry starts as
+    /// found, or made when `create`, as for an update, but not updated: it only loses
+    /// PERMANENT, then `neigh_event_send` starts resolving it (an entry in no state or
+    /// failed becomes incomplete, a stale one delayed, with their timers; the others
+    /// stay). A new entry starts as
     /// its constructor makes it (NOARP with an address of its own, else resolving),
     /// with the `extern_learn` and `managed` given; an entry found only takes the
     /// protocol given.
     pub fn neigh_use(&mut self, n: Neighbour, create: bool, replace: bool) -> Result<()> {
         let at = self.neigh_find_for_update(&n, create, replace)?;
+        let key = (n.dev, n.addr, n.v6);
         match at {
             Some(i) => {
+                let was = self.neigh[i].state;
                 let e = &mut self.neigh[i];
+                // __neigh_update with NEIGH_UPDATE_F_USE takes PERMANENT away (a
+                // permanent entry is left in no state), then neigh_event_send
+                if e.state == NudState::Permanent {
+                    e.state = NudState::None;
+                }
                 e.state = match e.state {
                     NudState::None | NudState::Failed => NudState::Incomplete,
                     NudState::Stale => NudState::Delay,
@@ -2174,6 +2235,9 @@ impl Netns {
                 };
                 if n.protocol != 0 {
                     e.protocol = n.protocol;
+                }
+                if e.state != was && !e.managed {
+                    self.neigh_event_timer(key, i);
                 }
             }
             None => {
@@ -2188,6 +2252,12 @@ impl Netns {
                     flags: n.flags & ntf::EXT_LEARNED,
                     ..n
                 });
+            }
+        }
+        if at.is_none() {
+            let i = self.neigh.len() - 1;
+            if self.neigh[i].state == NudState::Incomplete && !self.neigh[i].managed {
+                self.neigh_event_timer(key, i);
             }
         }
         self.bump();
@@ -2356,6 +2426,7 @@ impl Netns {
         }
         let key = (n.dev, n.addr, n.v6);
         let old_state = at.map(|i| self.neigh[i].state);
+        let requested = n.state;
         if at.is_none() {
             // a new entry was never confirmed
             self.neigh_confirmed.remove(&key);
@@ -2374,22 +2445,174 @@ impl Netns {
             // neigh_timer_handler makes the entry REACHABLE if it was confirmed within
             // delay_first_probe_time (5 s), else PROBE: it has happened by the next
             // command (scenario 495)
+            let delay = self.neigh_params(n.dev, n.v6).delay_ms;
             let recent = self
                 .neigh_confirmed
                 .get(&key)
-                .is_some_and(|&c| self.ms_clock <= c + NEIGH_DELAY_PROBE_MS);
+                .is_some_and(|&c| self.ms_clock <= c + delay);
             n.state = if recent {
                 NudState::Reachable
             } else {
                 NudState::Probe
             };
         }
+        // __neigh_update restarts the timer only for a new state: a PROBE one counts
+        // its probes from 0 (a DELAY one has turned PROBE above)
+        if old_state != Some(requested) {
+            self.neigh_timers.remove(&key);
+            if n.state == NudState::Probe {
+                self.neigh_timers
+                    .insert(key, NeighTimer::Probe(self.ms_clock));
+            }
+        }
         match at {
             Some(i) => self.neigh[i] = n,
             None => self.neigh.push(n),
         }
+        self.neigh_run_timers();
         self.bump();
         Ok(())
+    }
+
+    /// The timer `__neigh_event_send` starts for entry `i`, just put in its state: a
+    /// DELAY entry waits `delay_first_probe_time`; an INCOMPLETE one probes, or fails
+    /// at once when neither multicast nor application probes are allowed.
+    fn neigh_event_timer(&mut self, key: (u32, u128, bool), i: usize) {
+        self.neigh_timers.remove(&key);
+        match self.neigh[i].state {
+            NudState::Delay => {
+                self.neigh_timers
+                    .insert(key, NeighTimer::Delay(self.ms_clock));
+            }
+            NudState::Incomplete => {
+                let p = self.neigh_params(key.0, key.2);
+                if p.mcast + p.app == 0 {
+                    self.neigh[i].state = NudState::Failed;
+                } else {
+                    self.neigh_timers
+                        .insert(key, NeighTimer::Incomplete(self.ms_clock));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A device's neighbour parameters (`net.ipv4|ipv6.neigh.DEV.*` as last written,
+    /// else the kernel's defaults: 3 unicast and 3 multicast probes, 1 s apart, 5 s
+    /// of delay), converted to jiffies and back as the kernel keeps them.
+    fn neigh_params(&self, dev: u32, v6: bool) -> NeighParams {
+        let name = self.links.get(&dev).map_or("", |l| l.name.as_str());
+        let fam = if v6 { "ipv6" } else { "ipv4" };
+        let get = |k: &str| -> Option<u64> {
+            let key = format!("net.{fam}.neigh.{name}.{k}");
+            let v = self
+                .sysctl
+                .other
+                .get(&key)
+                .or_else(|| self.sysctl.other.get(&key.replace('.', "/")))?;
+            let v = v.trim();
+            let (neg, digits) = match v.strip_prefix('-') {
+                Some(d) => (true, d),
+                None => (false, v),
+            };
+            let n = if let Some(h) = digits
+                .strip_prefix("0x")
+                .or_else(|| digits.strip_prefix("0X"))
+            {
+                u64::from_str_radix(h, 16).ok()?
+            } else if digits.len() > 1 && digits.starts_with('0') {
+                u64::from_str_radix(&digits[1..], 8).ok()?
+            } else {
+                digits.parse().ok()?
+            };
+            Some(if neg { 0 } else { n })
+        };
+        // retrans_time_ms is msecs_to_jiffies (rounded up), retrans_time USER_HZ
+        // hundredths, delay_first_probe_time seconds
+        let retrans_j = get("retrans_time_ms")
+            .map(|ms| ms.div_ceil(NEIGH_JIFFY_MS))
+            .or_else(|| get("retrans_time").map(|t| t * 1000 / 100 / NEIGH_JIFFY_MS))
+            .unwrap_or(1000 / NEIGH_JIFFY_MS);
+        NeighParams {
+            ucast: get("ucast_solicit").unwrap_or(3),
+            app: get("app_solicit").unwrap_or(0),
+            mcast: get("mcast_solicit").unwrap_or(3),
+            mcast_re: get("mcast_resolicit").unwrap_or(0),
+            // a re-armed timer fires HZ/100 (2 jiffies) later at the earliest
+            retrans_ms: retrans_j.max(2) * NEIGH_JIFFY_MS,
+            delay_ms: get("delay_first_probe_time").map_or(5000, |s| s * 1000),
+        }
+    }
+
+    /// `neigh_timer_handler` for every timer due by now: a DELAY entry is probed (or
+    /// reachable again), a PROBE or INCOMPLETE one whose probes went unanswered fails
+    /// (its link-layer address is no longer listed). A timer whose entry is gone or
+    /// left its state is dropped.
+    pub(crate) fn neigh_run_timers(&mut self) {
+        if self.neigh_timers.is_empty() {
+            return;
+        }
+        let now = self.ms_clock;
+        let mut keys: Vec<_> = self.neigh_timers.keys().copied().collect();
+        keys.sort_unstable();
+        let mut changed = false;
+        for key in keys {
+            let Some(mut t) = self.neigh_timers.get(&key).copied() else {
+                continue;
+            };
+            let Some(i) = self
+                .neigh
+                .iter()
+                .position(|e| (e.dev, e.addr, e.v6) == key && !e.managed)
+            else {
+                self.neigh_timers.remove(&key);
+                continue;
+            };
+            let p = self.neigh_params(key.0, key.2);
+            let state = self.neigh[i].state;
+            let wanted = match t {
+                NeighTimer::Delay(_) => NudState::Delay,
+                NeighTimer::Probe(_) => NudState::Probe,
+                NeighTimer::Incomplete(_) => NudState::Incomplete,
+            };
+            if state != wanted {
+                self.neigh_timers.remove(&key);
+                continue;
+            }
+            if let NeighTimer::Delay(since) = t {
+                let due = since + p.delay_ms;
+                if now < due {
+                    continue;
+                }
+                let recent = self
+                    .neigh_confirmed
+                    .get(&key)
+                    .is_some_and(|&c| due <= c + p.delay_ms);
+                changed = true;
+                if recent {
+                    self.neigh[i].state = NudState::Reachable;
+                    self.neigh_timers.remove(&key);
+                    continue;
+                }
+                self.neigh[i].state = NudState::Probe;
+                t = NeighTimer::Probe(due);
+            }
+            let due = match t {
+                NeighTimer::Probe(since) => since + (p.ucast + p.app + p.mcast_re) * p.retrans_ms,
+                NeighTimer::Incomplete(since) => since + (p.app + p.mcast) * p.retrans_ms,
+                NeighTimer::Delay(_) => unreachable!("turned PROBE above"),
+            };
+            if now >= due {
+                self.neigh[i].state = NudState::Failed;
+                self.neigh_timers.remove(&key);
+                changed = true;
+            } else {
+                self.neigh_timers.insert(key, t);
+            }
+        }
+        if changed {
+            self.bump();
+        }
     }
 
     /// `neigh_changeaddr` (ARP and ND): every entry of `dev` goes, permanent ones too;
