@@ -69,7 +69,8 @@ fn addresses_equal(a: MpAddr, ap: u16, b: MpAddr, bp: u16, use_port: bool) -> bo
     same && (!use_port || ap == bp)
 }
 
-/// A path manager endpoint.
+/// A path manager endpoint, and what an `MPTCP_PM_CMD_ADD_ADDR` request carries (an
+/// ID of 0 asking for the next free one, a port dropped unless `signal` alone).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Endpoint {
     /// Its address.
@@ -81,21 +82,6 @@ pub struct Endpoint {
     /// Its [`flag`]s.
     pub flags: u32,
     /// The device index given with it (0: none); the kernel keeps it as given.
-    pub ifindex: u32,
-}
-
-/// What an `MPTCP_PM_CMD_ADD_ADDR` request carries.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NewEndpoint {
-    /// The address.
-    pub addr: MpAddr,
-    /// The port (0: none).
-    pub port: u16,
-    /// The ID asked for (0: the next free one).
-    pub id: u8,
-    /// The flags.
-    pub flags: u32,
-    /// The device index (0: none).
     pub ifindex: u32,
 }
 
@@ -296,7 +282,7 @@ impl Netns {
     /// when [`MAX_ENDPOINTS`] exist, EBUSY for an ID in use, EEXIST for an address
     /// an endpoint has, compared with the ports when either has one). An ID of 0 asks
     /// for the next free one.
-    pub fn mptcp_add(&mut self, req: &NewEndpoint) -> Result<()> {
+    pub fn mptcp_add(&mut self, req: &Endpoint) -> Result<()> {
         let use_port = req.flags & (flag::SIGNAL | flag::SUBFLOW) == flag::SIGNAL;
         if req.port != 0 && !use_port {
             return Err(Error::msg(
@@ -440,8 +426,8 @@ impl Netns {
 mod tests {
     use super::*;
 
-    fn ep(addr: MpAddr, id: u8, flags: u32, port: u16) -> NewEndpoint {
-        NewEndpoint {
+    fn ep(addr: MpAddr, id: u8, flags: u32, port: u16) -> Endpoint {
+        Endpoint {
             addr,
             port,
             id,

@@ -1,7 +1,7 @@
 //! `ip mptcp` (iproute2 6.1's ipmptcp.c, the `mptcp_pm` generic netlink family): the
 //! path manager's endpoints and limits ([`fibkit::mptcp`]).
 
-use fibkit::mptcp::{flag, MpAddr, NewEndpoint};
+use fibkit::mptcp::{flag, Endpoint, MpAddr};
 use fibkit::{Errno, Netns};
 
 use super::{incomplete, invarg, matches, Failure, Opts, Outcome, Res};
@@ -218,7 +218,7 @@ fn endpoint(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         let r = parse_opt(ns, rest, Cmd::Add)?;
         policy(&r)?;
         let addr = addr_of(&r).ok_or_else(|| missarg("ADDRESS"))?;
-        return done(ns.mptcp_add(&NewEndpoint {
+        return done(ns.mptcp_add(&Endpoint {
             addr,
             port: r.port,
             id: r.id.unwrap_or(0),
