@@ -30,12 +30,15 @@ for fam in ["ipv4", "ipv6"]:
     for _ in range(R.choice([0, 1, 2, 2, 3])):
         k, v = R.choice([("ucast_solicit", R.randint(0, 4)), ("mcast_solicit", R.randint(0, 3)),
                          ("app_solicit", R.randint(0, 2)), ("mcast_resolicit", R.randint(0, 2)),
-                         ("retrans_time_ms", R.choice([1000, 2000])), ("retrans_time", R.choice([100, 200])),
+                         ("retrans_time_ms", R.choice([1000, 2000])),
+                         # USER_HZ hundredths for ARP, jiffies (HZ=250) for ND
+                         ("retrans_time", R.choice([100, 200] if fam == "ipv4" else [250, 500])),
                          ("delay_first_probe_time", R.choice([1, 2, 5]))])
         out.append("sysctl -w net.%s.neigh.v0.%s=%d" % (fam, k, v))
         key = {"ucast_solicit": "u", "mcast_solicit": "m", "app_solicit": "a", "mcast_resolicit": "mr",
                "retrans_time_ms": "r", "retrans_time": "r", "delay_first_probe_time": "d"}[k]
-        P[fam][key] = v // 1000 if k == "retrans_time_ms" else v // 100 if k == "retrans_time" else v
+        P[fam][key] = (v // 1000 if k == "retrans_time_ms" else
+                       (v // 100 if fam == "ipv4" else v // 250) if k == "retrans_time" else v)
 # the longest any timer runs: a delayed entry's delay and probes, an incomplete one's
 WAIT = max(max(p["d"] + (p["u"] + p["a"] + p["mr"]) * p["r"], (p["a"] + p["m"]) * p["r"]) for p in P.values())
 if R.random() < 0.7:

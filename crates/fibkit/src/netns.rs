@@ -2527,11 +2527,20 @@ impl Netns {
             };
             Some(if neg { 0 } else { n })
         };
-        // retrans_time_ms is msecs_to_jiffies (rounded up), retrans_time USER_HZ
-        // hundredths, delay_first_probe_time seconds
+        // retrans_time_ms is msecs_to_jiffies (rounded up), delay_first_probe_time
+        // seconds; retrans_time is USER_HZ hundredths for ARP but, as IPv6 hands it to
+        // neigh_proc_dointvec (ndisc_ifinfo_sysctl_change), plain jiffies for ND
         let retrans_j = get("retrans_time_ms")
             .map(|ms| ms.div_ceil(NEIGH_JIFFY_MS))
-            .or_else(|| get("retrans_time").map(|t| t * 1000 / 100 / NEIGH_JIFFY_MS))
+            .or_else(|| {
+                get("retrans_time").map(|t| {
+                    if v6 {
+                        t
+                    } else {
+                        t * 1000 / 100 / NEIGH_JIFFY_MS
+                    }
+                })
+            })
             .unwrap_or(1000 / NEIGH_JIFFY_MS);
         NeighParams {
             ucast: get("ucast_solicit").unwrap_or(3),
