@@ -2132,6 +2132,9 @@ impl Netns {
             self.neigh_ifdown(dev, Some(false));
             self.mc4_destroy(dev);
             self.sysctl.v4_dev.remove(&dev);
+            if let Some(n) = self.links.get(&dev).map(|l| l.name.clone()) {
+                self.sysctl_dev_keys_move(&n, None, &["ipv4"]);
+            }
         } else if !self.has_idev4(dev) {
             self.sysctl
                 .v4_dev

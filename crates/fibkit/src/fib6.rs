@@ -2225,6 +2225,9 @@ impl Netns {
         self.neigh_ifdown(dev, Some(true));
         self.mc6_destroy(dev);
         self.sysctl.v6_dev.remove(&dev);
+        if let Some(n) = self.links.get(&dev).map(|l| l.name.clone()) {
+            self.sysctl_dev_keys_move(&n, None, &["ipv6"]);
+        }
     }
 
     /// `ip link set DEV addrgenmode MODE` (`inet6_validate_link_af`,

@@ -2032,12 +2032,46 @@ impl Netns {
         }
         let name = self.dev_get_valid_name(name)?;
         let name = name.as_str();
-        self.links.get_mut(&index).expect("exists").name = name.to_string();
+        let old = std::mem::replace(
+            &mut self.links.get_mut(&index).expect("exists").name,
+            name.to_string(),
+        );
+        // the device's sysctl directories are renamed with it
+        self.sysctl_dev_keys_move(&old, Some(name), &["ipv4", "ipv6"]);
         self.inetdev_changename(index, name);
         self.rules_detach(index);
         self.rules_attach(name, index);
         self.bump();
         Ok(())
+    }
+
+    /// The sysctls of a device the model keeps by name (`net.ipv4|ipv6.conf|neigh.DEV.*`
+    /// among [`crate::sysctl::Sysctls::other`]) follow its directories: renamed with
+    /// the device (`to`), gone with it or with the family's state on it (`None`).
+    pub(crate) fn sysctl_dev_keys_move(&mut self, from: &str, to: Option<&str>, fams: &[&str]) {
+        let mut moved = Vec::new();
+        for fam in fams {
+            for dir in ["conf", "neigh"] {
+                for sep in ['.', '/'] {
+                    let prefix = format!("net{sep}{fam}{sep}{dir}{sep}{from}{sep}");
+                    let keys: Vec<String> = self
+                        .sysctl
+                        .other
+                        .keys()
+                        .filter(|k| k.starts_with(&prefix))
+                        .cloned()
+                        .collect();
+                    for k in keys {
+                        let v = self.sysctl.other.remove(&k).expect("listed");
+                        if let Some(to) = to {
+                            let rest = &k[prefix.len()..];
+                            moved.push((format!("net{sep}{fam}{sep}{dir}{sep}{to}{sep}{rest}"), v));
+                        }
+                    }
+                }
+            }
+        }
+        self.sysctl.other.extend(moved);
     }
 
     /// `ip link del DEV` (a veth takes its peer with it).
@@ -2111,6 +2145,10 @@ impl Netns {
                 self.bridge_del_port(v);
             }
         }
+        let names: HashMap<u32, String> = victims
+            .iter()
+            .map(|&v| (v, self.links[&v].name.clone()))
+            .collect();
         for &v in &victims {
             self.ipv4_netdev_unregister(v);
             self.ipv6_netdev_down(v, true);
@@ -2128,6 +2166,9 @@ impl Netns {
             self.mcast.remove(&v);
             self.sysctl.v4_dev.remove(&v);
             self.sysctl.v6_dev.remove(&v);
+            if let Some(n) = names.get(&v) {
+                self.sysctl_dev_keys_move(n, None, &["ipv4", "ipv6"]);
+            }
             self.rules_detach(v);
         }
         self.rt_cache_flush4();
