@@ -470,6 +470,14 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     if matches(o, "vrf") {
         return vrf_cmd(&opts, rest);
     }
+    // `ip monitor` waits for the kernel's notifications; a model sends none (`fib
+    // mirror --follow` follows a live host's)
+    if o.len() >= 2 && matches(o, "monitor") {
+        return Err(Failure::parse(
+            "ip monitor: fib has no event stream to follow (`fib mirror --follow` follows a live host's)\n",
+            255,
+        ));
+    }
     // ip.c's table order: `m` is `maddress` (above), `mp` on `mptcp`
     if o.len() >= 2 && matches(o, "mptcp") {
         return mptcp::mptcp_cmd(ns, &opts, rest);
