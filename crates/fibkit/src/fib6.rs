@@ -1321,17 +1321,14 @@ impl Netns {
         self.sysctl.v6_dev.get(&dev).map(|c| c.token)
     }
 
-    /// `accept_ra` of a device as last written for it (or for `default`; 1 when
-    /// never written): fibkit keeps it among the sysctls it does not model.
+    /// `accept_ra` of a device as last written for it (or for `default` before the
+    /// device had IPv6 state, which copied it; 1 when never written): fibkit keeps it
+    /// among the sysctls it does not model.
     fn accept_ra6(&self, dev: &str) -> i64 {
-        let read = |k: &str| {
-            self.sysctl
-                .other
-                .get(k)
-                .and_then(|v| v.trim().parse::<i64>().ok())
-        };
-        read(&format!("net.ipv6.conf.{dev}.accept_ra"))
-            .or_else(|| read("net.ipv6.conf.default.accept_ra"))
+        self.sysctl
+            .other
+            .get(&format!("net.ipv6.conf.{dev}.accept_ra"))
+            .and_then(|v| crate::sysctl::parse_long(v))
             .unwrap_or(1)
     }
 

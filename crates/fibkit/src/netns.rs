@@ -1159,6 +1159,7 @@ impl Netns {
         if mtu >= IPV6_MIN_MTU {
             // ipv6_add_dev refuses a device whose MTU is below IPv6's minimum
             self.sysctl.v6_dev.insert(index, self.sysctl.new_dev6());
+            self.sysctl_dev6_from_default(name);
             self.mc6_init(index);
         }
         self.rules_attach(name, index);
@@ -1883,6 +1884,9 @@ impl Netns {
             self.rt6_mtu_change(index, old, mtu);
         } else {
             self.sysctl.v6_dev.insert(index, self.sysctl.new_dev6());
+            if let Some(n) = self.links.get(&index).map(|l| l.name.clone()) {
+                self.sysctl_dev6_from_default(&n);
+            }
             self.mc6_init(index);
             if up {
                 self.ipv6_netdev_up(index);
@@ -2072,6 +2076,22 @@ impl Netns {
             }
         }
         self.sysctl.other.extend(moved);
+    }
+
+    /// `ipv6_add_dev` copies `default`'s configuration into a new device's: the
+    /// settings fibkit keeps by name too (`net.ipv6.conf.default.*`), so a later
+    /// write to `default` leaves the device alone.
+    pub(crate) fn sysctl_dev6_from_default(&mut self, name: &str) {
+        let copies: Vec<(String, String)> = self
+            .sysctl
+            .other
+            .iter()
+            .filter_map(|(k, v)| {
+                let rest = k.strip_prefix("net.ipv6.conf.default.")?;
+                Some((format!("net.ipv6.conf.{name}.{rest}"), v.clone()))
+            })
+            .collect();
+        self.sysctl.other.extend(copies);
     }
 
     /// `ip link del DEV` (a veth takes its peer with it).
@@ -2551,22 +2571,8 @@ impl Netns {
                 .other
                 .get(&key)
                 .or_else(|| self.sysctl.other.get(&key.replace('.', "/")))?;
-            let v = v.trim();
-            let (neg, digits) = match v.strip_prefix('-') {
-                Some(d) => (true, d),
-                None => (false, v),
-            };
-            let n = if let Some(h) = digits
-                .strip_prefix("0x")
-                .or_else(|| digits.strip_prefix("0X"))
-            {
-                u64::from_str_radix(h, 16).ok()?
-            } else if digits.len() > 1 && digits.starts_with('0') {
-                u64::from_str_radix(&digits[1..], 8).ok()?
-            } else {
-                digits.parse().ok()?
-            };
-            Some(if neg { 0 } else { n })
+            // (a negative count or time is none)
+            crate::sysctl::parse_long(v).map(|n| n.max(0) as u64)
         };
         // retrans_time_ms is msecs_to_jiffies (rounded up), delay_first_probe_time
         // seconds; retrans_time is USER_HZ hundredths for ARP but, as IPv6 hands it to

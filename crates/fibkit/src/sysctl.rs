@@ -209,3 +209,24 @@ impl Sysctls {
         s
     }
 }
+
+/// A sysctl value as the kernel's `proc_get_long` reads it (the value was checked when
+/// written): an optional `-`, then a number in base 0 (`0x10` is 16, `010` is 8).
+pub(crate) fn parse_long(v: &str) -> Option<i64> {
+    let v = v.trim();
+    let (neg, digits) = match v.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, v),
+    };
+    let n = if let Some(h) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        i64::from_str_radix(h, 16).ok()?
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        i64::from_str_radix(&digits[1..], 8).ok()?
+    } else {
+        digits.parse().ok()?
+    };
+    Some(if neg { -n } else { n })
+}
