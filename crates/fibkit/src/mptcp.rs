@@ -165,15 +165,11 @@ impl Netns {
     /// `net.ipv4.ip_nonlocal_bind` / `net.ipv6.ip_nonlocal_bind` (`fam`), kept with
     /// the sysctls the model does not otherwise read.
     fn nonlocal_bind(&self, fam: &str) -> bool {
-        let dots = format!("net.{fam}.ip_nonlocal_bind");
-        let slashes = dots.replace('.', "/");
-        [dots, slashes].iter().any(|k| {
-            self.sysctl
-                .other
-                .get(k)
-                .and_then(|v| v.trim().parse::<i64>().ok())
-                .is_some_and(|v| v != 0)
-        })
+        self.sysctl
+            .other
+            .get(&format!("net.{fam}.ip_nonlocal_bind"))
+            .and_then(|v| crate::sysctl::parse_long(v))
+            .is_some_and(|v| v != 0)
     }
 
     /// The path manager's endpoints, by ID.

@@ -2056,21 +2056,19 @@ impl Netns {
         let mut moved = Vec::new();
         for fam in fams {
             for dir in ["conf", "neigh"] {
-                for sep in ['.', '/'] {
-                    let prefix = format!("net{sep}{fam}{sep}{dir}{sep}{from}{sep}");
-                    let keys: Vec<String> = self
-                        .sysctl
-                        .other
-                        .keys()
-                        .filter(|k| k.starts_with(&prefix))
-                        .cloned()
-                        .collect();
-                    for k in keys {
-                        let v = self.sysctl.other.remove(&k).expect("listed");
-                        if let Some(to) = to {
-                            let rest = &k[prefix.len()..];
-                            moved.push((format!("net{sep}{fam}{sep}{dir}{sep}{to}{sep}{rest}"), v));
-                        }
+                let prefix = format!("net.{fam}.{dir}.{from}.");
+                let keys: Vec<String> = self
+                    .sysctl
+                    .other
+                    .keys()
+                    .filter(|k| k.starts_with(&prefix))
+                    .cloned()
+                    .collect();
+                for k in keys {
+                    let v = self.sysctl.other.remove(&k).expect("listed");
+                    if let Some(to) = to {
+                        let rest = &k[prefix.len()..];
+                        moved.push((format!("net.{fam}.{dir}.{to}.{rest}"), v));
                     }
                 }
             }
@@ -2313,12 +2311,9 @@ impl Netns {
                     flags: n.flags & ntf::EXT_LEARNED,
                     ..n
                 });
-            }
-        }
-        if at.is_none() {
-            let i = self.neigh.len() - 1;
-            if self.neigh[i].state == NudState::Incomplete && !self.neigh[i].managed {
-                self.neigh_event_timer(key, i);
+                if state == NudState::Incomplete && !n.managed {
+                    self.neigh_event_timer(key, self.neigh.len() - 1);
+                }
             }
         }
         self.bump();
@@ -2565,12 +2560,10 @@ impl Netns {
         let name = self.links.get(&dev).map_or("", |l| l.name.as_str());
         let fam = if v6 { "ipv6" } else { "ipv4" };
         let get = |k: &str| -> Option<u64> {
-            let key = format!("net.{fam}.neigh.{name}.{k}");
             let v = self
                 .sysctl
                 .other
-                .get(&key)
-                .or_else(|| self.sysctl.other.get(&key.replace('.', "/")))?;
+                .get(&format!("net.{fam}.neigh.{name}.{k}"))?;
             // (a negative count or time is none)
             crate::sysctl::parse_long(v).map(|n| n.max(0) as u64)
         };

@@ -72,17 +72,12 @@ fn missarg(what: &str) -> Failure {
     Failure::parse(format!("Error: argument \"{what}\" is required\n"), 255)
 }
 
-/// A kernel refusal: its extack message, exit status 2.
-fn kernel(e: fibkit::Error) -> Failure {
-    Failure::kernel(e)
-}
-
 /// The nested address's policy (`mptcp_pm_address_nl_policy`): an address of no
 /// family goes out as an IPv6 attribute of no bytes, which the exact length refuses
 /// before the command runs.
 fn policy(r: &Req) -> Res<()> {
     match r.addr {
-        Some(Word::Unspec) => Err(kernel(fibkit::Error::msg(
+        Some(Word::Unspec) => Err(Failure::kernel(fibkit::Error::msg(
             Errno::ERANGE,
             "binary attribute size out of range",
         ))),
@@ -183,7 +178,8 @@ fn addr_of(r: &Req) -> Option<MpAddr> {
 }
 
 fn done(r: fibkit::Result<()>) -> Res<Outcome> {
-    r.map(|()| Outcome::Ok(String::new())).map_err(kernel)
+    r.map(|()| Outcome::Ok(String::new()))
+        .map_err(Failure::kernel)
 }
 
 fn show_one(ns: &Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
@@ -196,7 +192,7 @@ fn show_one(ns: &Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     // a get looks the ID up (none given: 0, never an endpoint's)
     let id = r.id.unwrap_or(0);
     if ns.mptcp_endpoint(id).is_none() {
-        return Err(kernel(fibkit::Error::msg(
+        return Err(Failure::kernel(fibkit::Error::msg(
             Errno::EINVAL,
             "address not found",
         )));
@@ -299,7 +295,8 @@ pub(super) fn mptcp_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcom
             None => return Ok(Outcome::Ok(limits_text(ns))),
             Some(s) if matches(s, "set") => {
                 let (accept, subflows) = parse_limits(&rest[1..])?;
-                ns.mptcp_set_limits(accept, subflows).map_err(kernel)?;
+                ns.mptcp_set_limits(accept, subflows)
+                    .map_err(Failure::kernel)?;
                 return Ok(Outcome::Ok(String::new()));
             }
             Some(s) if matches(s, "show") => {
