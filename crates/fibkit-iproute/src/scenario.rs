@@ -758,8 +758,8 @@ fn value_blind(line: &str, key: &str) -> String {
 /// Compare an output with a recorded `.expected` text, ignoring the header line, the
 /// seconds left of expiry timers in `--raw` lines, and the times resilient nexthop
 /// groups report (`idle_time` of a bucket, `unbalanced_time` of a group: the kernel's
-/// count from when each command ran, in hundredths) and a bridge's timers (`gc_timer`
-/// and the STP timers, in seconds left).
+/// count from when each command ran, in hundredths) and a bridge's and its ports'
+/// timers (`gc_timer` and the STP timers, in seconds left).
 /// Returns the differing lines as `(line number, expected, got)`.
 pub fn compare(expected: &str, got: &str) -> Vec<(usize, String, String)> {
     let body = |t: &str| -> Vec<String> {
@@ -772,7 +772,8 @@ pub fn compare(expected: &str, got: &str) -> Vec<(usize, String, String)> {
                     l.to_string()
                 };
                 // and a bridge's timers (`gc_timer`, whose work runs every ageing
-                // period from the bridge's first opening; the STP timers)
+                // period from the bridge's first opening; the STP timers) and its
+                // ports' (STP)
                 [
                     "idle_time",
                     "unbalanced_time",
@@ -780,6 +781,9 @@ pub fn compare(expected: &str, got: &str) -> Vec<(usize, String, String)> {
                     "hello_timer",
                     "tcn_timer",
                     "topology_change_timer",
+                    "hold_timer",
+                    "message_age_timer",
+                    "forward_delay_timer",
                 ]
                 .iter()
                 .fold(l, |acc, k| value_blind(&acc, k))

@@ -4387,13 +4387,13 @@ fn print_bridge(o: &mut Out, ns: &Netns, l: &Link) {
     o.s(Some("bridge_id"), &format!("bridge_id {id} "), &id);
     // (iproute2 prints the bridge id again as the designated root)
     o.s(Some("root_id"), &format!("designated_root {id} "), &id);
-    for key in [
-        "root_port",
-        "root_path_cost",
-        "topology_change",
-        "topology_change_detected",
+    for (key, v) in [
+        ("root_port", false),
+        ("root_path_cost", false),
+        ("topology_change", c.topology_change),
+        ("topology_change_detected", c.topology_change_detected),
     ] {
-        o.n(Some(key), &format!("{key} 0 "), 0);
+        o.n(Some(key), &format!("{key} {} ", u8::from(v)), i128::from(v));
     }
     for key in [
         "hello_timer",

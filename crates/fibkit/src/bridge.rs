@@ -33,10 +33,19 @@
 //! - **Spanning tree states.** Without other bridges in sight every enabled port is
 //!   designated: it forwards at once without spanning tree (or with a forward delay of
 //!   0), and listens under kernel spanning tree. The bridge has carrier while it is up
-//!   and a port forwards, so a port set to `learning` by hand takes it away. Time does
-//!   not pass in a model: no timer runs (`ip -d link` shows each as 0.00, where the
-//!   kernel's garbage collection and forward delay timers count down), and a listening
-//!   port stays so (the kernel moves it on after the forward delay, 2 s at least).
+//!   and a port forwards, so a port set to `learning` by hand takes it away.
+//! - **Spanning tree timers**, on the scenario's clock ([`Netns::now_ms`]): a port's
+//!   forward delay timer starts when it leaves blocking (`br_make_forwarding`, also for
+//!   a port that forwards at once). When it runs out a listening port learns for
+//!   another forward delay (the one in force then) and a learning one forwards, which
+//!   gives the bridge its carrier and, under kernel spanning tree, starts a topology
+//!   change (`br_topology_change_detection`, the bridge being the root): the
+//!   `topology_change` flags are set for the forward delay and the maximum age, and the
+//!   ageing time in force is twice the forward delay meanwhile (restored at the end
+//!   only under spanning tree). Turning spanning tree off stops none of these timers; a
+//!   port's goes when it is disabled, the topology change when the bridge stops. The
+//!   timers' values (`ip -d link`'s `*_timer`, which the kernel counts down in real
+//!   time) are shown as 0.00, and the hello and garbage collection timers do not run.
 
 use crate::error::{Errno, Error, Result};
 use crate::link::LinkKind;
@@ -325,6 +334,18 @@ pub struct BridgeConf {
     /// Whether the ports were last seen with the bridge up (see
     /// [`Netns::bridge_update_carrier`]).
     open: bool,
+    /// `topology_change`: set under kernel spanning tree when a port starts to
+    /// forward (`br_topology_change_detection`, this bridge being the root), until
+    /// the topology change timer runs out or the bridge stops.
+    pub topology_change: bool,
+    /// `topology_change_detected`.
+    pub topology_change_detected: bool,
+    /// When the topology change timer runs out (on [`Netns::now_ms`]'s clock).
+    tc_due: Option<u64>,
+    /// The ageing time the user set (`bridge_ageing_time`); [`BridgeConf::ageing_time`]
+    /// is the one in force, twice the forward delay during a topology change under
+    /// kernel spanning tree (`__br_set_topology_change`).
+    bridge_ageing_time: u64,
 }
 
 impl Default for BridgeConf {
@@ -353,6 +374,10 @@ impl Default for BridgeConf {
             mld_version: 1,
             nf_call: [false; 3],
             open: false,
+            topology_change: false,
+            topology_change_detected: false,
+            tc_due: None,
+            bridge_ageing_time: 300 * HZ,
         }
     }
 }
@@ -408,6 +433,25 @@ pub struct BridgeChange {
     /// `mcast_vlan_snooping` (`IFLA_BR_MULTI_BOOLOPT`).
     pub mcast_vlan_snooping: Option<bool>,
 }
+
+impl BridgeConf {
+    /// `__br_set_topology_change`: under kernel spanning tree a change of the flag
+    /// switches the ageing time in force between twice the forward delay and the
+    /// user's.
+    fn set_topology_change(&mut self, on: bool) {
+        if self.stp && self.topology_change != on {
+            self.ageing_time = if on {
+                2 * self.forward_delay
+            } else {
+                self.bridge_ageing_time
+            };
+        }
+        self.topology_change = on;
+    }
+}
+
+/// Milliseconds per tick at [`HZ`].
+const TICK_MS: u64 = 1000 / HZ;
 
 /// A port's spanning tree state (`BR_STATE_*`).
 pub mod port_state {
@@ -489,6 +533,9 @@ pub struct BridgePort {
     /// The designated port id it holds (its own port id when it was last made
     /// designated).
     pub designated_port: u16,
+    /// When its forward delay timer runs out (on [`Netns::now_ms`]'s clock): a
+    /// listening port then learns, a learning one forwards.
+    pub fd_due: Option<u64>,
 }
 
 impl BridgePort {
@@ -588,26 +635,114 @@ impl Netns {
         self.port_become_designated(br, idx);
         if let Some(p) = self.br_ports.get_mut(&idx) {
             p.state = port_state::DISABLED;
+            p.fd_due = None;
         }
     }
 
     /// `br_port_state_selection` with no other bridge in sight (every port that is
-    /// not disabled is designated): a blocking port forwards at once without spanning
-    /// tree or forward delay, listens under kernel spanning tree. Time does not pass
-    /// in a model, so a listening or learning port stays so.
+    /// not disabled is designated): `br_make_forwarding` of each blocking port, which
+    /// forwards at once without spanning tree (or forward delay) and listens under
+    /// kernel spanning tree; either way its forward delay timer starts when there is a
+    /// forward delay (a forwarding port's runs out doing nothing).
     fn bridge_port_selection(&mut self, br: u32) {
         let c = self.bridge_conf(br);
+        let now = self.ms_clock;
         for idx in self.bridge_ports(br) {
             if let Some(p) = self.br_ports.get_mut(&idx) {
                 if p.state == port_state::BLOCKING {
                     p.state = if !c.stp || c.forward_delay == 0 {
+                        // (its topology change detection is kernel spanning tree's)
                         port_state::FORWARDING
                     } else {
                         port_state::LISTENING
                     };
+                    p.fd_due = (c.forward_delay != 0).then(|| now + c.forward_delay * TICK_MS);
                 }
             }
         }
+    }
+
+    /// `br_topology_change_detection` on the root bridge `br` at `at` (ms): under
+    /// kernel spanning tree, a topology change until the forward delay and the
+    /// maximum age have passed.
+    fn bridge_topology_change(&mut self, br: u32, at: u64) {
+        let c = self.bridges.entry(br).or_default();
+        if !c.stp {
+            return;
+        }
+        c.set_topology_change(true);
+        c.tc_due = Some(at + (c.forward_delay + c.max_age) * TICK_MS);
+        c.topology_change_detected = true;
+    }
+
+    /// Runs the bridges' spanning tree timers due by now, in the order they come
+    /// due: ports' forward delay timers (`br_forward_delay_timer_expired`: listening
+    /// to learning for another forward delay, learning to forwarding, which detects a
+    /// topology change and gives the bridge its carrier) and the topology change
+    /// timers (`br_topology_change_timer_expired`).
+    pub(crate) fn bridge_run_timers(&mut self) {
+        let now = self.ms_clock;
+        loop {
+            let port = self
+                .br_ports
+                .iter()
+                .filter_map(|(&i, p)| p.fd_due.map(|d| (d, i)))
+                .filter(|&(d, _)| d <= now)
+                .min();
+            let tc = self
+                .bridges
+                .iter()
+                .filter_map(|(&b, c)| c.tc_due.map(|d| (d, b)))
+                .filter(|&(d, _)| d <= now)
+                .min();
+            match (port, tc) {
+                (Some((d, idx)), t) if t.is_none_or(|(td, _)| d <= td) => {
+                    self.bridge_forward_delay_expired(idx, d)
+                }
+                (_, Some((_, br))) => {
+                    let c = self.bridges.entry(br).or_default();
+                    c.tc_due = None;
+                    c.topology_change_detected = false;
+                    c.set_topology_change(false);
+                    self.bump();
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// Port `idx`'s forward delay timer, due at `at` (ms), runs out.
+    fn bridge_forward_delay_expired(&mut self, idx: u32, at: u64) {
+        let br = self.links.get(&idx).map_or(0, |l| l.master);
+        let fd = self.bridge_conf(br).forward_delay;
+        let Some(p) = self.br_ports.get_mut(&idx) else {
+            return;
+        };
+        p.fd_due = None;
+        match p.state {
+            port_state::LISTENING => {
+                p.state = port_state::LEARNING;
+                p.fd_due = Some(at + fd * TICK_MS);
+            }
+            port_state::LEARNING => {
+                p.state = port_state::FORWARDING;
+                // br_is_designated_for_some_port: a port not disabled holds this
+                // bridge's id as its designated bridge
+                let prio = self.bridge_conf(br).priority;
+                let designated = self.bridge_ports(br).iter().any(|i| {
+                    self.br_ports.get(i).is_some_and(|x| {
+                        x.state != port_state::DISABLED && x.designated_prio == prio
+                    })
+                });
+                if designated {
+                    self.bridge_topology_change(br, at);
+                }
+                // netif_carrier_on of the bridge
+                self.bridge_carrier_changed(br);
+            }
+            _ => {}
+        }
+        self.bump();
     }
 
     /// The ports' spanning tree states after whatever changed: the bridge's opening
@@ -618,7 +753,14 @@ impl Netns {
         let up = self.links.get(&br).is_some_and(|b| b.up);
         let was_open = self.bridges.get(&br).is_some_and(|c| c.open);
         if up != was_open {
-            self.bridges.entry(br).or_default().open = up;
+            let c = self.bridges.entry(br).or_default();
+            c.open = up;
+            if !up {
+                // br_stp_disable_bridge: the topology change ends with its timer
+                c.set_topology_change(false);
+                c.topology_change_detected = false;
+                c.tc_due = None;
+            }
         }
         for idx in self.bridge_ports(br) {
             let Some(state) = self.br_ports.get(&idx).map(|p| p.state) else {
@@ -672,6 +814,7 @@ impl Netns {
             backup: 0,
             designated_prio: self.bridge_conf(br).priority,
             designated_port: 0,
+            fd_due: None,
         };
         p.designated_port = p.port_id();
         self.br_ports.insert(idx, p);
@@ -729,7 +872,10 @@ impl Netns {
             self.bridges.entry(br).or_default().max_age = t;
         }
         if let Some(v) = c.ageing_time {
-            self.bridges.entry(br).or_default().ageing_time = clock_to_jiffies(u64::from(v));
+            // br_set_ageing_time: the one in force too, topology change or not
+            let conf = self.bridges.entry(br).or_default();
+            conf.ageing_time = clock_to_jiffies(u64::from(v));
+            conf.bridge_ageing_time = conf.ageing_time;
         }
         if let Some(v) = c.stp_state {
             let conf = self.bridges.entry(br).or_default();

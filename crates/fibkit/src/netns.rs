@@ -615,6 +615,7 @@ impl Netns {
             self.res_run_due();
         }
         self.neigh_run_timers();
+        self.bridge_run_timers();
     }
 
     /// Runs the resilient groups' checks due by now, and notes when the next is due.
@@ -702,6 +703,7 @@ impl Netns {
             changed = true;
         }
         self.neigh_run_timers();
+        self.bridge_run_timers();
         if changed {
             self.bump();
         }
