@@ -168,9 +168,11 @@ pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> Str
         p.push(format!("nhid {}", r.info.nh_id));
     }
     let info = &r.info;
+    // without nexthop_compat_mode a route through an object shows its id alone
+    let paths = info.nh_id == 0 || ns.sysctl.nexthop_compat_mode();
     let single = info.nhs.len() == 1;
     let mut flags = info.flags & (nhflags::DEAD | nhflags::LINKDOWN);
-    if single {
+    if single && paths {
         let nh = &info.nhs[0];
         if let Some(g) = &nh.gw {
             p.push(gw_word(g, false));
@@ -194,7 +196,7 @@ pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> Str
     if !fw.is_empty() {
         p.push(format!("flags {}", fw.join(",")));
     }
-    if !single {
+    if !single && paths {
         for nh in &info.nhs {
             let mut q = Vec::new();
             if let Some(g) = &nh.gw {
@@ -229,9 +231,11 @@ pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
     if r.nh_id != 0 {
         p.push(format!("nhid {}", r.nh_id));
     }
-    // (a route through a group object is reported as multipath, one path or more)
+    // (a route through a group object is reported as multipath, one path or more;
+    // without nexthop_compat_mode, a route through an object shows its id alone)
+    let paths = r.nh_id == 0 || ns.sysctl.nexthop_compat_mode();
     let mut flags = 0;
-    if single {
+    if single && paths {
         if let Some(g) = r.nh.gw {
             p.push(format!("via {}", fmt6(g)));
         }
@@ -256,7 +260,7 @@ pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
     if !fw.is_empty() {
         p.push(format!("flags {}", fw.join(",")));
     }
-    if !single {
+    if !single && paths {
         for l in legs {
             let mut q = Vec::new();
             if let Some(g) = l.nh.gw {

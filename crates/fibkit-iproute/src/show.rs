@@ -2373,7 +2373,9 @@ fn rt4_msg<'a>(ns: &Netns, r: &'a Route4) -> RtMsg<'a> {
         deleted: false,
         source: MsgSource::V4(r),
     };
-    if i.nhs.len() <= 1 {
+    if i.nh_id != 0 && !ns.sysctl.nexthop_compat_mode() {
+        // the object's id alone: fib_dump_info skips the paths and their flags
+    } else if i.nhs.len() <= 1 {
         m.flags = 0;
         if let Some(nh) = i.nhs.first() {
             m.flags = nh_dump_flags(nh.flags, ns.ignore_linkdown4(nh.dev));
@@ -2451,8 +2453,10 @@ fn rt6_msg<'a>(ns: &Netns, legs: &[&'a Route6]) -> Option<RtMsg<'a>> {
         deleted: false,
         source: MsgSource::V6(legs.to_vec()),
     };
-    // a route through a group object is reported as multipath, one path or more
-    if legs.len() == 1 && !ns.nh_is_group(r.nh_id) {
+    // a route through a group object is reported as multipath, one path or more;
+    // without nexthop_compat_mode, only the object's id is (rt6_fill_node)
+    if r.nh_id != 0 && !ns.sysctl.nexthop_compat_mode() {
+    } else if legs.len() == 1 && !ns.nh_is_group(r.nh_id) {
         m.flags = nh_dump_flags(r.nh.flags, ns.ignore_linkdown6(r.nh.dev));
         m.gateway = r.nh.gw.map(Addr::V6);
         m.oif = (r.nh.dev != 0).then_some(r.nh.dev);

@@ -11,6 +11,8 @@ pub const GLOBAL_KEYS: &[&str] = &[
     "net.ipv4.fib_multipath_use_neigh",
     "net.ipv6.fib_multipath_hash_policy",
     "net.ipv6.fib_multipath_hash_fields",
+    // (how dumps show routes through nexthop objects)
+    "net.ipv4.nexthop_compat_mode",
 ];
 
 /// Per-device IPv4 knobs (`net.ipv4.conf.{all,default,DEV}.KNOB`).

@@ -3,8 +3,9 @@
 //! A nexthop object is a gateway and/or device (one family), a blackhole, or a
 //! hash-threshold group of other objects with weights. Routes name one by id
 //! (`nhid N`); fibkit keeps the id on the route and copies the object's paths into
-//! it (the kernel's dump shows them that way: `nexthop_compat_mode` is on by
-//! default), so the lookups need nothing new. Every object change re-derives the
+//! it, so the lookups need nothing new (the kernel's dump shows the paths too while
+//! `nexthop_compat_mode` is on, its default; off, the id alone, which the printers
+//! follow: [`crate::sysctl::Sysctls::nexthop_compat_mode`]). Every object change re-derives the
 //! routes that use it: a deleted object takes its routes with it, a group that
 //! loses its last member goes too, and a device going down or losing its carrier
 //! deletes the objects on it (`nexthop_flush_dev`); nothing brings them back.

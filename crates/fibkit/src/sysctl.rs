@@ -187,6 +187,16 @@ pub struct Sysctls {
 }
 
 impl Sysctls {
+    /// `net.ipv4.nexthop_compat_mode` (on by default): a dump of a route through a
+    /// nexthop object carries the object's paths too, not only its id (both families'
+    /// dumps read the IPv4 setting).
+    pub fn nexthop_compat_mode(&self) -> bool {
+        self.other
+            .get("net.ipv4.nexthop_compat_mode")
+            .and_then(|v| parse_long(v))
+            .is_none_or(|v| v != 0)
+    }
+
     /// The IPv6 configuration a new device's `inet6_dev` starts with (`ipv6_add_dev`):
     /// `default`'s, in stable privacy mode when `default` has a `stable_secret`.
     pub fn new_dev6(&self) -> DevConf6 {
