@@ -652,13 +652,14 @@ impl Netns {
         self.sleep_rem_ms %= 1000;
         self.advance_to(self.now + whole);
     }
+}
 
-    /// [`Netns::set_now`] once the millisecond clock has moved.
-    fn advance_to(&mut self, now: u64) {
-        let before = self.now;
-        self.now = now;
-        self.res_run_due();
-        // the routes that expire, found once (few: a table is mostly routes without)
+/// An expiring IPv6 route: its table, destination, source and expiry time.
+type Expiring6 = (u32, crate::prefix::Prefix6, crate::prefix::Prefix6, u64);
+
+impl Netns {
+    /// The IPv6 routes that expire.
+    fn expiring6(&self) -> Vec<Expiring6> {
         let mut expiring = Vec::new();
         for (&id, t) in &self.tables6 {
             for l in t.lists() {
@@ -669,6 +670,50 @@ impl Netns {
                 }
             }
         }
+        expiring
+    }
+
+    /// One run of the IPv6 routes' garbage collector at `at` (`fib6_run_gc` and
+    /// `fib6_age`) over the `expiring` routes: those whose time has come go (and
+    /// leave the list); whether any was removed.
+    fn fib6_gc_at(&mut self, at: u64, expiring: &mut Vec<Expiring6>) -> bool {
+        let mut changed = false;
+        expiring.retain(|&(id, dst, src, e)| {
+            if e > at {
+                return true;
+            }
+            if let Some(t) = self.tables6.get_mut(&id) {
+                if let Some(l) = t.get_mut(dst, src) {
+                    l.retain(|r| r.expires.is_none_or(|x| x > at));
+                }
+                t.prune_node(dst, src);
+            }
+            changed = true;
+            false
+        });
+        changed
+    }
+
+    /// `fib6_run_gc(0, net, false)` now, as `ndisc_netdev_event` runs it when a device
+    /// goes down or changes its address: the expired routes go at once, and the
+    /// collector's timer is armed again a period from now while routes still expire
+    /// (stopped otherwise).
+    pub(crate) fn fib6_run_gc_now(&mut self) {
+        let now = self.now;
+        let mut expiring = self.expiring6();
+        if self.fib6_gc_at(now, &mut expiring) {
+            self.bump();
+        }
+        self.gc6_due = (!expiring.is_empty()).then_some(now + self.gc6_interval().max(1));
+    }
+
+    /// [`Netns::set_now`] once the millisecond clock has moved.
+    fn advance_to(&mut self, now: u64) {
+        let before = self.now;
+        self.now = now;
+        self.res_run_due();
+        // the routes that expire, found once (few: a table is mostly routes without)
+        let mut expiring = self.expiring6();
         // those whose time passed since: lookups pass them over from now on, so their
         // destinations' compiled answers are redone
         let mut changed = false;
@@ -683,19 +728,9 @@ impl Netns {
         // fib6_run_gc from its timer: the dumps list an expired route until the
         // collector runs, which removes it; it rearms while routes still expire
         while let Some(due) = self.gc6_due.filter(|&d| d <= now) {
-            expiring.retain(|&(id, dst, src, e)| {
-                if e > due {
-                    return true;
-                }
-                if let Some(t) = self.tables6.get_mut(&id) {
-                    if let Some(l) = t.get_mut(dst, src) {
-                        l.retain(|r| r.expires.is_none_or(|x| x > due));
-                    }
-                    t.prune_node(dst, src);
-                }
+            if self.fib6_gc_at(due, &mut expiring) {
                 changed = true;
-                false
-            });
+            }
             // (a run at least a second after the last, as round_jiffies would keep it)
             self.gc6_due = (!expiring.is_empty()).then_some(due + self.gc6_interval().max(1));
         }
@@ -1693,6 +1728,8 @@ impl Netns {
             // neigh_ifdown (ARP and ND): every entry of the device goes, permanent ones
             // too (conformance scenario 183), and its proxy entries
             self.neigh_ifdown(index, None);
+            // ndisc_netdev_event runs the IPv6 routes' garbage collector
+            self.fib6_run_gc_now();
         }
         self.carriers_changed(changed);
         // NETDEV_UP or NETDEV_DOWN: the macvlans on it take its carrier again
@@ -1912,16 +1949,11 @@ impl Netns {
         // either case
         let same = self.links.get(&index).is_some_and(|l| l.mac == mac);
         if self.is_macvlan(index) {
-            if same {
-                self.neigh_changeaddr(index);
-                self.bump();
-                return Ok(());
-            }
-            if self.macvlan_set_mac(index, mac)? {
+            if !same && self.macvlan_set_mac(index, mac)? {
                 self.links.get_mut(&index).expect("exists").mac = mac;
             }
             // dev_set_mac_address: NETDEV_CHANGEADDR once the driver agreed
-            self.neigh_changeaddr(index);
+            self.netdev_changeaddr(index);
             self.bump();
             return Ok(());
         }
@@ -1952,7 +1984,7 @@ impl Netns {
         l.mac = mac;
         // NETDEV_CHANGEADDR, sent even when the address is the one the link has
         // (conformance scenario 236)
-        self.neigh_changeaddr(index);
+        self.netdev_changeaddr(index);
         self.macvlan_lower_changeaddr(index, by_macvlan);
         self.bump();
         Ok(())
@@ -2670,6 +2702,14 @@ impl Netns {
     /// its proxy entries stay.
     fn neigh_changeaddr(&mut self, dev: u32) {
         self.neigh.retain(|n| n.dev != dev);
+    }
+
+    /// `NETDEV_CHANGEADDR` of `dev` as ARP and ND hear it (`arp_netdev_event`,
+    /// `ndisc_netdev_event`): the device's neighbours go, and ND runs the IPv6 routes'
+    /// garbage collector.
+    fn netdev_changeaddr(&mut self, dev: u32) {
+        self.neigh_changeaddr(dev);
+        self.fib6_run_gc_now();
     }
 
     /// `neigh_ifdown` of the ARP (`Some(false)`), ND (`Some(true)`) or both tables for
