@@ -2177,6 +2177,8 @@ impl Netns {
                 }
                 self.ipv4_netdev_down(v, false);
                 self.ipv6_netdev_down(v, false);
+                // ndisc_netdev_event(NETDEV_DOWN): the IPv6 garbage collector runs
+                self.fib6_run_gc_now();
                 // a bridge that lost its last forwarding port
                 for d in changed {
                     if victims.contains(&d) || !self.links[&d].up {
