@@ -8,11 +8,13 @@ tables and groups are listed. A bucket moves to an underweight member once it ha
 idle for the idle timer, or once the group has been unbalanced for the unbalanced
 timer.
 
-Every deadline is a whole number of seconds after a change or a lookup. Changes
-happen on whole seconds, lookups a quarter second after, and looks half a second
-after, so that no deadline falls near a look; the timers are 1 or 2 s (idle) and 0,
-3 or 4 s (unbalanced), short enough that the kernel's work runs at most a few
-hundredths late.
+The kernel's upkeep runs at each deadline (a bucket's last use plus the idle timer,
+the time the group became unbalanced plus the unbalanced timer) and, while the group
+stays unbalanced, at least half a second after its previous run. Rounds are 1.5 s
+apart: changes and then lookups at the start of a round, looks 0.75 s in. With idle
+timers of 1 or 2 s and unbalanced timers of 0, 1, 2 or 4 s every deadline falls 0.5
+or 1 s into a round, and so does every run of the upkeep: none at a change, a lookup
+or a look.
 
 Usage: resilient.py SEED [STEPS] > FILE.scn (see conformance/focused/README.md)."""
 import random, sys
@@ -34,7 +36,7 @@ else:
 for i, m in MEM.items():
     out.append("ip nexthop add id %d %s" % (i, m))
 idle = R.choice([1, 2])
-unb = R.choice([0, 3, 4])
+unb = R.choice([0, 1, 2, 4])
 buckets = R.choice([4, 6, 8, 12])
 
 
@@ -54,7 +56,7 @@ def change():
     if r < 0.55:
         s = "ip nexthop replace id 10 group %s type resilient" % group()
         if R.random() < 0.2:
-            s += R.choice([" idle_timer %d" % R.choice([1, 2]), " unbalanced_timer %d" % R.choice([0, 3, 4]),
+            s += R.choice([" idle_timer %d" % R.choice([1, 2]), " unbalanced_timer %d" % R.choice([0, 1, 2, 4]),
                            " buckets %d" % buckets])
         return s
     if r < 0.7:
@@ -76,21 +78,19 @@ def look():
 
 t = 0
 for _ in range(n):
-    if t >= 14:
+    if t >= 15:
         break
-    # at t: changes; t + 0.25: lookups; t + 0.5: looks; next second
+    # a round: changes, then lookups (marking buckets used), looks 0.75 s in
     if R.random() < 0.5:
         for _ in range(R.randint(1, 2)):
             out.append(change())
-    out.append("sleep 0.25")
-    if R.random() < 0.5:
+    if R.random() < 0.6:
         for _ in range(R.randint(1, 4)):
             out.append("ip route get " + DST % R.randint(1, 250))
-    out.append("sleep 0.25")
+    out.append("sleep 0.75")
     for _ in range(R.randint(0, 2)):
         out.append(look())
-    k = R.choice([0.5, 0.5, 1.5])
-    out.append("sleep %g" % k)
-    t += 0.5 + k
-out += ["sleep 0.5", "ip nexthop bucket show id 10", "ip nexthop show id 10"]
+    out.append("sleep 0.75")
+    t += 1.5
+out += ["sleep 0.75", "ip nexthop bucket show id 10", "ip nexthop show id 10"]
 print("\n".join(out))

@@ -2409,6 +2409,10 @@ fn pref_value(p: Pref) -> u8 {
     }
 }
 
+/// The most seconds `RTA_CACHEINFO` can say a route has left (or is past) its
+/// expiry: `rtnl_put_cacheinfo` caps the hundredths at `INT_MAX`.
+const EXPIRES_MAX_S: i64 = i32::MAX as i64 / 100;
+
 /// `rt6_fill_node()` for a route and its siblings (`legs[0]` is the dumped entry).
 fn rt6_msg<'a>(ns: &Netns, legs: &[&'a Route6]) -> Option<RtMsg<'a>> {
     let r = *legs.first()?;
@@ -2438,13 +2442,11 @@ fn rt6_msg<'a>(ns: &Netns, legs: &[&'a Route6]) -> Option<RtMsg<'a>> {
         // 599, and one with less than a second left `expires 0sec` (the clock ticks
         // left are not 0); an expired one the garbage collector has not removed yet
         // shows the seconds since, negative (iproute2 divides toward zero)
+        // (rtnl_put_cacheinfo caps the hundredths at INT_MAX: 21474836 s, 248 days)
         expires: r.expires.map(|e| {
             let left = i64::try_from(e).unwrap_or(i64::MAX).saturating_sub(now);
-            if left > 0 {
-                left - 1
-            } else {
-                left
-            }
+            let left = if left > 0 { left - 1 } else { left };
+            left.clamp(-EXPIRES_MAX_S, EXPIRES_MAX_S)
         }),
         pref: Some(pref_value(r.pref)),
         iif: None,

@@ -238,6 +238,11 @@ impl Netns {
         }
         cfg.dst = Prefix6::new(cfg.dst.addr, cfg.dst.len);
         cfg.src = Prefix6::new(cfg.src.addr, cfg.src.len);
+        // rtm_to_fib6_config: `addrconf_timeout_fixup` reads 0xffffffff as infinite,
+        // which is no expiry at all (no RTF_EXPIRES)
+        if cfg.expires == Some(u64::from(u32::MAX)) {
+            cfg.expires = None;
+        }
         if op == RouteOp::Delete {
             let (r, changed) = if cfg.multipath.is_empty() {
                 let r = self.ip6_route_del(&cfg, &cfg.nh, true);
