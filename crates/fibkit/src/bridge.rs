@@ -723,6 +723,7 @@ impl Netns {
             port_state::LISTENING => {
                 p.state = port_state::LEARNING;
                 p.fd_due = Some(at + fd * TICK_MS);
+                self.bump();
             }
             port_state::LEARNING => {
                 p.state = port_state::FORWARDING;
@@ -739,10 +740,11 @@ impl Netns {
                 }
                 // netif_carrier_on of the bridge
                 self.bridge_carrier_changed(br);
+                self.bump();
             }
+            // (a forwarding or disabled port's timer runs out doing nothing)
             _ => {}
         }
-        self.bump();
     }
 
     /// The ports' spanning tree states after whatever changed: the bridge's opening
