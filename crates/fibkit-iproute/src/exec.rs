@@ -6671,6 +6671,17 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             }
             ns.sysctl.other.insert(key.to_string(), val.to_string());
         }
+        // ipv4_sysctl_rtcache_flush: any number written flushes the route cache
+        ["net", "ipv4", "route", "flush"] => {
+            num(val)?;
+            ns.rt_cache_flush4();
+        }
+        // ipv6_sysctl_rtcache_flush: any number written runs the routes' garbage
+        // collector now (the expired routes dumps still list go)
+        ["net", "ipv6", "route", "flush"] => {
+            num(val)?;
+            ns.fib6_run_gc_now();
+        }
         // another file the kernel has (checked above): kept without effect
         _ => {
             ns.sysctl.other.insert(key.to_string(), val.to_string());

@@ -695,10 +695,11 @@ impl Netns {
     }
 
     /// `fib6_run_gc(0, net, false)` now, as `ndisc_netdev_event` runs it when a device
-    /// goes down or changes its address: the expired routes go at once, and the
+    /// goes down or changes its address, and a write to `net.ipv6.route.flush`
+    /// (`ipv6_sysctl_rtcache_flush`) does: the expired routes go at once, and the
     /// collector's timer is armed again a period from now while routes still expire
     /// (stopped otherwise).
-    pub(crate) fn fib6_run_gc_now(&mut self) {
+    pub fn fib6_run_gc_now(&mut self) {
         let now = self.now;
         let mut expiring = self.expiring6();
         if self.fib6_gc_at(now, &mut expiring) {
