@@ -47,7 +47,9 @@ def change():
     if r < 0.88:
         return R.choice(["ip addr del %s dev %s" % (R.choice(A4), d), "ip -6 addr del %s dev %s" % (R.choice(A6), d)])
     return R.choice(["sysctl -w net.ipv4.conf.all.promote_secondaries=%d" % R.randint(0, 1),
-                     "ip link set %s %s" % (d, R.choice(["down", "up", "up"]))])
+                     "ip link set %s %s" % (d, R.choice(["down", "up", "up"])),
+                     # (runs the IPv6 garbage collector at once)
+                     "sysctl -w net.ipv6.route.flush=%d" % R.choice([1, 0, -1])])
 
 
 def look():
