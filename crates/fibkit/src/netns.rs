@@ -2708,10 +2708,12 @@ impl Netns {
     }
 
     /// `NETDEV_CHANGEADDR` of `dev` as ARP and ND hear it (`arp_netdev_event`,
-    /// `ndisc_netdev_event`): the device's neighbours go, and ND runs the IPv6 routes'
-    /// garbage collector.
+    /// `ndisc_netdev_event`): the device's neighbours go, ARP flushes the IPv4 route
+    /// cache (the routes nexthops keep) and ND runs the IPv6 routes' garbage
+    /// collector.
     fn netdev_changeaddr(&mut self, dev: u32) {
         self.neigh_changeaddr(dev);
+        self.rt_cache_flush4();
         self.fib6_run_gc_now();
     }
 
