@@ -2000,7 +2000,7 @@ impl Netns {
         if !l.is_tun() {
             l.broadcast.copy_from_slice(&lladdr[..6]);
         }
-        self.neigh_changeaddr(index);
+        self.netdev_changeaddr(index);
         self.macvlan_lower_changeaddr(index, false);
         self.bump();
         Ok(())
