@@ -2139,6 +2139,9 @@ impl Netns {
             self.sysctl
                 .v4_dev
                 .insert(dev, self.sysctl.v4_default.clone());
+            if let Some(n) = self.links.get(&dev).map(|l| l.name.clone()) {
+                self.sysctl_dev4_from_default(&n);
+            }
             // inetdev_init: a device that is up joins at once (ip_mc_up)
             if self.links.get(&dev).is_some_and(|l| l.up) {
                 self.mc4_up(dev);

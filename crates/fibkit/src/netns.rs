@@ -1194,6 +1194,7 @@ impl Netns {
         self.sysctl
             .v4_dev
             .insert(index, self.sysctl.v4_default.clone());
+        self.sysctl_dev4_from_default(name);
         if mtu >= IPV6_MIN_MTU {
             // ipv6_add_dev refuses a device whose MTU is below IPv6's minimum
             self.sysctl.v6_dev.insert(index, self.sysctl.new_dev6());
@@ -2111,9 +2112,25 @@ impl Netns {
         self.sysctl.other.extend(moved);
     }
 
-    /// `ipv6_add_dev` copies `default`'s configuration into a new device's: the
-    /// settings fibkit keeps by name too (`net.ipv6.conf.default.*`), so a later
-    /// write to `default` leaves the device alone.
+    /// `inetdev_init` copies `default`'s IPv4 configuration into a new device's: the
+    /// settings fibkit keeps by name too (`net.ipv4.conf.default.*` beyond
+    /// [`crate::sysctl::DevConf4`]'s), so a later write to `default` leaves the device
+    /// alone.
+    pub(crate) fn sysctl_dev4_from_default(&mut self, name: &str) {
+        let copies: Vec<(String, String)> = self
+            .sysctl
+            .other
+            .iter()
+            .filter_map(|(k, v)| {
+                let rest = k.strip_prefix("net.ipv4.conf.default.")?;
+                Some((format!("net.ipv4.conf.{name}.{rest}"), v.clone()))
+            })
+            .collect();
+        self.sysctl.other.extend(copies);
+    }
+
+    /// `ipv6_add_dev`'s copy of `default`'s IPv6 configuration (`net.ipv6.conf.default.*`),
+    /// as [`Netns::sysctl_dev4_from_default`] for IPv4.
     pub(crate) fn sysctl_dev6_from_default(&mut self, name: &str) {
         let copies: Vec<(String, String)> = self
             .sysctl
