@@ -6513,13 +6513,16 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             };
             let v = v as u32;
             let Some((field, bit)) = conf.knob_mut(knob) else {
-                // disable_policy and disable_xfrm are flushing entries
-                // (ipv4_doint_and_flush): a new value flushes the route cache (a
+                // disable_policy, disable_xfrm and drop_unicast_in_l2_multicast are
+                // flushing entries (ipv4_doint_and_flush): a new value flushes the
+                // route cache (a
                 // device holds `default`'s values of when it got its IPv4 state,
                 // copied then: Netns::sysctl_dev4_from_default)
                 let before = s.other.get(key).and_then(|x| x.parse::<i64>().ok());
-                let flush = matches!(*knob, "disable_policy" | "disable_xfrm")
-                    && before.unwrap_or(0) != i64::from(v as i32);
+                let flush = matches!(
+                    *knob,
+                    "disable_policy" | "disable_xfrm" | "drop_unicast_in_l2_multicast"
+                ) && before.unwrap_or(0) != i64::from(v as i32);
                 s.other.insert(key.to_string(), val.to_string());
                 if flush {
                     ns.rt_cache_flush4();
