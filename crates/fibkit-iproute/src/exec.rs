@@ -6517,7 +6517,7 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 // flushing entries (ipv4_doint_and_flush): a new value flushes the
                 // route cache (a
                 // device holds `default`'s values of when it got its IPv4 state,
-                // copied then: Netns::sysctl_dev4_from_default)
+                // copied then: Netns::sysctl_dev_from_default)
                 let before = s.other.get(key).and_then(|x| x.parse::<i64>().ok());
                 let flush = matches!(
                     *knob,

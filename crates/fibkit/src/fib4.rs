@@ -2140,7 +2140,7 @@ impl Netns {
                 .v4_dev
                 .insert(dev, self.sysctl.v4_default.clone());
             if let Some(n) = self.links.get(&dev).map(|l| l.name.clone()) {
-                self.sysctl_dev4_from_default(&n);
+                self.sysctl_dev_from_default("ipv4", &n);
             }
             // inetdev_init: a device that is up joins at once (ip_mc_up)
             if self.links.get(&dev).is_some_and(|l| l.up) {

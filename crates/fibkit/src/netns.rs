@@ -1194,11 +1194,11 @@ impl Netns {
         self.sysctl
             .v4_dev
             .insert(index, self.sysctl.v4_default.clone());
-        self.sysctl_dev4_from_default(name);
+        self.sysctl_dev_from_default("ipv4", name);
         if mtu >= IPV6_MIN_MTU {
             // ipv6_add_dev refuses a device whose MTU is below IPv6's minimum
             self.sysctl.v6_dev.insert(index, self.sysctl.new_dev6());
-            self.sysctl_dev6_from_default(name);
+            self.sysctl_dev_from_default("ipv6", name);
             self.mc6_init(index);
         }
         self.rules_attach(name, index);
@@ -1926,7 +1926,7 @@ impl Netns {
         } else {
             self.sysctl.v6_dev.insert(index, self.sysctl.new_dev6());
             if let Some(n) = self.links.get(&index).map(|l| l.name.clone()) {
-                self.sysctl_dev6_from_default(&n);
+                self.sysctl_dev_from_default("ipv6", &n);
             }
             self.mc6_init(index);
             if up {
@@ -2112,33 +2112,20 @@ impl Netns {
         self.sysctl.other.extend(moved);
     }
 
-    /// `inetdev_init` copies `default`'s IPv4 configuration into a new device's: the
-    /// settings fibkit keeps by name too (`net.ipv4.conf.default.*` beyond
-    /// [`crate::sysctl::DevConf4`]'s), so a later write to `default` leaves the device
+    /// A new device's copy of `default`'s configuration of family `fam` (`"ipv4"`:
+    /// `inetdev_init`; `"ipv6"`: `ipv6_add_dev`) for the settings fibkit keeps by name
+    /// (`net.FAM.conf.default.*` beyond [`crate::sysctl::DevConf4`]'s and
+    /// [`crate::sysctl::DevConf6`]'s), so a later write to `default` leaves the device
     /// alone.
-    pub(crate) fn sysctl_dev4_from_default(&mut self, name: &str) {
+    pub(crate) fn sysctl_dev_from_default(&mut self, fam: &str, name: &str) {
+        let prefix = format!("net.{fam}.conf.default.");
         let copies: Vec<(String, String)> = self
             .sysctl
             .other
             .iter()
             .filter_map(|(k, v)| {
-                let rest = k.strip_prefix("net.ipv4.conf.default.")?;
-                Some((format!("net.ipv4.conf.{name}.{rest}"), v.clone()))
-            })
-            .collect();
-        self.sysctl.other.extend(copies);
-    }
-
-    /// `ipv6_add_dev`'s copy of `default`'s IPv6 configuration (`net.ipv6.conf.default.*`),
-    /// as [`Netns::sysctl_dev4_from_default`] for IPv4.
-    pub(crate) fn sysctl_dev6_from_default(&mut self, name: &str) {
-        let copies: Vec<(String, String)> = self
-            .sysctl
-            .other
-            .iter()
-            .filter_map(|(k, v)| {
-                let rest = k.strip_prefix("net.ipv6.conf.default.")?;
-                Some((format!("net.ipv6.conf.{name}.{rest}"), v.clone()))
+                let rest = k.strip_prefix(&prefix)?;
+                Some((format!("net.{fam}.conf.{name}.{rest}"), v.clone()))
             })
             .collect();
         self.sysctl.other.extend(copies);
