@@ -27,7 +27,7 @@ mod text;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "Usage: fib [ OPTIONS ] OBJECT {{ COMMAND | help }}\n       fib [ -force ] -batch filename\n       fib scenario [--check] [--raw] FILE...\n       fib bench {{ kbench | lpm | flood | updates | files }} [options]\n       fib import mrt FILE [--format bgpdump|prefixes|updates|batch] [--peer ADDR] [--keep-going]\n       fib mirror [--save FILE|-] | [--follow] | [-4|-6] [-j] OBJECT COMMAND ...\nwhere  OBJECT := {{ address | addrlabel | fou | ila | l2tp | link | macsec | maddress |\n                   mroute | mrule | neighbor | netconf | nexthop | route | rule | sr |\n                   tcpmetrics | token | tunnel | tuntap | vrf }}\n       OPTIONS := {{ -4 | -6 | -0 | -M | -B | -f[amily] FAMILY | -j[son] | -p[retty] | -d[etails] |\n                   -o[neline] | -br[ief] | -N[umeric] | -color=never | -V[ersion] }}"
+        "Usage: fib [ OPTIONS ] OBJECT {{ COMMAND | help }}\n       fib [ -force ] -batch filename\n       fib scenario [--check] [--raw] FILE...\n       fib bench {{ kbench | lpm | flood | updates | files }} [options]\n       fib import mrt FILE [--format bgpdump|prefixes|updates|batch] [--peer ADDR] [--keep-going]\n       fib mirror [--save FILE|-] | [--follow] | [-4|-6] [-j] OBJECT COMMAND ...\nwhere  OBJECT := {{ address | addrlabel | fou | ila | ioam | l2tp | link | macsec | maddress |\n                   mptcp | mroute | mrule | neighbor | netconf | nexthop | route | rule | sr |\n                   stats | tcpmetrics | token | tunnel | tuntap | vrf }}\n       OPTIONS := {{ -4 | -6 | -0 | -M | -B | -f[amily] FAMILY | -j[son] | -p[retty] | -d[etails] |\n                   -o[neline] | -br[ief] | -N[umeric] | -color=never | -V[ersion] }}"
     );
     ExitCode::from(255)
 }

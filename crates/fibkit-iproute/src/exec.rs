@@ -20,6 +20,7 @@ mod genl;
 mod linkmore;
 mod mptcp;
 mod nexthop;
+mod stats;
 mod token;
 mod tunnel;
 mod tuntap;
@@ -485,6 +486,10 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     // ip.c's table order: `i` is `ila` (above), `io` on `ioam`
     if o.len() >= 2 && matches(o, "ioam") {
         return genl::ioam_cmd(ns, &opts, rest);
+    }
+    // ip.c's table order: `s` is `sr` (above), `st` on `stats`
+    if o.len() >= 2 && matches(o, "stats") {
+        return stats::stats_cmd(ns, &opts, rest);
     }
     Err(Failure::parse(
         format!("Object \"{o}\" is unknown, try \"ip help\".\n"),

@@ -144,6 +144,24 @@ thread_local! {
     static STRICT: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
     /// Whether this `ip` process has read `rt_realms` (`rtnl_rtrealm_init`).
     static REALMS_READ: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The `ip stats show` commands this `ip` process ran (each raises iproute2's
+    /// global `show_stats` for good).
+    static STATS_SHOWS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// One more `ip stats show` in this `ip` process: the number of them so far, this one
+/// included.
+pub(crate) fn count_stats_show() -> u32 {
+    STATS_SHOWS.with(|n| {
+        let v = n.get().saturating_add(1);
+        n.set(v);
+        v
+    })
+}
+
+/// The `ip stats show` commands this `ip` process ran so far.
+pub(crate) fn stats_shows() -> u32 {
+    STATS_SHOWS.with(std::cell::Cell::get)
 }
 
 /// `rtnl_rtrealm_initialize` has run in this `ip` process: realm 0 is then named by
@@ -162,6 +180,7 @@ pub(crate) fn read_realms() {
 /// command each time, a batch once at its start).
 pub fn new_process() {
     REALMS_READ.with(|n| n.set(false));
+    STATS_SHOWS.with(|n| n.set(0));
 }
 
 /// A preferred family other than inet and inet6: iproute2 takes it, and the kernel

@@ -46,6 +46,12 @@
 //!   port's goes when it is disabled, the topology change when the bridge stops. The
 //!   timers' values (`ip -d link`'s `*_timer`, which the kernel counts down in real
 //!   time) are shown as 0.00, and the hello and garbage collection timers do not run.
+//! - **Spanning tree counters** (`stp_xstats`, `ip stats ... xstats_slave bridge stp`):
+//!   a port's transitions to blocking and to forwarding are counted as `br_set_state`
+//!   counts them, only under kernel spanning tree: blocking when it joins the bridge
+//!   (`new_nbp`'s `br_init_port`) and each time it is enabled (`br_stp_enable_port`),
+//!   forwarding when its forward delay timer ends its learning. No BPDU is sent (the
+//!   hello timer does not run) or received, so those counters stay 0.
 
 use crate::error::{Errno, Error, Result};
 use crate::link::LinkKind;
@@ -536,6 +542,13 @@ pub struct BridgePort {
     /// When its forward delay timer runs out (on [`Netns::now_ms`]'s clock): a
     /// listening port then learns, a learning one forwards.
     pub fd_due: Option<u64>,
+    /// `stp_xstats.transition_blk`: the times it was set blocking under kernel spanning
+    /// tree (`br_set_state`: when it joins the bridge, `new_nbp`'s `br_init_port`, and
+    /// each time it is enabled, `br_stp_enable_port`), as `ip stats` shows them.
+    pub transition_blk: u64,
+    /// `stp_xstats.transition_fwd`: the times it began forwarding under kernel spanning
+    /// tree (its forward delay timer ending its learning).
+    pub transition_fwd: u64,
 }
 
 impl BridgePort {
@@ -625,8 +638,11 @@ impl Netns {
     /// decides on).
     fn port_enable(&mut self, br: u32, idx: u32) {
         self.port_become_designated(br, idx);
+        let stp = self.bridge_conf(br).stp;
         if let Some(p) = self.br_ports.get_mut(&idx) {
             p.state = port_state::BLOCKING;
+            // br_set_state counts it under kernel spanning tree
+            p.transition_blk += u64::from(stp);
         }
     }
 
@@ -651,7 +667,9 @@ impl Netns {
             if let Some(p) = self.br_ports.get_mut(&idx) {
                 if p.state == port_state::BLOCKING {
                     p.state = if !c.stp || c.forward_delay == 0 {
-                        // (its topology change detection is kernel spanning tree's)
+                        // (its topology change detection is kernel spanning tree's;
+                        // so is br_set_state's count)
+                        p.transition_fwd += u64::from(c.stp);
                         port_state::FORWARDING
                     } else {
                         port_state::LISTENING
@@ -714,7 +732,8 @@ impl Netns {
     /// Port `idx`'s forward delay timer, due at `at` (ms), runs out.
     fn bridge_forward_delay_expired(&mut self, idx: u32, at: u64) {
         let br = self.links.get(&idx).map_or(0, |l| l.master);
-        let fd = self.bridge_conf(br).forward_delay;
+        let conf = self.bridge_conf(br);
+        let (fd, stp) = (conf.forward_delay, conf.stp);
         let Some(p) = self.br_ports.get_mut(&idx) else {
             return;
         };
@@ -727,6 +746,8 @@ impl Netns {
             }
             port_state::LEARNING => {
                 p.state = port_state::FORWARDING;
+                // br_set_state counts it under kernel spanning tree
+                p.transition_fwd += u64::from(stp);
                 // br_is_designated_for_some_port: a port not disabled holds this
                 // bridge's id as its designated bridge
                 let prio = self.bridge_conf(br).priority;
@@ -817,6 +838,10 @@ impl Netns {
             designated_prio: self.bridge_conf(br).priority,
             designated_port: 0,
             fd_due: None,
+            // new_nbp's br_init_port sets it blocking (counted under kernel spanning
+            // tree) before it is disabled
+            transition_blk: u64::from(self.bridge_conf(br).stp),
+            transition_fwd: 0,
         };
         p.designated_port = p.port_id();
         self.br_ports.insert(idx, p);

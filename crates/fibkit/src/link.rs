@@ -373,6 +373,10 @@ pub struct LinkTuning {
     /// added or removed): without ports they are then `TSO_MAX_SIZE`, not the 64 KiB
     /// it was made with.
     pub tso_from_ports: bool,
+    /// `ip stats set dev DEV l3_stats on|off` (`RTM_SETSTATS`): L3 offload statistics
+    /// requested (`netdev_offload_xstats_enable`, which any device takes; without a
+    /// driver that counts them they are never in use and stay 0).
+    pub l3_stats: bool,
 }
 
 impl Default for LinkTuning {
@@ -386,6 +390,7 @@ impl Default for LinkTuning {
             proto_down: false,
             proto_down_reason: 0,
             tso_from_ports: false,
+            l3_stats: false,
         }
     }
 }
@@ -582,5 +587,21 @@ impl Link {
         let m = self.mac;
         let bytes = [m[0] ^ 0x02, m[1], m[2], 0xff, 0xfe, m[3], m[4], m[5]];
         u64::from_be_bytes(bytes)
+    }
+}
+
+impl crate::netns::Netns {
+    /// `RTM_SETSTATS` with `IFLA_STATS_SET_OFFLOAD_XSTATS_L3_STATS` (`ip stats set dev
+    /// DEV l3_stats on|off`, `rtnl_stats_set`): the device's L3 offload statistics
+    /// requested or not. Asking for the state the device is in already is no error
+    /// (the kernel's EALREADY is dropped); no device: ENODEV.
+    pub fn link_set_l3_stats(&mut self, index: u32, on: bool) -> crate::error::Result<()> {
+        let l = self
+            .links
+            .get_mut(&index)
+            .ok_or(crate::error::Error::new(crate::error::Errno::ENODEV))?;
+        l.tuning.l3_stats = on;
+        self.bump();
+        Ok(())
     }
 }
