@@ -4734,36 +4734,9 @@ fn print_vxlan(o: &mut Out, ns: &Netns, c: &fibkit::vxlan::Vxlan) {
     o.obj_close();
 }
 
-/// A device's `tso_max_size`: a tun's is 64 KiB, a macvlan inherits its lower
-/// device's (`netif_inherit_tso_max`).
+/// A device's `tso_max_size` (see [`Netns::link_tso_max_size`]).
 pub(crate) fn tso_max_size(ns: &Netns, l: &Link) -> u32 {
-    match l.kind {
-        LinkKind::Tun { .. } => 65536,
-        // a VXLAN device inherits its lower device's (netif_inherit_tso_max)
-        LinkKind::Vxlan(ref c) => ns
-            .link(c.lower)
-            .filter(|_| c.lower != 0)
-            .map_or(65536, |x| tso_max_size(ns, x)),
-        // a bridge's is its ports' (64 KiB without any ever; TSO_MAX_SIZE once its
-        // last port has gone)
-        LinkKind::Bridge if ns.links().all(|p| p.master != l.index) => {
-            if l.tuning.tso_from_ports {
-                524280
-            } else {
-                65536
-            }
-        }
-        // with ports, the smallest of theirs (br_set_gso_limits, as each joins)
-        LinkKind::Bridge => ns
-            .links()
-            .filter(|p| p.master == l.index && p.index != l.index)
-            .fold(524280, |m, p| m.min(tso_max_size(ns, p))),
-        LinkKind::Macvlan { lower, .. } => ns
-            .link(lower)
-            .filter(|x| !matches!(x.kind, LinkKind::Macvlan { .. }))
-            .map_or(524280, |x| tso_max_size(ns, x)),
-        _ => 524280,
-    }
+    ns.link_tso_max_size(l.index)
 }
 
 /// The `IFLA_INFO_SLAVE_KIND` of a link: its master's kind.

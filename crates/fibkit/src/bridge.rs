@@ -184,11 +184,7 @@ impl Netns {
         let l = self.links.get_mut(&idx).expect("exists");
         l.master = br;
         self.bridge_new_port(br, idx);
-        self.links
-            .get_mut(&br)
-            .expect("a bridge")
-            .tuning
-            .tso_from_ports = true;
+        self.bridge_set_gso_limits(br);
         let l = self.links.get_mut(&idx).expect("exists");
         // new_nbp / br_manage_promisc (no VLAN filtering: every port is promiscuous)
         // and dev_set_allmulti
@@ -201,6 +197,21 @@ impl Netns {
         self.bridge_mtu_adjust(br);
         self.bump();
         Ok(())
+    }
+
+    /// `br_set_gso_limits` (a port added or removed): the bridge's TSO limit is the
+    /// smallest of its ports' now (`TSO_MAX_SIZE` without ports), fixed until the next.
+    fn bridge_set_gso_limits(&mut self, br: u32) {
+        let size = self
+            .links
+            .values()
+            .filter(|p| p.master == br && p.index != br)
+            .map(|p| p.index)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|p| self.link_tso_max_size(p))
+            .fold(crate::link::TSO_MAX_SIZE, u32::min);
+        self.link_set_tso_max_size(br, size);
     }
 
     /// `br_del_if` (also when the port or the bridge goes away).
@@ -216,9 +227,7 @@ impl Netns {
         l.promiscuity = l.promiscuity.saturating_sub(1);
         l.allmulti = l.allmulti.saturating_sub(1);
         self.bridge_forget_port(idx);
-        if let Some(b) = self.links.get_mut(&br) {
-            b.tuning.tso_from_ports = true;
-        }
+        self.bridge_set_gso_limits(br);
         self.macvlan_rx_flags(idx, rx_was);
         // br_del_if adjusts the MTU before the link watch applies the carrier the
         // port took with it: the bridge's MTU change still sees it running (an IPv6

@@ -369,10 +369,13 @@ pub struct LinkTuning {
     pub proto_down: bool,
     /// The protodown reason bits (`protodown_reason N on|off`).
     pub proto_down_reason: u32,
-    /// A bridge whose TSO limits its ports have set (`br_set_gso_limits`, at each port
-    /// added or removed): without ports they are then `TSO_MAX_SIZE`, not the 64 KiB
-    /// it was made with.
-    pub tso_from_ports: bool,
+    /// `tso_max_size` as the kernel last set it (`netif_set_tso_max_size`): a VXLAN
+    /// device's from its lower device when made or given a new one, a macvlan's from
+    /// its lower device when made (`netif_inherit_tso_max`), a bridge's from its ports
+    /// at each port added or removed (`br_set_gso_limits`). A copy of that moment: it
+    /// does not follow the other device's later changes. `None`: the kind's value at
+    /// allocation (see [`crate::Netns::link_tso_max_size`]).
+    pub tso_max_size: Option<u32>,
     /// `ip stats set dev DEV l3_stats on|off` (`RTM_SETSTATS`): L3 offload statistics
     /// requested (`netdev_offload_xstats_enable`, which any device takes; without a
     /// driver that counts them they are never in use and stay 0).
@@ -389,7 +392,7 @@ impl Default for LinkTuning {
             num_rx_queues: None,
             proto_down: false,
             proto_down_reason: 0,
-            tso_from_ports: false,
+            tso_max_size: None,
             l3_stats: false,
         }
     }
@@ -590,7 +593,42 @@ impl Link {
     }
 }
 
+/// `TSO_MAX_SIZE` (`GSO_MAX_SIZE`, 512 KiB less 8), the limit of most devices.
+pub const TSO_MAX_SIZE: u32 = 524280;
+
 impl crate::netns::Netns {
+    /// Device `index`'s `tso_max_size`: the one the kernel last set (see
+    /// [`LinkTuning::tso_max_size`]), else its kind's: 64 KiB (`TSO_LEGACY_MAX_SIZE`)
+    /// for a tun or tap, a VXLAN device and a bridge (whose drivers set none at
+    /// creation), [`TSO_MAX_SIZE`] for the others. 0 for no device.
+    pub fn link_tso_max_size(&self, index: u32) -> u32 {
+        let Some(l) = self.links.get(&index) else {
+            return 0;
+        };
+        l.tuning.tso_max_size.unwrap_or(match l.kind {
+            LinkKind::Tun { .. } | LinkKind::Vxlan(_) | LinkKind::Bridge => 65536,
+            _ => TSO_MAX_SIZE,
+        })
+    }
+
+    /// `netif_set_tso_max_size(dev, size)`: the limit, and a larger `gso_max_size`
+    /// lowered to it.
+    pub(crate) fn link_set_tso_max_size(&mut self, index: u32, size: u32) {
+        if let Some(l) = self.links.get_mut(&index) {
+            let size = size.min(TSO_MAX_SIZE);
+            l.tuning.tso_max_size = Some(size);
+            l.tuning.gso_max_size = l.tuning.gso_max_size.min(size);
+        }
+    }
+
+    /// `netif_inherit_tso_max(to, from)`: device `to` takes `from`'s limit as it is now.
+    pub(crate) fn link_inherit_tso_max(&mut self, to: u32, from: u32) {
+        let size = self.link_tso_max_size(from);
+        if size != 0 {
+            self.link_set_tso_max_size(to, size);
+        }
+    }
+
     /// `RTM_SETSTATS` with `IFLA_STATS_SET_OFFLOAD_XSTATS_L3_STATS` (`ip stats set dev
     /// DEV l3_stats on|off`, `rtnl_stats_set`): the device's L3 offload statistics
     /// requested or not. Asking for the state the device is in already is no error

@@ -1415,7 +1415,14 @@ impl Netns {
             LinkKind::Vxlan(conf) => {
                 let (conf, mtu) = self.vxlan_prepare(&conf, req.mtu)?;
                 let name = self.creation_name(&req.name, "vxlan", &[])?;
-                self.new_link(&name, LinkKind::Vxlan(Box::new(conf)), mac, mtu, req.index)
+                let lower = conf.lower;
+                let idx =
+                    self.new_link(&name, LinkKind::Vxlan(Box::new(conf)), mac, mtu, req.index);
+                // vxlan_config_apply: a lower device's TSO limit as it is now
+                if lower != 0 {
+                    self.link_inherit_tso_max(idx, lower);
+                }
+                idx
             }
             // tun_validate
             LinkKind::Tun { .. } => {
@@ -1461,6 +1468,8 @@ impl Netns {
                     mac
                 };
                 let idx = self.new_link(&name, kind, mac, mtu, req.index);
+                // macvlan_init: its lower device's TSO limit as it is now
+                self.link_inherit_tso_max(idx, lower);
                 self.macvlan_registered(idx);
                 idx
             }

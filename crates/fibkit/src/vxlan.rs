@@ -495,6 +495,10 @@ impl Netns {
         if let Some(l) = self.links.get_mut(&idx) {
             l.mtu = l.mtu.min(max_mtu);
         }
+        // ... and the new lower device's TSO limit as it is now (netif_inherit_tso_max)
+        if new_lower && lower != 0 {
+            self.link_inherit_tso_max(idx, lower);
+        }
         // a new remote address or lower device on an open device: the old group is
         // left, and the new one joined
         let up = self.links.get(&idx).is_some_and(|l| l.up);
