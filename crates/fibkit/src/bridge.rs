@@ -55,6 +55,9 @@
 
 use crate::error::{Errno, Error, Result};
 use crate::link::LinkKind;
+
+/// ethtool's `SPEED_UNKNOWN` (-1 as a u32).
+const SPEED_UNKNOWN: u32 = u32::MAX;
 use crate::netns::Netns;
 use std::collections::BTreeSet;
 
@@ -598,20 +601,63 @@ impl Netns {
         self.br_ports.get(&idx)
     }
 
-    /// `port_cost`: the path cost the device's link speed gives (ethtool): 2 at 10
-    /// Gb/s (veth, tap, and a macvlan on one of them), 100 when unknown (ifb, VXLAN).
+    /// `port_cost`: the path cost the device's link speed gives
+    /// (`__ethtool_get_link_ksettings`, see [`Netns::link_speed`]): 2 at 10 Gb/s, 100
+    /// when unknown. A device whose driver reports no speed at all (ifb, the dummies'
+    /// model, and a VXLAN device or macvlan over one) is costed by iproute2-era name
+    /// heuristics: 7 for a name beginning `lec`, 2500 for `plip`, else 100.
     fn port_cost(&self, idx: u32) -> u32 {
-        match self.links.get(&idx).map(|l| &l.kind) {
-            Some(LinkKind::Veth { .. } | LinkKind::Tun { .. }) => 2,
-            Some(LinkKind::Macvlan { lower, .. }) => {
-                let lower = *lower;
-                if lower != idx && !self.is_macvlan(lower) {
-                    self.port_cost(lower)
+        match self.link_speed(idx, 0) {
+            Some(10_000) => 2,
+            Some(5_000) => 3,
+            Some(2_500 | 1_000) => 4,
+            Some(100) => 19,
+            Some(s) if s > 10_000 && s != SPEED_UNKNOWN => 1,
+            Some(_) => 100,
+            None => {
+                let name = self.links.get(&idx).map_or("", |l| l.name.as_str());
+                if name.starts_with("lec") {
+                    7
+                } else if name.starts_with("plip") {
+                    2500
                 } else {
                     100
                 }
             }
-            _ => 100,
+        }
+    }
+
+    /// The link speed in Mb/s device `idx`'s ethtool `get_link_ksettings` reports now,
+    /// [`SPEED_UNKNOWN`] when it reports none, `None` when the driver has no such
+    /// method (ifb, loopback): veth and tun/tap devices report 10 Gb/s; a VXLAN device
+    /// reports its lower device's (unknown without one), a macvlan its lower
+    /// device's; a bridge the fastest known speed of its ports that are operationally
+    /// up (`br_get_link_ksettings`).
+    fn link_speed(&self, idx: u32, depth: u32) -> Option<u32> {
+        if depth > 8 {
+            return Some(SPEED_UNKNOWN);
+        }
+        match &self.links.get(&idx)?.kind {
+            LinkKind::Veth { .. } | LinkKind::Tun { .. } => Some(10_000),
+            LinkKind::Vxlan(c) => {
+                if c.lower != 0 && self.links.contains_key(&c.lower) {
+                    self.link_speed(c.lower, depth + 1)
+                } else {
+                    Some(SPEED_UNKNOWN)
+                }
+            }
+            LinkKind::Macvlan { lower, .. } => self.link_speed(*lower, depth + 1),
+            LinkKind::Bridge => {
+                let best = self
+                    .links
+                    .values()
+                    .filter(|p| p.master == idx && p.index != idx && p.oper_up())
+                    .filter_map(|p| self.link_speed(p.index, depth + 1))
+                    .filter(|&s| s != SPEED_UNKNOWN)
+                    .max();
+                Some(best.unwrap_or(SPEED_UNKNOWN))
+            }
+            _ => None,
         }
     }
 
@@ -623,12 +669,24 @@ impl Netns {
     }
 
     /// `br_device_event`'s `NETDEV_CHANGE` for a port: `br_port_carrier_check`
-    /// enables or disables it by its operational state, and the bridge's carrier
-    /// follows (its own link watch then runs).
+    /// takes its path cost again (the one place it does), enables or disables it by
+    /// its operational state, and the bridge's carrier follows (its own link watch
+    /// then runs).
     pub(crate) fn bridge_port_changed(&mut self, port: u32) {
         let Some(br) = self.links.get(&port).map(|l| l.master) else {
             return;
         };
+        // the path cost is taken again from the port's speed (unless set by hand),
+        // whether or not the bridge is up; only here, at the port's own NETDEV_CHANGE
+        if br != 0
+            && self.port_oper_up(port)
+            && self.br_ports.get(&port).is_some_and(|p| !p.admin_cost)
+        {
+            let c = self.port_cost(port);
+            if let Some(p) = self.br_ports.get_mut(&port) {
+                p.cost = c;
+            }
+        }
         if br != 0 && self.bridge_update_carrier(br) {
             self.carriers_changed(vec![br]);
         }
@@ -812,12 +870,6 @@ impl Netns {
                     self.port_enable(br, idx);
                 } else if !oper && state != port_state::DISABLED {
                     self.port_disable(br, idx);
-                }
-                if !(self.br_ports.get(&idx).is_some_and(|p| p.admin_cost)) && oper {
-                    let c = self.port_cost(idx);
-                    if let Some(p) = self.br_ports.get_mut(&idx) {
-                        p.cost = c;
-                    }
                 }
             }
         }
