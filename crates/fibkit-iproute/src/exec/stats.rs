@@ -23,9 +23,13 @@
 //!   kernel counts them ([`fibkit::bridge::BridgePort::transition_blk`]); BPDUs are
 //!   neither sent (the hello timer does not run) nor received, so their counters stay 0.
 //!   The L3 offload statistics are never in use (no hardware): `used off`, all 0.
+//! - **`ip link xstats`.** The older command prints the same bridge blocks under the
+//!   device's name alone (iplink_bridge.c's `bridge_print_xstats`):
+//!   [`link_xstats_bridge`].
 
 use std::collections::BTreeSet;
 
+use fibkit::bridge::BridgePort;
 use fibkit::{Errno, Netns};
 use serde_json::{json, Map, Value};
 
@@ -213,7 +217,7 @@ fn dev_word<'a>(dev: Option<&str>, v: &'a str) -> Res<&'a str> {
 /// `ll_name_to_index`: the device of that name (or alternative name), else iproute2's
 /// `ifN` form (`sscanf("if%u")`: `strtoul`'s value kept in 32 bits, whether or not a
 /// device has that index), else 0.
-fn name_to_index(ns: &Netns, name: &str) -> u32 {
+pub(super) fn name_to_index(ns: &Netns, name: &str) -> u32 {
     if let Some(i) = ns.link_index(name) {
         return i;
     }
@@ -499,22 +503,9 @@ impl Printer<'_> {
                 }
                 Leaf::SlaveBridgeStp => {
                     if let Some(p) = port {
-                        let (blk, fwd) = (p.transition_blk, p.transition_fwd);
                         text.push_str(self.sl);
-                        text.push_str(&format!(
-                            "                    STP BPDU:  RX: 0 TX: 0\n                    STP TCN:   RX: 0 TX: 0\n                    STP Transitions: Blocked: {blk} Forwarding: {fwd}\n"
-                        ));
-                        o.insert(
-                            "stp".into(),
-                            json!({
-                                "rx_bpdu": 0,
-                                "tx_bpdu": 0,
-                                "rx_tcn": 0,
-                                "tx_tcn": 0,
-                                "transition_blk": blk,
-                                "transition_fwd": fwd,
-                            }),
-                        );
+                        text.push_str(&stp_text(p));
+                        o.insert("stp".into(), stp_json(p));
                     }
                 }
                 // no MPLS in this kernel, no bonds; a bridge itself has no spanning
@@ -639,6 +630,29 @@ const MCAST_TEXT: &str = "                    IGMP queries:
                     MLD parse errors: 0
 ";
 
+/// `bridge_print_stats_stp` of a port: BPDUs and topology change notifications are
+/// neither sent nor received (0), its transitions as counted.
+fn stp_text(p: &BridgePort) -> String {
+    let (blk, fwd) = (p.transition_blk, p.transition_fwd);
+    format!(
+        "                    STP BPDU:  RX: 0 TX: 0
+                    STP TCN:   RX: 0 TX: 0
+                    STP Transitions: Blocked: {blk} Forwarding: {fwd}
+"
+    )
+}
+
+fn stp_json(p: &BridgePort) -> Value {
+    json!({
+        "rx_bpdu": 0,
+        "tx_bpdu": 0,
+        "rx_tcn": 0,
+        "tx_tcn": 0,
+        "transition_blk": p.transition_blk,
+        "transition_fwd": p.transition_fwd,
+    })
+}
+
 fn mcast_json() -> Value {
     let v3 = json!({ "rx_v1": 0, "rx_v2": 0, "rx_v3": 0, "tx_v1": 0, "tx_v2": 0, "tx_v3": 0 });
     let v2 = json!({ "rx_v1": 0, "rx_v2": 0, "tx_v1": 0, "tx_v2": 0 });
@@ -652,6 +666,79 @@ fn mcast_json() -> Value {
         "mld_leaves": { "rx": 0, "tx": 0 },
         "mld_parse_errors": 0,
     })
+}
+
+// ------------------------------------------------------------------ ip link xstats
+
+/// The blocks `ip link xstats type bridge|bridge_slave` prints of each device
+/// (`xstats_print_attr`): all the kernel sent, or only `BRIDGE_XSTATS_MCAST` (`igmp`,
+/// `mcast`) or `BRIDGE_XSTATS_STP` (`stp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum BridgeBlocks {
+    All,
+    Mcast,
+    Stp,
+}
+
+/// The devices, in ifindex order, whose entry in the `RTM_GETSTATS` dump `ip link
+/// xstats` asks for carries the nest it asks for, IFLA_STATS_LINK_XSTATS or (`slave`)
+/// IFLA_STATS_LINK_XSTATS_SLAVE (`rtnl_fill_statsinfo`: a device whose own link ops, or
+/// whose master's, fill extended statistics; of fibkit's kinds a bridge, and a bridge's
+/// port), and that its `dev` filter keeps (`filter`: an ifindex, 0 for all).
+pub(super) fn xstats_devices(ns: &Netns, slave: bool, filter: u32) -> Vec<u32> {
+    let mut idxs: Vec<u32> = ns
+        .links()
+        .map(|l| l.index)
+        .filter(|&i| filter == 0 || filter == i)
+        .filter(|&i| {
+            if slave {
+                ns.bridge_port(i).is_some()
+            } else {
+                ns.is_bridge(i)
+            }
+        })
+        .collect();
+    idxs.sort_unstable();
+    idxs
+}
+
+/// `bridge_print_xstats` (iproute2 6.1's `ip link xstats type bridge|bridge_slave`) over
+/// [`xstats_devices`]: each device's name padded to 16 columns on a line of its own,
+/// then the blocks of its nest in the kernel's order (`br_fill_linkxstats`: the VLAN
+/// entries, which this printer skips, the IGMP/MLD counters, a port's spanning tree
+/// counters), `blocks` selecting; with `-j` one object per device (`ifname`,
+/// `multicast`, `stp`) in a list. The same printers as `ip stats`'s bridge suites.
+pub(super) fn link_xstats_bridge(
+    ns: &Netns,
+    opts: &Opts,
+    slave: bool,
+    blocks: BridgeBlocks,
+    filter: u32,
+) -> String {
+    let mut text = String::new();
+    let mut objs = Vec::new();
+    for idx in xstats_devices(ns, slave, filter) {
+        let Some(l) = ns.link(idx) else {
+            continue;
+        };
+        let mut o = Map::new();
+        o.insert("ifname".into(), json!(l.name));
+        text.push_str(&format!("{:<16}\n", l.name));
+        if blocks != BridgeBlocks::Stp {
+            text.push_str(MCAST_TEXT);
+            o.insert("multicast".into(), mcast_json());
+        }
+        let port = if slave { ns.bridge_port(idx) } else { None };
+        if let Some(p) = port.filter(|_| blocks != BridgeBlocks::Mcast) {
+            text.push_str(&stp_text(p));
+            o.insert("stp".into(), stp_json(p));
+        }
+        objs.push(Value::Object(o));
+    }
+    if opts.json {
+        return crate::show::json_list(&objs, opts.pretty);
+    }
+    text
 }
 
 // ------------------------------------------------------------------ set
