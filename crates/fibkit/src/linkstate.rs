@@ -148,14 +148,16 @@ impl Netns {
         l.tuning.proto_down = down;
         if l.carrier == down {
             l.set_carrier(!down);
-            // default_operstate without carrier: down, not lower-layer-down, when the
-            // device it is stacked on has carrier
+            // default_operstate without carrier: testing if the device holds the
+            // testing bit (a macvlan copies it from its lower device), else down,
+            // not lower-layer-down, when the device it is stacked on has carrier
+            let testing = l.oper.testing;
             let lower = l.iflink();
             let lower_up = lower
                 .and_then(|x| self.links.get(&x))
                 .is_some_and(|x| x.carrier);
             let l = self.links.get_mut(&index).expect("exists");
-            if down && lower_up {
+            if down && lower_up && !testing {
                 l.oper.user = Some((l.oper.gen, oper::DOWN));
             }
             let changed = self.propagate_carriers(index, vec![index]);
