@@ -183,6 +183,9 @@ impl Netns {
         if l.master != 0 || self.is_macvlan_port(idx) {
             return Err(Error::new(Errno::EBUSY));
         }
+        // netdev_master_upper_dev_link: no loop (a device stacked on the bridge, a
+        // macvlan or VXLAN device over it, cannot be its port), no stack too deep
+        self.check_upper_link(idx, br)?;
         let rx_was = self.rx_flags(idx);
         let l = self.links.get_mut(&idx).expect("exists");
         l.master = br;

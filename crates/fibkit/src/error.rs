@@ -31,6 +31,8 @@ pub enum Errno {
     ENXIO,
     ENOTCONN,
     ELOOP,
+    /// Too many links (a stack of devices deeper than `MAX_NEST_DEV`).
+    EMLINK,
     ENOTTY,
     ENOMEM,
     /// The kernel-internal 524 (`ENOTSUPP`), which reaches user space unnamed.
@@ -65,6 +67,7 @@ impl Errno {
             Errno::ENXIO => "ENXIO",
             Errno::ENOTCONN => "ENOTCONN",
             Errno::ELOOP => "ELOOP",
+            Errno::EMLINK => "EMLINK",
             Errno::ENOTTY => "ENOTTY",
             Errno::ENOMEM => "ENOMEM",
             Errno::ENOTSUPP => "ENOTSUPP",
@@ -97,6 +100,7 @@ impl Errno {
             Errno::ENXIO => "No such device or address",
             Errno::ENOTCONN => "Transport endpoint is not connected",
             Errno::ELOOP => "Too many levels of symbolic links",
+            Errno::EMLINK => "Too many links",
             Errno::ENOTTY => "Inappropriate ioctl for device",
             Errno::ENOMEM => "Cannot allocate memory",
             Errno::ENOTSUPP => "Unknown error 524",

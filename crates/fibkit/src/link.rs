@@ -611,6 +611,87 @@ impl crate::netns::Netns {
         })
     }
 
+    /// The devices device `dev` is stacked on directly (its lower devices, as
+    /// `netdev_upper_dev_link` made them): a VXLAN device's lower device, a macvlan's,
+    /// a bridge's ports.
+    fn lowers_of(&self, dev: u32) -> Vec<u32> {
+        match self.links.get(&dev).map(|l| &l.kind) {
+            Some(LinkKind::Vxlan(c)) if c.lower != 0 => vec![c.lower],
+            Some(LinkKind::Macvlan { lower, .. }) => vec![*lower],
+            Some(LinkKind::Bridge) => self
+                .links
+                .values()
+                .filter(|p| p.master == dev && p.index != dev)
+                .map(|p| p.index)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether device `dev` is `top` or stacked over it (`__netdev_has_upper_dev`:
+    /// `top`'s uppers, all the way up, are the macvlans and VXLAN devices made on it
+    /// and the bridge it is a port of); the loop check of `__netdev_upper_dev_link`.
+    pub(crate) fn is_stacked_on(&self, dev: u32, top: u32) -> bool {
+        let mut todo = vec![dev];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(cur) = todo.pop() {
+            if cur == top {
+                return true;
+            }
+            if seen.insert(cur) {
+                todo.extend(self.lowers_of(cur));
+            }
+        }
+        false
+    }
+
+    /// `dev->lower_level`: 1 for a device stacked on nothing, else one more than its
+    /// highest lower device's.
+    fn lower_level(&self, dev: u32, depth: u32) -> u32 {
+        if depth > 16 {
+            return 1;
+        }
+        1 + self
+            .lowers_of(dev)
+            .into_iter()
+            .map(|x| self.lower_level(x, depth + 1))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// `dev->upper_level`: 1 for a device nothing is stacked on, else one more than
+    /// its highest upper device's.
+    fn upper_level(&self, dev: u32, depth: u32) -> u32 {
+        if depth > 16 {
+            return 1;
+        }
+        let uppers: Vec<u32> = self
+            .links
+            .keys()
+            .copied()
+            .filter(|&u| u != dev && self.lowers_of(u).contains(&dev))
+            .collect();
+        1 + uppers
+            .into_iter()
+            .map(|u| self.upper_level(u, depth + 1))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// `__netdev_upper_dev_link(dev, upper)`'s checks before it links: a loop (the
+    /// upper device already stacked over `dev`) is EBUSY, a stack deeper than
+    /// `MAX_NEST_DEV` (8 levels) EMLINK "Too many links".
+    pub(crate) fn check_upper_link(&self, dev: u32, upper: u32) -> crate::error::Result<()> {
+        use crate::error::{Errno, Error};
+        if self.is_stacked_on(dev, upper) {
+            return Err(Error::new(Errno::EBUSY));
+        }
+        if self.lower_level(dev, 0) + self.upper_level(upper, 0) > 8 {
+            return Err(Error::new(Errno::EMLINK));
+        }
+        Ok(())
+    }
+
     /// `netif_set_tso_max_size(dev, size)`: the limit, and a larger `gso_max_size`
     /// lowered to it.
     pub(crate) fn link_set_tso_max_size(&mut self, index: u32, size: u32) {

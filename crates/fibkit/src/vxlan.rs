@@ -409,22 +409,6 @@ impl Netns {
         }
     }
 
-    /// Whether device `dev` is `top` or stacked on it through VXLAN lower devices
-    /// (what `__netdev_upper_dev_link` refuses as a loop).
-    fn vxlan_stacked_on(&self, dev: u32, top: u32) -> bool {
-        let mut cur = dev;
-        for _ in 0..16 {
-            if cur == top {
-                return true;
-            }
-            match self.vxlan_of(cur) {
-                Some(c) if c.lower != 0 => cur = c.lower,
-                _ => return false,
-            }
-        }
-        false
-    }
-
     /// The VXLAN devices on lower device `lower`.
     pub(crate) fn vxlans_on(&self, lower: u32) -> Vec<u32> {
         self.links
@@ -480,8 +464,9 @@ impl Netns {
         let new_lower = lower != cur.lower;
         let mut max_mtu = 65535;
         if new_lower {
-            if self.vxlan_stacked_on(lower, idx) {
-                return Err(Error::new(Errno::EBUSY));
+            // netdev_adjacent_change_prepare: no loop, no stack too deep
+            if lower != 0 {
+                self.check_upper_link(lower, idx)?;
             }
             max_mtu = self
                 .links
