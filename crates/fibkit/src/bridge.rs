@@ -234,6 +234,15 @@ impl Netns {
         l.allmulti = l.allmulti.saturating_sub(1);
         self.bridge_forget_port(idx);
         self.bridge_set_gso_limits(br);
+        // br_del_if's netdev_update_features: a bridge left without ports takes its
+        // full feature set back, a NETDEV_FEAT_CHANGE on which each macvlan over it
+        // takes its TSO limit again (macvlan_device_event); with ports left, or at a
+        // port's joining (before br_set_gso_limits), nothing visible changes
+        if self.bridge_ports(br).is_empty() {
+            for m in self.macvlans_on(br) {
+                self.link_inherit_tso_max(m, br);
+            }
+        }
         self.macvlan_rx_flags(idx, rx_was);
         // br_del_if adjusts the MTU before the link watch applies the carrier the
         // port took with it: the bridge's MTU change still sees it running (an IPv6
