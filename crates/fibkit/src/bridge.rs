@@ -187,9 +187,15 @@ impl Netns {
         // macvlan or VXLAN device over it, cannot be its port), no stack too deep
         self.check_upper_link(idx, br)?;
         let rx_was = self.rx_flags(idx);
+        let features_were = self.bridge_features(br);
         let l = self.links.get_mut(&idx).expect("exists");
         l.master = br;
         self.bridge_new_port(br, idx);
+        // br_add_if updates the features (a NETDEV_FEAT_CHANGE if they changed: the
+        // macvlans over the bridge take its TSO limit of before) and then the limits
+        if self.bridge_features(br) != features_were {
+            self.bridge_features_changed(br);
+        }
         self.bridge_set_gso_limits(br);
         let l = self.links.get_mut(&idx).expect("exists");
         // new_nbp / br_manage_promisc (no VLAN filtering: every port is promiscuous)
@@ -203,6 +209,34 @@ impl Netns {
         self.bridge_mtu_adjust(br);
         self.bump();
         Ok(())
+    }
+
+    /// The part of bridge `br`'s features (`br_features_recompute`) that its ports
+    /// decide, as far as they show: `None` without ports (the bridge's own full set),
+    /// else the features all its ports share. Only two bits of the kernel's sets are
+    /// told apart, found from which port changes the kernel announces: the dummies'
+    /// model (ifb) and veth devices have one, macvlans the other, tap and VXLAN
+    /// devices both.
+    fn bridge_features(&self, br: u32) -> Option<u8> {
+        let ports = self.bridge_ports(br);
+        if ports.is_empty() {
+            return None;
+        }
+        Some(ports.iter().fold(0b11, |f, p| {
+            f & match self.links.get(p).map(|l| &l.kind) {
+                Some(LinkKind::Dummy | LinkKind::Veth { .. }) => 0b01,
+                Some(LinkKind::Macvlan { .. }) => 0b10,
+                _ => 0b11,
+            }
+        }))
+    }
+
+    /// The bridge's `NETDEV_FEAT_CHANGE`: each macvlan over it takes its TSO limit
+    /// again (`macvlan_device_event`).
+    fn bridge_features_changed(&mut self, br: u32) {
+        for m in self.macvlans_on(br) {
+            self.link_inherit_tso_max(m, br);
+        }
     }
 
     /// `br_set_gso_limits` (a port added or removed): the bridge's TSO limit is the
@@ -226,22 +260,21 @@ impl Netns {
             return;
         };
         let rx_was = (l.promiscuity > 0, l.allmulti > 0);
-        let br = std::mem::take(&mut l.master);
+        let br = l.master;
         if br == 0 {
             return;
         }
+        let features_were = self.bridge_features(br);
+        let l = self.links.get_mut(&idx).expect("exists");
+        l.master = 0;
         l.promiscuity = l.promiscuity.saturating_sub(1);
         l.allmulti = l.allmulti.saturating_sub(1);
         self.bridge_forget_port(idx);
         self.bridge_set_gso_limits(br);
-        // br_del_if's netdev_update_features: a bridge left without ports takes its
-        // full feature set back, a NETDEV_FEAT_CHANGE on which each macvlan over it
-        // takes its TSO limit again (macvlan_device_event); with ports left, or at a
-        // port's joining (before br_set_gso_limits), nothing visible changes
-        if self.bridge_ports(br).is_empty() {
-            for m in self.macvlans_on(br) {
-                self.link_inherit_tso_max(m, br);
-            }
+        // br_del_if updates the features after the limits: on a change the macvlans
+        // over the bridge take its new limit
+        if self.bridge_features(br) != features_were {
+            self.bridge_features_changed(br);
         }
         self.macvlan_rx_flags(idx, rx_was);
         // br_del_if adjusts the MTU before the link watch applies the carrier the
