@@ -4107,6 +4107,10 @@ fn link_set_group(ns: &mut Netns, words: &[String], g: u32) -> Res<Outcome> {
         .filter(|l| l.group == g)
         .map(|l| l.index)
         .collect();
+    // one request under the RTNL lock: the link watch runs after it (see
+    // Netns::hold_link_watch), whether or not a device refused
+    ns.hold_link_watch(true);
+    let mut result = Ok(Outcome::Ok(String::new()));
     for idx in members {
         let Some(name) = ns.link(idx).map(|l| l.name.clone()) else {
             continue;
@@ -4114,9 +4118,13 @@ fn link_set_group(ns: &mut Netns, words: &[String], g: u32) -> Res<Outcome> {
         let mut one = words.to_vec();
         one.push("dev".into());
         one.push(name);
-        link_set(ns, &one)?;
+        if let Err(e) = link_set(ns, &one) {
+            result = Err(e);
+            break;
+        }
     }
-    Ok(Outcome::Ok(String::new()))
+    ns.hold_link_watch(false);
+    result
 }
 
 /// [`link_set`] from do_setlink's settings on.

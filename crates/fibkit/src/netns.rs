@@ -196,6 +196,9 @@ pub struct Netns {
     pub(crate) bridges: BTreeMap<u32, crate::bridge::BridgeConf>,
     /// Bridge ports' settings and spanning tree states, by ifindex.
     pub(crate) br_ports: BTreeMap<u32, crate::bridge::BridgePort>,
+    /// The link watch's NETDEV_CHANGE events held back while one request changes
+    /// several devices (see [`Netns::hold_link_watch`]), in the order they came.
+    pub(crate) held_link_watch: Option<Vec<u32>>,
     /// Per IPv6 sibling group: each device's `ignore_routes_with_linkdown` as it was at
     /// the group's last rebalance (`rt6_multipath_rebalance`), which the kernel's
     /// stored upper bounds reflect until the next one.
@@ -483,6 +486,7 @@ impl Netns {
             macvlan_ports: BTreeMap::new(),
             bridges: BTreeMap::new(),
             br_ports: BTreeMap::new(),
+            held_link_watch: None,
             lb_ignore6: BTreeMap::new(),
             tables4: BTreeMap::new(),
             tables6: BTreeMap::new(),
@@ -1752,12 +1756,39 @@ impl Netns {
     /// The link watch's end for the devices whose carrier changed: a NETDEV_CHANGE on
     /// each that is up, then the IPv4 route cache flushed.
     pub(crate) fn carriers_changed(&mut self, changed: Vec<u32>) {
+        if let Some(held) = &mut self.held_link_watch {
+            for d in changed {
+                if !held.contains(&d) {
+                    held.push(d);
+                }
+            }
+            return;
+        }
         for d in changed {
             if self.links[&d].up {
                 self.netdev_change(d, false, false);
             }
         }
         self.rt_cache_flush4();
+    }
+
+    /// Holds the link watch's events back (`hold`), or runs those held (`!hold`), in
+    /// the order they came. The kernel's link watch takes the RTNL lock for its work,
+    /// so a request that changes several devices under one lock (`ip link set group
+    /// G ...`: `rtnl_group_changelink`) has every device changed before any carrier
+    /// change reaches the stack (a veth brought up after its peer gives the peer its
+    /// carrier; the peer's IPv6 link-local address comes after the other devices').
+    pub fn hold_link_watch(&mut self, hold: bool) {
+        if hold {
+            self.held_link_watch.get_or_insert_with(Vec::new);
+        } else if let Some(held) = self.held_link_watch.take() {
+            // devices gone since are skipped
+            let held: Vec<u32> = held
+                .into_iter()
+                .filter(|d| self.links.contains_key(d))
+                .collect();
+            self.carriers_changed(held);
+        }
     }
 
     /// NETDEV_CHANGE on a device that is up (its carrier changed, or flags other than
