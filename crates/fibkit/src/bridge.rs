@@ -215,8 +215,8 @@ impl Netns {
     /// decide, as far as they show: `None` without ports (the bridge's own full set),
     /// else the features all its ports share. Only two bits of the kernel's sets are
     /// told apart, found from which port changes the kernel announces: the dummies'
-    /// model (ifb) and veth devices have one, macvlans the other, tap and VXLAN
-    /// devices both.
+    /// model (ifb), veth devices and macvlans over a veth have one, other macvlans
+    /// the other, tap and VXLAN devices both.
     fn bridge_features(&self, br: u32) -> Option<u8> {
         let ports = self.bridge_ports(br);
         if ports.is_empty() {
@@ -225,7 +225,17 @@ impl Netns {
         Some(ports.iter().fold(0b11, |f, p| {
             f & match self.links.get(p).map(|l| &l.kind) {
                 Some(LinkKind::Dummy | LinkKind::Veth { .. }) => 0b01,
-                Some(LinkKind::Macvlan { .. }) => 0b10,
+                // a macvlan's features come from its lower device's
+                Some(LinkKind::Macvlan { lower, .. }) => {
+                    if matches!(
+                        self.links.get(lower).map(|l| &l.kind),
+                        Some(LinkKind::Veth { .. })
+                    ) {
+                        0b01
+                    } else {
+                        0b10
+                    }
+                }
                 _ => 0b11,
             }
         }))
