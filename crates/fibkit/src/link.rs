@@ -678,6 +678,13 @@ impl crate::netns::Netns {
             .unwrap_or(0)
     }
 
+    /// Whether a new device made over `lower` would be too deep a stack
+    /// (`__netdev_upper_dev_link`'s EMLINK: `lower`'s level and the new device's one
+    /// above eight).
+    pub(crate) fn stack_too_deep(&self, lower: u32) -> bool {
+        self.lower_level(lower, 0) + 1 > 8
+    }
+
     /// `__netdev_upper_dev_link(dev, upper)`'s checks before it links: a loop (the
     /// upper device already stacked over `dev`) is EBUSY, a stack deeper than
     /// `MAX_NEST_DEV` (8 levels) EMLINK "Too many links".

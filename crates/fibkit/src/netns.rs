@@ -1420,6 +1420,13 @@ impl Netns {
                 let (conf, mtu) = self.vxlan_prepare(&conf, req.mtu)?;
                 let name = self.creation_name(&req.name, "vxlan", &[])?;
                 let lower = conf.lower;
+                // __vxlan_dev_create links it under its lower device once it is
+                // registered: a stack too deep unregisters it again (its ifindex
+                // stays used)
+                if lower != 0 && self.stack_too_deep(lower) {
+                    self.alloc_ifindex(req.index);
+                    return Err(Error::new(Errno::EMLINK));
+                }
                 let idx =
                     self.new_link(&name, LinkKind::Vxlan(Box::new(conf)), mac, mtu, req.index);
                 // vxlan_config_apply: a lower device's TSO limit as it is now
@@ -1451,9 +1458,17 @@ impl Netns {
                 let ports = self.macvlan_ports.clone();
                 let (lower, mtu, max_mtu, list) =
                     self.macvlan_prepare(lower, req.mtu, mode, req.macvlan_sources.as_ref())?;
-                let name = self
-                    .creation_name(&req.name, if tap { "macvtap" } else { "macvlan" }, &[])
-                    .inspect_err(|_| self.macvlan_ports = ports)?;
+                let name = match self.creation_name(
+                    &req.name,
+                    if tap { "macvtap" } else { "macvlan" },
+                    &[],
+                ) {
+                    Ok(n) => n,
+                    Err(e) => {
+                        self.macvlan_ports = ports;
+                        return Err(e);
+                    }
+                };
                 let mut kind = kind;
                 if let LinkKind::Macvlan {
                     lower: l,
@@ -1471,6 +1486,14 @@ impl Netns {
                 } else {
                     mac
                 };
+                // macvlan_common_newlink links it under its lower device once it is
+                // registered: a stack too deep unregisters it again (its ifindex
+                // stays used) and takes away a port made for it
+                if self.stack_too_deep(lower) {
+                    self.alloc_ifindex(req.index);
+                    self.macvlan_ports = ports;
+                    return Err(Error::new(Errno::EMLINK));
+                }
                 let idx = self.new_link(&name, kind, mac, mtu, req.index);
                 // macvlan_init: its lower device's TSO limit as it is now
                 self.link_inherit_tso_max(idx, lower);
