@@ -215,8 +215,8 @@ impl Netns {
     /// decide, as far as they show: `None` without ports (the bridge's own full set),
     /// else the features all its ports share. Only two bits of the kernel's sets are
     /// told apart, found from which port changes the kernel announces: the dummies'
-    /// model (ifb), veth devices and macvlans over a veth have one, other macvlans
-    /// the other, tap and VXLAN devices both.
+    /// model (ifb) and veth devices have one, macvlans the other (those over a veth
+    /// neither), tap and VXLAN devices both.
     fn bridge_features(&self, br: u32) -> Option<u8> {
         let ports = self.bridge_ports(br);
         if ports.is_empty() {
@@ -231,7 +231,7 @@ impl Netns {
                         self.links.get(lower).map(|l| &l.kind),
                         Some(LinkKind::Veth { .. })
                     ) {
-                        0b01
+                        0b00
                     } else {
                         0b10
                     }
