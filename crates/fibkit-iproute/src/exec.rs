@@ -2550,10 +2550,10 @@ fn color_option(o: &str) -> Option<&'static str> {
     }
 }
 
-/// iproute2's `ll_idx_a2n`: `ifN` names ifindex `N` whether or not a device has it
-/// (`sscanf("if%u")`); `None` when the name is not of that form or names no positive
-/// index.
-fn if_index_name(name: &str) -> Option<u32> {
+/// iproute2's `sscanf(name, "if%u")`: the index an `ifN` name gives (`strtoul`'s
+/// value kept in 32 bits: a sign wraps it, an overflow saturates), `None` when the name
+/// is not of that form.
+pub(super) fn if_name_number(name: &str) -> Option<u32> {
     let rest = name.strip_prefix("if")?.trim_start();
     let (neg, digits) = match rest.as_bytes().first() {
         Some(b'-') => (true, &rest[1..]),
@@ -2566,13 +2566,20 @@ fn if_index_name(name: &str) -> Option<u32> {
     if end == 0 {
         return None;
     }
-    // %u wraps modulo 2^32 (saturating on overflow, as strtoul does)
-    let v = digits[..end]
-        .parse::<u64>()
-        .map_or(u32::MAX, |v| u32::try_from(v).unwrap_or(u32::MAX));
-    let v = if neg { v.wrapping_neg() } else { v };
-    // filter.ifindex is an int: `<= 0` is refused
-    (v != 0 && v <= i32::MAX as u32).then_some(v)
+    // strtoul saturates (ERANGE) whatever the sign
+    let v = match digits[..end].parse::<u64>() {
+        Ok(v) if neg => v.wrapping_neg(),
+        Ok(v) => v,
+        Err(_) => u64::MAX,
+    };
+    Some((v & 0xffff_ffff) as u32)
+}
+
+/// iproute2's `ll_idx_a2n`: `ifN` names ifindex `N` whether or not a device has it
+/// (see [`if_name_number`]); `None` when the name is not of that form or names no
+/// positive index (`filter.ifindex` is an int: `<= 0` is refused).
+fn if_index_name(name: &str) -> Option<u32> {
+    if_name_number(name).filter(|&v| v != 0 && v <= i32::MAX as u32)
 }
 
 /// `ip [-6] mroute [show|list] [[to] PREFIX] [from PREFIX] [iif DEV] [table ID]`: the
@@ -4023,16 +4030,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     if let Some(b) = &brd {
         ns.link_check_broadcast(idx, b).map_err(Failure::kernel)?;
     }
-    if let Some(l) = ns.link(idx) {
-        let tso = crate::show::tso_max_size(ns, l);
-        ns.link_check_gso(
-            idx,
-            tso,
-            more.gso_max_size,
-            more.gso_max_segs,
-            more.gro_max_size,
-        )
-        .map_err(Failure::kernel)?;
+    if ns.link(idx).is_some() {
+        ns.link_check_gso(idx, more.gso_max_size, more.gso_max_segs, more.gro_max_size)
+            .map_err(Failure::kernel)?;
     }
     if let Some(m) = addrgenmode {
         // validate_linkmsg (inet6_validate_link_af), before any change is made
@@ -6564,9 +6564,8 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             let Some((field, bit)) = conf.knob_mut(knob) else {
                 // disable_policy, disable_xfrm and drop_unicast_in_l2_multicast are
                 // flushing entries (ipv4_doint_and_flush): a new value flushes the
-                // route cache (a
-                // device holds `default`'s values of when it got its IPv4 state,
-                // copied then: Netns::sysctl_dev_from_default)
+                // route cache (a device holds `default`'s values of when it got its
+                // IPv4 state, copied then: Netns::sysctl_dev_from_default)
                 let before = s.other.get(key).and_then(|x| x.parse::<i64>().ok());
                 let flush = matches!(
                     *knob,

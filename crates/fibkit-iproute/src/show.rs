@@ -4734,11 +4734,6 @@ fn print_vxlan(o: &mut Out, ns: &Netns, c: &fibkit::vxlan::Vxlan) {
     o.obj_close();
 }
 
-/// A device's `tso_max_size` (see [`Netns::link_tso_max_size`]).
-pub(crate) fn tso_max_size(ns: &Netns, l: &Link) -> u32 {
-    ns.link_tso_max_size(l.index)
-}
-
 /// The `IFLA_INFO_SLAVE_KIND` of a link: its master's kind.
 fn link_slave_kind(ns: &Netns, l: &Link) -> Option<&'static str> {
     ns.link(l.master)
@@ -5391,7 +5386,11 @@ fn print_linkinfo(
             ),
             ("gso_max_size", "gso_max_size", t.gso_max_size),
             ("gso_max_segs", "gso_max_segs", t.gso_max_segs),
-            ("tso_max_size", "tso_max_size", tso_max_size(ns, l)),
+            (
+                "tso_max_size",
+                "tso_max_size",
+                ns.link_tso_max_size(l.index),
+            ),
             ("tso_max_segs", "tso_max_segs", 65535),
             ("gro_max_size", "gro_max_size", t.gro_max_size),
         ] {
@@ -5768,6 +5767,46 @@ fn ipaddr_list(
     Ok(o.finish())
 }
 
+/// `print_stats64`'s JSON keys for each direction: its counters, then (with `-s -s`)
+/// its error counters.
+pub(crate) const STATS64_JSON_KEYS: [(&str, [&str; 6], &[&str]); 2] = [
+    (
+        "rx",
+        [
+            "bytes",
+            "packets",
+            "errors",
+            "dropped",
+            "over_errors",
+            "multicast",
+        ],
+        &[
+            "length_errors",
+            "crc_errors",
+            "frame_errors",
+            "fifo_errors",
+            "missed_errors",
+        ],
+    ),
+    (
+        "tx",
+        [
+            "bytes",
+            "packets",
+            "errors",
+            "dropped",
+            "carrier_errors",
+            "collisions",
+        ],
+        &[
+            "aborted_errors",
+            "fifo_errors",
+            "window_errors",
+            "heartbeat_errors",
+        ],
+    ),
+];
+
 /// `print_stats64` of a device (`IFLA_STATS64`, and `IFLA_CARRIER_CHANGES` with
 /// `-s -s`): fibkit's devices pass no packets, so every counter but the carrier
 /// changes is 0 (a kernel's device that is up counts its IPv6 neighbour discovery and
@@ -5775,46 +5814,8 @@ fn ipaddr_list(
 fn print_link_stats(o: &mut Out, l: &Link, level: u32) {
     let cc = u64::from(l.carrier_changes);
     if o.json() {
-        // each direction's counters, then with `-s -s` its error counters
-        let dirs: [(&str, [&str; 6], &[&str]); 2] = [
-            (
-                "rx",
-                [
-                    "bytes",
-                    "packets",
-                    "errors",
-                    "dropped",
-                    "over_errors",
-                    "multicast",
-                ],
-                &[
-                    "length_errors",
-                    "crc_errors",
-                    "frame_errors",
-                    "fifo_errors",
-                    "missed_errors",
-                ],
-            ),
-            (
-                "tx",
-                [
-                    "bytes",
-                    "packets",
-                    "errors",
-                    "dropped",
-                    "carrier_errors",
-                    "collisions",
-                ],
-                &[
-                    "aborted_errors",
-                    "fifo_errors",
-                    "window_errors",
-                    "heartbeat_errors",
-                ],
-            ),
-        ];
         o.obj_open(Some("stats64"));
-        for (dir, counters, errors) in dirs {
+        for (dir, counters, errors) in STATS64_JSON_KEYS {
             o.obj_open(Some(dir));
             for k in counters {
                 o.jn(k, 0);

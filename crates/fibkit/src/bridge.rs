@@ -55,11 +55,11 @@
 
 use crate::error::{Errno, Error, Result};
 use crate::link::LinkKind;
+use crate::netns::Netns;
+use std::collections::BTreeSet;
 
 /// ethtool's `SPEED_UNKNOWN` (-1 as a u32).
 const SPEED_UNKNOWN: u32 = u32::MAX;
-use crate::netns::Netns;
-use std::collections::BTreeSet;
 
 /// `INADDR_ALLSNOOPERS_GROUP`, 224.0.0.106.
 const ALL_SNOOPERS4: u32 = 0xe000_006a;
@@ -253,11 +253,7 @@ impl Netns {
     /// smallest of its ports' now (`TSO_MAX_SIZE` without ports), fixed until the next.
     fn bridge_set_gso_limits(&mut self, br: u32) {
         let size = self
-            .links
-            .values()
-            .filter(|p| p.master == br && p.index != br)
-            .map(|p| p.index)
-            .collect::<Vec<_>>()
+            .bridge_ports(br)
             .into_iter()
             .map(|p| self.link_tso_max_size(p))
             .fold(crate::link::TSO_MAX_SIZE, u32::min);
@@ -704,10 +700,10 @@ impl Netns {
             LinkKind::Macvlan { lower, .. } => self.link_speed(*lower, depth + 1),
             LinkKind::Bridge => {
                 let best = self
-                    .links
-                    .values()
-                    .filter(|p| p.master == idx && p.index != idx && p.oper_up())
-                    .filter_map(|p| self.link_speed(p.index, depth + 1))
+                    .bridge_ports(idx)
+                    .into_iter()
+                    .filter(|&p| self.port_oper_up(p))
+                    .filter_map(|p| self.link_speed(p, depth + 1))
                     .filter(|&s| s != SPEED_UNKNOWN)
                     .max();
                 Some(best.unwrap_or(SPEED_UNKNOWN))

@@ -618,12 +618,7 @@ impl crate::netns::Netns {
         match self.links.get(&dev).map(|l| &l.kind) {
             Some(LinkKind::Vxlan(c)) if c.lower != 0 => vec![c.lower],
             Some(LinkKind::Macvlan { lower, .. }) => vec![*lower],
-            Some(LinkKind::Bridge) => self
-                .links
-                .values()
-                .filter(|p| p.master == dev && p.index != dev)
-                .map(|p| p.index)
-                .collect(),
+            Some(LinkKind::Bridge) => self.bridge_ports(dev),
             _ => Vec::new(),
         }
     }

@@ -83,13 +83,17 @@ impl Netns {
     pub fn link_check_gso(
         &self,
         index: u32,
-        tso_max_size: u32,
         gso_max_size: Option<u32>,
         gso_max_segs: Option<u32>,
         gro_max_size: Option<u32>,
     ) -> Result<()> {
         self.links.get(&index).ok_or(Error::new(Errno::ENODEV))?;
-        check_gso(tso_max_size, gso_max_size, gso_max_segs, gro_max_size)
+        check_gso(
+            self.link_tso_max_size(index),
+            gso_max_size,
+            gso_max_segs,
+            gro_max_size,
+        )
     }
 
     /// `do_setlink`'s GSO and GRO limits (checked by [`Netns::link_check_gso`]).

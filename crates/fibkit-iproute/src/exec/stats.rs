@@ -215,34 +215,11 @@ fn dev_word<'a>(dev: Option<&str>, v: &'a str) -> Res<&'a str> {
 }
 
 /// `ll_name_to_index`: the device of that name (or alternative name), else iproute2's
-/// `ifN` form (`sscanf("if%u")`: `strtoul`'s value kept in 32 bits, whether or not a
-/// device has that index), else 0.
+/// `ifN` form (whether or not a device has that index), else 0.
 pub(super) fn name_to_index(ns: &Netns, name: &str) -> u32 {
-    if let Some(i) = ns.link_index(name) {
-        return i;
-    }
-    let Some(rest) = name.strip_prefix("if") else {
-        return 0;
-    };
-    let rest = rest.trim_start();
-    let (neg, digits) = match rest.as_bytes().first() {
-        Some(b'-') => (true, &rest[1..]),
-        Some(b'+') => (false, &rest[1..]),
-        _ => (false, rest),
-    };
-    let end = digits
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(digits.len());
-    if end == 0 {
-        return 0;
-    }
-    // strtoul saturates (ERANGE) whatever the sign
-    let v = match digits[..end].parse::<u64>() {
-        Ok(v) if neg => v.wrapping_neg(),
-        Ok(v) => v,
-        Err(_) => u64::MAX,
-    };
-    (v & 0xffff_ffff) as u32
+    ns.link_index(name)
+        .or_else(|| super::if_name_number(name))
+        .unwrap_or(0)
 }
 
 /// The device a request's (unsigned) ifindex names, as the kernel finds it
@@ -542,49 +519,22 @@ impl Printer<'_> {
         s
     }
 
+    /// `print_stats64`'s JSON of counters that are all 0 (no carrier changes).
     fn stats64_json(&self) -> Value {
-        let mut rx = Map::new();
-        for k in [
-            "bytes",
-            "packets",
-            "errors",
-            "dropped",
-            "over_errors",
-            "multicast",
-        ] {
-            rx.insert(k.into(), json!(0));
-        }
-        let mut tx = Map::new();
-        for k in [
-            "bytes",
-            "packets",
-            "errors",
-            "dropped",
-            "carrier_errors",
-            "collisions",
-        ] {
-            tx.insert(k.into(), json!(0));
-        }
-        if self.level > 1 {
-            for k in [
-                "length_errors",
-                "crc_errors",
-                "frame_errors",
-                "fifo_errors",
-                "missed_errors",
-            ] {
-                rx.insert(k.into(), json!(0));
+        let mut out = Map::new();
+        for (dir, counters, errors) in crate::show::STATS64_JSON_KEYS {
+            let mut m = Map::new();
+            for k in counters {
+                m.insert(k.into(), json!(0));
             }
-            for k in [
-                "aborted_errors",
-                "fifo_errors",
-                "window_errors",
-                "heartbeat_errors",
-            ] {
-                tx.insert(k.into(), json!(0));
+            if self.level > 1 {
+                for &k in errors {
+                    m.insert(k.into(), json!(0));
+                }
             }
+            out.insert(dir.into(), Value::Object(m));
         }
-        json!({ "rx": rx, "tx": tx })
+        Value::Object(out)
     }
 
     /// `print_hw_stats64` of counters that are all 0.
