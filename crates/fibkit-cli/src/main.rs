@@ -366,7 +366,8 @@ fn get6_flow(ns: &fibkit::Netns, args: &[String]) -> (u128, u128, u32) {
                 i += 2;
             }
             "iif" => {
-                iif = ns.link_index(next).unwrap_or(0);
+                // (`ifN` too, as iproute2 resolves it)
+                iif = fibkit_iproute::exec::ll_index(ns, next).unwrap_or(0);
                 i += 2;
             }
             "oif" | "dev" | "mark" | "tos" | "dsfield" | "uid" | "ipproto" | "sport" | "dport"

@@ -265,7 +265,7 @@ impl<'a> Args<'a> {
 }
 
 fn ifindex(ns: &Netns, name: &str) -> Res<u32> {
-    ns.link_index(name).ok_or_else(|| nodev(name))
+    ll_index(ns, name).ok_or_else(|| nodev(name))
 }
 
 fn get_u32(s: &str, msg: &str) -> Res<u32> {
@@ -276,8 +276,12 @@ fn get_u32(s: &str, msg: &str) -> Res<u32> {
 pub fn run_ip(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     // the warnings iproute2 printed while reading the line come before a failure's
     // own text (a success leaves them to the caller: `parse_warnings`)
+    crate::names::ifn_probed();
     run_ip_line(ns, argv).map_err(|mut f| {
-        let w = parse_warnings_in(&|d| ns.link_index(d), argv);
+        if crate::names::ifn_probed() && f.errno.is_none() {
+            f.errno = Some(Errno::ENODEV);
+        }
+        let w = parse_warnings_in(&|d| ll_index(ns, d), argv);
         if !w.is_empty() {
             f.stderr = w + &f.stderr;
         }
@@ -513,7 +517,7 @@ fn show_opts(opts: &Opts) -> crate::show::ShowOpts {
 
 fn show_err(e: crate::show::ShowError) -> Failure {
     Failure {
-        stdout: String::new(),
+        stdout: e.stdout,
         errno: e.errno,
         stderr: e.text,
         status: e.status,
@@ -1015,7 +1019,7 @@ fn parse_nh<'a>(
             if single {
                 *late_dev = Some(d);
             } else {
-                nh.dev = ns.link_index(d).ok_or_else(|| nodev_exit(d))?;
+                nh.dev = ll_index(ns, d).ok_or_else(|| nodev_exit(d))?;
             }
         }
         "weight" if !single => {
@@ -2144,7 +2148,7 @@ fn addrlabel_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 "prefix" => prefix = Some(prefix_arg(next()?, opts.family)?),
                 "dev" => {
                     let v = next()?;
-                    dev = ns.link_index(v).ok_or_else(|| {
+                    dev = ll_index(ns, v).ok_or_else(|| {
                         let mut f = Failure::parse(
                             format!("Error: argument \"{v}\" is wrong: dev is invalid\n\n"),
                             255,
@@ -2575,6 +2579,20 @@ pub(super) fn if_name_number(name: &str) -> Option<u32> {
     Some((v & 0xffff_ffff) as u32)
 }
 
+/// iproute2's `ll_name_to_index`, which every `dev`-like argument goes through: the
+/// device of that name or alternative name, else the `ifN` form (see
+/// [`if_name_number`]) whether or not a device has that index; `None` for index 0,
+/// which iproute2 reports as `Cannot find device`. A caller handing the index to the
+/// kernel must answer for an index no device has as the kernel would.
+pub fn ll_index(ns: &Netns, name: &str) -> Option<u32> {
+    if let Some(i) = ns.link_index(name) {
+        return Some(i);
+    }
+    // the kernel's answer to the lookup by name, ENODEV, is the last errno so far
+    crate::names::note_ifn_probe();
+    if_name_number(name).filter(|&i| i != 0)
+}
+
 /// iproute2's `ll_idx_a2n`: `ifN` names ifindex `N` whether or not a device has it
 /// (see [`if_name_number`]); `None` when the name is not of that form or names no
 /// positive index (`filter.ifindex` is an int: `<= 0` is refused).
@@ -2645,7 +2663,7 @@ fn mroute_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         i += 1;
     }
     if let Some(d) = iif {
-        if ns.link_index(&d).is_none() {
+        if ll_index(ns, &d).is_none() {
             return Err(nodev(&d));
         }
     }
@@ -3799,9 +3817,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             "master" => {
                 // iproute2 resolves the name while parsing
                 let v = it.val()?;
-                let m = ns
-                    .link_index(v)
-                    .ok_or_else(|| invarg("Device does not exist\n", v))?;
+                let m = ll_index(ns, v).ok_or_else(|| invarg("Device does not exist\n", v))?;
                 master = Some(m);
             }
             // iplink_parse takes a group, an MTU, a queue length and a name once (a
@@ -3952,11 +3968,11 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             255,
         ));
     };
-    let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
+    let idx = ll_index(ns, d).ok_or_else(|| nodev(d))?;
     match kind_word {
         None => {}
         Some("vxlan") => {
-            let resolve = |d: &str| ns.link_index(d);
+            let resolve = |d: &str| ll_index(ns, d);
             let words = it.i < rest.len();
             let a = vxlan_parse_opt(&resolve, &mut it, true)?;
             // (`mtu -1` sends none)
@@ -4010,6 +4026,18 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         Some(_) if it.i >= rest.len() => {}
         Some(v) => return Err(unmodelled_link_setting("type", v)),
     }
+    // rtnl_newlink refuses an index read as negative (an `ifN` of 2^31 or more) before
+    // anything else; nl_get_ll_addr_len's lookup by that index failed first
+    if idx > i32::MAX as u32 {
+        let mut f = Failure::kernel(fibkit::Error::msg(
+            Errno::EINVAL,
+            "ifindex can't be negative",
+        ));
+        if mac.is_some() {
+            f.stderr = format!("RTNETLINK answers: Invalid argument\n{}", f.stderr);
+        }
+        return Err(f);
+    }
     // the kind's own validate (rtnl_newlink runs it first, whatever the device):
     // br_validate, veth_validate, ifb_validate and macvlan_validate refuse an address
     // that is not unicast Ethernet (EADDRNOTAVAIL), veth_validate an MTU outside
@@ -4025,6 +4053,17 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         if k == "veth" && mtu.is_some_and(|m| m != u32::MAX && !(68..=65535).contains(&m)) {
             return Err(Failure::errno(Errno::EINVAL));
         }
+    }
+    // rtnl_newlink finds no device by the index (after the kind's validate), and the
+    // request is no group change
+    if ns.link(idx).is_none() {
+        let mut f = Failure::errno(Errno::ENODEV);
+        if mac.is_some() {
+            // iplink_parse asked first for the device's address length
+            // (nl_get_ll_addr_len, by the same index), which failed the same way
+            f.stderr = f.stderr.repeat(2);
+        }
+        return Err(f);
     }
     // validate_linkmsg, before anything changes
     if let Some(b) = &brd {
@@ -4533,9 +4572,7 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
             }
             "master" => {
                 let v = it.val()?;
-                let m = ns
-                    .link_index(v)
-                    .ok_or_else(|| invarg("Device does not exist\n", v))?;
+                let m = ll_index(ns, v).ok_or_else(|| invarg("Device does not exist\n", v))?;
                 at.master = Some((m, v.to_string()));
             }
             "link" => {
@@ -4605,7 +4642,7 @@ fn link_add(
     name_and_dev(&at)?;
     // iplink_parse resolves `link` once the line is read, before the kind's options
     let lower = match &at.link {
-        Some(d) => ns.link_index(d).ok_or_else(|| nodev(d))?,
+        Some(d) => ll_index(ns, d).ok_or_else(|| nodev(d))?,
         None => 0,
     };
     let mut peer = LinkAttrs::default();
@@ -4658,7 +4695,7 @@ fn link_add(
             LinkKind::Bridge
         }
         Some("vxlan") => {
-            let resolve = |d: &str| ns.link_index(d);
+            let resolve = |d: &str| ll_index(ns, d);
             // no words: iproute2 sends no settings, which vxlan_validate refuses after
             // the address and MTU
             if it.i >= it.v.len() {
@@ -5073,9 +5110,7 @@ fn bridge_slave_parse_opt(
             }
             _ => {
                 // backup_port: the name resolved while parsing
-                let b = ns
-                    .link_index(v)
-                    .ok_or_else(|| invarg("Device does not exist\n", v))?;
+                let b = ll_index(ns, v).ok_or_else(|| invarg("Device does not exist\n", v))?;
                 c.backup = Some(b);
             }
         }
@@ -5611,7 +5646,15 @@ fn link_delete(ns: &mut Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
             255,
         ));
     };
-    let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
+    let idx = ll_index(ns, d).ok_or_else(|| nodev(d))?;
+    if idx > i32::MAX as u32 {
+        // rtnl_dellink takes no negative index (nor a name or group instead)
+        return Err(Failure::errno(Errno::EINVAL));
+    }
+    if ns.link(idx).is_none() {
+        // rtnl_dellink finds no device by the index
+        return Err(Failure::errno(Errno::ENODEV));
+    }
     // the notification describes the link as it goes
     let echo = ns
         .link(idx)
@@ -5712,7 +5755,7 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         return match rest {
             [] => Ok(Outcome::Ok(String::new())),
             [d, dev] if d == "dev" => {
-                if ns.link_index(dev).is_none() {
+                if ll_index(ns, dev).is_none() {
                     return Err(Failure {
                         stdout: String::new(),
                         errno: None,
@@ -5806,7 +5849,15 @@ fn link_property(ns: &mut Netns, a: &[String]) -> Res<Outcome> {
             255,
         ));
     };
-    let idx = ns.link_index(d).ok_or_else(|| nodev(d))?;
+    let idx = ll_index(ns, d).ok_or_else(|| nodev(d))?;
+    if idx > i32::MAX as u32 {
+        // rtnl_linkprop takes no negative index
+        return Err(Failure::errno(Errno::EINVAL));
+    }
+    if ns.link(idx).is_none() {
+        // rtnl_linkprop finds no device by the index
+        return Err(Failure::errno(Errno::ENODEV));
+    }
     let r = if add {
         ns.link_altnames_add(idx, &names)
     } else {
@@ -6008,18 +6059,26 @@ fn neigh_get(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
             1,
         ));
     };
-    if !d.is_empty() {
-        ifindex(ns, d)?;
-    }
+    let dev = if d.is_empty() { 0 } else { ifindex(ns, d)? };
     if opts.alt.is_some() {
         return Err(Failure::kernel(fibkit::Error::msg(
             Errno::EAFNOSUPPORT,
             "Unsupported family in header for neighbor get request",
         )));
     }
+    // neigh_get looks the request's index up (an `ifN` form may name none)
+    let name = match ns.link(dev) {
+        Some(l) => l.name.clone(),
+        None if dev != 0 => {
+            return Err(Failure::kernel(fibkit::Error::msg(
+                Errno::ENODEV,
+                "Unknown device ifindex",
+            )))
+        }
+        None => String::new(),
+    };
     if proxy {
         let (addr, v6) = neigh_key(dst);
-        let dev = ns.link_index(d).unwrap_or(0);
         return crate::show::proxy_line(ns, dev, addr, v6)
             .map(Outcome::Ok)
             .ok_or_else(|| {
@@ -6041,7 +6100,7 @@ fn neigh_get(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
         &["to".to_string(), text, "nud".to_string(), "all".to_string()],
     )
     .map_err(show_err)?;
-    let tag = format!(" dev {d} ");
+    let tag = format!(" dev {name} ");
     match listing.lines().find(|l| l.contains(&tag)) {
         Some(l) => Ok(Outcome::Ok(format!("{l}\n"))),
         None => Err(Failure::kernel(fibkit::Error::msg(

@@ -147,6 +147,21 @@ thread_local! {
     /// The `ip stats show` commands this `ip` process ran (each raises iproute2's
     /// global `show_stats` for good).
     static STATS_SHOWS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// Whether the command being run resolved an `ifN` form that names no device
+    /// (`ll_name_to_index` asked the kernel for a device of that name first).
+    static IFN_PROBED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// `ll_link_get` failed with ENODEV for an `ifN` form (see [`ifn_probed`]).
+pub(crate) fn note_ifn_probe() {
+    IFN_PROBED.with(|n| n.set(true));
+}
+
+/// Whether the command resolved an `ifN` form through a failed name lookup since the
+/// last call (which forgets it): the ENODEV of that lookup is the last errno a
+/// failure with no kernel answer of its own saw.
+pub(crate) fn ifn_probed() -> bool {
+    IFN_PROBED.with(|n| n.replace(false))
 }
 
 /// One more `ip stats show` in this `ip` process: the number of them so far, this one

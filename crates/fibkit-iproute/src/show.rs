@@ -39,6 +39,7 @@ use fibkit::route::{nhflags, rtax, Gateway, Metrics, Pref, Route4, Route6, Route
 use fibkit::rule::{Rule, RuleAction, RulePrefix, DETACHED};
 use fibkit::{Errno, Netns};
 
+use crate::exec::ll_index;
 use crate::names::{
     self, dsfield_n2a, proto_n2a as rtprot_n2a, rtntype_n2a, scope_n2a as rtscope_n2a,
     table_n2a as rttable_n2a,
@@ -113,6 +114,8 @@ pub struct ShowError {
     pub status: i32,
     /// Whether iproute2 ends with `exit()` here (see `exec::Failure::exits`).
     pub exits: bool,
+    /// What `ip` printed on stdout before it stopped (usually nothing).
+    pub stdout: String,
 }
 
 impl std::fmt::Display for ShowError {
@@ -645,6 +648,7 @@ pub fn addrlabel_show(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<St
             status: 255,
             // `return 1` from the command: status 255, but no `exit()`
             exits: false,
+            stdout: String::new(),
         });
     }
     let mut o = Out::new(opts);
@@ -689,6 +693,7 @@ fn err(status: i32, text: String) -> ShowError {
         text,
         status,
         exits: status == 255,
+        stdout: String::new(),
     }
 }
 
@@ -720,6 +725,7 @@ fn nodev(dev: &str) -> ShowError {
         text: format!("Cannot find device \"{dev}\"\n"),
         status: 1,
         exits: false,
+        stdout: String::new(),
     }
 }
 
@@ -2753,11 +2759,11 @@ impl RouteFilter {
             f.dump_family = AF_INET;
         }
         if let Some(d) = id {
-            f.iif = ns.link_index(d).ok_or_else(|| nodev(d))?;
+            f.iif = ll_index(ns, d).ok_or_else(|| nodev(d))?;
             f.iifmask = true;
         }
         if let Some(d) = od {
-            f.oif = ns.link_index(d).ok_or_else(|| nodev(d))?;
+            f.oif = ll_index(ns, d).ok_or_else(|| nodev(d))?;
             f.oifmask = true;
         }
         Ok(f)
@@ -2926,6 +2932,17 @@ fn route_dump<'a>(ns: &'a Netns, f: &RouteFilter) -> Result<Vec<RtMsg<'a>>, Show
         AF_UNSPEC => &[AF_INET, AF_INET6],
         _ => &[],
     };
+    // ip_valid_fib_dump_req (a strict dump only) looks the request's RTA_OIF up before
+    // the table: an `ifN` index no device has is ENODEV
+    if f.oifmask && !fams.is_empty() && crate::names::strict() && ns.link(f.oif).is_none() {
+        return Err(ShowError {
+            errno: Some(Errno::ENODEV),
+            text: "RTNETLINK answers: No such device\nDump terminated\n".to_string(),
+            status: 2,
+            exits: false,
+            stdout: String::new(),
+        });
+    }
     for &fam in fams {
         let v6 = fam == AF_INET6;
         if f.tb != 0 {
@@ -4154,7 +4171,7 @@ fn ipneigh_walk(
     }
     let mut index = 0;
     if let Some(d) = filter_dev {
-        index = ns.link_index(d).ok_or_else(|| nodev(d))?;
+        index = ll_index(ns, d).ok_or_else(|| nodev(d))?;
     }
     if !proxy && !none_match {
         for v6 in [false, true] {
@@ -5684,8 +5701,19 @@ fn ipaddr_list(
     let (f, filter_dev) = addr_filter_args(ns, opts, args, do_link)?;
     let mut o = Out::new(opts);
     o.begin();
-    if filter_dev.is_some() && f.group == -1 && do_link {
-        // iplink_get(): RTM_GETLINK of the one device
+    if let Some(d) = filter_dev.filter(|_| f.group == -1 && do_link) {
+        // iplink_get(): RTM_GETLINK of the one device, by its name (which an `ifN`
+        // form is not)
+        if ns.link_index(d).is_none() {
+            return Err(ShowError {
+                errno: Some(Errno::ENODEV),
+                text: "RTNETLINK answers: No such device\nCannot send link get request: No such device\n".to_string(),
+                // (ipaddr_link_get: exit(1), which ends a batch too)
+                status: 1,
+                exits: true,
+            stdout: String::new(),
+            });
+        }
         if let Some(l) = ns.link(f.ifindex) {
             o.obj_open(None);
             print_linkinfo(&mut o, ns, opts, &f, do_link, &link_msg(l, false));
@@ -5695,6 +5723,19 @@ fn ipaddr_list(
     }
     // the link list: one RTM_GETLINK for `dev`, else a dump with the kernel's
     // master/kind filters
+    if f.ifindex != 0 && ns.link(f.ifindex).is_none() {
+        // ipaddr_link_get by the index of an `ifN` form no device has: the command
+        // stops there, yet returns 0
+        return Err(ShowError {
+            errno: None,
+            text: "RTNETLINK answers: No such device\nCannot send link request: No such device\n"
+                .to_string(),
+            status: 0,
+            exits: false,
+            // (a JSON listing's array was opened, and is closed empty)
+            stdout: o.finish(),
+        });
+    }
     let inet6 = f.ifindex == 0 && preferred == AF_INET6 && !do_link;
     let mut links: Vec<&Link> = if f.ifindex != 0 {
         ns.link(f.ifindex).into_iter().collect()
@@ -5945,10 +5986,11 @@ fn addr_filter_args<'a>(
             f.group = group_a2n(v).ok_or_else(|| invarg("Invalid \"group\" value\n", v))?;
         } else if w == "master" {
             let v = a.need()?;
-            let idx = ns
-                .link_index(v)
-                .ok_or_else(|| with_enodev(invarg("Device does not exist\n", v)))?;
-            f.master = i64::from(idx);
+            let idx =
+                ll_index(ns, v).ok_or_else(|| with_enodev(invarg("Device does not exist\n", v)))?;
+            // (`filter.master` is an int: `if4294967295` is -1, which the kernel's
+            // link_master_filtered reads as `nomaster`)
+            f.master = i64::from(idx as i32);
         } else if w == "vrf" {
             let v = a.need()?;
             // no link is a VRF device
@@ -5981,8 +6023,9 @@ fn addr_filter_args<'a>(
         }
     }
     if let Some(d) = filter_dev {
-        f.ifindex = ns
-            .link_index(d)
+        // (`filter.ifindex` is an int: an index read as negative is refused too)
+        f.ifindex = ll_index(ns, d)
+            .filter(|&i| i <= i32::MAX as u32)
             .ok_or_else(|| with_enodev(err(1, format!("Device \"{d}\" does not exist.\n"))))?;
     }
     Ok((f, filter_dev))
@@ -6026,6 +6069,16 @@ pub fn addr_flush_dump(
         return Err(err(1, "Cannot flush link addresses.\n".into()));
     }
     let (mut f, _) = addr_filter_args(ns, opts, args, false)?;
+    // inet_valid_dump_ifaddr_req (a strict dump) looks the filter's index up
+    if f.ifindex != 0 && crate::names::strict() && ns.link(f.ifindex).is_none() {
+        return Err(ShowError {
+            errno: Some(Errno::ENODEV),
+            text: "RTNETLINK answers: No such device\nFlush terminated\n".to_string(),
+            status: 1,
+            exits: false,
+            stdout: String::new(),
+        });
+    }
     let text_opts = ShowOpts {
         json: false,
         ..*opts

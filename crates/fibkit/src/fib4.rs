@@ -1712,7 +1712,11 @@ impl Netns {
 
     /// `ip addr add` (IPv4).
     pub fn addr4_add(&mut self, dev: u32, mut a: Addr4) -> Result<()> {
-        let l = self.links.get(&dev).ok_or(Error::new(Errno::ENODEV))?;
+        // inet_rtm_to_ifa: no device of the index (an `ifN` form may name none)
+        let l = self
+            .links
+            .get(&dev)
+            .ok_or(Error::msg(Errno::ENODEV, "ipv4: Device not found"))?;
         if a.label.is_empty() {
             a.label = l.name.clone();
         }
@@ -1791,7 +1795,7 @@ impl Netns {
     /// from the request's (`set_ifa_lifetime`, with the deprecated flag they imply).
     pub fn addr4_replace(&mut self, dev: u32, a: Addr4) -> Result<()> {
         if !self.links.contains_key(&dev) {
-            return Err(Error::new(Errno::ENODEV));
+            return Err(Error::msg(Errno::ENODEV, "ipv4: Device not found"));
         }
         if !self.has_idev4(dev) {
             return Err(Error::new(Errno::ENOBUFS));
@@ -1869,10 +1873,8 @@ impl Netns {
         label: Option<&str>,
         leave_group: bool,
     ) -> Result<()> {
-        if !self.links.contains_key(&dev) {
-            return Err(Error::new(Errno::ENODEV));
-        }
-        if !self.has_idev4(dev) {
+        // inet_rtm_deladdr: no device of the index, or none with IPv4 state
+        if !self.links.contains_key(&dev) || !self.has_idev4(dev) {
             return Err(Error::msg(Errno::ENODEV, "ipv4: Device not found"));
         }
         let list = self.addrs4.get(&dev).cloned().unwrap_or_default();

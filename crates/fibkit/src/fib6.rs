@@ -1431,10 +1431,14 @@ impl Netns {
         if a.plen > 128 {
             return Err(Error::msg(Errno::EINVAL, "Invalid prefix length"));
         }
+        // inet6_rtm_newaddr: no device of the index (an `ifN` form may name none)
         let l = self
             .links
             .get(&dev)
-            .ok_or(Error::new(Errno::ENODEV))?
+            .ok_or(Error::msg(
+                Errno::ENODEV,
+                "ipv6: Unable to find the interface",
+            ))?
             .clone();
         // addrconf_add_dev: no IPv6 state below an MTU of 1280 (ipv6_add_dev's EINVAL,
         // no message), or IPv6 disabled on the device
@@ -1745,7 +1749,10 @@ impl Netns {
     /// gone, removed under `noprefixroute` unless another address keeps it.
     pub fn addr6_replace(&mut self, dev: u32, a: Addr6) -> Result<()> {
         if !self.links.contains_key(&dev) {
-            return Err(Error::new(Errno::ENODEV));
+            return Err(Error::msg(
+                Errno::ENODEV,
+                "ipv6: Unable to find the interface",
+            ));
         }
         let Some(i) = self.addrs6(dev).iter().position(|x| x.addr == a.addr) else {
             return self.addr6_add(dev, a);
@@ -1905,7 +1912,11 @@ impl Netns {
         leave_group: bool,
     ) -> Result<()> {
         if !self.links.contains_key(&dev) {
-            return Err(Error::new(Errno::ENODEV));
+            // inet6_addr_del: no device of the index (an `ifN` form may name none)
+            return Err(Error::msg(
+                Errno::ENODEV,
+                "ipv6: Unable to find the interface",
+            ));
         }
         if !self.has_idev6(dev) {
             // inet6_addr_del on a device without IPv6 state (MTU below 1280)

@@ -318,9 +318,8 @@ impl Netns {
             }
             return Ok(get);
         }
-        if fl.oif != 0 && !self.links.contains_key(&fl.oif) {
-            return Err(Errno::ENODEV);
-        }
+        // an output interface no device has (`oif ifN`) is looked up as any other:
+        // no route's device matches it (ENETUNREACH under the strict match)
         fl.iif = 0;
         let any_src = fl.src == 0;
         if need_strict || (fl.oif != 0 && any_src) {

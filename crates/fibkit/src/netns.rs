@@ -2859,6 +2859,10 @@ impl Netns {
 
     /// `ip neigh del proxy ADDR dev DEV` (`pneigh_delete`): ENOENT when missing.
     pub fn pneigh_del(&mut self, dev: u32, addr: u128, v6: bool) -> Result<()> {
+        // neigh_delete looks the request's index up first (an `ifN` form may name none)
+        if dev != 0 && !self.links.contains_key(&dev) {
+            return Err(Error::new(Errno::ENODEV));
+        }
         let before = self.proxies.len();
         self.proxies
             .retain(|p| !(p.dev == dev && p.addr == addr && p.v6 == v6));
@@ -2882,6 +2886,10 @@ impl Netns {
 
     /// `ip neigh del`.
     pub fn neigh_del(&mut self, dev: u32, addr: u128, v6: bool) -> Result<()> {
+        // neigh_delete looks the request's index up first (an `ifN` form may name none)
+        if dev != 0 && !self.links.contains_key(&dev) {
+            return Err(Error::new(Errno::ENODEV));
+        }
         let before = self.neigh.len();
         self.neigh
             .retain(|e| !(e.dev == dev && e.addr == addr && e.v6 == v6));

@@ -423,7 +423,7 @@ fn parse_xfrm(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
                     return Err(duparg("link_dev", v));
                 }
                 link = true;
-                if ns.link_index(v).is_none() {
+                if super::ll_index(ns, v).is_none() {
                     return Err(super::nodev_exit(v));
                 }
             }
@@ -867,7 +867,7 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
                 }
             }
             "iif" | "oif" => {
-                let i = ns.link_index(v).ok_or_else(|| super::nodev_exit(v))?;
+                let i = super::ll_index(ns, v).ok_or_else(|| super::nodev_exit(v))?;
                 if k == "oif" {
                     oif = Some(i);
                 }

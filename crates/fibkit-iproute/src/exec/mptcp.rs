@@ -114,7 +114,9 @@ fn parse_opt(ns: &Netns, a: &[String], cmd: Cmd) -> Res<Req> {
                 return Err(invarg("invalid interface name\n", v));
             }
             // ll_name_to_index asks the kernel for a name not in its cache: ENODEV
-            r.ifindex = ns.link_index(v).ok_or_else(|| Failure {
+            // (an `ifN` form is taken whether or not a device has that index: the
+            // kernel keeps the endpoint's index as given)
+            r.ifindex = super::ll_index(ns, v).ok_or_else(|| Failure {
                 errno: Some(Errno::ENODEV),
                 ..invarg("device does not exist\n", v)
             })?;

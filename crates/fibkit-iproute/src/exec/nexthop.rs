@@ -142,7 +142,7 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
             }
             "dev" => {
                 let v = it.val()?;
-                cfg.dev = ns.link_index(v).ok_or_else(|| no_device(v))?;
+                cfg.dev = super::ll_index(ns, v).ok_or_else(|| no_device(v))?;
                 if cfg.family.is_none() {
                     cfg.family = Some(Family::V4);
                 }
@@ -334,8 +334,31 @@ struct Select {
     groups: bool,
     fdb: bool,
     master: bool,
+    /// The `master` device's index (`ll_name_to_index`).
+    master_idx: u32,
     proto: Option<u8>,
     id: Option<u32>,
+}
+
+/// `__nh_valid_dump_req`: an index an `ifN` form gives that is not a positive int is
+/// refused (`dev` before `master`); `None` when the dump request is taken. The errno
+/// is the failed name lookup's (iproute2 asked the kernel for a device `ifN` first).
+fn dump_index_refusal(dev: Option<u32>, master: u32) -> Option<&'static str> {
+    if dev.is_some_and(|d| d > i32::MAX as u32) {
+        Some("Error: Invalid device index.\n")
+    } else if master > i32::MAX as u32 {
+        Some("Error: Invalid master device index.\n")
+    } else {
+        None
+    }
+}
+
+/// A listing's dump refused by [`dump_index_refusal`].
+fn dump_refused(text: &str) -> Failure {
+    Failure {
+        errno: Some(Errno::ENODEV),
+        ..Failure::parse(format!("{text}Dump terminated\n"), 2)
+    }
 }
 
 fn parse_select(ns: &Netns, a: &[String], get_style_id: bool) -> Res<Select> {
@@ -352,12 +375,12 @@ fn parse_select(ns: &Netns, a: &[String], get_style_id: bool) -> Res<Select> {
             }
         } else if matches(w, "dev") {
             let v = it.val()?;
-            s.dev = Some(ns.link_index(v).ok_or_else(|| no_device(v))?);
+            s.dev = Some(super::ll_index(ns, v).ok_or_else(|| no_device(v))?);
         } else if matches(w, "groups") {
             s.groups = true;
         } else if matches(w, "master") {
             let v = it.val()?;
-            ns.link_index(v).ok_or_else(|| no_device(v))?;
+            s.master_idx = super::ll_index(ns, v).ok_or_else(|| no_device(v))?;
             s.master = true;
         } else if matches(w, "vrf") {
             return Err(not_vrf(ns, it.val()?));
@@ -621,6 +644,9 @@ fn nh_list(ns: &Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         let o = ns.nexthop(id).ok_or_else(not_found)?;
         return Ok(Outcome::Ok(render(ns, opts, &[o])));
     }
+    if let Some(m) = dump_index_refusal(s.dev, s.master_idx) {
+        return Err(dump_refused(m));
+    }
     let list: Vec<&Nexthop> = ns
         .nexthops()
         .filter(|o| opts.alt.is_none() && selected(o, &s, opts.family))
@@ -641,6 +667,14 @@ fn nh_flush(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 Err(f)
             }
         };
+    }
+    if let Some(m) = dump_index_refusal(s.dev, s.master_idx) {
+        // ipnh_flush reports the failed dump, then that nothing was flushed
+        return Err(Failure {
+            stdout: "Nothing to flush\n".to_string(),
+            errno: Some(Errno::ENODEV),
+            ..Failure::parse(format!("{m}Dump terminated. Failed to flush nexthops\n"), 2)
+        });
     }
     let all = a.is_empty() && opts.family.is_none() && opts.alt.is_none();
     let mut passes = Vec::new();
@@ -786,14 +820,15 @@ fn bucket_dump_failed(e: &fibkit::Error) -> Failure {
 /// `ip nexthop bucket list|show [id ID] [nhid ID] [dev DEV] [master DEV] [vrf NAME]`.
 fn bucket_list(ns: &Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     let (mut id, mut nhid, mut dev, mut master) = (0u32, 0u32, None, false);
+    let mut master_idx = 0;
     let mut it = Args::new(a);
     while let Some(w) = it.next() {
         if matches(w, "dev") {
             let v = it.val()?;
-            dev = Some(ns.link_index(v).ok_or_else(|| no_device(v))?);
+            dev = Some(super::ll_index(ns, v).ok_or_else(|| no_device(v))?);
         } else if matches(w, "master") {
             let v = it.val()?;
-            ns.link_index(v).ok_or_else(|| no_device(v))?;
+            master_idx = super::ll_index(ns, v).ok_or_else(|| no_device(v))?;
             master = true;
         } else if matches(w, "vrf") {
             return Err(not_vrf(ns, it.val()?));
@@ -808,6 +843,9 @@ fn bucket_list(ns: &Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         } else {
             return Err(invarg("", w));
         }
+    }
+    if let Some(m) = dump_index_refusal(dev, master_idx) {
+        return Err(dump_refused(m));
     }
     let groups: Vec<&Nexthop> = if id != 0 {
         vec![find_resilient(ns, id).map_err(|e| bucket_dump_failed(&e))?]

@@ -214,12 +214,9 @@ fn dev_word<'a>(dev: Option<&str>, v: &'a str) -> Res<&'a str> {
     Ok(v)
 }
 
-/// `ll_name_to_index`: the device of that name (or alternative name), else iproute2's
-/// `ifN` form (whether or not a device has that index), else 0.
+/// `ll_name_to_index` (see [`super::ll_index`]), 0 for none.
 pub(super) fn name_to_index(ns: &Netns, name: &str) -> u32 {
-    ns.link_index(name)
-        .or_else(|| super::if_name_number(name))
-        .unwrap_or(0)
+    super::ll_index(ns, name).unwrap_or(0)
 }
 
 /// The device a request's (unsigned) ifindex names, as the kernel finds it

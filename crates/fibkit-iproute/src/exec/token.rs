@@ -45,7 +45,7 @@ fn usage() -> Failure {
 /// `dev NAME`: the device's index, or iproute2's `invarg`.
 fn dev_index(ns: &Netns, name: &str) -> Res<u32> {
     // (ll_name_to_index asked the kernel, which answered ENODEV)
-    ns.link_index(name).ok_or_else(|| Failure {
+    super::ll_index(ns, name).ok_or_else(|| Failure {
         errno: Some(Errno::ENODEV),
         ..invarg("dev is invalid\n", name)
     })
@@ -62,7 +62,8 @@ fn list(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
             let Some(v) = it.next() else {
                 return Err(super::incomplete());
             };
-            only = Some(dev_index(ns, v)?);
+            // (an int: an index read as negative filters nothing)
+            only = Some(dev_index(ns, v)?).filter(|&i| i <= i32::MAX as u32);
             break;
         }
     }

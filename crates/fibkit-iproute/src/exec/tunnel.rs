@@ -363,7 +363,8 @@ fn parse4(ns: &Netns, a: &[String], cmd: Cmd) -> Res<Parm4> {
         ));
     }
     if let Some(m) = medium {
-        if ns.link_index(m).is_none() {
+        // ll_name_to_index: an `ifN` form too
+        if super::ll_index(ns, m).is_none() {
             return Err(nodev(m));
         }
     }
@@ -672,7 +673,8 @@ fn parse6(ns: &Netns, a: &[String], cmd: Cmd, proto: u8) -> Res<Parm6> {
         count += 1;
     }
     if let Some(m) = medium {
-        if ns.link_index(m).is_none() {
+        // ll_name_to_index: an `ifN` form too
+        if super::ll_index(ns, m).is_none() {
             return Err(nodev(m));
         }
     }
