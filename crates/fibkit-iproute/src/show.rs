@@ -4107,30 +4107,31 @@ fn ipneigh_walk(
     let mut filter_dev: Option<&str> = None;
     let mut pfx = InetPrefix::none();
     let mut proxy = false;
-    let mut none_match = false;
     let mut unused = false;
     let mut protocol = 0u8;
+    // neigh_master_filtered: 0 none, -1 devices without a master, else the master's index
+    let mut master: i32 = 0;
     let mut a = Args::new(args);
     while let Some(w) = a.next() {
         if w == "dev" {
             filter_dev = Some(a.need()?);
-        } else if w == "master" || w == "vrf" {
+        } else if w == "master" {
             let v = a.need()?;
-            if ns.link_index(v).is_none() {
-                let msg = if w == "master" {
-                    "Device does not exist\n"
-                } else {
-                    "Not a valid VRF name\n"
-                };
-                return Err(with_enodev(invarg(msg, v)));
-            }
-            if w == "vrf" {
-                return Err(invarg("Not a valid VRF name\n", v));
-            }
-            // no device is enslaved: the master filter selects nothing
-            none_match = true;
+            let m =
+                ll_index(ns, v).ok_or_else(|| with_enodev(invarg("Device does not exist\n", v)))?;
+            // (NDA_MASTER, read by the kernel as an int)
+            master = m as i32;
+        } else if w == "vrf" {
+            let v = a.need()?;
+            // no device is a VRF (its lookup by name fails without the device)
+            let e = invarg("Not a valid VRF name\n", v);
+            return Err(if ns.link_index(v).is_none() {
+                with_enodev(e)
+            } else {
+                e
+            });
         } else if w == "nomaster" {
-            // no device has a master
+            master = -1;
         } else if w == "unused" {
             unused = true;
         } else if w == "nud" {
@@ -4173,14 +4174,20 @@ fn ipneigh_walk(
     if let Some(d) = filter_dev {
         index = ll_index(ns, d).ok_or_else(|| nodev(d))?;
     }
-    if !proxy && !none_match {
+    let master_of = |dev: u32| ns.link(dev).map_or(0, |l| l.master);
+    let master_filtered = |dev: u32| match master {
+        0 => false,
+        -1 => master_of(dev) != 0,
+        m => master_of(dev) == 0 || master_of(dev) as i32 != m,
+    };
+    if !proxy {
         for v6 in [false, true] {
             let af = if v6 { AF_INET6 } else { AF_INET };
             if family != AF_UNSPEC && family != af {
                 continue;
             }
             for n in ns.neighbours().iter().filter(|n| n.v6 == v6) {
-                if index != 0 && n.dev != index {
+                if index != 0 && n.dev != index || master_filtered(n.dev) {
                     continue;
                 }
                 let bits = nud_bits(n.state);
@@ -4207,14 +4214,14 @@ fn ipneigh_walk(
             }
         }
     }
-    if proxy && !none_match {
+    if proxy {
         // the proxy dump: no state filter
         for p in ns.proxies() {
             let af = if p.v6 { AF_INET6 } else { AF_INET };
             if family != AF_UNSPEC && family != af {
                 continue;
             }
-            if index != 0 && p.dev != index {
+            if index != 0 && p.dev != index || master_filtered(p.dev) {
                 continue;
             }
             let dst = neigh_addr(p.addr, p.v6);
