@@ -4,7 +4,7 @@
 device has it), mixed with real names, `if0`, trailing garbage (`if2x`) and indices no
 device has: link changes, masters, macvlan and VXLAN lower devices, deletions and
 re-creations (which move indices), addresses of both families, routes, nexthop
-objects, neighbours, address labels, `ip route get` with `oif`/`iif`, and the
+objects, neighbours (with `master` and `nomaster` filters), address labels, `ip route get` with `oif`/`iif`, and the
 listings filtered by device (strict dumps refuse an index no device has).
 
 Usage: ifnames.py SEED [STEPS] > FILE.scn (see conformance/focused/README.md)."""
@@ -93,6 +93,9 @@ def step():
                          f"ip neigh del 10.0.0.5 dev {d}",
                          f"ip neigh get 10.0.0.5 dev {d}",
                          f"ip neigh show dev {d}",
+                         f"ip neigh show master {d} dev {dev()}",
+                         f"ip neigh show nomaster dev {d}",
+                         f"ip neigh show proxy master {d}",
                          f"ip neigh flush dev {d}",
                          f"ip neigh add proxy 10.0.0.7 dev {d}",
                          f"ip neigh del proxy 10.0.0.7 dev {d}",

@@ -3932,7 +3932,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     // tun, which has none, sends no IFLA_ADDRESS to compare with), and no index but
     // at creation
     if let (Some(l), Some(b)) = (
-        dev.and_then(|d| ns.link_index(d)).and_then(|i| ns.link(i)),
+        dev.and_then(|d| ll_index(ns, d)).and_then(|i| ns.link(i)),
         &mac,
     ) {
         if !l.is_tun() && b.len() != 6 {

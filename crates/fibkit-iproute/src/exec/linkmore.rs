@@ -261,7 +261,7 @@ fn parse_vf(ns: &Netns, vf: i32, it: &mut Args<'_>, dev: &str) -> Res<Errno> {
             let v = it.val()?;
             let b = parse_lladdr(v)?;
             // the device's own address length (unknown for a tun, which sends none)
-            let halen = match ns.link_index(dev).and_then(|i| ns.link(i)) {
+            let halen = match super::ll_index(ns, dev).and_then(|i| ns.link(i)) {
                 Some(l) if !l.is_tun() => 6,
                 _ => -1,
             };
