@@ -402,31 +402,46 @@ fn parse_select(ns: &Netns, a: &[String], get_style_id: bool) -> Res<Select> {
 }
 
 /// Whether the dump with selector `s` (and the header family) lists `o`.
-fn selected(o: &Nexthop, s: &Select, family: Option<Family>) -> bool {
+fn selected(ns: &Netns, o: &Nexthop, s: &Select, family: Option<Family>) -> bool {
     if s.proto.is_some_and(|p| p != o.proto) {
         return false;
     }
     if s.groups && !o.is_group() {
         return false;
     }
-    if s.master {
-        // no device of fibkit has a master
+    // (the kernel parses an `fdb` selector but does not apply it: everything is listed)
+    device_selected(ns, o, family, s.dev, s.master.then_some(s.master_idx))
+}
+
+/// The device part of `nh_dump_filtered`: with a device, master or family filter, no
+/// group is listed, and an object's family, device and its device's master (the
+/// index, read as an int) must be the filter's.
+fn device_selected(
+    ns: &Netns,
+    o: &Nexthop,
+    family: Option<Family>,
+    dev: Option<u32>,
+    master: Option<u32>,
+) -> bool {
+    if dev.is_none() && master.is_none() && family.is_none() {
+        return true;
+    }
+    if o.is_group() || family.is_some_and(|f| o.family() != Some(f)) {
         return false;
     }
-    // (the kernel parses an `fdb` selector but does not apply it: everything is listed)
-    if s.dev.is_some() || family.is_some() {
-        // a device or family filter drops every group
-        if o.is_group() {
-            return false;
-        }
-        if family.is_some_and(|f| o.family() != Some(f)) {
-            return false;
-        }
-        if let Some(d) = s.dev {
-            return matches!(o.kind, NexthopKind::Single { dev, .. } if dev == d);
-        }
+    let own = match o.kind {
+        NexthopKind::Single { dev, .. } => Some(dev),
+        _ => None,
+    };
+    if dev.is_some_and(|d| own != Some(d)) {
+        return false;
     }
-    true
+    match master {
+        None => true,
+        Some(m) => own
+            .and_then(|d| ns.link(d))
+            .is_some_and(|l| l.master != 0 && l.master == m),
+    }
 }
 
 fn gw_text(g: Gateway) -> String {
@@ -649,7 +664,7 @@ fn nh_list(ns: &Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     }
     let list: Vec<&Nexthop> = ns
         .nexthops()
-        .filter(|o| opts.alt.is_none() && selected(o, &s, opts.family))
+        .filter(|o| opts.alt.is_none() && selected(ns, o, &s, opts.family))
         .collect();
     Ok(Outcome::Ok(render(ns, opts, &list)))
 }
@@ -689,7 +704,7 @@ fn nh_flush(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     for p in &passes {
         let ids: Vec<u32> = ns
             .nexthops()
-            .filter(|o| opts.alt.is_none() && selected(o, p, opts.family))
+            .filter(|o| opts.alt.is_none() && selected(ns, o, p, opts.family))
             .map(|o| o.id)
             .collect();
         for id in ids {
@@ -860,19 +875,8 @@ fn bucket_list(ns: &Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         if dev.is_none() && !master && opts.family.is_none() {
             return true;
         }
-        let Some(o) = ns.nexthop(m) else {
-            return false;
-        };
-        if o.is_group() || master {
-            return false;
-        }
-        if opts.family.is_some_and(|f| o.family() != Some(f)) {
-            return false;
-        }
-        match dev {
-            Some(d) => matches!(o.kind, NexthopKind::Single { dev, .. } if dev == d),
-            None => true,
-        }
+        ns.nexthop(m)
+            .is_some_and(|o| device_selected(ns, o, opts.family, dev, master.then_some(master_idx)))
     };
     let mut text = String::new();
     let mut json = Vec::new();
