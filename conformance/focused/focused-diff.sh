@@ -8,7 +8,7 @@
 # copies6, copies4, mtu, filters, realms, tos, labels, tables, onlink, routers6, local6,
 # formats, mcast, addrfilters, echo, sysctls, prefsrc, lpm, bcast4, vxlan, macvlan,
 # bridge, tunnels, groups, altnames, kinds, route4, addr4, addr6, encap, rules, nexthops,
-# input4, links, input6, multipath, attrs, parse, parselink, mptcp, neightimers, genl, stp, rulesdev, resilient, lifetimes, nhcarrier, stacked, stats, ifnames). A disagreement keeps the
+# input4, links, input6, multipath, attrs, parse, parselink, mptcp, neightimers, genl, stp, rulesdev, resilient, lifetimes, nhcarrier, stacked, stats, ifnames, xfrm). A disagreement keeps the
 # scenario, the recording and fibkit's diff in OUT_DIR (default target/focused-diff);
 # agreeing seeds leave nothing behind. Exit status 1 when any seed disagreed.
 set -euo pipefail

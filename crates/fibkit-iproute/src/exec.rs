@@ -24,6 +24,7 @@ mod stats;
 mod token;
 mod tunnel;
 mod tuntap;
+mod xfrm;
 pub(crate) use encap::encap_fields;
 pub use encap::{encap_json_members, encap_text};
 pub use nexthop::nexthop_lines;
@@ -482,6 +483,10 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
             "ip monitor: fib has no event stream to follow (`fib mirror --follow` follows a live host's)\n",
             255,
         ));
+    }
+    // ip.c's table order: `xfrm` follows `monitor`; no earlier object starts with `x`
+    if matches(o, "xfrm") {
+        return xfrm::xfrm_cmd(ns, &opts, rest);
     }
     // ip.c's table order: `m` is `maddress` (above), `mp` on `mptcp`
     if o.len() >= 2 && matches(o, "mptcp") {

@@ -1541,15 +1541,29 @@ const PROTOCOLS: &[(u16, &str, &[&str])] = &[
     (262, "mptcp", &["MPTCP"]),
 ];
 
+/// `getprotobyname`: a protocol's number by its name or an alias (as the C library
+/// gives it: a number above 255 is the caller's to truncate).
+pub(crate) fn getprotobyname(s: &str) -> Option<u16> {
+    PROTOCOLS
+        .iter()
+        .find(|(_, n, al)| *n == s || al.contains(&s))
+        .map(|(n, _, _)| *n)
+}
+
+/// `getprotobynumber`: the first official name of a protocol number.
+pub(crate) fn getprotobynumber(p: u8) -> Option<&'static str> {
+    PROTOCOLS
+        .iter()
+        .find(|(n, _, _)| *n == u16::from(p))
+        .map(|(_, s, _)| *s)
+}
+
 /// `inet_proto_n2a`.
 fn inet_proto_n2a(p: u8) -> String {
     if names::numeric() {
         return format!("ipproto-{p}");
     }
-    PROTOCOLS
-        .iter()
-        .find(|(n, _, _)| *n == u16::from(p))
-        .map_or_else(|| format!("ipproto-{p}"), |(_, s, _)| (*s).to_string())
+    getprotobynumber(p).map_or_else(|| format!("ipproto-{p}"), str::to_string)
 }
 
 /// `inet_proto_a2n` (the number is truncated to 8 bits as iproute2 stores it).
@@ -1557,10 +1571,7 @@ fn inet_proto_a2n(s: &str) -> Option<u8> {
     if let Some(v) = get_u8(s, 10) {
         return Some(v);
     }
-    PROTOCOLS
-        .iter()
-        .find(|(_, n, al)| *n == s || al.contains(&s))
-        .map(|(n, _, _)| (*n & 0xff) as u8)
+    getprotobyname(s).map(|n| (n & 0xff) as u8)
 }
 
 // =====================================================================================

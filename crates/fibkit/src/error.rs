@@ -33,6 +33,8 @@ pub enum Errno {
     ELOOP,
     /// Too many links (a stack of devices deeper than `MAX_NEST_DEV`).
     EMLINK,
+    /// Protocol not supported (an xfrm state of a type the kernel has no module for).
+    EPROTONOSUPPORT,
     ENOTTY,
     ENOMEM,
     /// The kernel-internal 524 (`ENOTSUPP`), which reaches user space unnamed.
@@ -68,6 +70,7 @@ impl Errno {
             Errno::ENOTCONN => "ENOTCONN",
             Errno::ELOOP => "ELOOP",
             Errno::EMLINK => "EMLINK",
+            Errno::EPROTONOSUPPORT => "EPROTONOSUPPORT",
             Errno::ENOTTY => "ENOTTY",
             Errno::ENOMEM => "ENOMEM",
             Errno::ENOTSUPP => "ENOTSUPP",
@@ -101,6 +104,7 @@ impl Errno {
             Errno::ENOTCONN => "Transport endpoint is not connected",
             Errno::ELOOP => "Too many levels of symbolic links",
             Errno::EMLINK => "Too many links",
+            Errno::EPROTONOSUPPORT => "Protocol not supported",
             Errno::ENOTTY => "Inappropriate ioctl for device",
             Errno::ENOMEM => "Cannot allocate memory",
             Errno::ENOTSUPP => "Unknown error 524",

@@ -68,6 +68,7 @@ pub mod stable;
 pub mod sysctl;
 pub mod table;
 pub mod vxlan;
+pub mod xfrm;
 
 pub use error::{Errno, Error, Result};
 pub use netns::Netns;

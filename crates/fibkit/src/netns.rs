@@ -220,6 +220,8 @@ pub struct Netns {
     pub(crate) ioam: crate::ioam::Ioam,
     /// The MPTCP path manager's endpoints and limits (`ip mptcp`).
     pub(crate) mptcp: crate::mptcp::Mptcp,
+    /// The IPsec security policy database (`ip xfrm policy`).
+    pub(crate) xfrm: crate::xfrm::Xfrm,
     /// The rules compiled for the walk (rebuilt on every rule change).
     pub(crate) prog4: Vec<crate::rule::CompiledRule>,
     pub(crate) prog6: Vec<crate::rule::CompiledRule>,
@@ -506,6 +508,7 @@ impl Netns {
             seg6_tunsrc: 0,
             ioam: Default::default(),
             mptcp: Default::default(),
+            xfrm: Default::default(),
             prog4: Vec::new(),
             prog6: Vec::new(),
             custom_rules4: false,
