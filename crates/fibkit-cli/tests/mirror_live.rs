@@ -2459,3 +2459,170 @@ fn vxlan_keeps_its_mtu_above_its_lower_device() {
     let diffs = compare(&ns, &queries);
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
+
+/// Whether `ip -n NS ARGS` succeeds (a probe of what the running kernel supports).
+fn kernel_ok(ns: &Netns, args: &str) -> bool {
+    kernel(ns, args).status == Some(0)
+}
+
+/// The MPTCP path manager's state comes through generic netlink (family `mptcp_pm`):
+/// endpoints of both families with the kernel's IDs (given and handed out), ports,
+/// flags and devices (one deleted since: the kernel keeps its index, `ip` prints
+/// `ifN`), one whose address went since (its listening socket stays), and the limits.
+/// Every listing is compared with `ip`'s.
+#[test]
+fn mirror_copies_mptcp_endpoints_and_limits() {
+    let Some(ns) = live_netns(90) else {
+        return;
+    };
+    if !kernel_ok(&ns, "mptcp limits show") {
+        println!("skipped: the kernel has no MPTCP path manager (CONFIG_MPTCP)");
+        return;
+    }
+    ns.no_dad();
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    for c in [
+        "link add d2 type ifb",
+        "-6 addr add 2001:db8:1::1/64 dev d1",
+        "addr add 203.0.113.1/24 dev d0",
+        "mptcp endpoint add 192.0.2.1 id 5 signal port 4000",
+        "mptcp endpoint add 2001:db8:1::1 id 3 subflow backup dev d1",
+        "mptcp endpoint add 198.51.100.1 id 200 subflow fullmesh dev d2",
+        // IDs handed out by the kernel after the highest given
+        "mptcp endpoint add ::ffff:10.0.0.7 signal",
+        "mptcp endpoint add 2001:db8:1::1 signal backup port 4001",
+        "mptcp endpoint add 203.0.113.1 id 9 signal port 4002 dev d0",
+        "mptcp endpoint add 10.0.0.44 dev if77",
+        "mptcp limits set subflows 5 add_addr_accepted 3",
+        // the device of id 200 goes (its index stays with the endpoint), and so does the
+        // address of id 9 (its socket stays bound)
+        "link del d2",
+        "addr del 203.0.113.1/24 dev d0",
+    ] {
+        ns.ip(c);
+    }
+    let shows = [
+        "mptcp endpoint show",
+        "-j mptcp endpoint show",
+        "-j -p mptcp endpoint show",
+        "mptcp endpoint show id 3",
+        "mptcp endpoint show id 201",
+        "mptcp endpoint show id 4",
+        "mptcp limits show",
+        "-j mptcp limits show",
+    ];
+    let diffs = compare(&ns, &shows);
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    // the listing is the one set up (not two empty ones)
+    let k = kernel(&ns, "mptcp endpoint show").stdout;
+    assert!(k.contains("id 200 subflow fullmesh dev if"), "{k}");
+    assert_eq!(k.lines().count(), 7, "{k}");
+    assert!(kernel(&ns, "mptcp limits show")
+        .stdout
+        .contains("add_addr_accepted 3 subflows 5"));
+    // the endpoint whose address went is mirrored in restore mode, with a warning
+    let loud = ns.exec(env!("CARGO_BIN_EXE_fib"), &["mirror"]);
+    let warnings = String::from_utf8_lossy(&loud.stderr);
+    assert!(
+        warnings.contains("mptcp endpoint add 203.0.113.1 port 4002 id 9 dev d0 signal"),
+        "{warnings}"
+    );
+}
+
+/// The same state without the endpoint whose address went: the saved mirror replays
+/// it (`fib mirror --load`) to the same listings, and a flush on the mirror leaves the
+/// limits as the kernel's flush does.
+#[test]
+fn saved_mirror_replays_mptcp_endpoints() {
+    let Some(ns) = live_netns(91) else {
+        return;
+    };
+    if !kernel_ok(&ns, "mptcp limits show") {
+        println!("skipped: the kernel has no MPTCP path manager (CONFIG_MPTCP)");
+        return;
+    }
+    ns.no_dad();
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    for c in [
+        "-6 addr add 2001:db8:1::1/64 dev d1",
+        "mptcp endpoint add 198.51.100.1 id 17 signal port 5000 dev d1",
+        "mptcp endpoint add 2001:db8:1::1 id 2 subflow fullmesh",
+        "mptcp endpoint add 192.0.2.1 backup dev d0",
+        "mptcp limits set add_addr_accepted 8",
+    ] {
+        ns.ip(c);
+    }
+    let saved = ns.exec(env!("CARGO_BIN_EXE_fib"), &["mirror", "-q", "--save", "-"]);
+    assert!(saved.status.success());
+    let script = String::from_utf8_lossy(&saved.stdout).into_owned();
+    assert!(
+        script.contains("mptcp endpoint add 198.51.100.1 port 5000 id 17 dev d1 signal"),
+        "{script}"
+    );
+    let shows = [
+        "mptcp endpoint show",
+        "-j mptcp endpoint show",
+        "mptcp limits show",
+    ];
+    let replay = replay_saved(&ns, script.as_bytes(), &shows);
+    assert!(replay.is_empty(), "{}", replay.join("\n"));
+    let diffs = compare(&ns, &shows);
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}
+
+/// The SRv6 generic netlink state (family `SEG6`): the tunnel source, and the HMAC key
+/// table. fibkit keeps no HMAC keys (`ip sr hmac set` reads the secret from a
+/// terminal): a key is reported as not mirrored. A kernel without the HMAC table
+/// (`CONFIG_IPV6_SEG6_HMAC`) refuses its dump, and so must the mirror.
+#[test]
+fn mirror_copies_srv6_settings() {
+    let Some(ns) = live_netns(92) else {
+        return;
+    };
+    // the default first
+    let diffs = compare(&ns, &["sr tunsrc show", "sr hmac show"]);
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    ns.ip("sr tunsrc set 2001:db8:5::77");
+    // a key, its secret on stdin (ip reads it from there)
+    let mut child = Command::new("ip")
+        .args(["-n", &ns.0, "sr", "hmac", "set", "7", "sha256"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("ip runs");
+    if let Some(mut i) = child.stdin.take() {
+        use std::io::Write;
+        let _ = i.write_all(b"a secret\n");
+    }
+    let key = child
+        .wait_with_output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    let mut shows = vec![
+        "sr tunsrc show",
+        "-j sr tunsrc show",
+        "-j -p sr tunsrc show",
+    ];
+    if key {
+        // not mirrored: reported
+        let loud = ns.exec(env!("CARGO_BIN_EXE_fib"), &["mirror"]);
+        let warnings = String::from_utf8_lossy(&loud.stderr);
+        assert!(
+            warnings.contains("SRv6 HMAC key 7 (sha256): not mirrored"),
+            "{warnings}"
+        );
+    } else {
+        println!("the kernel has no SRv6 HMAC table: its refusal is compared");
+        shows.extend(["sr hmac show", "-j sr hmac show", "-j -p sr hmac show"]);
+    }
+    let diffs = compare(&ns, &shows);
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    assert!(kernel(&ns, "sr tunsrc show")
+        .stdout
+        .contains("tunsrc addr 2001:db8:5::77"));
+}

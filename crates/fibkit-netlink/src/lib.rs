@@ -11,7 +11,10 @@
 //! 1. **Dump** — [`dump`] sends one dump request per object kind (links, addresses,
 //!    IPv4/IPv6 routes of every table, IPv4/IPv6 rules, nexthop objects, neighbour
 //!    entries of both families) and reads the
-//!    modelled sysctls. The raw messages are decoded with bounds-checked readers into a
+//!    modelled sysctls. A generic netlink (`NETLINK_GENERIC`) socket then reads the
+//!    MPTCP path manager's endpoints and limits (family `mptcp_pm`) and the SRv6
+//!    tunnel source and HMAC keys (family `SEG6`), see [`genl`]; a family the kernel
+//!    lacks is skipped. The raw messages are decoded with bounds-checked readers into a
 //!    [`KernelState`] of validated records ([`kernel`]); a message or attribute that
 //!    cannot be decoded is skipped with a [`Warning`], never a panic.
 //! 2. **Translate** — [`KernelState::translate`] turns the records into `ip` commands
@@ -55,7 +58,18 @@
 //! (taken as unset) or were made only by deletes (a list that is not the defaults is
 //! taken to come from an added rule, which sets it). The IPv4 counterpart, local and main tables that stay
 //! unmerged after a rule was added and deleted, is probed with one route get (see
-//! [`KernelState::tables4_unmerged`]). See the crate's README for details.
+//! [`KernelState::tables4_unmerged`]).
+//!
+//! Of the generic netlink state, the MPTCP endpoints (IDs, addresses, ports, flags,
+//! devices) and limits and the SRv6 tunnel source are mirrored, and so is whether the
+//! kernel has the SRv6 HMAC key table (`CONFIG_IPV6_SEG6_HMAC`: `ip sr hmac show` fails
+//! with error 524 without it). Not mirrored, with a warning: SRv6 HMAC keys (fibkit
+//! keeps none: `ip sr hmac set` reads the secret from a terminal), endpoint flags `ip`
+//! cannot set (`implicit`, made by a connection), an endpoint whose device index names
+//! no device in the kernel but one in the mirror. The path manager's next free ID is
+//! not dumped: the mirror's follows from the IDs it adds. Changes of the generic
+//! netlink state send no rtnetlink event: [`Follower`] sees them at its next resync.
+//! See the crate's README for details.
 
 #![forbid(unsafe_code)]
 
@@ -63,6 +77,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::time::Duration;
 
+pub mod genl;
 pub mod kernel;
 pub mod mcast;
 mod nl;
@@ -70,6 +85,7 @@ mod probe;
 pub mod sysctl;
 pub mod translate;
 
+pub use genl::{KHmacKey, KMptcpEndpoint, KMptcpLimits};
 pub use kernel::{KAddr, KBucket, KHop, KLink, KNeigh, KNexthop, KResGroup, KRoute, KRule};
 pub use mcast::{KMcast, KMcastEntry};
 pub use sysctl::KSysctl;
@@ -184,6 +200,18 @@ pub struct KernelState {
     /// probed: they answer with the gateway whatever their gateway's lookup would
     /// find now (a local route may cover it since).
     pub link_gw4: Vec<(u32, (u128, u8), u32)>,
+    /// The MPTCP path manager's endpoints (generic netlink family `mptcp_pm`), in the
+    /// kernel's dump order (by ID). Empty when the family is absent.
+    pub mptcp_endpoints: Vec<KMptcpEndpoint>,
+    /// The MPTCP path manager's limits; `None` when the family is absent or they could
+    /// not be read (with a warning).
+    pub mptcp_limits: Option<KMptcpLimits>,
+    /// The SRv6 tunnel source (`ip sr tunsrc`, generic netlink family `SEG6`); `None`
+    /// when the family is absent or it could not be read (with a warning).
+    pub seg6_tunsrc: Option<u128>,
+    /// The SRv6 HMAC keys, in the kernel's dump order (a kernel without the HMAC table
+    /// has none: [`fibkit::kconfig::KernelConfig::ipv6_seg6_hmac`] tells).
+    pub seg6_hmac: Vec<KHmacKey>,
     /// What could not be decoded.
     pub warnings: Vec<Warning>,
 }
@@ -430,6 +458,7 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
     let names: Vec<&str> = k.links.iter().map(|l| l.name.as_str()).collect();
     k.sysctls = sysctl::read_all(&names, &mut w);
     k.mcast = mcast::read_all(&mut w);
+    genl::read_all(&mut k, &mut w);
     k.warnings = w;
     Ok((k, intr))
 }

@@ -7,7 +7,10 @@
 
 use std::io;
 
-use netlink_sys::{protocols::NETLINK_ROUTE, Socket, SocketAddr};
+use netlink_sys::{
+    protocols::{NETLINK_GENERIC, NETLINK_ROUTE},
+    Socket, SocketAddr,
+};
 
 /// `NLMSG_ERROR`.
 pub(crate) const NLMSG_ERROR: u16 = 2;
@@ -259,7 +262,8 @@ pub(crate) fn request(ty: u16, flags: u16, seq: u32, body: &[u8]) -> Vec<u8> {
     req
 }
 
-/// A NETLINK_ROUTE socket of the current network namespace.
+/// A netlink socket of the current network namespace: `NETLINK_ROUTE`, or
+/// `NETLINK_GENERIC` ([`RtSocket::open_generic`]).
 pub(crate) struct RtSocket {
     sock: Socket,
     seq: u32,
@@ -278,7 +282,17 @@ pub(crate) struct Dump {
 impl RtSocket {
     /// Open and bind a socket (no multicast groups).
     pub fn open() -> io::Result<RtSocket> {
-        let mut sock = Socket::new(NETLINK_ROUTE)?;
+        RtSocket::open_protocol(NETLINK_ROUTE)
+    }
+
+    /// Open and bind a generic netlink (`NETLINK_GENERIC`) socket: the same requests,
+    /// dumps and replies, with a family's id as the message type (see [`crate::genl`]).
+    pub fn open_generic() -> io::Result<RtSocket> {
+        RtSocket::open_protocol(NETLINK_GENERIC)
+    }
+
+    fn open_protocol(protocol: isize) -> io::Result<RtSocket> {
+        let mut sock = Socket::new(protocol)?;
         sock.bind_auto()?;
         Ok(RtSocket {
             sock,

@@ -312,6 +312,10 @@ fn random_bytes_never_panic() {
         let _ = decode_link(&b, &mut w);
         let _ = decode_addr(&b, &mut w);
         let _ = decode_neigh(&b, &mut w);
+        let _ = crate::genl::decode_endpoint(&b, &mut w);
+        let _ = crate::genl::decode_limits(&b);
+        let _ = crate::genl::decode_tunsrc(&b);
+        let _ = crate::genl::decode_hmac(&b, &mut w);
         let _ = crate::nl::messages(&b).count();
     }
     let mut k = state_with_neighbours();
@@ -1077,4 +1081,76 @@ fn kernel_build_options_travel_with_the_mirror() {
         .any(|c| c == "kernel-config CONFIG_IP_MROUTE=n CONFIG_IPV6_MROUTE=y CONFIG_IPV6_SEG6_LWTUNNEL=n CONFIG_IPV6_SEG6_HMAC=n"));
     assert!(t.netns.kernel.ipv6_mroute);
     assert!(!t.netns.kernel.ip_mroute);
+}
+
+/// The generic netlink state becomes `ip mptcp` and `ip sr` commands: endpoints with
+/// the kernel's IDs and devices (an index no device has is written `ifN`), flags `ip`
+/// cannot set and HMAC keys are warnings.
+#[test]
+fn generic_netlink_state_is_mirrored() {
+    use crate::{KHmacKey, KMptcpEndpoint, KMptcpLimits};
+    let mut k = state();
+    k.mptcp_limits = Some(KMptcpLimits {
+        add_addr_accepted: 4,
+        subflows: 6,
+    });
+    k.mptcp_endpoints = vec![
+        KMptcpEndpoint {
+            id: 2,
+            addr: crate::kernel::Ip::V6(0x2001_0db8 << 96 | 1),
+            port: 0,
+            flags: 2 | 4,
+            ifindex: 2,
+        },
+        KMptcpEndpoint {
+            id: 7,
+            addr: crate::kernel::Ip::V4(0xc000_0201),
+            port: 4000,
+            flags: 1,
+            ifindex: 0,
+        },
+        KMptcpEndpoint {
+            id: 40,
+            addr: crate::kernel::Ip::V4(0x0a00_0009),
+            port: 0,
+            flags: 2 | 16,
+            ifindex: 9,
+        },
+    ];
+    k.seg6_tunsrc = Some(0x2001_0db8 << 96 | 0x77);
+    k.seg6_hmac = vec![KHmacKey {
+        id: 5,
+        alg: 1,
+        secret: b"s".to_vec(),
+    }];
+    let t = k.translate();
+    let cmds = t.commands.join("\n");
+    for want in [
+        "mptcp limits set subflows 6 add_addr_accepted 4",
+        "mptcp endpoint add 2001:db8::1 id 2 dev d0 subflow backup",
+        "mptcp endpoint add 192.0.2.1 port 4000 id 7 signal",
+        "mptcp endpoint add 10.0.0.9 id 40 dev if9 subflow",
+        "sr tunsrc set 2001:db8::77",
+    ] {
+        assert!(cmds.contains(want), "missing `{want}` in:\n{cmds}");
+    }
+    let texts: Vec<&str> = t.warnings.iter().map(|w| w.text.as_str()).collect();
+    assert!(texts.iter().any(|w| w.contains("flags 0x10")), "{texts:?}");
+    assert!(
+        texts.iter().any(|w| w.contains("SRv6 HMAC key 5 (sha1)")),
+        "{texts:?}"
+    );
+    let mut ns = t.netns;
+    let show = ["mptcp", "endpoint", "show"].map(String::from).to_vec();
+    let out = fibkit_iproute::exec::run_ip(&mut ns, &show).unwrap();
+    assert_eq!(
+        out,
+        fibkit_iproute::exec::Outcome::Ok(
+            "2001:db8::1 id 2 subflow backup dev d0 \n192.0.2.1 port 4000 id 7 signal \n\
+             10.0.0.9 id 40 subflow dev if9 \n"
+                .into()
+        )
+    );
+    assert_eq!(ns.mptcp_limits(), (4, 6));
+    assert_eq!(ns.seg6_tunsrc(), 0x2001_0db8 << 96 | 0x77);
 }

@@ -45,6 +45,11 @@
 //! memberships fibkit does not derive are copied ([`crate::mcast`]): the link-layer
 //! addresses `ip maddr add` marked (`maddr add`), and the groups processes joined
 //! through their sockets (`mcjoin DEV GROUP`, [`Netns::mc_socket_join`]).
+//!
+//! Last comes the generic netlink state ([`crate::genl`]): the MPTCP path manager's
+//! limits (`mptcp limits set`) and endpoints (`mptcp endpoint add ADDR [port P] id ID
+//! [dev DEV] FLAGS...`, with the kernel's IDs, in its dump order) and the SRv6 tunnel
+//! source (`sr tunsrc set`); each only where it differs from a new namespace's.
 
 use std::collections::HashMap;
 
@@ -73,6 +78,11 @@ const CUSTOM6_COMMENT: &str =
 const TRUSTED_COMMENT: &str = "the kernel accepted this when it was added (its gateway \
      reachable, its preferred source present); fibkit mirrors it as it is, but refuses to \
      add it now:";
+
+/// The comment line before an MPTCP endpoint the mirror added in restore mode.
+const ENDPOINT_COMMENT: &str = "the kernel bound this endpoint's listening socket when it \
+     was added (its address present then); fibkit mirrors it as it is, but refuses to add \
+     it now:";
 
 /// The comment line before a route the mirror made again in restore mode so that its
 /// gateway keeps the link scope the kernel gave it.
@@ -2594,11 +2604,134 @@ pub fn translate(k: &KernelState) -> Translation {
     restore_memberships(&mut c, k, &names);
     // 13. the paths of IPv6 multipath routes that have attributes of their own
     restore_legs6(&mut c, k, &names);
+    // 14. the generic netlink state: MPTCP limits and endpoints, the SRv6 tunnel source
+    // (after the addresses: an endpoint with a port binds a socket to its address)
+    restore_genl(&mut c, k, &names);
     c.ns.end_bulk(was_bulk);
     Translation {
         commands: c.commands,
         warnings: c.warnings,
         netns: c.ns,
+    }
+}
+
+/// The `ip mptcp endpoint add` words of an endpoint, or why it cannot be mirrored.
+/// The device is named as the kernel names it; an index no kernel device has (the
+/// kernel keeps an endpoint's index as given, also after its device went) is written
+/// `ifN`, which `ip` also prints, unless the mirror has a device of that index.
+fn mptcp_endpoint_words(
+    e: &crate::KMptcpEndpoint,
+    names: &HashMap<u32, String>,
+    ns: &Netns,
+) -> Result<(Vec<String>, u32), String> {
+    use fibkit::mptcp::flag;
+    let mut o = vec![w("mptcp"), w("endpoint"), w("add"), e.addr.to_string()];
+    if e.port != 0 {
+        o.extend([w("port"), e.port.to_string()]);
+    }
+    o.extend([w("id"), e.id.to_string()]);
+    if e.ifindex != 0 {
+        match names.get(&e.ifindex) {
+            Some(n) => o.extend([w("dev"), n.clone()]),
+            None if ns.link(e.ifindex).is_some() => {
+                return Err(format!(
+                    "its device index {} names no device in the kernel and another one in \
+                     the mirror",
+                    e.ifindex
+                ))
+            }
+            None => o.extend([w("dev"), format!("if{}", e.ifindex)]),
+        }
+    }
+    let mut rest = e.flags;
+    for (name, bit) in [
+        ("signal", flag::SIGNAL),
+        ("subflow", flag::SUBFLOW),
+        ("backup", flag::BACKUP),
+        ("fullmesh", flag::FULLMESH),
+    ] {
+        if e.flags & bit != 0 {
+            o.push(w(name));
+            rest &= !bit;
+        }
+    }
+    Ok((o, rest))
+}
+
+/// Step 14: the MPTCP path manager's limits and endpoints (with the kernel's IDs, in
+/// its dump order) and the SRv6 tunnel source, as `ip mptcp ...` and `ip sr tunsrc set`
+/// commands. An endpoint with a port whose listening socket fibkit's bind refuses now
+/// (its address gone since) is taken as the kernel has it, in restore mode, and kept
+/// commented out in the script. The HMAC keys cannot be: fibkit has no HMAC key table
+/// (`ip sr hmac set` reads the secret from a terminal), so each is a warning.
+fn restore_genl(c: &mut Ctx, k: &KernelState, names: &HashMap<u32, String>) {
+    if let Some(l) = k.mptcp_limits {
+        if (l.add_addr_accepted, l.subflows) != c.ns.mptcp_limits() {
+            c.ip(vec![
+                w("mptcp"),
+                w("limits"),
+                w("set"),
+                w("subflows"),
+                l.subflows.to_string(),
+                w("add_addr_accepted"),
+                l.add_addr_accepted.to_string(),
+            ]);
+        }
+    }
+    for e in &k.mptcp_endpoints {
+        let (words, rest) = match mptcp_endpoint_words(e, names, &c.ns) {
+            Ok(x) => x,
+            Err(why) => {
+                c.warn(format!(
+                    "MPTCP endpoint id {} ({}): {why}: not mirrored",
+                    e.id, e.addr
+                ));
+                continue;
+            }
+        };
+        let line = words.join(" ");
+        if rest != 0 {
+            c.warn(format!(
+                "MPTCP endpoint id {}: flags 0x{rest:x} (implicit: made by a connection, or \
+                 newer than fibkit) cannot be set by `ip`: mirrored as `{line}`",
+                e.id
+            ));
+        }
+        if c.try_ip(words.clone()) {
+            continue;
+        }
+        let was = c.ns.set_restore_mode(true);
+        let ok = run_ip(&mut c.ns, &words).is_ok();
+        c.ns.set_restore_mode(was);
+        if ok {
+            c.warn(format!(
+                "`{line}`: refused now (its listening socket's bind fails: the address gone \
+                 since), accepted by the kernel when it was added: mirrored as the kernel \
+                 has it; a `fib -batch` of the saved script refuses it"
+            ));
+            c.commands.push(format!("# {ENDPOINT_COMMENT}"));
+            c.commands.push(format!("# {line}"));
+        } else {
+            c.ip(words);
+        }
+    }
+    if let Some(a) = k.seg6_tunsrc {
+        if a != c.ns.seg6_tunsrc() {
+            c.ip(vec![
+                w("sr"),
+                w("tunsrc"),
+                w("set"),
+                std::net::Ipv6Addr::from(a).to_string(),
+            ]);
+        }
+    }
+    for h in &k.seg6_hmac {
+        c.warn(format!(
+            "SRv6 HMAC key {} ({}): not mirrored (fibkit keeps no HMAC keys: `ip sr hmac \
+             set` reads the secret from a terminal)",
+            h.id,
+            h.alg_name()
+        ));
     }
 }
 

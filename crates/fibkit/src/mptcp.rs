@@ -277,7 +277,9 @@ impl Netns {
     /// listening socket of a port, then `mptcp_pm_nl_append_new_local_addr`'s (ERANGE
     /// when [`MAX_ENDPOINTS`] exist, EBUSY for an ID in use, EEXIST for an address
     /// an endpoint has, compared with the ports when either has one). An ID of 0 asks
-    /// for the next free one.
+    /// for the next free one. In restore mode ([`Netns::set_restore_mode`]) the
+    /// listening socket's bind is not checked (the kernel's endpoint keeps its socket
+    /// after its address went).
     pub fn mptcp_add(&mut self, req: &Endpoint) -> Result<()> {
         let use_port = req.flags & (flag::SIGNAL | flag::SUBFLOW) == flag::SIGNAL;
         if req.port != 0 && !use_port {
@@ -292,7 +294,9 @@ impl Netns {
                 "flags mustn't have both signal and fullmesh",
             ));
         }
-        if req.port != 0 {
+        // in restore mode (a mirror rebuilding the kernel's endpoints) the socket is
+        // taken to be bound as the kernel has it: the address may have gone since
+        if req.port != 0 && !self.restore_mode {
             self.mptcp_listen(req.addr, req.port)?;
         }
         let pm = &mut self.mptcp;
@@ -475,6 +479,17 @@ mod tests {
             .mptcp_add(&ep(MpAddr::V6(0x2001_0db8 << 96), 0, flag::SIGNAL, 1002))
             .unwrap_err();
         assert_eq!(e.errno, Errno::EADDRNOTAVAIL);
+    }
+
+    #[test]
+    fn restore_mode_takes_a_listening_socket_as_bound() {
+        let mut ns = Netns::new();
+        let gone = ep(MpAddr::V4(0xc000_0201), 4, flag::SIGNAL, 4000);
+        assert_eq!(ns.mptcp_add(&gone).unwrap_err().errno, Errno::EADDRNOTAVAIL);
+        let was = ns.set_restore_mode(true);
+        ns.mptcp_add(&gone).unwrap();
+        ns.set_restore_mode(was);
+        assert_eq!(ns.mptcp_endpoint(4).map(|e| e.port), Some(4000));
     }
 
     #[test]

@@ -136,10 +136,17 @@ pub(super) fn sr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> 
     if matches(w, "hmac") {
         let v = it.next().ok_or_else(incomplete)?;
         if matches(v, "show") {
-            // a kernel without the HMAC table answers the dump with ENOTSUPP (524)
+            // a kernel without the HMAC table answers the dump with ENOTSUPP (524);
+            // with -j the array was opened before the dump (`[`, `[ ` with -p) and
+            // is never closed
             if !ns.kernel.ipv6_seg6_hmac {
+                let open = match (opts.json, opts.pretty) {
+                    (false, _) => "",
+                    (true, false) => "[",
+                    (true, true) => "[ ",
+                };
                 return Err(Failure {
-                    stdout: String::new(),
+                    stdout: open.into(),
                     errno: None,
                     stderr: "RTNETLINK answers: Unknown error 524\nDump terminated\n".into(),
                     status: 1,
