@@ -2100,13 +2100,14 @@ impl Netns {
             let mut a = a;
             a.flags &= !ifa::TENTATIVE;
             a.predad = false;
-            if tentative {
+            // (an address whose DAD completed on the down link keeps the host route it
+            // has: fixup_permanent_addr makes a missing one anew but inserts it only
+            // for an address whose DAD starts again, so a host route the address lost
+            // meanwhile, e.g. to a subnet-router anycast route of the same address that
+            // held its place and went when forwarding did, stays missing)
+            if tentative && !self.addrconf_dad_start(dev, a.addr) {
                 // DAD runs again where it is on; announced once it succeeds
-                if !self.addrconf_dad_start(dev, a.addr) {
-                    self.ifa_notify_new6(dev, &a);
-                }
-            } else {
-                self.local_route6(a.addr, dev, false);
+                self.ifa_notify_new6(dev, &a);
             }
         }
     }
