@@ -2598,7 +2598,8 @@ impl Netns {
         let mut dead_groups: Vec<u64> = Vec::new();
         for t in self.tables6.values() {
             for list in t.lists() {
-                let mut groups: std::collections::BTreeMap<u64, (usize, usize)> =
+                // (legs, legs dead or on dev, whether a leg is on dev)
+                let mut groups: std::collections::BTreeMap<u64, (usize, usize, bool)> =
                     Default::default();
                 for r in list.iter().filter(|r| r.nh_id == 0) {
                     if r.sibling_group != 0 {
@@ -2607,10 +2608,14 @@ impl Netns {
                         if r.nh.dev == dev || r.nh.flags & nhflags::DEAD != 0 {
                             e.1 += 1;
                         }
+                        e.2 |= r.nh.dev == dev;
                     }
                 }
-                for (g, (n, d)) in groups {
-                    if n == d {
+                // rt6_multipath_dead_count is asked only of a route with a leg on dev
+                // (rt6_multipath_uses_dev): a route whose legs all died earlier, on
+                // another device, stays when an unrelated device goes down
+                for (g, (n, d, uses)) in groups {
+                    if uses && n == d {
                         dead_groups.push(g);
                     }
                 }
