@@ -2626,3 +2626,155 @@ fn mirror_copies_srv6_settings() {
         .stdout
         .contains("tunsrc addr 2001:db8:5::77"));
 }
+
+/// `ip -s xfrm policy` prints each policy's add time, which is the mirror's own (the
+/// time of its replay): the two words after `add` blinded.
+fn add_time_blind(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.split_once("  add ") {
+            Some((head, rest)) => {
+                let tail = rest.splitn(3, ' ').nth(2).unwrap_or("");
+                format!("{head}  add # # {tail}")
+            }
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The IPsec security policy database comes through `NETLINK_XFRM`: policies of both
+/// families with the kernel's indexes (given and handed out), priorities, actions,
+/// types, marks, interface ids, flags, limits, selectors with ports, ICMP type and
+/// code, a GRE key and devices (one deleted since: the kernel keeps its index, `ip`
+/// prints `ifN`), tunnel and transport templates; one updated (it moves to the head),
+/// one deleted; the hash thresholds and a default action. Every listing is compared
+/// with `ip`'s.
+#[test]
+fn mirror_copies_xfrm_policies() {
+    let Some(ns) = live_netns(120) else {
+        return;
+    };
+    if !kernel_ok(&ns, "xfrm policy count") {
+        println!("skipped: the kernel has no xfrm (CONFIG_XFRM_USER)");
+        return;
+    }
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    for c in [
+        "link add d2 type ifb",
+        "xfrm policy add src 10.0.0.1/24 dst 10.1.0.0/24 proto tcp sport 80 dport 443 dir out \
+         priority 5 tmpl src 192.0.2.1 dst 192.0.2.2 proto esp spi 0x100 reqid 4 mode tunnel",
+        "xfrm policy add src 10.0.0.0/24 dst 10.1.0.0/24 dir in priority 5 \
+         tmpl src 192.0.2.2 dst 192.0.2.1 proto esp reqid 4 mode tunnel level use",
+        "xfrm policy add src 10.0.0.0/24 dst 10.1.0.0/24 dir fwd index 42 action block",
+        "xfrm policy add src 2001:db8::1/64 dst 2001:db8:1::/48 proto udp dport 500 dir out \
+         index 17 ptype sub mark 5 mask 0xff if_id 9 flag localok icmp",
+        "xfrm policy add src 2001:db8::/64 dst ::/0 proto ipv6-icmp type 135 code 0 dir in \
+         priority 100 limit time-soft 100 limit time-hard 200 limit time-use-soft 10 \
+         limit time-use-hard 20 limit byte-soft 1000 limit byte-hard 2000 \
+         limit packet-soft 10 limit packet-hard 20 \
+         tmpl src 2001:db8::a dst 2001:db8::b proto esp mode transport",
+        "xfrm policy add src 10.0.7.0/24 proto icmp type 8 dev d2 dir fwd",
+        "xfrm policy add dst 10.0.9.0/24 proto gre key 1.2.3.4 dev d1 dir out mark 0x10 mask 0xf0",
+        "xfrm policy add dir in",
+        "-6 xfrm policy add dir out priority 9 tmpl src 2001:db8::1 dst 2001:db8::2 proto ah \
+         spi 7 mode tunnel tmpl src 2001:db8::1 dst 2001:db8::2 proto comp spi 3 mode tunnel",
+        "xfrm policy add src 10.0.20.0/24 dir in ptype sub",
+        "xfrm policy add src 10.0.21.0/24 dir out",
+        "xfrm policy delete src 10.0.21.0/24 dir out",
+        "xfrm policy update src 10.0.0.0/24 dst 10.1.0.0/24 dir in priority 6",
+        "xfrm policy set hthresh4 24 16 hthresh6 64 56",
+        "xfrm policy setdefault fwd block",
+        // the device of a policy goes (its index stays in the selector)
+        "link del d2",
+    ] {
+        ns.ip(c);
+    }
+    let shows = [
+        "xfrm policy show",
+        "xfrm policy",
+        "-d xfrm policy list",
+        "-o xfrm policy list",
+        "-4 xfrm policy",
+        "-6 xfrm policy",
+        "xfrm policy list dir out",
+        "xfrm policy list ptype sub",
+        "xfrm policy list nosock",
+        "xfrm policy list dev d1",
+        "xfrm policy list src 10.0.0.0/16",
+        "xfrm policy list action block",
+        "xfrm policy list priority 5",
+        "xfrm policy list flag icmp",
+        "xfrm policy list index 42",
+        "xfrm policy count",
+        "-s xfrm policy count",
+        // (not `-s -s ... count`: its bucket counts follow the kernel's deferred hash
+        // resize, which may not have run yet)
+        "xfrm policy getdefault",
+        "xfrm policy get index 42 dir fwd",
+        "xfrm policy get index 17 dir out ptype sub mark 5 mask 0xff if_id 9",
+        "xfrm policy get index 17 dir out",
+        "xfrm policy get src 10.0.0.0/24 dst 10.1.0.0/24 dir in",
+        "xfrm policy get src 10.0.0.0/24 dst 10.1.0.0/24 dir out",
+    ];
+    let diffs = compare(&ns, &shows);
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    // with the indexes, lifetimes and template details: the add times blinded
+    for q in ["-s xfrm policy list", "-s -o xfrm policy list dir in"] {
+        let k = kernel(&ns, q);
+        let f = fibkit(&ns, q);
+        assert_eq!(
+            (k.status, add_time_blind(&k.stdout), &k.stderr),
+            (f.status, add_time_blind(&f.stdout), &f.stderr),
+            "ip {q}"
+        );
+    }
+    // the listing is the one set up (not two empty ones)
+    let k = kernel(&ns, "xfrm policy show").stdout;
+    assert_eq!(k.matches("\tdir ").count(), 10, "{k}");
+    assert!(k.contains("proto icmp type 8 dev if"), "{k}");
+    assert!(kernel(&ns, "-s -s xfrm policy count")
+        .stdout
+        .contains("local 24 remote 16"));
+}
+
+/// A saved mirror of policies replays (`fib mirror --load`) to the same listings.
+#[test]
+fn saved_mirror_replays_xfrm_policies() {
+    let Some(ns) = live_netns(121) else {
+        return;
+    };
+    if !kernel_ok(&ns, "xfrm policy count") {
+        println!("skipped: the kernel has no xfrm (CONFIG_XFRM_USER)");
+        return;
+    }
+    for c in TWO_LINKS {
+        ns.ip(c);
+    }
+    for c in [
+        "xfrm policy add src 10.0.0.0/24 dst 10.1.0.0/24 proto tcp dport 22 dev d0 dir out \
+         index 33 priority 3 tmpl src 192.0.2.1 dst 192.0.2.2 proto esp reqid 1 mode tunnel",
+        "xfrm policy add src 2001:db8::/64 dst 2001:db8:1::/64 dir in ptype sub if_id 4 \
+         mark 0x7 limit packet-hard 5",
+        "xfrm policy add dst 10.1.0.0/16 dir fwd action block",
+        "xfrm policy set hthresh6 96 96",
+    ] {
+        ns.ip(c);
+    }
+    let saved = ns.exec(env!("CARGO_BIN_EXE_fib"), &["mirror", "-q", "--save", "-"]);
+    assert!(saved.status.success());
+    let script = String::from_utf8_lossy(&saved.stdout).into_owned();
+    assert!(script.contains("xfrm policy add "), "{script}");
+    assert!(script.contains(" index 33 "), "{script}");
+    let shows = [
+        "xfrm policy show",
+        "-d xfrm policy list",
+        "xfrm policy list ptype sub",
+        "xfrm policy get index 33 dir out",
+    ];
+    let replay = replay_saved(&ns, script.as_bytes(), &shows);
+    assert!(replay.is_empty(), "{}", replay.join("\n"));
+    let diffs = compare(&ns, &shows);
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}

@@ -14,7 +14,9 @@
 //!    modelled sysctls. A generic netlink (`NETLINK_GENERIC`) socket then reads the
 //!    MPTCP path manager's endpoints and limits (family `mptcp_pm`) and the SRv6
 //!    tunnel source and HMAC keys (family `SEG6`), see [`genl`]; a family the kernel
-//!    lacks is skipped. The raw messages are decoded with bounds-checked readers into a
+//!    lacks is skipped. A `NETLINK_XFRM` socket reads the IPsec security policies, their
+//!    hash thresholds and default actions, see [`xfrm`]; a kernel without xfrm is
+//!    skipped. The raw messages are decoded with bounds-checked readers into a
 //!    [`KernelState`] of validated records ([`kernel`]); a message or attribute that
 //!    cannot be decoded is skipped with a [`Warning`], never a panic.
 //! 2. **Translate** — [`KernelState::translate`] turns the records into `ip` commands
@@ -69,7 +71,20 @@
 //! no device in the kernel but one in the mirror. The path manager's next free ID is
 //! not dumped: the mirror's follows from the IDs it adds. Changes of the generic
 //! netlink state send no rtnetlink event: [`Follower`] sees them at its next resync.
-//! See the crate's README for details.
+//!
+//! Of the IPsec state, the security policy database is mirrored (`ip xfrm policy`):
+//! every policy `ip` can make, with the kernel's index, selector (host bits, ports,
+//! ICMP type and code, GRE key, device: `ifN` where the device is gone), direction,
+//! type (`main`/`sub`), action, priority, flags, mark and mask, interface id, limits
+//! and templates, added oldest first so that listings keep the kernel's order; and the
+//! hash thresholds (`ip xfrm policy set`) and default actions (`setdefault`) where they
+//! differ from a new namespace's. The add time `ip -s` prints is the mirror's own (the
+//! time of the replay), and the mirror's index generator starts afresh (a policy added
+//! to the mirror without `index` may get another index than the kernel would give).
+//! Not mirrored, with a warning: socket policies, what `ip` cannot set (a share, a
+//! selector's user, masked ports, template algorithm masks), security contexts (fibkit
+//! drops them) and use counters (fibkit's start at 0). IPsec changes send no rtnetlink
+//! event either. See the crate's README for details.
 
 #![forbid(unsafe_code)]
 
@@ -84,12 +99,14 @@ mod nl;
 mod probe;
 pub mod sysctl;
 pub mod translate;
+pub mod xfrm;
 
 pub use genl::{KHmacKey, KMptcpEndpoint, KMptcpLimits};
 pub use kernel::{KAddr, KBucket, KHop, KLink, KNeigh, KNexthop, KResGroup, KRoute, KRule};
 pub use mcast::{KMcast, KMcastEntry};
 pub use sysctl::KSysctl;
 pub use translate::Translation;
+pub use xfrm::KXfrmPolicy;
 
 use kernel::{AF_INET, AF_INET6};
 use nl::{rtm, RtSocket};
@@ -212,6 +229,15 @@ pub struct KernelState {
     /// The SRv6 HMAC keys, in the kernel's dump order (a kernel without the HMAC table
     /// has none: [`fibkit::kconfig::KernelConfig::ipv6_seg6_hmac`] tells).
     pub seg6_hmac: Vec<KHmacKey>,
+    /// The IPsec security policies (`ip xfrm policy`, a `NETLINK_XFRM` dump), in the
+    /// kernel's dump order (newest first). Empty when the kernel has no xfrm.
+    pub xfrm_policies: Vec<KXfrmPolicy>,
+    /// The IPsec policy hash thresholds (`hthresh4`, `hthresh6`: local and remote
+    /// prefix bits), each `None` when not read.
+    pub xfrm_hthresh: xfrm::HThresh,
+    /// The IPsec default actions for in, fwd, out (`ip xfrm policy getdefault`);
+    /// `None` when not read.
+    pub xfrm_defaults: Option<[u8; 3]>,
     /// What could not be decoded.
     pub warnings: Vec<Warning>,
 }
@@ -459,6 +485,7 @@ fn dump_once(s: &mut RtSocket) -> Result<(KernelState, bool), Error> {
     k.sysctls = sysctl::read_all(&names, &mut w);
     k.mcast = mcast::read_all(&mut w);
     genl::read_all(&mut k, &mut w);
+    xfrm::read_all(&mut k, &mut w);
     k.warnings = w;
     Ok((k, intr))
 }

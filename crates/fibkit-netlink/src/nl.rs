@@ -8,7 +8,7 @@
 use std::io;
 
 use netlink_sys::{
-    protocols::{NETLINK_GENERIC, NETLINK_ROUTE},
+    protocols::{NETLINK_GENERIC, NETLINK_ROUTE, NETLINK_XFRM},
     Socket, SocketAddr,
 };
 
@@ -289,6 +289,12 @@ impl RtSocket {
     /// dumps and replies, with a family's id as the message type (see [`crate::genl`]).
     pub fn open_generic() -> io::Result<RtSocket> {
         RtSocket::open_protocol(NETLINK_GENERIC)
+    }
+
+    /// Open and bind an IPsec (`NETLINK_XFRM`) socket: the same request and dump walk,
+    /// with `XFRM_MSG_*` message types (see [`crate::xfrm`]).
+    pub fn open_xfrm() -> io::Result<RtSocket> {
+        RtSocket::open_protocol(NETLINK_XFRM)
     }
 
     fn open_protocol(protocol: isize) -> io::Result<RtSocket> {

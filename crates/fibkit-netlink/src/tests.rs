@@ -1154,3 +1154,92 @@ fn generic_netlink_state_is_mirrored() {
     assert_eq!(ns.mptcp_limits(), (4, 6));
     assert_eq!(ns.seg6_tunsrc(), 0x2001_0db8 << 96 | 0x77);
 }
+
+/// The IPsec policies become `ip xfrm policy add` commands, oldest first with the
+/// kernel's indexes (so the listing keeps the kernel's order); a socket's policy and a
+/// security context are warnings, and so are thresholds only where they differ.
+#[test]
+fn xfrm_policies_are_mirrored() {
+    use fibkit::xfrm::{LifetimeCfg, Policy, Selector, Template, AF_INET, AF_INET6};
+    let pol = |dir: u8, index: u32, last: u8| {
+        let mut sel = Selector {
+            family: AF_INET,
+            prefixlen_s: 24,
+            ..Default::default()
+        };
+        sel.saddr[..4].copy_from_slice(&[10, 0, last, 1]);
+        crate::KXfrmPolicy {
+            policy: Policy {
+                sel,
+                lft: LifetimeCfg {
+                    soft_byte_limit: u64::MAX,
+                    hard_byte_limit: u64::MAX,
+                    soft_packet_limit: u64::MAX,
+                    hard_packet_limit: 7,
+                    ..Default::default()
+                },
+                priority: 3,
+                index,
+                dir,
+                action: 0,
+                flags: 0,
+                share: 0,
+                ptype: 0,
+                mark: (0, 0),
+                if_id: 0,
+                tmpls: Vec::new(),
+                add_time: 1,
+            },
+            cur: [0, 0, 1, 0],
+            sec_ctx: false,
+        }
+    };
+    let mut k = state();
+    // newest first, as dumped
+    let mut a = pol(1, 9, 1);
+    a.policy.sel.ifindex = 9;
+    a.policy.sel.proto = 6;
+    a.policy.sel.dport = 443;
+    a.policy.sel.dport_mask = 0xffff;
+    a.policy.tmpls.push(Template {
+        family: AF_INET6,
+        proto: 50,
+        mode: 1,
+        spi: 0x100,
+        reqid: 2,
+        aalgos: u32::MAX,
+        ealgos: u32::MAX,
+        calgos: u32::MAX,
+        ..Default::default()
+    });
+    let mut b = pol(0, 16, 2);
+    b.policy.ptype = 1;
+    b.policy.mark = (4, 0xf);
+    b.sec_ctx = true;
+    let sock = pol(4, 4 + 8, 3);
+    k.xfrm_policies = vec![a, b, sock];
+    k.xfrm_hthresh = (Some((32, 32)), Some((64, 64)));
+    let t = k.translate();
+    let cmds = t.commands.join("\n");
+    let first = "xfrm policy add src 10.0.2.1/24 dst 0.0.0.0/0 dir in index 16 ptype sub \
+                 priority 3 mark 0x4 mask 0xf limit packet-hard 7";
+    let second = "xfrm policy add src 10.0.1.1/24 dst 0.0.0.0/0 dev if9 proto 6 dport 443 \
+                  dir out index 9 priority 3 limit packet-hard 7 tmpl src :: dst :: proto esp \
+                  spi 256 reqid 2 mode tunnel";
+    assert!(cmds.contains("xfrm policy set hthresh6 64 64"), "{cmds}");
+    assert!(!cmds.contains("hthresh4"), "{cmds}");
+    let (i, j) = (cmds.find(first), cmds.find(second));
+    assert!(i.is_some() && j.is_some() && i < j, "{cmds}");
+    let texts: Vec<&str> = t.warnings.iter().map(|w| w.text.as_str()).collect();
+    assert!(
+        texts.iter().any(|w| w.contains("socket's policy")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|w| w.contains("security context")),
+        "{texts:?}"
+    );
+    let x = t.netns.xfrm();
+    let idx: Vec<u32> = x.policies().iter().map(|p| p.index).collect();
+    assert_eq!(idx, [9, 16]);
+}

@@ -50,6 +50,17 @@
 //! limits (`mptcp limits set`) and endpoints (`mptcp endpoint add ADDR [port P] id ID
 //! [dev DEV] FLAGS...`, with the kernel's IDs, in its dump order) and the SRv6 tunnel
 //! source (`sr tunsrc set`); each only where it differs from a new namespace's.
+//!
+//! Then the IPsec security policy database ([`crate::xfrm`]): the hash thresholds
+//! (`xfrm policy set hthresh4 L R hthresh6 L R`) and default actions (`xfrm policy
+//! setdefault ...`) where they differ from a new namespace's, then each policy as
+//! `xfrm policy add SELECTOR dir DIR index N [ptype sub] [action block] priority P
+//! [flag ...] [mark V mask M] [if_id I] [limit ...] [tmpl ...]`, oldest first (the
+//! kernel dumps the newest first, and puts each policy added at the head), with the
+//! kernel's index (whose low bits are the direction, as an explicit index must be).
+//! A selector keeps its host bits, its ports (ICMP type and code, GRE key) and its
+//! device, written `ifN` when the device is gone. Socket policies and what `ip`
+//! cannot set are warnings, and so are security contexts and use counters.
 
 use std::collections::HashMap;
 
@@ -2607,6 +2618,8 @@ pub fn translate(k: &KernelState) -> Translation {
     // 14. the generic netlink state: MPTCP limits and endpoints, the SRv6 tunnel source
     // (after the addresses: an endpoint with a port binds a socket to its address)
     restore_genl(&mut c, k, &names);
+    // 15. the IPsec policy database: thresholds, default actions, then the policies
+    restore_xfrm(&mut c, k, &names);
     c.ns.end_bulk(was_bulk);
     Translation {
         commands: c.commands,
@@ -3086,4 +3099,306 @@ pub(crate) fn route_differences(k: &KernelState, ns: &Netns) -> Vec<String> {
         }
     }
     out
+}
+
+/// An xfrm address of `family` as `ip` reads it back.
+fn xfrm_addr(family: u16, a: &[u8; 16]) -> Option<String> {
+    match family {
+        fibkit::xfrm::AF_INET => Some(std::net::Ipv4Addr::new(a[0], a[1], a[2], a[3]).to_string()),
+        fibkit::xfrm::AF_INET6 => Some(std::net::Ipv6Addr::from(*a).to_string()),
+        _ => None,
+    }
+}
+
+/// The selector words of an `ip xfrm policy add`: addresses with their prefix lengths
+/// (host bits kept), the device, and the upper-layer spec `ip` would have sent for
+/// the ports (or ICMP type and code, GRE key) the kernel keeps; or why `ip` cannot
+/// make this selector.
+fn xfrm_selector_words(
+    s: &fibkit::xfrm::Selector,
+    names: &HashMap<u32, String>,
+    ns: &Netns,
+) -> Result<Vec<String>, String> {
+    let fam = s.family;
+    let (Some(src), Some(dst)) = (xfrm_addr(fam, &s.saddr), xfrm_addr(fam, &s.daddr)) else {
+        return Err(format!("its selector's family {fam} is not IPv4 or IPv6"));
+    };
+    let mut o = vec![
+        w("src"),
+        format!("{src}/{}", s.prefixlen_s),
+        w("dst"),
+        format!("{dst}/{}", s.prefixlen_d),
+    ];
+    if s.ifindex < 0 {
+        return Err(format!("its selector's device index {}", s.ifindex));
+    }
+    if s.ifindex > 0 {
+        let i = s.ifindex as u32;
+        match names.get(&i) {
+            Some(n) => o.extend([w("dev"), n.clone()]),
+            None if ns.link(i).is_some() => {
+                return Err(format!(
+                    "its device index {i} names no device in the kernel and another one \
+                     in the mirror"
+                ))
+            }
+            None => o.extend([w("dev"), format!("if{i}")]),
+        }
+    }
+    if s.user != 0 {
+        return Err(format!(
+            "its selector's user {} (`ip` cannot set it)",
+            s.user
+        ));
+    }
+    if s.proto != 0 {
+        o.extend([w("proto"), s.proto.to_string()]);
+    }
+    let full = |m: u16| m == 0xffff;
+    let none = |v: u16, m: u16| v == 0 && m == 0;
+    let ports = |o: &mut Vec<String>, a: &str, v: u16, m: u16| -> Result<(), String> {
+        if none(v, m) {
+            Ok(())
+        } else if full(m) && v != 0 {
+            o.extend([w(a), v.to_string()]);
+            Ok(())
+        } else {
+            Err(format!(
+                "its selector's {a} {v} with mask {m:#x} (`ip` cannot set it)"
+            ))
+        }
+    };
+    match s.proto {
+        0 | 6 | 17 | 132 | 33 => {
+            ports(&mut o, "sport", s.sport, s.sport_mask)?;
+            ports(&mut o, "dport", s.dport, s.dport_mask)?;
+        }
+        1 | 58 | 135 => {
+            for (word, v, m) in [
+                ("type", s.sport, s.sport_mask),
+                ("code", s.dport, s.dport_mask),
+            ] {
+                if none(v, m) {
+                    continue;
+                }
+                if !full(m) || v > 0xff {
+                    return Err(format!(
+                        "its selector's {word} {v} with mask {m:#x} (`ip` cannot set it)"
+                    ));
+                }
+                o.extend([w(word), v.to_string()]);
+            }
+        }
+        47 => {
+            if !(none(s.sport, s.sport_mask) && none(s.dport, s.dport_mask)) {
+                if !(full(s.sport_mask) && full(s.dport_mask)) {
+                    return Err("its selector's GRE key is masked (`ip` cannot set it)".into());
+                }
+                let key = (u32::from(s.sport) << 16) | u32::from(s.dport);
+                o.extend([w("key"), key.to_string()]);
+            }
+        }
+        p => {
+            if !(none(s.sport, s.sport_mask) && none(s.dport, s.dport_mask)) {
+                return Err(format!(
+                    "its selector has ports with protocol {p} (`ip` cannot set them)"
+                ));
+            }
+        }
+    }
+    Ok(o)
+}
+
+/// The `ip xfrm policy add` words of a policy, or why `ip` cannot make it.
+fn xfrm_policy_words(
+    k: &crate::KXfrmPolicy,
+    names: &HashMap<u32, String>,
+    ns: &Netns,
+) -> Result<Vec<String>, String> {
+    use fibkit::xfrm::{mode, DIR_MAX};
+    let p = &k.policy;
+    if p.dir >= DIR_MAX {
+        return Err("a socket's policy (`ip` cannot add one; `ip xfrm policy` lists it)".into());
+    }
+    if p.share != 0 {
+        return Err(format!("share {} (`ip` cannot set it)", p.share));
+    }
+    let mut o = vec![w("xfrm"), w("policy"), w("add")];
+    o.extend(xfrm_selector_words(&p.sel, names, ns)?);
+    let dir = ["in", "out", "fwd"][usize::from(p.dir)];
+    o.extend([w("dir"), w(dir), w("index"), p.index.to_string()]);
+    match p.ptype {
+        fibkit::xfrm::TYPE_MAIN => {}
+        fibkit::xfrm::TYPE_SUB => o.extend([w("ptype"), w("sub")]),
+        t => return Err(format!("policy type {t}")),
+    }
+    match p.action {
+        fibkit::xfrm::ACTION_ALLOW => {}
+        fibkit::xfrm::ACTION_BLOCK => o.extend([w("action"), w("block")]),
+        a => return Err(format!("action {a}")),
+    }
+    o.extend([w("priority"), p.priority.to_string()]);
+    if p.flags != 0 {
+        o.push(w("flag"));
+        if p.flags & !3 == 0 {
+            if p.flags & 1 != 0 {
+                o.push(w("localok"));
+            }
+            if p.flags & 2 != 0 {
+                o.push(w("icmp"));
+            }
+        } else {
+            o.push(format!("{:#x}", p.flags));
+        }
+    }
+    if p.mark.1 != 0 {
+        o.extend([
+            w("mark"),
+            format!("{:#x}", p.mark.0),
+            w("mask"),
+            format!("{:#x}", p.mark.1),
+        ]);
+    }
+    if p.if_id != 0 {
+        o.extend([w("if_id"), p.if_id.to_string()]);
+    }
+    let l = &p.lft;
+    for (name, v, dflt) in [
+        ("time-soft", l.soft_add_expires_seconds, 0),
+        ("time-hard", l.hard_add_expires_seconds, 0),
+        ("time-use-soft", l.soft_use_expires_seconds, 0),
+        ("time-use-hard", l.hard_use_expires_seconds, 0),
+        ("byte-soft", l.soft_byte_limit, u64::MAX),
+        ("byte-hard", l.hard_byte_limit, u64::MAX),
+        ("packet-soft", l.soft_packet_limit, u64::MAX),
+        ("packet-hard", l.hard_packet_limit, u64::MAX),
+    ] {
+        if v != dflt {
+            o.extend([w("limit"), w(name), v.to_string()]);
+        }
+    }
+    for t in &p.tmpls {
+        let (Some(src), Some(dst)) = (xfrm_addr(t.family, &t.saddr), xfrm_addr(t.family, &t.daddr))
+        else {
+            return Err(format!("a template of family {}", t.family));
+        };
+        let proto = match t.proto {
+            50 => "esp",
+            51 => "ah",
+            108 => "comp",
+            43 => "route2",
+            60 => "hao",
+            255 => "ipsec-any",
+            x => return Err(format!("a template of protocol {x}")),
+        };
+        let m = match t.mode {
+            mode::TRANSPORT => "transport",
+            mode::TUNNEL => "tunnel",
+            mode::RO => "ro",
+            mode::IN_TRIGGER => "in_trigger",
+            mode::BEET => "beet",
+            x => return Err(format!("a template of mode {x}")),
+        };
+        if t.share != 0 {
+            return Err(format!(
+                "a template's share {} (`ip` cannot set it)",
+                t.share
+            ));
+        }
+        if (t.aalgos, t.ealgos, t.calgos) != (u32::MAX, u32::MAX, u32::MAX) {
+            return Err("a template's algorithm masks (`ip` cannot set them)".into());
+        }
+        o.extend([
+            w("tmpl"),
+            w("src"),
+            src,
+            w("dst"),
+            dst,
+            w("proto"),
+            w(proto),
+        ]);
+        if t.spi != 0 {
+            o.extend([w("spi"), t.spi.to_string()]);
+        }
+        o.extend([w("reqid"), t.reqid.to_string(), w("mode"), w(m)]);
+        match t.optional {
+            0 => {}
+            1 => o.extend([w("level"), w("use")]),
+            x => return Err(format!("a template's level {x}")),
+        }
+    }
+    Ok(o)
+}
+
+/// Step 15: the IPsec security policy database, as `ip xfrm policy` commands: the
+/// hash thresholds (`set`) and default actions (`setdefault`) where they differ from a
+/// new namespace's, then the policies oldest first (the kernel dumps the newest first
+/// and lists each new one at the head), each with the kernel's index, so that the
+/// listings come in the kernel's order with its indexes. What `ip` cannot make (a
+/// socket's policy, a share, masked ports, ...) is a warning; so are a security
+/// context (fibkit drops it, as a kernel without an LSM's xfrm hooks does) and
+/// traffic counters, which `-s` prints. The add time is the mirror's own.
+fn restore_xfrm(c: &mut Ctx, k: &KernelState, names: &HashMap<u32, String>) {
+    let (t4, t6) = k.xfrm_hthresh;
+    let x = c.ns.xfrm();
+    let mut set = vec![w("xfrm"), w("policy"), w("set")];
+    if let Some((l, r)) = t4.filter(|t| *t != x.hthresh4) {
+        set.extend([w("hthresh4"), l.to_string(), r.to_string()]);
+    }
+    if let Some((l, r)) = t6.filter(|t| *t != x.hthresh6) {
+        set.extend([w("hthresh6"), l.to_string(), r.to_string()]);
+    }
+    if set.len() > 3 {
+        c.ip(set);
+    }
+    if let Some(d) = k.xfrm_defaults {
+        let have = c.ns.xfrm().defaults();
+        if d != have {
+            let mut o = vec![w("xfrm"), w("policy"), w("setdefault")];
+            for (i, dir) in ["in", "fwd", "out"].iter().enumerate() {
+                let v = match d[i] {
+                    fibkit::xfrm::USERPOLICY_BLOCK => "block",
+                    fibkit::xfrm::USERPOLICY_ACCEPT => "accept",
+                    _ => continue,
+                };
+                o.extend([w(*dir), w(v)]);
+            }
+            if o.len() > 3 {
+                c.ip(o);
+            }
+        }
+    }
+    for kp in k.xfrm_policies.iter().rev() {
+        let p = &kp.policy;
+        let dir = match p.dir {
+            0 => "in".to_string(),
+            1 => "out".to_string(),
+            2 => "fwd".to_string(),
+            d => format!("{d} (a socket's)"),
+        };
+        let words = match xfrm_policy_words(kp, names, &c.ns) {
+            Ok(o) => o,
+            Err(why) => {
+                c.warn(format!(
+                    "IPsec policy index {} dir {dir}: {why}: not mirrored",
+                    p.index
+                ));
+                continue;
+            }
+        };
+        if kp.sec_ctx {
+            c.warn(format!(
+                "IPsec policy index {}: its security context is dropped (fibkit keeps none)",
+                p.index
+            ));
+        }
+        if kp.cur[0] != 0 || kp.cur[1] != 0 || kp.cur[3] != 0 {
+            c.warn(format!(
+                "IPsec policy index {}: its use counters ({} bytes, {} packets, last use \
+                 {}) are not mirrored (fibkit's start at 0)",
+                p.index, kp.cur[0], kp.cur[1], kp.cur[3]
+            ));
+        }
+        c.ip(words);
+    }
 }
