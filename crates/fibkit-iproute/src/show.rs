@@ -1958,12 +1958,7 @@ pub fn mptcp_endpoints_show(ns: &Netns, opts: &ShowOpts, only: Option<u8>) -> St
             );
         }
         o.n(Some("id"), &format!("id {} ", e.id), i128::from(e.id));
-        for (name, bit) in [
-            ("signal", flag::SIGNAL),
-            ("subflow", flag::SUBFLOW),
-            ("backup", flag::BACKUP),
-            ("fullmesh", flag::FULLMESH),
-        ] {
+        for (name, bit) in flag::NAMED {
             if e.flags & bit != 0 {
                 // print_string(PRINT_FP) and print_bool(PRINT_JSON)
                 o.bool_true(name, &format!("{name} "));

@@ -2657,12 +2657,7 @@ fn mptcp_endpoint_words(
         }
     }
     let mut rest = e.flags;
-    for (name, bit) in [
-        ("signal", flag::SIGNAL),
-        ("subflow", flag::SUBFLOW),
-        ("backup", flag::BACKUP),
-        ("fullmesh", flag::FULLMESH),
-    ] {
+    for (name, bit) in flag::NAMED {
         if e.flags & bit != 0 {
             o.push(w(name));
             rest &= !bit;

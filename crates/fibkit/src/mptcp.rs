@@ -30,6 +30,14 @@ pub mod flag {
     pub const BACKUP: u32 = 4;
     /// Subflows from it to every address the peer announced.
     pub const FULLMESH: u32 = 8;
+
+    /// The flags `ip mptcp endpoint` names, in the order it prints them.
+    pub const NAMED: [(&str, u32); 4] = [
+        ("signal", SIGNAL),
+        ("subflow", SUBFLOW),
+        ("backup", BACKUP),
+        ("fullmesh", FULLMESH),
+    ];
 }
 
 /// `MPTCP_PM_ADDR_MAX`: the most endpoints, and the largest limit.
