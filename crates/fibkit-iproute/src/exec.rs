@@ -2305,9 +2305,9 @@ fn netconf_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         if args[i] == "dev" {
             i += 1;
             let d = args.get(i).ok_or_else(incomplete)?;
-            dev = ns
-                .link_index(d)
-                .or_else(|| if_index_name(d))
+            // (`filter.ifindex` is an int: an index read as negative is refused)
+            dev = ll_index(ns, d)
+                .filter(|&i| i <= i32::MAX as u32)
                 .ok_or_else(|| Failure::parse(format!("Device \"{d}\" does not exist.\n"), 1))?;
         }
         i += 1;
@@ -2596,13 +2596,6 @@ pub fn ll_index(ns: &Netns, name: &str) -> Option<u32> {
     // the kernel's answer to the lookup by name, ENODEV, is the last errno so far
     crate::names::note_ifn_probe();
     if_name_number(name).filter(|&i| i != 0)
-}
-
-/// iproute2's `ll_idx_a2n`: `ifN` names ifindex `N` whether or not a device has it
-/// (see [`if_name_number`]); `None` when the name is not of that form or names no
-/// positive index (`filter.ifindex` is an int: `<= 0` is refused).
-fn if_index_name(name: &str) -> Option<u32> {
-    if_name_number(name).filter(|&v| v != 0 && v <= i32::MAX as u32)
 }
 
 /// `ip [-6] mroute [show|list] [[to] PREFIX] [from PREFIX] [iif DEV] [table ID]`: the
