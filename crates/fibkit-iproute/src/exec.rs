@@ -474,7 +474,7 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
         return netconf_cmd(ns, &opts, rest);
     }
     if matches(o, "vrf") {
-        return vrf_cmd(&opts, rest);
+        return vrf_cmd(ns, &opts, rest);
     }
     // `ip monitor` waits for the kernel's notifications; a model sends none (`fib
     // mirror --follow` follows a live host's)
@@ -1306,7 +1306,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             // fibkit has no VRF device: every name is iproute2's "Invalid VRF"
             "vrf" => {
                 let v = a.val()?;
-                return Err(invarg("Invalid VRF\n", v));
+                return Err(not_vrf(ns, invarg("Invalid VRF\n", v), v));
             }
             // RTA_TTL_PROPAGATE (MPLS only): read and checked, not kept
             "ttl-propagate" => {
@@ -1885,7 +1885,7 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
             // ipvrf_get_table: fibkit has no VRF device
             "vrf" => {
                 let v = a.val()?;
-                return Err(invarg("Invalid VRF\n", v));
+                return Err(not_vrf(ns, invarg("Invalid VRF\n", v), v));
             }
             "sport" => {
                 let v = a.val()?;
@@ -2479,22 +2479,34 @@ fn maddr_modify(ns: &mut Netns, a: &[String], add: bool) -> Res<Outcome> {
     Ok(Outcome::Ok(String::new()))
 }
 
+/// A `vrf NAME` argument: iproute2 asks the kernel for the link NAME by name (not
+/// through the `ifN` fallback) to read its kind; fibkit has no VRF device, so the
+/// answer is always `failure`, with the ENODEV of that query when no device has the
+/// name or altname (the message stays iproute2's).
+pub(crate) fn not_vrf(ns: &Netns, mut failure: Failure, name: &str) -> Failure {
+    if ns.link_index(name).is_none() {
+        failure.errno = Some(Errno::ENODEV);
+    }
+    failure
+}
+
 /// `ip vrf`: fibkit models no VRF device (the modelled kernel has no `vrf` driver), so
 /// the listing is empty and every VRF name is invalid, as iproute2's ipvrf.c says on
 /// such a kernel. `identify` looks at the process only: none is in a VRF here.
-fn vrf_cmd(opts: &Opts, a: &[String]) -> Res<Outcome> {
+fn vrf_cmd(ns: &Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     const USAGE: &str = "Usage:\tip vrf show [NAME] ...\n\tip vrf exec [NAME] cmd ...\n\tip vrf identify [PID]\n\tip vrf pids [NAME]\n";
     let fail = |msg: &str, status: i32| Failure::parse(format!("{msg}\n"), status);
     let show = |args: &[String]| -> Res<Outcome> {
-        match args.len() {
-            0 if opts.json => Ok(Outcome::Ok(
+        match args {
+            [] if opts.json => Ok(Outcome::Ok(
                 if opts.pretty { "[ ]\n" } else { "[]\n" }.to_string(),
             )),
-            0 => Ok(Outcome::Ok(
+            [] => Ok(Outcome::Ok(
                 "Name              Table\n-----------------------\nNo VRF has been configured\n"
                     .to_string(),
             )),
-            1 => Err(fail("Invalid VRF", 255)),
+            // ipvrf_show returns -1: a batch goes on
+            [name] => Err(not_vrf(ns, fail("Invalid VRF", 255).exiting(false), name)),
             _ => Err(Failure::parse(USAGE, 255)),
         }
     };
@@ -2520,7 +2532,7 @@ fn vrf_cmd(opts: &Opts, a: &[String]) -> Res<Outcome> {
     }
     if matches(cmd, "pids") {
         return Err(match rest {
-            [_] => fail("Invalid VRF name", 1),
+            [name] => not_vrf(ns, fail("Invalid VRF name", 1), name),
             _ => fail("Invalid arguments", 1),
         });
     }
@@ -2528,7 +2540,7 @@ fn vrf_cmd(opts: &Opts, a: &[String]) -> Res<Outcome> {
         return Err(match rest {
             [] => fail("No VRF name specified", 1),
             [_] => fail("No command specified", 1),
-            _ => fail("Invalid VRF name", 255),
+            [name, ..] => not_vrf(ns, fail("Invalid VRF name", 255), name),
         });
     }
     if matches(cmd, "show") || matches(cmd, "lst") || matches(cmd, "list") {

@@ -76,16 +76,6 @@ fn no_device(name: &str) -> Failure {
     f
 }
 
-/// `vrf NAME`: `name_is_vrf` fails for every device (fibkit has no VRF devices);
-/// its link query fails with ENODEV when there is no such device.
-fn not_vrf(ns: &Netns, name: &str) -> Failure {
-    let mut f = invarg("Invalid VRF\n", name);
-    if ns.link_index(name).is_none() {
-        f.errno = Some(Errno::ENODEV);
-    }
-    f
-}
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Verb {
     Add,
@@ -383,7 +373,8 @@ fn parse_select(ns: &Netns, a: &[String], get_style_id: bool) -> Res<Select> {
             s.master_idx = super::ll_index(ns, v).ok_or_else(|| no_device(v))?;
             s.master = true;
         } else if matches(w, "vrf") {
-            return Err(not_vrf(ns, it.val()?));
+            let v = it.val()?;
+            return Err(crate::exec::not_vrf(ns, invarg("Invalid VRF\n", v), v));
         } else if matches(w, "protocol") {
             let v = it.val()?;
             let p = get_unsigned(v)
@@ -846,7 +837,8 @@ fn bucket_list(ns: &Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             master_idx = super::ll_index(ns, v).ok_or_else(|| no_device(v))?;
             master = true;
         } else if matches(w, "vrf") {
-            return Err(not_vrf(ns, it.val()?));
+            let v = it.val()?;
+            return Err(crate::exec::not_vrf(ns, invarg("Invalid VRF\n", v), v));
         } else if w == "id" {
             let v = it.val()?;
             id = get_unsigned(v).ok_or_else(|| invarg("invalid id value", v))?;
