@@ -2004,9 +2004,9 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
             // an output answer is the nexthop's cached output route
             ns.route_get4_output_cache(&mut r, notify);
             // inet_rtm_getroute: a uid the query names is reported for input lookups
-            // too
+            // too, unless it is INVALID_UID
             if uid.is_some() {
-                r.uid = uid;
+                r.uid = uid.filter(|&u| u != u32::MAX);
             }
             if fibmatch && r.fib.is_none() {
                 return Err(Failure::errno(Errno::EHOSTUNREACH));

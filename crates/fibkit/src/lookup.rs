@@ -1211,7 +1211,8 @@ pub struct RouteAnswer4 {
     pub requested_dst: u32,
     /// The uid the kernel reports with the answer (`RTA_UID`): the query's own, else,
     /// for output lookups, the caller's (`flow.uid`); none for an input lookup that
-    /// named no uid (`INVALID_UID`). Set by the caller that knows the query.
+    /// named no uid, and none for the uid 4294967295 (`INVALID_UID`, which
+    /// `rt_fill_info` leaves out). Set by the caller that knows the query.
     pub uid: Option<u32>,
     /// The route's realms (`dst.tclassid`, `RTA_FLOW`).
     pub realms: u32,
@@ -1284,7 +1285,7 @@ impl RouteGet4<'_> {
             flow: self.flow,
             requested_src: self.requested_src,
             requested_dst: self.requested_dst,
-            uid: (!self.input).then_some(self.flow.uid),
+            uid: (!self.input && self.flow.uid != u32::MAX).then_some(self.flow.uid),
             realms: self.realms,
             notify: false,
             bc_forwarded: self.bc_forwarded,
