@@ -2967,6 +2967,9 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                     8 => RuleAction::Prohibit,
                     x => RuleAction::Other(x),
                 });
+                // iprule_modify sets table_ok after any type: `unicast` without a
+                // table asks for table 0 (the kernel picks an empty one)
+                table_ok = true;
                 // action 0 (FR_ACT_UNSPEC): a delete then matches any action
                 // (`rule_find`)
                 if t == 0 && !add {
