@@ -3880,7 +3880,8 @@ fn iprule_filter(
             f.pref = Some(get_u32(v, 0).ok_or_else(|| invarg("preference value is invalid\n", v))?);
         } else if w == "not" {
             f.not = true;
-        } else if w == "tos" {
+        } else if w == "tos" || w == "dsfield" {
+            // iproute2 6.1 compares both words whole: `dsf` is read as a prefix
             let v = a.need()?;
             f.tos = Some(dsfield_a2n(v).ok_or_else(|| invarg("TOS value is invalid\n", v))?);
         } else if w == "fwmark" {
