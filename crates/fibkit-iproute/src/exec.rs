@@ -6123,34 +6123,23 @@ fn neigh_get(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
     }
 }
 
+/// What `ip neigh flush` prints after one round that deleted `n` entries (`-s`).
+fn flush_summary(stats: u32, n: usize) -> String {
+    match (stats, n) {
+        (0, _) => String::new(),
+        (_, 0) => "Nothing to flush.\n".to_string(),
+        (_, n) => format!(
+            "\n*** Round 1, deleting {n} entries ***\n*** Flush is complete after 1 round ***\n"
+        ),
+    }
+}
+
 /// The kernel's refusal of a neighbour change: `ipneigh_modify` ends with `exit(2)`.
 fn neigh_refused(e: fibkit::Error) -> Failure {
     Failure::kernel(e).exiting(true)
 }
 
 fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
-    let listing = a
-        .first()
-        .is_none_or(|c| matches(c, "show") || matches(c, "list") || matches(c, "lst"));
-    if opts.alt == Some(AltFamily::Bridge) && listing {
-        // an AF_BRIDGE neighbour dump is the bridge forwarding database (every device's
-        // unicast and multicast link-layer addresses), which fibkit does not model; its
-        // proxy variant is refused by the kernel (rtnl_fdb_dump's header check)
-        if a.iter().skip(1).any(|w| w == "proxy") {
-            return Err(Failure::parse(
-                "Error: Invalid values in header for fdb dump request.\nDump terminated\n",
-                1,
-            ));
-        }
-        return Err(Failure {
-            stdout: String::new(),
-            errno: Some(Errno::EOPNOTSUPP),
-            stderr: "Error: fibkit does not model the bridge forwarding database (ip -B neigh).\n"
-                .into(),
-            status: 2,
-            exits: false,
-        });
-    }
     let Some(cmd) = a.first().map(String::as_str) else {
         return show(ns, opts, &[], crate::show::neigh_show);
     };
@@ -6323,6 +6312,17 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
         return show(ns, opts, rest, crate::show::neigh_show);
     }
+    if matches(cmd, "flush") && opts.alt == Some(AltFamily::Bridge) {
+        // the forwarding database's rows the filter selects, each deleted in turn;
+        // all are checked first, so a refusal changes nothing
+        let sel = crate::show::fdb_flush_select(ns, &show_opts(opts), rest).map_err(show_err)?;
+        let mut after = ns.clone();
+        for r in &sel {
+            after.fdb_delete(r).map_err(Failure::kernel)?;
+        }
+        *ns = after;
+        return Ok(Outcome::Ok(flush_summary(opts.stats, sel.len())));
+    }
     if matches(cmd, "flush") {
         // one dump, then a delete per entry (one round: nothing comes back here)
         let sel = crate::show::neigh_flush_select(ns, &show_opts(opts), rest).map_err(show_err)?;
@@ -6333,14 +6333,7 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 ns.neigh_del(dev, addr, v6).map_err(Failure::kernel)?;
             }
         }
-        let text = match (opts.stats, sel.len()) {
-            (0, _) => String::new(),
-            (_, 0) => "Nothing to flush.\n".to_string(),
-            (_, n) => format!(
-                "\n*** Round 1, deleting {n} entries ***\n*** Flush is complete after 1 round ***\n"
-            ),
-        };
-        return Ok(Outcome::Ok(text));
+        return Ok(Outcome::Ok(flush_summary(opts.stats, sel.len())));
     }
     if matches(cmd, "help") {
         return Err(Failure::parse(crate::show::USAGE_NEIGH, 255));

@@ -150,6 +150,15 @@ thread_local! {
     /// Whether the command being run resolved an `ifN` form that names no device
     /// (`ll_name_to_index` asked the kernel for a device of that name first).
     static IFN_PROBED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Whether this `ip` process printed `print_neigh`'s warning that the kernel did
+    /// not filter a dump by master device (a static of iproute2's: once per process).
+    static MASTER_WARNED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether `print_neigh`'s master-filter warning is due now: true the first time in an
+/// `ip` process.
+pub(crate) fn master_warning_due() -> bool {
+    !MASTER_WARNED.with(|n| n.replace(true))
 }
 
 /// `ll_link_get` failed with ENODEV for an `ifN` form (see [`ifn_probed`]).
@@ -194,13 +203,14 @@ pub(crate) fn read_realms() {
 /// A new `ip` process: what iproute2 read of its name files is forgotten (a single
 /// command each time, a batch once at its start).
 pub fn new_process() {
+    MASTER_WARNED.with(|n| n.set(false));
     REALMS_READ.with(|n| n.set(false));
     STATS_SHOWS.with(|n| n.set(0));
 }
 
 /// A preferred family other than inet and inet6: iproute2 takes it, and the kernel
 /// has no routes, rules or neighbours of it (this kernel has no MPLS module; bridge
-/// neighbours are the bridge forwarding database, which fibkit does not model).
+/// neighbours are the bridge forwarding database, see `fibkit::fdb`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AltFamily {
     /// AF_PACKET: `-0`, `-f link`.

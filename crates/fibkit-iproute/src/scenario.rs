@@ -134,17 +134,34 @@ pub fn normalize_text_line(line: &str) -> String {
             i += 2;
             continue;
         }
-        if w == "used"
-            && i + 1 < collapsed.len()
-            && collapsed[i + 1].chars().all(|c| c.is_ascii_digit())
-        {
-            i += 2;
-            continue;
-        }
         words.push(w.to_string());
         i += 1;
     }
-    words.join(" ")
+    let joined = strip_used(&words.join(" "));
+    joined.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The oracle's `\bused \d+\b` removed: `used`, a space and digits, with a word
+/// boundary before and after (`used 0/0/0` keeps its `/0/0`).
+fn strip_used(line: &str) -> String {
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let b = line.as_bytes();
+    let mut out = String::with_capacity(line.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i..].starts_with(b"used ") && (i == 0 || !word(b[i - 1])) {
+            let digits = b[i + 5..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let end = i + 5 + digits;
+            if digits > 0 && (end == b.len() || !word(b[end])) {
+                i = end;
+                continue;
+            }
+        }
+        let c = line[i..].chars().next().expect("in bounds");
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
 }
 
 fn is_secs(s: &str) -> bool {
@@ -805,7 +822,25 @@ pub fn compare(expected: &str, got: &str) -> Vec<(usize, String, String)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{compare, raw_timers_blind};
+    use super::{compare, normalize_text_line, raw_timers_blind};
+
+    #[test]
+    fn used_times_go_as_the_oracle_strips_them() {
+        // `\bused \d+\b`: the first number only, whatever follows it but a word
+        assert_eq!(
+            normalize_text_line("lladdr 02:00:00:00:00:01  used 0/0/0PERMANENT "),
+            "lladdr 02:00:00:00:00:01 /0/0PERMANENT"
+        );
+        assert_eq!(normalize_text_line("a used 12 b"), "a b");
+        assert_eq!(
+            normalize_text_line("unused 5 used 12abc"),
+            "unused 5 used 12abc"
+        );
+        assert_eq!(
+            normalize_text_line("x expires 33sec age 4sec y"),
+            "x expires y"
+        );
+    }
 
     #[test]
     fn raw_expiry_seconds_are_blind_only_in_raw_lines() {

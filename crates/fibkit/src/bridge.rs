@@ -191,6 +191,7 @@ impl Netns {
         let l = self.links.get_mut(&idx).expect("exists");
         l.master = br;
         self.bridge_new_port(br, idx);
+        self.fdb_port_added(br, idx);
         // br_add_if updates the features (a NETDEV_FEAT_CHANGE if they changed: the
         // macvlans over the bridge take its TSO limit of before) and then the limits
         if self.bridge_features(br) != features_were {
@@ -276,6 +277,7 @@ impl Netns {
         l.promiscuity = l.promiscuity.saturating_sub(1);
         l.allmulti = l.allmulti.saturating_sub(1);
         self.bridge_forget_port(idx);
+        self.fdb_port_removed(br, idx);
         self.bridge_set_gso_limits(br);
         // br_del_if updates the features after the limits: on a change the macvlans
         // over the bridge take its new limit

@@ -40,6 +40,7 @@ pub mod cowvec;
 pub mod ecmp;
 pub mod encap;
 pub mod error;
+pub mod fdb;
 pub mod fib;
 pub mod fib4;
 pub mod fib6;

@@ -349,6 +349,9 @@ impl Netns {
                 }
             }
         } else {
+            // dev_uc_add: the macvlan's address joins its lower device's unicast list
+            let mac = self.links[&idx].mac;
+            self.uc_add(lower, mac);
             self.dev_rx_mode(lower);
             self.macvlan_rx_flags_open(idx, lower, true);
         }
@@ -427,6 +430,8 @@ impl Netns {
                 }
             }
         } else {
+            let mac = self.links[&idx].mac;
+            self.uc_del(lower, mac);
             self.macvlan_rx_flags_open(idx, lower, false);
             // the device is still marked up here: count it out explicitly
             self.dev_rx_mode_without(lower, idx);
@@ -640,6 +645,13 @@ impl Netns {
         }
         if self.macvlan_addr_busy(lower, mac, idx) {
             return Err(Error::new(Errno::EADDRINUSE));
+        }
+        // macvlan_sync_address of an open device: the new address joins the lower
+        // device's unicast list before the old one leaves
+        if self.links[&idx].up {
+            let old = self.links[&idx].mac;
+            self.uc_add(lower, mac);
+            self.uc_del(lower, old);
         }
         Ok(true)
     }

@@ -196,6 +196,12 @@ pub struct Netns {
     pub(crate) bridges: BTreeMap<u32, crate::bridge::BridgeConf>,
     /// Bridge ports' settings and spanning tree states, by ifindex.
     pub(crate) br_ports: BTreeMap<u32, crate::bridge::BridgePort>,
+    /// Bridges' local forwarding entries, newest first (see [`crate::fdb`]).
+    pub(crate) fdb: BTreeMap<u32, Vec<crate::fdb::FdbLocal>>,
+    /// Devices' unicast address lists (`dev->uc`).
+    pub(crate) uc: BTreeMap<u32, Vec<crate::fdb::UcAddr>>,
+    /// VXLAN devices' default forwarding entries.
+    pub(crate) vx_fdb: BTreeMap<u32, crate::fdb::VxlanDefault>,
     /// The link watch's NETDEV_CHANGE events held back while one request changes
     /// several devices (see [`Netns::hold_link_watch`]), in the order they came.
     pub(crate) held_link_watch: Option<Vec<u32>>,
@@ -488,6 +494,9 @@ impl Netns {
             macvlan_ports: BTreeMap::new(),
             bridges: BTreeMap::new(),
             br_ports: BTreeMap::new(),
+            fdb: BTreeMap::new(),
+            uc: BTreeMap::new(),
+            vx_fdb: BTreeMap::new(),
             held_link_watch: None,
             lb_ignore6: BTreeMap::new(),
             tables4: BTreeMap::new(),
@@ -1423,6 +1432,7 @@ impl Netns {
                 let (conf, mtu) = self.vxlan_prepare(&conf, req.mtu)?;
                 let name = self.creation_name(&req.name, "vxlan", &[])?;
                 let lower = conf.lower;
+                let remote = conf.remote;
                 // __vxlan_dev_create links it under its lower device once it is
                 // registered: a stack too deep unregisters it again (its ifindex
                 // stays used)
@@ -1436,6 +1446,8 @@ impl Netns {
                 if lower != 0 {
                     self.link_inherit_tso_max(idx, lower);
                 }
+                // __vxlan_dev_create: the default forwarding entry towards the remote
+                self.vxlan_fdb_default(idx, remote);
                 idx
             }
             // tun_validate
@@ -1506,6 +1518,7 @@ impl Netns {
             LinkKind::Bridge => {
                 let name = self.creation_name(&req.name, "bridge", &[])?;
                 let idx = self.new_link(&name, LinkKind::Bridge, mac, mtu, req.index);
+                self.fdb_bridge_created(idx);
                 if let Some(c) = &req.bridge {
                     // br_dev_newlink: br_changelink once the device is registered; a
                     // refusal unregisters it again (its ifindex stays used)
@@ -2049,6 +2062,12 @@ impl Netns {
         if l.mac != mac && !crate::link::is_valid_ether_addr(&mac) {
             return Err(Error::new(Errno::EADDRNOTAVAIL));
         }
+        if l.kind == LinkKind::Bridge && l.mac != mac {
+            // br_set_mac_address -> br_stp_change_bridge_id: the bridge's own
+            // forwarding entry, before the address changes
+            self.fdb_bridge_mac(index, mac);
+        }
+        let l = self.links.get_mut(&index).expect("exists");
         l.mac = mac;
         // NETDEV_CHANGEADDR, sent even when the address is the one the link has
         // (conformance scenario 236)
@@ -2288,6 +2307,7 @@ impl Netns {
             }
             self.macvlan_ports.remove(&v);
             self.bridges.remove(&v);
+            self.fdb_forget_dev(v);
             self.mcast.remove(&v);
             self.sysctl.v4_dev.remove(&v);
             self.sysctl.v6_dev.remove(&v);
@@ -2782,6 +2802,8 @@ impl Netns {
     /// cache (the routes nexthops keep) and ND runs the IPv6 routes' garbage
     /// collector.
     fn netdev_changeaddr(&mut self, dev: u32) {
+        // br_device_event: a port's local forwarding entry follows its address
+        self.fdb_port_changeaddr(dev);
         self.neigh_changeaddr(dev);
         self.rt_cache_flush4();
         self.fib6_run_gc_now();

@@ -523,6 +523,11 @@ impl Netns {
         if rejoin {
             self.vxlan_open(idx)?;
         }
+        // vxlan_changelink: a new remote address replaces the default forwarding
+        // entry's destination (the entry is made again if a flush deleted it)
+        if let Some(a) = change.remote.filter(|&a| Some(a) != cur.remote) {
+            self.vxlan_fdb_default(idx, Some(a));
+        }
         self.bump();
         Ok(())
     }
