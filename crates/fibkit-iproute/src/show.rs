@@ -4328,9 +4328,8 @@ fn ipneigh_walk(
                     continue;
                 }
                 let bits = nud_bits(n.state);
-                // `unused`: entries nobody holds (`ndm_refcnt` 0): the states without a
-                // running neighbour timer (REACHABLE, DELAY, PROBE, INCOMPLETE hold one)
-                if unused && bits & 0x1b != 0 {
+                // `unused`: entries nobody holds (`ndm_refcnt` 0: no running timer)
+                if unused && ns.neigh_held(n) {
                     continue;
                 }
                 // print_neigh: an `extern_learn` entry passes the state filter whatever

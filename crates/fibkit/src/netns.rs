@@ -2930,6 +2930,18 @@ impl Netns {
         &self.neigh
     }
 
+    /// Whether entry `n` is held (`ndm_refcnt` above 0, which `ip neigh show unused`
+    /// leaves out): by its running timer, which a REACHABLE, DELAY or PROBE entry has,
+    /// and an INCOMPLETE one only while resolving (one set INCOMPLETE by hand has
+    /// none: `__neigh_update` of a state that is not valid stops the timer).
+    pub fn neigh_held(&self, n: &Neighbour) -> bool {
+        match n.state {
+            NudState::Reachable | NudState::Delay | NudState::Probe => true,
+            NudState::Incomplete => self.neigh_timers.contains_key(&(n.dev, n.addr, n.v6)),
+            _ => false,
+        }
+    }
+
     pub(crate) fn neigh_state(&self, dev: u32, addr: u128, v6: bool) -> Option<NudState> {
         self.neigh
             .iter()
