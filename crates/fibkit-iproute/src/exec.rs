@@ -401,10 +401,7 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
         crate::names::new_process();
     }
     let Some(obj) = argv.get(i) else {
-        return Err(Failure::parse(
-            "Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }\n",
-            255,
-        ));
+        return Err(Failure::parse(IP_USAGE, 255));
     };
     let rest = &argv[i + 1..];
     let o = obj.as_str();
@@ -425,6 +422,10 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     }
     if matches(o, "nexthop") {
         return nexthop::nexthop_cmd(ns, &opts, rest);
+    }
+    // ip.c's table order: `n` is `neighbor`, `nt` on `ntable`, `ntb` `ntbl`
+    if o.len() >= 2 && (matches(o, "ntable") || matches(o, "ntbl")) {
+        return ntable_cmd(rest);
     }
     // ip.c's table order: `l` is `link`, `m` and `ma` `maddress` (below), `t`, `tu`
     // and `tun` `tunnel`, `tc` and `tcp` `tcpmetrics`, `s` `sr`
@@ -500,9 +501,69 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     if o.len() >= 2 && matches(o, "stats") {
         return stats::stats_cmd(ns, &opts, rest);
     }
+    // ip.c's table order: no earlier object starts with `h`
+    if matches(o, "help") {
+        return Err(Failure::parse(IP_USAGE, 255));
+    }
     Err(Failure::parse(
         format!("Object \"{o}\" is unknown, try \"ip help\".\n"),
         1,
+    ))
+}
+
+/// `ip help`, and `ip` without an object: iproute2 6.1's `usage()` (exit status 255).
+const IP_USAGE: &str = "Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }
+       ip [ -force ] -batch filename
+where  OBJECT := { address | addrlabel | amt | fou | help | ila | ioam | l2tp |
+                   link | macsec | maddress | monitor | mptcp | mroute | mrule |
+                   neighbor | neighbour | netconf | netns | nexthop | ntable |
+                   ntbl | route | rule | sr | tap | tcpmetrics |
+                   token | tunnel | tuntap | vrf | xfrm }
+       OPTIONS := { -V[ersion] | -s[tatistics] | -d[etails] | -r[esolve] |
+                    -h[uman-readable] | -iec | -j[son] | -p[retty] |
+                    -f[amily] { inet | inet6 | mpls | bridge | link } |
+                    -4 | -6 | -M | -B | -0 |
+                    -l[oops] { maximum-addr-flush-attempts } | -br[ief] |
+                    -o[neline] | -t[imestamp] | -ts[hort] | -b[atch] [filename] |
+                    -rc[vbuf] [size] | -n[etns] name | -N[umeric] | -a[ll] |
+                    -c[olor]}
+";
+
+/// `ip ntable help`: iproute2 6.1's usage (exit status 255).
+const NTABLE_USAGE: &str = "Usage: ip ntable change name NAME [ dev DEV ]
+        [ thresh1 VAL ] [ thresh2 VAL ] [ thresh3 VAL ] [ gc_int MSEC ]
+        [ PARMS ]
+Usage: ip ntable show [ dev DEV ] [ name NAME ]
+PARMS := [ base_reachable MSEC ] [ retrans MSEC ] [ gc_stale MSEC ]
+         [ delay_probe MSEC ] [ queue LEN ]
+         [ app_probes VAL ] [ ucast_probes VAL ] [ mcast_probes VAL ]
+         [ anycast_delay MSEC ] [ proxy_delay MSEC ] [ proxy_queue LEN ]
+         [ locktime MSEC ]
+";
+
+/// `ip ntable` (`do_ipntable`): the usage and iproute2's unknown command are
+/// answered; listing and changing the neighbour tables are not modelled (the kernel
+/// draws each table's reachable time at random and counts its statistics host-wide;
+/// the same parameters are the `net.ipv4|ipv6.neigh.*` sysctls).
+fn ntable_cmd(a: &[String]) -> Res<Outcome> {
+    let cmd = a.first().map_or("show", String::as_str);
+    let known = matches(cmd, "change")
+        || matches(cmd, "chg")
+        || matches(cmd, "show")
+        || matches(cmd, "lst")
+        || matches(cmd, "list");
+    if known {
+        return Err(Failure::parse(
+            "ip ntable: fib does not model the neighbour tables' listing or changes (random reachable times, host-wide statistics); their parameters are the net.ipv4|ipv6.neigh.* sysctls\n",
+            2,
+        ));
+    }
+    if matches(cmd, "help") {
+        return Err(Failure::parse(NTABLE_USAGE, 255));
+    }
+    Err(Failure::parse(
+        format!("Command \"{cmd}\" is unknown, try \"ip ntable help\".\n"),
+        255,
     ))
 }
 
@@ -1355,6 +1416,11 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                         r.rtype = Some(t);
                         v = a.val()?;
                     }
+                }
+                // iproute_modify: any prefix of `help` (after `to` and a type) is the
+                // usage
+                if matches(v, "help") {
+                    return Err(Failure::parse(route_usage(), 255));
                 }
                 if r.dst.is_some() {
                     return Err(Failure::parse(
@@ -2942,6 +3008,10 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                 if v == "type" {
                     v = a.val()?;
                 }
+                // iprule_modify: any prefix of `help` is the usage
+                if matches(v, "help") {
+                    return Err(Failure::parse(RULE_USAGE, 255));
+                }
                 if matches(v, "goto") {
                     let v = a.val()?;
                     let t = get_u32(v, "invalid target\n")?;
@@ -3441,6 +3511,10 @@ fn addr_modify(
                 if v == "local" {
                     v = a.val()?;
                 }
+                // ipaddr_modify: any prefix of `help` is the usage
+                if matches(v, "help") {
+                    return Err(Failure::parse(crate::show::USAGE_ADDR, 255));
+                }
                 if local.is_some() {
                     return Err(Failure::parse(
                         format!("Error: either \"local\" is duplicate, or \"{v}\" is a garbage.\n"),
@@ -3930,6 +4004,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             "netns" => {
                 return Err(unmodelled_link_setting(k, it.val()?));
             }
+            _ if matches(raw, "help") => {
+                return Err(Failure::parse(crate::show::USAGE_LINK, 255));
+            }
             _ => {
                 let v = if raw == "dev" { it.val()? } else { raw };
                 // (`dev != name`: a device the name gave is replaced)
@@ -4037,6 +4114,12 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         // no words: the kind alone, which no device's link operations are asked to
         // take (its validate below aside)
         Some(_) if it.i >= rest.len() => {}
+        // the kind's parser asked for its usage (a tunnel's first asks the kernel for
+        // the device's tunnel settings, not modelled)
+        Some(v) if !linkmore::TUNNEL_KINDS.contains(&v) => {
+            return Err(linkmore::kind_help_asked(v, &it.v[it.i..])
+                .unwrap_or_else(|| unmodelled_link_setting("type", v)));
+        }
         Some(v) => return Err(unmodelled_link_setting("type", v)),
     }
     // rtnl_newlink refuses an index read as negative (an `ifN` of 2^31 or more) before
@@ -4608,6 +4691,10 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
             "netns" | "link-netns" | "link-netnsid" => {
                 return Err(unmodelled_link_setting(k, it.next().unwrap_or("")));
             }
+            // iplink_parse's last branch: any prefix of `help` is the usage
+            _ if matches(raw, "help") => {
+                return Err(Failure::parse(crate::show::USAGE_LINK, 255));
+            }
             _ => {
                 let v = if raw == "dev" { it.val()? } else { raw };
                 if at.dev.is_some() {
@@ -4742,6 +4829,15 @@ fn link_add(
             }
         }
         Some(k) => {
+            // the kind's parser asked for its usage
+            if k != "vlan"
+                && linkmore::IPROUTE2_KINDS.contains(&k)
+                && !linkmore::KINDS_WITHOUT_OPTIONS.contains(&k)
+            {
+                if let Some(f) = linkmore::kind_help_asked(k, &it.v[it.i..]) {
+                    return Err(f);
+                }
+            }
             // iproute2's VLAN options, or garbage after a kind it has no parser for
             if k == "vlan" {
                 linkmore::vlan_parse_opt(&mut it)?;
@@ -5647,6 +5743,9 @@ fn link_delete(ns: &mut Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
     while let Some(k) = it.next() {
         if k == "dev" {
             dev = Some(it.val()?);
+        } else if matches(k, "help") {
+            // iplink_parse: the usage
+            return Err(Failure::parse(crate::show::USAGE_LINK, 255));
         } else if k != "type" {
             dev = Some(k);
         } else {
@@ -5780,6 +5879,9 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 Ok(Outcome::Ok(String::new()))
             }
             [d] if d == "dev" => Err(probe_errno(incomplete())),
+            [w, ..] if matches(w, "help") => {
+                Err(probe_errno(Failure::parse(crate::show::USAGE_LINK, 255)))
+            }
             [w, ..] => Err(unknown(w)),
         };
     }
@@ -5792,14 +5894,11 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     if matches(cmd, "help") {
         // do_help: the usage, or the help of the link kind named (printed, status 0)
         return match rest.first().map(String::as_str) {
-            Some(k @ ("dummy" | "ifb")) => Ok(Outcome::Ok(format!("Usage: ... {k}\n"))),
-            Some(k @ ("macvlan" | "macvtap")) => Ok(Outcome::Ok(macvlan_usage(k))),
-            Some("vxlan") => Ok(Outcome::Ok(VXLAN_USAGE.to_string())),
-            Some("veth") => Ok(Outcome::Ok(
-                "Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n"
-                    .to_string(),
-            )),
-            _ => Err(probe_errno(Failure::parse(crate::show::USAGE_LINK, 255))),
+            Some(k) => match linkmore::kind_help(k) {
+                Some(text) => Ok(Outcome::Ok(text.to_string())),
+                None => Err(probe_errno(Failure::parse(crate::show::USAGE_LINK, 255))),
+            },
+            None => Err(probe_errno(Failure::parse(crate::show::USAGE_LINK, 255))),
         };
     }
     Err(unknown(cmd))

@@ -430,12 +430,68 @@ pub(super) const KINDS_WITHOUT_OPTIONS: [&str; 10] = [
     "tun",
 ];
 
-/// iplink_modify's refusal of words after a kind iproute2 has no parser for.
+/// iplink_modify's refusal of words after a kind iproute2 has no parser for (a
+/// first word that is any prefix of `help` asks for the usage).
 pub(super) fn garbage(w: &str) -> Failure {
+    if matches(w, "help") {
+        return Failure::parse(crate::show::USAGE_LINK, 255);
+    }
     Failure::parse(
         format!("Garbage instead of arguments \"{w} ...\". Try \"ip link help\".\n"),
         1,
     )
+}
+
+/// The tunnel kinds, whose option parsers first ask the kernel for the device's
+/// tunnel settings when changing a device.
+pub(super) const TUNNEL_KINDS: [&str; 11] = [
+    "gre",
+    "gretap",
+    "erspan",
+    "ip6gre",
+    "ip6gretap",
+    "ip6erspan",
+    "ip6tnl",
+    "ipip",
+    "sit",
+    "vti",
+    "vti6",
+];
+
+/// The link kinds' own usage texts (see the file's header).
+const KIND_HELP: &str = include_str!("../link-help.txt");
+
+/// What `ip link help KIND` prints for `kind`, if iproute2 has a text for it.
+pub(super) fn kind_help(kind: &str) -> Option<&'static str> {
+    let at = KIND_HELP.find(&format!("\n@@ {kind}\n"))? + kind.len() + 5;
+    let len = KIND_HELP[at..]
+        .find("\n@@ ")
+        .map_or(KIND_HELP.len() - at, |n| n + 1);
+    Some(&KIND_HELP[at..at + len])
+}
+
+/// A kind's option parser (`parse_opt`) reading `help` among the words after `type
+/// KIND`: its usage, on stderr with exit status 1 (`veth` and `vxcan` print theirs on
+/// stdout; `macsec` first calls the word unknown).
+pub(super) fn kind_help_asked(kind: &str, words: &[String]) -> Option<Failure> {
+    let asked = words
+        .iter()
+        .enumerate()
+        .any(|(i, w)| w == "help" || (i == 0 && matches(w, "help")));
+    let text = kind_help(kind).filter(|_| asked)?;
+    let mut f = Failure::parse(text, 1);
+    match kind {
+        "veth" | "vxcan" => {
+            f = Failure {
+                stdout: text.to_string(),
+                stderr: String::new(),
+                ..f
+            }
+        }
+        "macsec" => f.stderr = format!("macsec: unknown command \"help\"?\n{text}"),
+        _ => {}
+    }
+    Some(f)
 }
 
 /// The usage `iplink_vlan.c` prints (`print_explain`, iproute2 6.1).
