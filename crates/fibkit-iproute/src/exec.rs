@@ -1913,6 +1913,10 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
             }
             "from" => {
                 let v = a.val()?;
+                // iproute_get: a source that is any prefix of `help` is the usage
+                if matches(v, "help") {
+                    return Err(Failure::parse(route_usage(), 255));
+                }
                 let p = prefix_arg(v, fam)?;
                 // `any`/`all` send no address; `default` only while the family is open
                 src_kw = matches!(v, "any" | "all") || (v == "default" && fam.is_none());
@@ -2237,8 +2241,7 @@ fn addrlabel_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                             .ok_or_else(|| invarg("label is invalid\n", v))?,
                     );
                 }
-                "help" => return Err(Failure::parse(USAGE, 255)),
-                // other words are passed over
+                // other words, `help` too, are passed over (ipaddrlabel_modify)
                 _ => {}
             }
             i += 1;
