@@ -6637,13 +6637,23 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
         .ok_or_else(|| format!("sysctl: \"{assignment}\" must be of the form name=value"))?;
     let key = key.trim();
     let val = val.trim();
-    let path = format!("/proc/sys/{}", key.replace('.', "/"));
+    // procps's slashdot: a dotted name swaps its separators, so `/` in it is a `.` of
+    // a component (`net.ipv4.conf.d0/5.forwarding` is device d0.5's)
+    let rel: String = key
+        .chars()
+        .map(|c| match c {
+            '.' => '/',
+            '/' => '.',
+            c => c,
+        })
+        .collect();
+    let path = format!("/proc/sys/{rel}");
     let nostat = || format!("sysctl: cannot stat {path}: No such file or directory");
     let num = |v: &str| -> Result<i64, String> {
         v.parse::<i64>()
             .map_err(|_| format!("sysctl: setting key \"{key}\": Invalid argument"))
     };
-    let parts: Vec<&str> = key.split('.').collect();
+    let parts: Vec<&str> = rel.split('/').collect();
     if !sysctl_exists(ns, &parts) {
         return Err(nostat());
     }
