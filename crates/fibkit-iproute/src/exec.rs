@@ -3973,6 +3973,8 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             }
             words = &rest[..it.i.saturating_sub(2)];
         }
+        // (rtnl_newlink's attribute policy, before the group is looked at)
+        policy("", &more)?;
         return link_set_group(ns, words, g);
     }
     let Some(d) = dev else {
@@ -3990,6 +3992,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             let a = vxlan_parse_opt(&resolve, &mut it, true)?;
             // (`mtu -1` sends none)
             let sent_mtu = mtu.filter(|&m| m != u32::MAX);
+            policy("", &more)?;
             fibkit::vxlan::validate_change(mac.as_deref(), sent_mtu, words)
                 .map_err(Failure::kernel)?;
             let mut change = a.change;
@@ -4014,8 +4017,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         }
         // this kernel has no VLAN driver: options make data it refuses
         Some("vlan") => foreign_data = linkmore::vlan_parse_opt(&mut it)?,
-        // tun_validate, whatever the request
+        // tun_validate, whatever the request (once the attributes met the policy)
         Some("tun") => {
+            policy("", &more)?;
             return Err(Failure::kernel(fibkit::Error::msg(
                 Errno::EOPNOTSUPP,
                 "tun/tap creation via rtnetlink is not supported",
@@ -4039,6 +4043,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         Some(_) if it.i >= rest.len() => {}
         Some(v) => return Err(unmodelled_link_setting("type", v)),
     }
+    // rtnl_newlink parses the request against ifla_policy first (the name iproute2
+    // checked itself)
+    policy("", &more)?;
     // rtnl_newlink refuses an index read as negative (an `ifN` of 2^31 or more) before
     // anything else; nl_get_ll_addr_len's lookup by that index failed first
     if idx > i32::MAX as u32 {
@@ -4643,6 +4650,19 @@ fn name_and_dev(at: &LinkAttrs) -> Res<()> {
 /// `ip link add`: `iplink_modify` with `RTM_NEWLINK|NLM_F_CREATE|NLM_F_EXCL`. Words after
 /// a dummy's (ifb's) type are ignored, as iproute2 ignores them for a kind without
 /// options; a veth takes `peer` and the peer's own attributes.
+/// `ifla_policy`'s checks (`fibkit::linkstate::check_ifla_policy`) of a request's
+/// name and `gso_max_size`.
+fn policy(name: &str, more: &linkmore::LinkMore) -> Res<()> {
+    fibkit::linkstate::check_ifla_policy(name, more.gso_max_size).map_err(Failure::kernel)
+}
+
+/// [`policy`] for the attributes of `ip link add` before its kind (the device's name,
+/// as `name` or `dev`).
+fn main_policy(at: &LinkAttrs) -> Res<()> {
+    let name = at.name.as_deref().or(at.dev.as_deref()).unwrap_or("");
+    policy(name, &at.more)
+}
+
 fn link_add(
     ns: &mut Netns,
     rest: &[String],
@@ -4712,6 +4732,7 @@ fn link_add(
             // no words: iproute2 sends no settings, which vxlan_validate refuses after
             // the address and MTU
             if it.i >= it.v.len() {
+                main_policy(&at)?;
                 let mac = at.mac.as_ref().map(|m| &m[..]);
                 fibkit::vxlan::validate_change(mac, at.mtu, false).map_err(Failure::kernel)?;
             }
@@ -4750,8 +4771,9 @@ fn link_add(
                     return Err(linkmore::garbage(w));
                 }
             }
-            // rtnl_newlink: a device that exists (EEXIST) before a kind it does not
-            // know (no such link kind: its extack)
+            // rtnl_newlink: the attribute policy, then a device that exists (EEXIST)
+            // before a kind it does not know (no such link kind: its extack)
+            main_policy(&at)?;
             let name = at.name.as_deref().or(at.dev.as_deref()).unwrap_or("");
             if ns.link_add_exists(at.more.index, name) {
                 return Err(Failure::kernel(fibkit::Error::new(Errno::EEXIST)));
@@ -4773,15 +4795,11 @@ fn link_add(
     if let LinkKind::Macvlan { lower: l, .. } = &mut kind {
         *l = lower;
     }
+    // rtnl_newlink's attribute policy, before the kind's validate (a veth peer's is
+    // checked by Netns::link_add after it)
+    main_policy(&at)?;
     let name = at.name.or(at.dev).unwrap_or_default();
     let peer_name = peer.name.or(peer.dev);
-    // the IFLA_IFNAME policy: at most IFNAMSIZ - 1 bytes
-    if name.len() > 15 || peer_name.as_ref().is_some_and(|n| n.len() > 15) {
-        return Err(Failure::kernel(fibkit::Error::msg(
-            Errno::ERANGE,
-            "Attribute failed policy validation",
-        )));
-    }
     let req = LinkAdd {
         name,
         kind: Some(kind),

@@ -1268,6 +1268,11 @@ impl Netns {
         if matches!(kind, LinkKind::Veth { .. }) && !(68..=65535).contains(&mtu) {
             return Err(Error::new(Errno::EINVAL));
         }
+        // veth: the peer's attributes meet the policy once the kind's validate has
+        // passed (rtnl_get_peer_net), before the peer's own validate
+        if matches!(kind, LinkKind::Veth { .. }) {
+            crate::linkstate::check_ifla_policy(req.peer.as_deref().unwrap_or(""), req.peer_gso.0)?;
+        }
         if let Some(m) = req.peer_mac {
             if !crate::link::is_valid_ether_addr(&m) {
                 return Err(Error::new(Errno::EADDRNOTAVAIL));
