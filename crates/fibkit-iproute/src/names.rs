@@ -98,7 +98,9 @@ pub fn parse_prefix(s: &str, fam: Option<Family>) -> Option<Pfx> {
     };
     let len = match l {
         Some(l) => {
-            let n: u32 = l.parse().ok()?;
+            // get_prefix_1 reads the length with get_netmask: a number in any base
+            // strtoul takes (`0x18`, `030`), or a dotted IPv4 netmask for either family
+            let n = crate::show::get_netmask(l)?;
             if n > max {
                 return None;
             }
