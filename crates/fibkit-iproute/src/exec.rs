@@ -3787,6 +3787,16 @@ fn ether_addr(b: &[u8], exact: bool) -> Res<[u8; 6]> {
 /// iproute2's `ip link` add, set and delete first probe the kernel with an empty
 /// RTM_NEWLINK (`iplink_have_newlink`), which fails with ENODEV: a command line it then
 /// refuses leaves that errno behind (what the oracle records).
+/// iplink_parse takes any word it has no keyword for as the device, but a prefix of
+/// `help` first prints the usage and exits (`ip link add h type dummy`, `ip link set
+/// d0 he`, `ip link del help`; after `dev`, or as `name`, it is a name).
+fn link_word_help(w: &str) -> Res<()> {
+    if matches(w, "help") {
+        return Err(Failure::parse(crate::show::USAGE_LINK, 255));
+    }
+    Ok(())
+}
+
 fn probe_errno(mut f: Failure) -> Failure {
     if f.errno.is_none() {
         f.errno = Some(Errno::ENODEV);
@@ -3931,6 +3941,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 return Err(unmodelled_link_setting(k, it.val()?));
             }
             _ => {
+                link_word_help(raw)?;
                 let v = if raw == "dev" { it.val()? } else { raw };
                 // (`dev != name`: a device the name gave is replaced)
                 if dev.is_some() && !dev_from_name {
@@ -4616,6 +4627,7 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
                 return Err(unmodelled_link_setting(k, it.next().unwrap_or("")));
             }
             _ => {
+                link_word_help(raw)?;
                 let v = if raw == "dev" { it.val()? } else { raw };
                 if at.dev.is_some() {
                     return Err(dup_dev(v));
@@ -5666,6 +5678,7 @@ fn link_delete(ns: &mut Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
         if k == "dev" {
             dev = Some(it.val()?);
         } else if k != "type" {
+            link_word_help(k)?;
             dev = Some(k);
         } else {
             it.val()?;
