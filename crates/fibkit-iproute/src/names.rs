@@ -50,28 +50,13 @@ pub fn parse_addr(s: &str, fam: Option<Family>) -> Option<Addr> {
     None
 }
 
-/// iproute2's IPv4 parser (`get_addr_ipv4`: dotted quad, 1–4 parts, no leading junk).
+/// iproute2's IPv4 parser (`get_addr_ipv4`): one to four dot-separated parts, each
+/// read by `strtoul` in base 0 (`010` is octal 8, `0x0a` hex 10) and at most 255.
 pub fn parse_v4(s: &str) -> Option<u32> {
-    if s.is_empty() || s.contains(':') {
+    if s.contains(':') {
         return None;
     }
-    if let Ok(a) = s.parse::<Ipv4Addr>() {
-        return Some(u32::from(a));
-    }
-    // inet_aton-like short forms "10", "10.1" are not accepted by get_addr_ipv4 unless 4 parts
-    let parts: Vec<&str> = s.split('.').collect();
-    if parts.len() > 4 || parts.is_empty() {
-        return None;
-    }
-    let mut v: u32 = 0;
-    for (i, p) in parts.iter().enumerate() {
-        let n: u32 = p.parse().ok()?;
-        if n > 255 {
-            return None;
-        }
-        v |= n << (24 - 8 * i);
-    }
-    Some(v)
+    crate::show::get_addr_ipv4(s)
 }
 
 /// Parse a prefix (`default`, `any`, `all`, `ADDR`, `ADDR/LEN`).
