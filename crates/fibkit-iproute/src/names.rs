@@ -560,29 +560,21 @@ pub fn parse_u32(s: &str) -> Option<u32> {
     parse_u64(s).and_then(|v| u32::try_from(v).ok())
 }
 
-/// `strtoull(s, 0)` with full-string check.
+/// `get_u64(s, 0)`: `strtoull` in base 0 over the whole string (leading white space
+/// and a sign taken as `strtoull` takes them: `+5`, `-0`; `-1` wraps to the largest
+/// value), refused on overflow.
 pub fn parse_u64(s: &str) -> Option<u64> {
-    if s.is_empty() || s.starts_with('-') || s.starts_with('+') {
-        return None;
-    }
-    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        return u64::from_str_radix(h, 16).ok();
-    }
-    if s.len() > 1 && s.starts_with('0') {
-        return u64::from_str_radix(&s[1..], 8).ok();
-    }
-    s.parse().ok()
+    let (v, n, overflow) = crate::show::strtoul(s, 0);
+    (n != 0 && n == s.len() && !overflow).then_some(v)
 }
 
-/// `get_integer(s, 0)`: `strtol` with base detection into an `int` (a sign allowed),
+/// `get_integer(s, 0)`: `strtol` in base 0 over the whole string into an `int`,
 /// returned as the two's-complement `u32` the kernel then reads.
 pub fn parse_int(s: &str) -> Option<u32> {
-    let (neg, digits) = match s.strip_prefix('-') {
-        Some(d) => (true, d),
-        None => (false, s.strip_prefix('+').unwrap_or(s)),
-    };
-    let v = i64::try_from(parse_u64(digits)?).ok()?;
-    let v = if neg { -v } else { v };
+    let (v, n) = crate::show::strtol(s, 0);
+    if n == 0 || n != s.len() {
+        return None;
+    }
     i32::try_from(v).ok().map(|x| x as u32)
 }
 
