@@ -3746,11 +3746,12 @@ fn scan_hex(s: &str) -> Option<i64> {
 /// address's four; the refusal quotes the bad part (exit status 1).
 fn parse_lladdr(s: &str) -> Res<Vec<u8>> {
     let bad = |c: &str| Failure::parse(format!("\"{c}\" is invalid lladdr.\n"), 1);
+    // ll_addr_a2n: a word with a dot is an IPv4 address as get_addr_1 reads it
+    // (get_addr_ipv4: one to four parts, each strtoul in base 0), four bytes
     if s.contains('.') {
-        return s
-            .parse::<std::net::Ipv4Addr>()
-            .map(|a| a.octets().to_vec())
-            .map_err(|_| bad(s));
+        return crate::names::parse_v4(s)
+            .map(|a| a.to_be_bytes().to_vec())
+            .ok_or_else(|| bad(s));
     }
     let mut out = Vec::new();
     let mut rest = s;
@@ -3784,9 +3785,6 @@ fn ether_addr(b: &[u8], exact: bool) -> Res<[u8; 6]> {
     Ok(m)
 }
 
-/// iproute2's `ip link` add, set and delete first probe the kernel with an empty
-/// RTM_NEWLINK (`iplink_have_newlink`), which fails with ENODEV: a command line it then
-/// refuses leaves that errno behind (what the oracle records).
 /// iplink_parse takes any word it has no keyword for as the device, but a prefix of
 /// `help` first prints the usage and exits (`ip link add h type dummy`, `ip link set
 /// d0 he`, `ip link del help`; after `dev`, or as `name`, it is a name).
@@ -3797,6 +3795,9 @@ fn link_word_help(w: &str) -> Res<()> {
     Ok(())
 }
 
+/// iproute2's `ip link` add, set and delete first probe the kernel with an empty
+/// RTM_NEWLINK (`iplink_have_newlink`), which fails with ENODEV: a command line it then
+/// refuses leaves that errno behind (what the oracle records).
 fn probe_errno(mut f: Failure) -> Failure {
     if f.errno.is_none() {
         f.errno = Some(Errno::ENODEV);
@@ -4222,8 +4223,17 @@ fn link_set_rest(
     let gen0 = ns.link(idx).map_or(0, |l| l.oper.gen);
     if let Some(b) = mac {
         // (its length checked by iplink_parse) the device's refusal (ifb cannot change its address), or the address's
-        ns.link_set_mac(idx, ether_addr(&b, false)?)
-            .map_err(Failure::kernel)?;
+        // validate_linkmsg refuses an address shorter than the device's: a tun has
+        // none, so any length reaches dev_set_mac_address, which it refuses
+        let m = if ns.link(idx).is_some_and(|l| l.is_tun()) {
+            let mut m = [0u8; 6];
+            let n = b.len().min(6);
+            m[..n].copy_from_slice(&b[..n]);
+            m
+        } else {
+            ether_addr(&b, false)?
+        };
+        ns.link_set_mac(idx, m).map_err(Failure::kernel)?;
     }
     if let Some(m) = mtu {
         ns.link_set_mtu(idx, m).map_err(Failure::kernel)?;
