@@ -3823,11 +3823,12 @@ fn scan_hex(s: &str) -> Option<i64> {
 /// address's four; the refusal quotes the bad part (exit status 1).
 fn parse_lladdr(s: &str) -> Res<Vec<u8>> {
     let bad = |c: &str| Failure::parse(format!("\"{c}\" is invalid lladdr.\n"), 1);
+    // ll_addr_a2n: a word with a dot is an IPv4 address as get_addr_1 reads it
+    // (get_addr_ipv4: one to four parts, each strtoul in base 0), four bytes
     if s.contains('.') {
-        return s
-            .parse::<std::net::Ipv4Addr>()
-            .map(|a| a.octets().to_vec())
-            .map_err(|_| bad(s));
+        return crate::names::parse_v4(s)
+            .map(|a| a.to_be_bytes().to_vec())
+            .ok_or_else(|| bad(s));
     }
     let mut out = Vec::new();
     let mut rest = s;
@@ -3859,6 +3860,16 @@ fn ether_addr(b: &[u8], exact: bool) -> Res<[u8; 6]> {
     let mut m = [0u8; 6];
     m.copy_from_slice(&b[..6]);
     Ok(m)
+}
+
+/// iplink_parse takes any word it has no keyword for as the device, but a prefix of
+/// `help` first prints the usage and exits (`ip link add h type dummy`, `ip link set
+/// d0 he`, `ip link del help`; after `dev`, or as `name`, it is a name).
+fn link_word_help(w: &str) -> Res<()> {
+    if matches(w, "help") {
+        return Err(Failure::parse(crate::show::USAGE_LINK, 255));
+    }
+    Ok(())
 }
 
 /// iproute2's `ip link` add, set and delete first probe the kernel with an empty
@@ -4007,10 +4018,8 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             "netns" => {
                 return Err(unmodelled_link_setting(k, it.val()?));
             }
-            _ if matches(raw, "help") => {
-                return Err(Failure::parse(crate::show::USAGE_LINK, 255));
-            }
             _ => {
+                link_word_help(raw)?;
                 let v = if raw == "dev" { it.val()? } else { raw };
                 // (`dev != name`: a device the name gave is replaced)
                 if dev.is_some() && !dev_from_name {
@@ -4053,6 +4062,8 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             }
             words = &rest[..it.i.saturating_sub(2)];
         }
+        // (rtnl_newlink's attribute policy, before the group is looked at)
+        policy("", &more)?;
         return link_set_group(ns, words, g);
     }
     let Some(d) = dev else {
@@ -4070,6 +4081,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             let a = vxlan_parse_opt(&resolve, &mut it, true)?;
             // (`mtu -1` sends none)
             let sent_mtu = mtu.filter(|&m| m != u32::MAX);
+            policy("", &more)?;
             fibkit::vxlan::validate_change(mac.as_deref(), sent_mtu, words)
                 .map_err(Failure::kernel)?;
             let mut change = a.change;
@@ -4094,8 +4106,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         }
         // this kernel has no VLAN driver: options make data it refuses
         Some("vlan") => foreign_data = linkmore::vlan_parse_opt(&mut it)?,
-        // tun_validate, whatever the request
+        // tun_validate, whatever the request (once the attributes met the policy)
         Some("tun") => {
+            policy("", &more)?;
             return Err(Failure::kernel(fibkit::Error::msg(
                 Errno::EOPNOTSUPP,
                 "tun/tap creation via rtnetlink is not supported",
@@ -4125,6 +4138,9 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         }
         Some(v) => return Err(unmodelled_link_setting("type", v)),
     }
+    // rtnl_newlink parses the request against ifla_policy first (the name iproute2
+    // checked itself)
+    policy("", &more)?;
     // rtnl_newlink refuses an index read as negative (an `ifN` of 2^31 or more) before
     // anything else; nl_get_ll_addr_len's lookup by that index failed first
     if idx > i32::MAX as u32 {
@@ -4290,8 +4306,17 @@ fn link_set_rest(
     let gen0 = ns.link(idx).map_or(0, |l| l.oper.gen);
     if let Some(b) = mac {
         // (its length checked by iplink_parse) the device's refusal (ifb cannot change its address), or the address's
-        ns.link_set_mac(idx, ether_addr(&b, false)?)
-            .map_err(Failure::kernel)?;
+        // validate_linkmsg refuses an address shorter than the device's: a tun has
+        // none, so any length reaches dev_set_mac_address, which it refuses
+        let m = if ns.link(idx).is_some_and(|l| l.is_tun()) {
+            let mut m = [0u8; 6];
+            let n = b.len().min(6);
+            m[..n].copy_from_slice(&b[..n]);
+            m
+        } else {
+            ether_addr(&b, false)?
+        };
+        ns.link_set_mac(idx, m).map_err(Failure::kernel)?;
     }
     if let Some(m) = mtu {
         ns.link_set_mtu(idx, m).map_err(Failure::kernel)?;
@@ -4694,11 +4719,8 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
             "netns" | "link-netns" | "link-netnsid" => {
                 return Err(unmodelled_link_setting(k, it.next().unwrap_or("")));
             }
-            // iplink_parse's last branch: any prefix of `help` is the usage
-            _ if matches(raw, "help") => {
-                return Err(Failure::parse(crate::show::USAGE_LINK, 255));
-            }
             _ => {
+                link_word_help(raw)?;
                 let v = if raw == "dev" { it.val()? } else { raw };
                 if at.dev.is_some() {
                     return Err(dup_dev(v));
@@ -4733,6 +4755,19 @@ fn name_and_dev(at: &LinkAttrs) -> Res<()> {
 /// `ip link add`: `iplink_modify` with `RTM_NEWLINK|NLM_F_CREATE|NLM_F_EXCL`. Words after
 /// a dummy's (ifb's) type are ignored, as iproute2 ignores them for a kind without
 /// options; a veth takes `peer` and the peer's own attributes.
+/// `ifla_policy`'s checks (`fibkit::linkstate::check_ifla_policy`) of a request's
+/// name and `gso_max_size`.
+fn policy(name: &str, more: &linkmore::LinkMore) -> Res<()> {
+    fibkit::linkstate::check_ifla_policy(name, more.gso_max_size).map_err(Failure::kernel)
+}
+
+/// [`policy`] for the attributes of `ip link add` before its kind (the device's name,
+/// as `name` or `dev`).
+fn main_policy(at: &LinkAttrs) -> Res<()> {
+    let name = at.name.as_deref().or(at.dev.as_deref()).unwrap_or("");
+    policy(name, &at.more)
+}
+
 fn link_add(
     ns: &mut Netns,
     rest: &[String],
@@ -4802,6 +4837,7 @@ fn link_add(
             // no words: iproute2 sends no settings, which vxlan_validate refuses after
             // the address and MTU
             if it.i >= it.v.len() {
+                main_policy(&at)?;
                 let mac = at.mac.as_ref().map(|m| &m[..]);
                 fibkit::vxlan::validate_change(mac, at.mtu, false).map_err(Failure::kernel)?;
             }
@@ -4849,8 +4885,9 @@ fn link_add(
                     return Err(linkmore::garbage(w));
                 }
             }
-            // rtnl_newlink: a device that exists (EEXIST) before a kind it does not
-            // know (no such link kind: its extack)
+            // rtnl_newlink: the attribute policy, then a device that exists (EEXIST)
+            // before a kind it does not know (no such link kind: its extack)
+            main_policy(&at)?;
             let name = at.name.as_deref().or(at.dev.as_deref()).unwrap_or("");
             if ns.link_add_exists(at.more.index, name) {
                 return Err(Failure::kernel(fibkit::Error::new(Errno::EEXIST)));
@@ -4872,15 +4909,11 @@ fn link_add(
     if let LinkKind::Macvlan { lower: l, .. } = &mut kind {
         *l = lower;
     }
+    // rtnl_newlink's attribute policy, before the kind's validate (a veth peer's is
+    // checked by Netns::link_add after it)
+    main_policy(&at)?;
     let name = at.name.or(at.dev).unwrap_or_default();
     let peer_name = peer.name.or(peer.dev);
-    // the IFLA_IFNAME policy: at most IFNAMSIZ - 1 bytes
-    if name.len() > 15 || peer_name.as_ref().is_some_and(|n| n.len() > 15) {
-        return Err(Failure::kernel(fibkit::Error::msg(
-            Errno::ERANGE,
-            "Attribute failed policy validation",
-        )));
-    }
     let req = LinkAdd {
         name,
         kind: Some(kind),
@@ -5746,10 +5779,8 @@ fn link_delete(ns: &mut Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
     while let Some(k) = it.next() {
         if k == "dev" {
             dev = Some(it.val()?);
-        } else if matches(k, "help") {
-            // iplink_parse: the usage
-            return Err(Failure::parse(crate::show::USAGE_LINK, 255));
         } else if k != "type" {
+            link_word_help(k)?;
             dev = Some(k);
         } else {
             it.val()?;

@@ -50,28 +50,13 @@ pub fn parse_addr(s: &str, fam: Option<Family>) -> Option<Addr> {
     None
 }
 
-/// iproute2's IPv4 parser (`get_addr_ipv4`: dotted quad, 1–4 parts, no leading junk).
+/// iproute2's IPv4 parser (`get_addr_ipv4`): one to four dot-separated parts, each
+/// read by `strtoul` in base 0 (`010` is octal 8, `0x0a` hex 10) and at most 255.
 pub fn parse_v4(s: &str) -> Option<u32> {
-    if s.is_empty() || s.contains(':') {
+    if s.contains(':') {
         return None;
     }
-    if let Ok(a) = s.parse::<Ipv4Addr>() {
-        return Some(u32::from(a));
-    }
-    // inet_aton-like short forms "10", "10.1" are not accepted by get_addr_ipv4 unless 4 parts
-    let parts: Vec<&str> = s.split('.').collect();
-    if parts.len() > 4 || parts.is_empty() {
-        return None;
-    }
-    let mut v: u32 = 0;
-    for (i, p) in parts.iter().enumerate() {
-        let n: u32 = p.parse().ok()?;
-        if n > 255 {
-            return None;
-        }
-        v |= n << (24 - 8 * i);
-    }
-    Some(v)
+    crate::show::get_addr_ipv4(s)
 }
 
 /// Parse a prefix (`default`, `any`, `all`, `ADDR`, `ADDR/LEN`).
@@ -98,7 +83,9 @@ pub fn parse_prefix(s: &str, fam: Option<Family>) -> Option<Pfx> {
     };
     let len = match l {
         Some(l) => {
-            let n: u32 = l.parse().ok()?;
+            // get_prefix_1 reads the length with get_netmask: a number in any base
+            // strtoul takes (`0x18`, `030`), or a dotted IPv4 netmask for either family
+            let n = crate::show::get_netmask(l)?;
             if n > max {
                 return None;
             }
@@ -583,29 +570,21 @@ pub fn parse_u32(s: &str) -> Option<u32> {
     parse_u64(s).and_then(|v| u32::try_from(v).ok())
 }
 
-/// `strtoull(s, 0)` with full-string check.
+/// `get_u64(s, 0)`: `strtoull` in base 0 over the whole string (leading white space
+/// and a sign taken as `strtoull` takes them: `+5`, `-0`; `-1` wraps to the largest
+/// value), refused on overflow.
 pub fn parse_u64(s: &str) -> Option<u64> {
-    if s.is_empty() || s.starts_with('-') || s.starts_with('+') {
-        return None;
-    }
-    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        return u64::from_str_radix(h, 16).ok();
-    }
-    if s.len() > 1 && s.starts_with('0') {
-        return u64::from_str_radix(&s[1..], 8).ok();
-    }
-    s.parse().ok()
+    let (v, n, overflow) = crate::show::strtoul(s, 0);
+    (n != 0 && n == s.len() && !overflow).then_some(v)
 }
 
-/// `get_integer(s, 0)`: `strtol` with base detection into an `int` (a sign allowed),
+/// `get_integer(s, 0)`: `strtol` in base 0 over the whole string into an `int`,
 /// returned as the two's-complement `u32` the kernel then reads.
 pub fn parse_int(s: &str) -> Option<u32> {
-    let (neg, digits) = match s.strip_prefix('-') {
-        Some(d) => (true, d),
-        None => (false, s.strip_prefix('+').unwrap_or(s)),
-    };
-    let v = i64::try_from(parse_u64(digits)?).ok()?;
-    let v = if neg { -v } else { v };
+    let (v, n) = crate::show::strtol(s, 0);
+    if n == 0 || n != s.len() {
+        return None;
+    }
     i32::try_from(v).ok().map(|x| x as u32)
 }
 

@@ -84,11 +84,16 @@ pub fn shell_split(s: &str) -> Result<Vec<String>, String> {
                 loop {
                     match chars.next() {
                         Some('"') => break,
-                        Some('\\') => {
-                            if let Some(x) = chars.next() {
+                        // shlex (POSIX mode) escapes only `"` and `\` inside double
+                        // quotes: before any other character the backslash stays
+                        Some('\\') => match chars.next() {
+                            Some(x @ ('"' | '\\')) => cur.push(x),
+                            Some(x) => {
+                                cur.push('\\');
                                 cur.push(x);
                             }
-                        }
+                            None => return Err("No escaped character".into()),
+                        },
                         Some(x) => cur.push(x),
                         None => return Err("No closing quotation".into()),
                     }

@@ -1060,7 +1060,7 @@ fn mask2bits(mask: u32) -> Option<u32> {
 }
 
 /// `get_netmask()`.
-fn get_netmask(s: &str) -> Option<u32> {
+pub(crate) fn get_netmask(s: &str) -> Option<u32> {
     if let Some(v) = get_u32(s, 0) {
         return Some(v);
     }
@@ -5253,7 +5253,11 @@ fn print_linkinfo(
         }
     }
     if let Some(k) = &f.slave_kind {
-        if m.inet6 || link_slave_kind(ns, l) != Some(k.as_str()) {
+        // match_link_kind: a link without IFLA_LINKINFO (no kind: the loopback) never
+        // matches; parse_link_kind gives one with it "" for a missing slave kind, so
+        // `type _slave` selects the devices of a kind that have no master
+        let kind = link_kind(l).map(|_| link_slave_kind(ns, l).unwrap_or(""));
+        if m.inet6 || kind != Some(k.as_str()) {
             return -1;
         }
     }

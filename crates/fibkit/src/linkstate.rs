@@ -172,6 +172,29 @@ impl Netns {
     }
 }
 
+/// `MAX_TCP_HEADER` of this kernel's build (`L1_CACHE_ALIGN(128 + MAX_HEADER)`, 192
+/// here): `ifla_policy` wants a `gso_max_size` above it (`NLA_POLICY_MIN`).
+pub const MAX_TCP_HEADER: u32 = 192;
+
+/// `ifla_policy`'s checks of what `ip link add|set` sends, which `rtnl_newlink`'s
+/// `nlmsg_parse` makes before anything else (a veth peer's attributes are parsed
+/// later, by `rtnl_get_peer_net` after the kind's validate): `IFLA_GSO_MAX_SIZE` must
+/// be above [`MAX_TCP_HEADER`], `IFLA_IFNAME` at most `IFNAMSIZ - 1` bytes. The
+/// attributes are checked in message order, where iproute2's `iplink_parse` puts the
+/// name last.
+pub fn check_ifla_policy(name: &str, gso_max_size: Option<u32>) -> Result<()> {
+    if gso_max_size.is_some_and(|v| v <= MAX_TCP_HEADER) {
+        return Err(Error::msg(Errno::ERANGE, "integer out of range"));
+    }
+    if name.len() > 15 {
+        return Err(Error::msg(
+            Errno::ERANGE,
+            "Attribute failed policy validation",
+        ));
+    }
+    Ok(())
+}
+
 /// `validate_linkmsg`'s GSO and GRO limits: none may exceed the device's TSO limits
 /// (`tso_max_size`, and `tso_max_segs`, 65535 here) or `GRO_MAX_SIZE`.
 pub(crate) fn check_gso(

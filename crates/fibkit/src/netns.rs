@@ -436,6 +436,11 @@ pub struct LinkAdd {
     pub af_spec: bool,
 }
 
+/// A broadcast address shorter than an Ethernet device's (`rtnl_create_link`: EINVAL).
+fn short_broadcast(b: &Option<Vec<u8>>) -> bool {
+    b.as_ref().is_some_and(|b| b.len() < 6)
+}
+
 /// `rtnl_create_link`'s check of the queue counts asked for (1-4096 each).
 fn check_queues(q: (Option<i32>, Option<i32>)) -> Result<()> {
     let bad = |n: Option<i32>| n.is_some_and(|n| !(1..=4096).contains(&n));
@@ -1277,6 +1282,11 @@ impl Netns {
         if matches!(kind, LinkKind::Veth { .. }) && !(68..=65535).contains(&mtu) {
             return Err(Error::new(Errno::EINVAL));
         }
+        // veth: the peer's attributes meet the policy once the kind's validate has
+        // passed (rtnl_get_peer_net), before the peer's own validate
+        if matches!(kind, LinkKind::Veth { .. }) {
+            crate::linkstate::check_ifla_policy(req.peer.as_deref().unwrap_or(""), req.peer_gso.0)?;
+        }
         if let Some(m) = req.peer_mac {
             if !crate::link::is_valid_ether_addr(&m) {
                 return Err(Error::new(Errno::EADDRNOTAVAIL));
@@ -1318,11 +1328,8 @@ impl Netns {
             mtu_in_range(68, 65535, mtu)?;
         }
         // rtnl_create_link: a broadcast address shorter than the device's is EINVAL (a
-        // tun has none)
-        let short = |b: &Option<Vec<u8>>| b.as_ref().is_some_and(|b| b.len() < 6);
-        if !matches!(kind, LinkKind::Tun { .. })
-            && (short(&req.broadcast) || short(&req.peer_broadcast))
-        {
+        // tun has none; a veth peer's is checked when the peer is made)
+        if !matches!(kind, LinkKind::Tun { .. }) && short_broadcast(&req.broadcast) {
             return Err(Error::new(Errno::EINVAL));
         }
         if req.af_spec {
@@ -1541,6 +1548,13 @@ impl Netns {
                 // name, a name a device has EEXIST; the device is not registered yet,
                 // so its name is no obstacle)
                 check_queues(req.peer_queues)?;
+                // then its broadcast address's length and its GSO and GRO limits
+                // (validate_linkmsg), before its name
+                if short_broadcast(&req.peer_broadcast) {
+                    return Err(Error::new(Errno::EINVAL));
+                }
+                let (gso, segs, gro) = req.peer_gso;
+                crate::linkstate::check_gso(crate::link::GRO_MAX_SIZE, gso, segs, gro)?;
                 let peer_name = match &req.peer {
                     Some(p) => self.dev_get_valid_name(p)?,
                     None => self.alloc_link_name("veth", &[]),

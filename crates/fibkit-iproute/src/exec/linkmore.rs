@@ -108,6 +108,11 @@ pub(super) fn word(
             let n = parse_int(v).ok_or_else(|| invarg(&format!("Invalid \"{k}\" value\n"), v))?;
             *slot = Some(n as i32);
         }
+        // IFLA_PARENT_DEV_NAME: the kernel reports a device's parent in dumps and
+        // reads none from a request (rtnl_newlink and do_setlink pass it over)
+        "parentdev" => {
+            it.val()?;
+        }
         "protodown" => m.protodown = Some(parse_on_off(k, it.val()?)?),
         "protodown_reason" => {
             let v = it.val()?;
