@@ -324,9 +324,10 @@ fn get_prefix_warning(args: &[String]) -> Option<String> {
     let words = route_get_words(args)?;
     let mut i = 0;
     while i < words.len() {
-        match words[i] {
-            "from" | "iif" | "oif" | "dev" | "mark" | "tos" | "dsfield" | "uid" | "ipproto"
-            | "sport" | "dport" | "vrf" => i += 2,
+        // (iproute_get's keywords by their prefixes, as the query itself reads them)
+        match fibkit_iproute::exec::get_keyword(words[i]) {
+            "from" | "iif" | "oif" | "dev" | "mark" | "tos" | "uid" | "ipproto" | "sport"
+            | "dport" | "vrf" => i += 2,
             "to" | "fibmatch" | "notify" | "connected" => i += 1,
             "as" if words.get(i + 1) == Some(&"to") => i += 3,
             "as" => i += 2,
@@ -356,7 +357,8 @@ fn get6_flow(ns: &fibkit::Netns, args: &[String]) -> (u128, u128, u32) {
     while i < words.len() {
         let w = words[i];
         let next = words.get(i + 1).copied().unwrap_or("");
-        match w {
+        // (`f` is `from`, `i` `iif`, ...: the keywords as the query itself reads them)
+        match fibkit_iproute::exec::get_keyword(w) {
             "from" => {
                 src = next
                     .split('/')
@@ -370,8 +372,9 @@ fn get6_flow(ns: &fibkit::Netns, args: &[String]) -> (u128, u128, u32) {
                 iif = fibkit_iproute::exec::ll_index(ns, next).unwrap_or(0);
                 i += 2;
             }
-            "oif" | "dev" | "mark" | "tos" | "dsfield" | "uid" | "ipproto" | "sport" | "dport"
-            | "vrf" => i += 2,
+            "oif" | "dev" | "mark" | "tos" | "uid" | "ipproto" | "sport" | "dport" | "vrf" => {
+                i += 2;
+            }
             "to" => i += 1,
             "fibmatch" | "notify" | "connected" => i += 1,
             "as" if next == "to" => i += 3,

@@ -1736,8 +1736,9 @@ fn route_usage() -> String {
 /// The `ip route get` keyword `raw` stands for (itself when it is none): iproute_get's
 /// keywords, most by any prefix, in its order (`f` is `from`, `i` `iif`, `m` `mark`,
 /// `o` `oif`, `d` `dsfield`, `fib` `fibmatch`, `c` `connected`); `tos` and `dsfield`
-/// both give `tos`.
-fn get_keyword(raw: &str) -> &str {
+/// both give `tos`. (The CLI reads the command line again with it for the answer's
+/// text, so both readings take the same words as the same keywords.)
+pub fn get_keyword(raw: &str) -> &str {
     if raw == "tos" || matches(raw, "dsfield") {
         return "tos";
     }
