@@ -2864,9 +2864,9 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             }
             "suppress_prefixlength" | "sup_pl" => {
                 let v = a.val()?;
-                let n: i32 = v
-                    .parse::<i32>()
-                    .ok()
+                // iprule_modify's get_s32 (strtol base 0: `010` is 8, `0x8` and ` 8` read)
+                let n: i32 = crate::names::parse_int(v)
+                    .map(|x| x as i32)
                     .filter(|n| *n >= 0)
                     .ok_or_else(|| invarg("suppress_prefixlength value is invalid\n", v))?;
                 s.suppress_prefixlen = Some(n);
@@ -2896,15 +2896,12 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             "l3mdev" => s.l3mdev = true,
             "uidrange" => {
                 let v = a.val()?;
-                let (x, y) = v
-                    .split_once('-')
-                    .ok_or_else(|| invarg("invalid UID range\n", v))?;
-                let x = x
-                    .parse::<u32>()
-                    .map_err(|_| invarg("invalid UID range\n", v))?;
-                let y = y
-                    .parse::<u32>()
-                    .map_err(|_| invarg("invalid UID range\n", v))?;
+                // iprule_modify's sscanf("%u-%u"): decimal, blanks and a sign before each
+                // number, whatever follows the second ignored (`5-10x` is 5-10)
+                let (n, x, y) = crate::show::scan_range(v, 32);
+                if n != 2 {
+                    return Err(invarg("invalid UID range\n", v));
+                }
                 s.uid = Some(Range { start: x, end: y });
             }
             "ipproto" => {
