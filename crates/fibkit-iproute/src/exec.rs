@@ -239,6 +239,34 @@ fn bad_addr(s: &str, fam: Option<Family>) -> Failure {
     .exiting(true)
 }
 
+/// `get_addr(.., family)` of a `via` in the family `word` (`link`, `mpls` or `bridge`;
+/// `__get_addr_1`): `default`, `any` and `all` are an address of no length but for
+/// MPLS; a link-layer address goes through `ll_addr_a2n`, an MPLS one through
+/// `mpls_pton`; anything else is refused as it is for a bridge.
+fn via_other_family(word: &str, v: &str) -> Res<()> {
+    let refused = |pre: String| {
+        Failure::parse(
+            format!("{pre}Error: {word} address is expected rather than \"{v}\".\n"),
+            1,
+        )
+        .exiting(true)
+    };
+    if matches!(v, "default" | "any" | "all") {
+        return if word == "mpls" {
+            Err(refused(String::new()))
+        } else {
+            Ok(())
+        };
+    }
+    match word {
+        "link" => ll_addr_a2n(v, 256)
+            .map(|_| ())
+            .map_err(|f| refused(f.stderr)),
+        "mpls" if !v.contains(':') && mpls_labels(v).is_some() => Ok(()),
+        _ => Err(refused(String::new())),
+    }
+}
+
 /// Argument cursor.
 struct Args<'a> {
     v: &'a [String],
@@ -976,6 +1004,21 @@ fn parse_nh<'a>(
         "via" => {
             a.next();
             let mut v = a.val()?;
+            // read_family's other words: the address is read in that family
+            // (get_addr_1), and the request carries it as an RTA_VIA no route takes
+            if matches!(v, "link" | "mpls" | "bridge") && fam.is_some() {
+                let x = a.val()?;
+                via_other_family(v, x)?;
+                let route_gw = nh
+                    .gw
+                    .is_some_and(|g| matches!(g, Gateway::V6(_)) == (*fam == Some(Family::V6)));
+                if single || nh.gw.is_none() {
+                    nh.via_unsupported = true;
+                } else if route_gw {
+                    nh.gw_and_via = true;
+                }
+                return Ok(true);
+            }
             let mut gf = *fam;
             if v == "inet" || v == "inet6" {
                 gf = Some(if v == "inet" { Family::V4 } else { Family::V6 });
@@ -1002,7 +1045,12 @@ fn parse_nh<'a>(
             // the other RTA_VIA, and a leg may carry both
             // (the kernel reads a leg's first attribute of a kind: `nla_find`)
             let prev = nh.gw.map(|g| matches!(g, Gateway::V6(_)));
-            let first = single || prev.is_none();
+            // (a leg's RTA_GATEWAY, of the route's family, is read whatever RTA_VIA
+            // came before it)
+            let route_family = fam.map(|f| f == Family::V6);
+            let first = single
+                || prev.is_none()
+                || (prev != route_family && Some(addr.family() == Family::V6) == route_family);
             if first {
                 nh.gw = match addr {
                     Addr::V4(0) => None,
@@ -1478,6 +1526,14 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
         }
         _ => {}
     }
+    // rtm_to_fib_config reads an RTA_VIA in its attribute loop (fib_gw_from_via),
+    // before it judges the request as a whole (IPv6: the engine, after the nexthop id)
+    if r.fam.unwrap_or(Family::V4) == Family::V4 && r.nh.via_unsupported {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::EINVAL,
+            "Unsupported address family in RTA_VIA",
+        )));
+    }
     // rtm_to_fib6_config refuses a nexthop id beside a nexthop specification before
     // it looks at an encapsulation type (IPv4 checks the type first, in its attribute
     // loop; conformance scenario 478)
@@ -1485,7 +1541,7 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
         && r.nhid_given
         && (r.nh.dev != 0
             || matches!(r.nh.gw, Some(fibkit::route::Gateway::V6(_)))
-            || (r.via_given && r.nh.gw.is_none())
+            || (r.via_given && r.nh.gw.is_none() && !r.nh.via_unsupported)
             || r.nh.encap.is_some()
             || !r.multipath.is_empty())
     {

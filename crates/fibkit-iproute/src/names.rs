@@ -266,14 +266,10 @@ pub fn packet() -> bool {
 pub fn mpls_labels(s: &str) -> Option<usize> {
     let mut n = 0;
     for part in s.split('/') {
-        let v = if let Some(h) = part.strip_prefix("0x").or_else(|| part.strip_prefix("0X")) {
-            u64::from_str_radix(h, 16).ok()?
-        } else if part.len() > 1 && part.starts_with('0') {
-            u64::from_str_radix(&part[1..], 8).ok()?
-        } else {
-            part.parse::<u64>().ok()?
-        };
-        if v >= 1 << 20 {
+        // (strtoul: blanks and a sign before the digits are read; the label must end
+        // at the `/` or the end of the word)
+        let (v, used, overflow) = crate::show::strtoul(part, 0);
+        if used == 0 || used != part.len() || overflow || v >= 1 << 20 {
             return None;
         }
         n += 1;
