@@ -1142,6 +1142,9 @@ struct RouteReq {
     /// An encapsulation type the kernel lacks was given, even if a later `encap`
     /// replaced it.
     unsupported_encap: bool,
+    /// Such an encapsulation type came before an `RTA_VIA` of no IP family (IPv4's
+    /// attribute loop meets the attributes in the order of the line).
+    encap_before_via: bool,
 }
 
 fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
@@ -1166,6 +1169,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         via_given: false,
         zero_len: false,
         unsupported_encap: false,
+        encap_before_via: false,
     };
     let mut a = Args::new(args);
     let mut late_dev = None;
@@ -1214,10 +1218,12 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             // rtm_to_fib_config checks each RTA_ENCAP_TYPE as it reads it: an
             // unsupported one refuses an IPv4 request even when another follows
             // (rtm_to_fib6_config reads the last only)
-            r.unsupported_encap |= matches!(
+            let unsupported = matches!(
                 r.nh.encap.as_deref(),
                 Some(fibkit::encap::Encap::Unsupported { .. })
             );
+            r.encap_before_via |= unsupported && !r.nh.via_unsupported;
+            r.unsupported_encap |= unsupported;
             continue;
         }
         a.next();
@@ -1528,7 +1534,7 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
     }
     // rtm_to_fib_config reads an RTA_VIA in its attribute loop (fib_gw_from_via),
     // before it judges the request as a whole (IPv6: the engine, after the nexthop id)
-    if r.fam.unwrap_or(Family::V4) == Family::V4 && r.nh.via_unsupported {
+    if r.fam.unwrap_or(Family::V4) == Family::V4 && r.nh.via_unsupported && !r.encap_before_via {
         return Err(Failure::kernel(fibkit::Error::msg(
             Errno::EINVAL,
             "Unsupported address family in RTA_VIA",
