@@ -332,9 +332,10 @@ fn get_prefix_warning(args: &[String]) -> Option<String> {
             "as" if words.get(i + 1) == Some(&"to") => i += 3,
             "as" => i += 2,
             x => {
-                let (addr, len) = x.split_once('/')?;
+                // (the length as get_prefix read it: `/040` is 32, `/255.0.0.0` 8)
+                let (addr, _) = x.split_once('/')?;
                 let max = if addr.contains(':') { 128 } else { 32 };
-                let len: u32 = len.parse().ok()?;
+                let len = u32::from(fibkit_iproute::names::parse_prefix(x, None)?.len);
                 return (len != max).then(|| {
                     format!(
                         "Warning: /{len} as prefix is invalid, only /{max} (or none) is supported.\n"

@@ -50,28 +50,14 @@ pub fn parse_addr(s: &str, fam: Option<Family>) -> Option<Addr> {
     None
 }
 
-/// iproute2's IPv4 parser (`get_addr_ipv4`: dotted quad, 1–4 parts, no leading junk).
+/// iproute2's IPv4 parser (`get_addr_ipv4`: one to four parts, each what `strtoul`
+/// base 0 reads up to 255, so `010` is 8 and `0x0a` is 10; fewer parts leave the
+/// remaining bytes 0).
 pub fn parse_v4(s: &str) -> Option<u32> {
-    if s.is_empty() || s.contains(':') {
+    if s.contains(':') {
         return None;
     }
-    if let Ok(a) = s.parse::<Ipv4Addr>() {
-        return Some(u32::from(a));
-    }
-    // inet_aton-like short forms "10", "10.1" are not accepted by get_addr_ipv4 unless 4 parts
-    let parts: Vec<&str> = s.split('.').collect();
-    if parts.len() > 4 || parts.is_empty() {
-        return None;
-    }
-    let mut v: u32 = 0;
-    for (i, p) in parts.iter().enumerate() {
-        let n: u32 = p.parse().ok()?;
-        if n > 255 {
-            return None;
-        }
-        v |= n << (24 - 8 * i);
-    }
-    Some(v)
+    crate::show::get_addr_ipv4(s)
 }
 
 /// Parse a prefix (`default`, `any`, `all`, `ADDR`, `ADDR/LEN`).
@@ -98,7 +84,9 @@ pub fn parse_prefix(s: &str, fam: Option<Family>) -> Option<Pfx> {
     };
     let len = match l {
         Some(l) => {
-            let n: u32 = l.parse().ok()?;
+            // get_prefix_1's get_netmask: a number as get_unsigned reads it (`010` is 8)
+            // or an IPv4 netmask (`255.255.0.0` is 16), whatever the family
+            let n = crate::show::get_netmask(l)?;
             if n > max {
                 return None;
             }

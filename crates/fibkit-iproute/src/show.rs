@@ -1060,7 +1060,7 @@ fn mask2bits(mask: u32) -> Option<u32> {
 }
 
 /// `get_netmask()`.
-fn get_netmask(s: &str) -> Option<u32> {
+pub(crate) fn get_netmask(s: &str) -> Option<u32> {
     if let Some(v) = get_u32(s, 0) {
         return Some(v);
     }
