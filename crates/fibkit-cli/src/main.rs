@@ -258,10 +258,9 @@ fn connected_again(ns: &mut fibkit::Netns, args: &[String], g: &GetAnswer) -> u8
     }
     if !fibkit_iproute::exec::get_answer_connects(g) {
         // iproute_get returns before the JSON printer closes its array
-        let json = args
-            .iter()
-            .take_while(|a| a.starts_with('-'))
-            .any(|a| matches!(a.as_str(), "-j" | "-json"));
+        let json = fibkit_iproute::exec::global_options(args)
+            .1
+            .contains(&"-json");
         if json {
             out!("{}", first.trim_end().trim_end_matches(']').trim_end());
         } else {
@@ -281,16 +280,14 @@ fn connected_again(ns: &mut fibkit::Netns, args: &[String], g: &GetAnswer) -> u8
 
 /// What `ip` prints on stdout for a route get's answer (`args`: the whole command).
 fn get_text(ns: &fibkit::Netns, args: &[String], g: &GetAnswer) -> String {
-    let option = |names: &[&str]| {
-        args.iter()
-            .take_while(|a| a.starts_with('-'))
-            .any(|a| names.contains(&a.as_str()))
-    };
+    // (the options as ip reads them: by any prefix, after `-f inet6` and the like)
+    let given = fibkit_iproute::exec::global_options(args).1;
+    let option = |name: &str| given.contains(&name);
     let opts = ShowOpts {
-        json: option(&["-j", "-json"]),
-        details: option(&["-d", "-details"]),
-        pretty: option(&["-p", "-pretty"]),
-        oneline: option(&["-o", "-oneline"]),
+        json: option("-json"),
+        details: option("-details"),
+        pretty: option("-pretty"),
+        oneline: option("-oneline"),
         ..ShowOpts::default()
     };
     match g {
@@ -305,10 +302,11 @@ fn get_text(ns: &fibkit::Netns, args: &[String], g: &GetAnswer) -> String {
 /// The words of an `ip route get` command line after `get` (`None` for another
 /// command).
 fn route_get_words(args: &[String]) -> Option<Vec<&str>> {
+    // (after the global options, values such as `-f inet6`'s included)
     let mut words = args
         .iter()
         .map(String::as_str)
-        .skip_while(|a| a.starts_with('-'));
+        .skip(fibkit_iproute::exec::global_options(args).0);
     let object = words.next()?;
     let verb = words.next()?;
     ("route".starts_with(object)

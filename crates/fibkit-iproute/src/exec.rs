@@ -301,6 +301,68 @@ fn get_u32(s: &str, msg: &str) -> Res<u32> {
     parse_u32(s).ok_or_else(|| invarg(msg, s))
 }
 
+/// The global options at the start of an `ip` command line, read as [`run_ip`] reads
+/// them (ip's main: `--opt` is `-opt`, most by any prefix in ip's order, `-loops`,
+/// `-family`, `-batch`, `-rcvbuf` and `-netns` with a value): how many words they
+/// take and the full names of those given (`-j` and `--js` are `-json`). For the front
+/// end, which prints a query's answer after the command.
+pub fn global_options(argv: &[String]) -> (usize, Vec<&'static str>) {
+    const NAMES: [&str; 27] = [
+        "-loops",
+        "-family",
+        "-4",
+        "-6",
+        "-0",
+        "-M",
+        "-B",
+        "-human",
+        "-human-readable",
+        "-iec",
+        "-stats",
+        "-statistics",
+        "-details",
+        "-resolve",
+        "-oneline",
+        "-timestamp",
+        "-tshort",
+        "-Version",
+        "-force",
+        "-batch",
+        "-rcvbuf",
+        "-brief",
+        "-json",
+        "-pretty",
+        "-netns",
+        "-Numeric",
+        "-echo",
+    ];
+    let mut given = Vec::new();
+    let mut i = 0;
+    while i < argv.len() && argv[i].starts_with('-') && argv[i].len() > 1 {
+        let w = argv[i].as_str();
+        let o = w
+            .strip_prefix('-')
+            .filter(|x| x.starts_with('-'))
+            .unwrap_or(w);
+        let exact = ["-4", "-6", "-0", "-M", "-B"];
+        let name = NAMES.iter().copied().find(|kw| {
+            if exact.contains(kw) {
+                o == *kw
+            } else {
+                o.len() > 1 && kw.starts_with(o)
+            }
+        });
+        if let Some(n) = name {
+            given.push(n);
+            if matches!(n, "-loops" | "-family" | "-batch" | "-rcvbuf" | "-netns") {
+                i += 1;
+            }
+        }
+        i += 1;
+    }
+    (i.min(argv.len()), given)
+}
+
 /// Execute one `ip` command (arguments after `ip`), returning what it printed.
 pub fn run_ip(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     // the warnings iproute2 printed while reading the line come before a failure's
