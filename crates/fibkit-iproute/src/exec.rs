@@ -191,10 +191,16 @@ fn prefix_arg(v: &str, fam: Option<Family>) -> Res<Pfx> {
         )
         .exiting(true)),
         Some(alt) => {
-            // `-M`: one label (a `/` is a prefix length, of at most 20 bits, which the
-            // one-label address leaves no room for); `-B`: `default`/`any`/`all` only
+            // MPLS: one label, get_prefix_1 taking what follows the first `/` for a
+            // length of at most af_bit_len's 20 bits; bridge: `default`/`any`/`all` only
             let ok = match alt {
-                AltFamily::Mpls => !v.contains('/') && mpls_labels(v) == Some(1),
+                AltFamily::Mpls => match v.split_once('/') {
+                    Some((l, n)) => {
+                        mpls_labels(l) == Some(1)
+                            && crate::show::get_netmask(n).is_some_and(|n| n <= 20)
+                    }
+                    None => mpls_labels(v) == Some(1),
+                },
                 _ => matches!(v, "default" | "any" | "all"),
             };
             if ok {
@@ -220,7 +226,8 @@ fn prefix_arg(v: &str, fam: Option<Family>) -> Res<Pfx> {
 /// kernel has no handler for either (no MPLS module; the bridge family has none), so
 /// rtnetlink answers EOPNOTSUPP.
 fn alt_refused(opts: &Opts) -> Res<()> {
-    match opts.alt {
+    // (the options' family, or the one a first `via mpls|bridge ...` gave the request)
+    match opts.alt.or(crate::names::alt()) {
         Some(AltFamily::Mpls | AltFamily::Bridge) => {
             Err(Failure::kernel(fibkit::Error::new(Errno::EOPNOTSUPP)))
         }
@@ -1068,9 +1075,20 @@ fn parse_nh<'a>(
             let mut v = a.val()?;
             // read_family's other words: the address is read in that family
             // (get_addr_1), and the request carries it as an RTA_VIA no route takes
-            if matches!(v, "link" | "mpls" | "bridge") && fam.is_some() {
+            if matches!(v, "link" | "mpls" | "bridge") {
                 let x = a.val()?;
                 via_other_family(v, x)?;
+                if fam.is_none() {
+                    // no family yet: the request takes the gateway's, in which the
+                    // rest of the line is read (a prefix of it, `src`) and which
+                    // rtnetlink has no handler for (see `alt_refused`)
+                    crate::names::set_alt(Some(match v {
+                        "link" => AltFamily::Packet,
+                        "mpls" => AltFamily::Mpls,
+                        _ => AltFamily::Bridge,
+                    }));
+                    return Ok(true);
+                }
                 let route_gw = nh
                     .gw
                     .is_some_and(|g| matches!(g, Gateway::V6(_)) == (*fam == Some(Family::V6)));
@@ -1294,6 +1312,11 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         match k {
             "src" => {
                 let v = a.val()?;
+                // get_addr in the request's family when it is none of IP's
+                if let Some(alt) = crate::names::alt() {
+                    via_other_family(alt.name(), v)?;
+                    continue;
+                }
                 // (as `via`: `all`/`any`, or `default` of no family yet, have no length)
                 if addr_of_no_length(v, r.fam) {
                     r.zero_len = true;
