@@ -258,10 +258,9 @@ fn connected_again(ns: &mut fibkit::Netns, args: &[String], g: &GetAnswer) -> u8
     }
     if !fibkit_iproute::exec::get_answer_connects(g) {
         // iproute_get returns before the JSON printer closes its array
-        let json = args
-            .iter()
-            .take_while(|a| a.starts_with('-'))
-            .any(|a| matches!(a.as_str(), "-j" | "-json"));
+        let json = fibkit_iproute::exec::global_options(args)
+            .1
+            .contains(&"-json");
         if json {
             out!("{}", first.trim_end().trim_end_matches(']').trim_end());
         } else {
@@ -281,16 +280,14 @@ fn connected_again(ns: &mut fibkit::Netns, args: &[String], g: &GetAnswer) -> u8
 
 /// What `ip` prints on stdout for a route get's answer (`args`: the whole command).
 fn get_text(ns: &fibkit::Netns, args: &[String], g: &GetAnswer) -> String {
-    let option = |names: &[&str]| {
-        args.iter()
-            .take_while(|a| a.starts_with('-'))
-            .any(|a| names.contains(&a.as_str()))
-    };
+    // (the options as ip reads them: by any prefix, after `-f inet6` and the like)
+    let given = fibkit_iproute::exec::global_options(args).1;
+    let option = |name: &str| given.contains(&name);
     let opts = ShowOpts {
-        json: option(&["-j", "-json"]),
-        details: option(&["-d", "-details"]),
-        pretty: option(&["-p", "-pretty"]),
-        oneline: option(&["-o", "-oneline"]),
+        json: option("-json"),
+        details: option("-details"),
+        pretty: option("-pretty"),
+        oneline: option("-oneline"),
         ..ShowOpts::default()
     };
     match g {
@@ -305,10 +302,11 @@ fn get_text(ns: &fibkit::Netns, args: &[String], g: &GetAnswer) -> String {
 /// The words of an `ip route get` command line after `get` (`None` for another
 /// command).
 fn route_get_words(args: &[String]) -> Option<Vec<&str>> {
+    // (after the global options, values such as `-f inet6`'s included)
     let mut words = args
         .iter()
         .map(String::as_str)
-        .skip_while(|a| a.starts_with('-'));
+        .skip(fibkit_iproute::exec::global_options(args).0);
     let object = words.next()?;
     let verb = words.next()?;
     ("route".starts_with(object)
@@ -324,16 +322,18 @@ fn get_prefix_warning(args: &[String]) -> Option<String> {
     let words = route_get_words(args)?;
     let mut i = 0;
     while i < words.len() {
-        match words[i] {
-            "from" | "iif" | "oif" | "dev" | "mark" | "tos" | "dsfield" | "uid" | "ipproto"
-            | "sport" | "dport" | "vrf" => i += 2,
+        // (iproute_get's keywords by their prefixes, as the query itself reads them)
+        match fibkit_iproute::exec::get_keyword(words[i]) {
+            "from" | "iif" | "oif" | "dev" | "mark" | "tos" | "uid" | "ipproto" | "sport"
+            | "dport" | "vrf" => i += 2,
             "to" | "fibmatch" | "notify" | "connected" => i += 1,
             "as" if words.get(i + 1) == Some(&"to") => i += 3,
             "as" => i += 2,
             x => {
-                let (addr, len) = x.split_once('/')?;
+                // (the length as get_prefix read it: `/040` is 32, `/255.0.0.0` 8)
+                let (addr, _) = x.split_once('/')?;
                 let max = if addr.contains(':') { 128 } else { 32 };
-                let len: u32 = len.parse().ok()?;
+                let len = u32::from(fibkit_iproute::names::parse_prefix(x, None)?.len);
                 return (len != max).then(|| {
                     format!(
                         "Warning: /{len} as prefix is invalid, only /{max} (or none) is supported.\n"
@@ -356,7 +356,8 @@ fn get6_flow(ns: &fibkit::Netns, args: &[String]) -> (u128, u128, u32) {
     while i < words.len() {
         let w = words[i];
         let next = words.get(i + 1).copied().unwrap_or("");
-        match w {
+        // (`f` is `from`, `i` `iif`, ...: the keywords as the query itself reads them)
+        match fibkit_iproute::exec::get_keyword(w) {
             "from" => {
                 src = next
                     .split('/')
@@ -370,8 +371,9 @@ fn get6_flow(ns: &fibkit::Netns, args: &[String]) -> (u128, u128, u32) {
                 iif = fibkit_iproute::exec::ll_index(ns, next).unwrap_or(0);
                 i += 2;
             }
-            "oif" | "dev" | "mark" | "tos" | "dsfield" | "uid" | "ipproto" | "sport" | "dport"
-            | "vrf" => i += 2,
+            "oif" | "dev" | "mark" | "tos" | "uid" | "ipproto" | "sport" | "dport" | "vrf" => {
+                i += 2;
+            }
             "to" => i += 1,
             "fibmatch" | "notify" | "connected" => i += 1,
             "as" if next == "to" => i += 3,

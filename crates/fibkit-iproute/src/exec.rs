@@ -191,10 +191,16 @@ fn prefix_arg(v: &str, fam: Option<Family>) -> Res<Pfx> {
         )
         .exiting(true)),
         Some(alt) => {
-            // `-M`: one label (a `/` is a prefix length, of at most 20 bits, which the
-            // one-label address leaves no room for); `-B`: `default`/`any`/`all` only
+            // MPLS: one label, get_prefix_1 taking what follows the first `/` for a
+            // length of at most af_bit_len's 20 bits; bridge: `default`/`any`/`all` only
             let ok = match alt {
-                AltFamily::Mpls => !v.contains('/') && mpls_labels(v) == Some(1),
+                AltFamily::Mpls => match v.split_once('/') {
+                    Some((l, n)) => {
+                        mpls_labels(l) == Some(1)
+                            && crate::show::get_netmask(n).is_some_and(|n| n <= 20)
+                    }
+                    None => mpls_labels(v) == Some(1),
+                },
                 _ => matches!(v, "default" | "any" | "all"),
             };
             if ok {
@@ -220,7 +226,8 @@ fn prefix_arg(v: &str, fam: Option<Family>) -> Res<Pfx> {
 /// kernel has no handler for either (no MPLS module; the bridge family has none), so
 /// rtnetlink answers EOPNOTSUPP.
 fn alt_refused(opts: &Opts) -> Res<()> {
-    match opts.alt {
+    // (the options' family, or the one a first `via mpls|bridge ...` gave the request)
+    match opts.alt.or(crate::names::alt()) {
         Some(AltFamily::Mpls | AltFamily::Bridge) => {
             Err(Failure::kernel(fibkit::Error::new(Errno::EOPNOTSUPP)))
         }
@@ -237,6 +244,34 @@ fn bad_addr(s: &str, fam: Option<Family>) -> Failure {
         1,
     )
     .exiting(true)
+}
+
+/// `get_addr(.., family)` of a `via` in the family `word` (`link`, `mpls` or `bridge`;
+/// `__get_addr_1`): `default`, `any` and `all` are an address of no length but for
+/// MPLS; a link-layer address goes through `ll_addr_a2n`, an MPLS one through
+/// `mpls_pton`; anything else is refused as it is for a bridge.
+fn via_other_family(word: &str, v: &str) -> Res<()> {
+    let refused = |pre: String| {
+        Failure::parse(
+            format!("{pre}Error: {word} address is expected rather than \"{v}\".\n"),
+            1,
+        )
+        .exiting(true)
+    };
+    if matches!(v, "default" | "any" | "all") {
+        return if word == "mpls" {
+            Err(refused(String::new()))
+        } else {
+            Ok(())
+        };
+    }
+    match word {
+        "link" => ll_addr_a2n(v, 256)
+            .map(|_| ())
+            .map_err(|f| refused(f.stderr)),
+        "mpls" if !v.contains(':') && mpls_labels(v).is_some() => Ok(()),
+        _ => Err(refused(String::new())),
+    }
 }
 
 /// Argument cursor.
@@ -271,6 +306,68 @@ fn ifindex(ns: &Netns, name: &str) -> Res<u32> {
 
 fn get_u32(s: &str, msg: &str) -> Res<u32> {
     parse_u32(s).ok_or_else(|| invarg(msg, s))
+}
+
+/// The global options at the start of an `ip` command line, read as [`run_ip`] reads
+/// them (ip's main: `--opt` is `-opt`, most by any prefix in ip's order, `-loops`,
+/// `-family`, `-batch`, `-rcvbuf` and `-netns` with a value): how many words they
+/// take and the full names of those given (`-j` and `--js` are `-json`). For the front
+/// end, which prints a query's answer after the command.
+pub fn global_options(argv: &[String]) -> (usize, Vec<&'static str>) {
+    const NAMES: [&str; 27] = [
+        "-loops",
+        "-family",
+        "-4",
+        "-6",
+        "-0",
+        "-M",
+        "-B",
+        "-human",
+        "-human-readable",
+        "-iec",
+        "-stats",
+        "-statistics",
+        "-details",
+        "-resolve",
+        "-oneline",
+        "-timestamp",
+        "-tshort",
+        "-Version",
+        "-force",
+        "-batch",
+        "-rcvbuf",
+        "-brief",
+        "-json",
+        "-pretty",
+        "-netns",
+        "-Numeric",
+        "-echo",
+    ];
+    let mut given = Vec::new();
+    let mut i = 0;
+    while i < argv.len() && argv[i].starts_with('-') && argv[i].len() > 1 {
+        let w = argv[i].as_str();
+        let o = w
+            .strip_prefix('-')
+            .filter(|x| x.starts_with('-'))
+            .unwrap_or(w);
+        let exact = ["-4", "-6", "-0", "-M", "-B"];
+        let name = NAMES.iter().copied().find(|kw| {
+            if exact.contains(kw) {
+                o == *kw
+            } else {
+                o.len() > 1 && kw.starts_with(o)
+            }
+        });
+        if let Some(n) = name {
+            given.push(n);
+            if matches!(n, "-loops" | "-family" | "-batch" | "-rcvbuf" | "-netns") {
+                i += 1;
+            }
+        }
+        i += 1;
+    }
+    (i.min(argv.len()), given)
 }
 
 /// Execute one `ip` command (arguments after `ip`), returning what it printed.
@@ -1037,6 +1134,32 @@ fn parse_nh<'a>(
         "via" => {
             a.next();
             let mut v = a.val()?;
+            // read_family's other words: the address is read in that family
+            // (get_addr_1), and the request carries it as an RTA_VIA no route takes
+            if matches!(v, "link" | "mpls" | "bridge") {
+                let x = a.val()?;
+                via_other_family(v, x)?;
+                if fam.is_none() {
+                    // no family yet: the request takes the gateway's, in which the
+                    // rest of the line is read (a prefix of it, `src`) and which
+                    // rtnetlink has no handler for (see `alt_refused`)
+                    crate::names::set_alt(Some(match v {
+                        "link" => AltFamily::Packet,
+                        "mpls" => AltFamily::Mpls,
+                        _ => AltFamily::Bridge,
+                    }));
+                    return Ok(true);
+                }
+                let route_gw = nh
+                    .gw
+                    .is_some_and(|g| matches!(g, Gateway::V6(_)) == (*fam == Some(Family::V6)));
+                if single || nh.gw.is_none() {
+                    nh.via_unsupported = true;
+                } else if route_gw {
+                    nh.gw_and_via = true;
+                }
+                return Ok(true);
+            }
             let mut gf = *fam;
             if v == "inet" || v == "inet6" {
                 gf = Some(if v == "inet" { Family::V4 } else { Family::V6 });
@@ -1063,7 +1186,12 @@ fn parse_nh<'a>(
             // the other RTA_VIA, and a leg may carry both
             // (the kernel reads a leg's first attribute of a kind: `nla_find`)
             let prev = nh.gw.map(|g| matches!(g, Gateway::V6(_)));
-            let first = single || prev.is_none();
+            // (a leg's RTA_GATEWAY, of the route's family, is read whatever RTA_VIA
+            // came before it)
+            let route_family = fam.map(|f| f == Family::V6);
+            let first = single
+                || prev.is_none()
+                || (prev != route_family && Some(addr.family() == Family::V6) == route_family);
             if first {
                 nh.gw = match addr {
                     Addr::V4(0) => None,
@@ -1155,6 +1283,9 @@ struct RouteReq {
     /// An encapsulation type the kernel lacks was given, even if a later `encap`
     /// replaced it.
     unsupported_encap: bool,
+    /// Such an encapsulation type came before an `RTA_VIA` of no IP family (IPv4's
+    /// attribute loop meets the attributes in the order of the line).
+    encap_before_via: bool,
 }
 
 fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
@@ -1179,6 +1310,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         via_given: false,
         zero_len: false,
         unsupported_encap: false,
+        encap_before_via: false,
     };
     let mut a = Args::new(args);
     let mut late_dev = None;
@@ -1227,10 +1359,12 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             // rtm_to_fib_config checks each RTA_ENCAP_TYPE as it reads it: an
             // unsupported one refuses an IPv4 request even when another follows
             // (rtm_to_fib6_config reads the last only)
-            r.unsupported_encap |= matches!(
+            let unsupported = matches!(
                 r.nh.encap.as_deref(),
                 Some(fibkit::encap::Encap::Unsupported { .. })
             );
+            r.encap_before_via |= unsupported && !r.nh.via_unsupported;
+            r.unsupported_encap |= unsupported;
             continue;
         }
         a.next();
@@ -1239,6 +1373,11 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         match k {
             "src" => {
                 let v = a.val()?;
+                // get_addr in the request's family when it is none of IP's
+                if let Some(alt) = crate::names::alt() {
+                    via_other_family(alt.name(), v)?;
+                    continue;
+                }
                 // (as `via`: `all`/`any`, or `default` of no family yet, have no length)
                 if addr_of_no_length(v, r.fam) {
                     r.zero_len = true;
@@ -1544,6 +1683,14 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
         }
         _ => {}
     }
+    // rtm_to_fib_config reads an RTA_VIA in its attribute loop (fib_gw_from_via),
+    // before it judges the request as a whole (IPv6: the engine, after the nexthop id)
+    if r.fam.unwrap_or(Family::V4) == Family::V4 && r.nh.via_unsupported && !r.encap_before_via {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::EINVAL,
+            "Unsupported address family in RTA_VIA",
+        )));
+    }
     // rtm_to_fib6_config refuses a nexthop id beside a nexthop specification before
     // it looks at an encapsulation type (IPv4 checks the type first, in its attribute
     // loop; conformance scenario 478)
@@ -1551,7 +1698,7 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
         && r.nhid_given
         && (r.nh.dev != 0
             || matches!(r.nh.gw, Some(fibkit::route::Gateway::V6(_)))
-            || (r.via_given && r.nh.gw.is_none())
+            || (r.via_given && r.nh.gw.is_none() && !r.nh.via_unsupported)
             || r.nh.encap.is_some()
             || !r.multipath.is_empty())
     {
@@ -1802,8 +1949,9 @@ fn route_usage() -> String {
 /// The `ip route get` keyword `raw` stands for (itself when it is none): iproute_get's
 /// keywords, most by any prefix, in its order (`f` is `from`, `i` `iif`, `m` `mark`,
 /// `o` `oif`, `d` `dsfield`, `fib` `fibmatch`, `c` `connected`); `tos` and `dsfield`
-/// both give `tos`.
-fn get_keyword(raw: &str) -> &str {
+/// both give `tos`. (The CLI reads the command line again with it for the answer's
+/// text, so both readings take the same words as the same keywords.)
+pub fn get_keyword(raw: &str) -> &str {
     if raw == "tos" || matches(raw, "dsfield") {
         return "tos";
     }
@@ -2932,9 +3080,9 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             }
             "suppress_prefixlength" | "sup_pl" => {
                 let v = a.val()?;
-                let n: i32 = v
-                    .parse::<i32>()
-                    .ok()
+                // iprule_modify's get_s32 (strtol base 0: `010` is 8, `0x8` and ` 8` read)
+                let n: i32 = crate::names::parse_int(v)
+                    .map(|x| x as i32)
                     .filter(|n| *n >= 0)
                     .ok_or_else(|| invarg("suppress_prefixlength value is invalid\n", v))?;
                 s.suppress_prefixlen = Some(n);
@@ -2964,15 +3112,12 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             "l3mdev" => s.l3mdev = true,
             "uidrange" => {
                 let v = a.val()?;
-                let (x, y) = v
-                    .split_once('-')
-                    .ok_or_else(|| invarg("invalid UID range\n", v))?;
-                let x = x
-                    .parse::<u32>()
-                    .map_err(|_| invarg("invalid UID range\n", v))?;
-                let y = y
-                    .parse::<u32>()
-                    .map_err(|_| invarg("invalid UID range\n", v))?;
+                // iprule_modify's sscanf("%u-%u"): decimal, blanks and a sign before each
+                // number, whatever follows the second ignored (`5-10x` is 5-10)
+                let (n, x, y) = crate::show::scan_range(v, 32);
+                if n != 2 {
+                    return Err(invarg("invalid UID range\n", v));
+                }
                 s.uid = Some(Range { start: x, end: y });
             }
             "ipproto" => {

@@ -263,14 +263,10 @@ pub fn packet() -> bool {
 pub fn mpls_labels(s: &str) -> Option<usize> {
     let mut n = 0;
     for part in s.split('/') {
-        let v = if let Some(h) = part.strip_prefix("0x").or_else(|| part.strip_prefix("0X")) {
-            u64::from_str_radix(h, 16).ok()?
-        } else if part.len() > 1 && part.starts_with('0') {
-            u64::from_str_radix(&part[1..], 8).ok()?
-        } else {
-            part.parse::<u64>().ok()?
-        };
-        if v >= 1 << 20 {
+        // (strtoul: blanks and a sign before the digits are read; the label must end
+        // at the `/` or the end of the word)
+        let (v, used, overflow) = crate::show::strtoul(part, 0);
+        if used == 0 || used != part.len() || overflow || v >= 1 << 20 {
             return None;
         }
         n += 1;
@@ -565,21 +561,30 @@ pub fn ipproto_n2a(p: u8) -> String {
     }
 }
 
-/// `get_u32` with base 0 (decimal, `0x` hex, leading-0 octal).
+/// `get_u32` with base 0 (decimal, `0x` hex, leading-0 octal). Like iproute2's
+/// `get_u32`/`get_unsigned` and the `rtnl_*_a2n` readers, which all call `strtoul` and
+/// check only that the whole word was read: leading blanks and a `+` are taken, and a
+/// `-` negates in 64 bits (so `-0` is 0, any other negative number is too large).
 pub fn parse_u32(s: &str) -> Option<u32> {
-    parse_u64(s).and_then(|v| u32::try_from(v).ok())
+    crate::show::get_u32(s, 0)
 }
 
-/// `get_u64(s, 0)`: `strtoull` in base 0 over the whole string (leading white space
-/// and a sign taken as `strtoull` takes them: `+5`, `-0`; `-1` wraps to the largest
-/// value), refused on overflow.
+/// iproute2's `get_u64`: `strtoull(s, 0)` with the whole word read (leading blanks and
+/// a `+` taken). A negative number other than `-0` is refused: `strtoull` makes it a
+/// huge value that `get_u64` takes or refuses by a stale `errno`.
 pub fn parse_u64(s: &str) -> Option<u64> {
     let (v, n, overflow) = crate::show::strtoul(s, 0);
-    (n != 0 && n == s.len() && !overflow).then_some(v)
+    if n == 0 || n != s.len() || overflow {
+        return None;
+    }
+    let neg = s
+        .trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '\x0b')
+        .starts_with('-');
+    (!neg || v == 0).then_some(v)
 }
 
-/// `get_integer(s, 0)`: `strtol` in base 0 over the whole string into an `int`,
-/// returned as the two's-complement `u32` the kernel then reads.
+/// `get_integer(s, 0)`: `strtol` with base detection into an `int` (a sign and leading
+/// blanks allowed), returned as the two's-complement `u32` the kernel then reads.
 pub fn parse_int(s: &str) -> Option<u32> {
     let (v, n) = crate::show::strtol(s, 0);
     if n == 0 || n != s.len() {
@@ -588,16 +593,10 @@ pub fn parse_int(s: &str) -> Option<u32> {
     i32::try_from(v).ok().map(|x| x as u32)
 }
 
-/// Base-16 by default (for `tos`, as `rtnl_dsfield_a2n` uses `strtoul(arg, 16)`).
+/// Base-16 by default (for `tos`, as `rtnl_dsfield_a2n` uses `strtoul(arg, 16)`, a
+/// `0x` prefix, leading blanks and a sign included).
 pub fn parse_u32_hexdefault(s: &str) -> Option<u32> {
-    let h = s
-        .strip_prefix("0x")
-        .or_else(|| s.strip_prefix("0X"))
-        .unwrap_or(s);
-    if h.is_empty() {
-        return None;
-    }
-    u32::from_str_radix(h, 16).ok()
+    crate::show::get_u32(s, 16)
 }
 
 /// iproute2's `matches(arg, keyword)`: `arg` is a non-empty prefix of `keyword`.

@@ -246,7 +246,9 @@ pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
     }
     p.push(format!("table {}", table_word(r.table)));
     p.push(format!("proto {}", proto_n2a(r.proto)));
-    p.push("scope global".into());
+    // (rt6_fill_node reports every IPv6 route with RT_SCOPE_UNIVERSE; `-N` prints it as
+    // a number like the other names)
+    p.push(format!("scope {}", scope_n2a(0)));
     if let Some(s) = r.prefsrc {
         p.push(format!("src {}", fmt6(s)));
     }

@@ -3438,7 +3438,7 @@ fn rule_msg(r: &Rule, v6: bool) -> RuleMsg {
 }
 
 /// `sscanf(s, "%u-%u")` (`bits` 16 for `%hu`): the number of conversions and values.
-fn scan_range(s: &str, bits: u32) -> (usize, u32, u32) {
+pub(crate) fn scan_range(s: &str, bits: u32) -> (usize, u32, u32) {
     let conv = |t: &str| -> Option<(u32, usize)> {
         let (v, n, of) = strtoul(t, 10);
         if n == 0 {

@@ -391,6 +391,10 @@ pub struct NhCfg {
     /// A multipath leg that carries both a gateway of the route's family
     /// (`RTA_GATEWAY`) and one of the other (`RTA_VIA`), which `fib_get_nhs` refuses.
     pub gw_and_via: bool,
+    /// An `RTA_VIA` of a family that is no IP family (`via link|mpls|bridge ...`):
+    /// IPv4's `fib_gw_from_via` refuses it ("Unsupported address family in RTA_VIA"),
+    /// IPv6 refuses any `RTA_VIA` of a request and ignores one of a multipath leg.
+    pub via_unsupported: bool,
 }
 
 /// An IPv4 route request (`struct fib_config`, as iproute2 fills it).
@@ -834,6 +838,12 @@ impl Netns {
                 return Err(Error::msg(
                     Errno::EINVAL,
                     "Nexthop configuration can not contain both GATEWAY and VIA",
+                ));
+            }
+            if n.via_unsupported {
+                return Err(Error::msg(
+                    Errno::EINVAL,
+                    "Unsupported address family in RTA_VIA",
                 ));
             }
             if let Some(e) = &n.encap {

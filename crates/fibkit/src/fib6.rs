@@ -196,16 +196,19 @@ impl Netns {
             spec,
             self.nexthops.contains_key(&cfg.nh_id),
         )?;
-        if cfg.nh.gw.is_some_and(|g| matches!(g, Gateway::V4(_)))
-            || cfg
-                .multipath
-                .iter()
-                .any(|n| matches!(n.gw, Some(Gateway::V4(_))))
-        {
+        // rtm_to_fib6_config refuses the request's RTA_VIA; a multipath leg's is never
+        // looked at (ip6_route_multipath_add and _del read RTA_GATEWAY only), so such
+        // a leg has no gateway of its own
+        if cfg.nh.via_unsupported || cfg.nh.gw.is_some_and(|g| matches!(g, Gateway::V4(_))) {
             return Err(Error::msg(
                 Errno::EINVAL,
                 "IPv6 does not support RTA_VIA attribute",
             ));
+        }
+        for n in &mut cfg.multipath {
+            if matches!(n.gw, Some(Gateway::V4(_))) {
+                n.gw = None;
+            }
         }
         if cfg.dst.len > 128 {
             return Err(Error::msg(Errno::EINVAL, "Invalid prefix length"));
