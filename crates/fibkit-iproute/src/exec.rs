@@ -3747,10 +3747,12 @@ fn scan_hex(s: &str) -> Option<i64> {
 fn parse_lladdr(s: &str) -> Res<Vec<u8>> {
     let bad = |c: &str| Failure::parse(format!("\"{c}\" is invalid lladdr.\n"), 1);
     if s.contains('.') {
-        return s
-            .parse::<std::net::Ipv4Addr>()
-            .map(|a| a.octets().to_vec())
-            .map_err(|_| bad(s));
+        // get_addr_1(AF_INET): get_addr_ipv4's dotted parts (strtoul base 0, so
+        // `0200.0.5` is 128.0.5.0); a colon makes it an IPv6 word, refused
+        return crate::show::get_addr_ipv4(s)
+            .filter(|_| !s.contains(':'))
+            .map(|a| a.to_be_bytes().to_vec())
+            .ok_or_else(|| bad(s));
     }
     let mut out = Vec::new();
     let mut rest = s;
