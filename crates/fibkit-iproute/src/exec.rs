@@ -6283,8 +6283,11 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 .map(|()| Outcome::Ok(String::new()))
                 .map_err(neigh_refused);
         }
-        // neigh_add: shorter than the device's address is refused, longer is cut
+        // neigh_add: shorter than the device's address is refused, longer is cut; a
+        // tun has none (addr_len 0: anything passes, and __neigh_update ignores it)
+        let no_ha = ns.link(idx).is_some_and(|l| l.is_tun());
         let lladdr = match lladdr {
+            Some(_) if no_ha => None,
             Some(b) if b.len() < 6 => {
                 return Err(neigh_refused(fibkit::Error::msg(
                     Errno::EINVAL,

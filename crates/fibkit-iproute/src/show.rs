@@ -4279,6 +4279,17 @@ fn print_neigh(
         ),
         NeighRef::Proxy(p) => (p.dev, None, p.flags, false, true, p.protocol),
     };
+    // a tun's entries carry an empty NDA_LLADDR (addr_len 0); ll_addr_n2a still
+    // prints one byte, the one after it: the length of the NDA_PROBES that
+    // neigh_fill_info puts next (8)
+    let no_ha = ns.link(dev).is_some_and(|l| l.is_tun());
+    let mac = mac.map(|m| {
+        if no_ha {
+            "08".to_string()
+        } else {
+            mac_text(&m)
+        }
+    });
     o.obj_open(None);
     let t = dst.text();
     if brief {
@@ -4288,8 +4299,7 @@ fn print_neigh(
             let d = dev_name(ns, dev);
             o.s(Some("dev"), &format!("{d:<16} "), &d);
         }
-        if let Some(mac) = mac {
-            let m = mac_text(&mac);
+        if let Some(m) = mac {
             o.s(Some("lladdr"), &m, &m);
         }
         o.fp("\n");
@@ -4302,8 +4312,7 @@ fn print_neigh(
         o.fp("dev ");
         o.s(Some("dev"), &format!("{d} "), &d);
     }
-    if let Some(mac) = mac {
-        let m = mac_text(&mac);
+    if let Some(m) = mac {
         o.fp("lladdr ");
         o.s(Some("lladdr"), &format!("{m} "), &m);
     }
