@@ -718,6 +718,14 @@ fn duparg2(key: &str, arg: &str) -> ShowError {
     )
 }
 
+/// `duparg()`: the key given twice (exit -1).
+fn duparg(key: &str, arg: &str) -> ShowError {
+    err(
+        255,
+        format!("Error: duplicate \"{key}\": \"{arg}\" is the second value.\n"),
+    )
+}
+
 /// `nodev()`: returned as -1 from the command, exit status 1.
 fn nodev(dev: &str) -> ShowError {
     ShowError {
@@ -4120,7 +4128,11 @@ fn ipneigh_walk(
     let mut a = Args::new(args);
     while let Some(w) = a.next() {
         if w == "dev" {
-            filter_dev = Some(a.need()?);
+            let v = a.need()?;
+            if filter_dev.is_some() {
+                return Err(duparg("dev", v));
+            }
+            filter_dev = Some(v);
         } else if w == "master" {
             let v = a.need()?;
             let m =
@@ -4159,9 +4171,12 @@ fn ipneigh_walk(
             proxy = true;
         } else if matches(w, "protocol") {
             let v = a.need()?;
-            let p = rtprot_a2n(v).ok_or_else(|| invarg("invalid \"protocol\"\n", v))?;
-            // a non-zero protocol selects the entries that carry it
-            protocol = p;
+            // a non-zero protocol selects the entries that carry it; `all` is 0
+            protocol = match rtprot_a2n(v) {
+                Some(p) => p,
+                None if v == "all" => 0,
+                None => return Err(invarg("invalid \"protocol\"\n", v)),
+            };
         } else {
             let mut v = w;
             if v == "to" {
