@@ -6297,12 +6297,14 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 }
             }
         }
-        let Some(d) = dev else {
+        // `proxy ADDR` stands for the device too (dev_ok): without `dev` the request
+        // names none, and the kernel's proxy entry is for every device (dev NULL)
+        if dev.is_none() && !proxy {
             return Err(Failure::parse(
                 "Device and destination are required arguments.\n",
                 255,
             ));
-        };
+        }
         let dst = match dst {
             Some(NeighDst::Addr(a)) => Some(a),
             // an NDA_DST without bytes: the kernel's "Invalid network address", after
@@ -6319,7 +6321,10 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             Some(v) if v != "null" => Some(parse_lladdr(v)?),
             _ => None,
         };
-        let idx = ifindex(ns, d)?;
+        let idx = match dev {
+            Some(d) => ifindex(ns, d)?,
+            None => 0,
+        };
         match opts.alt {
             // an AF_BRIDGE request is a forwarding-database change (rtnl_fdb_add/del),
             // which refuses a message without a link-layer address
@@ -6337,7 +6342,8 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             // neigh_add and neigh_delete look the device up, neigh_add checks the
             // link-layer address's length, then both the destination's
             let short = match ns.link(idx) {
-                None => return Err(neigh_refused(fibkit::Error::new(Errno::ENODEV))),
+                None if idx != 0 => return Err(neigh_refused(fibkit::Error::new(Errno::ENODEV))),
+                None => false,
                 Some(l) => !del && !l.is_tun() && lladdr.as_ref().is_some_and(|b| b.len() < 6),
             };
             let msg = if short {
@@ -6362,7 +6368,8 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         // tun has none (addr_len 0: anything passes, and __neigh_update ignores it)
         let no_ha = ns.link(idx).is_some_and(|l| l.is_tun());
         let lladdr = match lladdr {
-            Some(_) if no_ha => None,
+            // (no device: neigh_add checks no length)
+            Some(_) if no_ha || idx == 0 => None,
             Some(b) if b.len() < 6 => {
                 return Err(neigh_refused(fibkit::Error::msg(
                     Errno::EINVAL,

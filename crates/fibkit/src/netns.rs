@@ -2834,7 +2834,8 @@ impl Netns {
         managed: bool,
         protocol: u8,
     ) -> Result<()> {
-        if !self.links.contains_key(&dev) {
+        // dev 0: a request naming no device makes an entry for every device (dev NULL)
+        if dev != 0 && !self.links.contains_key(&dev) {
             return Err(Error::new(Errno::ENODEV));
         }
         if managed {
