@@ -2268,10 +2268,11 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 dport,
             };
             let mut r = ns
-                .route_get6(&fl)
+                .route_get6_through_copies(&fl)
                 .map_err(Failure::errno)?
                 .to_owned_answer(ns);
-            // the copy in the nexthop object's fib6_nh answers
+            // the copy in the nexthop object's fib6_nh answers (a reject route's error
+            // included)
             ns.route_get6_pcpu(&mut r, d).map_err(Failure::errno)?;
             Ok(GetAnswer::V6(r, fibmatch))
         }
@@ -6260,9 +6261,20 @@ fn link_xstats(ns: &Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
 
 // ------------------------------------------------------------------ neigh
 
+/// The destination of an `ip neigh` line as `get_addr` reads it.
+#[derive(Clone, Copy)]
+enum NeighDst {
+    Addr(Addr),
+    /// `default`, `any` or `all` without `-4`/`-6`: get_addr_1 leaves the family
+    /// AF_UNSPEC, which iproute2 then takes for no destination
+    NoFamily,
+    /// `any` or `all` with a family: no bytes, an NDA_DST the kernel finds too short
+    NoBytes,
+}
+
 /// The address of an `ip neigh` line: a second one is iproute2's duplicate (`proxy ADDR`
 /// names it as "address", a plain word as "to").
-fn neigh_dst(dst: &mut Option<Addr>, v: &str, fam: Option<Family>, proxy: bool) -> Res<()> {
+fn neigh_dst(dst: &mut Option<NeighDst>, v: &str, fam: Option<Family>, proxy: bool) -> Res<()> {
     if dst.is_some() {
         let msg = if proxy {
             format!("Error: duplicate \"address\": \"{v}\" is the second value.\n")
@@ -6286,7 +6298,7 @@ fn neigh_dst(dst: &mut Option<Addr>, v: &str, fam: Option<Family>, proxy: bool) 
             ));
             return Err(f.exiting(true));
         }
-        *dst = Some(Addr::V4(0));
+        *dst = Some(NeighDst::Addr(Addr::V4(0)));
         return Ok(());
     }
     if let Some(alt) = crate::names::alt() {
@@ -6306,10 +6318,23 @@ fn neigh_dst(dst: &mut Option<Addr>, v: &str, fam: Option<Family>, proxy: bool) 
             )
             .exiting(true));
         }
-        *dst = Some(Addr::V4(0));
+        *dst = Some(NeighDst::Addr(Addr::V4(0)));
         return Ok(());
     }
-    *dst = Some(parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?);
+    // get_addr_1's words: `default` is the family's zero address, `any` and `all`
+    // have no bytes; without a family neither has one
+    if matches!(v, "default" | "any" | "all") {
+        *dst = Some(match fam {
+            None => NeighDst::NoFamily,
+            Some(_) if v != "default" => NeighDst::NoBytes,
+            Some(Family::V6) => NeighDst::Addr(Addr::V6(0)),
+            Some(_) => NeighDst::Addr(Addr::V4(0)),
+        });
+        return Ok(());
+    }
+    *dst = Some(NeighDst::Addr(
+        parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?,
+    ));
     Ok(())
 }
 
@@ -6328,22 +6353,35 @@ fn neigh_key(a: Addr) -> (u128, bool) {
 /// ADDR` finds none.
 fn neigh_get(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
     let mut it = Args::new(args);
-    let mut dst: Option<Addr> = None;
+    let mut dst: Option<NeighDst> = None;
     let mut dev = None;
     let mut proxy = false;
+    // ipneigh_get: a word `help` abbreviates, where an address goes, is the usage
+    let usage = || Failure::parse(crate::show::USAGE_NEIGH, 255);
     while let Some(k) = it.next() {
         match k {
             "dev" => dev = Some(it.val()?),
             _ if matches(k, "proxy") => {
-                neigh_dst(&mut dst, it.val()?, opts.family, true)?;
+                let v = it.val()?;
+                if matches(v, "help") {
+                    return Err(usage());
+                }
+                neigh_dst(&mut dst, v, opts.family, true)?;
                 proxy = true;
             }
             _ => {
                 let v = if k == "to" { it.val()? } else { k };
+                if matches(v, "help") {
+                    return Err(usage());
+                }
                 neigh_dst(&mut dst, v, opts.family, false)?;
             }
         }
     }
+    let dst = match dst {
+        Some(NeighDst::NoFamily) => None,
+        d => d,
+    };
     let (Some(dst), Some(d)) = (dst, dev.or(if proxy { Some("") } else { None })) else {
         return Err(Failure::parse(
             "Device and address are required arguments.\n",
@@ -6357,6 +6395,13 @@ fn neigh_get(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
             "Unsupported family in header for neighbor get request",
         )));
     }
+    // neigh_valid_get_req reads NDA_DST before neigh_get looks the device up
+    let NeighDst::Addr(dst) = dst else {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::EINVAL,
+            "Invalid network address in neighbor get request",
+        )));
+    };
     // neigh_get looks the request's index up (an `ifN` form may name none)
     let name = match ns.link(dev) {
         Some(l) => l.name.clone(),
@@ -6427,11 +6472,12 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     }
     let add = matches(cmd, "add");
     let replace = matches(cmd, "replace");
-    let change = !replace && matches(cmd, "change");
+    // do_ipneigh: `chg` is `change` too
+    let change = !replace && (matches(cmd, "change") || cmd == "chg");
     let del = matches(cmd, "delete");
     if add || replace || change || del {
         let mut it = Args::new(rest);
-        let mut dst: Option<Addr> = None;
+        let mut dst: Option<NeighDst> = None;
         let mut dev = None;
         let mut state = NudState::Permanent;
         // the link-layer address as written: read once the line is (`null`: none)
@@ -6498,32 +6544,52 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 }
                 // `proxy ADDR`: a proxy entry for the address
                 _ if matches(k, "proxy") => {
-                    neigh_dst(&mut dst, it.val()?, opts.family, true)?;
+                    let v = it.val()?;
+                    if matches(v, "help") {
+                        return Err(Failure::parse(crate::show::USAGE_NEIGH, 255));
+                    }
+                    neigh_dst(&mut dst, v, opts.family, true)?;
                     proxy = true;
                 }
                 x => {
-                    let v = if x == "to" { it.val()? } else { x };
+                    // ipneigh_modify skips a word `help` abbreviates (after `to`): the
+                    // next one is the address
+                    let mut v = if x == "to" { it.val()? } else { x };
+                    if matches(v, "help") {
+                        v = it.val()?;
+                    }
                     neigh_dst(&mut dst, v, opts.family, false)?;
                 }
             }
         }
-        let Some(d) = dev else {
+        // `proxy ADDR` stands for the device too (dev_ok): without `dev` the request
+        // names none, and the kernel's proxy entry is for every device (dev NULL)
+        if dev.is_none() && !proxy {
             return Err(Failure::parse(
                 "Device and destination are required arguments.\n",
                 255,
             ));
-        };
-        let Some(dst) = dst else {
-            return Err(Failure::parse(
-                "Device and destination are required arguments.\n",
-                255,
-            ));
+        }
+        let dst = match dst {
+            Some(NeighDst::Addr(a)) => Some(a),
+            // an NDA_DST without bytes: the kernel's "Invalid network address", after
+            // the device and the link-layer address's length (neigh_add, neigh_delete)
+            Some(NeighDst::NoBytes) => None,
+            _ => {
+                return Err(Failure::parse(
+                    "Device and destination are required arguments.\n",
+                    255,
+                ))
+            }
         };
         let lladdr = match lla {
             Some(v) if v != "null" => Some(parse_lladdr(v)?),
             _ => None,
         };
-        let idx = ifindex(ns, d)?;
+        let idx = match dev {
+            Some(d) => ifindex(ns, d)?,
+            None => 0,
+        };
         match opts.alt {
             // an AF_BRIDGE request is a forwarding-database change (rtnl_fdb_add/del),
             // which refuses a message without a link-layer address
@@ -6537,6 +6603,21 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             Some(_) => return Err(neigh_refused(fibkit::Error::new(Errno::EAFNOSUPPORT))),
             None => {}
         }
+        let Some(dst) = dst else {
+            // neigh_add and neigh_delete look the device up, neigh_add checks the
+            // link-layer address's length, then both the destination's
+            let short = match ns.link(idx) {
+                None if idx != 0 => return Err(neigh_refused(fibkit::Error::new(Errno::ENODEV))),
+                None => false,
+                Some(l) => !del && !l.is_tun() && lladdr.as_ref().is_some_and(|b| b.len() < 6),
+            };
+            let msg = if short {
+                "Invalid link address"
+            } else {
+                "Invalid network address"
+            };
+            return Err(neigh_refused(fibkit::Error::msg(Errno::EINVAL, msg)));
+        };
         let (addr, v6) = neigh_key(dst);
         if del {
             let r = if proxy {
@@ -6548,8 +6629,12 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 .map(|()| Outcome::Ok(String::new()))
                 .map_err(neigh_refused);
         }
-        // neigh_add: shorter than the device's address is refused, longer is cut
+        // neigh_add: shorter than the device's address is refused, longer is cut; a
+        // tun has none (addr_len 0: anything passes, and __neigh_update ignores it)
+        let no_ha = ns.link(idx).is_some_and(|l| l.is_tun());
         let lladdr = match lladdr {
+            // (no device: neigh_add checks no length)
+            Some(_) if no_ha || idx == 0 => None,
             Some(b) if b.len() < 6 => {
                 return Err(neigh_refused(fibkit::Error::msg(
                     Errno::EINVAL,

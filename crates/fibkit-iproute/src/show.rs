@@ -718,6 +718,14 @@ fn duparg2(key: &str, arg: &str) -> ShowError {
     )
 }
 
+/// `duparg()`: the key given twice (exit -1).
+fn duparg(key: &str, arg: &str) -> ShowError {
+    err(
+        255,
+        format!("Error: duplicate \"{key}\": \"{arg}\" is the second value.\n"),
+    )
+}
+
 /// `nodev()`: returned as -1 from the command, exit status 1.
 fn nodev(dev: &str) -> ShowError {
     ShowError {
@@ -4214,7 +4222,11 @@ fn ipneigh_walk(
     let mut a = Args::new(args);
     while let Some(w) = a.next() {
         if w == "dev" {
-            filter_dev = Some(a.need()?);
+            let v = a.need()?;
+            if filter_dev.is_some() {
+                return Err(duparg("dev", v));
+            }
+            filter_dev = Some(v);
         } else if w == "master" {
             let v = a.need()?;
             let m =
@@ -4253,9 +4265,12 @@ fn ipneigh_walk(
             proxy = true;
         } else if matches(w, "protocol") {
             let v = a.need()?;
-            let p = rtprot_a2n(v).ok_or_else(|| invarg("invalid \"protocol\"\n", v))?;
-            // a non-zero protocol selects the entries that carry it
-            protocol = p;
+            // a non-zero protocol selects the entries that carry it; `all` is 0
+            protocol = match rtprot_a2n(v) {
+                Some(p) => p,
+                None if v == "all" => 0,
+                None => return Err(invarg("invalid \"protocol\"\n", v)),
+            };
         } else {
             let mut v = w;
             if v == "to" {
@@ -4411,6 +4426,17 @@ fn print_neigh(
         // printed by print_fdb
         NeighRef::Fdb(..) => return,
     };
+    // a tun's entries carry an empty NDA_LLADDR (addr_len 0); ll_addr_n2a still
+    // prints one byte, the one after it: the length of the NDA_PROBES that
+    // neigh_fill_info puts next (8)
+    let no_ha = ns.link(dev).is_some_and(|l| l.is_tun());
+    let mac = mac.map(|m| {
+        if no_ha {
+            "08".to_string()
+        } else {
+            mac_text(&m)
+        }
+    });
     o.obj_open(None);
     let t = dst.text();
     if brief {
@@ -4420,8 +4446,7 @@ fn print_neigh(
             let d = dev_name(ns, dev);
             o.s(Some("dev"), &format!("{d:<16} "), &d);
         }
-        if let Some(mac) = mac {
-            let m = mac_text(&mac);
+        if let Some(m) = mac {
             o.s(Some("lladdr"), &m, &m);
         }
         o.fp("\n");
@@ -4434,8 +4459,7 @@ fn print_neigh(
         o.fp("dev ");
         o.s(Some("dev"), &format!("{d} "), &d);
     }
-    if let Some(mac) = mac {
-        let m = mac_text(&mac);
+    if let Some(m) = mac {
         o.fp("lladdr ");
         o.s(Some("lladdr"), &format!("{m} "), &m);
     }

@@ -198,14 +198,15 @@ impl Netns {
         daddr: u128,
         input: bool,
         want_src: bool,
+        keep_reject: bool,
     ) -> Result<RouteGet6<'a>, Errno> {
         let r = res.route;
-        match r.rtype {
-            RouteType::Blackhole => return Err(Errno::EINVAL),
-            RouteType::Prohibit => return Err(Errno::EACCES),
-            RouteType::Throw => return Err(Errno::EAGAIN),
-            RouteType::Unreachable => return Err(Errno::EHOSTUNREACH),
-            _ => {}
+        // (`keep_reject`: a reject route through a nexthop object is answered, for the
+        // object's copy to decide; see crate::pcpu6)
+        if !(keep_reject && r.nh_id != 0) || r.rtype == RouteType::Throw {
+            if let Some(e) = reject_errno(r.rtype) {
+                return Err(e);
+            }
         }
         let dev = if r.flags & (rtf::LOCAL | rtf::ANYCAST) != 0 {
             1
@@ -266,6 +267,13 @@ impl Netns {
         self.route6(flow, true, None)
     }
 
+    /// [`Netns::route_get6`], except that a reject route (unreachable, prohibit,
+    /// blackhole) through a nexthop object is answered rather than refused: the error
+    /// is the object's copy's to give ([`Netns::route_get6_pcpu`]).
+    pub fn route_get6_through_copies(&self, flow: &Flow6) -> Result<RouteGet6<'_>, Errno> {
+        self.route6_keep(flow, true, None, true)
+    }
+
     /// The IPv6 route of a flow (`ip6_route_output` / `ip6_route_input_lookup`) without
     /// source address selection: what the kernel's lookup itself returns.
     pub fn route_output6(&self, flow: &Flow6) -> Result<RouteGet6<'_>, Errno> {
@@ -289,6 +297,16 @@ impl Netns {
         want_src: bool,
         from_len: Option<u8>,
     ) -> Result<RouteGet6<'_>, Errno> {
+        self.route6_keep(flow, want_src, from_len, false)
+    }
+
+    fn route6_keep(
+        &self,
+        flow: &Flow6,
+        want_src: bool,
+        from_len: Option<u8>,
+        keep_reject: bool,
+    ) -> Result<RouteGet6<'_>, Errno> {
         let mut fl = *flow;
         let need_strict =
             v6::addr_type(fl.dst) & (v6::MULTICAST | v6::LINKLOCAL | v6::LOOPBACK) != 0;
@@ -304,7 +322,7 @@ impl Netns {
                 flags |= strict::IFACE;
             }
             let res = self.ip6_route_lookup(&fl, flags)?;
-            let get = self.route6_result(&res, fl.dst, true, false)?;
+            let get = self.route6_result(&res, fl.dst, true, false, keep_reject)?;
             // with CONFIG_IPV6_MROUTE, rt6_fill_node asks multicast routing about a
             // route whose prefix is multicast (ff00::/8, an autojoined group's local
             // route), which has no entry for it here: the answer fails to be made
@@ -352,6 +370,17 @@ impl Netns {
                 })
             }
         }?;
-        self.route6_result(&res, fl.dst, false, want_src)
+        self.route6_result(&res, fl.dst, false, want_src, keep_reject)
+    }
+}
+
+/// The error a route of a reject type answers with (`ip6_rt_type_to_error`).
+pub(crate) fn reject_errno(t: RouteType) -> Option<Errno> {
+    match t {
+        RouteType::Blackhole => Some(Errno::EINVAL),
+        RouteType::Prohibit => Some(Errno::EACCES),
+        RouteType::Throw => Some(Errno::EAGAIN),
+        RouteType::Unreachable => Some(Errno::EHOSTUNREACH),
+        _ => None,
     }
 }

@@ -2417,7 +2417,9 @@ impl Netns {
     /// with the `extern_learn` and `managed` given; an entry found only takes the
     /// protocol given.
     pub fn neigh_use(&mut self, n: Neighbour, create: bool, replace: bool) -> Result<()> {
-        let at = self.neigh_find_for_update(&n, create, replace)?;
+        let mut at = self.neigh_find_for_update(&n, create, replace)?;
+        let mut n = n;
+        self.neigh_rekey(&mut n, &mut at);
         let key = (n.dev, n.addr, n.v6);
         match at {
             Some(i) => {
@@ -2533,22 +2535,29 @@ impl Netns {
         Ok(at)
     }
 
+    /// `arp_constructor` keys a new IPv4 entry of a loopback or point-to-point device
+    /// (lo, a tun) by 0.0.0.0, and `___neigh_create` then finds the device's entry under
+    /// that key if there is one: a request for a missing address works on that entry (a
+    /// `get` or `del` by the address finds none).
+    fn neigh_rekey(&self, n: &mut Neighbour, at: &mut Option<usize>) {
+        let ptp = crate::link::iff::LOOPBACK | crate::link::iff::POINTOPOINT;
+        if at.is_some() || n.v6 || self.links[&n.dev].flags & ptp == 0 {
+            return;
+        }
+        n.addr = 0;
+        *at = self
+            .neigh
+            .iter()
+            .position(|e| e.dev == n.dev && e.addr == 0 && !e.v6);
+    }
+
     /// `neigh_add` -> `__neigh_update`: a valid state without a link-layer address
     /// takes the entry's own, and an entry without one (new, or never resolved) is
     /// refused, left behind in NUD_NONE when it was made for the request.
     fn neigh_update(&mut self, n: Neighbour, create: bool, replace: bool) -> Result<()> {
         let mut at = self.neigh_find_for_update(&n, create, replace)?;
         let mut n = n;
-        if at.is_none() && !n.v6 && self.links[&n.dev].flags & crate::link::iff::LOOPBACK != 0 {
-            // arp_constructor keys a new entry of a loopback device by 0.0.0.0, and
-            // ___neigh_create then finds the device's entry under that key if there is
-            // one: the request updates it (a `get` or `del` by the address finds none)
-            n.addr = 0;
-            at = self
-                .neigh
-                .iter()
-                .position(|e| e.dev == n.dev && e.addr == 0 && !e.v6);
-        }
+        self.neigh_rekey(&mut n, &mut at);
         // the protocol is set when given and kept otherwise
         if n.protocol == 0 {
             n.protocol = at.map_or(0, |i| self.neigh[i].protocol);
@@ -2591,9 +2600,16 @@ impl Netns {
                 None => (false, None),
             },
         };
+        // __neigh_update: a device without link-layer addresses (a tun, addr_len 0)
+        // keeps the entry's own whatever is given, and never reports a change or a
+        // missing address
+        let no_ha = self.links[&n.dev].is_tun();
+        if no_ha {
+            n.lladdr = old_ha.or(Some(self.links[&n.dev].mac));
+        }
         // __neigh_update takes the address given as a change unless the entry was
         // valid with that address already
-        let ha_changed = n.lladdr.is_some() && !(old_valid && n.lladdr == old_ha);
+        let ha_changed = !no_ha && n.lladdr.is_some() && !(old_valid && n.lladdr == old_ha);
         if n.state.valid() && n.lladdr.is_none() {
             if !old_valid {
                 match at {
@@ -2854,7 +2870,8 @@ impl Netns {
         managed: bool,
         protocol: u8,
     ) -> Result<()> {
-        if !self.links.contains_key(&dev) {
+        // dev 0: a request naming no device makes an entry for every device (dev NULL)
+        if dev != 0 && !self.links.contains_key(&dev) {
             return Err(Error::new(Errno::ENODEV));
         }
         if managed {

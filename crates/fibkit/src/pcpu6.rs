@@ -91,11 +91,28 @@ impl Netns {
     /// gives it (see the module's documentation): unchanged when the copy is its own
     /// route's or is made now; the copy's route's when another made it; ENETUNREACH
     /// when that route is gone.
+    ///
+    /// `a` may be the answer of a reject route through an object
+    /// ([`Netns::route_get6_through_copies`]): the copy's route's type then decides,
+    /// and a reject type's error (`ip6_rt_type_to_error`) is the answer.
     pub fn route_get6_pcpu(&mut self, a: &mut RouteAnswer6, daddr: u128) -> Result<(), Errno> {
+        self.route_get6_copy(a, daddr)?;
+        match crate::lookup6::reject_errno(a.rtype) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn route_get6_copy(&mut self, a: &mut RouteAnswer6, daddr: u128) -> Result<(), Errno> {
         let Some(r0) = a.fib.first() else {
             return Ok(());
         };
-        if r0.rtype != RouteType::Unicast {
+        // ip6_pol_route makes and takes the copies whatever the route's type: local,
+        // anycast, multicast and reject routes through an object share its copy with
+        // the unicast ones (a copy of a reject route carries its error; `throw`, which
+        // the lookup itself reads, is not modelled)
+        let shared = r0.nh_id != 0 && r0.rtype != RouteType::Throw;
+        if r0.rtype != RouteType::Unicast && !shared {
             return Ok(());
         }
         if r0.nh_id == 0 {
@@ -134,8 +151,16 @@ impl Netns {
             return Ok(());
         }
         // the chosen path is the answer's (a group route's entry lists its legs in the
-        // group's order)
-        let Some(object) = self.pcpu6_object(r0.nh_id, a.dev, a.gateway) else {
+        // group's order; a local route's answer names the loopback, its path the
+        // object's device)
+        let local = crate::route::rtf::LOCAL | crate::route::rtf::ANYCAST;
+        let path_dev = if r0.flags & local != 0 {
+            r0.nh.dev
+        } else {
+            a.dev
+        };
+        let path_gw = a.gateway;
+        let Some(object) = self.pcpu6_object(r0.nh_id, path_dev, path_gw) else {
             return Ok(());
         };
         let cur = self.fib6_sernum;
@@ -159,9 +184,12 @@ impl Netns {
             return Ok(());
         }
         if !self.route6_alive(from.table, from.dst, from.src, from.serial.0) {
-            return Err(Errno::ENETUNREACH);
+            // inet6_rtm_getroute reads the copy's error before its route
+            return Err(crate::lookup6::reject_errno(from.rtype).unwrap_or(Errno::ENETUNREACH));
         }
-        // rt6_fill_node with the copy's route
+        // rt6_fill_node with the copy's route; the copy's device is the loopback for a
+        // copy of a local route (ip6_rt_get_dev_rcu), else the path's
+        a.dev = if from.flags & local != 0 { 1 } else { path_dev };
         a.rtype = from.rtype;
         a.table = from.table;
         a.metric = from.metric;

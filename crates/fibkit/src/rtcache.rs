@@ -15,8 +15,10 @@
 //! the route cache is flushed. So a multicast destination that a unicast route
 //! covers (not joined on the device: a joined group's route is not cached) is
 //! answered `unicast` after a unicast destination through the same nexthop, and the
-//! other way round (`__mkroute_output`; conformance scenario 467), and a `notify`
-//! query marks the cached route for the output answers that follow.
+//! other way round (`__mkroute_output`; conformance scenario 467); broadcast and
+//! anycast routes through a nexthop object share its cached route with the unicast
+//! ones the same way (scenario 575); and a `notify` query marks the cached route for
+//! the output answers that follow.
 
 use std::sync::Arc;
 
@@ -178,6 +180,10 @@ impl Netns {
         match a.rtype {
             RouteType::Unicast | RouteType::Local => {}
             RouteType::Multicast if prefix.len >= 4 && !self.dev_has_mc(a.dev, a.flow.dst) => {}
+            // a broadcast or anycast route's output route is cached in its nexthop like
+            // a unicast one's (shared with the other routes through an object); the
+            // limited broadcast answered through another route's type is not
+            RouteType::Broadcast | RouteType::Anycast if route.rtype == a.rtype => {}
             _ => return None,
         }
         let nh = a.nexthop()?;

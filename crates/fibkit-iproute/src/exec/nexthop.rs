@@ -326,7 +326,9 @@ struct Select {
     master: bool,
     /// The `master` device's index (`ll_name_to_index`).
     master_idx: u32,
-    proto: Option<u8>,
+    /// `filter.proto`: any unsigned int, 0 being no filter (print_nexthop and
+    /// flush_nexthop compare it only when set; one above 255 matches nothing).
+    proto: u32,
     id: Option<u32>,
 }
 
@@ -377,10 +379,7 @@ fn parse_select(ns: &Netns, a: &[String], get_style_id: bool) -> Res<Select> {
             return Err(crate::exec::not_vrf(ns, invarg("Invalid VRF\n", v), v));
         } else if matches(w, "protocol") {
             let v = it.val()?;
-            let p = get_unsigned(v)
-                .filter(|&p| p <= 255)
-                .ok_or_else(|| invarg("invalid protocol value", v))?;
-            s.proto = Some(p as u8);
+            s.proto = get_unsigned(v).ok_or_else(|| invarg("invalid protocol value", v))?;
         } else if matches(w, "fdb") {
             s.fdb = true;
         } else if w == "help" {
@@ -394,7 +393,7 @@ fn parse_select(ns: &Netns, a: &[String], get_style_id: bool) -> Res<Select> {
 
 /// Whether the dump with selector `s` (and the header family) lists `o`.
 fn selected(ns: &Netns, o: &Nexthop, s: &Select, family: Option<Family>) -> bool {
-    if s.proto.is_some_and(|p| p != o.proto) {
+    if s.proto != 0 && s.proto != u32::from(o.proto) {
         return false;
     }
     if s.groups && !o.is_group() {
