@@ -6662,6 +6662,47 @@ fn sysctl_exists(ns: &Netns, parts: &[&str]) -> bool {
         .any(|l| !l.starts_with('#') && l == want)
 }
 
+/// Where the local port range and the first unprivileged port are kept.
+const LOCAL_PORT_RANGE: &str = "net.ipv4.ip_local_port_range";
+const UNPRIVILEGED_PORT_START: &str = "net.ipv4.ip_unprivileged_port_start";
+
+/// The local port range (a new namespace's: 32768 60999).
+fn local_port_range(ns: &Netns) -> (i128, i128) {
+    ns.sysctl
+        .other
+        .get(LOCAL_PORT_RANGE)
+        .and_then(|v| {
+            let (a, b) = v.split_once('\t')?;
+            Some((a.parse().ok()?, b.parse().ok()?))
+        })
+        .unwrap_or((32768, 60999))
+}
+
+/// The first port an unprivileged process may bind (a new namespace's: 1024).
+fn unprivileged_port_start(ns: &Netns) -> i128 {
+    ns.sysctl
+        .other
+        .get(UNPRIVILEGED_PORT_START)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1024)
+}
+
+/// A vector written through `proc_dointvec_minmax`: numbers separated by white
+/// space, at least one and at most `cur.len()`, each within `lo..=hi`; they replace
+/// `cur`'s values from the first on.
+fn proc_vector(val: &str, cur: &[i128], lo: i128, hi: i128) -> Option<Vec<i128>> {
+    let words: Vec<&str> = val.split_ascii_whitespace().collect();
+    if words.is_empty() || words.len() > cur.len() {
+        return None;
+    }
+    let mut out = cur.to_vec();
+    for (slot, w) in out.iter_mut().zip(&words) {
+        let v = proc_number(w).filter(|v| (lo..=hi).contains(v))?;
+        *slot = v;
+    }
+    Some(out)
+}
+
 fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
     let (key, val) = assignment
         .split_once('=')
@@ -6707,7 +6748,13 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
     // sees the number it read, written in decimal
     let canonical;
     let invalid = || format!("sysctl: setting key \"{key}\": Invalid argument");
-    let val = match sysctl_range(&parts) {
+    // ip_unprivileged_port_start's recorded maximum is the local port range's start
+    // (checked below, ipv4_privileged_ports); the handler's own bound is 65535
+    let range = match parts.as_slice() {
+        ["net", "ipv4", "ip_unprivileged_port_start"] => Some(SysctlValues::Range(0, 65535)),
+        _ => sysctl_range(&parts),
+    };
+    let val = match range {
         Some(SysctlValues::Range(lo, hi)) => match proc_number(val) {
             Some(v) if (lo..=hi).contains(&v) => {
                 canonical = v.to_string();
@@ -6940,10 +6987,57 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             }
             ns.sysctl.other.insert(key.to_string(), val.to_string());
         }
-        // ipv4_sysctl_rtcache_flush: any number written flushes the route cache
-        ["net", "ipv4", "route", "flush"] => {
-            num(val)?;
-            ns.rt_cache_flush4();
+        // ipv4_sysctl_rtcache_flush reads nothing: any write flushes the route cache
+        ["net", "ipv4", "route", "flush"] => ns.rt_cache_flush4(),
+        // vectors read by proc_dointvec_minmax: the numbers written replace the
+        // values from the first on (the words a scenario gives come joined, so one)
+        ["net", "ipv4", "ip_local_port_range"] => {
+            // ipv4_local_port_range: each port 1..=65535, then the range may not be
+            // reversed nor start below ip_unprivileged_port_start
+            let (lo, hi) = local_port_range(ns);
+            let new = proc_vector(val, &[lo, hi], 1, 65535).ok_or_else(invalid)?;
+            if new[1] < new[0] || new[0] < unprivileged_port_start(ns) {
+                return Err(invalid());
+            }
+            ns.sysctl
+                .other
+                .insert(LOCAL_PORT_RANGE.into(), format!("{}\t{}", new[0], new[1]));
+        }
+        ["net", "ipv4", "ip_unprivileged_port_start"] => {
+            // ipv4_privileged_ports: the local port range may not start below it
+            let v = num(val)?;
+            if i128::from(v) > local_port_range(ns).0 {
+                return Err(invalid());
+            }
+            ns.sysctl
+                .other
+                .insert(UNPRIVILEGED_PORT_START.into(), v.to_string());
+        }
+        ["net", "ipv4", "ping_group_range"] => {
+            // ipv4_ping_group_range: proc_doulongvec_minmax over group ids
+            // 0..=GID_T_MAX (2^32 - 2); a reversed range becomes the empty one, 1 0
+            let cur = ns.sysctl.other.get(key).cloned();
+            let cur: Vec<i128> = cur
+                .as_deref()
+                .unwrap_or("1\t0")
+                .split('\t')
+                .filter_map(|x| x.parse().ok())
+                .collect();
+            let mut new =
+                proc_vector(val, &cur, 0, i128::from(u32::MAX - 1)).ok_or_else(invalid)?;
+            if new[1] < new[0] {
+                new = vec![1, 0];
+            }
+            ns.sysctl
+                .other
+                .insert(key.to_string(), format!("{}\t{}", new[0], new[1]));
+        }
+        ["net", "ipv4", f @ ("tcp_rmem" | "tcp_wmem")] => {
+            // three sizes, each at least one (extra1 SYSCTL_ONE, no maximum); the
+            // kernel recorded refuses a first tcp_rmem size below a page (4096)
+            let min = if *f == "tcp_rmem" { 4096 } else { 1 };
+            proc_vector(val, &[0, 0, 0], min, i128::from(i32::MAX)).ok_or_else(invalid)?;
+            ns.sysctl.other.insert(key.to_string(), val.to_string());
         }
         // ipv6_sysctl_rtcache_flush: any number written runs the routes' garbage
         // collector now (the expired routes dumps still list go)
