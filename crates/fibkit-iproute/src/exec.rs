@@ -6612,6 +6612,16 @@ fn sysctl_range(parts: &[&str]) -> Option<SysctlValues> {
 /// octal; more than 64 bits is an error), ending the text or followed by a space.
 fn proc_number(s: &str) -> Option<i128> {
     let s = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let (v, rest) = proc_get_long(s)?;
+    if !rest.is_empty() && !rest.starts_with([' ', '\t', '\n']) {
+        return None;
+    }
+    Some(v)
+}
+
+/// `proc_get_long` without its trailer check: an optional `-`, a digit, then
+/// `strtoul` in base 0 (more than 64 bits is an error); the number and the text after.
+fn proc_get_long(s: &str) -> Option<(i128, &str)> {
     let (neg, s) = match s.strip_prefix('-') {
         Some(r) => (true, r),
         None => (false, s),
@@ -6631,15 +6641,48 @@ fn proc_number(s: &str) -> Option<i128> {
     let end = body
         .find(|c: char| !c.is_digit(radix))
         .unwrap_or(body.len());
-    if !body[end..].is_empty() && !body[end..].starts_with([' ', '\t', '\n']) {
-        return None;
-    }
     let mag = u64::from_str_radix(&body[..end], radix).ok()?;
-    Some(if neg {
+    let v = if neg {
         -i128::from(mag)
     } else {
         i128::from(mag)
-    })
+    };
+    Some((v, &body[end..]))
+}
+
+/// Whether `proc_do_large_bitmap` takes `val` for a bitmap of `bits` bits
+/// (`ip_local_reserved_ports`): after leading newlines, ports `A` or ranges `A-B`
+/// (`A <= B`), each below `bits` and without a sign, separated by commas or newlines;
+/// an empty write is taken.
+fn large_bitmap_ok(val: &str, bits: i128) -> bool {
+    let mut rest = val.trim_start_matches('\n');
+    while !rest.is_empty() {
+        let Some((a, r)) = proc_get_long(rest) else {
+            return false;
+        };
+        if !(0..bits).contains(&a) || rest.starts_with('-') {
+            return false;
+        }
+        let mut r = r;
+        if let Some(after) = r.strip_prefix('-') {
+            // the range's end: a trailer of `,` or a newline (or nothing)
+            let Some((b, r2)) = proc_get_long(after) else {
+                return false;
+            };
+            if !(a..bits).contains(&b) || after.starts_with('-') {
+                return false;
+            }
+            r = r2;
+            if !r.is_empty() && !r.starts_with([',', '\n', '\0']) {
+                return false;
+            }
+        } else if !r.is_empty() && !r.starts_with([',', '\n']) {
+            return false;
+        }
+        // the trailer, then any newlines (proc_skip_char)
+        rest = r.get(1..).unwrap_or("").trim_start_matches('\n');
+    }
+    true
 }
 
 /// Whether `/proc/sys/net/...` has the file `parts` names (`parts[0]` is `net`): one
@@ -7031,6 +7074,12 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             ns.sysctl
                 .other
                 .insert(key.to_string(), format!("{}\t{}", new[0], new[1]));
+        }
+        ["net", "ipv4", "ip_local_reserved_ports"] => {
+            if !large_bitmap_ok(val, 65536) {
+                return Err(invalid());
+            }
+            ns.sysctl.other.insert(key.to_string(), val.to_string());
         }
         ["net", "ipv4", f @ ("tcp_rmem" | "tcp_wmem")] => {
             // three sizes, each at least one (extra1 SYSCTL_ONE, no maximum); the
