@@ -6746,6 +6746,38 @@ fn proc_vector(val: &str, cur: &[i128], lo: i128, hi: i128) -> Option<Vec<i128>>
     Some(out)
 }
 
+/// Whether `proc_tcp_fastopen_key` takes `val`: a key and, after the first comma, a
+/// backup key, each read by `sscanf_key` as `%x-%x-%x-%x` (the kernel's `vsscanf`:
+/// spaces skipped before each number, which needs a hexadecimal digit first; an
+/// `0x` after it is skipped whatever follows (`_parse_integer_fixup_radix`), and any
+/// length is cut to 32 bits; text after the fourth number is ignored).
+fn fastopen_key_ok(val: &str) -> bool {
+    let four_hex = |mut s: &str| {
+        for i in 0..4 {
+            if i > 0 {
+                match s.strip_prefix('-') {
+                    Some(r) => s = r,
+                    None => return false,
+                }
+            }
+            s = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+            let b = s.as_bytes();
+            if !b.first().is_some_and(u8::is_ascii_hexdigit) {
+                return false;
+            }
+            if b.len() > 1 && b[0] == b'0' && (b[1] | 0x20) == b'x' {
+                s = &s[2..];
+            }
+            s = s.trim_start_matches(|c: char| c.is_ascii_hexdigit());
+        }
+        true
+    };
+    match val.split_once(',') {
+        Some((key, backup)) => four_hex(key) && four_hex(backup),
+        None => four_hex(val),
+    }
+}
+
 fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
     let (key, val) = assignment
         .split_once('=')
@@ -7077,6 +7109,12 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
         }
         ["net", "ipv4", "ip_local_reserved_ports"] => {
             if !large_bitmap_ok(val, 65536) {
+                return Err(invalid());
+            }
+            ns.sysctl.other.insert(key.to_string(), val.to_string());
+        }
+        ["net", "ipv4", "tcp_fastopen_key"] => {
+            if !fastopen_key_ok(val) {
                 return Err(invalid());
             }
             ns.sysctl.other.insert(key.to_string(), val.to_string());
