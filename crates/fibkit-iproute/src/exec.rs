@@ -6709,6 +6709,25 @@ fn sysctl_exists(ns: &Netns, parts: &[&str]) -> bool {
 const LOCAL_PORT_RANGE: &str = "net.ipv4.ip_local_port_range";
 const UNPRIVILEGED_PORT_START: &str = "net.ipv4.ip_unprivileged_port_start";
 
+/// The name of a fragment queue threshold file (`ipfrag_low_thresh`,
+/// `ip6frag_high_thresh`, ...) if `knob` is one of the family's.
+fn frag_thresh_key(fam: &str, knob: &str) -> Option<String> {
+    let pre = if fam == "ipv4" { "ipfrag_" } else { "ip6frag_" };
+    let which = knob.strip_prefix(pre)?.strip_suffix("_thresh")?;
+    matches!(which, "low" | "high").then(|| format!("net.{fam}.{knob}"))
+}
+
+/// A fragment queue threshold (`which`: low or high; a new namespace's: 3 MiB and
+/// 4 MiB).
+fn frag_thresh(ns: &Netns, fam: &str, which: &str) -> i128 {
+    let pre = if fam == "ipv4" { "ipfrag" } else { "ip6frag" };
+    ns.sysctl
+        .other
+        .get(&format!("net.{fam}.{pre}_{which}_thresh"))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if which == "low" { 3 << 20 } else { 4 << 20 })
+}
+
 /// The local port range (a new namespace's: 32768 60999).
 fn local_port_range(ns: &Netns) -> (i128, i128) {
     ns.sysctl
@@ -6827,6 +6846,17 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
     // (checked below, ipv4_privileged_ports); the handler's own bound is 65535
     let range = match parts.as_slice() {
         ["net", "ipv4", "ip_unprivileged_port_start"] => Some(SysctlValues::Range(0, 65535)),
+        // the fragment queues' thresholds bound each other (proc_doulongvec_minmax
+        // with extra1/extra2 pointing at the other one): recorded at their defaults
+        ["net", fam @ ("ipv4" | "ipv6"), knob] if frag_thresh_key(fam, knob).is_some() => {
+            let low = frag_thresh(ns, fam, "low");
+            let high = frag_thresh(ns, fam, "high");
+            Some(if knob.contains("low") {
+                SysctlValues::Range(0, high)
+            } else {
+                SysctlValues::Range(low, i128::from(u64::MAX))
+            })
+        }
         _ => sysctl_range(&parts),
     };
     let val = match range {
@@ -7112,6 +7142,11 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 return Err(invalid());
             }
             ns.sysctl.other.insert(key.to_string(), val.to_string());
+        }
+        ["net", fam, knob] if frag_thresh_key(fam, knob).is_some() => {
+            if let Some(k) = frag_thresh_key(fam, knob) {
+                ns.sysctl.other.insert(k, val.to_string());
+            }
         }
         ["net", "ipv4", "tcp_fastopen_key"] => {
             if !fastopen_key_ok(val) {
