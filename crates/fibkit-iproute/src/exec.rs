@@ -6705,6 +6705,50 @@ fn sysctl_exists(ns: &Netns, parts: &[&str]) -> bool {
         .any(|l| !l.starts_with('#') && l == want)
 }
 
+/// Whether a device's configuration directory (`net/FAM/conf|neigh/D`) exists: with
+/// the family's state on the device; the neighbour tables' `default` settings only
+/// in the first network namespace, and none for `all`.
+fn sysctl_dev_dir(ns: &Netns, fam: &str, dir: &str, d: &str) -> bool {
+    match (fam, dir, d) {
+        (_, "neigh", "all" | "default") => false,
+        (_, _, "all" | "default") => true,
+        ("ipv4", _, d) => ns
+            .link_index_by_name(d)
+            .is_some_and(|i| ns.sysctl.v4_dev.contains_key(&i)),
+        (_, _, d) => ns.link_index_by_name(d).is_some_and(|i| ns.has_idev6(i)),
+    }
+}
+
+/// Whether the file `parts` names exists (`parts[0]` is `net`), its device's
+/// directory included.
+fn sysctl_file(ns: &Netns, parts: &[&str]) -> bool {
+    sysctl_exists(ns, parts)
+        && match parts {
+            ["net", fam @ ("ipv4" | "ipv6"), dir @ ("conf" | "neigh"), d, _] => {
+                sysctl_dev_dir(ns, fam, dir, d)
+            }
+            _ => true,
+        }
+}
+
+/// Whether `parts` names a directory of `/proc/sys` (`parts[0]` is `net`).
+fn sysctl_dir(ns: &Netns, parts: &[&str]) -> bool {
+    let Some((&"net", rest)) = parts.split_first() else {
+        return false;
+    };
+    let mut rest = rest.to_vec();
+    if let [fam @ ("ipv4" | "ipv6"), dir @ ("conf" | "neigh"), d, ..] = rest.as_slice() {
+        if !sysctl_dev_dir(ns, fam, dir, d) {
+            return false;
+        }
+        rest[2] = "*";
+    }
+    let want = format!("{}/", rest.join("/"));
+    SYSCTL_NAMES
+        .lines()
+        .any(|l| !l.starts_with('#') && l.starts_with(&want))
+}
+
 /// Where the local port range and the first unprivileged port are kept.
 const LOCAL_PORT_RANGE: &str = "net.ipv4.ip_local_port_range";
 const UNPRIVILEGED_PORT_START: &str = "net.ipv4.ip_unprivileged_port_start";
@@ -6820,22 +6864,15 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             .map_err(|_| format!("sysctl: setting key \"{key}\": Invalid argument"))
     };
     let parts: Vec<&str> = rel.split('/').collect();
-    if !sysctl_exists(ns, &parts) {
-        return Err(nostat());
-    }
-    // a device's configuration directory exists with the family's state on it; the
-    // neighbour tables' `default` settings only in the first network namespace
-    let dev_dir = match parts.as_slice() {
-        ["net", "ipv4" | "ipv6", "neigh", "all" | "default", _] => false,
-        ["net", "ipv4", "conf" | "neigh", d, _] if !matches!(*d, "all" | "default") => ns
-            .link_index_by_name(d)
-            .is_some_and(|i| ns.sysctl.v4_dev.contains_key(&i)),
-        ["net", "ipv6", "conf" | "neigh", d, _] if !matches!(*d, "all" | "default") => {
-            ns.link_index_by_name(d).is_some_and(|i| ns.has_idev6(i))
+    if !sysctl_file(ns, &parts) {
+        // stat of a name under a file fails with ENOTDIR; a directory procps's
+        // WriteSetting passes over, writing nothing, and succeeds
+        if (3..parts.len()).any(|i| sysctl_file(ns, &parts[..i])) {
+            return Err(format!("sysctl: cannot stat {path}: Not a directory"));
         }
-        _ => true,
-    };
-    if !dev_dir {
+        if sysctl_dir(ns, &parts) {
+            return Ok(());
+        }
         return Err(nostat());
     }
     // the file's handler reads a number and checks its bounds first; what follows
