@@ -6809,6 +6809,57 @@ fn proc_vector(val: &str, cur: &[i128], lo: i128, hi: i128) -> Option<Vec<i128>>
     Some(out)
 }
 
+/// `cpumask_parse` (`bitmap_parse`) of `val` for a mask of `nbits` CPUs, as
+/// `rps_default_mask_sysctl` reads it: from the end, chunks of at most eight
+/// hexadecimal digits between commas or white space; a character that is neither is
+/// EINVAL (but for the one before a chunk's eighth digit, passed over), a ninth
+/// digit, a chunk more than the mask has or a CPU it does not have EOVERFLOW. The
+/// error's text, if any.
+fn cpumask_parse(val: &str, nbits: u32) -> Result<(), &'static str> {
+    const EINVAL: &str = "Invalid argument";
+    const EOVERFLOW: &str = "Value too large for defined data type";
+    let b = val.split('\n').next().unwrap_or("").as_bytes();
+    let sep = |c: u8| c == b',' || c.is_ascii_whitespace();
+    let hex = |c: u8| char::from(c).to_digit(16);
+    let mut end = b.len();
+    let mut chunks_left = nbits.div_ceil(32);
+    let mut chunk = 0u32;
+    loop {
+        while end > 0 && sep(b[end - 1]) {
+            end -= 1;
+        }
+        if end == 0 {
+            return Ok(());
+        }
+        if chunks_left == 0 {
+            return Err(EOVERFLOW);
+        }
+        chunks_left -= 1;
+        let mut v = 0u64;
+        for i in 0..8 {
+            v |= u64::from(hex(b[end - 1]).ok_or(EINVAL)?) << (4 * i);
+            end -= 1;
+            if end == 0 || sep(b[end - 1]) {
+                break;
+            }
+            if i == 7 {
+                // bitmap_get_x32_reverse reads the character before the eighth
+                // digit too: a ninth digit overflows, anything else is passed over
+                if hex(b[end - 1]).is_some() {
+                    return Err(EOVERFLOW);
+                }
+                end -= 1;
+            }
+        }
+        // a CPU at or above nbits
+        let first = chunk * 32;
+        if first + 32 > nbits && v >> nbits.saturating_sub(first).min(32) != 0 {
+            return Err(EOVERFLOW);
+        }
+        chunk += 1;
+    }
+}
+
 /// Whether `proc_tcp_fastopen_key` takes `val`: a key and, after the first comma, a
 /// backup key, each read by `sscanf_key` as `%x-%x-%x-%x` (the kernel's `vsscanf`:
 /// spaces skipped before each number, which needs a hexadecimal digit first; an
@@ -6883,6 +6934,8 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
     // (checked below, ipv4_privileged_ports); the handler's own bound is 65535
     let range = match parts.as_slice() {
         ["net", "ipv4", "ip_unprivileged_port_start"] => Some(SysctlValues::Range(0, 65535)),
+        // a CPU mask in hexadecimal, read below
+        ["net", "core", "rps_default_mask"] => None,
         // the fragment queues' thresholds bound each other (proc_doulongvec_minmax
         // with extra1/extra2 pointing at the other one): recorded at their defaults
         ["net", fam @ ("ipv4" | "ipv6"), knob] if frag_thresh_key(fam, knob).is_some() => {
@@ -7184,6 +7237,17 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             if let Some(k) = frag_thresh_key(fam, knob) {
                 ns.sysctl.other.insert(k, val.to_string());
             }
+        }
+        ["net", "core", "rps_default_mask"] => {
+            // the recorded maximum is the mask of every CPU the machine has
+            let nbits = match sysctl_range(&parts) {
+                Some(SysctlValues::Range(_, max)) => (max + 1).trailing_zeros(),
+                _ => 1,
+            };
+            if let Err(e) = cpumask_parse(val, nbits) {
+                return Err(format!("sysctl: setting key \"{key}\": {e}"));
+            }
+            ns.sysctl.other.insert(key.to_string(), val.to_string());
         }
         ["net", "ipv4", "tcp_fastopen_key"] => {
             if !fastopen_key_ok(val) {
