@@ -6999,6 +6999,9 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
         ["net", "ipv6", "fib_multipath_hash_fields"] => {
             ns.sysctl.fib6_multipath_hash_fields = parse_u32(val).ok_or_else(nostat)?
         }
+        // read-only (DEVINET_SYSCTL_RO_ENTRY): procps's WriteSetting warns about a
+        // file it may not write and succeeds without writing
+        ["net", "ipv4", "conf", _, "mc_forwarding"] => {}
         ["net", "ipv4", "conf", dev, knob] => {
             let v = num(val)?;
             // /proc/sys/net/ipv4/conf has a directory per device name, none for an
@@ -7061,7 +7064,12 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                         .ok_or_else(nostat)?,
                 ),
             };
-            let secret: std::net::Ipv6Addr = val.parse().map_err(|_| eio())?;
+            // in6_pton with no delimiter (-1) ends the address at the first character
+            // that is not a hex digit, `:` or `.`; what follows is not read
+            let end = val
+                .find(|c: char| !(c.is_ascii_hexdigit() || c == ':' || c == '.'))
+                .unwrap_or(val.len());
+            let secret: std::net::Ipv6Addr = val[..end].parse().map_err(|_| eio())?;
             ns.set_stable_secret(idx, u128::from(secret))
                 .map_err(|_| nostat())?;
         }
