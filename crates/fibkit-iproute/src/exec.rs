@@ -6688,13 +6688,16 @@ fn large_bitmap_ok(val: &str, bits: i128) -> bool {
 /// Whether `/proc/sys/net/...` has the file `parts` names (`parts[0]` is `net`): one
 /// of [`SYSCTL_NAMES`], a configuration's (`conf/*/`, `neigh/*/`: which configurations
 /// exist is checked where the value is set) or, with IPv6 multicast routing, an IPv6
-/// configuration's `mc_forwarding`.
+/// configuration's `mc_forwarding`; an IPv6 configuration's `seg6_require_hmac` only
+/// with SRv6 HMAC.
 fn sysctl_exists(ns: &Netns, parts: &[&str]) -> bool {
     let Some(("net", rest)) = parts.split_first().map(|(a, r)| (*a, r)) else {
         return false;
     };
     let want = match rest {
         ["ipv6", "conf", _, "mc_forwarding"] => return ns.kernel.ipv6_mroute,
+        // addrconf_sysctl's seg6_require_hmac entry is built with CONFIG_IPV6_SEG6_HMAC
+        ["ipv6", "conf", _, "seg6_require_hmac"] if !ns.kernel.ipv6_seg6_hmac => return false,
         [fam @ ("ipv4" | "ipv6"), dir @ ("conf" | "neigh"), _, name] => {
             format!("{fam}/{dir}/*/{name}")
         }
