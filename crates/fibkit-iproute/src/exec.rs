@@ -6842,6 +6842,16 @@ fn sysctl_range(parts: &[&str]) -> Option<SysctlValues> {
 /// octal; more than 64 bits is an error), ending the text or followed by a space.
 fn proc_number(s: &str) -> Option<i128> {
     let s = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let (v, rest) = proc_get_long(s)?;
+    if !rest.is_empty() && !rest.starts_with([' ', '\t', '\n']) {
+        return None;
+    }
+    Some(v)
+}
+
+/// `proc_get_long` without its trailer check: an optional `-`, a digit, then
+/// `strtoul` in base 0 (more than 64 bits is an error); the number and the text after.
+fn proc_get_long(s: &str) -> Option<(i128, &str)> {
     let (neg, s) = match s.strip_prefix('-') {
         Some(r) => (true, r),
         None => (false, s),
@@ -6861,27 +6871,63 @@ fn proc_number(s: &str) -> Option<i128> {
     let end = body
         .find(|c: char| !c.is_digit(radix))
         .unwrap_or(body.len());
-    if !body[end..].is_empty() && !body[end..].starts_with([' ', '\t', '\n']) {
-        return None;
-    }
     let mag = u64::from_str_radix(&body[..end], radix).ok()?;
-    Some(if neg {
+    let v = if neg {
         -i128::from(mag)
     } else {
         i128::from(mag)
-    })
+    };
+    Some((v, &body[end..]))
+}
+
+/// Whether `proc_do_large_bitmap` takes `val` for a bitmap of `bits` bits
+/// (`ip_local_reserved_ports`): after leading newlines, ports `A` or ranges `A-B`
+/// (`A <= B`), each below `bits` and without a sign, separated by commas or newlines;
+/// an empty write is taken.
+fn large_bitmap_ok(val: &str, bits: i128) -> bool {
+    let mut rest = val.trim_start_matches('\n');
+    while !rest.is_empty() {
+        let Some((a, r)) = proc_get_long(rest) else {
+            return false;
+        };
+        if !(0..bits).contains(&a) || rest.starts_with('-') {
+            return false;
+        }
+        let mut r = r;
+        if let Some(after) = r.strip_prefix('-') {
+            // the range's end: a trailer of `,` or a newline (or nothing)
+            let Some((b, r2)) = proc_get_long(after) else {
+                return false;
+            };
+            if !(a..bits).contains(&b) || after.starts_with('-') {
+                return false;
+            }
+            r = r2;
+            if !r.is_empty() && !r.starts_with([',', '\n', '\0']) {
+                return false;
+            }
+        } else if !r.is_empty() && !r.starts_with([',', '\n']) {
+            return false;
+        }
+        // the trailer, then any newlines (proc_skip_char)
+        rest = r.get(1..).unwrap_or("").trim_start_matches('\n');
+    }
+    true
 }
 
 /// Whether `/proc/sys/net/...` has the file `parts` names (`parts[0]` is `net`): one
 /// of [`SYSCTL_NAMES`], a configuration's (`conf/*/`, `neigh/*/`: which configurations
 /// exist is checked where the value is set) or, with IPv6 multicast routing, an IPv6
-/// configuration's `mc_forwarding`.
+/// configuration's `mc_forwarding`; an IPv6 configuration's `seg6_require_hmac` only
+/// with SRv6 HMAC.
 fn sysctl_exists(ns: &Netns, parts: &[&str]) -> bool {
     let Some(("net", rest)) = parts.split_first().map(|(a, r)| (*a, r)) else {
         return false;
     };
     let want = match rest {
         ["ipv6", "conf", _, "mc_forwarding"] => return ns.kernel.ipv6_mroute,
+        // addrconf_sysctl's seg6_require_hmac entry is built with CONFIG_IPV6_SEG6_HMAC
+        ["ipv6", "conf", _, "seg6_require_hmac"] if !ns.kernel.ipv6_seg6_hmac => return false,
         [fam @ ("ipv4" | "ipv6"), dir @ ("conf" | "neigh"), _, name] => {
             format!("{fam}/{dir}/*/{name}")
         }
@@ -6890,6 +6936,193 @@ fn sysctl_exists(ns: &Netns, parts: &[&str]) -> bool {
     SYSCTL_NAMES
         .lines()
         .any(|l| !l.starts_with('#') && l == want)
+}
+
+/// Whether a device's configuration directory (`net/FAM/conf|neigh/D`) exists: with
+/// the family's state on the device; the neighbour tables' `default` settings only
+/// in the first network namespace, and none for `all`.
+fn sysctl_dev_dir(ns: &Netns, fam: &str, dir: &str, d: &str) -> bool {
+    match (fam, dir, d) {
+        (_, "neigh", "all" | "default") => false,
+        (_, _, "all" | "default") => true,
+        ("ipv4", _, d) => ns
+            .link_index_by_name(d)
+            .is_some_and(|i| ns.sysctl.v4_dev.contains_key(&i)),
+        (_, _, d) => ns.link_index_by_name(d).is_some_and(|i| ns.has_idev6(i)),
+    }
+}
+
+/// Whether the file `parts` names exists (`parts[0]` is `net`), its device's
+/// directory included.
+fn sysctl_file(ns: &Netns, parts: &[&str]) -> bool {
+    sysctl_exists(ns, parts)
+        && match parts {
+            ["net", fam @ ("ipv4" | "ipv6"), dir @ ("conf" | "neigh"), d, _] => {
+                sysctl_dev_dir(ns, fam, dir, d)
+            }
+            _ => true,
+        }
+}
+
+/// Whether `parts` names a directory of `/proc/sys` (`parts[0]` is `net`).
+fn sysctl_dir(ns: &Netns, parts: &[&str]) -> bool {
+    let Some((&"net", rest)) = parts.split_first() else {
+        return false;
+    };
+    let mut rest = rest.to_vec();
+    if let [fam @ ("ipv4" | "ipv6"), dir @ ("conf" | "neigh"), d, ..] = rest.as_slice() {
+        if !sysctl_dev_dir(ns, fam, dir, d) {
+            return false;
+        }
+        rest[2] = "*";
+    }
+    let want = format!("{}/", rest.join("/"));
+    SYSCTL_NAMES
+        .lines()
+        .any(|l| !l.starts_with('#') && l.starts_with(&want))
+}
+
+/// Where the local port range and the first unprivileged port are kept.
+const LOCAL_PORT_RANGE: &str = "net.ipv4.ip_local_port_range";
+const UNPRIVILEGED_PORT_START: &str = "net.ipv4.ip_unprivileged_port_start";
+
+/// The name of a fragment queue threshold file (`ipfrag_low_thresh`,
+/// `ip6frag_high_thresh`, ...) if `knob` is one of the family's.
+fn frag_thresh_key(fam: &str, knob: &str) -> Option<String> {
+    let pre = if fam == "ipv4" { "ipfrag_" } else { "ip6frag_" };
+    let which = knob.strip_prefix(pre)?.strip_suffix("_thresh")?;
+    matches!(which, "low" | "high").then(|| format!("net.{fam}.{knob}"))
+}
+
+/// A fragment queue threshold (`which`: low or high; a new namespace's: 3 MiB and
+/// 4 MiB).
+fn frag_thresh(ns: &Netns, fam: &str, which: &str) -> i128 {
+    let pre = if fam == "ipv4" { "ipfrag" } else { "ip6frag" };
+    ns.sysctl
+        .other
+        .get(&format!("net.{fam}.{pre}_{which}_thresh"))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if which == "low" { 3 << 20 } else { 4 << 20 })
+}
+
+/// The local port range (a new namespace's: 32768 60999).
+fn local_port_range(ns: &Netns) -> (i128, i128) {
+    ns.sysctl
+        .other
+        .get(LOCAL_PORT_RANGE)
+        .and_then(|v| {
+            let (a, b) = v.split_once('\t')?;
+            Some((a.parse().ok()?, b.parse().ok()?))
+        })
+        .unwrap_or((32768, 60999))
+}
+
+/// The first port an unprivileged process may bind (a new namespace's: 1024).
+fn unprivileged_port_start(ns: &Netns) -> i128 {
+    ns.sysctl
+        .other
+        .get(UNPRIVILEGED_PORT_START)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1024)
+}
+
+/// A vector written through `proc_dointvec_minmax`: numbers separated by white
+/// space, at least one and at most `cur.len()`, each within `lo..=hi`; they replace
+/// `cur`'s values from the first on.
+fn proc_vector(val: &str, cur: &[i128], lo: i128, hi: i128) -> Option<Vec<i128>> {
+    let words: Vec<&str> = val.split_ascii_whitespace().collect();
+    if words.is_empty() || words.len() > cur.len() {
+        return None;
+    }
+    let mut out = cur.to_vec();
+    for (slot, w) in out.iter_mut().zip(&words) {
+        let v = proc_number(w).filter(|v| (lo..=hi).contains(v))?;
+        *slot = v;
+    }
+    Some(out)
+}
+
+/// `cpumask_parse` (`bitmap_parse`) of `val` for a mask of `nbits` CPUs, as
+/// `rps_default_mask_sysctl` reads it: from the end, chunks of at most eight
+/// hexadecimal digits between commas or white space; a character that is neither is
+/// EINVAL (but for the one before a chunk's eighth digit, passed over), a ninth
+/// digit, a chunk more than the mask has or a CPU it does not have EOVERFLOW. The
+/// error's text, if any.
+fn cpumask_parse(val: &str, nbits: u32) -> Result<(), &'static str> {
+    const EINVAL: &str = "Invalid argument";
+    const EOVERFLOW: &str = "Value too large for defined data type";
+    let b = val.split('\n').next().unwrap_or("").as_bytes();
+    let sep = |c: u8| c == b',' || c.is_ascii_whitespace();
+    let hex = |c: u8| char::from(c).to_digit(16);
+    let mut end = b.len();
+    let mut chunks_left = nbits.div_ceil(32);
+    let mut chunk = 0u32;
+    loop {
+        while end > 0 && sep(b[end - 1]) {
+            end -= 1;
+        }
+        if end == 0 {
+            return Ok(());
+        }
+        if chunks_left == 0 {
+            return Err(EOVERFLOW);
+        }
+        chunks_left -= 1;
+        let mut v = 0u64;
+        for i in 0..8 {
+            v |= u64::from(hex(b[end - 1]).ok_or(EINVAL)?) << (4 * i);
+            end -= 1;
+            if end == 0 || sep(b[end - 1]) {
+                break;
+            }
+            if i == 7 {
+                // bitmap_get_x32_reverse reads the character before the eighth
+                // digit too: a ninth digit overflows, anything else is passed over
+                if hex(b[end - 1]).is_some() {
+                    return Err(EOVERFLOW);
+                }
+                end -= 1;
+            }
+        }
+        // a CPU at or above nbits
+        let first = chunk * 32;
+        if first + 32 > nbits && v >> nbits.saturating_sub(first).min(32) != 0 {
+            return Err(EOVERFLOW);
+        }
+        chunk += 1;
+    }
+}
+
+/// Whether `proc_tcp_fastopen_key` takes `val`: a key and, after the first comma, a
+/// backup key, each read by `sscanf_key` as `%x-%x-%x-%x` (the kernel's `vsscanf`:
+/// spaces skipped before each number, which needs a hexadecimal digit first; an
+/// `0x` after it is skipped whatever follows (`_parse_integer_fixup_radix`), and any
+/// length is cut to 32 bits; text after the fourth number is ignored).
+fn fastopen_key_ok(val: &str) -> bool {
+    let four_hex = |mut s: &str| {
+        for i in 0..4 {
+            if i > 0 {
+                match s.strip_prefix('-') {
+                    Some(r) => s = r,
+                    None => return false,
+                }
+            }
+            s = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+            let b = s.as_bytes();
+            if !b.first().is_some_and(u8::is_ascii_hexdigit) {
+                return false;
+            }
+            if b.len() > 1 && b[0] == b'0' && (b[1] | 0x20) == b'x' {
+                s = &s[2..];
+            }
+            s = s.trim_start_matches(|c: char| c.is_ascii_hexdigit());
+        }
+        true
+    };
+    match val.split_once(',') {
+        Some((key, backup)) => four_hex(key) && four_hex(backup),
+        None => four_hex(val),
+    }
 }
 
 fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
@@ -6915,29 +7148,41 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             .map_err(|_| format!("sysctl: setting key \"{key}\": Invalid argument"))
     };
     let parts: Vec<&str> = rel.split('/').collect();
-    if !sysctl_exists(ns, &parts) {
-        return Err(nostat());
-    }
-    // a device's configuration directory exists with the family's state on it; the
-    // neighbour tables' `default` settings only in the first network namespace
-    let dev_dir = match parts.as_slice() {
-        ["net", "ipv4" | "ipv6", "neigh", "all" | "default", _] => false,
-        ["net", "ipv4", "conf" | "neigh", d, _] if !matches!(*d, "all" | "default") => ns
-            .link_index_by_name(d)
-            .is_some_and(|i| ns.sysctl.v4_dev.contains_key(&i)),
-        ["net", "ipv6", "conf" | "neigh", d, _] if !matches!(*d, "all" | "default") => {
-            ns.link_index_by_name(d).is_some_and(|i| ns.has_idev6(i))
+    if !sysctl_file(ns, &parts) {
+        // stat of a name under a file fails with ENOTDIR; a directory procps's
+        // WriteSetting passes over, writing nothing, and succeeds
+        if (3..parts.len()).any(|i| sysctl_file(ns, &parts[..i])) {
+            return Err(format!("sysctl: cannot stat {path}: Not a directory"));
         }
-        _ => true,
-    };
-    if !dev_dir {
+        if sysctl_dir(ns, &parts) {
+            return Ok(());
+        }
         return Err(nostat());
     }
     // the file's handler reads a number and checks its bounds first; what follows
     // sees the number it read, written in decimal
     let canonical;
     let invalid = || format!("sysctl: setting key \"{key}\": Invalid argument");
-    let val = match sysctl_range(&parts) {
+    // ip_unprivileged_port_start's recorded maximum is the local port range's start
+    // (checked below, ipv4_privileged_ports); the handler's own bound is 65535
+    let range = match parts.as_slice() {
+        ["net", "ipv4", "ip_unprivileged_port_start"] => Some(SysctlValues::Range(0, 65535)),
+        // a CPU mask in hexadecimal, read below
+        ["net", "core", "rps_default_mask"] => None,
+        // the fragment queues' thresholds bound each other (proc_doulongvec_minmax
+        // with extra1/extra2 pointing at the other one): recorded at their defaults
+        ["net", fam @ ("ipv4" | "ipv6"), knob] if frag_thresh_key(fam, knob).is_some() => {
+            let low = frag_thresh(ns, fam, "low");
+            let high = frag_thresh(ns, fam, "high");
+            Some(if knob.contains("low") {
+                SysctlValues::Range(0, high)
+            } else {
+                SysctlValues::Range(low, i128::from(u64::MAX))
+            })
+        }
+        _ => sysctl_range(&parts),
+    };
+    let val = match range {
         Some(SysctlValues::Range(lo, hi)) => match proc_number(val) {
             Some(v) if (lo..=hi).contains(&v) => {
                 canonical = v.to_string();
@@ -6987,6 +7232,9 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
         ["net", "ipv6", "fib_multipath_hash_fields"] => {
             ns.sysctl.fib6_multipath_hash_fields = parse_u32(val).ok_or_else(nostat)?
         }
+        // read-only (DEVINET_SYSCTL_RO_ENTRY): procps's WriteSetting warns about a
+        // file it may not write and succeeds without writing
+        ["net", "ipv4", "conf", _, "mc_forwarding"] => {}
         ["net", "ipv4", "conf", dev, knob] => {
             let v = num(val)?;
             // /proc/sys/net/ipv4/conf has a directory per device name, none for an
@@ -7049,7 +7297,12 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                         .ok_or_else(nostat)?,
                 ),
             };
-            let secret: std::net::Ipv6Addr = val.parse().map_err(|_| eio())?;
+            // in6_pton with no delimiter (-1) ends the address at the first character
+            // that is not a hex digit, `:` or `.`; what follows is not read
+            let end = val
+                .find(|c: char| !(c.is_ascii_hexdigit() || c == ':' || c == '.'))
+                .unwrap_or(val.len());
+            let secret: std::net::Ipv6Addr = val[..end].parse().map_err(|_| eio())?;
             ns.set_stable_secret(idx, u128::from(secret))
                 .map_err(|_| nostat())?;
         }
@@ -7170,10 +7423,85 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             }
             ns.sysctl.other.insert(key.to_string(), val.to_string());
         }
-        // ipv4_sysctl_rtcache_flush: any number written flushes the route cache
-        ["net", "ipv4", "route", "flush"] => {
-            num(val)?;
-            ns.rt_cache_flush4();
+        // ipv4_sysctl_rtcache_flush reads nothing: any write flushes the route cache
+        ["net", "ipv4", "route", "flush"] => ns.rt_cache_flush4(),
+        // vectors read by proc_dointvec_minmax: the numbers written replace the
+        // values from the first on (the words a scenario gives come joined, so one)
+        ["net", "ipv4", "ip_local_port_range"] => {
+            // ipv4_local_port_range: each port 1..=65535, then the range may not be
+            // reversed nor start below ip_unprivileged_port_start
+            let (lo, hi) = local_port_range(ns);
+            let new = proc_vector(val, &[lo, hi], 1, 65535).ok_or_else(invalid)?;
+            if new[1] < new[0] || new[0] < unprivileged_port_start(ns) {
+                return Err(invalid());
+            }
+            ns.sysctl
+                .other
+                .insert(LOCAL_PORT_RANGE.into(), format!("{}\t{}", new[0], new[1]));
+        }
+        ["net", "ipv4", "ip_unprivileged_port_start"] => {
+            // ipv4_privileged_ports: the local port range may not start below it
+            let v = num(val)?;
+            if i128::from(v) > local_port_range(ns).0 {
+                return Err(invalid());
+            }
+            ns.sysctl
+                .other
+                .insert(UNPRIVILEGED_PORT_START.into(), v.to_string());
+        }
+        ["net", "ipv4", "ping_group_range"] => {
+            // ipv4_ping_group_range: proc_doulongvec_minmax over group ids
+            // 0..=GID_T_MAX (2^32 - 2); a reversed range becomes the empty one, 1 0
+            let cur = ns.sysctl.other.get(key).cloned();
+            let cur: Vec<i128> = cur
+                .as_deref()
+                .unwrap_or("1\t0")
+                .split('\t')
+                .filter_map(|x| x.parse().ok())
+                .collect();
+            let mut new =
+                proc_vector(val, &cur, 0, i128::from(u32::MAX - 1)).ok_or_else(invalid)?;
+            if new[1] < new[0] {
+                new = vec![1, 0];
+            }
+            ns.sysctl
+                .other
+                .insert(key.to_string(), format!("{}\t{}", new[0], new[1]));
+        }
+        ["net", "ipv4", "ip_local_reserved_ports"] => {
+            if !large_bitmap_ok(val, 65536) {
+                return Err(invalid());
+            }
+            ns.sysctl.other.insert(key.to_string(), val.to_string());
+        }
+        ["net", fam, knob] if frag_thresh_key(fam, knob).is_some() => {
+            if let Some(k) = frag_thresh_key(fam, knob) {
+                ns.sysctl.other.insert(k, val.to_string());
+            }
+        }
+        ["net", "core", "rps_default_mask"] => {
+            // the recorded maximum is the mask of every CPU the machine has
+            let nbits = match sysctl_range(&parts) {
+                Some(SysctlValues::Range(_, max)) => (max + 1).trailing_zeros(),
+                _ => 1,
+            };
+            if let Err(e) = cpumask_parse(val, nbits) {
+                return Err(format!("sysctl: setting key \"{key}\": {e}"));
+            }
+            ns.sysctl.other.insert(key.to_string(), val.to_string());
+        }
+        ["net", "ipv4", "tcp_fastopen_key"] => {
+            if !fastopen_key_ok(val) {
+                return Err(invalid());
+            }
+            ns.sysctl.other.insert(key.to_string(), val.to_string());
+        }
+        ["net", "ipv4", f @ ("tcp_rmem" | "tcp_wmem")] => {
+            // three sizes, each at least one (extra1 SYSCTL_ONE, no maximum); the
+            // kernel recorded refuses a first tcp_rmem size below a page (4096)
+            let min = if *f == "tcp_rmem" { 4096 } else { 1 };
+            proc_vector(val, &[0, 0, 0], min, i128::from(i32::MAX)).ok_or_else(invalid)?;
+            ns.sysctl.other.insert(key.to_string(), val.to_string());
         }
         // ipv6_sysctl_rtcache_flush: any number written runs the routes' garbage
         // collector now (the expired routes dumps still list go)

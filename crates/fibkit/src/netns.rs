@@ -1107,20 +1107,33 @@ impl Netns {
     /// none was given (not one of `also`), the first free name of a `%d` pattern, else
     /// the name itself, EEXIST when a device has it (found only now when the request
     /// named an index).
-    fn creation_name(&self, name: &str, base: &str, also: &[&str]) -> Result<String> {
+    fn creation_name(
+        &mut self,
+        name: &str,
+        base: &str,
+        also: &[&str],
+        index: Option<u32>,
+    ) -> Result<String> {
+        if matches!(name, "all" | "default") {
+            // dev_valid_name takes these; register_netdevice reserves an index
+            // (dev_index_reserve) before the NETDEV_REGISTER notifiers, where the
+            // devinet and addrconf sysctl directories clash with the configuration
+            // entries of the name: EINVAL, and the index stays used
+            self.alloc_ifindex(index);
+            return Err(Error::new(Errno::EINVAL));
+        }
         if name.is_empty() {
             return Ok(self.alloc_link_name(base, also));
         }
         self.dev_get_valid_name_beside(name, also)
     }
 
-    /// `dev_valid_name`: 1 to 15 bytes, not `.` or `..` (nor `all` or `default`, the
-    /// names of the configuration entries beside the devices'), no `/`, `:` or white
-    /// space.
+    /// `dev_valid_name`: 1 to 15 bytes, not `.` or `..`, no `/`, `:` or white space.
+    /// (`all` and `default` pass, to fail at registration: [`Netns::creation_name`].)
     pub fn dev_valid_name(name: &str) -> bool {
         !name.is_empty()
             && name.len() < 16
-            && !matches!(name, "." | ".." | "all" | "default")
+            && !matches!(name, "." | "..")
             && !name
                 .bytes()
                 .any(|b| b == b'/' || b == b':' || b.is_ascii_whitespace())
@@ -1137,7 +1150,9 @@ impl Netns {
     /// [`Netns::dev_get_valid_name`] while the names of `also` are taken too (a veth
     /// peer registered just before).
     fn dev_get_valid_name_beside(&self, name: &str, also: &[&str]) -> Result<String> {
-        if !Self::dev_valid_name(name) {
+        // `all` and `default`: a device's sysctl directories of the name clash with the
+        // configuration entries (a rename's NETDEV_CHANGENAME fails so, undone)
+        if !Self::dev_valid_name(name) || matches!(name, "all" | "default") {
             return Err(Error::new(Errno::EINVAL));
         }
         if let Some(p) = name.find('%') {
@@ -1437,7 +1452,7 @@ impl Netns {
             LinkKind::Loopback => return Err(Error::new(Errno::EOPNOTSUPP)),
             LinkKind::Vxlan(conf) => {
                 let (conf, mtu) = self.vxlan_prepare(&conf, req.mtu)?;
-                let name = self.creation_name(&req.name, "vxlan", &[])?;
+                let name = self.creation_name(&req.name, "vxlan", &[], req.index)?;
                 let lower = conf.lower;
                 let remote = conf.remote;
                 // __vxlan_dev_create links it under its lower device once it is
@@ -1484,6 +1499,7 @@ impl Netns {
                     &req.name,
                     if tap { "macvtap" } else { "macvlan" },
                     &[],
+                    req.index,
                 ) {
                     Ok(n) => n,
                     Err(e) => {
@@ -1523,7 +1539,7 @@ impl Netns {
                 idx
             }
             LinkKind::Bridge => {
-                let name = self.creation_name(&req.name, "bridge", &[])?;
+                let name = self.creation_name(&req.name, "bridge", &[], req.index)?;
                 let idx = self.new_link(&name, LinkKind::Bridge, mac, mtu, req.index);
                 self.fdb_bridge_created(idx);
                 if let Some(c) = &req.bridge {
@@ -1538,7 +1554,7 @@ impl Netns {
             }
             LinkKind::Dummy => {
                 // no name: the kernel's "<kind>%d" (dummies are modelled on ifb)
-                let name = self.creation_name(&req.name, "ifb", &[])?;
+                let name = self.creation_name(&req.name, "ifb", &[], req.index)?;
                 self.new_link(&name, LinkKind::Dummy, mac, mtu, req.index)
             }
             LinkKind::Veth { .. } => {
@@ -1556,6 +1572,11 @@ impl Netns {
                 let (gso, segs, gro) = req.peer_gso;
                 crate::linkstate::check_gso(crate::link::GRO_MAX_SIZE, gso, segs, gro)?;
                 let peer_name = match &req.peer {
+                    // the peer's registration fails as a device's does
+                    Some(p) if matches!(p.as_str(), "all" | "default") => {
+                        self.alloc_ifindex(req.peer_index.filter(|_| req.index.is_some()));
+                        return Err(Error::new(Errno::EINVAL));
+                    }
                     Some(p) => self.dev_get_valid_name(p)?,
                     None => self.alloc_link_name("veth", &[]),
                 };
@@ -1563,7 +1584,7 @@ impl Netns {
                 // peer, or by a device when the request named an index, so that
                 // rtnl_newlink looked for none by name) fails it, and unregistering
                 // the peer leaves its index used
-                let name = match self.creation_name(&req.name, "veth", &[&peer_name]) {
+                let name = match self.creation_name(&req.name, "veth", &[&peer_name], req.index) {
                     Ok(n) if n != peer_name => n,
                     r => {
                         self.alloc_ifindex(req.peer_index.filter(|_| req.index.is_some()));
@@ -1632,6 +1653,12 @@ impl Netns {
     ) -> Result<u32> {
         if !name.is_empty() && self.link_index(name).is_some() {
             return Err(Error::new(Errno::EBUSY));
+        }
+        if matches!(name, "all" | "default") {
+            // register_netdevice fails at the sysctl registration, the index used
+            // (Netns::creation_name)
+            self.alloc_ifindex(None);
+            return Err(Error::new(Errno::EINVAL));
         }
         let name = if name.is_empty() {
             self.alloc_link_name(if tap { "tap" } else { "tun" }, &[])
