@@ -4268,7 +4268,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         }
         // a kind iproute2 has no parser for takes no options; the kernel, which knows
         // none by that name either, ignores the bare kind
-        Some(v) if !linkmore::IPROUTE2_KINDS.contains(&v) => {
+        Some(v) if !linkmore::iproute2_kind(v) => {
             if let Some(w) = it.next() {
                 return Err(linkmore::garbage(w));
             }
@@ -5016,7 +5016,7 @@ fn link_add(
         Some(k) => {
             // the kind's parser asked for its usage
             if k != "vlan"
-                && linkmore::IPROUTE2_KINDS.contains(&k)
+                && linkmore::iproute2_kind(k)
                 && !linkmore::KINDS_WITHOUT_OPTIONS.contains(&k)
             {
                 if let Some(f) = linkmore::kind_help_asked(k, &it.v[it.i..]) {
@@ -5026,7 +5026,7 @@ fn link_add(
             // iproute2's VLAN options, or garbage after a kind it has no parser for
             if k == "vlan" {
                 linkmore::vlan_parse_opt(&mut it)?;
-            } else if !linkmore::IPROUTE2_KINDS.contains(&k) {
+            } else if !linkmore::iproute2_kind(k) {
                 if let Some(w) = it.next() {
                     return Err(linkmore::garbage(w));
                 }
@@ -6194,7 +6194,7 @@ fn link_xstats(ns: &Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
     let Some(kind) = rest.get(1) else {
         return Err(incomplete());
     };
-    if !linkmore::IPROUTE2_KINDS.contains(&kind.as_str()) {
+    if !linkmore::iproute2_kind(kind) {
         return Err(Failure::parse(
             format!("Error: argument \"{kind}\" is wrong: invalid type\n"),
             255,

@@ -116,6 +116,22 @@ impl Netns {
         Some((s, s))
     }
 
+    /// Bridge `br`'s local entries pointing to `port` (0: the bridge), listed for
+    /// device `dev`, newest first.
+    fn fdb_local_rows(&self, br: u32, port: u32, dev: u32, out: &mut Vec<FdbRow>) {
+        for e in self.fdb.get(&br).into_iter().flatten() {
+            if e.port == port {
+                out.push(FdbRow {
+                    dev,
+                    dst: None,
+                    mac: e.mac,
+                    state: NUD_PERMANENT,
+                    cache: self.fdb_cache(e.updated_ms),
+                });
+            }
+        }
+    }
+
     /// `rtnl_fdb_dump`: the rows of every device in ifindex order, or only of device
     /// `brport` (`NDA_IFINDEX`), or only of bridge `master` and its ports
     /// (`NDA_MASTER`; `Some(0)` for a master no device has: ENODEV).
@@ -140,32 +156,12 @@ impl Netns {
                 }
             }
             if let Some(br) = port_of {
-                for e in self.fdb.get(&br).into_iter().flatten() {
-                    if e.port == dev {
-                        out.push(FdbRow {
-                            dev,
-                            dst: None,
-                            mac: e.mac,
-                            state: NUD_PERMANENT,
-                            cache: self.fdb_cache(e.updated_ms),
-                        });
-                    }
-                }
+                self.fdb_local_rows(br, dev, dev, &mut out);
             }
             match &l.kind {
                 LinkKind::Bridge => {
                     self.fdb_dflt_rows(dev, &mut out);
-                    for e in self.fdb.get(&dev).into_iter().flatten() {
-                        if e.port == 0 {
-                            out.push(FdbRow {
-                                dev,
-                                dst: None,
-                                mac: e.mac,
-                                state: NUD_PERMANENT,
-                                cache: self.fdb_cache(e.updated_ms),
-                            });
-                        }
-                    }
+                    self.fdb_local_rows(dev, 0, dev, &mut out);
                 }
                 LinkKind::Vxlan(_) => {
                     if let Some(d) = self.vx_fdb.get(&dev) {

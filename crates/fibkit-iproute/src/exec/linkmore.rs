@@ -367,10 +367,11 @@ fn parse_vf(ns: &Netns, vf: i32, it: &mut Args<'_>, dev: &str) -> Res<Errno> {
     })
 }
 
-/// iproute2 6.1's kinds (the `link_util`s `get_link_kind` finds), whose options a
-/// `type KIND` hands to the kind's parser (after any other kind a word is garbage),
-/// and which `ip link xstats type KIND` takes.
-pub(super) const IPROUTE2_KINDS: [&str; 47] = [
+/// iproute2 6.1's kinds (the `link_util`s `get_link_kind` finds) other than the
+/// tunnels ([`TUNNEL_KINDS`]): a `type KIND` hands its options to the kind's parser
+/// (after a kind of neither list a word is garbage), and `ip link xstats type KIND`
+/// takes it; [`iproute2_kind`] asks for either list.
+const OTHER_KINDS: [&str; 36] = [
     "amt",
     "bareudp",
     "batadv",
@@ -405,20 +406,14 @@ pub(super) const IPROUTE2_KINDS: [&str; 47] = [
     "wwan",
     "macsec",
     "tun",
-    "gre",
-    "gretap",
-    "erspan",
-    "ip6gre",
-    "ip6gretap",
-    "ip6erspan",
-    "ip6tnl",
-    "ipip",
-    "sit",
     "veth",
-    "vti",
-    "vti6",
     "xfrm",
 ];
+
+/// Whether iproute2 6.1 has a `link_util` for `kind` (see [`OTHER_KINDS`]).
+pub(super) fn iproute2_kind(kind: &str) -> bool {
+    OTHER_KINDS.contains(&kind) || TUNNEL_KINDS.contains(&kind)
+}
 
 /// The kinds iproute2 knows without a parser of options: words after one make an
 /// empty `IFLA_INFO_DATA`, which no device here can take.
