@@ -5015,7 +5015,7 @@ fn link_add(
         }
         Some(k) => {
             // the kind's parser asked for its usage
-            if k != "vlan"
+            if !matches!(k, "vlan" | "ipvlan" | "ipvtap")
                 && linkmore::iproute2_kind(k)
                 && !linkmore::KINDS_WITHOUT_OPTIONS.contains(&k)
             {
@@ -5026,6 +5026,8 @@ fn link_add(
             // iproute2's VLAN options, or garbage after a kind it has no parser for
             if k == "vlan" {
                 linkmore::vlan_parse_opt(&mut it)?;
+            } else if k == "ipvlan" || k == "ipvtap" {
+                linkmore::ipvlan_parse_opt(&mut it, k)?;
             } else if !linkmore::iproute2_kind(k) {
                 if let Some(w) = it.next() {
                     return Err(linkmore::garbage(w));

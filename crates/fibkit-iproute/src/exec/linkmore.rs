@@ -510,6 +510,38 @@ VLANPROTO: [ 802.1Q | 802.1ad ]\n\
 QOS-MAP := [ QOS-MAP ] QOS-MAPPING\n\
 QOS-MAPPING := FROM:TO\n";
 
+/// `ipvlan_parse_opt` (`type ipvlan` and `type ipvtap`): a mode of `l2`, `l3` or
+/// `l3s`, one of the flags `bridge`, `private`, `vepa`, or `help`; anything else is
+/// an unknown option, followed by the kind's usage (exit status 1). This kernel has no
+/// ipvlan driver: a line that parses is refused once sent.
+pub(super) fn ipvlan_parse_opt(it: &mut Args<'_>, kind: &str) -> Res<()> {
+    let usage = kind_help(kind).unwrap_or_default();
+    let mut flag_given = false;
+    while let Some(w) = it.next() {
+        if matches(w, "mode") {
+            let v = it.val()?;
+            if !matches!(v, "l2" | "l3" | "l3s") {
+                return Err(Failure::parse(
+                    "Error: argument of \"mode\" must be either \"l2\", \"l3\" or \"l3s\"\n",
+                    1,
+                ));
+            }
+        } else if !flag_given
+            && (matches(w, "private") || matches(w, "vepa") || matches(w, "bridge"))
+        {
+            flag_given = true;
+        } else if matches(w, "help") {
+            return Err(Failure::parse(usage, 1));
+        } else {
+            return Err(Failure::parse(
+                format!("{kind}: unknown option \"{w}\"?\n{usage}"),
+                1,
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `vlan_parse_opt`: the options of `type vlan`, read and checked (this kernel has
 /// no VLAN driver: the request is refused once sent). Whether any word followed.
 pub(super) fn vlan_parse_opt(it: &mut Args<'_>) -> Res<bool> {
