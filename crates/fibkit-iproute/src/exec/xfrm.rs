@@ -630,6 +630,14 @@ fn mode_parse(v: &str) -> Res<u8> {
     })
 }
 
+/// A word that may be given once (its flag `seen`): a second is `duparg(key, w)`.
+fn once(seen: &mut bool, key: &str, w: &str) -> Res<()> {
+    if std::mem::replace(seen, true) {
+        return Err(duparg(key, w));
+    }
+    Ok(())
+}
+
 fn dir_parse(v: &str) -> Res<u8> {
     match v {
         "in" => Ok(xfrm::DIR_IN),
@@ -836,17 +844,11 @@ fn policy_modify(ns: &mut Netns, opts: &Opts, a: &[String], excl: bool) -> Res<O
         let w = c.w();
         match w {
             "dir" => {
-                if dirp {
-                    return Err(duparg("dir", w));
-                }
-                dirp = true;
+                once(&mut dirp, "dir", w)?;
                 p.dir = dir_parse(c.next()?)?;
             }
             "ctx" => {
-                if sctxp {
-                    return Err(duparg("ctx", w));
-                }
-                sctxp = true;
+                once(&mut sctxp, "ctx", w)?;
                 c.next()?;
             }
             "mark" => mark = mark_parse(&mut c)?,
@@ -855,10 +857,7 @@ fn policy_modify(ns: &mut Netns, opts: &Opts, a: &[String], excl: bool) -> Res<O
                 p.index = get_u32(v, 0).ok_or_else(|| invarg("INDEX value is invalid", v))?;
             }
             "ptype" => {
-                if ptypep {
-                    return Err(duparg("ptype", w));
-                }
-                ptypep = true;
+                once(&mut ptypep, "ptype", w)?;
                 p.ptype = ptype_parse(c.next()?)?;
             }
             "action" => p.action = action_parse(c.next()?)?,
@@ -896,10 +895,7 @@ fn policy_modify(ns: &mut Netns, opts: &Opts, a: &[String], excl: bool) -> Res<O
                 if_id = Some(get_u32(v, 0).ok_or_else(|| invarg("IF_ID value is invalid", v))?);
             }
             _ => {
-                if selp {
-                    return Err(duparg("unknown", w));
-                }
-                selp = true;
+                once(&mut selp, "unknown", w)?;
                 cx.selector(&mut c, &mut p.sel)?;
                 if cx.fam == 0 {
                     cx.fam = p.sel.family;
@@ -947,33 +943,21 @@ fn policy_get_or_delete(ns: &mut Netns, opts: &Opts, a: &[String], delete: bool)
         let w = c.w();
         match w {
             "dir" => {
-                if dirp {
-                    return Err(duparg("dir", w));
-                }
-                dirp = true;
+                once(&mut dirp, "dir", w)?;
                 id.dir = dir_parse(c.next()?)?;
             }
             "ctx" => {
-                if sctxp {
-                    return Err(duparg("ctx", w));
-                }
-                sctxp = true;
+                once(&mut sctxp, "ctx", w)?;
                 c.next()?;
             }
             "mark" => mark = mark_parse(&mut c)?,
             "index" => {
-                if indexp {
-                    return Err(duparg("index", w));
-                }
-                indexp = true;
+                once(&mut indexp, "index", w)?;
                 let v = c.next()?;
                 id.index = get_u32(v, 0).ok_or_else(|| invarg("INDEX value is invalid", v))?;
             }
             "ptype" => {
-                if ptypep {
-                    return Err(duparg("ptype", w));
-                }
-                ptypep = true;
+                once(&mut ptypep, "ptype", w)?;
                 id.ptype = ptype_parse(c.next()?)?;
             }
             "if_id" => {
@@ -1638,10 +1622,7 @@ fn state_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         while c.more() {
             let w = c.w();
             if w == "proto" {
-                if protop {
-                    return Err(duparg("proto", w));
-                }
-                protop = true;
+                once(&mut protop, "proto", w)?;
                 let v = c.next()?;
                 if !XFRM_PROTOS.iter().any(|(n, _)| *n == v) {
                     return Err(invarg("XFRM-PROTO value is invalid", v));
@@ -1876,10 +1857,7 @@ fn state_modify(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 }
             }
             "coa" => {
-                if coap {
-                    return Err(duparg("coa", w));
-                }
-                coap = true;
+                once(&mut coap, "coa", w)?;
                 let v = c.next()?;
                 let (f, _, _) = get_prefix(v, cx.fam)?;
                 if f == 0 {
@@ -1890,10 +1868,7 @@ fn state_modify(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 }
             }
             "ctx" => {
-                if sctxp {
-                    return Err(duparg("ctx", w));
-                }
-                sctxp = true;
+                once(&mut sctxp, "ctx", w)?;
                 c.next()?;
             }
             "output-mark" => {
