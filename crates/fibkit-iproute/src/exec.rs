@@ -2267,13 +2267,9 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
                 sport,
                 dport,
             };
-            let mut r = ns
-                .route_get6_through_copies(&fl)
-                .map_err(Failure::errno)?
-                .to_owned_answer(ns);
             // the copy in the nexthop object's fib6_nh answers (a reject route's error
             // included)
-            ns.route_get6_pcpu(&mut r, d).map_err(Failure::errno)?;
+            let r = ns.route_get6_copies(&fl).map_err(Failure::errno)?;
             Ok(GetAnswer::V6(r, fibmatch))
         }
     }

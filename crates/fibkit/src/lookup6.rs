@@ -5,6 +5,7 @@
 use crate::error::Errno;
 use crate::fib6::{strict, FibResult6, Flow6};
 use crate::netns::Netns;
+use crate::pcpu6::Made6;
 use crate::prefix::v6;
 use crate::route::{rtf, table as tid, Metrics, Pref, Route6, RouteType};
 
@@ -244,21 +245,27 @@ impl Netns {
     }
 
     /// `fib6_rule_lookup` with `ip6_pol_route`: the route of a flow.
-    fn ip6_route_lookup<'a>(&'a self, fl: &Flow6, flags: u32) -> Result<FibResult6<'a>, Errno> {
+    fn ip6_route_lookup<'a>(
+        &'a self,
+        fl: &Flow6,
+        flags: u32,
+        copies: Option<&'a Made6>,
+    ) -> Result<FibResult6<'a>, Errno> {
         let oif = if fl.iif != 0 { fl.iif } else { fl.oif };
+        let pol = |t: u32, f: u32, fl: &Flow6| {
+            self.pcpu6_through(self.ip6_pol_route(t, oif, fl, f), copies)
+        };
         if !self.custom_rules6 {
-            match self.ip6_pol_route(tid::LOCAL, oif, fl, flags) {
+            match pol(tid::LOCAL, flags, fl) {
                 Ok(r) if r.route.rtype != RouteType::Throw => return Ok(r),
                 _ => {}
             }
-            return match self.ip6_pol_route(tid::MAIN, oif, fl, flags) {
+            return match pol(tid::MAIN, flags, fl) {
                 Ok(r) if r.route.rtype != RouteType::Throw => Ok(r),
                 _ => Err(Errno::ENETUNREACH),
             };
         }
-        self.fib6_rule_lookup(fl, flags, oif, |t, f, fl| {
-            self.ip6_pol_route(t, oif, &fl, f)
-        })
+        self.fib6_rule_lookup(fl, flags, oif, |t, f, fl| pol(t, f, &fl))
     }
 
     /// IPv6 `ip -6 route get` (output, or input when `flow.iif != 0`), with the preferred
@@ -267,11 +274,19 @@ impl Netns {
         self.route6(flow, true, None)
     }
 
-    /// [`Netns::route_get6`], except that a reject route (unreachable, prohibit,
-    /// blackhole) through a nexthop object is answered rather than refused: the error
-    /// is the object's copy's to give ([`Netns::route_get6_pcpu`]).
-    pub fn route_get6_through_copies(&self, flow: &Flow6) -> Result<RouteGet6<'_>, Errno> {
-        self.route6_keep(flow, true, None, true)
+    /// [`Netns::route_get6`] as the nexthop objects' route copies see it (the walk
+    /// of [`Netns::route_get6_copies`]): a table's route through an object is taken
+    /// as the object's copy answers (a copy of a `throw` route sends the walk on), a
+    /// `throw` route through an object without a copy makes one (added to `made`),
+    /// and a reject route (unreachable, prohibit, blackhole) through an object is
+    /// answered rather than refused: the error is the object's copy's to give
+    /// ([`Netns::route_get6_pcpu`]).
+    pub(crate) fn route_get6_through_copies<'a>(
+        &'a self,
+        flow: &Flow6,
+        made: &'a Made6,
+    ) -> Result<RouteGet6<'a>, Errno> {
+        self.route6_keep(flow, true, None, Some(made))
     }
 
     /// The IPv6 route of a flow (`ip6_route_output` / `ip6_route_input_lookup`) without
@@ -297,16 +312,17 @@ impl Netns {
         want_src: bool,
         from_len: Option<u8>,
     ) -> Result<RouteGet6<'_>, Errno> {
-        self.route6_keep(flow, want_src, from_len, false)
+        self.route6_keep(flow, want_src, from_len, None)
     }
 
-    fn route6_keep(
-        &self,
+    fn route6_keep<'a>(
+        &'a self,
         flow: &Flow6,
         want_src: bool,
         from_len: Option<u8>,
-        keep_reject: bool,
-    ) -> Result<RouteGet6<'_>, Errno> {
+        copies: Option<&'a Made6>,
+    ) -> Result<RouteGet6<'a>, Errno> {
+        let keep_reject = copies.is_some();
         let mut fl = *flow;
         let need_strict =
             v6::addr_type(fl.dst) & (v6::MULTICAST | v6::LINKLOCAL | v6::LOOPBACK) != 0;
@@ -321,7 +337,7 @@ impl Netns {
             if need_strict {
                 flags |= strict::IFACE;
             }
-            let res = self.ip6_route_lookup(&fl, flags)?;
+            let res = self.ip6_route_lookup(&fl, flags, copies)?;
             let get = self.route6_result(&res, fl.dst, true, false, keep_reject)?;
             // with CONFIG_IPV6_MROUTE, rt6_fill_node asks multicast routing about a
             // route whose prefix is multicast (ff00::/8, an autojoined group's local
@@ -353,11 +369,13 @@ impl Netns {
             let mut rf = lf;
             rf.iif = 1;
             let oif = lf.oif;
+            let pol = |t: u32, f: u32, x: &Flow6| {
+                self.pcpu6_through(self.ip6_pol_route_at(t, oif, x, f, from_len), copies)
+            };
             if !self.custom_rules6 {
-                let local = self.ip6_pol_route_at(tid::LOCAL, oif, &lf, flags, from_len);
-                match local {
+                match pol(tid::LOCAL, flags, &lf) {
                     Ok(r) if r.route.rtype != RouteType::Throw => Ok(r),
-                    _ => match self.ip6_pol_route_at(tid::MAIN, oif, &lf, flags, from_len) {
+                    _ => match pol(tid::MAIN, flags, &lf) {
                         Ok(r) if r.route.rtype != RouteType::Throw => Ok(r),
                         _ => Err(Errno::ENETUNREACH),
                     },
@@ -366,7 +384,7 @@ impl Netns {
                 self.fib6_rule_lookup(&rf, flags, oif, |t, f, fl| {
                     let mut x = fl;
                     x.iif = 0;
-                    self.ip6_pol_route_at(t, oif, &x, f, from_len)
+                    pol(t, f, &x)
                 })
             }
         }?;

@@ -28,10 +28,15 @@
 //! from a duplicate's refused `append`). Conformance scenarios 469, 471, 473 and 501.
 
 use crate::error::Errno;
+use crate::fib6::{FibResult6, Flow6};
 use crate::lookup6::RouteAnswer6;
 use crate::netns::Netns;
 use crate::prefix::Prefix6;
 use crate::route::{Route6, RouteType};
+
+/// The copies of `throw` routes a `route get` walk makes (object, route), applied
+/// once the walk is over.
+pub(crate) type Made6 = std::cell::RefCell<Vec<(u32, Route6)>>;
 
 /// A nexthop object's copy: the object (a group's member), the serial number it was
 /// made under, and the route it was made from.
@@ -103,15 +108,96 @@ impl Netns {
         }
     }
 
+    /// `ip -6 route get`'s answer: the rule walk as the nexthop objects' copies see
+    /// it, the copies of `throw` routes it made, then the answer through the copy of
+    /// its object ([`Netns::route_get6_pcpu`]).
+    pub fn route_get6_copies(&mut self, flow: &Flow6) -> Result<RouteAnswer6, Errno> {
+        let made = Made6::default();
+        let res = self
+            .route_get6_through_copies(flow, &made)
+            .map(|g| g.to_owned_answer(self));
+        let cur = self.fib6_sernum;
+        for (object, from) in made.into_inner() {
+            let c = Pcpu6 {
+                object,
+                sernum: cur,
+                from,
+            };
+            match self.pcpu6.iter().position(|c| c.object == object) {
+                Some(i) => self.pcpu6[i] = c,
+                None => self.pcpu6.push(c),
+            }
+        }
+        let mut a = res?;
+        self.route_get6_pcpu(&mut a, flow.dst)?;
+        Ok(a)
+    }
+
+    /// A table lookup of `route get`'s rule walk as the copy of the nexthop object it
+    /// went through answers (`ip6_pol_route`; `made`: none outside `route get`). The
+    /// copy's error is what `fib6_rule_action` reads: a copy of a `throw` route
+    /// (`-EAGAIN`, `ip6_rt_init_dst`) sends the walk on whichever route through the
+    /// object was found, and a `throw` route found with another route's copy stops
+    /// it with that route (or that route's error once it is gone). A `throw` route
+    /// through an object without a copy makes one. Other copies are applied to the
+    /// answer after the walk ([`Netns::route_get6_pcpu`]).
+    pub(crate) fn pcpu6_through<'a>(
+        &'a self,
+        res: Result<FibResult6<'a>, Errno>,
+        made: Option<&'a Made6>,
+    ) -> Result<FibResult6<'a>, Errno> {
+        let (Some(made), Ok(found)) = (made, &res) else {
+            return res;
+        };
+        let r = found.route;
+        if r.nh_id == 0 {
+            return res;
+        }
+        let Some(object) = self.pcpu6_object(r.nh_id, r.nh.dev, r.nh.gw) else {
+            return res;
+        };
+        if made.borrow().iter().any(|(o, _)| *o == object) {
+            return Err(Errno::EAGAIN);
+        }
+        let cur = self.fib6_sernum;
+        let Some(c) = self
+            .pcpu6
+            .iter()
+            .find(|c| c.object == object && c.sernum == cur)
+        else {
+            if r.rtype == RouteType::Throw {
+                made.borrow_mut().push((object, r.clone()));
+                return Err(Errno::EAGAIN);
+            }
+            return res;
+        };
+        let from = &c.from;
+        if from.rtype == RouteType::Throw {
+            return Err(Errno::EAGAIN);
+        }
+        if r.rtype != RouteType::Throw {
+            return res;
+        }
+        if !self.route6_alive(from.table, from.dst, from.src, from.serial.0) {
+            return Err(crate::lookup6::reject_errno(from.rtype).unwrap_or(Errno::ENETUNREACH));
+        }
+        Ok(FibResult6 {
+            route: from,
+            matched: from,
+            table: from.table,
+        })
+    }
+
     fn route_get6_copy(&mut self, a: &mut RouteAnswer6, daddr: u128) -> Result<(), Errno> {
         let Some(r0) = a.fib.first() else {
             return Ok(());
         };
         // ip6_pol_route makes and takes the copies whatever the route's type: local,
         // anycast, multicast and reject routes through an object share its copy with
-        // the unicast ones (a copy of a reject route carries its error; `throw`, which
-        // the lookup itself reads, is not modelled)
-        let shared = r0.nh_id != 0 && r0.rtype != RouteType::Throw;
+        // the unicast ones (a copy of a reject route carries its error; a `throw`
+        // route's, which sends the rule walk on, is read by the walk itself:
+        // Netns::pcpu6_through)
+        let shared = r0.nh_id != 0;
         if r0.rtype != RouteType::Unicast && !shared {
             return Ok(());
         }
