@@ -20,6 +20,7 @@ mod genl;
 mod linkmore;
 mod mptcp;
 mod nexthop;
+mod ntable;
 mod stats;
 mod token;
 mod tunnel;
@@ -143,6 +144,11 @@ fn unsupported_ip_proto() -> Failure {
         Errno::EOPNOTSUPP,
         "Unsupported ip proto",
     ))
+}
+
+/// iproute2's `missarg`: a word the command needs was not given.
+fn missarg(key: &str) -> Failure {
+    Failure::parse(format!("Error: argument \"{key}\" is required\n"), 255)
 }
 
 fn incomplete() -> Failure {
@@ -522,7 +528,7 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     }
     // ip.c's table order: `n` is `neighbor`, `nt` on `ntable`, `ntb` `ntbl`
     if o.len() >= 2 && (matches(o, "ntable") || matches(o, "ntbl")) {
-        return ntable_cmd(rest);
+        return ntable::ntable_cmd(ns, &opts, rest);
     }
     // ip.c's table order: `l` is `link`, `m` and `ma` `maddress` (below), `t`, `tu`
     // and `tun` `tunnel`, `tc` and `tcp` `tcpmetrics`, `s` `sr`
@@ -625,44 +631,6 @@ where  OBJECT := { address | addrlabel | amt | fou | help | ila | ioam | l2tp |
                     -rc[vbuf] [size] | -n[etns] name | -N[umeric] | -a[ll] |
                     -c[olor]}
 ";
-
-/// `ip ntable help`: iproute2 6.1's usage (exit status 255).
-const NTABLE_USAGE: &str = "Usage: ip ntable change name NAME [ dev DEV ]
-        [ thresh1 VAL ] [ thresh2 VAL ] [ thresh3 VAL ] [ gc_int MSEC ]
-        [ PARMS ]
-Usage: ip ntable show [ dev DEV ] [ name NAME ]
-PARMS := [ base_reachable MSEC ] [ retrans MSEC ] [ gc_stale MSEC ]
-         [ delay_probe MSEC ] [ queue LEN ]
-         [ app_probes VAL ] [ ucast_probes VAL ] [ mcast_probes VAL ]
-         [ anycast_delay MSEC ] [ proxy_delay MSEC ] [ proxy_queue LEN ]
-         [ locktime MSEC ]
-";
-
-/// `ip ntable` (`do_ipntable`): the usage and iproute2's unknown command are
-/// answered; listing and changing the neighbour tables are not modelled (the kernel
-/// draws each table's reachable time at random and counts its statistics host-wide;
-/// the same parameters are the `net.ipv4|ipv6.neigh.*` sysctls).
-fn ntable_cmd(a: &[String]) -> Res<Outcome> {
-    let cmd = a.first().map_or("show", String::as_str);
-    let known = matches(cmd, "change")
-        || matches(cmd, "chg")
-        || matches(cmd, "show")
-        || matches(cmd, "lst")
-        || matches(cmd, "list");
-    if known {
-        return Err(Failure::parse(
-            "ip ntable: fib does not model the neighbour tables' listing or changes (random reachable times, host-wide statistics); their parameters are the net.ipv4|ipv6.neigh.* sysctls\n",
-            2,
-        ));
-    }
-    if matches(cmd, "help") {
-        return Err(Failure::parse(NTABLE_USAGE, 255));
-    }
-    Err(Failure::parse(
-        format!("Command \"{cmd}\" is unknown, try \"ip ntable help\".\n"),
-        255,
-    ))
-}
 
 fn show_opts(opts: &Opts) -> crate::show::ShowOpts {
     crate::show::ShowOpts {
@@ -7394,32 +7362,17 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 }
             }
         }
-        ["net", fam @ ("ipv4" | "ipv6"), "neigh", dev, _] => {
-            // a device's neighbour table settings exist with its family's state
+        ["net", fam @ ("ipv4" | "ipv6"), "neigh", dev, knob] => {
+            // a device's neighbour table settings exist with its family's state, and
+            // are its neighbour parameters (fibkit::ntable): `retrans_time` (USER_HZ)
+            // and `retrans_time_ms`, `base_reachable_time` (s) and `..._ms`, and
+            // `unres_qlen` and `unres_qlen_bytes` are one value each
             let idx = ns.link_index_by_name(dev).ok_or_else(nostat)?;
-            let has = if *fam == "ipv4" {
-                ns.sysctl.v4_dev.contains_key(&idx)
-            } else {
-                ns.has_idev6(idx)
-            };
-            if !has {
-                return Err(nostat());
+            let v6 = *fam == "ipv6";
+            let p = ns.neigh_parms_mut(idx, v6).ok_or_else(nostat)?;
+            if !p.set_sysctl(knob, num(val)?, v6) {
+                ns.sysctl.other.insert(key.to_string(), val.to_string());
             }
-            // two files, one value: `retrans_time` (USER_HZ) and `retrans_time_ms`,
-            // `base_reachable_time` (s) and `..._ms`; the one written last counts
-            let twin = match parts[4] {
-                "retrans_time" => Some("retrans_time_ms"),
-                "retrans_time_ms" => Some("retrans_time"),
-                "base_reachable_time" => Some("base_reachable_time_ms"),
-                "base_reachable_time_ms" => Some("base_reachable_time"),
-                _ => None,
-            };
-            if let Some(t) = twin {
-                ns.sysctl
-                    .other
-                    .remove(&format!("net.{fam}.neigh.{dev}.{t}"));
-            }
-            ns.sysctl.other.insert(key.to_string(), val.to_string());
         }
         // ipv4_sysctl_rtcache_flush reads nothing: any write flushes the route cache
         ["net", "ipv4", "route", "flush"] => ns.rt_cache_flush4(),

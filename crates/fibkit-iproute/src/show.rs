@@ -7349,3 +7349,106 @@ mod tests {
         assert_eq!(maddr_print(&pretty, &[]), "[ ]\n");
     }
 }
+
+/// Which entries `ip ntable show` prints (`ipntable_show`'s filter): the tables of
+/// the preferred family (`Some(None)`: a family of neither table, so none), one
+/// table by name, one device's parameters or (`dev none`) only the tables' headers.
+#[derive(Clone, Debug, Default)]
+pub struct NtableFilter {
+    /// `-4` (`Some(Some(false))`) / `-6` / another family.
+    pub family: Option<Option<bool>>,
+    /// `name NAME`.
+    pub name: Option<String>,
+    /// `dev DEV` (`Some(None)`: `dev none`).
+    pub dev: Option<Option<u32>>,
+}
+
+/// `ip ntable show` (`print_ntable` over the `RTM_GETNEIGHTBL` dump,
+/// [`fibkit::Netns::ntable_dump`]). With `-s` iproute2 adds each table's
+/// configuration and statistics, which count the host's entries and lookups in every
+/// namespace: fibkit leaves them out.
+pub fn ntable_show(ns: &Netns, opts: &ShowOpts, f: &NtableFilter) -> String {
+    use fibkit::ntable::{jiffies_ms, reachable_ms, table_name, GC_INTERVAL_MS, THRESHOLDS};
+    let mut o = Out::new(opts);
+    o.begin();
+    let family = match f.family {
+        Some(None) => return o.finish(),
+        Some(Some(v6)) => Some(v6),
+        None => None,
+    };
+    for e in ns.ntable_dump(family) {
+        let name = table_name(e.v6);
+        if f.name.as_deref().is_some_and(|n| n != name) {
+            continue;
+        }
+        match (f.dev, e.dev) {
+            (Some(want), Some(d)) if want != Some(d) => continue,
+            (Some(Some(_)), None) => continue,
+            _ => {}
+        }
+        o.obj_open(None);
+        let fam = if e.v6 { "inet6" } else { "inet" };
+        o.s(Some("family"), &format!("{fam} "), fam);
+        o.s(Some("name"), &format!("{name} "), name);
+        o.nl();
+        let p = &e.parms;
+        if e.dev.is_none() {
+            o.fp("    ");
+            for (i, t) in THRESHOLDS.iter().enumerate() {
+                let k = format!("thresh{}", i + 1);
+                o.n(Some(&k), &format!("{k} {t} "), i128::from(*t));
+            }
+            o.n(
+                Some("gc_interval"),
+                &format!("gc_int {GC_INTERVAL_MS} "),
+                i128::from(GC_INTERVAL_MS),
+            );
+            o.nl();
+        }
+        if let Some(d) = e.dev {
+            let dn = dev_name(ns, d);
+            o.fp("    dev ");
+            o.s(Some("dev"), &format!("{dn} "), &dn);
+            o.nl();
+        }
+        let rows: [&[(&str, u64)]; 4] = [
+            &[
+                ("refcnt", u64::from(e.refcnt)),
+                ("reachable", reachable_ms(p.reachable)),
+                ("base_reachable", jiffies_ms(p.base_reachable)),
+                ("retrans", jiffies_ms(p.retrans)),
+            ],
+            &[
+                ("gc_stale", jiffies_ms(p.gc_stale)),
+                ("delay_probe", jiffies_ms(p.delay_probe)),
+                ("queue", u64::from(p.queue_len())),
+            ],
+            &[
+                ("app_probes", u64::from(p.app_probes as u32)),
+                ("ucast_probes", u64::from(p.ucast_probes as u32)),
+                ("mcast_probes", u64::from(p.mcast_probes as u32)),
+            ],
+            &[
+                ("anycast_delay", jiffies_ms(p.anycast_delay)),
+                ("proxy_delay", jiffies_ms(p.proxy_delay)),
+                ("proxy_queue", u64::from(p.proxy_qlen as u32)),
+                ("locktime", jiffies_ms(p.locktime)),
+            ],
+        ];
+        for (i, row) in rows.iter().enumerate() {
+            if i == 0 {
+                o.fp("    ");
+            } else {
+                let sl = o.sl;
+                o.fp(&format!("{sl}    "));
+            }
+            for (key, v) in row.iter() {
+                o.n(Some(key), &format!("{key} {v} "), i128::from(*v));
+            }
+        }
+        o.nl();
+        o.fp("\n");
+        o.obj_close();
+    }
+    o.finish()
+}

@@ -2144,6 +2144,7 @@ impl Netns {
             self.neigh_ifdown(dev, Some(false));
             self.mc4_destroy(dev);
             self.sysctl.v4_dev.remove(&dev);
+            self.ntable_parms_release(dev, false);
             if let Some(n) = self.links.get(&dev).map(|l| l.name.clone()) {
                 self.sysctl_dev_keys_move(&n, None, &["ipv4"]);
             }
@@ -2151,6 +2152,7 @@ impl Netns {
             self.sysctl
                 .v4_dev
                 .insert(dev, self.sysctl.v4_default.clone());
+            self.ntable_parms_alloc(dev, false);
             if let Some(n) = self.links.get(&dev).map(|l| l.name.clone()) {
                 self.sysctl_dev_from_default("ipv4", &n);
             }

@@ -2242,6 +2242,7 @@ impl Netns {
         self.neigh_ifdown(dev, Some(true));
         self.mc6_destroy(dev);
         self.sysctl.v6_dev.remove(&dev);
+        self.ntable_parms_release(dev, true);
         if let Some(n) = self.links.get(&dev).map(|l| l.name.clone()) {
             self.sysctl_dev_keys_move(&n, None, &["ipv6"]);
         }

@@ -58,6 +58,7 @@ pub mod mptcp;
 pub mod netns;
 pub mod nexthop;
 pub mod nhres;
+pub mod ntable;
 pub mod pcpu6;
 pub mod prefix;
 pub mod route;

@@ -606,6 +606,8 @@ impl Netns {
         );
         ns.sysctl.v4_dev.insert(1, ns.sysctl.v4_default.clone());
         ns.sysctl.v6_dev.insert(1, ns.sysctl.v6_default.clone());
+        ns.ntable_parms_alloc(1, false);
+        ns.ntable_parms_alloc(1, true);
         ns.mc6_init(1);
         // lo gets 127.0.0.1/8 (scope host) when it comes up, as inetdev does.
         ns.addrs4.insert(1, vec![Addr4::loopback("lo")]);
@@ -1231,9 +1233,11 @@ impl Netns {
             .v4_dev
             .insert(index, self.sysctl.v4_default.clone());
         self.sysctl_dev_from_default("ipv4", name);
+        self.ntable_parms_alloc(index, false);
         if mtu >= IPV6_MIN_MTU {
             // ipv6_add_dev refuses a device whose MTU is below IPv6's minimum
             self.sysctl.v6_dev.insert(index, self.sysctl.new_dev6());
+            self.ntable_parms_alloc(index, true);
             self.sysctl_dev_from_default("ipv6", name);
             self.mc6_init(index);
         }
@@ -2045,6 +2049,7 @@ impl Netns {
             self.rt6_mtu_change(index, old, mtu);
         } else {
             self.sysctl.v6_dev.insert(index, self.sysctl.new_dev6());
+            self.ntable_parms_alloc(index, true);
             if let Some(n) = self.links.get(&index).map(|l| l.name.clone()) {
                 self.sysctl_dev_from_default("ipv6", &n);
             }
@@ -2352,6 +2357,8 @@ impl Netns {
             self.mcast.remove(&v);
             self.sysctl.v4_dev.remove(&v);
             self.sysctl.v6_dev.remove(&v);
+            self.ntable_parms_release(v, false);
+            self.ntable_parms_release(v, true);
             if let Some(n) = names.get(&v) {
                 self.sysctl_dev_keys_move(n, None, &["ipv4", "ipv6"]);
             }
@@ -2737,43 +2744,27 @@ impl Netns {
         }
     }
 
-    /// A device's neighbour parameters (`net.ipv4|ipv6.neigh.DEV.*` as last written,
-    /// else the kernel's defaults: 3 unicast and 3 multicast probes, 1 s apart, 5 s
-    /// of delay), converted to jiffies and back as the kernel keeps them.
+    /// A device's neighbour parameters as the timers use them
+    /// ([`crate::ntable::NeighParms`], the kernel's defaults for a device without
+    /// them: 3 unicast and 3 multicast probes, 1 s apart, 5 s of delay).
     fn neigh_params(&self, dev: u32, v6: bool) -> NeighParams {
-        let name = self.links.get(&dev).map_or("", |l| l.name.as_str());
-        let fam = if v6 { "ipv6" } else { "ipv4" };
-        let get = |k: &str| -> Option<u64> {
-            let v = self
-                .sysctl
-                .other
-                .get(&format!("net.{fam}.neigh.{name}.{k}"))?;
-            // (a negative count or time is none)
-            crate::sysctl::parse_long(v).map(|n| n.max(0) as u64)
+        let def;
+        let p = match self.neigh_parms(dev, v6) {
+            Some(p) => p,
+            None => {
+                def = crate::ntable::NeighParms::defaults(v6, 0);
+                &def
+            }
         };
-        // retrans_time_ms is msecs_to_jiffies (rounded up), delay_first_probe_time
-        // seconds; retrans_time is USER_HZ hundredths for ARP but, as IPv6 hands it to
-        // neigh_proc_dointvec (ndisc_ifinfo_sysctl_change), plain jiffies for ND
-        let retrans_j = get("retrans_time_ms")
-            .map(|ms| ms.div_ceil(NEIGH_JIFFY_MS))
-            .or_else(|| {
-                get("retrans_time").map(|t| {
-                    if v6 {
-                        t
-                    } else {
-                        t * 1000 / 100 / NEIGH_JIFFY_MS
-                    }
-                })
-            })
-            .unwrap_or(1000 / NEIGH_JIFFY_MS);
+        let count = |n: i32| n.max(0) as u64;
         NeighParams {
-            ucast: get("ucast_solicit").unwrap_or(3),
-            app: get("app_solicit").unwrap_or(0),
-            mcast: get("mcast_solicit").unwrap_or(3),
-            mcast_re: get("mcast_resolicit").unwrap_or(0),
+            ucast: count(p.ucast_probes),
+            app: count(p.app_probes),
+            mcast: count(p.mcast_probes),
+            mcast_re: count(p.mcast_reprobes),
             // a re-armed timer fires HZ/100 (2 jiffies) later at the earliest
-            retrans_ms: retrans_j.max(2) * NEIGH_JIFFY_MS,
-            delay_ms: get("delay_first_probe_time").map_or(5000, |s| s * 1000),
+            retrans_ms: p.retrans_jiffies().max(2) * NEIGH_JIFFY_MS,
+            delay_ms: p.delay_probe_ms(),
         }
     }
 

@@ -184,6 +184,11 @@ pub struct Sysctls {
     pub fib_multipath_use_neigh: u32,
     /// Other accepted keys, stored as written.
     pub other: BTreeMap<String, String>,
+    /// The neighbour tables' parameters of each device with the family's state, by
+    /// (IPv6, device): `net.ipv4|ipv6.neigh.DEV.*` and `ip ntable` ([`crate::ntable`]).
+    pub neigh_parms: BTreeMap<(bool, u32), crate::ntable::NeighParms>,
+    /// The last [`crate::ntable::NeighParms`] made (their creation order).
+    pub ntable_seq: u64,
 }
 
 impl Sysctls {

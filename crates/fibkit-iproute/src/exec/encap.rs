@@ -7,7 +7,7 @@ use fibkit::encap::{srh_segments, Encap, Seg6Mode, TUNNEL_FLAG_NAMES};
 use fibkit::prefix::Family;
 use fibkit::Errno;
 
-use super::{bad_addr, invarg, Args, Failure, Res};
+use super::{bad_addr, invarg, missarg, Args, Failure, Res};
 use crate::names::{dsfield_a2n, fmt4, fmt6, parse_addr, parse_u32, parse_u64, Addr};
 
 /// `duparg2`.
@@ -219,7 +219,6 @@ fn parse_rpl(a: &mut Args<'_>) -> Res<Arc<Encap>> {
 /// route's parser, as iproute2 does. This kernel has no IOAM tunnel
 /// ([`Encap::Unsupported`]).
 fn parse_ioam6(a: &mut Args<'_>) -> Res<Arc<Encap>> {
-    let missarg = |k: &str| Failure::parse(format!("Error: argument \"{k}\" is required\n"), 255);
     // NEXT_ARG after a value: another word must follow
     let more = |a: &Args<'_>| {
         if a.peek().is_none() {

@@ -4,7 +4,7 @@
 use fibkit::mptcp::{flag, Endpoint, MpAddr};
 use fibkit::{Errno, Netns};
 
-use super::{incomplete, invarg, matches, Failure, Opts, Outcome, Res};
+use super::{incomplete, invarg, matches, missarg, Failure, Opts, Outcome, Res};
 use crate::show::{get_u32, get_u8};
 
 const USAGE: &str = "Usage:\tip mptcp endpoint add ADDRESS [ dev NAME ] [ id ID ]\n\
@@ -65,11 +65,6 @@ fn unknown(w: &str) -> Failure {
         format!("Command \"{w}\" is unknown, try \"ip mptcp help\".\n"),
         255,
     )
-}
-
-/// `missarg()`.
-fn missarg(what: &str) -> Failure {
-    Failure::parse(format!("Error: argument \"{what}\" is required\n"), 255)
 }
 
 /// The nested address's policy (`mptcp_pm_address_nl_policy`): an address of no

@@ -9,7 +9,7 @@
 use fibkit::xfrm::{self, LifetimeCfg, Policy, PolicyId, Selector, Template, AF_INET, AF_INET6};
 use fibkit::{Errno, Netns};
 
-use super::{incomplete, invarg, ll_index, matches, Failure, Opts, Outcome, Res};
+use super::{incomplete, invarg, ll_index, matches, missarg, Failure, Opts, Outcome, Res};
 use crate::names::{fmt4, fmt6, parse_prefix, Addr};
 use crate::show::{get_u32, get_u8, strtoul};
 
@@ -139,10 +139,6 @@ fn duparg(key: &str, v: &str) -> Failure {
         format!("Error: duplicate \"{key}\": \"{v}\" is the second value.\n"),
         255,
     )
-}
-
-fn missarg(key: &str) -> Failure {
-    Failure::parse(format!("Error: argument \"{key}\" is required\n"), 255)
 }
 
 /// A message and `exit(1)`.
