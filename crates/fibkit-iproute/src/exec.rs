@@ -705,6 +705,8 @@ fn route_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         Some(RouteOp::Prepend)
     } else if matches(cmd, "append") {
         Some(RouteOp::Append)
+    } else if matches(cmd, "test") {
+        Some(RouteOp::Test)
     } else if matches(cmd, "delete") {
         Some(RouteOp::Delete)
     } else {
