@@ -673,6 +673,8 @@ fn route_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         Some(RouteOp::Prepend)
     } else if matches(cmd, "append") {
         Some(RouteOp::Append)
+    } else if matches(cmd, "test") {
+        Some(RouteOp::Test)
     } else if matches(cmd, "delete") {
         Some(RouteOp::Delete)
     } else {
@@ -690,6 +692,12 @@ fn route_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     if matches(cmd, "flush") {
         return route_flush(ns, opts, rest);
     }
+    // `save` (before `restore` and `showdump` in do_iproute's order) writes a binary
+    // dump that scenarios cannot hold: left unknown
+    if !matches(cmd, "save") && (matches(cmd, "restore") || matches(cmd, "showdump")) {
+        // (do_cmd negates the -1 they return: status 1)
+        return Err(dump_magic_mismatch(1));
+    }
     if matches(cmd, "help") {
         return Err(Failure::parse(crate::show::USAGE_ROUTE, 255));
     }
@@ -697,6 +705,15 @@ fn route_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         format!("Command \"{cmd}\" is unknown, try \"ip route help\".\n"),
         255,
     ))
+}
+
+/// `ip route restore|showdump`, `ip addr showdump|restore` and `ip rule restore` first
+/// read the dump's magic number from standard input (`route_dump_check_magic`,
+/// `ipadd_dump_check_magic`, `rule_dump_check_magic`): a scenario line has none (not a terminal, nothing to
+/// read), so `fread` reads no element and the magic stays 0. The route commands return
+/// -1 (`status` 1), the address and rule commands `exit(-1)` (255).
+fn dump_magic_mismatch(status: i32) -> Failure {
+    Failure::parse("Magic mismatch (0 elems, 0 magic)\n", status)
 }
 
 fn show(
@@ -2304,6 +2321,11 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
         return show(ns, opts, rest, crate::show::rule_show);
     }
+    // do_iprule: list, save, restore, add, ...: any prefix of `restore` (`r`) that is
+    // not one of `save`; iprule_restore exits on a bad magic (rule_dump_check_magic)
+    if matches(cmd, "restore") {
+        return Err(dump_magic_mismatch(255));
+    }
     if matches(cmd, "help") {
         return Err(Failure::parse(RULE_USAGE, 255));
     }
@@ -3288,6 +3310,11 @@ fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             stdout: out,
             ..Failure::parse("*** Flush remains incomplete after 10 rounds. ***\n", 1)
         });
+    }
+    // `save` comes first in do_ipaddr's order (a binary dump: left unknown)
+    if !matches(cmd, "save") && (matches(cmd, "showdump") || matches(cmd, "restore")) {
+        // ipaddr_showdump and ipaddr_restore exit(-1) on a bad magic
+        return Err(dump_magic_mismatch(255));
     }
     if matches(cmd, "help") {
         return Err(Failure::parse(crate::show::USAGE_ADDR, 255));

@@ -311,6 +311,11 @@ pub enum RouteOp {
     Prepend,
     /// `append`: create, after equal routes.
     Append,
+    /// `test`: NLM_F_EXCL alone. IPv4's `fib_table_insert` answers EEXIST for an
+    /// equal route and ENOENT otherwise (it creates nothing without NLM_F_CREATE, but
+    /// `inet_rtm_newroute` has made the table by then); IPv6's `fib6_add_1` and
+    /// `fib6_add_rt2node` only warn about the missing flag and add the route.
+    Test,
     /// `del`.
     Delete,
 }
@@ -366,6 +371,10 @@ impl RouteOp {
             RouteOp::Append => NlFlags {
                 create: true,
                 append: true,
+                ..Default::default()
+            },
+            RouteOp::Test => NlFlags {
+                excl: true,
                 ..Default::default()
             },
             RouteOp::Delete => NlFlags::default(),
