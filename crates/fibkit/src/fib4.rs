@@ -313,6 +313,10 @@ pub enum RouteOp {
     Append,
     /// `del`.
     Delete,
+    /// `test` (`do_iproute`): `NLM_F_EXCL` alone, so an IPv4 route that is not there
+    /// yet is ENOENT (`fib_table_insert` wants `NLM_F_CREATE`) while IPv6 warns and
+    /// adds it (`fib6_add_1`); an existing one is EEXIST.
+    Test,
 }
 
 impl RouteOp {
@@ -369,6 +373,10 @@ impl RouteOp {
                 ..Default::default()
             },
             RouteOp::Delete => NlFlags::default(),
+            RouteOp::Test => NlFlags {
+                excl: true,
+                ..Default::default()
+            },
         }
     }
 }
