@@ -1731,12 +1731,10 @@ impl Netns {
     /// `ip addr add` (IPv4).
     pub fn addr4_add(&mut self, dev: u32, mut a: Addr4) -> Result<()> {
         // inet_rtm_to_ifa: no device of the index (an `ifN` form may name none)
-        let l = self
-            .links
-            .get(&dev)
-            .ok_or(Error::msg(Errno::ENODEV, "ipv4: Device not found"))?;
-        if a.label.is_empty() {
-            a.label = l.name.clone();
+        // (the label is the request's: `rtm_to_ifaddr` copies the device's name only
+        // for a request without IFA_LABEL, and an empty IFA_LABEL stays empty)
+        if !self.links.contains_key(&dev) {
+            return Err(Error::msg(Errno::ENODEV, "ipv4: Device not found"));
         }
         if a.plen > 32 {
             return Err(Error::new(Errno::EINVAL));
