@@ -6062,6 +6062,40 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             crate::show::link_echo(ns, &show_opts(opts), l, false, made_with)
         })));
     }
+    if matches(cmd, "replace") {
+        // iplink_modify(RTM_NEWLINK, NLM_F_CREATE | NLM_F_REPLACE): the line is read as
+        // for `add`, and a device that does not exist is made as `add` makes it (the
+        // oracle numbers no MAC address for it: the kernel draws one); __rtnl_newlink
+        // refuses one that exists with EOPNOTSUPP where `add` meets EEXIST (after the
+        // attribute policy and the kind's validate)
+        let exists = {
+            let mut at = LinkAttrs::default();
+            link_add_attrs(ns, &mut Args::new(rest), &mut at).is_ok() && {
+                let name = at.name.as_deref().or(at.dev.as_deref()).unwrap_or("");
+                ns.link_add_exists(at.more.index, name)
+            }
+        };
+        let mut trial = ns.clone();
+        return match link_add(&mut trial, rest, None, opts.family) {
+            // (an EEXIST of the device's own, not of a veth peer's name or a VNI)
+            Err(f)
+                if exists && f.errno == Some(Errno::EEXIST) && !f.stderr.starts_with("Error:") =>
+            {
+                Err(Failure::kernel(fibkit::Error::new(Errno::EOPNOTSUPP)))
+            }
+            Err(f) => Err(probe_errno(f)),
+            Ok(idx) => {
+                *ns = trial;
+                Ok(Outcome::Ok(if opts.echo {
+                    ns.link(idx).map_or_else(String::new, |l| {
+                        crate::show::link_echo(ns, &show_opts(opts), l, false, None)
+                    })
+                } else {
+                    String::new()
+                }))
+            }
+        };
+    }
     if matches(cmd, "set") || matches(cmd, "change") {
         // the kernel echoes no notification of a change to an existing link
         let out = link_set(ns, rest).map_err(probe_errno)?;
