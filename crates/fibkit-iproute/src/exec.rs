@@ -690,8 +690,9 @@ fn show_err(e: crate::show::ShowError) -> Failure {
 
 // ------------------------------------------------------------------ route
 
-/// What `ip route showdump` and `ip addr showdump` print when stdin holds no dump
-/// (`route_dump_check_magic`, `ipadd_dump_check_magic`: no element read, magic 0).
+/// What `ip route showdump|restore`, `ip addr showdump|restore` and `ip rule restore`
+/// print when stdin holds no dump (`route_dump_check_magic`, `ipadd_dump_check_magic`,
+/// `rule_dump_check_magic`: no element read, magic 0).
 const SHOWDUMP_NO_MAGIC: &str = "Magic mismatch (0 elems, 0 magic)\n";
 
 fn route_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
@@ -728,10 +729,11 @@ fn route_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     if matches(cmd, "flush") {
         return route_flush(ns, opts, rest);
     }
-    // (`save` and `restore` write and read binary dumps: not modelled)
-    if matches(cmd, "showdump") {
-        // iproute_showdump: route_dump_check_magic reads a dump's magic from stdin,
-        // which a scenario leaves empty; the -1 is returned (status 1), not exit()ed
+    // (`save` writes a binary dump: not modelled)
+    if matches(cmd, "restore") || matches(cmd, "showdump") {
+        // iproute_restore, iproute_showdump: route_dump_check_magic reads a dump's
+        // magic from stdin, which a scenario leaves empty; the -1 is returned (status
+        // 1), not exit()ed
         return Err(Failure::parse(SHOWDUMP_NO_MAGIC, 1));
     }
     if matches(cmd, "help") {
@@ -2352,6 +2354,12 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
         return show(ns, opts, rest, crate::show::rule_show);
     }
+    // (`save` writes a binary dump: not modelled)
+    if matches(cmd, "restore") {
+        // iprule_restore: rule_dump_check_magic reads a dump's magic from stdin, which
+        // a scenario leaves empty, and the failure is exit(-1)
+        return Err(Failure::parse(SHOWDUMP_NO_MAGIC, 255));
+    }
     if matches(cmd, "help") {
         return Err(Failure::parse(RULE_USAGE, 255));
     }
@@ -3337,10 +3345,10 @@ fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             ..Failure::parse("*** Flush remains incomplete after 10 rounds. ***\n", 1)
         });
     }
-    // (`save` and `restore` write and read binary dumps: not modelled)
-    if matches(cmd, "showdump") {
-        // ipaddr_showdump: ipadd_dump_check_magic reads a dump's magic from stdin, which
-        // a scenario leaves empty, and the failure is exit(-1)
+    // (`save` writes a binary dump: not modelled)
+    if matches(cmd, "showdump") || matches(cmd, "restore") {
+        // ipaddr_showdump, ipaddr_restore: ipadd_dump_check_magic reads a dump's magic
+        // from stdin, which a scenario leaves empty, and the failure is exit(-1)
         return Err(Failure::parse(SHOWDUMP_NO_MAGIC, 255));
     }
     if matches(cmd, "help") {
