@@ -3430,8 +3430,11 @@ fn parse_warnings_in(resolve: &dyn Fn(&str) -> Option<u32>, argv: &[String]) -> 
             let Some(p) = (!peer).then(|| parse_prefix(v, fam)).flatten() else {
                 break false;
             };
-            fam.get_or_insert(p.addr.family());
-            peer = true;
+            // (an address of no length leaves `peer_len` 0 and the family open)
+            if !addr_of_no_length(v, fam) {
+                fam.get_or_insert(p.addr.family());
+                peer = true;
+            }
         } else if matches(k, "broadcast") || k == "brd" {
             let Some(v) = a.next() else { break false };
             if brd {
@@ -3500,8 +3503,11 @@ fn parse_warnings_in(resolve: &dyn Fn(&str) -> Option<u32>, argv: &[String]) -> 
             let Some(p) = parse_prefix(v, fam) else {
                 break false;
             };
-            fam.get_or_insert(p.addr.family());
-            local = Some(v);
+            // (an address of no length leaves `local_len` 0 and the family open)
+            if !addr_of_no_length(v, fam) {
+                fam.get_or_insert(p.addr.family());
+                local = Some(v);
+            }
         }
     };
     if !completed || !dev {
@@ -3547,6 +3553,9 @@ fn addr_modify(
     let mut brd: Option<Result<Addr, i8>> = None;
     let mut anycast = false;
     let mut empty_brd = false;
+    // an IFA_LOCAL or IFA_ADDRESS of no length (`any`, `all`, `default` of no family
+    // yet), which both families' attribute policies refuse
+    let mut empty_addr = false;
     let mut sc: Option<u8> = None;
     let mut metric = 0u32;
     let mut flags = 0u32;
@@ -3564,6 +3573,12 @@ fn addr_modify(
                     return Err(dup("peer", v));
                 }
                 let p = prefix_arg(v, fam)?;
+                // ipaddr_modify counts the bytes read (`peer_len`): a peer of no length
+                // is no peer to a second `peer` word, and leaves the family open
+                if addr_of_no_length(v, fam) {
+                    empty_addr = true;
+                    continue;
+                }
                 fam.get_or_insert(p.addr.family());
                 peer = Some(p);
             }
@@ -3662,10 +3677,13 @@ fn addr_modify(
                     ));
                 }
                 let p = prefix_arg(v, fam)?;
-                // `default`/`all`/`any` leave the family open
-                if !matches!(v, "default" | "all" | "any") {
-                    fam.get_or_insert(p.addr.family());
+                // `local_len` likewise: a local address of no length is no local
+                // address to a second one
+                if addr_of_no_length(v, fam) {
+                    empty_addr = true;
+                    continue;
                 }
+                fam.get_or_insert(p.addr.family());
                 local = Some(p);
             }
         }
@@ -3750,7 +3768,7 @@ fn addr_modify(
         Some(Family::V4) => {
             // nlmsg_parse against ifa_ipv4_policy: a broadcast address of no length
             // (`brd all`), a label of more than IFNAMSIZ - 1 bytes
-            if empty_brd || long_label {
+            if empty_brd || long_label || empty_addr {
                 return Err(kerr(Errno::ERANGE, "Attribute failed policy validation"));
             }
             if !add {
@@ -3811,6 +3829,11 @@ fn addr_modify(
             Ok(Some((idx, l, plen)))
         }
         Some(Family::V6) => {
+            // nlmsg_parse against ifa_ipv6_policy: an address attribute of no length
+            // (IFA_LABEL, IFA_BROADCAST and IFA_ANYCAST are not in it)
+            if empty_addr {
+                return Err(kerr(Errno::ERANGE, "Attribute failed policy validation"));
+            }
             // extract_addr: the local address, else IFA_ADDRESS; a different IFA_ADDRESS
             // beside a local one is the peer
             let addr6 = |p: Option<Pfx>| match p.map(|p| p.addr) {
@@ -6011,6 +6034,40 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             };
             crate::show::link_echo(ns, &show_opts(opts), l, false, made_with)
         })));
+    }
+    if matches(cmd, "replace") {
+        // iplink_modify(RTM_NEWLINK, NLM_F_CREATE | NLM_F_REPLACE): the line is read as
+        // for `add`, and a device that does not exist is made as `add` makes it (the
+        // oracle numbers no MAC address for it: the kernel draws one); __rtnl_newlink
+        // refuses one that exists with EOPNOTSUPP where `add` meets EEXIST (after the
+        // attribute policy and the kind's validate)
+        let exists = {
+            let mut at = LinkAttrs::default();
+            link_add_attrs(ns, &mut Args::new(rest), &mut at).is_ok() && {
+                let name = at.name.as_deref().or(at.dev.as_deref()).unwrap_or("");
+                ns.link_add_exists(at.more.index, name)
+            }
+        };
+        let mut trial = ns.clone();
+        return match link_add(&mut trial, rest, None, opts.family) {
+            // (an EEXIST of the device's own, not of a veth peer's name or a VNI)
+            Err(f)
+                if exists && f.errno == Some(Errno::EEXIST) && !f.stderr.starts_with("Error:") =>
+            {
+                Err(Failure::kernel(fibkit::Error::new(Errno::EOPNOTSUPP)))
+            }
+            Err(f) => Err(probe_errno(f)),
+            Ok(idx) => {
+                *ns = trial;
+                Ok(Outcome::Ok(if opts.echo {
+                    ns.link(idx).map_or_else(String::new, |l| {
+                        crate::show::link_echo(ns, &show_opts(opts), l, false, None)
+                    })
+                } else {
+                    String::new()
+                }))
+            }
+        };
     }
     if matches(cmd, "set") || matches(cmd, "change") {
         // the kernel echoes no notification of a change to an existing link

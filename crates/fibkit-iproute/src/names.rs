@@ -426,11 +426,9 @@ pub(crate) fn scope_by_name(s: &str) -> Option<u8> {
     }
 }
 
-/// `rtnl_rtscope_a2n`.
+/// `rtnl_rtscope_a2n`: a name of `rt_scopes` (the kernel's `universe` is `global`
+/// there, and no name of its own) or a number.
 pub fn scope_a2n(s: &str) -> Option<u8> {
-    if s == "universe" {
-        return Some(0);
-    }
     scope_by_name(s).or_else(|| u8::try_from(parse_u32(s)?).ok())
 }
 

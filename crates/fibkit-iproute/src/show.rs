@@ -5157,11 +5157,8 @@ fn addr_dump(ns: &Netns, family: u8) -> Vec<AddrMsg> {
                     local: Addr::V4(a.local),
                     peer: (a.address != a.local).then_some(Addr::V4(a.address)),
                     broadcast: (a.broadcast != 0).then_some(Addr::V4(a.broadcast)),
-                    label: Some(if a.label.is_empty() {
-                        l.name.clone()
-                    } else {
-                        a.label.clone()
-                    }),
+                    // inet_fill_ifaddr: no IFA_LABEL for an empty label (`label ""`)
+                    label: (!a.label.is_empty()).then(|| a.label.clone()),
                     metric: (a.metric != 0).then_some(a.metric),
                     life: reported_life(&a.life, false, ns.now()),
                 });

@@ -1732,12 +1732,10 @@ impl Netns {
     /// `ip addr add` (IPv4).
     pub fn addr4_add(&mut self, dev: u32, mut a: Addr4) -> Result<()> {
         // inet_rtm_to_ifa: no device of the index (an `ifN` form may name none)
-        let l = self
-            .links
-            .get(&dev)
-            .ok_or(Error::msg(Errno::ENODEV, "ipv4: Device not found"))?;
-        if a.label.is_empty() {
-            a.label = l.name.clone();
+        // (the label is the request's: `rtm_to_ifaddr` copies the device's name only
+        // for a request without IFA_LABEL, and an empty IFA_LABEL stays empty)
+        if !self.links.contains_key(&dev) {
+            return Err(Error::msg(Errno::ENODEV, "ipv4: Device not found"));
         }
         if a.plen > 32 {
             return Err(Error::new(Errno::EINVAL));
@@ -1852,10 +1850,14 @@ impl Netns {
 
     /// `fib_modify_prefix_metric`: the prefix route of a primary address with a prefix
     /// route, on a link that is up, is added again with the new metric, then the one
-    /// with the old metric is deleted.
+    /// with the old metric is deleted; on the loopback that route is of type local
+    /// (table local), as `fib_add_ifaddr` made it.
     fn fib_modify_prefix_metric(&mut self, dev: u32, a: &Addr4, metric: u32) {
         let prefix = a.address & a.mask();
-        let up = self.links.get(&dev).is_some_and(|l| l.up);
+        let (up, lo) = self
+            .links
+            .get(&dev)
+            .map_or((false, false), |l| (l.up, l.is_loopback()));
         if !up
             || a.flags & (ifa::SECONDARY | ifa::NOPREFIXROUTE) != 0
             || v4::is_zeronet(prefix)
@@ -1863,8 +1865,13 @@ impl Netns {
         {
             return;
         }
-        self.fib_magic(true, RouteType::Unicast, prefix, a.plen, a, dev, metric);
-        self.fib_magic(false, RouteType::Unicast, prefix, a.plen, a, dev, a.metric);
+        let rtype = if lo {
+            RouteType::Local
+        } else {
+            RouteType::Unicast
+        };
+        self.fib_magic(true, rtype, prefix, a.plen, a, dev, metric);
+        self.fib_magic(false, rtype, prefix, a.plen, a, dev, a.metric);
     }
 
     /// `ip addr del` (IPv4, `inet_rtm_deladdr`): the first address of the device that matches
