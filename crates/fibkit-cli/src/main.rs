@@ -288,6 +288,10 @@ fn get_text(ns: &fibkit::Netns, args: &[String], g: &GetAnswer) -> String {
         details: option("-details"),
         pretty: option("-pretty"),
         oneline: option("-oneline"),
+        stats: given
+            .iter()
+            .filter(|o| matches!(**o, "-stats" | "-statistics"))
+            .count() as u32,
         ..ShowOpts::default()
     };
     match g {

@@ -27,6 +27,25 @@ fn realms_text(realm: u32) -> String {
     }
 }
 
+/// What `print_rta_cacheinfo` prints with `-s` of the dst an answer was given as
+/// (`rtnl_put_cacheinfo`): its users, and its age when the clock ticks since it was
+/// made (`rta_lastuse`, hundredths of a second: `jiffies_delta_to_clock_t` at
+/// `HZ` 250) are not 0, in whole seconds. `rta_used` stays 0: no lookup a query makes
+/// counts a use (`dst_use_noref` is for IPv6 exception routes only). A dst made
+/// for the query alone (`None`) has the query's reference and no age.
+fn dst_use_fields(
+    ns: &Netns,
+    u: Option<fibkit::lookup::DstUse>,
+    single: u32,
+) -> (u32, Option<u64>) {
+    let Some(u) = u else {
+        return (single, None);
+    };
+    let jiffies = ns.now_ms().saturating_sub(u.made_ms) / 4;
+    let ticks = jiffies * 100 / 250;
+    (u.users, (ticks != 0).then_some(ticks / 100))
+}
+
 /// A JSON answer, with the members of the route's encapsulation after its `dst` and
 /// `from` (they repeat keys, `dst`, `src`, `tos`, which a map cannot hold).
 fn answer_json(
@@ -150,6 +169,13 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
             o.insert("uid".into(), json!(u));
         }
         o.insert("cache".into(), json!(cache));
+        if opts.stats > 0 {
+            let (users, age) = dst_use_fields(ns, r.dst_use, 1);
+            o.insert("users".into(), json!(users));
+            if let Some(a) = age {
+                o.insert("age".into(), json!(a));
+            }
+        }
         if !r.metrics.is_empty() {
             o.insert("metrics".into(), metrics_json(&r.metrics));
         }
@@ -210,6 +236,13 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     if !cache.is_empty() {
         c.push(format!("<{}>", cache.join(",")));
     }
+    if opts.stats > 0 {
+        let (users, age) = dst_use_fields(ns, r.dst_use, 1);
+        c.push(format!("users {users}"));
+        if let Some(a) = age {
+            c.push(format!("age {a}sec"));
+        }
+    }
     let mx = metrics_text(&r.metrics);
     if !mx.is_empty() {
         c.push(mx);
@@ -265,6 +298,13 @@ pub fn get6(
         }
         o.insert("metric".into(), json!(r.metric));
         o.insert("flags".into(), json!([]));
+        if opts.stats > 0 {
+            let (users, age) = dst_use_fields(ns, r.dst_use, 2);
+            o.insert("users".into(), json!(users));
+            if let Some(a) = age {
+                o.insert("age".into(), json!(a));
+            }
+        }
         if !r.metrics.is_empty() {
             o.insert("metrics".into(), metrics_json(&r.metrics));
         }
@@ -305,6 +345,13 @@ pub fn get6(
         p.push(format!("src {}", fmt6(s)));
     }
     p.push(format!("metric {}", r.metric));
+    if opts.stats > 0 {
+        let (users, age) = dst_use_fields(ns, r.dst_use, 2);
+        p.push(format!("users {users}"));
+        if let Some(a) = age {
+            p.push(format!("age {a}sec"));
+        }
+    }
     let mx = metrics_text(&r.metrics);
     if !mx.is_empty() {
         p.push(mx);

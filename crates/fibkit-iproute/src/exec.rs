@@ -6453,16 +6453,12 @@ fn neigh_get(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
         )));
     };
     // neigh_get looks the request's index up (an `ifN` form may name none)
-    let name = match ns.link(dev) {
-        Some(l) => l.name.clone(),
-        None if dev != 0 => {
-            return Err(Failure::kernel(fibkit::Error::msg(
-                Errno::ENODEV,
-                "Unknown device ifindex",
-            )))
-        }
-        None => String::new(),
-    };
+    if dev != 0 && ns.link(dev).is_none() {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::ENODEV,
+            "Unknown device ifindex",
+        )));
+    }
     if proxy {
         let (addr, v6) = neigh_key(dst);
         return crate::show::proxy_line(ns, dev, addr, v6)
@@ -6474,26 +6470,15 @@ fn neigh_get(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
                 ))
             });
     }
-    let text = match dst {
-        Addr::V4(x) => crate::names::fmt4(x),
-        Addr::V6(x) => crate::names::fmt6(x),
-    };
-    let mut so = show_opts(opts);
-    so.json = false;
-    let listing = crate::show::neigh_show(
-        ns,
-        &so,
-        &["to".to_string(), text, "nud".to_string(), "all".to_string()],
-    )
-    .map_err(show_err)?;
-    let tag = format!(" dev {name} ");
-    match listing.lines().find(|l| l.contains(&tag)) {
-        Some(l) => Ok(Outcome::Ok(format!("{l}\n"))),
-        None => Err(Failure::kernel(fibkit::Error::msg(
-            Errno::ENOENT,
-            "Neighbour entry not found",
-        ))),
-    }
+    let (addr, v6) = neigh_key(dst);
+    crate::show::neigh_get_line(ns, &show_opts(opts), dev, addr, v6)
+        .map(Outcome::Ok)
+        .ok_or_else(|| {
+            Failure::kernel(fibkit::Error::msg(
+                Errno::ENOENT,
+                "Neighbour entry not found",
+            ))
+        })
 }
 
 /// What `ip neigh flush` prints after one round that deleted `n` entries (`-s`).
@@ -6739,6 +6724,12 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     if matches(cmd, "flush") {
         // one dump, then a delete per entry (one round: nothing comes back here)
         let sel = crate::show::neigh_flush_select(ns, &show_opts(opts), rest).map_err(show_err)?;
+        // with `-s -s` print_neigh prints each entry it queues for deletion
+        let mut out = if opts.stats >= 2 {
+            crate::show::neigh_flush_listing(ns, &show_opts(opts), rest).map_err(show_err)?
+        } else {
+            String::new()
+        };
         for &(dev, addr, v6, proxy) in &sel {
             if proxy {
                 ns.pneigh_del(dev, addr, v6).map_err(Failure::kernel)?;
@@ -6746,7 +6737,8 @@ fn neigh_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 ns.neigh_del(dev, addr, v6).map_err(Failure::kernel)?;
             }
         }
-        return Ok(Outcome::Ok(flush_summary(opts.stats, sel.len())));
+        out.push_str(&flush_summary(opts.stats, sel.len()));
+        return Ok(Outcome::Ok(out));
     }
     if matches(cmd, "help") {
         return Err(Failure::parse(crate::show::USAGE_NEIGH, 255));

@@ -4045,7 +4045,7 @@ fn ipneigh_list(ns: &Netns, opts: &ShowOpts, args: &[String]) -> Result<String, 
     o.begin();
     ipneigh_walk(ns, opts, args, false, &mut |index, n, dst, bits| match n {
         NeighRef::Fdb(r, warn) => print_fdb(&mut o, ns, opts, index, r, warn),
-        _ => print_neigh(&mut o, ns, index, n, dst, bits, opts.brief),
+        _ => print_neigh(&mut o, ns, index, n, dst, bits, opts, false),
     })?;
     Ok(o.finish())
 }
@@ -4134,7 +4134,43 @@ pub fn proxy_line(ns: &Netns, dev: u32, addr: u128, v6: bool) -> Option<String> 
         NeighRef::Proxy(p),
         neigh_addr(p.addr, p.v6),
         0,
+        &ShowOpts::default(),
         false,
+    );
+    Some(o.finish())
+}
+
+/// Entry `addr` of `dev` as `ip neigh get ADDR dev DEV` prints it (`print_neigh` of
+/// `neigh_get`'s answer, never JSON: iproute2 opens no JSON context for it), if there
+/// is one. `neigh_get` holds the entry while it fills the answer: with `-s` its
+/// reference count is one more than a listing's.
+pub fn neigh_get_line(
+    ns: &Netns,
+    opts: &ShowOpts,
+    dev: u32,
+    addr: u128,
+    v6: bool,
+) -> Option<String> {
+    let n = ns
+        .neighbours()
+        .iter()
+        .find(|n| n.dev == dev && n.addr == addr && n.v6 == v6)?;
+    let opts = ShowOpts {
+        json: false,
+        ..*opts
+    };
+    let mut o = Out::new(&opts);
+    o.begin();
+    let bits = nud_bits(n.state);
+    print_neigh(
+        &mut o,
+        ns,
+        0,
+        NeighRef::Entry(n),
+        neigh_addr(n.addr, n.v6),
+        bits,
+        &opts,
+        true,
     );
     Some(o.finish())
 }
@@ -4167,6 +4203,28 @@ pub fn neigh_flush_select(
         NeighRef::Fdb(..) => {}
     })?;
     Ok(out)
+}
+
+/// What `ip -s -s neigh flush ARGS` prints of the entries it deletes before it
+/// deletes them (`print_neigh` goes on to print each entry it queued when
+/// `show_stats` is 2 or more; never JSON: the flush opens no JSON context).
+pub fn neigh_flush_listing(
+    ns: &Netns,
+    opts: &ShowOpts,
+    args: &[String],
+) -> Result<String, ShowError> {
+    let opts = ShowOpts {
+        json: false,
+        ..*opts
+    };
+    let mut o = Out::new(&opts);
+    o.begin();
+    ipneigh_walk(ns, &opts, args, true, &mut |index, n, dst, bits| {
+        if !matches!(n, NeighRef::Fdb(..)) {
+            print_neigh(&mut o, ns, index, n, dst, bits, &opts, false);
+        }
+    })?;
+    Ok(o.finish())
 }
 
 /// The rows `ip -f bridge neigh flush ARGS` deletes, selected as
@@ -4403,6 +4461,9 @@ fn neigh_lladdr(ns: &Netns, n: &fibkit::netns::Neighbour, bits: u32) -> Option<[
     }))
 }
 
+/// `print_neigh` of one entry (`get_ref`: the answer to `ip neigh get`, which holds
+/// the entry while the kernel fills it).
+#[allow(clippy::too_many_arguments)]
 fn print_neigh(
     o: &mut Out,
     ns: &Netns,
@@ -4410,8 +4471,10 @@ fn print_neigh(
     e: NeighRef<'_>,
     dst: Addr,
     bits: u32,
-    brief: bool,
+    opts: &ShowOpts,
+    get_ref: bool,
 ) {
+    let brief = opts.brief;
     // (dev, link-layer address, NTF flags, managed, proxy, protocol)
     let (dev, mac, flags, managed, proxy, protocol) = match e {
         NeighRef::Entry(n) => (
@@ -4472,6 +4535,34 @@ fn print_neigh(
     ] {
         if on {
             o.null(word, &format!("{word} "));
+        }
+    }
+    if opts.stats > 0 {
+        // neigh_fill_info's NDA_CACHEINFO and NDA_PROBES (a proxy entry has neither):
+        // print_cacheinfo divides the clock ticks by USER_HZ
+        if let NeighRef::Entry(n) = e {
+            let ci = ns.neigh_cacheinfo(n);
+            let refcnt = ci.refcnt + u32::from(get_ref);
+            if refcnt != 0 {
+                o.n(
+                    Some("refcnt"),
+                    &format!(" ref {refcnt}"),
+                    i128::from(refcnt),
+                );
+            }
+            let (used, confirmed, updated) = (ci.used / 100, ci.confirmed / 100, ci.updated / 100);
+            o.n(Some("used"), &format!(" used {used}"), i128::from(used));
+            o.n(
+                Some("confirmed"),
+                &format!("/{confirmed}"),
+                i128::from(confirmed),
+            );
+            o.n(Some("updated"), &format!("/{updated}"), i128::from(updated));
+            o.n(
+                Some("probes"),
+                &format!("probes {} ", ci.probes),
+                i128::from(ci.probes),
+            );
         }
     }
     if bits != 0 {

@@ -1183,6 +1183,20 @@ impl Netns {
 /// `RTCF_LOCAL`.
 const RTCF_LOCAL: u32 = 0x8000_0000;
 
+/// The dst entry a route answer was given as (`rtable`, `rt6_info`), as
+/// `rtnl_put_cacheinfo` reports it in `RTA_CACHEINFO` (`ip -s route get`): the
+/// references held on it while the answer is filled (`rta_clntref`) and when it was
+/// made (`dst->lastuse`, which no lookup moves for the routes a query meets: its
+/// age is `rta_lastuse`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DstUse {
+    /// `rta_clntref`: the query's own reference, and the cache's when a nexthop keeps
+    /// the route (an input query that finds the route cached takes none of its own).
+    pub users: u32,
+    /// When the dst was made, on [`Netns::now_ms`]'s clock.
+    pub made_ms: u64,
+}
+
 /// An owned copy of an IPv4 route answer (for front ends that keep it while changing the
 /// namespace).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1226,6 +1240,10 @@ pub struct RouteAnswer4 {
     pub nh_sel: Option<usize>,
     /// See [`RouteGet4::dscp`].
     pub dscp: u8,
+    /// The dst the answer was given as (see [`DstUse`]); `None`: one made for the
+    /// query alone (one reference, made now). Set by the route cache
+    /// ([`Netns::route_get4_output_cache`], [`Netns::route_get4_notify`]).
+    pub dst_use: Option<DstUse>,
 }
 
 impl RouteAnswer4 {
@@ -1291,6 +1309,7 @@ impl RouteGet4<'_> {
             bc_forwarded: self.bc_forwarded,
             nh_sel: self.nh_sel,
             dscp: self.dscp,
+            dst_use: None,
         }
     }
 }

@@ -59,6 +59,9 @@ pub struct RouteAnswer6 {
     pub fib: Vec<Route6>,
     /// Whether this is an input route.
     pub input: bool,
+    /// The route copy the answer was given as (see [`crate::lookup::DstUse`]); `None`:
+    /// one made for the query alone. Set by [`Netns::route_get6_pcpu`].
+    pub dst_use: Option<crate::lookup::DstUse>,
 }
 
 impl RouteGet6<'_> {
@@ -76,6 +79,7 @@ impl RouteGet6<'_> {
             metrics: self.metrics.clone(),
             fib,
             input: self.input,
+            dst_use: None,
         }
     }
 }

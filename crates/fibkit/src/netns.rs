@@ -57,7 +57,8 @@ impl NudState {
 /// A neighbour entry's timer (`neigh->timer`, run by `neigh_timer_handler`) as far as
 /// the model follows it: the resolution that fails for want of answers (no packet
 /// reaches a model) and the delay before probing. A reachable entry's timer, which
-/// turns it stale after a random `reachable_time`, is not followed.
+/// turns it stale after a random `reachable_time`, is followed only when the entry
+/// was confirmed so long ago that the timer fires at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NeighTimer {
     /// DELAY since this time (ms): probed (or reachable again, if confirmed within the
@@ -71,6 +72,9 @@ pub(crate) enum NeighTimer {
     /// probes as sent and sends one: FAILED after the application and multicast
     /// probes, one per `retrans_time`.
     Incomplete(u64),
+    /// REACHABLE, its reachable time over at this time: followed only when that is
+    /// sure whatever the random `reachable_time` (see [`Netns::neigh_reachable_timer`]).
+    Reachable(u64),
 }
 
 /// A device's neighbour parameters the timers use (`NEIGH_VAR`), in ms and counts.
@@ -81,6 +85,39 @@ struct NeighParams {
     mcast_re: u64,
     retrans_ms: u64,
     delay_ms: u64,
+    /// `base_reachable_time`: a new entry (and one given a new address in a state
+    /// that is not connected) counts as confirmed twice this long ago.
+    base_reach_ms: u64,
+}
+
+/// A neighbour entry's times (`neigh->used`, `confirmed`, `updated`, on the
+/// millisecond clock) and its probe count (`neigh->probes`) as of the last event; a
+/// running INCOMPLETE or PROBE timer adds the probes it sent since
+/// ([`Netns::neigh_cacheinfo`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NeighStamps {
+    used: u64,
+    confirmed: u64,
+    updated: u64,
+    probes: u64,
+}
+
+/// What `neigh_fill_info` reports of an entry with its statistics (`ip -s neigh`):
+/// `NDA_CACHEINFO`'s ages in clock ticks (`USER_HZ`, hundredths of a second) and
+/// references beside the table's, and `NDA_PROBES`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NeighCacheInfo {
+    /// `ndm_used`: since the entry was last used (made, resolved, or confirmed by a
+    /// timer started after its confirmation).
+    pub used: u64,
+    /// `ndm_confirmed`: since the entry was last confirmed.
+    pub confirmed: u64,
+    /// `ndm_updated`: since the entry's state or address last changed.
+    pub updated: u64,
+    /// `ndm_refcnt`: the references held beside the table's (a running timer's).
+    pub refcnt: u32,
+    /// `NDA_PROBES`: the solicitations counted.
+    pub probes: u32,
 }
 
 /// `HZ` of the kernel modelled (`CONFIG_HZ=250`): the neighbour timers count jiffies.
@@ -267,9 +304,9 @@ pub struct Netns {
     pub(crate) ms_clock: u64,
     /// The earliest check due in a resilient group (`u64::MAX`: none).
     pub(crate) res_next_due: u64,
-    /// When (on [`Netns::now_ms`]'s clock) each neighbour entry last became reachable,
-    /// permanent or noarp by an update (`neigh->confirmed`), by (device, address, v6).
-    pub(crate) neigh_confirmed: HashMap<(u32, u128, bool), u64>,
+    /// Each neighbour entry's times and probe count (see [`NeighStamps`]), by
+    /// (device, address, v6): set when the entry is made.
+    pub(crate) neigh_stamps: HashMap<(u32, u128, bool), NeighStamps>,
     /// The neighbour timers the model follows, by (device, address, v6).
     pub(crate) neigh_timers: HashMap<(u32, u128, bool), NeighTimer>,
     /// The part of a second the scenario's sleeps have added beyond whole seconds.
@@ -540,7 +577,7 @@ impl Netns {
             now: 0,
             // far from 0, so that a time restored as "so long ago" stays on the clock
             ms_clock: 1 << 40,
-            neigh_confirmed: HashMap::new(),
+            neigh_stamps: HashMap::new(),
             neigh_timers: HashMap::new(),
             sleep_rem_ms: 0,
             gc6_due: None,
@@ -2455,6 +2492,12 @@ impl Netns {
         let mut n = n;
         self.neigh_rekey(&mut n, &mut at);
         let key = (n.dev, n.addr, n.v6);
+        if at.is_none() {
+            self.neigh_stamps_new(key);
+        }
+        // neigh_event_send: the entry is used now, whatever its state
+        let now = self.ms_clock;
+        self.neigh_stamps_mut(key).used = now;
         match at {
             Some(i) => {
                 let was = self.neigh[i].state;
@@ -2472,8 +2515,19 @@ impl Netns {
                 if n.protocol != 0 {
                     e.protocol = n.protocol;
                 }
-                if e.state != was && !e.managed {
-                    self.neigh_event_timer(key, i);
+                if e.state != was {
+                    if e.managed {
+                        // (no timer followed: see neigh_update)
+                        let resolving = e.state == NudState::Incomplete;
+                        let ucast = self.neigh_params(key.0, key.2).ucast;
+                        let s = self.neigh_stamps_mut(key);
+                        s.updated = now;
+                        if resolving {
+                            s.probes = ucast + 1;
+                        }
+                    } else {
+                        self.neigh_event_timer(key, i);
+                    }
                 }
             }
             None => {
@@ -2619,6 +2673,22 @@ impl Netns {
                 s => s,
             };
             n.lladdr = old_ha;
+            // neigh_event_send: the entry is used now, and one it starts resolving is
+            // updated, its probes counted from the unicast ones and one sent at once
+            // (the managed work's later probes and uses are not followed)
+            let key = (n.dev, n.addr, n.v6);
+            if at.is_none() {
+                self.neigh_stamps_new(key);
+            }
+            let (now, ucast) = (self.ms_clock, self.neigh_params(n.dev, n.v6).ucast);
+            let s = self.neigh_stamps_mut(key);
+            s.used = now;
+            if n.state != old_state {
+                s.updated = now;
+                if n.state == NudState::Incomplete {
+                    s.probes = ucast + 1;
+                }
+            }
             match at {
                 Some(i) => self.neigh[i] = n,
                 None => self.neigh.push(n),
@@ -2647,11 +2717,14 @@ impl Netns {
         if n.state.valid() && n.lladdr.is_none() {
             if !old_valid {
                 match at {
-                    None => self.neigh.push(Neighbour {
-                        state: NudState::None,
-                        lladdr: None,
-                        ..n
-                    }),
+                    None => {
+                        self.neigh_stamps_new((n.dev, n.addr, n.v6));
+                        self.neigh.push(Neighbour {
+                            state: NudState::None,
+                            lladdr: None,
+                            ..n
+                        });
+                    }
                     // the refused update has already set the entry's protocol and,
                     // neigh_update_flags, its `extern_learn` and `managed` as the
                     // request gave them (a managed entry becomes unmanaged; found by
@@ -2672,44 +2745,48 @@ impl Netns {
             n.flags = given;
         }
         let key = (n.dev, n.addr, n.v6);
+        let now = self.ms_clock;
         let old_state = at.map(|i| self.neigh[i].state);
+        // (the kernel's old state of a new entry is its constructor's)
+        let kold = old_state.unwrap_or(if old_valid {
+            NudState::Noarp
+        } else {
+            NudState::None
+        });
         let requested = n.state;
         if at.is_none() {
-            // a new entry was never confirmed
-            self.neigh_confirmed.remove(&key);
+            self.neigh_stamps_new(key);
+        } else if old_state != Some(requested) || !requested.valid() {
+            // the probes the running timer counted stay with the entry
+            self.neigh_timer_stop(key);
         }
-        if matches!(
-            n.state,
-            NudState::Reachable | NudState::Permanent | NudState::Noarp
-        ) {
-            self.neigh_confirmed.insert(key, self.ms_clock);
-        } else if ha_changed {
-            // a new address in a state that is not connected: confirmed long ago
-            self.neigh_confirmed.remove(&key);
-        }
-        if n.state == NudState::Delay && old_state != Some(NudState::Delay) {
+        self.neigh_update_stamps(key, kold, requested, ha_changed);
+        if n.state == NudState::Delay && kold != NudState::Delay {
             // __neigh_update arms the timer to fire at once for DELAY, and
             // neigh_timer_handler makes the entry REACHABLE if it was confirmed within
-            // delay_first_probe_time (5 s), else PROBE: it has happened by the next
-            // command (scenario 495)
+            // delay_first_probe_time (5 s), else PROBE (counting its probes from 0):
+            // it has happened by the next command (scenario 495)
             let delay = self.neigh_params(n.dev, n.v6).delay_ms;
-            let recent = self
-                .neigh_confirmed
-                .get(&key)
-                .is_some_and(|&c| self.ms_clock <= c + delay);
+            let s = self.neigh_stamps_mut(key);
+            let recent = now <= s.confirmed.saturating_add(delay);
             n.state = if recent {
                 NudState::Reachable
             } else {
+                s.probes = 0;
                 NudState::Probe
             };
         }
-        // __neigh_update restarts the timer only for a new state: a PROBE one counts
-        // its probes from 0 (a DELAY one has turned PROBE above)
-        if old_state != Some(requested) {
+        // __neigh_update restarts the timer only for a new state, a PROBE one counting
+        // its probes from 0 (a DELAY one has turned PROBE above), and stops it for a
+        // state that is not valid whatever the entry's was (an INCOMPLETE entry
+        // resolving, set INCOMPLETE again, resolves no more)
+        if old_state != Some(requested) || !requested.valid() {
             self.neigh_timers.remove(&key);
             if n.state == NudState::Probe {
-                self.neigh_timers
-                    .insert(key, NeighTimer::Probe(self.ms_clock));
+                self.neigh_timers.insert(key, NeighTimer::Probe(now));
+            }
+            if requested == NudState::Delay && n.state == NudState::Reachable {
+                self.neigh_reachable_timer(key, now);
             }
         }
         match at {
@@ -2722,25 +2799,162 @@ impl Netns {
     }
 
     /// The timer `__neigh_event_send` starts for entry `i`, just put in its state: a
-    /// DELAY entry waits `delay_first_probe_time`; an INCOMPLETE one probes, or fails
-    /// at once when neither multicast nor application probes are allowed.
+    /// DELAY entry waits `delay_first_probe_time`; an INCOMPLETE one probes (its count
+    /// starting at the unicast probes, then one sent at once), or fails at once when
+    /// neither multicast nor application probes are allowed. Either way the entry is
+    /// updated now.
     fn neigh_event_timer(&mut self, key: (u32, u128, bool), i: usize) {
-        self.neigh_timers.remove(&key);
+        self.neigh_timer_stop(key);
+        let now = self.ms_clock;
         match self.neigh[i].state {
             NudState::Delay => {
-                self.neigh_timers
-                    .insert(key, NeighTimer::Delay(self.ms_clock));
+                self.neigh_stamps_mut(key).updated = now;
+                self.neigh_timers.insert(key, NeighTimer::Delay(now));
             }
             NudState::Incomplete => {
                 let p = self.neigh_params(key.0, key.2);
+                let s = self.neigh_stamps_mut(key);
+                s.updated = now;
                 if p.mcast + p.app == 0 {
                     self.neigh[i].state = NudState::Failed;
                 } else {
-                    self.neigh_timers
-                        .insert(key, NeighTimer::Incomplete(self.ms_clock));
+                    s.probes = p.ucast;
+                    self.neigh_timers.insert(key, NeighTimer::Incomplete(now));
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Entry `key` turned REACHABLE at `at` by its DELAY timer (`neigh_timer_handler`),
+    /// which re-arms for its confirmation time plus the parameters' `reachable_time`,
+    /// two jiffies later at the earliest. That time is random (`neigh_rand_reach_time`:
+    /// from half to one and a half `base_reachable_time`); when even the longest has
+    /// passed since the entry was confirmed (confirmed long ago, with a long
+    /// `delay_first_probe_time`), the timer fires two jiffies later and the entry
+    /// moves on.
+    fn neigh_reachable_timer(&mut self, key: (u32, u128, bool), at: u64) {
+        let base = self.neigh_params(key.0, key.2).base_reach_ms;
+        let confirmed = self.neigh_stamps_mut(key).confirmed;
+        if confirmed.saturating_add(base + base / 2) <= at {
+            self.neigh_timers
+                .insert(key, NeighTimer::Reachable(at + 2 * NEIGH_JIFFY_MS));
+        }
+    }
+
+    /// `__neigh_update`'s bookkeeping of an entry's times for an administrative
+    /// update from state `old` to `new` (`ha_changed`: given a new link-layer
+    /// address): a connected state is confirmed now; a change of state or address is
+    /// an update; a new timer counts the entry used when it was last confirmed, if
+    /// later (`neigh_add_timer`); a new address in a state that is not connected was
+    /// confirmed long ago. A state that is not valid changes no time, but failing an
+    /// entry that was resolving updates it (`neigh_invalidate`).
+    fn neigh_update_stamps(
+        &mut self,
+        key: (u32, u128, bool),
+        old: NudState,
+        new: NudState,
+        ha_changed: bool,
+    ) {
+        let now = self.ms_clock;
+        let unconfirmed = self.neigh_unconfirmed_at(key.0, key.2);
+        let connected = |s: NudState| {
+            matches!(
+                s,
+                NudState::Reachable | NudState::Permanent | NudState::Noarp
+            )
+        };
+        let s = self.neigh_stamps_mut(key);
+        if !new.valid() {
+            if matches!(old, NudState::Incomplete | NudState::Probe) && new == NudState::Failed {
+                s.updated = now;
+            }
+            return;
+        }
+        if connected(new) {
+            s.confirmed = now;
+        }
+        if new != old || ha_changed {
+            s.updated = now;
+        }
+        if new != old {
+            if new == NudState::Probe {
+                s.probes = 0;
+            }
+            if matches!(new, NudState::Reachable | NudState::Delay | NudState::Probe) {
+                s.used = s.used.max(s.confirmed);
+            }
+        }
+        if ha_changed && !connected(new) {
+            s.confirmed = unconfirmed;
+        }
+    }
+
+    /// The probes entry `key` has counted by now, in `state`: those of its last event,
+    /// or, while its INCOMPLETE or PROBE timer runs, one more per `retrans_time` (up
+    /// to the last, after which it fails): an INCOMPLETE entry started at the unicast
+    /// probes and sent one at once, a PROBE one sent its first at once.
+    fn neigh_probes_now(&self, key: (u32, u128, bool), state: NudState) -> u64 {
+        let base = self.neigh_stamps.get(&key).map_or(0, |s| s.probes);
+        let Some(t) = self.neigh_timers.get(&key).copied() else {
+            return base;
+        };
+        let p = self.neigh_params(key.0, key.2);
+        let fired = |since: u64| self.ms_clock.saturating_sub(since) / p.retrans_ms.max(1);
+        match (t, state) {
+            (NeighTimer::Incomplete(since), NudState::Incomplete) => {
+                p.ucast + 1 + fired(since).min((p.app + p.mcast).saturating_sub(1))
+            }
+            (NeighTimer::Probe(since), NudState::Probe) => {
+                let max = p.ucast + p.app + p.mcast_re;
+                if max == 0 {
+                    0
+                } else {
+                    1 + fired(since).min(max - 1)
+                }
+            }
+            _ => base,
+        }
+    }
+
+    /// Stops entry `key`'s timer (`neigh_del_timer`), keeping the probes it counted.
+    fn neigh_timer_stop(&mut self, key: (u32, u128, bool)) {
+        let Some(state) = self
+            .neigh
+            .iter()
+            .find(|e| (e.dev, e.addr, e.v6) == key)
+            .map(|e| e.state)
+        else {
+            self.neigh_timers.remove(&key);
+            return;
+        };
+        let probes = self.neigh_probes_now(key, state);
+        self.neigh_timers.remove(&key);
+        self.neigh_stamps_mut(key).probes = probes;
+    }
+
+    /// `neigh_fill_info`'s statistics of entry `n` (`ip -s neigh`): its ages in
+    /// `USER_HZ` ticks (`jiffies_to_clock_t` of the jiffies since), the references
+    /// its running timer holds, and its probes.
+    pub fn neigh_cacheinfo(&self, n: &Neighbour) -> NeighCacheInfo {
+        let key = (n.dev, n.addr, n.v6);
+        let now = self.ms_clock;
+        let s = self.neigh_stamps.get(&key).copied().unwrap_or(NeighStamps {
+            used: now,
+            confirmed: now,
+            updated: now,
+            probes: 0,
+        });
+        let ticks = |t: u64| {
+            let jiffies = now.saturating_sub(t) / NEIGH_JIFFY_MS;
+            jiffies * 100 / (1000 / NEIGH_JIFFY_MS)
+        };
+        NeighCacheInfo {
+            used: ticks(s.used),
+            confirmed: ticks(s.confirmed),
+            updated: ticks(s.updated),
+            refcnt: u32::from(self.neigh_held(n)),
+            probes: u32::try_from(self.neigh_probes_now(key, n.state)).unwrap_or(u32::MAX),
         }
     }
 
@@ -2765,7 +2979,39 @@ impl Netns {
             // a re-armed timer fires HZ/100 (2 jiffies) later at the earliest
             retrans_ms: p.retrans_jiffies().max(2) * NEIGH_JIFFY_MS,
             delay_ms: p.delay_probe_ms(),
+            base_reach_ms: p.base_reachable.max(0) as u64 * NEIGH_JIFFY_MS,
         }
+    }
+
+    /// `neigh->confirmed` of an entry not confirmed since it was made or given a new
+    /// address (`___neigh_create`, `__neigh_update`): twice `base_reachable_time` ago.
+    fn neigh_unconfirmed_at(&self, dev: u32, v6: bool) -> u64 {
+        let base = self.neigh_params(dev, v6).base_reach_ms;
+        self.ms_clock.saturating_sub(base.saturating_mul(2))
+    }
+
+    /// The times of an entry made now (`neigh_alloc`, `___neigh_create`): used and
+    /// updated now, confirmed long ago, no probe.
+    fn neigh_stamps_new(&mut self, key: (u32, u128, bool)) {
+        let now = self.ms_clock;
+        let confirmed = self.neigh_unconfirmed_at(key.0, key.2);
+        self.neigh_stamps.insert(
+            key,
+            NeighStamps {
+                used: now,
+                confirmed,
+                updated: now,
+                probes: 0,
+            },
+        );
+    }
+
+    /// The times of entry `key` to change (made as for a new entry if missing).
+    fn neigh_stamps_mut(&mut self, key: (u32, u128, bool)) -> &mut NeighStamps {
+        if !self.neigh_stamps.contains_key(&key) {
+            self.neigh_stamps_new(key);
+        }
+        self.neigh_stamps.get_mut(&key).expect("just made")
     }
 
     /// `neigh_timer_handler` for every timer due by now: a DELAY entry is probed (or
@@ -2781,57 +3027,95 @@ impl Netns {
         keys.sort_unstable();
         let mut changed = false;
         for key in keys {
-            let Some(mut t) = self.neigh_timers.get(&key).copied() else {
-                continue;
-            };
-            let Some(i) = self
-                .neigh
-                .iter()
-                .position(|e| (e.dev, e.addr, e.v6) == key && !e.managed)
-            else {
-                self.neigh_timers.remove(&key);
-                continue;
-            };
-            let p = self.neigh_params(key.0, key.2);
-            let state = self.neigh[i].state;
-            let wanted = match t {
-                NeighTimer::Delay(_) => NudState::Delay,
-                NeighTimer::Probe(_) => NudState::Probe,
-                NeighTimer::Incomplete(_) => NudState::Incomplete,
-            };
-            if state != wanted {
-                self.neigh_timers.remove(&key);
-                continue;
-            }
-            if let NeighTimer::Delay(since) = t {
-                let due = since + p.delay_ms;
-                if now < due {
-                    continue;
-                }
-                let recent = self
-                    .neigh_confirmed
-                    .get(&key)
-                    .is_some_and(|&c| due <= c + p.delay_ms);
-                changed = true;
-                if recent {
-                    self.neigh[i].state = NudState::Reachable;
+            // (one key's timer may fire more than once by now)
+            while let Some(t) = self.neigh_timers.get(&key).copied() {
+                let Some(i) = self
+                    .neigh
+                    .iter()
+                    .position(|e| (e.dev, e.addr, e.v6) == key && !e.managed)
+                else {
                     self.neigh_timers.remove(&key);
-                    continue;
+                    break;
+                };
+                let p = self.neigh_params(key.0, key.2);
+                let state = self.neigh[i].state;
+                let wanted = match t {
+                    NeighTimer::Delay(_) => NudState::Delay,
+                    NeighTimer::Probe(_) => NudState::Probe,
+                    NeighTimer::Incomplete(_) => NudState::Incomplete,
+                    NeighTimer::Reachable(_) => NudState::Reachable,
+                };
+                if state != wanted {
+                    self.neigh_timers.remove(&key);
+                    break;
                 }
-                self.neigh[i].state = NudState::Probe;
-                t = NeighTimer::Probe(due);
-            }
-            let due = match t {
-                NeighTimer::Probe(since) => since + (p.ucast + p.app + p.mcast_re) * p.retrans_ms,
-                NeighTimer::Incomplete(since) => since + (p.app + p.mcast) * p.retrans_ms,
-                NeighTimer::Delay(_) => unreachable!("turned PROBE above"),
-            };
-            if now >= due {
-                self.neigh[i].state = NudState::Failed;
-                self.neigh_timers.remove(&key);
-                changed = true;
-            } else {
-                self.neigh_timers.insert(key, t);
+                match t {
+                    NeighTimer::Delay(since) => {
+                        let due = since + p.delay_ms;
+                        if now < due {
+                            break;
+                        }
+                        // (the state changes then: the entry is updated at that time)
+                        let s = self.neigh_stamps_mut(key);
+                        let recent = due <= s.confirmed.saturating_add(p.delay_ms);
+                        s.updated = due;
+                        if !recent {
+                            s.probes = 0;
+                        }
+                        changed = true;
+                        self.neigh_timers.remove(&key);
+                        if recent {
+                            self.neigh[i].state = NudState::Reachable;
+                            self.neigh_reachable_timer(key, due);
+                        } else {
+                            self.neigh[i].state = NudState::Probe;
+                            self.neigh_timers.insert(key, NeighTimer::Probe(due));
+                        }
+                    }
+                    NeighTimer::Reachable(at) => {
+                        if now < at {
+                            break;
+                        }
+                        // neigh_timer_handler of a REACHABLE entry whose reachable
+                        // time is over: DELAY if it was used within
+                        // delay_first_probe_time, else STALE (no timer)
+                        let s = self.neigh_stamps_mut(key);
+                        s.updated = at;
+                        let used = s.used;
+                        changed = true;
+                        self.neigh_timers.remove(&key);
+                        if at <= used.saturating_add(p.delay_ms) {
+                            self.neigh[i].state = NudState::Delay;
+                            self.neigh_timers.insert(key, NeighTimer::Delay(at));
+                        } else {
+                            self.neigh[i].state = NudState::Stale;
+                        }
+                    }
+                    NeighTimer::Probe(_) | NeighTimer::Incomplete(_) => {
+                        // (the probes counted when the entry fails: all it was allowed)
+                        let (due, probes) = match t {
+                            NeighTimer::Probe(since) => {
+                                let max = p.ucast + p.app + p.mcast_re;
+                                (since + max * p.retrans_ms, max)
+                            }
+                            NeighTimer::Incomplete(since) => (
+                                since + (p.app + p.mcast) * p.retrans_ms,
+                                p.ucast + p.app + p.mcast,
+                            ),
+                            _ => unreachable!("matched above"),
+                        };
+                        if now >= due {
+                            self.neigh[i].state = NudState::Failed;
+                            self.neigh_timers.remove(&key);
+                            // neigh_invalidate
+                            let s = self.neigh_stamps_mut(key);
+                            s.updated = due;
+                            s.probes = probes;
+                            changed = true;
+                        }
+                        break;
+                    }
+                }
             }
         }
         if changed {

@@ -45,6 +45,8 @@ pub(crate) struct Pcpu6 {
     pub(crate) object: u32,
     sernum: u64,
     from: Route6,
+    /// When the copy was made (`dst->lastuse`, on the millisecond clock).
+    made: u64,
 }
 
 /// The copy of a route without an object (kept by the route's serial): where the
@@ -60,6 +62,8 @@ pub(crate) struct LegCopy6 {
     /// route takes later (`fib6_metric_set` gives it an array of its own) is not seen
     /// through the copy. A route with metrics shares its array with the copy.
     bare: bool,
+    /// When the copy was made (`dst->lastuse`, on the millisecond clock).
+    made: u64,
 }
 
 impl Netns {
@@ -101,7 +105,14 @@ impl Netns {
     /// ([`Netns::route_get6_through_copies`]): the copy's route's type then decides,
     /// and a reject type's error (`ip6_rt_type_to_error`) is the answer.
     pub fn route_get6_pcpu(&mut self, a: &mut RouteAnswer6, daddr: u128) -> Result<(), Errno> {
-        self.route_get6_copy(a, daddr)?;
+        // the copy is the nexthop's and the query's (ip6_pol_route takes a reference
+        // for the caller; the per-CPU slot keeps its own)
+        if let Some(made) = self.route_get6_copy(a, daddr)? {
+            a.dst_use = Some(crate::lookup::DstUse {
+                users: 2,
+                made_ms: made,
+            });
+        }
         match crate::lookup6::reject_errno(a.rtype) {
             Some(e) => Err(e),
             None => Ok(()),
@@ -116,12 +127,13 @@ impl Netns {
         let res = self
             .route_get6_through_copies(flow, &made)
             .map(|g| g.to_owned_answer(self));
-        let cur = self.fib6_sernum;
+        let (cur, now) = (self.fib6_sernum, self.ms_clock);
         for (object, from) in made.into_inner() {
             let c = Pcpu6 {
                 object,
                 sernum: cur,
                 from,
+                made: now,
             };
             match self.pcpu6.iter().position(|c| c.object == object) {
                 Some(i) => self.pcpu6[i] = c,
@@ -188,9 +200,11 @@ impl Netns {
         })
     }
 
-    fn route_get6_copy(&mut self, a: &mut RouteAnswer6, daddr: u128) -> Result<(), Errno> {
+    fn route_get6_copy(&mut self, a: &mut RouteAnswer6, daddr: u128) -> Result<Option<u64>, Errno> {
+        // (when the copy met was made)
+        let mut made = None;
         let Some(r0) = a.fib.first() else {
-            return Ok(());
+            return Ok(made);
         };
         // ip6_pol_route makes and takes the copies whatever the route's type: local,
         // anycast, multicast and reject routes through an object share its copy with
@@ -198,28 +212,33 @@ impl Netns {
         // route's, which sends the rule walk on, is read by the walk itself:
         // Netns::pcpu6_through)
         let shared = r0.nh_id != 0;
-        if r0.rtype != RouteType::Unicast && !shared {
-            return Ok(());
-        }
-        if r0.nh_id == 0 {
+        let now = self.ms_clock;
+        if r0.nh_id == 0 && r0.rtype != RouteType::Throw {
             // a route without an object (a multipath route's leg: the answer's first
             // entry is the chosen leg): its copy, made by the first query through it
-            // even while the route had no siblings yet (conformance scenario 473)
+            // even while the route had no siblings yet (conformance scenario 473);
+            // what it keeps shows in a unicast answer (any other shows only its age)
+            let unicast = r0.rtype == RouteType::Unicast;
             let serial = r0.serial.0;
             match self.pcpu6_legs.get(&serial) {
                 Some(c) => {
-                    a.pref = c.pref;
-                    if c.bare {
-                        a.metrics = crate::route::Metrics::default();
+                    made = Some(c.made);
+                    if unicast {
+                        a.pref = c.pref;
+                        if c.bare {
+                            a.metrics = crate::route::Metrics::default();
+                        }
                     }
                 }
                 None => {
+                    made = Some(now);
                     let c = LegCopy6 {
                         table: r0.table,
                         dst: r0.dst,
                         src: r0.src,
                         pref: a.pref,
                         bare: r0.metrics.is_empty(),
+                        made: now,
                     };
                     self.pcpu6_legs.insert(serial, c);
                     // the copies of routes since deleted go with them (looked for as
@@ -234,7 +253,10 @@ impl Netns {
                     }
                 }
             }
-            return Ok(());
+            return Ok(made);
+        }
+        if !shared {
+            return Ok(made);
         }
         // the chosen path is the answer's (a group route's entry lists its legs in the
         // group's order; a local route's answer names the loopback, its path the
@@ -247,27 +269,32 @@ impl Netns {
         };
         let path_gw = a.gateway;
         let Some(object) = self.pcpu6_object(r0.nh_id, path_dev, path_gw) else {
-            return Ok(());
+            return Ok(made);
         };
         let cur = self.fib6_sernum;
         let found = self.pcpu6.iter().position(|c| c.object == object);
         let from = match found {
-            Some(i) if self.pcpu6[i].sernum == cur => self.pcpu6[i].from.clone(),
+            Some(i) if self.pcpu6[i].sernum == cur => {
+                made = Some(self.pcpu6[i].made);
+                self.pcpu6[i].from.clone()
+            }
             _ => {
+                made = Some(now);
                 let c = Pcpu6 {
                     object,
                     sernum: cur,
                     from: r0.clone(),
+                    made: now,
                 };
                 match found {
                     Some(i) => self.pcpu6[i] = c,
                     None => self.pcpu6.push(c),
                 }
-                return Ok(());
+                return Ok(made);
             }
         };
         if from.serial.0 == r0.serial.0 {
-            return Ok(());
+            return Ok(made);
         }
         if !self.route6_alive(from.table, from.dst, from.src, from.serial.0) {
             // inet6_rtm_getroute reads the copy's error before its route
@@ -291,6 +318,6 @@ impl Netns {
         };
         // its entry, with its legs in the group's order
         a.fib = self.entry6_legs(from.table, &from);
-        Ok(())
+        Ok(made)
     }
 }

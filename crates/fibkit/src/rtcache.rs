@@ -53,16 +53,20 @@ pub(crate) struct OutputCached {
     realms: u32,
     metrics: crate::route::Metrics,
     notify: bool,
+    /// When it was made (`dst->lastuse`, on the millisecond clock).
+    made: u64,
 }
 
 /// A nexthop's cached IPv4 input route, as far as an answer shows it: its realms and
-/// metrics (those of the route that made it) and whether a query marked it `notify`.
+/// metrics (those of the route that made it), whether a query marked it `notify`, and
+/// when it was made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct InputCached {
     key: NhCacheKey,
     realms: u32,
     metrics: crate::route::Metrics,
     notify: bool,
+    made: u64,
 }
 
 impl Netns {
@@ -211,22 +215,34 @@ impl Netns {
         let Some(key) = self.output_cache_key4(a) else {
             return;
         };
-        match self.out_cache4.iter_mut().find(|c| c.key == key) {
+        let now = self.ms_clock;
+        // the route is the cache's and the query's (rt_cache_route holds it for the
+        // nexthop; __mkroute_output hands a cached one out with a reference)
+        let made = match self.out_cache4.iter_mut().find(|c| c.key == key) {
             Some(c) => {
                 c.notify |= notify;
                 a.rtype = c.rtype;
                 a.realms = c.realms;
                 a.metrics = c.metrics.clone();
                 a.notify = c.notify;
+                c.made
             }
-            None => self.out_cache4.push(OutputCached {
-                key,
-                rtype: a.rtype,
-                realms: a.realms,
-                metrics: a.metrics.clone(),
-                notify,
-            }),
-        }
+            None => {
+                self.out_cache4.push(OutputCached {
+                    key,
+                    rtype: a.rtype,
+                    realms: a.realms,
+                    metrics: a.metrics.clone(),
+                    notify,
+                    made: now,
+                });
+                now
+            }
+        };
+        a.dst_use = Some(crate::lookup::DstUse {
+            users: 2,
+            made_ms: made,
+        });
     }
 
     /// IPv4 answer `a` as the nexthop's cached input route gives it (see the module's
@@ -244,11 +260,18 @@ impl Netns {
         let Some(key) = self.input_cache_key4(a) else {
             return notify;
         };
+        let now = self.ms_clock;
         match self.in_cache4.iter_mut().find(|c| c.key == key) {
             Some(c) => {
                 c.notify |= notify;
                 a.realms = c.realms;
                 a.metrics = c.metrics.clone();
+                // a cached input route is set on the query's packet without a
+                // reference of its own (skb_dst_set_noref): the cache's alone
+                a.dst_use = Some(crate::lookup::DstUse {
+                    users: 1,
+                    made_ms: c.made,
+                });
                 c.notify
             }
             None => {
@@ -257,6 +280,12 @@ impl Netns {
                     realms: a.realms,
                     metrics: a.metrics.clone(),
                     notify,
+                    made: now,
+                });
+                // made now: the cache's reference and the packet's
+                a.dst_use = Some(crate::lookup::DstUse {
+                    users: 2,
+                    made_ms: now,
                 });
                 notify
             }
