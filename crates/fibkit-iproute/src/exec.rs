@@ -4616,7 +4616,6 @@ fn link_set_rest(
     Ok(Outcome::Ok(String::new()))
 }
 
-/// `ip link add`.
 /// A link setting fibkit does not keep, refused rather than ignored.
 fn unmodelled_link_setting(k: &str, v: &str) -> Failure {
     Failure {
@@ -5001,7 +5000,18 @@ fn link_add(
                 let mac = at.mac.as_ref().map(|m| &m[..]);
                 fibkit::vxlan::validate_change(mac, at.mtu, false).map_err(Failure::kernel)?;
             }
-            let mut conf = vxlan_parse_opt(&resolve, &mut it, false)?.conf;
+            let a = vxlan_parse_opt(&resolve, &mut it, false)?;
+            if a.gpe {
+                // rtnl_newlink: the attribute policy, a device that exists, then the
+                // kind's own settings
+                main_policy(&at)?;
+                let name = at.name.as_deref().or(at.dev.as_deref()).unwrap_or("");
+                if ns.link_add_exists(at.more.index, name) {
+                    return Err(Failure::kernel(fibkit::Error::new(Errno::EEXIST)));
+                }
+                return Err(unmodelled_link_setting("vxlan", "gpe"));
+            }
+            let mut conf = a.conf;
             // without an address, `-4`/`-6` sends an unspecified group of the family,
             // which makes an IPv6 device of `-6`
             if conf.remote.is_none() && conf.local.is_none() {
@@ -5466,11 +5476,13 @@ struct VxlanArgs {
     port_set: bool,
     /// Where the first refused setting comes in `vxlan_nl2conf`'s order.
     refused_at: Option<u8>,
+    /// `gpe`: a layer-3 device, whose link-local address the kernel draws at random
+    /// (not modelled: refused once the kernel would make the device).
+    gpe: bool,
 }
 
-/// `vxlan_parse_opt` (iproute2 6.1): every setting but `gpe` (a layer-3 device whose
-/// link-local address the kernel draws at random), which is refused as not modelled.
-/// `set_op`: an `ip link set` (no VNI needed); what a change cannot carry is kept as
+/// `vxlan_parse_opt` (iproute2 6.1): every setting (`gpe` read, for the caller to
+/// refuse where the kernel would make such a device). `set_op`: an `ip link set` (no VNI needed); what a change cannot carry is kept as
 /// the kernel's refusal, in `vxlan_nl2conf`'s order.
 fn vxlan_parse_opt(
     resolve: &dyn Fn(&str) -> Option<u32>,
@@ -5498,7 +5510,7 @@ fn vxlan_parse_opt(
     };
     let (mut daddr, mut saddr): (Option<IpAddr>, Option<IpAddr>) = (None, None);
     let (mut id_set, mut dev_set, mut port_set, mut metadata) = (false, false, false, false);
-    let mut vnifilter = false;
+    let (mut vnifilter, mut gpe) = (false, false);
     // what a change of an existing device cannot ask for: the kernel's refusal, by
     // vxlan_nl2conf's order of attributes (the first one wins)
     let mut refused: Option<(u8, &'static str)> = None;
@@ -5708,8 +5720,8 @@ fn vxlan_parse_opt(
             conf.vnifilter = vnifilter;
             refuse(26, "vxlan: cannot change flag");
         } else if matches(w, "gpe") {
-            // a layer-3 device whose link-local address the kernel draws at random
-            return Err(unmodelled_link_setting("vxlan", w));
+            once("gpe", w, w)?;
+            gpe = true;
         } else if matches(w, "help") {
             return Err(fail(VXLAN_USAGE.to_string()));
         } else {
@@ -5717,6 +5729,12 @@ fn vxlan_parse_opt(
                 "vxlan: unknown command \"{w}\"?\n{VXLAN_USAGE}"
             )));
         }
+    }
+    // GPE's own port (4790) is sent when none was given (and the missing port's
+    // warning left out): a change cannot carry it
+    if gpe && !port_set {
+        port_set = true;
+        refuse(18, "Cannot change port");
     }
     if !metadata && vnifilter {
         return Err(fail(
@@ -5746,6 +5764,7 @@ fn vxlan_parse_opt(
         conf,
         change,
         port_set,
+        gpe,
     })
 }
 
