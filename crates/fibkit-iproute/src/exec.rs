@@ -17,6 +17,7 @@ use crate::names::*;
 
 mod encap;
 mod genl;
+mod kindopts;
 mod linkmore;
 mod mptcp;
 mod nexthop;
@@ -4276,6 +4277,25 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         // no words: the kind alone, which no device's link operations are asked to
         // take (its validate below aside)
         Some(_) if it.i >= rest.len() => {}
+        // the kind's own parser (kindopts): its words make data no device here takes
+        Some(v) if kindopts::has_parser(v) && !kindopts::is_tunnel(v) => {
+            if let Some(r) = kindopts::parse_opt(ns, v, &mut it) {
+                r?;
+            }
+            foreign_data = true;
+        }
+        // a tunnel's parser first reads the device's own settings (RTM_GETLINK): a
+        // device whose kind has none to report (no IFLA_INFO_DATA: the loopback, a
+        // dummy, a veth) ends it (gre_parse_opt's get_failed); another's are read as
+        // the tunnel's, not modelled
+        Some(v) if kindopts::is_tunnel(v) => {
+            return Err(match ns.link(idx).map(|l| &l.kind) {
+                Some(LinkKind::Loopback | LinkKind::Dummy | LinkKind::Veth { .. }) => {
+                    Failure::parse("Failed to get existing tunnel info.\n", 1)
+                }
+                _ => unmodelled_link_setting("type", v),
+            });
+        }
         // the kind's parser asked for its usage (a tunnel's first asks the kernel for
         // the device's tunnel settings, not modelled)
         Some(v) if !linkmore::TUNNEL_KINDS.contains(&v) => {
@@ -5014,8 +5034,11 @@ fn link_add(
             }
         }
         Some(k) => {
+            // the kind's own parser (kindopts), which reads every word
+            let parsed = kindopts::parse_opt(ns, k, &mut it).transpose()?.is_some();
             // the kind's parser asked for its usage
-            if !matches!(k, "vlan" | "ipvlan" | "ipvtap")
+            if !parsed
+                && !matches!(k, "vlan" | "ipvlan" | "ipvtap")
                 && linkmore::iproute2_kind(k)
                 && !linkmore::KINDS_WITHOUT_OPTIONS.contains(&k)
             {

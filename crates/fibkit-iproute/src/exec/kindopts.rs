@@ -1,0 +1,790 @@
+//! The option parsers (`parse_opt`) iproute2 6.1 runs for `ip link add|set ... type
+//! KIND ARGS` of the kinds this kernel has no driver for (bonds and their ports,
+//! VRFs, GRE tunnels, ...): iproute2 reads every word before it sends anything, so a
+//! bad word is its own refusal (with its message and exit status), and only a line
+//! that parses reaches the kernel, which knows no such kind. Each parser is a table
+//! of [`Opt`]s read in iproute2's order (the first keyword a word abbreviates wins),
+//! with what ends an unknown word ([`Unknown`]) and the checks made once the words
+//! are read ([`Parser::finish`]).
+
+use fibkit::Netns;
+
+use super::{bad_addr, bad_prefix, invarg, ll_addr_a2n, ll_index, nodev, nodev_exit, Args};
+use super::{Failure, Res};
+use crate::names::{matches, parse_prefix, table_a2n};
+use crate::show::{get_addr_ipv4, get_u32, get_u8};
+use fibkit::prefix::Family;
+
+/// How an option reads its value (iproute2's helpers; a refusal by `invarg` names the
+/// value and the message, exit status 255).
+#[derive(Clone, Copy)]
+enum Val {
+    /// No value.
+    Flag,
+    /// `get_u8`/`get_u16`/`get_u32` (any base) of at most the maximum, else `invarg`.
+    Num(u32, &'static str),
+    /// `get_s32`, else `invarg`.
+    S32(&'static str),
+    /// A word taken as is (`inherit`, `auto`, `none`), or else a number as [`Val::Num`].
+    WordOrNum(&'static str, u32, &'static str),
+    /// bond's `get_index`: a decimal index into the list or one of its names.
+    Index(&'static [&'static str], &'static str),
+    /// One of the words, exactly, else `invarg`.
+    OneOf(&'static [&'static str], &'static str),
+    /// A device by name (`ll_name_to_index`): `nodev`, returned (status 1) or, with
+    /// `true`, passed to `exit` (status 255).
+    Dev(bool),
+    /// `get_addr(.., AF_INET)` (`false`) or `AF_INET6` (`true`).
+    Addr(bool),
+    /// bond's target lists: an optional word of comma-separated addresses (IPv4 through
+    /// `get_addr32`, IPv6 through `get_addr`), 16 at most read.
+    AddrList(bool),
+    /// `ll_addr_a2n`: a link-layer address (a bad one returns, status 1).
+    LlAddr,
+    /// `rtnl_rttable_a2n`, else `invarg`.
+    Table(&'static str),
+    /// `tnl_parse_key`: a dotted quad or a number.
+    Key(&'static str),
+    /// `inherit` or `rtnl_dsfield_a2n`, else `invarg("bad TOS value")`.
+    Tos,
+    /// Its own check.
+    Custom(fn(&str) -> Res<()>),
+    /// The kind's usage, status 1 (`help`).
+    Help,
+    /// A word whose handling is not modelled.
+    Unmodelled,
+}
+
+/// One keyword of a parser: matched by any prefix (`matches`) or exactly (`strcmp`).
+#[derive(Clone, Copy)]
+struct Opt {
+    w: &'static str,
+    exact: bool,
+    val: Val,
+}
+
+const fn m(w: &'static str, val: Val) -> Opt {
+    Opt {
+        w,
+        exact: false,
+        val,
+    }
+}
+
+const fn x(w: &'static str, val: Val) -> Opt {
+    Opt {
+        w,
+        exact: true,
+        val,
+    }
+}
+
+/// What a word no keyword takes makes the parser print before the kind's usage (exit
+/// status 1).
+#[derive(Clone, Copy)]
+enum Unknown {
+    /// `KIND: unknown command "WORD"?`
+    Command,
+    /// `KIND: unknown option "WORD"?`
+    Option,
+    /// Only the usage.
+    Usage,
+}
+
+/// A kind's parser.
+struct Parser {
+    kinds: &'static [&'static str],
+    /// Tunnels first read the device's settings when changing one.
+    tunnel: bool,
+    opts: &'static [&'static [Opt]],
+    unknown: Unknown,
+    /// The checks once every word is read, given the keywords met (full names) and
+    /// their values, in order.
+    finish: Option<fn(&str, &[(&'static str, &str)]) -> Res<()>>,
+}
+
+const BOND_MODES: &[&str] = &[
+    "balance-rr",
+    "active-backup",
+    "balance-xor",
+    "broadcast",
+    "802.3ad",
+    "balance-tlb",
+    "balance-alb",
+];
+
+/// `bond_parse_opt` (iplink_bond.c).
+const BOND: &[Opt] = &[
+    m("mode", Val::Index(BOND_MODES, "invalid mode")),
+    m("active_slave", Val::Dev(false)),
+    m("clear_active_slave", Val::Flag),
+    m("miimon", Val::Num(u32::MAX, "invalid miimon")),
+    m("updelay", Val::Num(u32::MAX, "invalid updelay")),
+    m("downdelay", Val::Num(u32::MAX, "invalid downdelay")),
+    m(
+        "peer_notify_delay",
+        Val::Num(u32::MAX, "invalid peer_notify_delay"),
+    ),
+    m("use_carrier", Val::Num(255, "invalid use_carrier")),
+    m("arp_interval", Val::Num(u32::MAX, "invalid arp_interval")),
+    m("arp_ip_target", Val::AddrList(false)),
+    x("ns_ip6_target", Val::AddrList(true)),
+    m(
+        "arp_validate",
+        Val::Index(
+            &[
+                "none",
+                "active",
+                "backup",
+                "all",
+                "filter",
+                "filter_active",
+                "filter_backup",
+            ],
+            "invalid arp_validate",
+        ),
+    ),
+    m(
+        "arp_all_targets",
+        Val::Index(&["any", "all"], "invalid arp_all_targets"),
+    ),
+    x("arp_missed_max", Val::Num(255, "invalid arp_missed_max")),
+    m("primary", Val::Dev(false)),
+    m(
+        "primary_reselect",
+        Val::Index(&["always", "better", "failure"], "invalid primary_reselect"),
+    ),
+    m(
+        "fail_over_mac",
+        Val::Index(&["none", "active", "follow"], "invalid fail_over_mac"),
+    ),
+    m(
+        "xmit_hash_policy",
+        Val::Index(
+            &[
+                "layer2",
+                "layer3+4",
+                "layer2+3",
+                "encap2+3",
+                "encap3+4",
+                "vlan+srcmac",
+            ],
+            "invalid xmit_hash_policy",
+        ),
+    ),
+    m("resend_igmp", Val::Num(u32::MAX, "invalid resend_igmp")),
+    m(
+        "num_grat_arp",
+        Val::Num(255, "invalid num_grat_arp|num_unsol_na"),
+    ),
+    m(
+        "num_unsol_na",
+        Val::Num(255, "invalid num_grat_arp|num_unsol_na"),
+    ),
+    m(
+        "all_slaves_active",
+        Val::Num(255, "invalid all_slaves_active"),
+    ),
+    m("min_links", Val::Num(u32::MAX, "invalid min_links")),
+    m("lp_interval", Val::Num(u32::MAX, "invalid lp_interval")),
+    m(
+        "packets_per_slave",
+        Val::Num(u32::MAX, "invalid packets_per_slave"),
+    ),
+    m(
+        "lacp_rate",
+        Val::Index(&["slow", "fast"], "invalid lacp_rate"),
+    ),
+    x(
+        "lacp_active",
+        Val::Index(&["off", "on"], "invalid lacp_active"),
+    ),
+    m(
+        "ad_select",
+        Val::Index(&["stable", "bandwidth", "count"], "invalid ad_select"),
+    ),
+    m(
+        "ad_user_port_key",
+        Val::Num(0xffff, "invalid ad_user_port_key"),
+    ),
+    m(
+        "ad_actor_sys_prio",
+        Val::Num(0xffff, "invalid ad_actor_sys_prio"),
+    ),
+    m("ad_actor_system", Val::LlAddr),
+    m("tlb_dynamic_lb", Val::Num(255, "invalid tlb_dynamic_lb")),
+    m("help", Val::Help),
+];
+
+/// `bond_slave_parse_opt` (iplink_bond_slave.c): `help` only in place of an unknown
+/// word.
+const BOND_SLAVE: &[Opt] = &[
+    m("queue_id", Val::Num(0xffff, "queue_id is invalid")),
+    m("prio", Val::S32("prio is invalid")),
+    m("help", Val::Help),
+];
+
+/// `vrf_parse_opt` (iplink_vrf.c; its message ends in a newline of its own).
+const VRF: &[Opt] = &[
+    m("table", Val::Table("invalid table ID\n")),
+    m("help", Val::Help),
+];
+
+/// `erspan INDEX`: a number, then 1 to 2^20 - 1.
+fn erspan_index(v: &str) -> Res<()> {
+    let n = get_u32(v, 0).ok_or_else(|| invarg("invalid erspan index\n", v))?;
+    if n == 0 || n >= 1 << 20 {
+        return Err(invarg("erspan index must be > 0 and <= 20-bit\n", v));
+    }
+    Ok(())
+}
+
+/// `erspan_ver VERSION`: 0, 1 or 2.
+fn erspan_ver(v: &str) -> Res<()> {
+    let n = get_u8(v, 0).ok_or_else(|| invarg("invalid erspan version\n", v))?;
+    if n > 2 {
+        return Err(invarg("erspan version must be 0/1/2\n", v));
+    }
+    Ok(())
+}
+
+/// `erspan_dir ingress|egress`, by any prefix.
+fn erspan_dir(v: &str) -> Res<()> {
+    if matches(v, "ingress") || matches(v, "egress") {
+        return Ok(());
+    }
+    Err(invarg("Invalid erspan direction.", v))
+}
+
+/// The encapsulation words the IPv4 tunnels share (`strcmp`).
+const ENCAP: &[Opt] = &[
+    x("noencap", Val::Flag),
+    x(
+        "encap",
+        Val::OneOf(&["fou", "gue", "none"], "Invalid encap type."),
+    ),
+    x(
+        "encap-sport",
+        Val::WordOrNum("auto", 0xffff, "Invalid source port."),
+    ),
+    x("encap-dport", Val::Num(0xffff, "Invalid destination port.")),
+    x("encap-csum", Val::Flag),
+    x("noencap-csum", Val::Flag),
+    x("encap-udp6-csum", Val::Flag),
+    x("noencap-udp6-csum", Val::Flag),
+    x("encap-remcsum", Val::Flag),
+    x("noencap-remcsum", Val::Flag),
+];
+
+/// `gre_parse_opt` (link_gre.c) before its encapsulation words.
+const GRE: &[Opt] = &[
+    m("key", Val::Key("key")),
+    m("nokey", Val::Flag),
+    m("ikey", Val::Key("ikey")),
+    m("noikey", Val::Flag),
+    m("okey", Val::Key("okey")),
+    m("nookey", Val::Flag),
+    m("seq", Val::Flag),
+    m("noseq", Val::Flag),
+    m("iseq", Val::Flag),
+    m("noiseq", Val::Flag),
+    m("oseq", Val::Flag),
+    m("nooseq", Val::Flag),
+    m("csum", Val::Flag),
+    m("nocsum", Val::Flag),
+    m("icsum", Val::Flag),
+    m("noicsum", Val::Flag),
+    m("ocsum", Val::Flag),
+    m("noocsum", Val::Flag),
+    m("nopmtudisc", Val::Flag),
+    m("pmtudisc", Val::Flag),
+    m("remote", Val::Addr(false)),
+    m("local", Val::Addr(false)),
+    m("dev", Val::Dev(true)),
+    m("ttl", Val::WordOrNum("inherit", 255, "invalid TTL\n")),
+    m("hoplimit", Val::WordOrNum("inherit", 255, "invalid TTL\n")),
+    m("hlim", Val::WordOrNum("inherit", 255, "invalid TTL\n")),
+    m("tos", Val::Tos),
+    m("tclass", Val::Tos),
+    m("dsfield", Val::Tos),
+];
+
+/// gre_parse_opt's words after the encapsulation ones.
+const GRE_TAIL: &[Opt] = &[
+    x("external", Val::Flag),
+    x("ignore-df", Val::Flag),
+    x("noignore-df", Val::Flag),
+    x("fwmark", Val::Num(u32::MAX, "invalid fwmark\n")),
+];
+
+/// The words only `type erspan` takes (gre_is_erspan).
+const ERSPAN: &[Opt] = &[
+    x("erspan", Val::Custom(erspan_index)),
+    x("erspan_ver", Val::Custom(erspan_ver)),
+    x("erspan_dir", Val::Custom(erspan_dir)),
+    x("erspan_hwid", Val::Num(0xffff, "invalid erspan hwid\n")),
+];
+
+/// `tclass` of the IPv6 tunnels: `inherit` or a hexadecimal byte.
+fn tclass6(v: &str) -> Res<()> {
+    if v == "inherit" || get_u8(v, 16).is_some() {
+        return Ok(());
+    }
+    Err(invarg("invalid TClass", v))
+}
+
+/// `flowlabel` of the IPv6 tunnels: `inherit` or a hexadecimal 20-bit label.
+fn flowlabel6(v: &str) -> Res<()> {
+    if v == "inherit" || get_u32(v, 16).is_some_and(|n| n <= 0xfffff) {
+        return Ok(());
+    }
+    Err(invarg("invalid Flowlabel", v))
+}
+
+/// `dscp inherit`, the only value.
+fn dscp6(v: &str) -> Res<()> {
+    if v == "inherit" {
+        return Ok(());
+    }
+    Err(invarg("not inherit", v))
+}
+
+/// The words of `gre_parse_opt` (link_gre6.c) before the encapsulation ones: GRE's
+/// keys and flags, IPv6 endpoints, and the IPv6 tunnel's hop limit and traffic class.
+const GRE6: &[Opt] = &[
+    m("key", Val::Key("key")),
+    m("nokey", Val::Flag),
+    m("ikey", Val::Key("ikey")),
+    m("noikey", Val::Flag),
+    m("okey", Val::Key("okey")),
+    m("nookey", Val::Flag),
+    m("seq", Val::Flag),
+    m("noseq", Val::Flag),
+    m("iseq", Val::Flag),
+    m("noiseq", Val::Flag),
+    m("oseq", Val::Flag),
+    m("nooseq", Val::Flag),
+    m("csum", Val::Flag),
+    m("nocsum", Val::Flag),
+    m("icsum", Val::Flag),
+    m("noicsum", Val::Flag),
+    m("ocsum", Val::Flag),
+    m("noocsum", Val::Flag),
+    m("remote", Val::Addr(true)),
+    m("local", Val::Addr(true)),
+    m("dev", Val::Dev(true)),
+    m("ttl", Val::WordOrNum("inherit", 255, "invalid HLIM\n")),
+    m("hoplimit", Val::WordOrNum("inherit", 255, "invalid HLIM\n")),
+    m("hlim", Val::WordOrNum("inherit", 255, "invalid HLIM\n")),
+    m("tos", Val::Custom(tclass6)),
+    m("tclass", Val::Custom(tclass6)),
+    m("dsfield", Val::Custom(tclass6)),
+    x("flowlabel", Val::Custom(flowlabel6)),
+    x("fl", Val::Custom(flowlabel6)),
+    x("dscp", Val::Custom(dscp6)),
+];
+
+/// link_gre6.c's words after the encapsulation ones.
+const GRE6_TAIL: &[Opt] = &[
+    x(
+        "fwmark",
+        Val::WordOrNum("inherit", u32::MAX, "invalid fwmark\n"),
+    ),
+    x("encaplimit", Val::WordOrNum("none", 255, "invalid ELIM")),
+    x("allow-localremote", Val::Flag),
+    x("noallow-localremote", Val::Flag),
+    x("external", Val::Flag),
+];
+
+/// Any value (ip6tunnel_parse_opt's `encaplimit` check of `get_u8(..) < -1` never
+/// refuses one).
+fn any_value(_: &str) -> Res<()> {
+    Ok(())
+}
+
+/// `ip6tunnel_parse_opt` (link_ip6tnl.c).
+const IP6TNL: &[Opt] = &[
+    x(
+        "mode",
+        Val::OneOf(
+            &[
+                "ipv6/ipv6",
+                "ip6ip6",
+                "ip/ipv6",
+                "ipv4/ipv6",
+                "ipip6",
+                "ip4ip6",
+                "any/ipv6",
+                "any",
+            ],
+            "Cannot guess tunnel mode.",
+        ),
+    ),
+    x("remote", Val::Addr(true)),
+    x("local", Val::Addr(true)),
+    m("dev", Val::Dev(true)),
+    x("ttl", Val::WordOrNum("inherit", 255, "invalid HLIM\n")),
+    x("hoplimit", Val::WordOrNum("inherit", 255, "invalid HLIM\n")),
+    x("hlim", Val::WordOrNum("inherit", 255, "invalid HLIM\n")),
+    x("encaplimit", Val::Custom(any_value)),
+    x("tos", Val::Custom(tclass6)),
+    x("tclass", Val::Custom(tclass6)),
+    x("tc", Val::Custom(tclass6)),
+    m("dsfield", Val::Custom(tclass6)),
+    x("flowlabel", Val::Custom(flowlabel6)),
+    x("fl", Val::Custom(flowlabel6)),
+    x("dscp", Val::Custom(dscp6)),
+    x(
+        "fwmark",
+        Val::WordOrNum("inherit", u32::MAX, "invalid fwmark\n"),
+    ),
+    x("allow-localremote", Val::Flag),
+    x("noallow-localremote", Val::Flag),
+];
+
+/// `6rd-prefix`: an IPv6 prefix (`get_prefix` exits on a bad one).
+fn prefix6(v: &str) -> Res<()> {
+    parse_prefix(v, Some(Family::V6))
+        .map(|_| ())
+        .ok_or_else(|| bad_prefix(v, Some(Family::V6)))
+}
+
+/// `6rd-relay_prefix`: an IPv4 prefix.
+fn prefix4(v: &str) -> Res<()> {
+    parse_prefix(v, Some(Family::V4))
+        .map(|_| ())
+        .ok_or_else(|| bad_prefix(v, Some(Family::V4)))
+}
+
+/// `iptunnel_parse_opt` (link_iptnl.c), `type ipip` and `type sit`, before its
+/// encapsulation words (`isatap` is sit's, and so are the modes of IPv6 inside).
+const IPTNL: &[Opt] = &[
+    x("remote", Val::Addr(false)),
+    x("local", Val::Addr(false)),
+    m("dev", Val::Dev(true)),
+    x("ttl", Val::WordOrNum("inherit", 255, "invalid TTL\n")),
+    x("hoplimit", Val::WordOrNum("inherit", 255, "invalid TTL\n")),
+    x("hlim", Val::WordOrNum("inherit", 255, "invalid TTL\n")),
+    x("tos", Val::Tos),
+    x("tclass", Val::Tos),
+    m("dsfield", Val::Tos),
+    x("nopmtudisc", Val::Flag),
+    x("pmtudisc", Val::Flag),
+];
+const IPIP_MODE: &[Opt] = &[x(
+    "mode",
+    Val::OneOf(
+        &[
+            "ipv4/ipv4",
+            "ipip",
+            "ip4ip4",
+            "mpls/ipv4",
+            "mplsip",
+            "any/ipv4",
+            "any",
+        ],
+        "Cannot guess tunnel mode.",
+    ),
+)];
+const SIT_MODE: &[Opt] = &[
+    x("isatap", Val::Flag),
+    x(
+        "mode",
+        Val::OneOf(
+            &[
+                "ipv6/ipv4",
+                "ip6ip",
+                "ipv4/ipv4",
+                "ipip",
+                "ip4ip4",
+                "mpls/ipv4",
+                "mplsip",
+                "any/ipv4",
+                "any",
+            ],
+            "Cannot guess tunnel mode.",
+        ),
+    ),
+];
+const IPTNL_TAIL: &[Opt] = &[
+    x("external", Val::Flag),
+    x("6rd-prefix", Val::Custom(prefix6)),
+    x("6rd-relay_prefix", Val::Custom(prefix4)),
+    x("6rd-reset", Val::Unmodelled),
+    x("fwmark", Val::Num(u32::MAX, "invalid fwmark\n")),
+];
+
+/// `vti_parse_opt` (link_vti.c) and link_vti6.c's, by the family of their endpoints.
+const VTI: &[Opt] = &[
+    m("key", Val::Key("key")),
+    m("ikey", Val::Key("ikey")),
+    m("okey", Val::Key("okey")),
+    m("remote", Val::Addr(false)),
+    m("local", Val::Addr(false)),
+    m("dev", Val::Dev(true)),
+    x("fwmark", Val::Num(u32::MAX, "invalid fwmark\n")),
+];
+const VTI6: &[Opt] = &[
+    m("key", Val::Key("key")),
+    m("ikey", Val::Key("ikey")),
+    m("okey", Val::Key("okey")),
+    m("remote", Val::Addr(true)),
+    m("local", Val::Addr(true)),
+    m("dev", Val::Dev(true)),
+    x("fwmark", Val::Num(u32::MAX, "invalid fwmark\n")),
+];
+
+/// gre_parse_opt's check of a multicast remote: it needs a local address.
+fn gre_finish(_kind: &str, seen: &[(&'static str, &str)]) -> Res<()> {
+    let last = |k: &str| seen.iter().rev().find(|(w, _)| *w == k).map(|(_, v)| *v);
+    let specific = |v: Option<&str>| {
+        v.filter(|v| !matches!(*v, "any" | "all" | "default"))
+            .and_then(get_addr_ipv4)
+            // (0.0.0.0 is an unspecified address: is_addrtype_inet_not_unspec)
+            .filter(|&a| a != 0)
+    };
+    if let Some(r) = specific(last("remote")) {
+        if (r >> 28) == 0xe && specific(last("local")).is_none() {
+            return Err(Failure::parse(
+                "A broadcast tunnel requires a source address.\n",
+                1,
+            ));
+        }
+    }
+    Ok(())
+}
+
+const PARSERS: &[Parser] = &[
+    Parser {
+        kinds: &["bond"],
+        tunnel: false,
+        opts: &[BOND],
+        unknown: Unknown::Command,
+        finish: None,
+    },
+    Parser {
+        kinds: &["bond_slave"],
+        tunnel: false,
+        opts: &[BOND_SLAVE],
+        unknown: Unknown::Option,
+        finish: None,
+    },
+    Parser {
+        kinds: &["vrf"],
+        tunnel: false,
+        opts: &[VRF],
+        unknown: Unknown::Option,
+        finish: None,
+    },
+    Parser {
+        kinds: &["gre", "gretap"],
+        tunnel: true,
+        opts: &[GRE, ENCAP, GRE_TAIL],
+        unknown: Unknown::Usage,
+        finish: Some(gre_finish),
+    },
+    Parser {
+        kinds: &["erspan"],
+        tunnel: true,
+        opts: &[GRE, ENCAP, GRE_TAIL, ERSPAN],
+        unknown: Unknown::Usage,
+        finish: Some(gre_finish),
+    },
+    // (link_gre6.c takes the ERSPAN words whatever the kind)
+    Parser {
+        kinds: &["ip6gre", "ip6gretap", "ip6erspan"],
+        tunnel: true,
+        opts: &[GRE6, ENCAP, GRE6_TAIL, ERSPAN],
+        unknown: Unknown::Usage,
+        finish: None,
+    },
+    Parser {
+        kinds: &["ip6tnl"],
+        tunnel: true,
+        opts: &[IP6TNL, ENCAP, &[x("external", Val::Flag)]],
+        unknown: Unknown::Usage,
+        finish: None,
+    },
+    Parser {
+        kinds: &["ipip"],
+        tunnel: true,
+        opts: &[IPTNL, IPIP_MODE, ENCAP, IPTNL_TAIL],
+        unknown: Unknown::Usage,
+        finish: None,
+    },
+    Parser {
+        kinds: &["sit"],
+        tunnel: true,
+        opts: &[IPTNL, SIT_MODE, ENCAP, IPTNL_TAIL],
+        unknown: Unknown::Usage,
+        finish: None,
+    },
+    Parser {
+        kinds: &["vti"],
+        tunnel: true,
+        opts: &[VTI],
+        unknown: Unknown::Usage,
+        finish: None,
+    },
+    Parser {
+        kinds: &["vti6"],
+        tunnel: true,
+        opts: &[VTI6],
+        unknown: Unknown::Usage,
+        finish: None,
+    },
+];
+
+fn parser(kind: &str) -> Option<&'static Parser> {
+    PARSERS.iter().find(|p| p.kinds.contains(&kind))
+}
+
+/// Whether iproute2's parser of `kind` is modelled here.
+pub(super) fn has_parser(kind: &str) -> bool {
+    parser(kind).is_some()
+}
+
+/// Whether `kind` is a tunnel whose parser is modelled here.
+pub(super) fn is_tunnel(kind: &str) -> bool {
+    parser(kind).is_some_and(|p| p.tunnel)
+}
+
+/// `get_addr(.., AF_INET|AF_INET6)`, as `get_addr_1` reads it.
+fn addr(v: &str, v6: bool) -> Res<()> {
+    let ok = matches!(v, "default" | "all" | "any")
+        || if v6 {
+            v.contains(':') && v.parse::<std::net::Ipv6Addr>().is_ok()
+        } else {
+            !v.contains(':') && get_addr_ipv4(v).is_some()
+        };
+    if ok {
+        return Ok(());
+    }
+    Err(bad_addr(v, Some(if v6 { Family::V6 } else { Family::V4 })))
+}
+
+/// A number of base 0 up to `max` (`get_u8`, `get_u16`, `get_u32`).
+fn num(v: &str, max: u32) -> bool {
+    get_u32(v, 0).is_some_and(|n| n <= max)
+}
+
+/// `get_s32`: `strtol` in base 0 of the whole word, within an int.
+fn s32(v: &str) -> bool {
+    let (n, used) = crate::show::strtol(v, 0);
+    !v.is_empty() && used == v.len() && i32::try_from(n).is_ok()
+}
+
+/// Reads the options of `type KIND` (`it` after the kind) as iproute2's parser of the
+/// kind does, if it is one modelled here: `None` when it is not. The words, all read,
+/// leave `Ok`; a refusal is iproute2's.
+pub(super) fn parse_opt(ns: &Netns, kind: &str, it: &mut Args<'_>) -> Option<Res<()>> {
+    let p = parser(kind)?;
+    Some(run(ns, p, kind, it))
+}
+
+fn run(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'_>) -> Res<()> {
+    let usage = super::linkmore::kind_help(kind).unwrap_or_default();
+    let mut seen: Vec<(&'static str, &str)> = Vec::new();
+    while let Some(w) = it.next() {
+        let opt = p.opts.iter().flat_map(|o| o.iter()).find(|o| {
+            if o.exact {
+                w == o.w
+            } else {
+                matches(w, o.w)
+            }
+        });
+        let Some(o) = opt else {
+            let head = match p.unknown {
+                Unknown::Command => format!("{kind}: unknown command \"{w}\"?\n"),
+                Unknown::Option => format!("{kind}: unknown option \"{w}\"?\n"),
+                Unknown::Usage => String::new(),
+            };
+            return Err(Failure::parse(format!("{head}{usage}"), 1));
+        };
+        let v = match o.val {
+            Val::Flag => "",
+            Val::Help => return Err(Failure::parse(usage, 1)),
+            Val::Unmodelled => return Err(super::unmodelled_link_setting(w, kind)),
+            // NEXT_ARG_OK: the list is optional (an empty one is sent)
+            Val::AddrList(_) => it.next().unwrap_or(""),
+            _ => it.val()?,
+        };
+        match o.val {
+            Val::Flag | Val::Help | Val::Unmodelled => {}
+            Val::Num(max, msg) => {
+                if !num(v, max) {
+                    return Err(invarg(msg, v));
+                }
+            }
+            Val::S32(msg) => {
+                if !s32(v) {
+                    return Err(invarg(msg, v));
+                }
+            }
+            Val::WordOrNum(word, max, msg) => {
+                if v != word && !num(v, max) {
+                    return Err(invarg(msg, v));
+                }
+            }
+            Val::Index(names, msg) => {
+                // get_integer in base 10, an index into the list, or a name
+                let (n, used) = crate::show::strtol(v, 10);
+                let by_index = !v.is_empty()
+                    && used == v.len()
+                    && usize::try_from(n).is_ok_and(|i| i < names.len());
+                if !by_index && !names.contains(&v) {
+                    return Err(invarg(msg, v));
+                }
+            }
+            Val::OneOf(words, msg) => {
+                if !words.contains(&v) {
+                    return Err(invarg(msg, v));
+                }
+            }
+            Val::Dev(exits) => {
+                if ll_index(ns, v).is_none() {
+                    return Err(if exits { nodev_exit(v) } else { nodev(v) });
+                }
+            }
+            Val::Addr(v6) => addr(v, v6)?,
+            Val::AddrList(v6) => {
+                for t in v.split(',').filter(|t| !t.is_empty()).take(16) {
+                    if v6 {
+                        addr(t, true)?;
+                    } else if !matches!(t, "default" | "all" | "any")
+                        && (t.contains(':') || get_addr_ipv4(t).is_none())
+                    {
+                        // get_addr32
+                        return Err(Failure::parse(
+                            format!("Error: an IP address is expected rather than \"{t}\"\n"),
+                            1,
+                        )
+                        .exiting(true));
+                    }
+                }
+            }
+            Val::LlAddr => {
+                ll_addr_a2n(v, 32)?;
+            }
+            Val::Table(msg) => {
+                if table_a2n(v).is_none() {
+                    return Err(invarg(msg, v));
+                }
+            }
+            Val::Key(what) => {
+                super::tunnel::parse_key(what, v)?;
+            }
+            Val::Tos => {
+                if v != "inherit" && crate::show::dsfield_a2n(v).is_none() {
+                    return Err(invarg("bad TOS value", v));
+                }
+            }
+            Val::Custom(f) => f(v)?,
+        }
+        seen.push((o.w, v));
+    }
+    if let Some(f) = p.finish {
+        f(kind, &seen)?;
+    }
+    Ok(())
+}
