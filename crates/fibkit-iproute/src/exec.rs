@@ -4279,7 +4279,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         Some(_) if it.i >= rest.len() => {}
         // the kind's own parser (kindopts): its words make data no device here takes
         Some(v) if kindopts::has_parser(v) && !kindopts::is_tunnel(v) => {
-            if let Some(r) = kindopts::parse_opt(ns, v, &mut it) {
+            if let Some(r) = kindopts::parse_opt(ns, v, &mut it, true) {
                 r?;
             }
             foreign_data = true;
@@ -5035,7 +5035,9 @@ fn link_add(
         }
         Some(k) => {
             // the kind's own parser (kindopts), which reads every word
-            let parsed = kindopts::parse_opt(ns, k, &mut it).transpose()?.is_some();
+            let parsed = kindopts::parse_opt(ns, k, &mut it, false)
+                .transpose()?
+                .is_some();
             // the kind's parser asked for its usage
             if !parsed
                 && !matches!(k, "vlan" | "ipvlan" | "ipvtap")

@@ -49,8 +49,12 @@ enum Val {
     Tos,
     /// Its own check.
     Custom(fn(&str) -> Res<()>),
+    /// Its own check, given the keywords read before it and their values.
+    After(fn(&str, &[(&'static str, &str)]) -> Res<()>),
     /// The kind's usage, status 1 (`help`).
     Help,
+    /// Its own check, of the namespace's devices.
+    NsCheck(fn(&Netns, &str) -> Res<()>),
     /// A word whose handling is not modelled.
     Unmodelled,
 }
@@ -61,6 +65,9 @@ struct Opt {
     w: &'static str,
     exact: bool,
     val: Val,
+    /// `check_duparg`: the attribute the keyword sets (a number of the kind's own) may
+    /// be given once, and the name a second is reported by (empty: the word as typed).
+    once: Option<(u8, &'static str)>,
 }
 
 const fn m(w: &'static str, val: Val) -> Opt {
@@ -68,6 +75,7 @@ const fn m(w: &'static str, val: Val) -> Opt {
         w,
         exact: false,
         val,
+        once: None,
     }
 }
 
@@ -76,6 +84,17 @@ const fn x(w: &'static str, val: Val) -> Opt {
         w,
         exact: true,
         val,
+        once: None,
+    }
+}
+
+impl Opt {
+    /// The keyword's attribute may be given once (see [`Opt::once`]).
+    const fn once(self, attr: u8, key: &'static str) -> Opt {
+        Opt {
+            once: Some((attr, key)),
+            ..self
+        }
     }
 }
 
@@ -89,7 +108,12 @@ enum Unknown {
     Option,
     /// Only the usage.
     Usage,
+    /// `KIND: what is "WORD"?`
+    WhatIs,
 }
+
+/// A parser's checks once every word is read (see [`Parser::finish`]).
+type Finish = fn(&str, &[(&'static str, &str)], bool) -> Res<()>;
 
 /// A kind's parser.
 struct Parser {
@@ -99,8 +123,8 @@ struct Parser {
     opts: &'static [&'static [Opt]],
     unknown: Unknown,
     /// The checks once every word is read, given the keywords met (full names) and
-    /// their values, in order.
-    finish: Option<fn(&str, &[(&'static str, &str)]) -> Res<()>>,
+    /// their values, in order, and whether a device is changed (not created).
+    finish: Option<Finish>,
 }
 
 const BOND_MODES: &[&str] = &[
@@ -534,8 +558,227 @@ const VTI6: &[Opt] = &[
     x("fwmark", Val::Num(u32::MAX, "invalid fwmark\n")),
 ];
 
+/// geneve's `remote`: any family's address (`get_addr(.., AF_UNSPEC)`), not a
+/// multicast one nor `any` (is_addrtype_inet_not_multi).
+fn geneve_remote(v: &str) -> Res<()> {
+    if matches!(v, "default" | "all" | "any") {
+        return Err(invarg("invalid remote address", v));
+    }
+    let multicast = if v.contains(':') {
+        let a: std::net::Ipv6Addr = v.parse().map_err(|_| bad_addr(v, None))?;
+        a.is_multicast()
+    } else {
+        let a = get_addr_ipv4(v).ok_or_else(|| bad_addr(v, None))?;
+        a >> 28 == 0xe
+    };
+    if multicast {
+        return Err(invarg("invalid remote address", v));
+    }
+    Ok(())
+}
+
+/// geneve's `ttl`: `inherit`, `auto` or a number up to 255.
+fn geneve_ttl(v: &str) -> Res<()> {
+    if v == "inherit" || v == "auto" {
+        return Ok(());
+    }
+    match get_u32(v, 0) {
+        None => Err(invarg("invalid TTL", v)),
+        Some(n) if n > 255 => Err(invarg("TTL must be <= 255", v)),
+        Some(_) => Ok(()),
+    }
+}
+
+/// `geneve_parse_opt` (iplink_geneve.c): every setting once (`check_duparg`).
+const GENEVE: &[Opt] = &[
+    m("id", Val::Num(0xff_ffff, "invalid id")).once(1, "id"),
+    m("vni", Val::Num(0xff_ffff, "invalid id")).once(1, "id"),
+    m("remote", Val::Custom(geneve_remote)).once(2, "remote"),
+    m("ttl", Val::Custom(geneve_ttl)).once(3, "ttl"),
+    m("hoplimit", Val::Custom(geneve_ttl)).once(3, "ttl"),
+    m("tos", Val::Tos).once(4, "tos"),
+    m("dsfield", Val::Tos).once(4, "tos"),
+    m(
+        "df",
+        Val::OneOf(
+            &["unset", "set", "inherit"],
+            "DF must be 'unset', 'set' or 'inherit'",
+        ),
+    )
+    .once(13, "df"),
+    m("label", Val::Num(0xfffff, "invalid flowlabel")).once(11, "flowlabel"),
+    m("flowlabel", Val::Num(0xfffff, "invalid flowlabel")).once(11, "flowlabel"),
+    m("dstport", Val::Num(0xffff, "dstport")).once(5, "dstport"),
+    m("external", Val::Flag).once(6, ""),
+    m("noexternal", Val::Flag).once(6, ""),
+    m("udpcsum", Val::Flag).once(8, ""),
+    m("noudpcsum", Val::Flag).once(8, ""),
+    m("udp6zerocsumtx", Val::Flag).once(9, ""),
+    m("noudp6zerocsumtx", Val::Flag).once(9, ""),
+    m("udp6zerocsumrx", Val::Flag).once(10, ""),
+    m("noudp6zerocsumrx", Val::Flag).once(10, ""),
+    x("innerprotoinherit", Val::Flag).once(14, ""),
+    m("help", Val::Help),
+];
+
+/// geneve_parse_opt's checks: `external` without an id, or else an id, and a remote
+/// when a device is created.
+fn geneve_finish(_kind: &str, seen: &[(&'static str, &str)], set: bool) -> Res<()> {
+    let has = |k: &str| seen.iter().any(|(w, _)| *w == k);
+    let id = has("id") || has("vni");
+    let fail = |m: &str| Err(Failure::parse(format!("geneve: {m}\n"), 1));
+    if has("external") {
+        if id {
+            return fail("both 'external' and vni cannot be specified");
+        }
+        return Ok(());
+    }
+    if !id {
+        return fail("missing virtual network identifier");
+    }
+    if !set && !has("remote") {
+        return fail("remote link partner not specified");
+    }
+    Ok(())
+}
+
+/// hsr's slave devices: `invarg` when there is none of the name.
+fn hsr_slave(ns: &Netns, v: &str) -> Res<()> {
+    if ll_index(ns, v).is_none() {
+        return Err(invarg("No such interface", v));
+    }
+    Ok(())
+}
+
+/// `hsr_parse_opt` (iplink_hsr.c): its checks of `version` and `proto` compare
+/// get_u8's answer, not the number, with 0 and 1, so any byte is taken.
+const HSR: &[Opt] = &[
+    m("supervision", Val::Num(255, "ADDR-BYTE is invalid")),
+    m("version", Val::Num(255, "version is invalid")),
+    m("proto", Val::Num(255, "protocol is invalid")),
+    m("slave1", Val::NsCheck(hsr_slave)),
+    m("slave2", Val::NsCheck(hsr_slave)),
+    m("help", Val::Help),
+];
+
+/// xfrm's `if_id`: a number other than 0.
+fn xfrm_if_id(v: &str) -> Res<()> {
+    if get_u32(v, 0).is_some_and(|n| n != 0) {
+        return Ok(());
+    }
+    Err(invarg("if_id value is invalid", v))
+}
+
+/// `xfrm_parse_opt` (link_xfrm.c).
+const XFRM: &[Opt] = &[
+    m("dev", Val::Dev(true)),
+    m("if_id", Val::Custom(xfrm_if_id)),
+    x("external", Val::Flag),
+];
+
+/// xfrm_parse_opt's checks: `external` alone, or else an interface id.
+fn xfrm_finish(_kind: &str, seen: &[(&'static str, &str)], _set: bool) -> Res<()> {
+    let has = |k: &str| seen.iter().any(|(w, _)| *w == k);
+    if has("external") {
+        if has("if_id") || has("dev") {
+            return Err(Failure::parse(
+                "xfrmi: both 'external' and if_id/link cannot be specified\n",
+                1,
+            ));
+        }
+        return Ok(());
+    }
+    if !has("if_id") {
+        return Err(missarg("IF_ID"));
+    }
+    Ok(())
+}
+
+/// `missarg`: a required keyword is missing (exit status 255).
+fn missarg(k: &str) -> Failure {
+    Failure::parse(format!("Error: argument \"{k}\" is required\n"), 255)
+}
+
+/// bareudp's `ethertype`: what `ll_proto_a2n` reads.
+fn ethertype(v: &str) -> Res<()> {
+    if super::ll_proto_id(v).is_none() {
+        return Err(invarg("ethertype", v));
+    }
+    Ok(())
+}
+
+/// `bareudp_parse_opt` (iplink_bareudp.c).
+const BAREUDP: &[Opt] = &[
+    m("dstport", Val::Num(0xffff, "dstport")).once(1, "dstport"),
+    m("ethertype", Val::Custom(ethertype)).once(2, "ethertype"),
+    m("srcportmin", Val::Num(0xffff, "srcportmin")).once(3, "srcportmin"),
+    m("multiproto", Val::Flag).once(4, ""),
+    m("nomultiproto", Val::Flag).once(4, ""),
+    m("help", Val::Help),
+];
+
+/// bareudp_parse_opt's checks: a port and an ethertype are required.
+fn bareudp_finish(_kind: &str, seen: &[(&'static str, &str)], _set: bool) -> Res<()> {
+    for k in ["dstport", "ethertype"] {
+        if !seen.iter().any(|(w, _)| *w == k) {
+            return Err(missarg(k));
+        }
+    }
+    Ok(())
+}
+
+/// amt's `local` and `discovery`: an address of the discovery address's family, any
+/// until one is given.
+fn amt_addr(v: &str, seen: &[(&'static str, &str)]) -> Res<()> {
+    let fam = seen
+        .iter()
+        .rev()
+        .find(|(w, _)| *w == "discovery")
+        // (`any`, `all` and `default` leave the family unspecified)
+        .filter(|(_, d)| !matches!(*d, "any" | "all" | "default"))
+        .map(|(_, d)| {
+            if d.contains(':') {
+                Family::V6
+            } else {
+                Family::V4
+            }
+        });
+    let ok = match fam {
+        None if v.contains(':') => addr(v, true).is_ok(),
+        None => addr(v, false).is_ok(),
+        Some(f) => addr(v, f == Family::V6).is_ok(),
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(bad_addr(v, fam))
+}
+
+/// amt's `mode`: a bad one prints only the usage.
+fn amt_mode(v: &str) -> Res<()> {
+    if v == "gateway" || v == "relay" {
+        return Ok(());
+    }
+    Err(Failure::parse(
+        super::linkmore::kind_help("amt").unwrap_or_default(),
+        1,
+    ))
+}
+
+/// `amt_parse_opt` (iplink_amt.c): exact keywords.
+const AMT: &[Opt] = &[
+    x("mode", Val::Custom(amt_mode)),
+    x("relay_port", Val::Num(0xffff, "relay_port")),
+    x("gateway_port", Val::Num(0xffff, "gateway_port")),
+    x("max_tunnels", Val::Num(u32::MAX, "max_tunnels")),
+    x("dev", Val::Dev(true)),
+    x("local", Val::After(amt_addr)).once(1, "local"),
+    x("discovery", Val::After(amt_addr)).once(2, "discovery"),
+    x("help", Val::Help),
+];
+
 /// gre_parse_opt's check of a multicast remote: it needs a local address.
-fn gre_finish(_kind: &str, seen: &[(&'static str, &str)]) -> Res<()> {
+fn gre_finish(_kind: &str, seen: &[(&'static str, &str)], _set: bool) -> Res<()> {
     let last = |k: &str| seen.iter().rev().find(|(w, _)| *w == k).map(|(_, v)| *v);
     let specific = |v: Option<&str>| {
         v.filter(|v| !matches!(*v, "any" | "all" | "default"))
@@ -633,6 +876,41 @@ const PARSERS: &[Parser] = &[
         unknown: Unknown::Usage,
         finish: None,
     },
+    Parser {
+        kinds: &["geneve"],
+        tunnel: false,
+        opts: &[GENEVE],
+        unknown: Unknown::Command,
+        finish: Some(geneve_finish),
+    },
+    Parser {
+        kinds: &["hsr"],
+        tunnel: false,
+        opts: &[HSR],
+        unknown: Unknown::WhatIs,
+        finish: None,
+    },
+    Parser {
+        kinds: &["xfrm"],
+        tunnel: false,
+        opts: &[XFRM],
+        unknown: Unknown::Usage,
+        finish: Some(xfrm_finish),
+    },
+    Parser {
+        kinds: &["bareudp"],
+        tunnel: false,
+        opts: &[BAREUDP],
+        unknown: Unknown::Command,
+        finish: Some(bareudp_finish),
+    },
+    Parser {
+        kinds: &["amt"],
+        tunnel: false,
+        opts: &[AMT],
+        unknown: Unknown::Command,
+        finish: None,
+    },
 ];
 
 fn parser(kind: &str) -> Option<&'static Parser> {
@@ -677,14 +955,19 @@ fn s32(v: &str) -> bool {
 /// Reads the options of `type KIND` (`it` after the kind) as iproute2's parser of the
 /// kind does, if it is one modelled here: `None` when it is not. The words, all read,
 /// leave `Ok`; a refusal is iproute2's.
-pub(super) fn parse_opt(ns: &Netns, kind: &str, it: &mut Args<'_>) -> Option<Res<()>> {
+pub(super) fn parse_opt(ns: &Netns, kind: &str, it: &mut Args<'_>, set: bool) -> Option<Res<()>> {
     let p = parser(kind)?;
-    Some(run(ns, p, kind, it))
+    // iplink_modify calls the parser only when words follow the kind
+    if it.peek().is_none() {
+        return Some(Ok(()));
+    }
+    Some(run(ns, p, kind, it, set))
 }
 
-fn run(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'_>) -> Res<()> {
+fn run(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'_>, set: bool) -> Res<()> {
     let usage = super::linkmore::kind_help(kind).unwrap_or_default();
     let mut seen: Vec<(&'static str, &str)> = Vec::new();
+    let mut given = 0u64;
     while let Some(w) = it.next() {
         let opt = p.opts.iter().flat_map(|o| o.iter()).find(|o| {
             if o.exact {
@@ -698,6 +981,7 @@ fn run(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'_>) -> Res<()> {
                 Unknown::Command => format!("{kind}: unknown command \"{w}\"?\n"),
                 Unknown::Option => format!("{kind}: unknown option \"{w}\"?\n"),
                 Unknown::Usage => String::new(),
+                Unknown::WhatIs => format!("{kind}: what is \"{w}\"?\n"),
             };
             return Err(Failure::parse(format!("{head}{usage}"), 1));
         };
@@ -709,6 +993,17 @@ fn run(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'_>) -> Res<()> {
             Val::AddrList(_) => it.next().unwrap_or(""),
             _ => it.val()?,
         };
+        // check_duparg (duparg2): after the value is read, before it is checked
+        if let Some((attr, key)) = o.once {
+            if given & (1 << attr) != 0 {
+                let (key, v) = if key.is_empty() { (w, w) } else { (key, v) };
+                return Err(Failure::parse(
+                    format!("Error: either \"{key}\" is duplicate, or \"{v}\" is a garbage.\n"),
+                    255,
+                ));
+            }
+            given |= 1 << attr;
+        }
         match o.val {
             Val::Flag | Val::Help | Val::Unmodelled => {}
             Val::Num(max, msg) => {
@@ -780,11 +1075,13 @@ fn run(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'_>) -> Res<()> {
                 }
             }
             Val::Custom(f) => f(v)?,
+            Val::After(f) => f(v, &seen)?,
+            Val::NsCheck(f) => f(ns, v)?,
         }
         seen.push((o.w, v));
     }
     if let Some(f) = p.finish {
-        f(kind, &seen)?;
+        f(kind, &seen, set)?;
     }
     Ok(())
 }
