@@ -53,6 +53,9 @@ enum Val {
     After(fn(&str, &[(&'static str, &str)]) -> Res<()>),
     /// The kind's usage, status 1 (`help`).
     Help,
+    /// `parse_on_off`: a prefix of `off` or `on` (the refusal is returned, exit status
+    /// 1).
+    OnOff,
     /// Its own check, of the namespace's devices.
     NsCheck(fn(&Netns, &str) -> Res<()>),
     /// A word whose handling is not modelled.
@@ -65,9 +68,21 @@ struct Opt {
     w: &'static str,
     exact: bool,
     val: Val,
-    /// `check_duparg`: the attribute the keyword sets (a number of the kind's own) may
-    /// be given once, and the name a second is reported by (empty: the word as typed).
-    once: Option<(u8, &'static str)>,
+    /// The attribute the keyword sets (a number of the kind's own) may be given once:
+    /// the name a second is reported by (empty: the word as typed), and how.
+    once: Option<(u8, &'static str, Dup)>,
+}
+
+/// How a parser refuses a setting given twice.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dup {
+    /// `check_duparg` (`duparg2`) once the value is read: "either KEY is duplicate, or
+    /// VALUE is a garbage" (exit status 255).
+    Garbage,
+    /// The same before the value is read, with the keyword in both places.
+    GarbageFirst,
+    /// `duparg` once the value is read: "duplicate KEY: VALUE is the second value".
+    Second,
 }
 
 const fn m(w: &'static str, val: Val) -> Opt {
@@ -89,10 +104,18 @@ const fn x(w: &'static str, val: Val) -> Opt {
 }
 
 impl Opt {
-    /// The keyword's attribute may be given once (see [`Opt::once`]).
+    /// The keyword's attribute may be given once (see [`Opt::once`], [`Dup::Garbage`]).
     const fn once(self, attr: u8, key: &'static str) -> Opt {
         Opt {
-            once: Some((attr, key)),
+            once: Some((attr, key, Dup::Garbage)),
+            ..self
+        }
+    }
+
+    /// The keyword may be given once, refused as `dup` says.
+    const fn once_as(self, attr: u8, dup: Dup) -> Opt {
+        Opt {
+            once: Some((attr, self.w, dup)),
             ..self
         }
     }
@@ -110,6 +133,8 @@ enum Unknown {
     Usage,
     /// `KIND: what is "WORD"?`
     WhatIs,
+    /// Nothing: the word is passed over.
+    Skip,
 }
 
 /// A parser's checks once every word is read (see [`Parser::finish`]).
@@ -125,6 +150,8 @@ struct Parser {
     /// The checks once every word is read, given the keywords met (full names) and
     /// their values, in order, and whether a device is changed (not created).
     finish: Option<Finish>,
+    /// What the parser reads before its keywords.
+    pre: Option<fn(&mut Args<'_>) -> Res<()>>,
 }
 
 const BOND_MODES: &[&str] = &[
@@ -777,6 +804,247 @@ const AMT: &[Opt] = &[
     x("help", Val::Help),
 ];
 
+/// gtp's `hsize`: a number below 2^17.
+fn gtp_hsize(v: &str) -> Res<()> {
+    let n = get_u32(v, 0).ok_or_else(|| invarg("invalid PDP hash size", v))?;
+    if n >= 1 << 17 {
+        return Err(invarg("PDP hash size too big", v));
+    }
+    Ok(())
+}
+
+/// gtp's `restart_count`: a decimal byte.
+fn gtp_restart_count(v: &str) -> Res<()> {
+    if get_u8(v, 10).is_none() {
+        return Err(invarg("invalid restart_count", v));
+    }
+    Ok(())
+}
+
+/// `gtp_parse_opt` (iplink_gtp.c): exact keywords, each once; any other word is passed
+/// over.
+const GTP: &[Opt] = &[
+    x(
+        "role",
+        Val::OneOf(&["sgsn", "ggsn"], "invalid role, use sgsn or ggsn"),
+    )
+    .once(1, "role"),
+    x("hsize", Val::Custom(gtp_hsize)).once(2, "hsize"),
+    x("restart_count", Val::Custom(gtp_restart_count)).once(3, "restart_count"),
+    x("help", Val::Help),
+];
+
+/// gtp_parse_opt's check: a role is required.
+fn gtp_finish(_kind: &str, seen: &[(&'static str, &str)], _set: bool) -> Res<()> {
+    if !seen.iter().any(|(w, _)| *w == "role") {
+        return Err(Failure::parse(
+            "gtp: role of the gtp device was not specified\n",
+            1,
+        ));
+    }
+    Ok(())
+}
+
+/// ipoib's `mode`: `datagram` or `connected` (mode_arg returns, status 1).
+fn ipoib_mode(v: &str) -> Res<()> {
+    if v == "datagram" || v == "connected" {
+        return Ok(());
+    }
+    Err(Failure::parse(
+        "Error: argument of \"mode\" must be \"datagram\"or \"connected\"\n",
+        1,
+    ))
+}
+
+/// `ipoib_parse_opt` (iplink_ipoib.c).
+const IPOIB: &[Opt] = &[
+    m("pkey", Val::Num(0xffff, "pkey is invalid")),
+    m("mode", Val::Custom(ipoib_mode)),
+    m("umcast", Val::Num(0xffff, "umcast is invalid")),
+    m("help", Val::Help),
+];
+
+/// `rmnet_parse_opt` (iplink_rmnet.c).
+const RMNET: &[Opt] = &[
+    m("mux_id", Val::Num(0xffff, "mux_id is invalid")),
+    m("help", Val::Help),
+];
+
+/// `wwan_parse_opt` (iplink_wwan.c).
+const WWAN: &[Opt] = &[
+    m("linkid", Val::Num(u32::MAX, "linkid")),
+    m("help", Val::Help),
+];
+
+/// dsa's conduit: a device by name, else `invarg`.
+fn dsa_conduit(ns: &Netns, v: &str) -> Res<()> {
+    if ll_index(ns, v).is_none() {
+        return Err(invarg("Device does not exist", v));
+    }
+    Ok(())
+}
+
+/// `dsa_parse_opt` (iplink_dsa.c): exact keywords.
+const DSA: &[Opt] = &[
+    x("conduit", Val::NsCheck(dsa_conduit)),
+    x("master", Val::NsCheck(dsa_conduit)),
+    x("help", Val::Help),
+];
+
+/// `batadv_parse_opt` (iplink_batadv.c): the routing algorithm is sent as written.
+const BATADV: &[Opt] = &[m("ra", Val::Custom(any_value)), m("help", Val::Help)];
+
+/// `parse_one_of`: a prefix of one of the words, in order; else its message and
+/// -EINVAL, which iplink_modify turns into -1 (exit status 1).
+fn one_of(k: &str, list: &[&str], v: &str) -> Res<()> {
+    if list.iter().any(|w| matches(v, w)) {
+        return Ok(());
+    }
+    let names: Vec<String> = list.iter().map(|w| format!("\"{w}\"")).collect();
+    Err(Failure::parse(
+        format!(
+            "Error: argument of \"{k}\" must be one of {}, not \"{v}\"\n",
+            names.join(", ")
+        ),
+        1,
+    ))
+}
+
+fn macsec_validate(v: &str) -> Res<()> {
+    one_of("validate", &["disabled", "check", "strict"], v)
+}
+
+fn macsec_offload(v: &str) -> Res<()> {
+    one_of("offload", &["off", "phy", "mac"], v)
+}
+
+/// macsec's `cipher`.
+fn macsec_cipher(v: &str) -> Res<()> {
+    const NAMES: [&str; 9] = [
+        "default",
+        "gcm-aes-128",
+        "GCM-AES-128",
+        "gcm-aes-256",
+        "GCM-AES-256",
+        "gcm-aes-xpn-128",
+        "GCM-AES-XPN-128",
+        "gcm-aes-xpn-256",
+        "GCM-AES-XPN-256",
+    ];
+    if NAMES.contains(&v) {
+        return Ok(());
+    }
+    Err(invarg(
+        "expected: default, gcm-aes-128, gcm-aes-256, gcm-aes-xpn-128 or gcm-aes-xpn-256",
+        v,
+    ))
+}
+
+/// macsec's `icvlen` (`get_icvlen`): a byte from 8 to 16.
+fn macsec_icvlen(v: &str) -> Res<()> {
+    let n = get_u8(v, 0).ok_or_else(|| invarg("expected ICV length", v))?;
+    if !(8..=16).contains(&n) {
+        return Err(invarg("ICV length must be in the range {8..16}", v));
+    }
+    Ok(())
+}
+
+/// macsec's `encodingsa` (`get_an`): 0 to 3.
+fn macsec_an(v: &str) -> Res<()> {
+    if get_u8(v, 0).is_some_and(|n| n <= 3) {
+        return Ok(());
+    }
+    Err(invarg("expected an { 0..3 }", v))
+}
+
+/// `macsec_parse_opt` (ipmacsec.c) after the SCI: exact keywords.
+const MACSEC: &[Opt] = &[
+    x("cipher", Val::Custom(macsec_cipher)).once_as(1, Dup::Second),
+    x("icvlen", Val::Custom(macsec_icvlen)).once_as(2, Dup::Second),
+    x("encrypt", Val::OnOff),
+    x("send_sci", Val::OnOff),
+    x("end_station", Val::OnOff),
+    x("scb", Val::OnOff),
+    x("protect", Val::OnOff),
+    x("replay", Val::OnOff),
+    x("window", Val::Num(u32::MAX, "expected replay window size")),
+    x("validate", Val::Custom(macsec_validate)),
+    x("encodingsa", Val::Custom(macsec_an)).once_as(3, Dup::GarbageFirst),
+    x("offload", Val::Custom(macsec_offload)),
+];
+
+/// macsec's SCI first (`get_sci_portaddr`): `sci` and a 64-bit hexadecimal number,
+/// or `address` and a link address (then, maybe, a port), or a port (1 to 65535).
+fn macsec_sci(it: &mut Args<'_>) -> Res<()> {
+    let port = |it: &mut Args<'_>| -> Res<()> {
+        if it.peek() == Some("port") {
+            it.next();
+            let v = it.val()?;
+            let n = get_u32(v, 0)
+                .filter(|&n| n <= 0xffff)
+                .ok_or_else(|| invarg("expected port", v))?;
+            if n == 0 {
+                return Err(invarg("expected port != 0", v));
+            }
+        }
+        Ok(())
+    };
+    match it.peek() {
+        Some("sci") => {
+            it.next();
+            let v = it.val()?;
+            let (_, used, overflow) = crate::show::strtoul(v, 16);
+            if v.is_empty() || used != v.len() || overflow {
+                return Err(invarg("expected sci", v));
+            }
+        }
+        Some("address") => {
+            it.next();
+            let v = it.val()?;
+            if let Err(f) = ll_addr_a2n(v, 6) {
+                let mut e = invarg("expected lladdr", v);
+                e.stderr = format!("{}{}", f.stderr, e.stderr);
+                return Err(e);
+            }
+            port(it)?;
+        }
+        _ => port(it)?,
+    }
+    Ok(())
+}
+
+/// macsec_parse_opt's checks: send_sci, end_station and scb exclude each other (but
+/// end_station and scb both off), and a replay window goes with `replay`.
+fn macsec_finish(_kind: &str, seen: &[(&'static str, &str)], _set: bool) -> Res<()> {
+    let last = |k: &str| seen.iter().rev().find(|(w, _)| *w == k).map(|(_, v)| *v);
+    // (a prefix of both is `off`)
+    let on = |k: &str| last(k) == Some("on");
+    let (sci, es, scb) = (on("send_sci"), on("end_station"), on("scb"));
+    if (sci && (es || scb)) || (es && scb) {
+        return Err(Failure::parse(
+            "invalid combination of send_sci/end_station/scb\n",
+            1,
+        ));
+    }
+    // (a window of 2^32 - 1 is the parser's "none")
+    let window = last("window")
+        .and_then(|v| get_u32(v, 0))
+        .filter(|&n| n != u32::MAX);
+    match (window, last("replay")) {
+        (Some(w), None) => Err(Failure::parse(
+            format!(
+                "replay window set, but replay protection not enabled. did you mean 'replay on window {w}'?\n"
+            ),
+            1,
+        )),
+        (None, Some("on")) => Err(Failure::parse(
+            "replay protection enabled, but no window set. did you mean 'replay on window VALUE'?\n",
+            1,
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// gre_parse_opt's check of a multicast remote: it needs a local address.
 fn gre_finish(_kind: &str, seen: &[(&'static str, &str)], _set: bool) -> Res<()> {
     let last = |k: &str| seen.iter().rev().find(|(w, _)| *w == k).map(|(_, v)| *v);
@@ -804,6 +1072,7 @@ const PARSERS: &[Parser] = &[
         opts: &[BOND],
         unknown: Unknown::Command,
         finish: None,
+        pre: None,
     },
     Parser {
         kinds: &["bond_slave"],
@@ -811,6 +1080,7 @@ const PARSERS: &[Parser] = &[
         opts: &[BOND_SLAVE],
         unknown: Unknown::Option,
         finish: None,
+        pre: None,
     },
     Parser {
         kinds: &["vrf"],
@@ -818,6 +1088,7 @@ const PARSERS: &[Parser] = &[
         opts: &[VRF],
         unknown: Unknown::Option,
         finish: None,
+        pre: None,
     },
     Parser {
         kinds: &["gre", "gretap"],
@@ -825,6 +1096,7 @@ const PARSERS: &[Parser] = &[
         opts: &[GRE, ENCAP, GRE_TAIL],
         unknown: Unknown::Usage,
         finish: Some(gre_finish),
+        pre: None,
     },
     Parser {
         kinds: &["erspan"],
@@ -832,6 +1104,7 @@ const PARSERS: &[Parser] = &[
         opts: &[GRE, ENCAP, GRE_TAIL, ERSPAN],
         unknown: Unknown::Usage,
         finish: Some(gre_finish),
+        pre: None,
     },
     // (link_gre6.c takes the ERSPAN words whatever the kind)
     Parser {
@@ -840,6 +1113,7 @@ const PARSERS: &[Parser] = &[
         opts: &[GRE6, ENCAP, GRE6_TAIL, ERSPAN],
         unknown: Unknown::Usage,
         finish: None,
+        pre: None,
     },
     Parser {
         kinds: &["ip6tnl"],
@@ -847,6 +1121,7 @@ const PARSERS: &[Parser] = &[
         opts: &[IP6TNL, ENCAP, &[x("external", Val::Flag)]],
         unknown: Unknown::Usage,
         finish: None,
+        pre: None,
     },
     Parser {
         kinds: &["ipip"],
@@ -854,6 +1129,7 @@ const PARSERS: &[Parser] = &[
         opts: &[IPTNL, IPIP_MODE, ENCAP, IPTNL_TAIL],
         unknown: Unknown::Usage,
         finish: None,
+        pre: None,
     },
     Parser {
         kinds: &["sit"],
@@ -861,6 +1137,7 @@ const PARSERS: &[Parser] = &[
         opts: &[IPTNL, SIT_MODE, ENCAP, IPTNL_TAIL],
         unknown: Unknown::Usage,
         finish: None,
+        pre: None,
     },
     Parser {
         kinds: &["vti"],
@@ -868,6 +1145,7 @@ const PARSERS: &[Parser] = &[
         opts: &[VTI],
         unknown: Unknown::Usage,
         finish: None,
+        pre: None,
     },
     Parser {
         kinds: &["vti6"],
@@ -875,6 +1153,7 @@ const PARSERS: &[Parser] = &[
         opts: &[VTI6],
         unknown: Unknown::Usage,
         finish: None,
+        pre: None,
     },
     Parser {
         kinds: &["geneve"],
@@ -882,6 +1161,7 @@ const PARSERS: &[Parser] = &[
         opts: &[GENEVE],
         unknown: Unknown::Command,
         finish: Some(geneve_finish),
+        pre: None,
     },
     Parser {
         kinds: &["hsr"],
@@ -889,6 +1169,7 @@ const PARSERS: &[Parser] = &[
         opts: &[HSR],
         unknown: Unknown::WhatIs,
         finish: None,
+        pre: None,
     },
     Parser {
         kinds: &["xfrm"],
@@ -896,6 +1177,7 @@ const PARSERS: &[Parser] = &[
         opts: &[XFRM],
         unknown: Unknown::Usage,
         finish: Some(xfrm_finish),
+        pre: None,
     },
     Parser {
         kinds: &["bareudp"],
@@ -903,6 +1185,7 @@ const PARSERS: &[Parser] = &[
         opts: &[BAREUDP],
         unknown: Unknown::Command,
         finish: Some(bareudp_finish),
+        pre: None,
     },
     Parser {
         kinds: &["amt"],
@@ -910,6 +1193,64 @@ const PARSERS: &[Parser] = &[
         opts: &[AMT],
         unknown: Unknown::Command,
         finish: None,
+        pre: None,
+    },
+    Parser {
+        kinds: &["gtp"],
+        tunnel: false,
+        opts: &[GTP],
+        unknown: Unknown::Skip,
+        finish: Some(gtp_finish),
+        pre: None,
+    },
+    Parser {
+        kinds: &["ipoib"],
+        tunnel: false,
+        opts: &[IPOIB],
+        unknown: Unknown::Option,
+        finish: None,
+        pre: None,
+    },
+    Parser {
+        kinds: &["rmnet"],
+        tunnel: false,
+        opts: &[RMNET],
+        unknown: Unknown::Command,
+        finish: None,
+        pre: None,
+    },
+    Parser {
+        kinds: &["wwan"],
+        tunnel: false,
+        opts: &[WWAN],
+        unknown: Unknown::Command,
+        finish: None,
+        pre: None,
+    },
+    Parser {
+        kinds: &["dsa"],
+        tunnel: false,
+        opts: &[DSA],
+        unknown: Unknown::Command,
+        finish: None,
+        pre: None,
+    },
+    Parser {
+        kinds: &["batadv"],
+        tunnel: false,
+        opts: &[BATADV],
+        unknown: Unknown::Command,
+        finish: None,
+        pre: None,
+    },
+    // (`help` is an unknown word: macsec has no such keyword)
+    Parser {
+        kinds: &["macsec"],
+        tunnel: false,
+        opts: &[MACSEC],
+        unknown: Unknown::Command,
+        finish: Some(macsec_finish),
+        pre: Some(macsec_sci),
     },
 ];
 
@@ -968,6 +1309,9 @@ fn run(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'_>, set: bool) -> Res<
     let usage = super::linkmore::kind_help(kind).unwrap_or_default();
     let mut seen: Vec<(&'static str, &str)> = Vec::new();
     let mut given = 0u64;
+    if let Some(f) = p.pre {
+        f(it)?;
+    }
     while let Some(w) = it.next() {
         let opt = p.opts.iter().flat_map(|o| o.iter()).find(|o| {
             if o.exact {
@@ -977,7 +1321,11 @@ fn run(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'_>, set: bool) -> Res<
             }
         });
         let Some(o) = opt else {
+            if let Unknown::Skip = p.unknown {
+                continue;
+            }
             let head = match p.unknown {
+                Unknown::Skip => String::new(),
                 Unknown::Command => format!("{kind}: unknown command \"{w}\"?\n"),
                 Unknown::Option => format!("{kind}: unknown option \"{w}\"?\n"),
                 Unknown::Usage => String::new(),
@@ -985,6 +1333,20 @@ fn run(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'_>, set: bool) -> Res<
             };
             return Err(Failure::parse(format!("{head}{usage}"), 1));
         };
+        let dup = |key: &str, v: &str, how: Dup| {
+            let msg = match how {
+                Dup::Second => {
+                    format!("Error: duplicate \"{key}\": \"{v}\" is the second value.\n")
+                }
+                _ => format!("Error: either \"{key}\" is duplicate, or \"{v}\" is a garbage.\n"),
+            };
+            Failure::parse(msg, 255)
+        };
+        if let Some((attr, key, Dup::GarbageFirst)) = o.once {
+            if given & (1 << attr) != 0 {
+                return Err(dup(key, key, Dup::GarbageFirst));
+            }
+        }
         let v = match o.val {
             Val::Flag => "",
             Val::Help => return Err(Failure::parse(usage, 1)),
@@ -994,13 +1356,10 @@ fn run(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'_>, set: bool) -> Res<
             _ => it.val()?,
         };
         // check_duparg (duparg2): after the value is read, before it is checked
-        if let Some((attr, key)) = o.once {
+        if let Some((attr, key, how)) = o.once {
             if given & (1 << attr) != 0 {
                 let (key, v) = if key.is_empty() { (w, w) } else { (key, v) };
-                return Err(Failure::parse(
-                    format!("Error: either \"{key}\" is duplicate, or \"{v}\" is a garbage.\n"),
-                    255,
-                ));
+                return Err(dup(key, v, how));
             }
             given |= 1 << attr;
         }
@@ -1077,6 +1436,10 @@ fn run(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'_>, set: bool) -> Res<
             Val::Custom(f) => f(v)?,
             Val::After(f) => f(v, &seen)?,
             Val::NsCheck(f) => f(ns, v)?,
+            // (iplink_modify turns the parser's -EINVAL into its own -1: status 1)
+            Val::OnOff => {
+                super::parse_on_off(o.w, v).map_err(|f| Failure { status: 1, ..f })?;
+            }
         }
         seen.push((o.w, v));
     }
