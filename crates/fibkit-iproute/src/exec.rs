@@ -4009,6 +4009,31 @@ fn ether_addr(b: &[u8], exact: bool) -> Res<[u8; 6]> {
     Ok(m)
 }
 
+/// `veth_parse_opt` (link_veth.c; vxcan's too): the words after the kind start with
+/// `peer`, else the kind's usage is printed on stdout (exit status 1); the peer's
+/// words are iplink_parse's, where a type is a second one.
+fn veth_parse_opt<'a>(ns: &Netns, it: &mut Args<'a>, peer: &mut LinkAttrs, kind: &str) -> Res<()> {
+    let Some(w) = it.next() else {
+        return Ok(());
+    };
+    if w != "peer" {
+        return Err(Failure {
+            stdout: linkmore::kind_help(kind).unwrap_or_default().into(),
+            errno: None,
+            stderr: String::new(),
+            status: 1,
+            exits: false,
+        });
+    }
+    if let Some(t) = link_add_attrs(ns, it, peer)? {
+        return Err(Failure::parse(
+            format!("Error: duplicate \"type\": \"{t}\" is the second value.\n"),
+            255,
+        ));
+    }
+    name_and_dev(peer)
+}
+
 /// iplink_parse takes any word it has no keyword for as the device, but a prefix of
 /// `help` first prints the usage and exits (`ip link add h type dummy`, `ip link set
 /// d0 he`, `ip link del help`; after `dev`, or as `name`, it is a name).
@@ -4277,6 +4302,17 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         // no words: the kind alone, which no device's link operations are asked to
         // take (its validate below aside)
         Some(_) if it.i >= rest.len() => {}
+        // veth_parse_opt: a first word other than `peer` prints vxcan's usage (the
+        // peer's words, read as the device's, are not modelled)
+        Some("vxcan") if it.peek() != Some("peer") => {
+            return Err(Failure {
+                stdout: linkmore::kind_help("vxcan").unwrap_or_default().into(),
+                errno: None,
+                stderr: String::new(),
+                status: 1,
+                exits: false,
+            });
+        }
         // the kind's own parser (kindopts): its words make data no device here takes
         Some(v) if kindopts::has_parser(v) && !kindopts::is_tunnel(v) => {
             if let Some(r) = kindopts::parse_opt(ns, v, &mut it, true) {
@@ -4969,26 +5005,7 @@ fn link_add(
                 peer.mtu = at.mtu;
                 peer.txqlen = at.txqlen;
             }
-            if let Some(w) = it.next() {
-                if w != "peer" {
-                    // veth_parse_opt's usage, printed on stdout
-                    return Err(Failure {
-                        stdout: "Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n".into(),
-                        errno: None,
-                        stderr: String::new(),
-                        status: 1,
-                        exits: false,
-                    });
-                }
-                // veth_parse_opt: a type among the peer's words is a second type
-                if let Some(t) = link_add_attrs(ns, &mut it, &mut peer)? {
-                    return Err(Failure::parse(
-                        format!("Error: duplicate \"type\": \"{t}\" is the second value.\n"),
-                        255,
-                    ));
-                }
-                name_and_dev(&peer)?;
-            }
+            veth_parse_opt(ns, &mut it, &mut peer, "veth")?;
             if let Some((_, m)) = &peer.master {
                 return Err(unmodelled_link_setting("master", m));
             }
@@ -5034,6 +5051,10 @@ fn link_add(
             }
         }
         Some(k) => {
+            // vxcan's peer, as a veth's
+            if k == "vxcan" {
+                veth_parse_opt(ns, &mut it, &mut LinkAttrs::default(), k)?;
+            }
             // the kind's own parser (kindopts), which reads every word
             let parsed = kindopts::parse_opt(ns, k, &mut it, false)
                 .transpose()?

@@ -56,6 +56,8 @@ enum Val {
     /// `parse_on_off`: a prefix of `off` or `on` (the refusal is returned, exit status
     /// 1).
     OnOff,
+    /// can's `set_ctrlmode`: exactly `on` or `off`.
+    CtrlMode,
     /// Its own check, of the namespace's devices.
     NsCheck(fn(&Netns, &str) -> Res<()>),
     /// A word whose handling is not modelled.
@@ -135,6 +137,8 @@ enum Unknown {
     WhatIs,
     /// Nothing: the word is passed over.
     Skip,
+    /// `KIND: unknown option "WORD"` (no question mark).
+    OptionPlain,
 }
 
 /// A parser's checks once every word is read (see [`Parser::finish`]).
@@ -1045,6 +1049,112 @@ fn macsec_finish(_kind: &str, seen: &[(&'static str, &str)], _set: bool) -> Res<
     }
 }
 
+/// can's `sample-point` and `dsample-point` (`get_float`: `strtof` of the whole word).
+fn can_float(v: &str) -> bool {
+    !v.is_empty() && v.trim_start().parse::<f32>().is_ok() && !v.starts_with('+')
+        || v.starts_with('+') && v[1..].parse::<f32>().is_ok()
+}
+
+fn can_sample_point(v: &str) -> Res<()> {
+    if can_float(v) {
+        return Ok(());
+    }
+    Err(invarg("invalid \"sample-point\" value\n", v))
+}
+
+fn can_dsample_point(v: &str) -> Res<()> {
+    if can_float(v) {
+        return Ok(());
+    }
+    Err(invarg("invalid \"dsample-point\" value\n", v))
+}
+
+/// can's on/off words (`set_ctrlmode`: exactly `on` or `off`, else exit(-1)).
+fn can_ctrlmode(k: &str, v: &str) -> Res<()> {
+    if v == "on" || v == "off" {
+        return Ok(());
+    }
+    Err(Failure::parse(
+        format!("Error: argument of \"{k}\" must be \"on\" or \"off\", not \"{v}\"\n"),
+        255,
+    ))
+}
+
+/// can's `tdc-mode`.
+fn can_tdc_mode(v: &str) -> Res<()> {
+    if matches!(v, "auto" | "manual" | "off") {
+        return Ok(());
+    }
+    Err(Failure::parse(
+        format!(
+            "Error: argument of \"tdc-mode\" must be \"auto\", \"manual\" or \"off\", not \"{v}\"\n"
+        ),
+        255,
+    ))
+}
+
+/// `can_parse_opt` (iplink_can.c).
+const CAN: &[Opt] = &[
+    m("bitrate", Val::Num(u32::MAX, "invalid \"bitrate\" value\n")),
+    m("sample-point", Val::Custom(can_sample_point)),
+    m("tq", Val::Num(u32::MAX, "invalid \"tq\" value\n")),
+    m(
+        "prop-seg",
+        Val::Num(u32::MAX, "invalid \"prop-seg\" value\n"),
+    ),
+    m(
+        "phase-seg1",
+        Val::Num(u32::MAX, "invalid \"phase-seg1\" value\n"),
+    ),
+    m(
+        "phase-seg2",
+        Val::Num(u32::MAX, "invalid \"phase-seg2\" value\n"),
+    ),
+    m("sjw", Val::Num(u32::MAX, "invalid \"sjw\" value\n")),
+    m(
+        "dbitrate",
+        Val::Num(u32::MAX, "invalid \"dbitrate\" value\n"),
+    ),
+    m("dsample-point", Val::Custom(can_dsample_point)),
+    m("dtq", Val::Num(u32::MAX, "invalid \"dtq\" value\n")),
+    m(
+        "dprop-seg",
+        Val::Num(u32::MAX, "invalid \"dprop-seg\" value\n"),
+    ),
+    m(
+        "dphase-seg1",
+        Val::Num(u32::MAX, "invalid \"dphase-seg1\" value\n"),
+    ),
+    m(
+        "dphase-seg2",
+        Val::Num(u32::MAX, "invalid \"dphase-seg2\" value\n"),
+    ),
+    m("dsjw", Val::Num(u32::MAX, "invalid \"dsjw\" value\n")),
+    m("tdcv", Val::Num(u32::MAX, "invalid \"tdcv\" value\n")),
+    m("tdco", Val::Num(u32::MAX, "invalid \"tdco\" value\n")),
+    m("tdcf", Val::Num(u32::MAX, "invalid \"tdcf\" value\n")),
+    m("loopback", Val::CtrlMode),
+    m("listen-only", Val::CtrlMode),
+    m("triple-sampling", Val::CtrlMode),
+    m("one-shot", Val::CtrlMode),
+    m("berr-reporting", Val::CtrlMode),
+    m("fd", Val::CtrlMode),
+    m("fd-non-iso", Val::CtrlMode),
+    m("presume-ack", Val::CtrlMode),
+    m("cc-len8-dlc", Val::CtrlMode),
+    m("tdc-mode", Val::Custom(can_tdc_mode)),
+    m("restart", Val::Flag),
+    m(
+        "restart-ms",
+        Val::Num(u32::MAX, "invalid \"restart-ms\" value\n"),
+    ),
+    m(
+        "termination",
+        Val::Num(0xffff, "invalid \"termination\" value\n"),
+    ),
+    m("help", Val::Help),
+];
+
 /// gre_parse_opt's check of a multicast remote: it needs a local address.
 fn gre_finish(_kind: &str, seen: &[(&'static str, &str)], _set: bool) -> Res<()> {
     let last = |k: &str| seen.iter().rev().find(|(w, _)| *w == k).map(|(_, v)| *v);
@@ -1252,6 +1362,14 @@ const PARSERS: &[Parser] = &[
         finish: Some(macsec_finish),
         pre: Some(macsec_sci),
     },
+    Parser {
+        kinds: &["can"],
+        tunnel: false,
+        opts: &[CAN],
+        unknown: Unknown::OptionPlain,
+        finish: None,
+        pre: None,
+    },
 ];
 
 fn parser(kind: &str) -> Option<&'static Parser> {
@@ -1326,6 +1444,7 @@ fn run(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'_>, set: bool) -> Res<
             }
             let head = match p.unknown {
                 Unknown::Skip => String::new(),
+                Unknown::OptionPlain => format!("{kind}: unknown option \"{w}\"\n"),
                 Unknown::Command => format!("{kind}: unknown command \"{w}\"?\n"),
                 Unknown::Option => format!("{kind}: unknown option \"{w}\"?\n"),
                 Unknown::Usage => String::new(),
@@ -1436,6 +1555,7 @@ fn run(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'_>, set: bool) -> Res<
             Val::Custom(f) => f(v)?,
             Val::After(f) => f(v, &seen)?,
             Val::NsCheck(f) => f(ns, v)?,
+            Val::CtrlMode => can_ctrlmode(o.w, v)?,
             // (iplink_modify turns the parser's -EINVAL into its own -1: status 1)
             Val::OnOff => {
                 super::parse_on_off(o.w, v).map_err(|f| Failure { status: 1, ..f })?;
