@@ -4031,6 +4031,10 @@ fn veth_parse_opt<'a>(ns: &Netns, it: &mut Args<'a>, peer: &mut LinkAttrs, kind:
             255,
         ));
     }
+    // (the peer's address, as the kernel's veth_validate of the peer sees it)
+    if peer.bad_mac.is_some() {
+        return Err(Failure::errno(Errno::EINVAL));
+    }
     name_and_dev(peer)
 }
 
@@ -4289,8 +4293,14 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         // the words make an empty IFLA_INFO_DATA, which the device's own link
         // operations (none change a link) or no kind's take
         Some(v) if linkmore::KINDS_WITHOUT_OPTIONS.contains(&v) => {
-            foreign_data = it.next().is_some();
+            let words = it.next().is_some();
             while it.next().is_some() {}
+            // (a port kind's, `*_slave`, are IFLA_INFO_SLAVE_DATA: see below)
+            if words && v.ends_with("_slave") && ns.bridge_port(idx).is_some() {
+                port = Some(fibkit::bridge::PortChange::default());
+            } else {
+                foreign_data = words;
+            }
         }
         // a kind iproute2 has no parser for takes no options; the kernel, which knows
         // none by that name either, ignores the bare kind
@@ -4312,6 +4322,37 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 status: 1,
                 exits: false,
             });
+        }
+        // a port kind's words make IFLA_INFO_SLAVE_DATA, which rtnl_newlink parses with
+        // the master's port policy whatever port kind was named: on a bridge port,
+        // bond_slave's IFLA_BOND_SLAVE_QUEUE_ID (5) is read as IFLA_BRPORT_GUARD and
+        // IFLA_BOND_SLAVE_PRIO (9) as IFLA_BRPORT_UNICAST_FLOOD, u8 attributes: the
+        // value's lowest byte (little-endian) sets the flag, the last one given wins
+        Some("bond_slave") if ns.bridge_port(idx).is_some() => {
+            use fibkit::bridge::port_flag as f;
+            let words = kindopts::parse_opt(ns, "bond_slave", &mut it, true)
+                .transpose()?
+                .unwrap_or_default();
+            let mut c = fibkit::bridge::PortChange::default();
+            for (k, v) in words {
+                let (flag, n) = if k == "queue_id" {
+                    (f::GUARD, parse_u32(v).unwrap_or(0))
+                } else {
+                    (f::FLOOD, crate::show::strtol(v, 0).0 as u32)
+                };
+                c.flags.0 |= flag;
+                if n & 0xff != 0 {
+                    c.flags.1 |= flag;
+                } else {
+                    c.flags.1 &= !flag;
+                }
+            }
+            port = Some(c);
+        }
+        // ipvlan_parse_opt, then data no device here takes
+        Some(v @ ("ipvlan" | "ipvtap")) => {
+            linkmore::ipvlan_parse_opt(&mut it, v)?;
+            foreign_data = true;
         }
         // the kind's own parser (kindopts): its words make data no device here takes
         Some(v) if kindopts::has_parser(v) && !kindopts::is_tunnel(v) => {
@@ -4818,6 +4859,9 @@ struct LinkAttrs {
     broadcast: Option<Vec<u8>>,
     /// `addrgenmode MODE` (IFLA_AF_SPEC), which a creation refuses.
     af_spec: bool,
+    /// The last `address` given, when it is not six bytes long: the kind's validate
+    /// refuses it (EINVAL) once the kernel is asked, if the kernel knows the kind.
+    bad_mac: Option<Vec<u8>>,
 }
 
 /// `iplink_parse` for `ip link add`: the words up to `type` (returned with what follows
@@ -4850,7 +4894,9 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
             }
             "address" => {
                 let v = it.val()?;
-                at.mac = Some(ether_addr(&parse_lladdr(v)?, true)?);
+                let b = parse_lladdr(v)?;
+                at.mac = ether_addr(&b, true).ok();
+                at.bad_mac = at.mac.is_none().then_some(b);
             }
             "mtu" => {
                 let v = it.val()?;
@@ -5021,7 +5067,7 @@ fn link_add(
             // the address and MTU
             if it.i >= it.v.len() {
                 main_policy(&at)?;
-                let mac = at.mac.as_ref().map(|m| &m[..]);
+                let mac = at.bad_mac.as_deref().or(at.mac.as_ref().map(|m| &m[..]));
                 fibkit::vxlan::validate_change(mac, at.mtu, false).map_err(Failure::kernel)?;
             }
             let mut conf = vxlan_parse_opt(&resolve, &mut it, false)?.conf;
@@ -5106,6 +5152,24 @@ fn link_add(
     // rtnl_newlink's attribute policy, before the kind's validate (a veth peer's is
     // checked by Netns::link_add after it)
     main_policy(&at)?;
+    // the kind's validate (ifb_validate, veth_validate, br_validate, macvlan_validate,
+    // vxlan_validate): an address of any length but six bytes (tun_validate refuses
+    // every request first)
+    match &kind {
+        // tun_validate refuses every request, before rtnl_newlink looks the name up
+        LinkKind::Tun { .. } => {
+            return Err(Failure::kernel(fibkit::Error::msg(
+                Errno::EOPNOTSUPP,
+                "tun/tap creation via rtnetlink is not supported",
+            )))
+        }
+        LinkKind::Vxlan(_) if at.bad_mac.is_some() => {
+            let mac = at.bad_mac.as_deref();
+            fibkit::vxlan::validate_change(mac, at.mtu, true).map_err(Failure::kernel)?;
+        }
+        _ if at.bad_mac.is_some() => return Err(Failure::errno(Errno::EINVAL)),
+        _ => {}
+    }
     let name = at.name.or(at.dev).unwrap_or_default();
     let peer_name = peer.name.or(peer.dev);
     let req = LinkAdd {

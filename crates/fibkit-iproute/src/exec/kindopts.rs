@@ -1411,21 +1411,29 @@ fn s32(v: &str) -> bool {
     !v.is_empty() && used == v.len() && i32::try_from(n).is_ok()
 }
 
+/// The keywords a parser read (their full names) and their values, in order.
+pub(super) type Words<'a> = Vec<(&'static str, &'a str)>;
+
 /// Reads the options of `type KIND` (`it` after the kind) as iproute2's parser of the
 /// kind does, if it is one modelled here: `None` when it is not. The words, all read,
-/// leave `Ok`; a refusal is iproute2's.
-pub(super) fn parse_opt(ns: &Netns, kind: &str, it: &mut Args<'_>, set: bool) -> Option<Res<()>> {
+/// leave `Ok` with the keywords met; a refusal is iproute2's.
+pub(super) fn parse_opt<'a>(
+    ns: &Netns,
+    kind: &str,
+    it: &mut Args<'a>,
+    set: bool,
+) -> Option<Res<Words<'a>>> {
     let p = parser(kind)?;
     // iplink_modify calls the parser only when words follow the kind
     if it.peek().is_none() {
-        return Some(Ok(()));
+        return Some(Ok(Vec::new()));
     }
     Some(run(ns, p, kind, it, set))
 }
 
-fn run(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'_>, set: bool) -> Res<()> {
+fn run<'a>(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'a>, set: bool) -> Res<Words<'a>> {
     let usage = super::linkmore::kind_help(kind).unwrap_or_default();
-    let mut seen: Vec<(&'static str, &str)> = Vec::new();
+    let mut seen: Words<'a> = Vec::new();
     let mut given = 0u64;
     if let Some(f) = p.pre {
         f(it)?;
@@ -1566,5 +1574,5 @@ fn run(ns: &Netns, p: &Parser, kind: &str, it: &mut Args<'_>, set: bool) -> Res<
     if let Some(f) = p.finish {
         f(kind, &seen, set)?;
     }
-    Ok(())
+    Ok(seen)
 }
