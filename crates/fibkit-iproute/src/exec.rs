@@ -4361,18 +4361,30 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             }
             foreign_data = true;
         }
-        // a tunnel's parser first reads the device's own settings (RTM_GETLINK): a
-        // device whose kind has none to report (no IFLA_INFO_DATA: the loopback, a
-        // dummy, a veth) ends it (gre_parse_opt's get_failed); another's are read as
-        // the tunnel's, not modelled
-        Some(v) if kindopts::is_tunnel(v) => {
-            return Err(match ns.link(idx).map(|l| &l.kind) {
-                Some(LinkKind::Loopback | LinkKind::Dummy | LinkKind::Veth { .. }) => {
-                    Failure::parse("Failed to get existing tunnel info.\n", 1)
+        // a tunnel's parser first reads the device's own settings (RTM_GETLINK) and
+        // takes the attributes of its kind's numbers as its own: a device with none
+        // to report (no IFLA_INFO_DATA: the loopback, a dummy, a veth) ends it
+        // (get_failed), and so does one whose attribute there is no address of the
+        // family: a tun's (IFLA_TUN_* bytes) for every tunnel kind, a bridge's for all
+        // but vti, whose IFLA_VTI_LOCAL and _REMOTE are the bridge's u32 ageing time
+        // and STP state; vti then reads its words and sends data the bridge refuses.
+        // Other devices' settings are not modelled.
+        Some(v) if kindopts::is_tunnel(v) => match ns.link(idx).map(|l| &l.kind) {
+            Some(LinkKind::Bridge) if v == "vti" => {
+                if let Some(r) = kindopts::parse_opt(ns, v, &mut it, true) {
+                    r?;
                 }
-                _ => unmodelled_link_setting("type", v),
-            });
-        }
+                foreign_data = true;
+            }
+            Some(
+                LinkKind::Loopback
+                | LinkKind::Dummy
+                | LinkKind::Veth { .. }
+                | LinkKind::Tun { .. }
+                | LinkKind::Bridge,
+            ) => return Err(Failure::parse("Failed to get existing tunnel info.\n", 1)),
+            _ => return Err(unmodelled_link_setting("type", v)),
+        },
         // the kind's parser asked for its usage (a tunnel's first asks the kernel for
         // the device's tunnel settings, not modelled)
         Some(v) if !linkmore::TUNNEL_KINDS.contains(&v) => {
