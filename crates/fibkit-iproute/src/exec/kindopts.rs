@@ -50,7 +50,7 @@ enum Val {
     /// Its own check.
     Custom(fn(&str) -> Res<()>),
     /// Its own check, given the keywords read before it and their values.
-    After(fn(&str, &[(&'static str, &str)]) -> Res<()>),
+    After(fn(&str, &Seen<'_>) -> Res<()>),
     /// The kind's usage, status 1 (`help`).
     Help,
     /// `parse_on_off`: a prefix of `off` or `on` (the refusal is returned, exit status
@@ -142,7 +142,7 @@ enum Unknown {
 }
 
 /// A parser's checks once every word is read (see [`Parser::finish`]).
-type Finish = fn(&str, &[(&'static str, &str)], bool) -> Res<()>;
+type Finish = fn(&str, &Seen<'_>, bool) -> Res<()>;
 
 /// A kind's parser.
 struct Parser {
@@ -760,7 +760,7 @@ fn bareudp_finish(_kind: &str, seen: &[(&'static str, &str)], _set: bool) -> Res
 
 /// amt's `local` and `discovery`: an address of the discovery address's family, any
 /// until one is given.
-fn amt_addr(v: &str, seen: &[(&'static str, &str)]) -> Res<()> {
+fn amt_addr(v: &str, seen: &Seen<'_>) -> Res<()> {
     let fam = seen
         .iter()
         .rev()
@@ -1413,6 +1413,9 @@ fn s32(v: &str) -> bool {
 
 /// The keywords a parser read (their full names) and their values, in order.
 pub(super) type Words<'a> = Vec<(&'static str, &'a str)>;
+
+/// [`Words`] as the checks see them.
+type Seen<'a> = [(&'static str, &'a str)];
 
 /// Reads the options of `type KIND` (`it` after the kind) as iproute2's parser of the
 /// kind does, if it is one modelled here: `None` when it is not. The words, all read,
