@@ -17,6 +17,7 @@ use crate::names::*;
 
 mod encap;
 mod genl;
+mod kindopts;
 mod linkmore;
 mod mptcp;
 mod nexthop;
@@ -4022,6 +4023,35 @@ fn ether_addr(b: &[u8], exact: bool) -> Res<[u8; 6]> {
     Ok(m)
 }
 
+/// `veth_parse_opt` (link_veth.c; vxcan's too): the words after the kind start with
+/// `peer`, else the kind's usage is printed on stdout (exit status 1); the peer's
+/// words are iplink_parse's, where a type is a second one.
+fn veth_parse_opt<'a>(ns: &Netns, it: &mut Args<'a>, peer: &mut LinkAttrs, kind: &str) -> Res<()> {
+    let Some(w) = it.next() else {
+        return Ok(());
+    };
+    if w != "peer" {
+        return Err(Failure {
+            stdout: linkmore::kind_help(kind).unwrap_or_default().into(),
+            errno: None,
+            stderr: String::new(),
+            status: 1,
+            exits: false,
+        });
+    }
+    if let Some(t) = link_add_attrs(ns, it, peer)? {
+        return Err(Failure::parse(
+            format!("Error: duplicate \"type\": \"{t}\" is the second value.\n"),
+            255,
+        ));
+    }
+    // (the peer's address, as the kernel's veth_validate of the peer sees it)
+    if peer.bad_mac.is_some() {
+        return Err(Failure::errno(Errno::EINVAL));
+    }
+    name_and_dev(peer)
+}
+
 /// iplink_parse takes any word it has no keyword for as the device, but a prefix of
 /// `help` first prints the usage and exits (`ip link add h type dummy`, `ip link set
 /// d0 he`, `ip link del help`; after `dev`, or as `name`, it is a name).
@@ -4277,8 +4307,14 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         // the words make an empty IFLA_INFO_DATA, which the device's own link
         // operations (none change a link) or no kind's take
         Some(v) if linkmore::KINDS_WITHOUT_OPTIONS.contains(&v) => {
-            foreign_data = it.next().is_some();
+            let words = it.next().is_some();
             while it.next().is_some() {}
+            // (a port kind's, `*_slave`, are IFLA_INFO_SLAVE_DATA: see below)
+            if words && v.ends_with("_slave") && ns.bridge_port(idx).is_some() {
+                port = Some(fibkit::bridge::PortChange::default());
+            } else {
+                foreign_data = words;
+            }
         }
         // a kind iproute2 has no parser for takes no options; the kernel, which knows
         // none by that name either, ignores the bare kind
@@ -4290,6 +4326,79 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         // no words: the kind alone, which no device's link operations are asked to
         // take (its validate below aside)
         Some(_) if it.i >= rest.len() => {}
+        // veth_parse_opt: a first word other than `peer` prints vxcan's usage (the
+        // peer's words, read as the device's, are not modelled)
+        Some("vxcan") if it.peek() != Some("peer") => {
+            return Err(Failure {
+                stdout: linkmore::kind_help("vxcan").unwrap_or_default().into(),
+                errno: None,
+                stderr: String::new(),
+                status: 1,
+                exits: false,
+            });
+        }
+        // a port kind's words make IFLA_INFO_SLAVE_DATA, which rtnl_newlink parses with
+        // the master's port policy whatever port kind was named: on a bridge port,
+        // bond_slave's IFLA_BOND_SLAVE_QUEUE_ID (5) is read as IFLA_BRPORT_GUARD and
+        // IFLA_BOND_SLAVE_PRIO (9) as IFLA_BRPORT_UNICAST_FLOOD, u8 attributes: the
+        // value's lowest byte (little-endian) sets the flag, the last one given wins
+        Some("bond_slave") if ns.bridge_port(idx).is_some() => {
+            use fibkit::bridge::port_flag as f;
+            let words = kindopts::parse_opt(ns, "bond_slave", &mut it, true)
+                .transpose()?
+                .unwrap_or_default();
+            let mut c = fibkit::bridge::PortChange::default();
+            for (k, v) in words {
+                let (flag, n) = if k == "queue_id" {
+                    (f::GUARD, parse_u32(v).unwrap_or(0))
+                } else {
+                    (f::FLOOD, crate::show::strtol(v, 0).0 as u32)
+                };
+                c.flags.0 |= flag;
+                if n & 0xff != 0 {
+                    c.flags.1 |= flag;
+                } else {
+                    c.flags.1 &= !flag;
+                }
+            }
+            port = Some(c);
+        }
+        // ipvlan_parse_opt, then data no device here takes
+        Some(v @ ("ipvlan" | "ipvtap")) => {
+            linkmore::ipvlan_parse_opt(&mut it, v)?;
+            foreign_data = true;
+        }
+        // the kind's own parser (kindopts): its words make data no device here takes
+        Some(v) if kindopts::has_parser(v) && !kindopts::is_tunnel(v) => {
+            if let Some(r) = kindopts::parse_opt(ns, v, &mut it, true) {
+                r?;
+            }
+            foreign_data = true;
+        }
+        // a tunnel's parser first reads the device's own settings (RTM_GETLINK) and
+        // takes the attributes of its kind's numbers as its own: a device with none
+        // to report (no IFLA_INFO_DATA: the loopback, a dummy, a veth) ends it
+        // (get_failed), and so does one whose attribute there is no address of the
+        // family: a tun's (IFLA_TUN_* bytes) for every tunnel kind, a bridge's for all
+        // but vti, whose IFLA_VTI_LOCAL and _REMOTE are the bridge's u32 ageing time
+        // and STP state; vti then reads its words and sends data the bridge refuses.
+        // Other devices' settings are not modelled.
+        Some(v) if kindopts::is_tunnel(v) => match ns.link(idx).map(|l| &l.kind) {
+            Some(LinkKind::Bridge) if v == "vti" => {
+                if let Some(r) = kindopts::parse_opt(ns, v, &mut it, true) {
+                    r?;
+                }
+                foreign_data = true;
+            }
+            Some(
+                LinkKind::Loopback
+                | LinkKind::Dummy
+                | LinkKind::Veth { .. }
+                | LinkKind::Tun { .. }
+                | LinkKind::Bridge,
+            ) => return Err(Failure::parse("Failed to get existing tunnel info.\n", 1)),
+            _ => return Err(unmodelled_link_setting("type", v)),
+        },
         // the kind's parser asked for its usage (a tunnel's first asks the kernel for
         // the device's tunnel settings, not modelled)
         Some(v) if !linkmore::TUNNEL_KINDS.contains(&v) => {
@@ -4775,6 +4884,9 @@ struct LinkAttrs {
     broadcast: Option<Vec<u8>>,
     /// `addrgenmode MODE` (IFLA_AF_SPEC), which a creation refuses.
     af_spec: bool,
+    /// The last `address` given, when it is not six bytes long: the kind's validate
+    /// refuses it (EINVAL) once the kernel is asked, if the kernel knows the kind.
+    bad_mac: Option<Vec<u8>>,
 }
 
 /// `iplink_parse` for `ip link add`: the words up to `type` (returned with what follows
@@ -4807,7 +4919,9 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
             }
             "address" => {
                 let v = it.val()?;
-                at.mac = Some(ether_addr(&parse_lladdr(v)?, true)?);
+                let b = parse_lladdr(v)?;
+                at.mac = ether_addr(&b, true).ok();
+                at.bad_mac = at.mac.is_none().then_some(b);
             }
             "mtu" => {
                 let v = it.val()?;
@@ -4962,26 +5076,7 @@ fn link_add(
                 peer.mtu = at.mtu;
                 peer.txqlen = at.txqlen;
             }
-            if let Some(w) = it.next() {
-                if w != "peer" {
-                    // veth_parse_opt's usage, printed on stdout
-                    return Err(Failure {
-                        stdout: "Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n".into(),
-                        errno: None,
-                        stderr: String::new(),
-                        status: 1,
-                        exits: false,
-                    });
-                }
-                // veth_parse_opt: a type among the peer's words is a second type
-                if let Some(t) = link_add_attrs(ns, &mut it, &mut peer)? {
-                    return Err(Failure::parse(
-                        format!("Error: duplicate \"type\": \"{t}\" is the second value.\n"),
-                        255,
-                    ));
-                }
-                name_and_dev(&peer)?;
-            }
+            veth_parse_opt(ns, &mut it, &mut peer, "veth")?;
             if let Some((_, m)) = &peer.master {
                 return Err(unmodelled_link_setting("master", m));
             }
@@ -4997,7 +5092,7 @@ fn link_add(
             // the address and MTU
             if it.i >= it.v.len() {
                 main_policy(&at)?;
-                let mac = at.mac.as_ref().map(|m| &m[..]);
+                let mac = at.bad_mac.as_deref().or(at.mac.as_ref().map(|m| &m[..]));
                 fibkit::vxlan::validate_change(mac, at.mtu, false).map_err(Failure::kernel)?;
             }
             let a = vxlan_parse_opt(&resolve, &mut it, false)?;
@@ -5038,8 +5133,17 @@ fn link_add(
             }
         }
         Some(k) => {
+            // vxcan's peer, as a veth's
+            if k == "vxcan" {
+                veth_parse_opt(ns, &mut it, &mut LinkAttrs::default(), k)?;
+            }
+            // the kind's own parser (kindopts), which reads every word
+            let parsed = kindopts::parse_opt(ns, k, &mut it, false)
+                .transpose()?
+                .is_some();
             // the kind's parser asked for its usage
-            if !matches!(k, "vlan" | "ipvlan" | "ipvtap")
+            if !parsed
+                && !matches!(k, "vlan" | "ipvlan" | "ipvtap")
                 && linkmore::iproute2_kind(k)
                 && !linkmore::KINDS_WITHOUT_OPTIONS.contains(&k)
             {
@@ -5084,6 +5188,24 @@ fn link_add(
     // rtnl_newlink's attribute policy, before the kind's validate (a veth peer's is
     // checked by Netns::link_add after it)
     main_policy(&at)?;
+    // the kind's validate (ifb_validate, veth_validate, br_validate, macvlan_validate,
+    // vxlan_validate): an address of any length but six bytes (tun_validate refuses
+    // every request first)
+    match &kind {
+        // tun_validate refuses every request, before rtnl_newlink looks the name up
+        LinkKind::Tun { .. } => {
+            return Err(Failure::kernel(fibkit::Error::msg(
+                Errno::EOPNOTSUPP,
+                "tun/tap creation via rtnetlink is not supported",
+            )))
+        }
+        LinkKind::Vxlan(_) if at.bad_mac.is_some() => {
+            let mac = at.bad_mac.as_deref();
+            fibkit::vxlan::validate_change(mac, at.mtu, true).map_err(Failure::kernel)?;
+        }
+        _ if at.bad_mac.is_some() => return Err(Failure::errno(Errno::EINVAL)),
+        _ => {}
+    }
     let name = at.name.or(at.dev).unwrap_or_default();
     let peer_name = peer.name.or(peer.dev);
     let req = LinkAdd {

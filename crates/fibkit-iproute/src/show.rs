@@ -1413,7 +1413,7 @@ fn rtntype_a2n(s: &str) -> Option<u8> {
 }
 
 /// `rtnl_dsfield_a2n` (numbers are hexadecimal).
-fn dsfield_a2n(s: &str) -> Option<u8> {
+pub(crate) fn dsfield_a2n(s: &str) -> Option<u8> {
     names::dsfield_by_name(s).or_else(|| strtoul_max(s, 16, 255).map(|v| v as u8))
 }
 

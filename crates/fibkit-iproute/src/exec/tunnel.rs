@@ -197,7 +197,7 @@ fn addr32(v: &str) -> Res<u32> {
 }
 
 /// `tnl_parse_key`: a dotted quad, or an unsigned number in any base.
-fn parse_key(what: &str, v: &str) -> Res<u32> {
+pub(super) fn parse_key(what: &str, v: &str) -> Res<u32> {
     if v.contains('.') {
         return addr32(v);
     }
