@@ -331,8 +331,8 @@ const ENCAP: &[Opt] = &[
     x("noencap-remcsum", Val::Flag),
 ];
 
-/// `gre_parse_opt` (link_gre.c) before its encapsulation words.
-const GRE: &[Opt] = &[
+/// The keys and flags both `gre_parse_opt`s (link_gre.c, link_gre6.c) read first.
+const GRE_KEYS: &[Opt] = &[
     m("key", Val::Key("key")),
     m("nokey", Val::Flag),
     m("ikey", Val::Key("ikey")),
@@ -351,6 +351,11 @@ const GRE: &[Opt] = &[
     m("noicsum", Val::Flag),
     m("ocsum", Val::Flag),
     m("noocsum", Val::Flag),
+];
+
+/// `gre_parse_opt` (link_gre.c) after its keys and flags, before its encapsulation
+/// words.
+const GRE: &[Opt] = &[
     m("nopmtudisc", Val::Flag),
     m("pmtudisc", Val::Flag),
     m("remote", Val::Addr(false)),
@@ -404,27 +409,10 @@ fn dscp6(v: &str) -> Res<()> {
     Err(invarg("not inherit", v))
 }
 
-/// The words of `gre_parse_opt` (link_gre6.c) before the encapsulation ones: GRE's
-/// keys and flags, IPv6 endpoints, and the IPv6 tunnel's hop limit and traffic class.
+/// The words of `gre_parse_opt` (link_gre6.c) after the keys and flags, before the
+/// encapsulation ones: IPv6 endpoints, and the IPv6 tunnel's hop limit and traffic
+/// class.
 const GRE6: &[Opt] = &[
-    m("key", Val::Key("key")),
-    m("nokey", Val::Flag),
-    m("ikey", Val::Key("ikey")),
-    m("noikey", Val::Flag),
-    m("okey", Val::Key("okey")),
-    m("nookey", Val::Flag),
-    m("seq", Val::Flag),
-    m("noseq", Val::Flag),
-    m("iseq", Val::Flag),
-    m("noiseq", Val::Flag),
-    m("oseq", Val::Flag),
-    m("nooseq", Val::Flag),
-    m("csum", Val::Flag),
-    m("nocsum", Val::Flag),
-    m("icsum", Val::Flag),
-    m("noicsum", Val::Flag),
-    m("ocsum", Val::Flag),
-    m("noocsum", Val::Flag),
     m("remote", Val::Addr(true)),
     m("local", Val::Addr(true)),
     m("dev", Val::Dev(true)),
@@ -1203,7 +1191,7 @@ const PARSERS: &[Parser] = &[
     Parser {
         kinds: &["gre", "gretap"],
         tunnel: true,
-        opts: &[GRE, ENCAP, GRE_TAIL],
+        opts: &[GRE_KEYS, GRE, ENCAP, GRE_TAIL],
         unknown: Unknown::Usage,
         finish: Some(gre_finish),
         pre: None,
@@ -1211,7 +1199,7 @@ const PARSERS: &[Parser] = &[
     Parser {
         kinds: &["erspan"],
         tunnel: true,
-        opts: &[GRE, ENCAP, GRE_TAIL, ERSPAN],
+        opts: &[GRE_KEYS, GRE, ENCAP, GRE_TAIL, ERSPAN],
         unknown: Unknown::Usage,
         finish: Some(gre_finish),
         pre: None,
@@ -1220,7 +1208,7 @@ const PARSERS: &[Parser] = &[
     Parser {
         kinds: &["ip6gre", "ip6gretap", "ip6erspan"],
         tunnel: true,
-        opts: &[GRE6, ENCAP, GRE6_TAIL, ERSPAN],
+        opts: &[GRE_KEYS, GRE6, ENCAP, GRE6_TAIL, ERSPAN],
         unknown: Unknown::Usage,
         finish: None,
         pre: None,
