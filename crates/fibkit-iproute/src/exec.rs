@@ -6037,7 +6037,8 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         let macs: Vec<(u32, [u8; 6])> = ns.links().map(|l| (l.index, l.mac)).collect();
         let mode = AddMode {
             auto_mac: oracle.flatten(),
-            dummy: oracle.is_some(),
+            // (the word `type` itself: `typ dummy` goes to the kernel as written)
+            dummy: oracle.is_some() && a.windows(2).any(|w| w[0] == "type" && w[1] == "dummy"),
             replace,
         };
         let idx = link_add(ns, rest, mode, opts.family).map_err(probe_errno)?;
