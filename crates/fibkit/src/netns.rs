@@ -1584,6 +1584,10 @@ impl Netns {
                 let name = self.creation_name(&req.name, "bridge", &[], req.index)?;
                 let idx = self.new_link(&name, LinkKind::Bridge, mac, mtu, req.index);
                 self.fdb_bridge_created(idx);
+                // br_dev_setup's random address, kept only while none is set
+                if req.mac.is_none() && req.random_mac {
+                    self.bridges.entry(idx).or_default().addr_random = true;
+                }
                 if let Some(c) = &req.bridge {
                     // br_dev_newlink: br_changelink once the device is registered; a
                     // refusal unregisters it again (its ifindex stays used)
@@ -2150,6 +2154,10 @@ impl Netns {
             // br_set_mac_address -> br_stp_change_bridge_id: the bridge's own
             // forwarding entry, before the address changes
             self.fdb_bridge_mac(index, mac);
+        }
+        // netif_set_mac_address: NET_ADDR_SET, the same address or not
+        if let Some(c) = self.bridges.get_mut(&index) {
+            c.addr_random = false;
         }
         let l = self.links.get_mut(&index).expect("exists");
         l.mac = mac;
@@ -2887,9 +2895,13 @@ impl Netns {
     /// `ndisc_netdev_event`): the device's neighbours go, ARP flushes the IPv4 route
     /// cache (the routes nexthops keep) and ND runs the IPv6 routes' garbage
     /// collector.
-    fn netdev_changeaddr(&mut self, dev: u32) {
-        // br_device_event: a port's local forwarding entry follows its address
+    pub(crate) fn netdev_changeaddr(&mut self, dev: u32) {
+        // br_device_event: a port's local forwarding entry follows its address, and
+        // a bridge whose address was never set takes its ports' smallest again
         self.fdb_port_changeaddr(dev);
+        if let Some(br) = self.links.get(&dev).map(|l| l.master).filter(|&b| b != 0) {
+            self.bridge_recalculate_id(br);
+        }
         self.neigh_changeaddr(dev);
         self.rt_cache_flush4();
         self.fib6_run_gc_now();
