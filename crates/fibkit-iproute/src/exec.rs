@@ -3382,17 +3382,15 @@ fn parse_warnings_in(resolve: &dyn Fn(&str) -> Option<u32>, argv: &[String]) -> 
         }
         return out;
     }
-    if matches(obj, "link")
-        && (matches(cmd, "add") || matches(cmd, "set") || matches(cmd, "change"))
-    {
+    // (`replace`, tried after the others, is a creation too: NLM_F_CREATE)
+    let create = matches(cmd, "add")
+        || (!matches(cmd, "set") && !matches(cmd, "change") && matches(cmd, "replace"));
+    if matches(obj, "link") && (create || matches(cmd, "set") || matches(cmd, "change")) {
         if let Some(p) = words.iter().position(|w| w == "type") {
             let kind = words.get(p + 1).map(String::as_str);
             // a new VXLAN device without a destination port (printed once the line is
             // read)
-            if kind == Some("vxlan")
-                && matches(cmd, "add")
-                && vxlan_port_warning(resolve, &words[p + 2..])
-            {
+            if kind == Some("vxlan") && create && vxlan_port_warning(resolve, &words[p + 2..]) {
                 out += VXLAN_PORT_WARNING;
             }
             // a macvlan's `macaddr set` word that is not an address
@@ -4972,6 +4970,9 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
                 let m = ll_index(ns, v).ok_or_else(|| invarg("Device does not exist\n", v))?;
                 at.master = Some((m, v.to_string()));
             }
+            // IFLA_MASTER 0 (the last one counts): rtnl_newlink_create's do_set_master
+            // leaves the new device alone
+            "nomaster" => at.master = None,
             "link" => {
                 at.link = Some(it.val()?.to_string());
             }
@@ -5041,15 +5042,35 @@ fn main_policy(at: &LinkAttrs) -> Res<()> {
     policy(name, &at.more)
 }
 
-fn link_add(
-    ns: &mut Netns,
-    rest: &[String],
+/// How `ip link add` or `replace` runs a creation.
+#[derive(Clone, Copy)]
+struct AddMode {
+    /// The address the oracle put on the command line (see `link_cmd`).
     auto_mac: Option<[u8; 6]>,
-    fam: Option<Family>,
-) -> Res<u32> {
+    /// Whether the oracle turned `type dummy` into `type ifb`.
+    dummy: bool,
+    /// `ip link replace`: NLM_F_REPLACE instead of NLM_F_EXCL, which makes a device
+    /// that exists EOPNOTSUPP (`rtnl_changelink`) instead of EEXIST.
+    replace: bool,
+}
+
+fn link_add(ns: &mut Netns, rest: &[String], mode: AddMode, fam: Option<Family>) -> Res<u32> {
     let mut it = Args::new(rest);
     let mut at = LinkAttrs::default();
     let kind = link_add_attrs(ns, &mut it, &mut at)?;
+    // iplink_parse: a group with no device names the group's devices, which a creation
+    // cannot change (words after the kind are garbage first); both exit
+    if at.group.is_some() && at.name.is_none() && at.dev.is_none() {
+        return Err(Failure::parse(
+            match it.peek() {
+                Some(w) => {
+                    format!("Garbage instead of arguments \"{w} ...\". Try \"ip link help\".\n")
+                }
+                None => "group cannot be used when creating devices.\n".to_string(),
+            },
+            255,
+        ));
+    }
     name_and_dev(&at)?;
     // iplink_parse resolves `link` once the line is read, before the kind's options
     let lower = match &at.link {
@@ -5061,7 +5082,8 @@ fn link_add(
     let mut macvlan_sources = None;
     let mut bridge = None;
     let kind = match kind {
-        Some("dummy") | Some("ifb") => LinkKind::Dummy,
+        Some("ifb") => LinkKind::Dummy,
+        Some("dummy") if mode.dummy => LinkKind::Dummy,
         // the kernel's tun link ops refuse (tun_validate)
         Some("tun") => LinkKind::Tun {
             owner: None,
@@ -5166,7 +5188,12 @@ fn link_add(
             main_policy(&at)?;
             let name = at.name.as_deref().or(at.dev.as_deref()).unwrap_or("");
             if ns.link_add_exists(at.more.index, name) {
-                return Err(Failure::kernel(fibkit::Error::new(Errno::EEXIST)));
+                let e = if mode.replace {
+                    Errno::EOPNOTSUPP
+                } else {
+                    Errno::EEXIST
+                };
+                return Err(Failure::kernel(fibkit::Error::new(e)));
             }
             return Err(Failure::kernel(fibkit::Error::msg(
                 Errno::EOPNOTSUPP,
@@ -5212,7 +5239,9 @@ fn link_add(
         name,
         kind: Some(kind),
         peer: peer_name,
-        mac: at.mac.or(auto_mac),
+        mac: at.mac.or(mode.auto_mac),
+        random_mac: mode.auto_mac.is_none(),
+        replace: mode.replace,
         mtu: at.mtu,
         group: at.group,
         up: at.up,
@@ -6148,16 +6177,35 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         return show(ns, opts, &[], crate::show::link_show);
     };
     let rest = &a[1..];
-    if matches(cmd, "add") {
-        // the oracle numbers every `link add` without `address` before running it, so a
-        // refused one takes a number too
-        let auto_mac = (!rest
-            .iter()
-            .take_while(|w| *w != "type")
-            .any(|w| w == "address"))
-        .then(|| ns.next_link_mac());
+    // do_iplink tries `add`, `set`/`change`, then `replace` (NLM_F_CREATE|NLM_F_REPLACE,
+    // which iplink_modify treats as a creation): any prefix of the word
+    let replace = !matches(cmd, "add")
+        && !matches(cmd, "set")
+        && !matches(cmd, "change")
+        && matches(cmd, "replace");
+    if matches(cmd, "add") || replace {
+        // the oracle rewrites a link command holding the word `add` (`translate`): each
+        // `type dummy` becomes `type ifb` (this kernel has no dummy driver), and without
+        // `address` between that word and `type` it puts one there, numbering every
+        // such command, so a refused one takes a number too. Without the word (`ip link
+        // a`, `ip link replace`) a dummy is an unknown kind and the kernel draws an
+        // address at random (see LinkAdd::random_mac).
+        let oracle = a.iter().position(|w| w == "add").map(|at| {
+            let ty = a.iter().position(|w| w == "type").unwrap_or(a.len());
+            let named = a
+                .get(at..ty)
+                .is_some_and(|s| s.iter().any(|w| w == "address"));
+            // (an `add` after `type`, a veth peer's name, would give the peer the address)
+            (!named).then(|| ns.next_link_mac()).filter(|_| at < ty)
+        });
         let macs: Vec<(u32, [u8; 6])> = ns.links().map(|l| (l.index, l.mac)).collect();
-        let idx = link_add(ns, rest, auto_mac, opts.family).map_err(probe_errno)?;
+        let mode = AddMode {
+            auto_mac: oracle.flatten(),
+            // (the word `type` itself: `typ dummy` goes to the kernel as written)
+            dummy: oracle.is_some() && a.windows(2).any(|w| w[0] == "type" && w[1] == "dummy"),
+            replace,
+        };
+        let idx = link_add(ns, rest, mode, opts.family).map_err(probe_errno)?;
         if !opts.echo {
             return Ok(Outcome::Ok(String::new()));
         }
@@ -6175,40 +6223,6 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             };
             crate::show::link_echo(ns, &show_opts(opts), l, false, made_with)
         })));
-    }
-    if matches(cmd, "replace") {
-        // iplink_modify(RTM_NEWLINK, NLM_F_CREATE | NLM_F_REPLACE): the line is read as
-        // for `add`, and a device that does not exist is made as `add` makes it (the
-        // oracle numbers no MAC address for it: the kernel draws one); __rtnl_newlink
-        // refuses one that exists with EOPNOTSUPP where `add` meets EEXIST (after the
-        // attribute policy and the kind's validate)
-        let exists = {
-            let mut at = LinkAttrs::default();
-            link_add_attrs(ns, &mut Args::new(rest), &mut at).is_ok() && {
-                let name = at.name.as_deref().or(at.dev.as_deref()).unwrap_or("");
-                ns.link_add_exists(at.more.index, name)
-            }
-        };
-        let mut trial = ns.clone();
-        return match link_add(&mut trial, rest, None, opts.family) {
-            // (an EEXIST of the device's own, not of a veth peer's name or a VNI)
-            Err(f)
-                if exists && f.errno == Some(Errno::EEXIST) && !f.stderr.starts_with("Error:") =>
-            {
-                Err(Failure::kernel(fibkit::Error::new(Errno::EOPNOTSUPP)))
-            }
-            Err(f) => Err(probe_errno(f)),
-            Ok(idx) => {
-                *ns = trial;
-                Ok(Outcome::Ok(if opts.echo {
-                    ns.link(idx).map_or_else(String::new, |l| {
-                        crate::show::link_echo(ns, &show_opts(opts), l, false, None)
-                    })
-                } else {
-                    String::new()
-                }))
-            }
-        };
     }
     if matches(cmd, "set") || matches(cmd, "change") {
         // the kernel echoes no notification of a change to an existing link

@@ -555,7 +555,11 @@ impl Runner {
         for (name, mac, up, idx, ether) in fresh {
             self.known_links.insert(name.clone());
             let want = Netns::index_mac(idx);
-            if !ether || mac == want || explicit.contains(&crate::show::mac_text(&mac)) {
+            // (a bridge the engine gave that address for the kernel's random one is
+            // set all the same, which fixes it: BridgeConf::addr_random)
+            let random = self.ns.bridge_conf(idx).addr_random;
+            if !ether || (mac == want && !random) || explicit.contains(&crate::show::mac_text(&mac))
+            {
                 continue;
             }
             let set = words(&[

@@ -24,7 +24,10 @@
 //!   off leaves them, turning it on joins them if the bridge is up.
 //! - **Addresses.** The oracle gives every new device an address (as `ip link add
 //!   ... address`), which the kernel marks `NET_ADDR_SET`: a bridge then keeps its own
-//!   address instead of taking its ports' smallest, so fibkit never changes it.
+//!   address instead of taking its ports' smallest. One made without an address by a
+//!   command the oracle leaves alone (`ip link replace`) keeps its random address
+//!   until one is set, taking its ports' smallest meanwhile
+//!   ([`BridgeConf::addr_random`], `br_stp_recalculate_bridge_id`).
 //! - **Settings** ([`BridgeConf`], [`BridgePort`]). `ip link add|set ... type bridge
 //!   OPTIONS` (`br_changelink`) and `ip link set PORT type bridge_slave OPTIONS`
 //!   (`br_setport`) apply their options in the kernel's order, keeping those before a
@@ -192,6 +195,7 @@ impl Netns {
         l.master = br;
         self.bridge_new_port(br, idx);
         self.fdb_port_added(br, idx);
+        self.bridge_recalculate_id(br);
         // br_add_if updates the features (a NETDEV_FEAT_CHANGE if they changed: the
         // macvlans over the bridge take its TSO limit of before) and then the limits
         if self.bridge_features(br) != features_were {
@@ -261,6 +265,32 @@ impl Netns {
         self.link_set_tso_max_size(br, size);
     }
 
+    /// `br_stp_recalculate_bridge_id` (a port added or removed, or a port's
+    /// NETDEV_CHANGEADDR): a bridge whose address was never set takes its ports'
+    /// smallest, or the zero address without ports, and announces it (NETDEV_CHANGEADDR
+    /// of the bridge).
+    pub(crate) fn bridge_recalculate_id(&mut self, br: u32) {
+        if !self.bridges.get(&br).is_some_and(|c| c.addr_random) {
+            return;
+        }
+        let mac = self
+            .bridge_ports(br)
+            .into_iter()
+            .filter_map(|p| self.links.get(&p).map(|l| l.mac))
+            .min()
+            .unwrap_or([0; 6]);
+        if self.links.get(&br).is_none_or(|l| l.mac == mac) {
+            return;
+        }
+        // br_stp_change_bridge_id: the bridge's own forwarding entry, then its address
+        self.fdb_bridge_mac(br, mac);
+        if let Some(l) = self.links.get_mut(&br) {
+            l.mac = mac;
+        }
+        self.netdev_changeaddr(br);
+        self.macvlan_lower_changeaddr(br, false);
+    }
+
     /// `br_del_if` (also when the port or the bridge goes away).
     pub(crate) fn bridge_del_port(&mut self, idx: u32) {
         let Some(l) = self.links.get_mut(&idx) else {
@@ -278,6 +308,7 @@ impl Netns {
         l.allmulti = l.allmulti.saturating_sub(1);
         self.bridge_forget_port(idx);
         self.fdb_port_removed(br, idx);
+        self.bridge_recalculate_id(br);
         self.bridge_set_gso_limits(br);
         // br_del_if updates the features after the limits: on a change the macvlans
         // over the bridge take its new limit
@@ -417,6 +448,12 @@ pub struct BridgeConf {
     /// is the one in force, twice the forward delay during a topology change under
     /// kernel spanning tree (`__br_set_topology_change`).
     bridge_ageing_time: u64,
+    /// The address is the kernel's random one (`NET_ADDR_RANDOM`: a bridge made
+    /// without `address` by a command the oracle does not rewrite, `ip link replace`),
+    /// until one is set: `br_stp_recalculate_bridge_id` then gives the bridge its
+    /// ports' smallest address (00:00:00:00:00:00 without ports) whenever one comes,
+    /// goes or changes its own.
+    pub addr_random: bool,
 }
 
 impl Default for BridgeConf {
@@ -448,6 +485,7 @@ impl Default for BridgeConf {
             topology_change: false,
             topology_change_detected: false,
             tc_due: None,
+            addr_random: false,
             bridge_ageing_time: 300 * HZ,
         }
     }

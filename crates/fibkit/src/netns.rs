@@ -471,6 +471,16 @@ pub struct LinkAdd {
     /// `rtnl_create_link` refuses them for a device not registered yet (EAFNOSUPPORT),
     /// after the checks before it.
     pub af_spec: bool,
+    /// Without [`LinkAdd::mac`], the kernel's random address instead of the oracle's
+    /// next one (a command the oracle does not rewrite: `ip link replace`): fibkit gives
+    /// the address the oracle sets once it sees the device, `02:00:00:00:1h:ll` from
+    /// its index (as a veth peer's).
+    pub random_mac: bool,
+    /// `ip link replace` (`NLM_F_CREATE|NLM_F_REPLACE`): a device that exists, found
+    /// where an exclusive creation finds it, is EOPNOTSUPP (`rtnl_changelink`, whatever
+    /// its kind and the settings asked for) instead of EEXIST; a new one is made as by
+    /// `ip link add`.
+    pub replace: bool,
 }
 
 /// A broadcast address shorter than an Ethernet device's (`rtnl_create_link`: EINVAL).
@@ -1129,6 +1139,24 @@ impl Netns {
         i
     }
 
+    /// The index a new device of `kind` will get (a veth's after its peer's, which
+    /// takes the index asked for only along with the device's own).
+    fn next_ifindex(&self, kind: &LinkKind, want: Option<u32>) -> u32 {
+        if let Some(i) = want {
+            return i;
+        }
+        let free = |from: u32| {
+            (from..)
+                .find(|i| !self.links.contains_key(i))
+                .unwrap_or(from)
+        };
+        let first = free(self.last_ifindex + 1);
+        match kind {
+            LinkKind::Veth { .. } => free(first + 1),
+            _ => first,
+        }
+    }
+
     /// `dev_alloc_name("<base>%d")`: the smallest number whose name no device has (nor
     /// one of `also`, a name about to be taken).
     fn alloc_link_name(&self, base: &str, also: &[&str]) -> String {
@@ -1313,17 +1341,24 @@ impl Netns {
         [0x02, 0, 0, 0, 0, (n & 0xff) as u8]
     }
 
-    /// `ip link add`. MACs not given are assigned like the oracle does: the n-th link add
-    /// without `address` gets `02:00:00:00:00:nn`; a veth peer gets `02:00:00:00:1h:ll`
-    /// from its index.
+    /// `ip link add` (or `replace`: [`LinkAdd::replace`]). MACs not given are assigned
+    /// like the oracle does: the n-th link add without `address` gets
+    /// `02:00:00:00:00:nn`; a veth peer (and a device of [`LinkAdd::random_mac`]) gets
+    /// `02:00:00:00:1h:ll` from its index.
     pub fn link_add(&mut self, req: &LinkAdd) -> Result<u32> {
         // the oracle numbers every `link add` without an address, refused ones too
-        let auto_mac = req.mac.is_none().then(|| self.next_link_mac());
+        let auto_mac = (req.mac.is_none() && !req.random_mac).then(|| self.next_link_mac());
         let kind = req.kind.clone().unwrap_or(LinkKind::Dummy);
         let mtu = req.mtu.unwrap_or(1500);
         // the kind's `validate` (ifb_validate, veth_validate) runs before the name is
-        // looked at: an address must be a valid unicast Ethernet one, a veth's MTU in
-        // its range (no message)
+        // looked at: tun_validate refuses every creation, an address must be a valid
+        // unicast Ethernet one, a veth's MTU in its range (no message)
+        if matches!(kind, LinkKind::Tun { .. }) {
+            return Err(Error::msg(
+                Errno::EOPNOTSUPP,
+                "tun/tap creation via rtnetlink is not supported",
+            ));
+        }
         if let LinkKind::Vxlan(c) = &kind {
             crate::vxlan::validate(c, req.mac, req.mtu)?;
         }
@@ -1353,15 +1388,23 @@ impl Netns {
         {
             return Err(Error::new(Errno::EINVAL));
         }
-        let mac = req.mac.or(auto_mac).unwrap_or_default();
+        let mac = match req.mac.or(auto_mac) {
+            Some(m) => m,
+            None => Self::index_mac(self.next_ifindex(&kind, req.index)),
+        };
         let bad_name = |n: &str| !n.is_empty() && !Self::dev_valid_name(n);
         if bad_name(&req.name) || req.peer.as_deref().is_some_and(bad_name) {
             return Err(Error::new(Errno::EINVAL));
         }
         // rtnl_newlink: a device of the index asked for, or else of the name, exists
-        // (NLM_F_EXCL)
+        // (NLM_F_EXCL), or is EOPNOTSUPP (NLM_F_REPLACE: rtnl_changelink)
         if self.link_add_exists(req.index, &req.name) {
-            return Err(Error::new(Errno::EEXIST));
+            let e = if req.replace {
+                Errno::EOPNOTSUPP
+            } else {
+                Errno::EEXIST
+            };
+            return Err(Error::new(e));
         }
         // rtnl_newlink_create's validate_linkmsg: the GSO and GRO limits (no device
         // yet: GSO_MAX_SIZE)
@@ -1513,13 +1556,8 @@ impl Netns {
                 self.vxlan_fdb_default(idx, remote);
                 idx
             }
-            // tun_validate
-            LinkKind::Tun { .. } => {
-                return Err(Error::msg(
-                    Errno::EOPNOTSUPP,
-                    "tun/tap creation via rtnetlink is not supported",
-                ))
-            }
+            // refused by Netns::link_add (tun_validate)
+            LinkKind::Tun { .. } => return Err(Error::new(Errno::EOPNOTSUPP)),
             LinkKind::Macvlan {
                 lower, mode, tap, ..
             } => {
@@ -1583,6 +1621,10 @@ impl Netns {
                 let name = self.creation_name(&req.name, "bridge", &[], req.index)?;
                 let idx = self.new_link(&name, LinkKind::Bridge, mac, mtu, req.index);
                 self.fdb_bridge_created(idx);
+                // br_dev_setup's random address, kept only while none is set
+                if req.mac.is_none() && req.random_mac {
+                    self.bridges.entry(idx).or_default().addr_random = true;
+                }
                 if let Some(c) = &req.bridge {
                     // br_dev_newlink: br_changelink once the device is registered; a
                     // refusal unregisters it again (its ifindex stays used)
@@ -2149,6 +2191,10 @@ impl Netns {
             // br_set_mac_address -> br_stp_change_bridge_id: the bridge's own
             // forwarding entry, before the address changes
             self.fdb_bridge_mac(index, mac);
+        }
+        // netif_set_mac_address: NET_ADDR_SET, the same address or not
+        if let Some(c) = self.bridges.get_mut(&index) {
+            c.addr_random = false;
         }
         let l = self.links.get_mut(&index).expect("exists");
         l.mac = mac;
@@ -3133,9 +3179,13 @@ impl Netns {
     /// `ndisc_netdev_event`): the device's neighbours go, ARP flushes the IPv4 route
     /// cache (the routes nexthops keep) and ND runs the IPv6 routes' garbage
     /// collector.
-    fn netdev_changeaddr(&mut self, dev: u32) {
-        // br_device_event: a port's local forwarding entry follows its address
+    pub(crate) fn netdev_changeaddr(&mut self, dev: u32) {
+        // br_device_event: a port's local forwarding entry follows its address, and
+        // a bridge whose address was never set takes its ports' smallest again
         self.fdb_port_changeaddr(dev);
+        if let Some(br) = self.links.get(&dev).map(|l| l.master).filter(|&b| b != 0) {
+            self.bridge_recalculate_id(br);
+        }
         self.neigh_changeaddr(dev);
         self.rt_cache_flush4();
         self.fib6_run_gc_now();
