@@ -2673,7 +2673,7 @@ fn maddr_modify(ns: &mut Netns, a: &[String], add: bool) -> Res<Outcome> {
         // multiaddr_modify: perror, then exit(1)
         exits: true,
     };
-    let name = dev.split(':').next().unwrap_or("");
+    let name = ioctl_dev_name(dev).unwrap_or(dev);
     let idx = ns.link_index(name).ok_or_else(|| ioctl(Errno::ENODEV))?;
     let r = if add {
         ns.maddr_add(idx, addr)
@@ -2802,7 +2802,9 @@ pub(super) fn if_name_number(name: &str) -> Option<u32> {
 }
 
 /// iproute2's `ll_name_to_index`, which every `dev`-like argument goes through: the
-/// device of that name or alternative name, else the `ifN` form (see
+/// device of that name or alternative name (`ll_link_get`), else the device
+/// `if_nametoindex` finds, whose `SIOCGIFINDEX` ioctl cuts the name at its first `:`
+/// (`dev_ioctl`: an old alias label, so `d0:1` is `d0`), else the `ifN` form (see
 /// [`if_name_number`]) whether or not a device has that index; `None` for index 0,
 /// which iproute2 reports as `Cannot find device`. A caller handing the index to the
 /// kernel must answer for an index no device has as the kernel would.
@@ -2812,7 +2814,21 @@ pub fn ll_index(ns: &Netns, name: &str) -> Option<u32> {
     }
     // the kernel's answer to the lookup by name, ENODEV, is the last errno so far
     crate::names::note_ifn_probe();
+    if let Some(i) = ioctl_dev_name(name).and_then(|n| ns.link_index(n)) {
+        return Some(i);
+    }
     if_name_number(name).filter(|&i| i != 0)
+}
+
+/// The device name an ioctl on `name` looks up when it differs from `name`:
+/// `dev_ioctl` cuts the request's name at its first `:` (the alias label of old
+/// IPv4 address aliases). glibc's `if_nametoindex` sends no name of `IFNAMSIZ`
+/// bytes or more; no device name holds a `:` (`dev_valid_name`).
+pub(crate) fn ioctl_dev_name(name: &str) -> Option<&str> {
+    if name.len() >= 16 {
+        return None;
+    }
+    name.split_once(':').map(|(head, _)| head)
 }
 
 /// `ip [-6] mroute [show|list] [[to] PREFIX] [from PREFIX] [iif DEV] [table ID]`: the

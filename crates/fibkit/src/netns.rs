@@ -1737,16 +1737,10 @@ impl Netns {
         if !name.is_empty() && self.link_index(name).is_some() {
             return Err(Error::new(Errno::EBUSY));
         }
-        if matches!(name, "all" | "default") {
-            // register_netdevice fails at the sysctl registration, the index used
-            // (Netns::creation_name)
-            self.alloc_ifindex(None);
-            return Err(Error::new(Errno::EINVAL));
-        }
         let name = if name.is_empty() {
             self.alloc_link_name(if tap { "tap" } else { "tun" }, &[])
         } else {
-            name.to_string()
+            self.tun_register_name(name)?
         };
         let kind = LinkKind::Tun {
             tap,
@@ -1767,7 +1761,8 @@ impl Netns {
     /// `ip tuntap del` (`TUNSETIFF` without `IFF_TUN_EXCL`, then `TUNSETPERSIST` 0): a
     /// device of another kind or mode, or asked for with `multi_queue` when it is not
     /// a multi-queue device or the other way round (`tun_set_iff`), is EINVAL; a name
-    /// no device has makes a device that goes again at once, using up an ifindex.
+    /// no device has makes a device that goes again at once, using up an ifindex (or
+    /// fails to, see [`Netns::tun_register_name`]).
     pub fn tuntap_del(&mut self, name: &str, tap: bool, flags: u16) -> Result<()> {
         use crate::link::tunf::MULTI_QUEUE;
         match self.link_index(name) {
@@ -1783,10 +1778,29 @@ impl Netns {
                 self.link_del(idx)
             }
             None => {
+                // the device made for the name (`tun%d` or `tap%d` without one) goes
+                // again when the request's file is closed
+                if !name.is_empty() {
+                    self.tun_register_name(name)?;
+                }
                 self.alloc_ifindex(None);
                 Ok(())
             }
         }
+    }
+
+    /// The name a new tun or tap device asked for as `name` (which no device has)
+    /// registers under: `register_netdevice`'s `dev_get_valid_name` refuses a name
+    /// `dev_valid_name` does not take (`.`, `..`, one with `:`) and makes a `%d`
+    /// pattern the first free name (another `%` is EINVAL), before any index is
+    /// reserved; `all` and `default` fail later, at the sysctl registration, with
+    /// the index used (see [`Netns::creation_name`]).
+    fn tun_register_name(&mut self, name: &str) -> Result<String> {
+        if matches!(name, "all" | "default") {
+            self.alloc_ifindex(None);
+            return Err(Error::new(Errno::EINVAL));
+        }
+        self.dev_get_valid_name(name)
     }
 
     /// The carriers after device `idx` went up or down, or joined or left a bridge: a

@@ -154,8 +154,10 @@ fn usage6() -> Failure {
     )
 }
 
-/// What a tunnel ioctl on the device called `name` gets from this kernel.
+/// What a tunnel ioctl on the device called `name` gets from this kernel:
+/// `dev_ioctl` looks the name up only as far as its first `:` (`d0:1` asks `d0`).
 fn ioctl_errno(ns: &Netns, name: &str) -> Errno {
+    let name = super::ioctl_dev_name(name).unwrap_or(name);
     if ns.link_index(name).is_some() {
         Errno::EOPNOTSUPP
     } else {

@@ -108,13 +108,9 @@ fn parse(a: &[String], add: bool) -> Res<Req> {
     let mut flags = tunf::NO_PI;
     let (mut owner, mut group) = (None, None);
     let mut it = a.iter().map(String::as_str);
-    let ifname_ok = |v: &str| {
-        !v.is_empty()
-            && v.len() < 16
-            && v != "."
-            && v != ".."
-            && !v.contains(|c: char| c == '/' || c == ':' || c.is_ascii_whitespace())
-    };
+    // get_ifname (check_ifname): not empty, under 16 bytes, no '/' or white space; the
+    // kernel's other refusals (`.`, `..`, a `:`) come from TUNSETIFF
+    let ifname_ok = crate::show::ifname_ok;
     while let Some(w) = it.next() {
         if matches(w, "mode") {
             let v = it.next().ok_or_else(super::incomplete)?;
