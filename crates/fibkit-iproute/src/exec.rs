@@ -7604,6 +7604,7 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 "ndisc_evict_nocarrier" => conf.ndisc_evict_nocarrier = v as u32,
                 "proxy_ndp" => conf.proxy_ndp = v as u32,
                 "use_tempaddr" => conf.use_tempaddr = v as i32,
+                "router_probe_interval" => conf.rtr_probe_interval_ms = v.saturating_mul(1000),
                 _ => {
                     ns.sysctl.other.insert(key.to_string(), val.to_string());
                 }

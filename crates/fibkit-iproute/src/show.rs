@@ -4312,6 +4312,9 @@ fn ipneigh_walk(
             }
             let mut s = match nud_state_a2n(v) {
                 Some(s) => s,
+                // do_show_or_flush: a flush's `all` leaves NOARP out (only `nud noarp`
+                // flushes those)
+                None if v == "all" && flush => !0x40,
                 None if v == "all" => !0,
                 None => return Err(invarg("nud state is bad", v)),
             };

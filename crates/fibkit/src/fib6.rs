@@ -814,7 +814,12 @@ impl Netns {
     pub(crate) fn fib6_add(&mut self, rt: Route6, fl: NlFlags) -> Result<()> {
         let (table, dst) = (rt.table, rt.dst);
         let expiring = rt.flags & rtf::EXPIRES != 0;
+        let born = (rt.nh_id == 0 && rt.nh.gw.is_some()).then_some(rt.serial.0);
         let r = self.fib6_add_rt2node(rt, fl);
+        if let (Ok(()), Some(serial)) = (&r, born) {
+            // fib6_nh_init stamped the route's nexthop as probed now
+            self.rt6_note_born(serial);
+        }
         if r.is_ok() {
             // fib6_add_1 takes a new serial number: the nexthops' copies are stale
             self.fib6_sernum_bump();
@@ -2754,7 +2759,8 @@ impl Netns {
         };
         match self.neigh_state(r.nh.dev, gw, true) {
             Some(s) if s.valid() => 1,
-            Some(NudState::Failed) => NUD_FAIL_PROBE,
+            // (unless a router probe of the running lookup resolves it again)
+            Some(NudState::Failed) if !Netns::rt6_probe_revived(r.nh.dev, gw) => NUD_FAIL_PROBE,
             Some(_) => 1,
             None => 1,
         }
@@ -2816,6 +2822,10 @@ impl Netns {
             let m = self.rt6_score_route(r, oif, strict);
             if m == NUD_FAIL_HARD {
                 return false;
+            }
+            // find_match probes the route's router (rt6_probe)
+            if strict & self::strict::REACHABLE != 0 {
+                self.rt6_probe_note(r);
             }
             if m > *mpri {
                 *mpri = m;

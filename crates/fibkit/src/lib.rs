@@ -62,6 +62,7 @@ pub mod ntable;
 pub mod pcpu6;
 pub mod prefix;
 pub mod route;
+pub(crate) mod rt6probe;
 pub mod rtcache;
 pub mod rule;
 pub mod rules;

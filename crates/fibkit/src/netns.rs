@@ -75,6 +75,9 @@ pub(crate) enum NeighTimer {
     /// REACHABLE, its reachable time over at this time: followed only when that is
     /// sure whatever the random `reachable_time` (see [`Netns::neigh_reachable_timer`]).
     Reachable(u64),
+    /// INCOMPLETE by `__neigh_set_probe_once` (a router probe of a failed entry), its
+    /// probes already at the most: FAILED at this time, one `retrans_time` later.
+    Once(u64),
 }
 
 /// A device's neighbour parameters the timers use (`NEIGH_VAR`), in ms and counts.
@@ -309,6 +312,13 @@ pub struct Netns {
     pub(crate) neigh_stamps: HashMap<(u32, u128, bool), NeighStamps>,
     /// The neighbour timers the model follows, by (device, address, v6).
     pub(crate) neigh_timers: HashMap<(u32, u128, bool), NeighTimer>,
+    /// When each IPv6 nexthop last probed its router (`fib6_nh->last_probe`, ms), see
+    /// [`crate::rt6probe`]: a nexthop object's from when it was made, a route's own
+    /// from its first probe (before, when it was added: [`Netns::rt6_born`]).
+    pub(crate) rt6_last_probe: HashMap<crate::rt6probe::ProbeKey, u64>,
+    /// When the IPv6 routes with a gateway were added, as (first serial, ms) of each
+    /// millisecond that added some: their nexthops' first `last_probe`.
+    pub(crate) rt6_born: Vec<(u64, u64)>,
     /// The part of a second the scenario's sleeps have added beyond whole seconds.
     pub(crate) sleep_rem_ms: u64,
     /// Counts nexthop objects made (creation or replacement): the kernel's per-device
@@ -589,6 +599,8 @@ impl Netns {
             ms_clock: 1 << 40,
             neigh_stamps: HashMap::new(),
             neigh_timers: HashMap::new(),
+            rt6_last_probe: HashMap::new(),
+            rt6_born: Vec::new(),
             sleep_rem_ms: 0,
             gc6_due: None,
             dad_due: BTreeMap::new(),
@@ -3102,7 +3114,7 @@ impl Netns {
                 let wanted = match t {
                     NeighTimer::Delay(_) => NudState::Delay,
                     NeighTimer::Probe(_) => NudState::Probe,
-                    NeighTimer::Incomplete(_) => NudState::Incomplete,
+                    NeighTimer::Incomplete(_) | NeighTimer::Once(_) => NudState::Incomplete,
                     NeighTimer::Reachable(_) => NudState::Reachable,
                 };
                 if state != wanted {
@@ -3151,6 +3163,17 @@ impl Netns {
                             self.neigh[i].state = NudState::Stale;
                         }
                     }
+                    NeighTimer::Once(due) => {
+                        // neigh_timer_handler: the probes are at the most, so the entry
+                        // fails (neigh_invalidate), keeping its count
+                        if now >= due {
+                            self.neigh[i].state = NudState::Failed;
+                            self.neigh_timers.remove(&key);
+                            self.neigh_stamps_mut(key).updated = due;
+                            changed = true;
+                        }
+                        break;
+                    }
                     NeighTimer::Probe(_) | NeighTimer::Incomplete(_) => {
                         // (the probes counted when the entry fails: all it was allowed)
                         let (due, probes) = match t {
@@ -3181,6 +3204,88 @@ impl Netns {
         if changed {
             self.bump();
         }
+    }
+
+    /// `rt6_probe` of router `gw` on `dev` (see [`crate::rt6probe`]) as far as the
+    /// entry goes: whether the probe is sent. A valid entry needs none; another is
+    /// probed once `rtr_probe_interval` (`interval_ms`) has passed since it was
+    /// updated (`__neigh_set_probe_once`: updated now, and a FAILED entry resolves
+    /// again, INCOMPLETE with its probes at the most, to fail one `retrans_time`
+    /// later); without an entry, once the interval has passed since `last` (the
+    /// nexthop's last probe, `None`: never).
+    pub(crate) fn neigh_router_probe(
+        &mut self,
+        dev: u32,
+        gw: u128,
+        interval_ms: i64,
+        last: Option<u64>,
+    ) -> bool {
+        let now = self.ms_clock;
+        let after = |t: u64| i128::from(now) > i128::from(t) + i128::from(interval_ms);
+        let key = (dev, gw, true);
+        let Some(i) = self.neigh.iter().position(|e| (e.dev, e.addr, e.v6) == key) else {
+            return last.is_none_or(after);
+        };
+        if self.neigh[i].state.valid() || !after(self.neigh_stamps_mut(key).updated) {
+            return false;
+        }
+        self.neigh_stamps_mut(key).updated = now;
+        if self.neigh[i].state == NudState::Failed {
+            self.neigh_timer_stop(key);
+            self.neigh[i].state = NudState::Incomplete;
+            let p = self.neigh_params(dev, true);
+            // neigh_max_probes of an INCOMPLETE entry; the timer fires HZ/100 later
+            // at the earliest (as retrans_ms already is)
+            self.neigh_stamps_mut(key).probes = p.ucast + p.app + p.mcast;
+            self.neigh_timers
+                .insert(key, NeighTimer::Once(now + p.retrans_ms));
+        }
+        self.bump();
+        true
+    }
+
+    /// The Neighbour Solicitation `rt6_probe_deferred` sends for `gw` on `dev` to its
+    /// solicited-node group (`ndisc_send_ns`): none without a link-local address that
+    /// is neither tentative nor optimistic (`ipv6_get_lladdr`); else its output makes
+    /// the group's entry (`ip6_finish_output2`'s `__neigh_create`: NOARP, with the
+    /// mapped multicast address) if there is none.
+    pub(crate) fn neigh_solicit_router(&mut self, dev: u32, gw: u128) {
+        use crate::addr::ifa;
+        let banned = ifa::TENTATIVE | ifa::OPTIMISTIC;
+        let has_ll = self
+            .addrs6(dev)
+            .iter()
+            .any(|a| a.scope == crate::route::scope::LINK && a.flags & banned == 0);
+        if !has_ll {
+            return;
+        }
+        let group = crate::mcast::solicited_node(gw);
+        let key = (dev, group, true);
+        if self.neigh.iter().any(|e| (e.dev, e.addr, e.v6) == key) {
+            return;
+        }
+        let Some(lladdr) = self.neigh_initial(dev, group, true) else {
+            return;
+        };
+        self.neigh_stamps_new(key);
+        self.neigh.push(Neighbour {
+            dev,
+            addr: group,
+            v6: true,
+            state: NudState::Noarp,
+            lladdr: Some(lladdr),
+            flags: 0,
+            managed: false,
+            protocol: 0,
+        });
+        self.bump();
+    }
+
+    /// When entry (`dev`, `addr`, `v6`) was last updated (`neigh->updated`, ms).
+    pub(crate) fn neigh_updated_ms(&self, dev: u32, addr: u128, v6: bool) -> u64 {
+        self.neigh_stamps
+            .get(&(dev, addr, v6))
+            .map_or(self.ms_clock, |s| s.updated)
     }
 
     /// `neigh_changeaddr` (ARP and ND): every entry of `dev` goes, permanent ones too;

@@ -438,6 +438,7 @@ impl Netns {
                     }
                     new.res = Some(t);
                 }
+                self.nh_born(id, &new);
                 self.nexthops.insert(id, new);
             }
             Some(_) if !replace => return Err(Error::new(Errno::EEXIST)),
@@ -499,6 +500,7 @@ impl Netns {
                 if !new.is_group() {
                     self.drop_object_caches4(id);
                 }
+                self.nh_born(id, &new);
                 self.nexthops.insert(id, new);
                 self.nh_sync_routes();
                 if direct {

@@ -74,7 +74,7 @@ impl Netns {
 
     /// The object whose `fib6_nh` answered through object `id` with device `dev` and
     /// gateway `gw`: the object, or the group's member with that device and gateway.
-    fn pcpu6_object(&self, id: u32, dev: u32, gw: Option<u128>) -> Option<u32> {
+    pub(crate) fn pcpu6_object(&self, id: u32, dev: u32, gw: Option<u128>) -> Option<u32> {
         use crate::nexthop::NexthopKind;
         match &self.nexthops.get(&id)?.kind {
             NexthopKind::Single { .. } => Some(id),
@@ -124,9 +124,11 @@ impl Netns {
     /// its object ([`Netns::route_get6_pcpu`]).
     pub fn route_get6_copies(&mut self, flow: &Flow6) -> Result<RouteAnswer6, Errno> {
         let made = Made6::default();
-        let res = self
-            .route_get6_through_copies(flow, &made)
-            .map(|g| g.to_owned_answer(self));
+        // the lookup probes the routers of the routes it weighs (crate::rt6probe)
+        let res = self.rt6_probing(|ns| {
+            ns.route_get6_through_copies(flow, &made)
+                .map(|g| g.to_owned_answer(ns))
+        });
         let (cur, now) = (self.fib6_sernum, self.ms_clock);
         for (object, from) in made.into_inner() {
             let c = Pcpu6 {

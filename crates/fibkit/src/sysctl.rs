@@ -125,6 +125,9 @@ pub struct DevConf6 {
     /// `mtu`, once written (0: the device's MTU, which it is made with and set to at
     /// each MTU change of the device)
     pub mtu6: u32,
+    /// `router_probe_interval`, in ms (written in seconds, `proc_dointvec_jiffies`;
+    /// default 60 s): how often a router is probed ([`crate::rt6probe`])
+    pub rtr_probe_interval_ms: i64,
     /// Not a sysctl: the interface identifier `ip token` sets (`idev->token`, its low
     /// 64 bits), kept with the device's IPv6 state and lost with it.
     pub token: u64,
@@ -150,6 +153,7 @@ impl Default for DevConf6 {
             stable_secret: None,
             mtu6: 0,
             use_tempaddr: 0,
+            rtr_probe_interval_ms: 60_000,
             token: 0,
         }
     }
