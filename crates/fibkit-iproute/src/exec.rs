@@ -4044,6 +4044,24 @@ fn veth_parse_opt<'a>(ns: &Netns, it: &mut Args<'a>, peer: &mut LinkAttrs, kind:
     let Some(w) = it.next() else {
         return Ok(());
     };
+    veth_peer_words(ns, w, it, peer, kind)?;
+    // (the peer's address, as the kernel's veth_validate of the peer sees it)
+    if peer.bad_mac.is_some() {
+        return Err(Failure::errno(Errno::EINVAL));
+    }
+    name_and_dev(peer)
+}
+
+/// `veth_parse_opt`'s first word `w` and the peer's words (iplink_parse's; a type is a
+/// second one): a first word other than `peer` prints the kind's usage on stdout (exit
+/// status 1).
+fn veth_peer_words<'a>(
+    ns: &Netns,
+    w: &str,
+    it: &mut Args<'a>,
+    peer: &mut LinkAttrs,
+    kind: &str,
+) -> Res<()> {
     if w != "peer" {
         return Err(Failure {
             stdout: linkmore::kind_help(kind).unwrap_or_default().into(),
@@ -4059,11 +4077,51 @@ fn veth_parse_opt<'a>(ns: &Netns, it: &mut Args<'a>, peer: &mut LinkAttrs, kind:
             255,
         ));
     }
-    // (the peer's address, as the kernel's veth_validate of the peer sees it)
-    if peer.bad_mac.is_some() {
-        return Err(Failure::errno(Errno::EINVAL));
+    Ok(())
+}
+
+/// `veth_parse_opt` (vxcan's too) on `ip link set DEV type veth WORDS`: the peer's
+/// words go through iplink_parse as a change's do, whose end (as for the device's
+/// own) checks an address's length against the peer device's, refuses an index, needs
+/// a device and looks it up (`Cannot find device`). A peer that exists makes
+/// IFLA_INFO_DATA (VETH_INFO_PEER), which rtnl_changelink refuses (EOPNOTSUPP): veth
+/// has no changelink, and this kernel no vxcan (rtnl_get_peer_net first hands a veth
+/// peer's attributes to veth_validate: see link_set).
+fn veth_change_opt(ns: &Netns, it: &mut Args<'_>, kind: &str) -> Res<LinkAttrs> {
+    let mut peer = LinkAttrs::default();
+    let w = it.next().unwrap_or("");
+    veth_peer_words(ns, w, it, &mut peer, kind)?;
+    let dev = peer.dev.as_deref().or(peer.name.as_deref());
+    // nl_get_ll_addr_len of the peer device (a tun has no address to compare with)
+    if let (Some(l), Some(b)) = (
+        dev.and_then(|d| ll_index(ns, d)).and_then(|i| ns.link(i)),
+        &peer.bad_mac,
+    ) {
+        if !l.is_tun() {
+            return Err(Failure::parse(
+                format!("Invalid address length {} - must be 6 bytes\n", b.len()),
+                1,
+            ));
+        }
     }
-    name_and_dev(peer)
+    if peer.more.index.is_some() {
+        return Err(Failure::parse(
+            "index can be used only when creating devices or when moving device to another netns.\n",
+            255,
+        ));
+    }
+    // a group without a device names no peer device (iplink_parse's group change)
+    if dev.is_none() && peer.group.is_some_and(|g| g != u32::MAX) {
+        return Ok(peer);
+    }
+    let Some(d) = dev else {
+        return Err(Failure::parse(
+            "Not enough information: \"dev\" argument is required.\n",
+            255,
+        ));
+    };
+    ll_index(ns, d).ok_or_else(|| nodev(d))?;
+    Ok(peer)
 }
 
 /// iplink_parse takes any word it has no keyword for as the device, but a prefix of
@@ -4110,6 +4168,8 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     // options of a kind the kernel does not know (IFLA_INFO_DATA without link ops)
     let mut foreign_data = false;
     let mut kind_word: Option<&str> = None;
+    // a veth peer's attributes (`type veth peer ...`)
+    let mut veth_peer: Option<LinkAttrs> = None;
     while let Some(raw) = it.next() {
         let k = link_keyword(raw);
         if linkmore::word(ns, k, &mut it, &mut more, dev)? {
@@ -4283,8 +4343,8 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             let resolve = |d: &str| ll_index(ns, d);
             let words = it.i < rest.len();
             let a = vxlan_parse_opt(&resolve, &mut it, true)?;
-            // (`mtu -1` sends none)
-            let sent_mtu = mtu.filter(|&m| m != u32::MAX);
+            // (iplink_parse sends `mtu -1` too: vxlan_validate refuses it)
+            let sent_mtu = mtu;
             policy("", &more)?;
             fibkit::vxlan::validate_change(mac.as_deref(), sent_mtu, words)
                 .map_err(Failure::kernel)?;
@@ -4340,16 +4400,10 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         // no words: the kind alone, which no device's link operations are asked to
         // take (its validate below aside)
         Some(_) if it.i >= rest.len() => {}
-        // veth_parse_opt: a first word other than `peer` prints vxcan's usage (the
-        // peer's words, read as the device's, are not modelled)
-        Some("vxcan") if it.peek() != Some("peer") => {
-            return Err(Failure {
-                stdout: linkmore::kind_help("vxcan").unwrap_or_default().into(),
-                errno: None,
-                stderr: String::new(),
-                status: 1,
-                exits: false,
-            });
+        Some(v @ ("veth" | "vxcan")) => {
+            let p = veth_change_opt(ns, &mut it, v)?;
+            veth_peer = (v == "veth").then_some(p);
+            foreign_data = true;
         }
         // a port kind's words make IFLA_INFO_SLAVE_DATA, which rtnl_newlink parses with
         // the master's port policy whatever port kind was named: on a bridge port,
@@ -4448,7 +4502,22 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 }
             }
         }
-        if k == "veth" && mtu.is_some_and(|m| m != u32::MAX && !(68..=65535).contains(&m)) {
+        if k == "veth" && mtu.is_some_and(|m| !(68..=65535).contains(&m)) {
+            return Err(Failure::errno(Errno::EINVAL));
+        }
+    }
+    // rtnl_get_peer_net (after the kind's validate): veth_validate of the peer's
+    // attributes, whose every `mtu` iproute2 sends
+    if let Some(p) = &veth_peer {
+        if p.bad_mac.is_some() {
+            return Err(Failure::errno(Errno::EINVAL));
+        }
+        if p.mac
+            .is_some_and(|m| !fibkit::link::is_valid_ether_addr(&m))
+        {
+            return Err(Failure::errno(Errno::EADDRNOTAVAIL));
+        }
+        if p.mtu.is_some_and(|m| !(68..=65535).contains(&m)) {
             return Err(Failure::errno(Errno::EINVAL));
         }
     }
