@@ -4458,12 +4458,63 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 }
                 foreign_data = true;
             }
+            // a vxlan's data always holds u8 attributes (its TOS, TTL, PROXY) at the
+            // numbers where all but ip6tnl find an address; ip6tnl's IFLA_IPTUN_LOCAL
+            // and _REMOTE are the vxlan's IPv4 group and lower device, sent only when
+            // set (vxlan_fill_info)
+            Some(LinkKind::Vxlan(x))
+                if v == "ip6tnl"
+                    && x.lower == 0
+                    && !x.remote.is_some_and(|r| r.is_ipv4() && !r.is_unspecified()) =>
+            {
+                if let Some(r) = kindopts::parse_opt(ns, v, &mut it, true) {
+                    r?;
+                }
+                foreign_data = true;
+            }
+            // a macvlan's data (macvlan_fill_info): MODE (1, u32), FLAGS (2, u16), the
+            // sources (5, nested, when any), MACADDR_COUNT (6, u32), BC_QUEUE_LEN (7,
+            // u32), ...: ipip, sit and ip6tnl find FLAGS where an address goes, the
+            // IPv6 GRE kinds a u32, vti and vti6 the sources; the GRE kinds read the
+            // count as their local address and the queue length as their remote one
+            // (little-endian bytes), which the words may replace before
+            // gre_parse_opt's check of a multicast remote
+            Some(LinkKind::Macvlan {
+                sources,
+                bcqueuelen,
+                ..
+            }) if match v {
+                "gre" | "gretap" | "erspan" => true,
+                "vti" | "vti6" => sources.is_empty(),
+                _ => false,
+            } =>
+            {
+                let mut words = Vec::new();
+                if matches!(v, "gre" | "gretap" | "erspan") {
+                    let a = |n: u32| std::net::Ipv4Addr::from(n.to_le_bytes()).to_string();
+                    words = vec![
+                        "remote".to_string(),
+                        a(*bcqueuelen),
+                        "local".to_string(),
+                        a(sources.len() as u32),
+                    ];
+                }
+                while let Some(w) = it.next() {
+                    words.push(w.to_string());
+                }
+                if let Some(r) = kindopts::parse_opt(ns, v, &mut Args::new(&words), true) {
+                    r?;
+                }
+                foreign_data = true;
+            }
             Some(
                 LinkKind::Loopback
                 | LinkKind::Dummy
                 | LinkKind::Veth { .. }
                 | LinkKind::Tun { .. }
-                | LinkKind::Bridge,
+                | LinkKind::Bridge
+                | LinkKind::Vxlan(_)
+                | LinkKind::Macvlan { .. },
             ) => return Err(Failure::parse("Failed to get existing tunnel info.\n", 1)),
             _ => return Err(unmodelled_link_setting("type", v)),
         },
