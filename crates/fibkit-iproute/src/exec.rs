@@ -4044,12 +4044,26 @@ fn veth_parse_opt<'a>(ns: &Netns, it: &mut Args<'a>, peer: &mut LinkAttrs, kind:
     let Some(w) = it.next() else {
         return Ok(());
     };
-    veth_peer_words(ns, w, it, peer, kind)?;
+    veth_peer_words(ns, w, it, peer, kind, true)?;
     // (the peer's address, as the kernel's veth_validate of the peer sees it)
     if peer.bad_mac.is_some() {
         return Err(Failure::errno(Errno::EINVAL));
     }
     name_and_dev(peer)
+}
+
+/// iplink_parse at creation: a group with no device names the group's devices, which a
+/// creation cannot change (a word after the kind is garbage first); both exit.
+fn group_at_creation(next: Option<&str>) -> Failure {
+    Failure::parse(
+        match next {
+            Some(w) => {
+                format!("Garbage instead of arguments \"{w} ...\". Try \"ip link help\".\n")
+            }
+            None => "group cannot be used when creating devices.\n".to_string(),
+        },
+        255,
+    )
 }
 
 /// `veth_parse_opt`'s first word `w` and the peer's words (iplink_parse's; a type is a
@@ -4061,6 +4075,7 @@ fn veth_peer_words<'a>(
     it: &mut Args<'a>,
     peer: &mut LinkAttrs,
     kind: &str,
+    create: bool,
 ) -> Res<()> {
     if w != "peer" {
         return Err(Failure {
@@ -4071,7 +4086,12 @@ fn veth_peer_words<'a>(
             exits: false,
         });
     }
-    if let Some(t) = link_add_attrs(ns, it, peer)? {
+    let t = link_add_attrs(ns, it, peer)?;
+    // (the peer's own iplink_parse ends with its group check, before the second type)
+    if create && peer.group.is_some() && peer.name.is_none() && peer.dev.is_none() {
+        return Err(group_at_creation(it.peek()));
+    }
+    if let Some(t) = t {
         return Err(Failure::parse(
             format!("Error: duplicate \"type\": \"{t}\" is the second value.\n"),
             255,
@@ -4090,7 +4110,7 @@ fn veth_peer_words<'a>(
 fn veth_change_opt(ns: &Netns, it: &mut Args<'_>, kind: &str) -> Res<LinkAttrs> {
     let mut peer = LinkAttrs::default();
     let w = it.next().unwrap_or("");
-    veth_peer_words(ns, w, it, &mut peer, kind)?;
+    veth_peer_words(ns, w, it, &mut peer, kind, false)?;
     let dev = peer.dev.as_deref().or(peer.name.as_deref());
     // nl_get_ll_addr_len of the peer device (a tun has no address to compare with)
     if let (Some(l), Some(b)) = (
@@ -5197,15 +5217,7 @@ fn link_add(ns: &mut Netns, rest: &[String], mode: AddMode, fam: Option<Family>)
     // iplink_parse: a group with no device names the group's devices, which a creation
     // cannot change (words after the kind are garbage first); both exit
     if at.group.is_some() && at.name.is_none() && at.dev.is_none() {
-        return Err(Failure::parse(
-            match it.peek() {
-                Some(w) => {
-                    format!("Garbage instead of arguments \"{w} ...\". Try \"ip link help\".\n")
-                }
-                None => "group cannot be used when creating devices.\n".to_string(),
-            },
-            255,
-        ));
+        return Err(group_at_creation(it.peek()));
     }
     name_and_dev(&at)?;
     // iplink_parse resolves `link` once the line is read, before the kind's options
@@ -5234,10 +5246,9 @@ fn link_add(ns: &mut Netns, rest: &[String], mode: AddMode, fam: Option<Family>)
                 peer.mtu = at.mtu;
                 peer.txqlen = at.txqlen;
             }
+            // (the peer's master, resolved by iproute2, is not applied: veth_newlink
+            // configures the peer without do_set_master)
             veth_parse_opt(ns, &mut it, &mut peer, "veth")?;
-            if let Some((_, m)) = &peer.master {
-                return Err(unmodelled_link_setting("master", m));
-            }
             LinkKind::Veth { peer: 0 }
         }
         Some("bridge") => {
