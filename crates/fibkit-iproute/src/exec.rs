@@ -4366,7 +4366,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             // (iplink_parse sends `mtu -1` too: vxlan_validate refuses it)
             let sent_mtu = mtu;
             policy("", &more)?;
-            fibkit::vxlan::validate_change(mac.as_deref(), sent_mtu, words)
+            fibkit::vxlan::validate_change(mac.as_deref(), sent_mtu, a.conf.srcport, words)
                 .map_err(Failure::kernel)?;
             let mut change = a.change;
             // vxlan_nl2conf reads IFLA_MTU after the flags, before `df` and
@@ -5262,7 +5262,8 @@ fn link_add(ns: &mut Netns, rest: &[String], mode: AddMode, fam: Option<Family>)
             if it.i >= it.v.len() {
                 main_policy(&at)?;
                 let mac = at.bad_mac.as_deref().or(at.mac.as_ref().map(|m| &m[..]));
-                fibkit::vxlan::validate_change(mac, at.mtu, false).map_err(Failure::kernel)?;
+                fibkit::vxlan::validate_change(mac, at.mtu, (0, 0), false)
+                    .map_err(Failure::kernel)?;
             }
             let a = vxlan_parse_opt(&resolve, &mut it, false)?;
             if a.gpe {
@@ -5375,7 +5376,7 @@ fn link_add(ns: &mut Netns, rest: &[String], mode: AddMode, fam: Option<Family>)
         }
         LinkKind::Vxlan(_) if at.bad_mac.is_some() => {
             let mac = at.bad_mac.as_deref();
-            fibkit::vxlan::validate_change(mac, at.mtu, true).map_err(Failure::kernel)?;
+            fibkit::vxlan::validate_change(mac, at.mtu, (0, 0), true).map_err(Failure::kernel)?;
         }
         _ if at.bad_mac.is_some() => return Err(Failure::errno(Errno::EINVAL)),
         _ => {}
