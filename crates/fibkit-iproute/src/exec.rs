@@ -4563,13 +4563,18 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     }
     // the kind's own validate (rtnl_newlink runs it first, whatever the device):
     // br_validate, veth_validate, ifb_validate and macvlan_validate refuse an address
-    // that is not unicast Ethernet (EADDRNOTAVAIL), veth_validate an MTU outside
-    // 68..65535 (random seed macvlan 114)
+    // that is not 6 bytes long (EINVAL: only a tun's, whose length iproute2 does not
+    // check, gets here) or not unicast Ethernet (EADDRNOTAVAIL), veth_validate an MTU
+    // outside 68..65535 (random seed macvlan 114)
     if let Some(k) = kind_word {
         if matches!(k, "bridge" | "veth" | "ifb" | "macvlan" | "macvtap") {
-            if let Some(m) = mac.as_deref().and_then(|m| <[u8; 6]>::try_from(m).ok()) {
-                if !fibkit::link::is_valid_ether_addr(&m) {
-                    return Err(Failure::errno(Errno::EADDRNOTAVAIL));
+            if let Some(m) = mac.as_deref() {
+                match <[u8; 6]>::try_from(m) {
+                    Err(_) => return Err(Failure::errno(Errno::EINVAL)),
+                    Ok(m) if !fibkit::link::is_valid_ether_addr(&m) => {
+                        return Err(Failure::errno(Errno::EADDRNOTAVAIL));
+                    }
+                    Ok(_) => {}
                 }
             }
         }
