@@ -5143,8 +5143,10 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
             }
             "broadcast" | "brd" => at.broadcast = Some(parse_lladdr(it.val()?)?),
             "addrgenmode" => {
+                // (strcasecmp, as for `ip link set`)
                 let v = it.val()?;
-                if !["eui64", "none", "stable_secret", "random"].contains(&v) {
+                let l = v.to_ascii_lowercase();
+                if !["eui64", "none", "stable_secret", "random"].contains(&l.as_str()) {
                     return Err(invarg("Invalid address generation mode\n", v));
                 }
                 at.af_spec = true;
