@@ -4144,6 +4144,15 @@ fn veth_change_opt(ns: &Netns, it: &mut Args<'_>, kind: &str) -> Res<LinkAttrs> 
     Ok(peer)
 }
 
+/// iplink_parse's check of a device word (`check_altifname`): not empty, no '/' or
+/// white space, of any length (a name too long is the kernel's to refuse).
+fn check_altifname(v: &str) -> Res<()> {
+    if v.is_empty() || v.contains('/') || v.bytes().any(|b| b.is_ascii_whitespace()) {
+        return Err(invarg("\"dev\" not a valid ifname", v));
+    }
+    Ok(())
+}
+
 /// iplink_parse takes any word it has no keyword for as the device, but a prefix of
 /// `help` first prints the usage and exits (`ip link add h type dummy`, `ip link set
 /// d0 he`, `ip link del help`; after `dev`, or as `name`, it is a name).
@@ -4309,6 +4318,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 if dev.is_some() && !dev_from_name {
                     return Err(dup_dev(v));
                 }
+                check_altifname(v)?;
                 dev = Some(v);
                 dev_from_name = false;
             }
@@ -5084,7 +5094,8 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
             }
             "mtu" => {
                 let v = it.val()?;
-                if at.mtu.is_some() {
+                // (-1 is iproute2's mark for no MTU yet)
+                if at.mtu.is_some_and(|m| m != u32::MAX) {
                     return Err(dup("mtu", v));
                 }
                 at.mtu = Some(
@@ -5094,7 +5105,7 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
             }
             "txqueuelen" | "qlen" | "txqlen" => {
                 let v = it.val()?;
-                if at.txqlen.is_some() {
+                if at.txqlen.is_some_and(|q| q != u32::MAX) {
                     return Err(dup("txqueuelen", v));
                 }
                 at.txqlen = Some(
@@ -5162,14 +5173,7 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
                 if at.dev.is_some() {
                     return Err(dup_dev(v));
                 }
-                // check_altifname: a name of up to 127 bytes without '/' or spaces
-                if v.is_empty()
-                    || v.len() >= 128
-                    || v.contains('/')
-                    || v.bytes().any(|b| b.is_ascii_whitespace())
-                {
-                    return Err(invarg("\"dev\" not a valid ifname", v));
-                }
+                check_altifname(v)?;
                 at.dev = Some(v.to_string());
             }
         }
@@ -6265,9 +6269,12 @@ fn link_delete(ns: &mut Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
     }
     while let Some(k) = it.next() {
         if k == "dev" {
-            dev = Some(it.val()?);
+            let v = it.val()?;
+            check_altifname(v)?;
+            dev = Some(v);
         } else if k != "type" {
             link_word_help(k)?;
+            check_altifname(k)?;
             dev = Some(k);
         } else {
             it.val()?;
