@@ -4044,6 +4044,39 @@ fn veth_parse_opt<'a>(ns: &Netns, it: &mut Args<'a>, peer: &mut LinkAttrs, kind:
     let Some(w) = it.next() else {
         return Ok(());
     };
+    veth_peer_words(ns, w, it, peer, kind, true)?;
+    // (the peer's address, as the kernel's veth_validate of the peer sees it)
+    if peer.bad_mac.is_some() {
+        return Err(Failure::errno(Errno::EINVAL));
+    }
+    name_and_dev(peer)
+}
+
+/// iplink_parse at creation: a group with no device names the group's devices, which a
+/// creation cannot change (a word after the kind is garbage first); both exit.
+fn group_at_creation(next: Option<&str>) -> Failure {
+    Failure::parse(
+        match next {
+            Some(w) => {
+                format!("Garbage instead of arguments \"{w} ...\". Try \"ip link help\".\n")
+            }
+            None => "group cannot be used when creating devices.\n".to_string(),
+        },
+        255,
+    )
+}
+
+/// `veth_parse_opt`'s first word `w` and the peer's words (iplink_parse's; a type is a
+/// second one): a first word other than `peer` prints the kind's usage on stdout (exit
+/// status 1).
+fn veth_peer_words<'a>(
+    ns: &Netns,
+    w: &str,
+    it: &mut Args<'a>,
+    peer: &mut LinkAttrs,
+    kind: &str,
+    create: bool,
+) -> Res<()> {
     if w != "peer" {
         return Err(Failure {
             stdout: linkmore::kind_help(kind).unwrap_or_default().into(),
@@ -4053,17 +4086,71 @@ fn veth_parse_opt<'a>(ns: &Netns, it: &mut Args<'a>, peer: &mut LinkAttrs, kind:
             exits: false,
         });
     }
-    if let Some(t) = link_add_attrs(ns, it, peer)? {
+    let t = link_add_attrs(ns, it, peer)?;
+    // (the peer's own iplink_parse ends with its group check, before the second type)
+    if create && peer.group.is_some() && peer.name.is_none() && peer.dev.is_none() {
+        return Err(group_at_creation(it.peek()));
+    }
+    if let Some(t) = t {
         return Err(Failure::parse(
             format!("Error: duplicate \"type\": \"{t}\" is the second value.\n"),
             255,
         ));
     }
-    // (the peer's address, as the kernel's veth_validate of the peer sees it)
-    if peer.bad_mac.is_some() {
-        return Err(Failure::errno(Errno::EINVAL));
+    Ok(())
+}
+
+/// `veth_parse_opt` (vxcan's too) on `ip link set DEV type veth WORDS`: the peer's
+/// words go through iplink_parse as a change's do, whose end (as for the device's
+/// own) checks an address's length against the peer device's, refuses an index, needs
+/// a device and looks it up (`Cannot find device`). A peer that exists makes
+/// IFLA_INFO_DATA (VETH_INFO_PEER), which rtnl_changelink refuses (EOPNOTSUPP): veth
+/// has no changelink, and this kernel no vxcan (rtnl_get_peer_net first hands a veth
+/// peer's attributes to veth_validate: see link_set).
+fn veth_change_opt(ns: &Netns, it: &mut Args<'_>, kind: &str) -> Res<LinkAttrs> {
+    let mut peer = LinkAttrs::default();
+    let w = it.next().unwrap_or("");
+    veth_peer_words(ns, w, it, &mut peer, kind, false)?;
+    let dev = peer.dev.as_deref().or(peer.name.as_deref());
+    // nl_get_ll_addr_len of the peer device (a tun has no address to compare with)
+    if let (Some(l), Some(b)) = (
+        dev.and_then(|d| ll_index(ns, d)).and_then(|i| ns.link(i)),
+        &peer.bad_mac,
+    ) {
+        if !l.is_tun() {
+            return Err(Failure::parse(
+                format!("Invalid address length {} - must be 6 bytes\n", b.len()),
+                1,
+            ));
+        }
     }
-    name_and_dev(peer)
+    if peer.more.index.is_some() {
+        return Err(Failure::parse(
+            "index can be used only when creating devices or when moving device to another netns.\n",
+            255,
+        ));
+    }
+    // a group without a device names no peer device (iplink_parse's group change)
+    if dev.is_none() && peer.group.is_some_and(|g| g != u32::MAX) {
+        return Ok(peer);
+    }
+    let Some(d) = dev else {
+        return Err(Failure::parse(
+            "Not enough information: \"dev\" argument is required.\n",
+            255,
+        ));
+    };
+    ll_index(ns, d).ok_or_else(|| nodev(d))?;
+    Ok(peer)
+}
+
+/// iplink_parse's check of a device word (`check_altifname`): not empty, no '/' or
+/// white space, of any length (a name too long is the kernel's to refuse).
+fn check_altifname(v: &str) -> Res<()> {
+    if v.is_empty() || v.contains('/') || v.bytes().any(|b| b.is_ascii_whitespace()) {
+        return Err(invarg("\"dev\" not a valid ifname", v));
+    }
+    Ok(())
 }
 
 /// iplink_parse takes any word it has no keyword for as the device, but a prefix of
@@ -4110,6 +4197,8 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     // options of a kind the kernel does not know (IFLA_INFO_DATA without link ops)
     let mut foreign_data = false;
     let mut kind_word: Option<&str> = None;
+    // a veth peer's attributes (`type veth peer ...`)
+    let mut veth_peer: Option<LinkAttrs> = None;
     while let Some(raw) = it.next() {
         let k = link_keyword(raw);
         if linkmore::word(ns, k, &mut it, &mut more, dev)? {
@@ -4229,6 +4318,7 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 if dev.is_some() && !dev_from_name {
                     return Err(dup_dev(v));
                 }
+                check_altifname(v)?;
                 dev = Some(v);
                 dev_from_name = false;
             }
@@ -4283,10 +4373,10 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
             let resolve = |d: &str| ll_index(ns, d);
             let words = it.i < rest.len();
             let a = vxlan_parse_opt(&resolve, &mut it, true)?;
-            // (`mtu -1` sends none)
-            let sent_mtu = mtu.filter(|&m| m != u32::MAX);
+            // (iplink_parse sends `mtu -1` too: vxlan_validate refuses it)
+            let sent_mtu = mtu;
             policy("", &more)?;
-            fibkit::vxlan::validate_change(mac.as_deref(), sent_mtu, words)
+            fibkit::vxlan::validate_change(mac.as_deref(), sent_mtu, a.conf.srcport, words)
                 .map_err(Failure::kernel)?;
             let mut change = a.change;
             // vxlan_nl2conf reads IFLA_MTU after the flags, before `df` and
@@ -4340,16 +4430,10 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         // no words: the kind alone, which no device's link operations are asked to
         // take (its validate below aside)
         Some(_) if it.i >= rest.len() => {}
-        // veth_parse_opt: a first word other than `peer` prints vxcan's usage (the
-        // peer's words, read as the device's, are not modelled)
-        Some("vxcan") if it.peek() != Some("peer") => {
-            return Err(Failure {
-                stdout: linkmore::kind_help("vxcan").unwrap_or_default().into(),
-                errno: None,
-                stderr: String::new(),
-                status: 1,
-                exits: false,
-            });
+        Some(v @ ("veth" | "vxcan")) => {
+            let p = veth_change_opt(ns, &mut it, v)?;
+            veth_peer = (v == "veth").then_some(p);
+            foreign_data = true;
         }
         // a port kind's words make IFLA_INFO_SLAVE_DATA, which rtnl_newlink parses with
         // the master's port policy whatever port kind was named: on a bridge port,
@@ -4404,12 +4488,63 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
                 }
                 foreign_data = true;
             }
+            // a vxlan's data always holds u8 attributes (its TOS, TTL, PROXY) at the
+            // numbers where all but ip6tnl find an address; ip6tnl's IFLA_IPTUN_LOCAL
+            // and _REMOTE are the vxlan's IPv4 group and lower device, sent only when
+            // set (vxlan_fill_info)
+            Some(LinkKind::Vxlan(x))
+                if v == "ip6tnl"
+                    && x.lower == 0
+                    && !x.remote.is_some_and(|r| r.is_ipv4() && !r.is_unspecified()) =>
+            {
+                if let Some(r) = kindopts::parse_opt(ns, v, &mut it, true) {
+                    r?;
+                }
+                foreign_data = true;
+            }
+            // a macvlan's data (macvlan_fill_info): MODE (1, u32), FLAGS (2, u16), the
+            // sources (5, nested, when any), MACADDR_COUNT (6, u32), BC_QUEUE_LEN (7,
+            // u32), ...: ipip, sit and ip6tnl find FLAGS where an address goes, the
+            // IPv6 GRE kinds a u32, vti and vti6 the sources; the GRE kinds read the
+            // count as their local address and the queue length as their remote one
+            // (little-endian bytes), which the words may replace before
+            // gre_parse_opt's check of a multicast remote
+            Some(LinkKind::Macvlan {
+                sources,
+                bcqueuelen,
+                ..
+            }) if match v {
+                "gre" | "gretap" | "erspan" => true,
+                "vti" | "vti6" => sources.is_empty(),
+                _ => false,
+            } =>
+            {
+                let mut words = Vec::new();
+                if matches!(v, "gre" | "gretap" | "erspan") {
+                    let a = |n: u32| std::net::Ipv4Addr::from(n.to_le_bytes()).to_string();
+                    words = vec![
+                        "remote".to_string(),
+                        a(*bcqueuelen),
+                        "local".to_string(),
+                        a(sources.len() as u32),
+                    ];
+                }
+                while let Some(w) = it.next() {
+                    words.push(w.to_string());
+                }
+                if let Some(r) = kindopts::parse_opt(ns, v, &mut Args::new(&words), true) {
+                    r?;
+                }
+                foreign_data = true;
+            }
             Some(
                 LinkKind::Loopback
                 | LinkKind::Dummy
                 | LinkKind::Veth { .. }
                 | LinkKind::Tun { .. }
-                | LinkKind::Bridge,
+                | LinkKind::Bridge
+                | LinkKind::Vxlan(_)
+                | LinkKind::Macvlan { .. },
             ) => return Err(Failure::parse("Failed to get existing tunnel info.\n", 1)),
             _ => return Err(unmodelled_link_setting("type", v)),
         },
@@ -4438,17 +4573,37 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
     }
     // the kind's own validate (rtnl_newlink runs it first, whatever the device):
     // br_validate, veth_validate, ifb_validate and macvlan_validate refuse an address
-    // that is not unicast Ethernet (EADDRNOTAVAIL), veth_validate an MTU outside
-    // 68..65535 (random seed macvlan 114)
+    // that is not 6 bytes long (EINVAL: only a tun's, whose length iproute2 does not
+    // check, gets here) or not unicast Ethernet (EADDRNOTAVAIL), veth_validate an MTU
+    // outside 68..65535 (random seed macvlan 114)
     if let Some(k) = kind_word {
         if matches!(k, "bridge" | "veth" | "ifb" | "macvlan" | "macvtap") {
-            if let Some(m) = mac.as_deref().and_then(|m| <[u8; 6]>::try_from(m).ok()) {
-                if !fibkit::link::is_valid_ether_addr(&m) {
-                    return Err(Failure::errno(Errno::EADDRNOTAVAIL));
+            if let Some(m) = mac.as_deref() {
+                match <[u8; 6]>::try_from(m) {
+                    Err(_) => return Err(Failure::errno(Errno::EINVAL)),
+                    Ok(m) if !fibkit::link::is_valid_ether_addr(&m) => {
+                        return Err(Failure::errno(Errno::EADDRNOTAVAIL));
+                    }
+                    Ok(_) => {}
                 }
             }
         }
-        if k == "veth" && mtu.is_some_and(|m| m != u32::MAX && !(68..=65535).contains(&m)) {
+        if k == "veth" && mtu.is_some_and(|m| !(68..=65535).contains(&m)) {
+            return Err(Failure::errno(Errno::EINVAL));
+        }
+    }
+    // rtnl_get_peer_net (after the kind's validate): veth_validate of the peer's
+    // attributes, whose every `mtu` iproute2 sends
+    if let Some(p) = &veth_peer {
+        if p.bad_mac.is_some() {
+            return Err(Failure::errno(Errno::EINVAL));
+        }
+        if p.mac
+            .is_some_and(|m| !fibkit::link::is_valid_ether_addr(&m))
+        {
+            return Err(Failure::errno(Errno::EADDRNOTAVAIL));
+        }
+        if p.mtu.is_some_and(|m| !(68..=65535).contains(&m)) {
             return Err(Failure::errno(Errno::EINVAL));
         }
     }
@@ -4939,7 +5094,8 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
             }
             "mtu" => {
                 let v = it.val()?;
-                if at.mtu.is_some() {
+                // (-1 is iproute2's mark for no MTU yet)
+                if at.mtu.is_some_and(|m| m != u32::MAX) {
                     return Err(dup("mtu", v));
                 }
                 at.mtu = Some(
@@ -4949,7 +5105,7 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
             }
             "txqueuelen" | "qlen" | "txqlen" => {
                 let v = it.val()?;
-                if at.txqlen.is_some() {
+                if at.txqlen.is_some_and(|q| q != u32::MAX) {
                     return Err(dup("txqueuelen", v));
                 }
                 at.txqlen = Some(
@@ -4998,8 +5154,10 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
             }
             "broadcast" | "brd" => at.broadcast = Some(parse_lladdr(it.val()?)?),
             "addrgenmode" => {
+                // (strcasecmp, as for `ip link set`)
                 let v = it.val()?;
-                if !["eui64", "none", "stable_secret", "random"].contains(&v) {
+                let l = v.to_ascii_lowercase();
+                if !["eui64", "none", "stable_secret", "random"].contains(&l.as_str()) {
                     return Err(invarg("Invalid address generation mode\n", v));
                 }
                 at.af_spec = true;
@@ -5015,14 +5173,7 @@ fn link_add_attrs<'a>(ns: &Netns, it: &mut Args<'a>, at: &mut LinkAttrs) -> Res<
                 if at.dev.is_some() {
                     return Err(dup_dev(v));
                 }
-                // check_altifname: a name of up to 127 bytes without '/' or spaces
-                if v.is_empty()
-                    || v.len() >= 128
-                    || v.contains('/')
-                    || v.bytes().any(|b| b.is_ascii_whitespace())
-                {
-                    return Err(invarg("\"dev\" not a valid ifname", v));
-                }
+                check_altifname(v)?;
                 at.dev = Some(v.to_string());
             }
         }
@@ -5077,15 +5228,7 @@ fn link_add(ns: &mut Netns, rest: &[String], mode: AddMode, fam: Option<Family>)
     // iplink_parse: a group with no device names the group's devices, which a creation
     // cannot change (words after the kind are garbage first); both exit
     if at.group.is_some() && at.name.is_none() && at.dev.is_none() {
-        return Err(Failure::parse(
-            match it.peek() {
-                Some(w) => {
-                    format!("Garbage instead of arguments \"{w} ...\". Try \"ip link help\".\n")
-                }
-                None => "group cannot be used when creating devices.\n".to_string(),
-            },
-            255,
-        ));
+        return Err(group_at_creation(it.peek()));
     }
     name_and_dev(&at)?;
     // iplink_parse resolves `link` once the line is read, before the kind's options
@@ -5114,10 +5257,9 @@ fn link_add(ns: &mut Netns, rest: &[String], mode: AddMode, fam: Option<Family>)
                 peer.mtu = at.mtu;
                 peer.txqlen = at.txqlen;
             }
+            // (the peer's master, resolved by iproute2, is not applied: veth_newlink
+            // configures the peer without do_set_master)
             veth_parse_opt(ns, &mut it, &mut peer, "veth")?;
-            if let Some((_, m)) = &peer.master {
-                return Err(unmodelled_link_setting("master", m));
-            }
             LinkKind::Veth { peer: 0 }
         }
         Some("bridge") => {
@@ -5131,7 +5273,8 @@ fn link_add(ns: &mut Netns, rest: &[String], mode: AddMode, fam: Option<Family>)
             if it.i >= it.v.len() {
                 main_policy(&at)?;
                 let mac = at.bad_mac.as_deref().or(at.mac.as_ref().map(|m| &m[..]));
-                fibkit::vxlan::validate_change(mac, at.mtu, false).map_err(Failure::kernel)?;
+                fibkit::vxlan::validate_change(mac, at.mtu, (0, 0), false)
+                    .map_err(Failure::kernel)?;
             }
             let a = vxlan_parse_opt(&resolve, &mut it, false)?;
             if a.gpe {
@@ -5244,7 +5387,7 @@ fn link_add(ns: &mut Netns, rest: &[String], mode: AddMode, fam: Option<Family>)
         }
         LinkKind::Vxlan(_) if at.bad_mac.is_some() => {
             let mac = at.bad_mac.as_deref();
-            fibkit::vxlan::validate_change(mac, at.mtu, true).map_err(Failure::kernel)?;
+            fibkit::vxlan::validate_change(mac, at.mtu, (0, 0), true).map_err(Failure::kernel)?;
         }
         _ if at.bad_mac.is_some() => return Err(Failure::errno(Errno::EINVAL)),
         _ => {}
@@ -6126,9 +6269,12 @@ fn link_delete(ns: &mut Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
     }
     while let Some(k) = it.next() {
         if k == "dev" {
-            dev = Some(it.val()?);
+            let v = it.val()?;
+            check_altifname(v)?;
+            dev = Some(v);
         } else if k != "type" {
             link_word_help(k)?;
+            check_altifname(k)?;
             dev = Some(k);
         } else {
             it.val()?;

@@ -217,13 +217,23 @@ pub(crate) fn validate(c: &Vxlan, mac: Option<[u8; 6]>, mtu: Option<u32>) -> Res
 /// `vxlan_validate` for `ip link set DEV ... type vxlan [WORDS]`, whatever `DEV` is
 /// (`rtnl_newlink` runs it before looking at the device): the address and MTU asked
 /// for, then the settings, which an empty `type vxlan` does not send (iproute2 adds no
-/// `IFLA_INFO_DATA` without words).
-pub fn validate_change(mac: Option<&[u8]>, mtu: Option<u32>, data: bool) -> Result<()> {
+/// `IFLA_INFO_DATA` without words); `srcport` is the source port range the words ask
+/// for ((0, 0) for none).
+pub fn validate_change(
+    mac: Option<&[u8]>,
+    mtu: Option<u32>,
+    srcport: (u16, u16),
+    data: bool,
+) -> Result<()> {
     let mac = mac
         .map(<[u8; 6]>::try_from)
         .transpose()
         .map_err(|_| Error::msg(Errno::EINVAL, "Provided link layer address is not Ethernet"))?;
-    validate(&Vxlan::default(), mac, mtu)?;
+    let c = Vxlan {
+        srcport,
+        ..Vxlan::default()
+    };
+    validate(&c, mac, mtu)?;
     if !data {
         return Err(Error::msg(
             Errno::EINVAL,
