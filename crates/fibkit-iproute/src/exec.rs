@@ -157,10 +157,10 @@ fn incomplete() -> Failure {
 }
 
 fn nodev(d: &str) -> Failure {
-    // iproute2 resolves the name with RTM_GETLINK, which the kernel answers with ENODEV
+    // iproute2 resolves the name with RTM_GETLINK, which the kernel refuses
     Failure {
         stdout: String::new(),
-        errno: Some(Errno::ENODEV),
+        errno: Some(crate::show::lookup_errno(d)),
         stderr: format!("Cannot find device \"{d}\"\n"),
         status: 1,
         exits: false,

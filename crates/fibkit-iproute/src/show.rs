@@ -726,10 +726,22 @@ fn duparg(key: &str, arg: &str) -> ShowError {
     )
 }
 
+/// The errno of the kernel's answer to iproute2's lookup of a device by name
+/// (`RTM_GETLINK`): ENODEV, or, for a name of 128 bytes or more, ERANGE: iproute2 sends a
+/// name of IFNAMSIZ bytes or more as IFLA_ALT_IFNAME, whose policy takes at most
+/// ALTIFNAMSIZ - 1 bytes (conformance scenario 579).
+pub(crate) fn lookup_errno(name: &str) -> Errno {
+    if name.len() >= 128 {
+        Errno::ERANGE
+    } else {
+        Errno::ENODEV
+    }
+}
+
 /// `nodev()`: returned as -1 from the command, exit status 1.
 fn nodev(dev: &str) -> ShowError {
     ShowError {
-        errno: Some(Errno::ENODEV),
+        errno: Some(lookup_errno(dev)),
         text: format!("Cannot find device \"{dev}\"\n"),
         status: 1,
         exits: false,

@@ -72,7 +72,7 @@ ENCAPHDR := [ MPLSLABEL ]
 /// iproute2's "Device does not exist" (the name is resolved by asking the kernel).
 fn no_device(name: &str) -> Failure {
     let mut f = invarg("Device does not exist\n", name);
-    f.errno = Some(Errno::ENODEV);
+    f.errno = Some(crate::show::lookup_errno(name));
     f
 }
 
