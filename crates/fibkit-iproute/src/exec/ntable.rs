@@ -48,19 +48,14 @@ fn change(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     let mut i = 0;
     while i < a.len() {
         let w = a[i].as_str();
-        let Some(v) = a.get(i + 1).map(String::as_str) else {
-            // NEXT_ARG for every word that takes a value; the others are unknown
-            return Err(if is_word(w) {
-                incomplete()
-            } else {
-                invarg("unknown", w)
-            });
-        };
-        let bad = |k: &str| invarg(&format!("\"{k}\" value is invalid"), v);
-        let u32v = |k: &str| get_u32(v, 0).ok_or_else(|| bad(k));
-        let u64v = |k: &str| get_u64(v).ok_or_else(|| bad(k));
+        // every word takes a value (NEXT_ARG); an unknown one is refused first
+        let val = || a.get(i + 1).map(String::as_str).ok_or_else(incomplete);
+        let bad = |k: &str, v: &str| invarg(&format!("\"{k}\" value is invalid"), v);
+        let u32v = |k: &str| val().and_then(|v| get_u32(v, 0).ok_or_else(|| bad(k, v)));
+        let u64v = |k: &str| val().and_then(|v| get_u64(v).ok_or_else(|| bad(k, v)));
         match w {
             "name" => {
+                let v = val()?;
                 if name.is_some() {
                     return Err(duparg("NAME", v));
                 }
@@ -74,7 +69,10 @@ fn change(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 u64v(w)?;
                 table_wide = true;
             }
-            "dev" => dev = Some(ll_index(ns, v).ok_or_else(|| nodev(v))?),
+            "dev" => {
+                let v = val()?;
+                dev = Some(ll_index(ns, v).ok_or_else(|| nodev(v))?);
+            }
             "base_reachable" => changes.push(ParmChange::BaseReachable(u64v(w)?)),
             "retrans" => changes.push(ParmChange::Retrans(u64v(w)?)),
             "gc_stale" => changes.push(ParmChange::GcStale(u64v(w)?)),
@@ -112,31 +110,6 @@ fn change(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     ns.ntable_change(name, fam, parms, table_wide)
         .map_err(|e| Failure::errno(e).exiting(true))?;
     Ok(Outcome::Ok(String::new()))
-}
-
-/// The words `ipntable_modify` knows, each taking a value.
-fn is_word(w: &str) -> bool {
-    matches!(
-        w,
-        "name"
-            | "thresh1"
-            | "thresh2"
-            | "thresh3"
-            | "gc_int"
-            | "dev"
-            | "base_reachable"
-            | "retrans"
-            | "gc_stale"
-            | "delay_probe"
-            | "queue"
-            | "app_probes"
-            | "ucast_probes"
-            | "mcast_probes"
-            | "anycast_delay"
-            | "proxy_delay"
-            | "proxy_queue"
-            | "locktime"
-    )
 }
 
 /// `ipntable_show`: `dev DEV|none` and `name NAME` (the last of each counts).
