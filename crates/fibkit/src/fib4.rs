@@ -1914,10 +1914,16 @@ impl Netns {
         };
         // inet_rtm_deladdr: any multicast address makes the autojoin socket leave its
         // group (a lifetime's expiry, which does not come this way, leaves it joined)
+        // the leave's report goes out by timer, after the ARP flush the deletion of
+        // the last address makes
+        self.igmp_held = Some(Vec::new());
         if leave_group && v4::is_multicast(list[i].address) {
             self.mc4_autoleave(dev, list[i].address);
         }
         self.inet_del_ifa(dev, i, false);
+        for (d, to) in self.igmp_held.take().unwrap_or_default() {
+            self.neigh_mc_entry(d, u128::from(to), false);
+        }
         self.rt_cache_flush4();
         self.bump();
         Ok(())

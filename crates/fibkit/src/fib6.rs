@@ -2499,6 +2499,8 @@ impl Netns {
             return;
         }
         if self.v6_ready.contains(&dev) {
+            // a device configured already sends its reports again (ipv6_mc_up)
+            self.mc6_up(dev);
             if restart_dad {
                 let all: Vec<u128> = self.addrs6(dev).iter().map(|a| a.addr).collect();
                 self.addrconf_dad_restart(dev, &all);
@@ -2600,6 +2602,21 @@ impl Netns {
 
     /// `addrconf_ifdown` + `rt6_disable_ip`.
     pub(crate) fn ipv6_netdev_down(&mut self, dev: u32, unregister: bool) {
+        // the leave reports addrconf_ifdown makes are held: ipv6_mc_down cancels them
+        // on a device that was ready, unregistering kills them, and otherwise the
+        // kernel's work sends them after the device's neighbours were flushed
+        self.mld_late.clear();
+        let was_ready = self.v6_ready.contains(&dev);
+        self.mld_held = Some(Vec::new());
+        self.addrconf_ifdown(dev, unregister);
+        let held = self.mld_held.take().unwrap_or_default();
+        if !unregister && !was_ready {
+            self.mld_late = held;
+        }
+    }
+
+    /// `addrconf_ifdown` (see [`Netns::ipv6_netdev_down`]).
+    fn addrconf_ifdown(&mut self, dev: u32, unregister: bool) {
         // addrconf_ifdown cancels the addresses' DAD work (kept ones start it again at
         // link up)
         self.dad_due.retain(|&(d, _), _| d != dev);

@@ -48,6 +48,9 @@ pub struct Group<A> {
     pub users: u32,
     /// Whether its link-layer address is in the device's list (`loaded`, `MAF_LOADED`).
     pub(crate) loaded: bool,
+    /// Whether this host sent the last report of it under IGMPv1/v2 or MLDv1
+    /// (`reporter`, `MAF_LAST_REPORTER`), so that leaving it is reported.
+    pub(crate) reported: bool,
 }
 
 /// An IPv4 group.
@@ -61,6 +64,10 @@ trait McAddr: Copy + PartialEq {
     fn mapped(self) -> Option<[u8; 6]>;
     /// The device's list of groups of this family.
     fn list(m: &mut DevMcast) -> &mut Vec<Group<Self>>;
+    /// Sends the membership report a join or a leave of `group` sends now, if any
+    /// ([`Netns::igmp_report`], [`Netns::mld_report`]); true when it was a report of
+    /// IGMPv1/v2 or MLDv1 that makes this host the group's last reporter.
+    fn report(ns: &mut Netns, dev: u32, group: Self, join: bool, reported: bool) -> bool;
 }
 
 impl McAddr for u32 {
@@ -70,6 +77,9 @@ impl McAddr for u32 {
     }
     fn list(m: &mut DevMcast) -> &mut Vec<Group<u32>> {
         &mut m.v4
+    }
+    fn report(ns: &mut Netns, dev: u32, group: u32, join: bool, reported: bool) -> bool {
+        ns.igmp_report(dev, group, join, reported)
     }
 }
 
@@ -84,6 +94,9 @@ impl McAddr for u128 {
     }
     fn list(m: &mut DevMcast) -> &mut Vec<Group<u128>> {
         &mut m.v6
+    }
+    fn report(ns: &mut Netns, dev: u32, group: u128, join: bool, reported: bool) -> bool {
+        ns.mld_report(dev, group, join, reported)
     }
 }
 
@@ -257,9 +270,28 @@ impl Netns {
                 addr: group,
                 users: 1,
                 loaded: false,
+                reported: false,
             },
         );
         self.group_load::<A>(dev, 0);
+        self.group_report_join::<A>(dev, 0);
+    }
+
+    /// The report `igmp_group_added` / `igmp6_group_added` sends for the `i`-th group.
+    fn group_report_join<A: McAddr>(&mut self, dev: u32, i: usize) {
+        let Some(addr) = self
+            .mcast
+            .get_mut(&dev)
+            .and_then(|m| A::list(m).get(i))
+            .map(|g| g.addr)
+        else {
+            return;
+        };
+        if A::report(self, dev, addr, true, false) {
+            if let Some(g) = self.mcast.get_mut(&dev).and_then(|m| A::list(m).get_mut(i)) {
+                g.reported = true;
+            }
+        }
     }
 
     /// `ip_mc_dec_group` / `__ipv6_dev_mc_dec`.
@@ -279,6 +311,8 @@ impl Netns {
                     self.mc_link_dec(dev, a);
                 }
             }
+            // igmp_group_dropped / igmp6_group_dropped: the leave is reported
+            A::report(self, dev, group, false, g.reported);
         }
     }
 
@@ -307,6 +341,7 @@ impl Netns {
         let n = self.mcast.get_mut(&dev).map_or(0, |m| A::list(m).len());
         for i in 0..n {
             self.group_load::<A>(dev, i);
+            self.group_report_join::<A>(dev, i);
         }
     }
 
@@ -494,6 +529,115 @@ impl Netns {
         self.links
             .get(&dev)
             .is_none_or(|l| l.is_loopback() || l.noarp())
+    }
+}
+
+/// The IPv4 group IGMPv3 reports go to (224.0.0.22), and the all-routers group
+/// IGMPv2 leaves go to (224.0.0.2).
+const IGMPV3_ALL_MCR: u32 = 0xe000_0016;
+const ALL_ROUTERS4: u32 = 0xe000_0002;
+/// ff02::16, where MLDv2 reports go.
+const MLD2_ALL_MCR: u128 = 0xff02 << 112 | 0x16;
+
+/// Membership reports. No packet is modelled, but each report leaves what sending it
+/// makes: a NOARP neighbour entry for its destination on the device (`ip neigh show
+/// nud all` lists it). The kernel sends them a few jiffies after the join or leave
+/// (`igmp_ifc_start_timer`, `mld_ifc_start_work`), and again later; fibkit makes the
+/// entry at once.
+impl Netns {
+    /// A forced protocol version: `conf.all` first, then the device's (IGMP reads
+    /// either, MLD `all ?: dev`).
+    fn mc_forced(&self, fam: &str, dev: u32, key: &str) -> (i64, i64) {
+        let read = |k: String| {
+            self.sysctl
+                .other
+                .get(&k)
+                .and_then(|v| crate::sysctl::parse_long(v))
+                .unwrap_or(0)
+        };
+        let all = read(format!("net.{fam}.conf.all.{key}"));
+        let d = self
+            .links
+            .get(&dev)
+            .map_or(0, |l| read(format!("net.{fam}.conf.{}.{key}", l.name)));
+        (all, d)
+    }
+
+    /// `igmp_group_added` / `igmp_group_dropped` of IPv4 `group` on `dev`: the
+    /// all-hosts group is never reported, nor link-local groups without
+    /// `igmp_link_local_mcast_reports`. IGMPv3 reports go to 224.0.0.22; under a
+    /// forced IGMPv1 or v2 a join is reported to the group itself, and a v2 leave of a
+    /// group this host reported to 224.0.0.2. A report goes out only through a device
+    /// that is up (its route lookup fails otherwise).
+    pub(crate) fn igmp_report(&mut self, dev: u32, group: u32, join: bool, reported: bool) -> bool {
+        if group == ALL_HOSTS {
+            return false;
+        }
+        let llm = self
+            .sysctl
+            .other
+            .get("net.ipv4.igmp_link_local_mcast_reports")
+            .and_then(|v| crate::sysctl::parse_long(v))
+            .is_none_or(|v| v != 0);
+        if crate::prefix::v4::is_local_multicast(group) && !llm {
+            return false;
+        }
+        if !self.links.get(&dev).is_some_and(|l| l.up && !l.is_tun()) || !self.has_idev4(dev) {
+            return false;
+        }
+        let (all, d) = self.mc_forced("ipv4", dev, "force_igmp_version");
+        let version = if all == 1 || d == 1 {
+            1
+        } else if all == 2 || d == 2 {
+            2
+        } else {
+            3
+        };
+        let to = match (version, join) {
+            (3, _) => IGMPV3_ALL_MCR,
+            (_, true) => group,
+            (2, false) if reported => ALL_ROUTERS4,
+            _ => return false,
+        };
+        if let Some(held) = self.igmp_held.as_mut() {
+            held.push((dev, to));
+        } else {
+            self.neigh_mc_entry(dev, u128::from(to), false);
+        }
+        join && version < 3
+    }
+
+    /// `igmp6_group_added` / `igmp6_group_dropped` of IPv6 `group` on `dev`: groups
+    /// below link-local scope and the link-local all-nodes group are never reported
+    /// (`MAF_NOREPORT`). MLDv2 reports go to ff02::16; under a forced MLDv1 a join is
+    /// reported to the group itself and a leave of a group this host reported to
+    /// ff02::2. A join is reported by a device that is up, a leave whether it is up or
+    /// not, unless the device's IPv6 is disabled (`ip6_output` drops it); the leaves
+    /// `addrconf_ifdown` makes are held (see [`Netns::mld_held`]).
+    pub(crate) fn mld_report(&mut self, dev: u32, group: u128, join: bool, reported: bool) -> bool {
+        if group.mapped().is_none() || group == ALL_NODES_LINK {
+            return false;
+        }
+        let Some(l) = self.links.get(&dev) else {
+            return false;
+        };
+        if (join && !l.up) || l.is_tun() || !self.has_idev6(dev) || self.ipv6_disabled(dev) {
+            return false;
+        }
+        let (all, d) = self.mc_forced("ipv6", dev, "force_mld_version");
+        let v1 = if all != 0 { all == 1 } else { d == 1 };
+        let to = match (v1, join) {
+            (false, _) => MLD2_ALL_MCR,
+            (true, true) => group,
+            (true, false) if reported => ALL_ROUTERS_LINK,
+            _ => return false,
+        };
+        if let Some(held) = self.mld_held.as_mut() {
+            held.push((dev, to));
+        } else {
+            self.neigh_mc_entry(dev, to, true);
+        }
+        join && v1
     }
 }
 

@@ -229,6 +229,15 @@ pub struct Netns {
     pub(crate) mc_autojoin4: BTreeSet<(u32, u32)>,
     /// The same for IPv6 (`ipv6_mc_config`).
     pub(crate) mc_autojoin6: BTreeSet<(u32, u128)>,
+    /// IPv6 membership reports held while `addrconf_ifdown` runs ([`crate::mcast`]):
+    /// `Some` collects the leaves it makes, sent or dropped at its end.
+    pub(crate) mld_held: Option<Vec<(u32, u128)>>,
+    /// Leave reports of a device that went down before it was ready: sent after its
+    /// neighbours were flushed, as the kernel's work sends them later.
+    pub(crate) mld_late: Vec<(u32, u128)>,
+    /// IPv4 membership reports held for the end of an address deletion (the kernel's
+    /// timer sends them after the deletion's ARP flush).
+    pub(crate) igmp_held: Option<Vec<(u32, u32)>>,
     /// The lower devices that carry macvlans (see [`crate::macvlan`]).
     pub(crate) macvlan_ports: BTreeMap<u32, crate::macvlan::MacvlanPort>,
     /// Bridges' own settings, by ifindex (a bridge never changed has none: the
@@ -553,6 +562,9 @@ impl Netns {
             mcast: BTreeMap::new(),
             mc_autojoin4: BTreeSet::new(),
             mc_autojoin6: BTreeSet::new(),
+            mld_held: None,
+            mld_late: Vec::new(),
+            igmp_held: None,
             macvlan_ports: BTreeMap::new(),
             bridges: BTreeMap::new(),
             br_ports: BTreeMap::new(),
@@ -1916,7 +1928,11 @@ impl Netns {
         let bridge = l.kind == LinkKind::Bridge;
         if up {
             if bridge {
+                // br_dev_open runs before the device is up: its IPv6 joins are not
+                // reported (igmp6_group_added), its IPv4 ones are, once it is
+                self.mld_held = Some(Vec::new());
                 self.bridge_open(index);
+                self.mld_held = None;
             }
             self.ipv4_netdev_up(index);
             self.ipv6_netdev_up(index);
@@ -1932,6 +1948,10 @@ impl Netns {
             // neigh_ifdown (ARP and ND): every entry of the device goes, permanent ones
             // too (conformance scenario 183), and its proxy entries
             self.neigh_ifdown(index, None);
+            // the leave reports of a device that was not ready go out after it
+            for (d, to) in std::mem::take(&mut self.mld_late) {
+                self.neigh_mc_entry(d, to, true);
+            }
             // ndisc_netdev_event runs the IPv6 routes' garbage collector
             self.fib6_run_gc_now();
         }
@@ -3259,19 +3279,36 @@ impl Netns {
         if !has_ll {
             return;
         }
-        let group = crate::mcast::solicited_node(gw);
-        let key = (dev, group, true);
+        self.neigh_mc_entry(dev, crate::mcast::solicited_node(gw), true);
+    }
+
+    /// The entry a packet sent to multicast `addr` through `dev` makes when there is
+    /// none (`ip_finish_output2`, `ip6_finish_output2`, then `arp_constructor` /
+    /// `ndisc_constructor`): NUD_NOARP with the group's mapped address. Through the
+    /// loopback, IPv4 looks up 0.0.0.0 (`ip_neigh_gw4`) and takes the device's own
+    /// address, IPv6 its broadcast address (`ndisc_mc_map` of a non-Ethernet device).
+    pub(crate) fn neigh_mc_entry(&mut self, dev: u32, addr: u128, v6: bool) {
+        let Some(lo) = self.links.get(&dev).map(|l| l.is_loopback()) else {
+            return;
+        };
+        let addr = if lo && !v6 { 0 } else { addr };
+        let key = (dev, addr, v6);
         if self.neigh.iter().any(|e| (e.dev, e.addr, e.v6) == key) {
             return;
         }
-        let Some(lladdr) = self.neigh_initial(dev, group, true) else {
+        let lladdr = if lo && v6 {
+            Some([0; 6])
+        } else {
+            self.neigh_initial(dev, addr, v6)
+        };
+        let Some(lladdr) = lladdr else {
             return;
         };
         self.neigh_stamps_new(key);
         self.neigh.push(Neighbour {
             dev,
-            addr: group,
-            v6: true,
+            addr,
+            v6,
             state: NudState::Noarp,
             lladdr: Some(lladdr),
             flags: 0,
