@@ -3018,6 +3018,8 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
     let mut table_ok = false;
     let mut tid = 0u32;
     let mut nat = false;
+    // a stale ERANGE left by the `sscanf` of an earlier range (`get_u64` reads it)
+    let mut erange = false;
     if args.is_empty() {
         let verb = if add { "add" } else { "del" };
         return Err(Failure::parse(
@@ -3119,6 +3121,7 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                 // iprule_modify's sscanf("%u-%u"): decimal, blanks and a sign before each
                 // number, whatever follows the second ignored (`5-10x` is 5-10)
                 let (n, x, y) = crate::show::scan_range(v, 32);
+                erange = crate::show::scan_range_erange(v, erange);
                 if n != 2 {
                     return Err(invarg("invalid UID range\n", v));
                 }
@@ -3131,16 +3134,20 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             }
             "sport" => {
                 let v = a.val()?;
+                erange = crate::show::scan_range_erange(v, erange);
                 s.sport = Some(parse_port_range(v, "invalid port range\n")?);
             }
             "dport" => {
                 let v = a.val()?;
+                erange = crate::show::scan_range_erange(v, erange);
                 s.dport = Some(parse_port_range(v, "invalid dport range\n")?);
             }
             "tun_id" => {
                 let v = a.val()?;
-                s.tun_id =
-                    Some(parse_u64(v).ok_or_else(|| invarg("\"tun_id\" value is invalid\n", v))?);
+                s.tun_id = Some(
+                    crate::names::get_u64_errno(v, erange)
+                        .ok_or_else(|| invarg("\"tun_id\" value is invalid\n", v))?,
+                );
             }
             "nat" | "map-to" => {
                 let v = a.val()?;

@@ -183,9 +183,15 @@ impl Netns {
     /// `rule_find`: the first rule a delete request selects.
     fn rule_find(rules: &[Rule], spec: &RuleSpec, mc: bool, v6: bool) -> Option<usize> {
         rules.iter().position(|r| {
+            // the action number must be the rule's (a lookup's table and a goto's
+            // target are compared apart, or not at all): `throw` does not find a
+            // `multicast` rule
             if let Some(a) = spec.action {
-                let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&r.action);
-                if !same_kind {
+                let same = match (a, r.action) {
+                    (RuleAction::Other(x), RuleAction::Other(y)) => x == y,
+                    (a, b) => std::mem::discriminant(&a) == std::mem::discriminant(&b),
+                };
+                if !same {
                     return false;
                 }
             }
@@ -230,6 +236,12 @@ impl Netns {
             });
             if mask != 0 && r.mark_mask != mask {
                 return false;
+            }
+            // a non-zero tunnel id must be the rule's (`rule_find`)
+            if let Some(t) = spec.tun_id {
+                if t != 0 && r.tun_id != t {
+                    return false;
+                }
             }
             if spec.l3mdev && !r.l3mdev {
                 return false;
