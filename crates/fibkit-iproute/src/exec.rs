@@ -2243,7 +2243,9 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
             let fl = Flow6 {
                 dst: d,
                 src: s,
-                oif: oif_idx,
+                // inet6_rtm_getroute sets the flow's output device only for an output
+                // lookup: with `iif` an `oif` is read and dropped (rules see none)
+                oif: if iif_idx != 0 { 0 } else { oif_idx },
                 iif: iif_idx,
                 mark,
                 uid: uid.unwrap_or(if iif_idx != 0 { u32::MAX } else { 0 }),
