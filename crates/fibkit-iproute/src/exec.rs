@@ -3022,6 +3022,8 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
     let mut nat = false;
     // a stale ERANGE left by the `sscanf` of an earlier range (`get_u64` reads it)
     let mut erange = false;
+    // the FRA_TABLE attribute (the last table of 256 or more)
+    let mut fra_table = None;
     if args.is_empty() {
         let verb = if add { "add" } else { "del" };
         return Err(Failure::parse(
@@ -3082,6 +3084,11 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             "table" | "lookup" => {
                 let v = a.val()?;
                 let t = table_a2n(v).ok_or_else(|| invarg("invalid table ID\n", v))?;
+                // a table of 256 or more goes in FRA_TABLE, which stays when a later
+                // word sets the header's table, and the kernel reads it first
+                if t >= 256 {
+                    fra_table = Some(t);
+                }
                 s.table = Some(t);
                 tid = t;
                 table_ok = true;
@@ -3117,7 +3124,10 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                     s.iif = Some(v.to_string());
                 }
             }
-            "l3mdev" => s.l3mdev = true,
+            "l3mdev" => {
+                s.l3mdev = true;
+                table_ok = true;
+            }
             "uidrange" => {
                 let v = a.val()?;
                 // iprule_modify's sscanf("%u-%u"): decimal, blanks and a sign before each
@@ -3214,6 +3224,10 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                 }
             }
         }
+    }
+    // frh_get_table: FRA_TABLE, when sent, over the header's table
+    if fra_table.is_some() {
+        s.table = fra_table;
     }
     // a zero-length selector is none: the kernel reads no address for it
     // (`fib_nl2rule`), whatever its family

@@ -100,6 +100,9 @@ impl Netns {
             (Some(t), _) | (None, Some(RuleAction::Goto(t))) => Some(t),
             _ => None,
         };
+        if spec.l3mdev && spec.table.is_some_and(|t| t != 0) {
+            return Err(einval("l3mdev and table are mutually exclusive"));
+        }
         if let Some(u) = spec.uid {
             if u.start == u32::MAX || u.end == u32::MAX || u.start > u.end {
                 return Err(einval("Invalid uid range"));
