@@ -2243,7 +2243,9 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
             let fl = Flow6 {
                 dst: d,
                 src: s,
-                oif: oif_idx,
+                // inet6_rtm_getroute sets the flow's output device only for an output
+                // lookup: with `iif` an `oif` is read and dropped (rules see none)
+                oif: if iif_idx != 0 { 0 } else { oif_idx },
                 iif: iif_idx,
                 mark,
                 uid: uid.unwrap_or(if iif_idx != 0 { u32::MAX } else { 0 }),
@@ -3018,6 +3020,10 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
     let mut table_ok = false;
     let mut tid = 0u32;
     let mut nat = false;
+    // a stale ERANGE left by the `sscanf` of an earlier range (`get_u64` reads it)
+    let mut erange = false;
+    // the FRA_TABLE attribute (the last table of 256 or more)
+    let mut fra_table = None;
     if args.is_empty() {
         let verb = if add { "add" } else { "del" };
         return Err(Failure::parse(
@@ -3078,6 +3084,11 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             "table" | "lookup" => {
                 let v = a.val()?;
                 let t = table_a2n(v).ok_or_else(|| invarg("invalid table ID\n", v))?;
+                // a table of 256 or more goes in FRA_TABLE, which stays when a later
+                // word sets the header's table, and the kernel reads it first
+                if t >= 256 {
+                    fra_table = Some(t);
+                }
                 s.table = Some(t);
                 tid = t;
                 table_ok = true;
@@ -3113,12 +3124,16 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                     s.iif = Some(v.to_string());
                 }
             }
-            "l3mdev" => s.l3mdev = true,
+            "l3mdev" => {
+                s.l3mdev = true;
+                table_ok = true;
+            }
             "uidrange" => {
                 let v = a.val()?;
                 // iprule_modify's sscanf("%u-%u"): decimal, blanks and a sign before each
                 // number, whatever follows the second ignored (`5-10x` is 5-10)
                 let (n, x, y) = crate::show::scan_range(v, 32);
+                erange = crate::show::scan_range_erange(v, erange);
                 if n != 2 {
                     return Err(invarg("invalid UID range\n", v));
                 }
@@ -3131,16 +3146,20 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             }
             "sport" => {
                 let v = a.val()?;
+                erange = crate::show::scan_range_erange(v, erange);
                 s.sport = Some(parse_port_range(v, "invalid port range\n")?);
             }
             "dport" => {
                 let v = a.val()?;
+                erange = crate::show::scan_range_erange(v, erange);
                 s.dport = Some(parse_port_range(v, "invalid dport range\n")?);
             }
             "tun_id" => {
                 let v = a.val()?;
-                s.tun_id =
-                    Some(parse_u64(v).ok_or_else(|| invarg("\"tun_id\" value is invalid\n", v))?);
+                s.tun_id = Some(
+                    crate::names::get_u64_errno(v, erange)
+                        .ok_or_else(|| invarg("\"tun_id\" value is invalid\n", v))?,
+                );
             }
             "nat" | "map-to" => {
                 let v = a.val()?;
@@ -3205,6 +3224,10 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                 }
             }
         }
+    }
+    // frh_get_table: FRA_TABLE, when sent, over the header's table
+    if fra_table.is_some() {
+        s.table = fra_table;
     }
     // a zero-length selector is none: the kernel reads no address for it
     // (`fib_nl2rule`), whatever its family

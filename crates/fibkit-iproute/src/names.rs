@@ -567,18 +567,24 @@ pub fn parse_u32(s: &str) -> Option<u32> {
     crate::show::get_u32(s, 0)
 }
 
-/// iproute2's `get_u64`: `strtoull(s, 0)` with the whole word read (leading blanks and
-/// a `+` taken). A negative number other than `-0` is refused: `strtoull` makes it a
-/// huge value that `get_u64` takes or refuses by a stale `errno`.
+/// iproute2's `get_u64`: `strtoull(s, 0)` with the whole word read (leading blanks, a
+/// `+` or a `-` taken: a negative number wraps, so `-2` is 2^64-2). `strtoull` itself
+/// refuses an overflow; a result of 2^64-1 is also refused when `errno` was already
+/// ERANGE from an earlier reading of the same command line (see [`get_u64_errno`]).
 pub fn parse_u64(s: &str) -> Option<u64> {
+    get_u64_errno(s, false)
+}
+
+/// `get_u64` with the `errno` the process had before the call: it tells an overflow
+/// from a result of `ULLONG_MAX` by `errno == ERANGE` without clearing `errno` first,
+/// so with `erange` set (a stale ERANGE) it refuses `-1`, `0xffffffffffffffff` and
+/// the like as well.
+pub fn get_u64_errno(s: &str, erange: bool) -> Option<u64> {
     let (v, n, overflow) = crate::show::strtoul(s, 0);
-    if n == 0 || n != s.len() || overflow {
+    if s.is_empty() || n == 0 || n != s.len() || overflow {
         return None;
     }
-    let neg = s
-        .trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '\x0b')
-        .starts_with('-');
-    (!neg || v == 0).then_some(v)
+    (!(erange && v == u64::MAX)).then_some(v)
 }
 
 /// `get_integer(s, 0)`: `strtol` with base detection into an `int` (a sign and leading

@@ -3485,6 +3485,24 @@ pub(crate) fn scan_range(s: &str, bits: u32) -> (usize, u32, u32) {
     }
 }
 
+/// Whether `errno` is ERANGE after glibc's `sscanf(s, "%u-%u")` (or `%hu-%hu`), given
+/// whether it was before: a number too large for `unsigned long` sets it, unless the
+/// first number ended the string. Then the scan meets the end of input again at the
+/// `-` and puts back the `errno` it saved when it first met it, before converting.
+/// iproute2's `get_u64` reads a later stale ERANGE as an overflow.
+pub(crate) fn scan_range_erange(s: &str, erange: bool) -> bool {
+    let (_, n1, of1) = strtoul(s, 10);
+    if n1 == 0 {
+        return erange;
+    }
+    let rest = &s[n1..];
+    if rest.is_empty() {
+        return erange;
+    }
+    let of2 = rest.strip_prefix('-').is_some_and(|r| strtoul(r, 10).2);
+    erange || of1 || of2
+}
+
 /// `check_ifname()` / `get_ifname()`.
 pub(crate) fn ifname_ok(s: &str) -> bool {
     !s.is_empty() && s.len() < 16 && !s.contains('/') && !s.bytes().any(c_isspace)
@@ -3893,6 +3911,8 @@ fn iprule_filter(
         a => a,
     };
     let mut f = RuleFilter::default();
+    // a stale ERANGE left by the `sscanf` of an earlier range (`get_u64` reads it)
+    let mut erange = false;
     let mut a = Args::new(args);
     while let Some(w) = a.next() {
         if matches(w, "preference") || matches(w, "order") || matches(w, "priority") {
@@ -3931,17 +3951,15 @@ fn iprule_filter(
         } else if w == "uidrange" {
             let v = a.need()?;
             let (n, x, y) = scan_range(v, 32);
+            erange = scan_range_erange(v, erange);
             if n != 2 {
                 return Err(invarg("invalid UID range\n", v));
             }
             f.uidrange = Some((x, y));
         } else if matches(w, "tun_id") {
             let v = a.need()?;
-            let (t, n, of) = strtoul(v, 0);
-            if n == 0 || n != v.len() || of {
-                return Err(invarg("\"tun_id\" value is invalid\n", v));
-            }
-            f.tun_id = t;
+            f.tun_id = crate::names::get_u64_errno(v, erange)
+                .ok_or_else(|| invarg("\"tun_id\" value is invalid\n", v))?;
         } else if matches(w, "lookup") || matches(w, "table") {
             let v = a.need()?;
             f.tb = rttable_a2n(v).ok_or_else(|| invarg("table id value is invalid\n", v))?;
@@ -3966,6 +3984,7 @@ fn iprule_filter(
         } else if w == "sport" || w == "dport" {
             let v = a.need()?;
             let (n, x, y) = scan_range(v, 16);
+            erange = scan_range_erange(v, erange);
             let r = match n {
                 1 => (x, x),
                 2 => (x, y),

@@ -100,6 +100,9 @@ impl Netns {
             (Some(t), _) | (None, Some(RuleAction::Goto(t))) => Some(t),
             _ => None,
         };
+        if spec.l3mdev && spec.table.is_some_and(|t| t != 0) {
+            return Err(einval("l3mdev and table are mutually exclusive"));
+        }
         if let Some(u) = spec.uid {
             if u.start == u32::MAX || u.end == u32::MAX || u.start > u.end {
                 return Err(einval("Invalid uid range"));
@@ -183,9 +186,15 @@ impl Netns {
     /// `rule_find`: the first rule a delete request selects.
     fn rule_find(rules: &[Rule], spec: &RuleSpec, mc: bool, v6: bool) -> Option<usize> {
         rules.iter().position(|r| {
+            // the action number must be the rule's (a lookup's table and a goto's
+            // target are compared apart, or not at all): `throw` does not find a
+            // `multicast` rule
             if let Some(a) = spec.action {
-                let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&r.action);
-                if !same_kind {
+                let same = match (a, r.action) {
+                    (RuleAction::Other(x), RuleAction::Other(y)) => x == y,
+                    (a, b) => std::mem::discriminant(&a) == std::mem::discriminant(&b),
+                };
+                if !same {
                     return false;
                 }
             }
@@ -230,6 +239,12 @@ impl Netns {
             });
             if mask != 0 && r.mark_mask != mask {
                 return false;
+            }
+            // a non-zero tunnel id must be the rule's (`rule_find`)
+            if let Some(t) = spec.tun_id {
+                if t != 0 && r.tun_id != t {
+                    return false;
+                }
             }
             if spec.l3mdev && !r.l3mdev {
                 return false;
