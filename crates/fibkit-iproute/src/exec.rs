@@ -921,8 +921,8 @@ fn rule_keyword(k: &str) -> &str {
         ("nat", true),
         ("map-to", false),
         ("ipproto", true),
-        ("sport", true),
-        ("dport", true),
+        ("sport", false),
+        ("dport", false),
     ];
     for (kw, exact) in ORDER {
         if (exact && k == kw) || (!exact && matches(k, kw)) {
@@ -1934,7 +1934,8 @@ fn route_usage() -> String {
 
 /// The `ip route get` keyword `raw` stands for (itself when it is none): iproute_get's
 /// keywords, most by any prefix, in its order (`f` is `from`, `i` `iif`, `m` `mark`,
-/// `o` `oif`, `d` `dsfield`, `fib` `fibmatch`, `c` `connected`); `tos` and `dsfield`
+/// `o` `oif`, `d` `dsfield`, `dp` `dport`, `s` `sport`, `fib` `fibmatch`, `c`
+/// `connected`; only `as` and `dev` must be written out); `tos` and `dsfield`
 /// both give `tos`. (The CLI reads the command line again with it for the answer's
 /// text, so both readings take the same words as the same keywords.)
 pub fn get_keyword(raw: &str) -> &str {
@@ -1952,8 +1953,8 @@ pub fn get_keyword(raw: &str) -> &str {
         ("uid", false),
         ("fibmatch", false),
         ("as", true),
-        ("sport", true),
-        ("dport", true),
+        ("sport", false),
+        ("dport", false),
         ("ipproto", false),
     ]
     .iter()
