@@ -921,8 +921,8 @@ fn rule_keyword(k: &str) -> &str {
         ("nat", true),
         ("map-to", false),
         ("ipproto", true),
-        ("sport", false),
-        ("dport", false),
+        ("sport", true),
+        ("dport", true),
     ];
     for (kw, exact) in ORDER {
         if (exact && k == kw) || (!exact && matches(k, kw)) {
