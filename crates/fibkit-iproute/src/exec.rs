@@ -2241,10 +2241,12 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
             if ipproto.is_some() && !matches!(proto, 6 | 17 | 58) {
                 return Err(unsupported_ip_proto());
             }
+            // inet6_rtm_getroute: RTA_OIF goes into the flow of an output lookup only;
+            // an input lookup (`iif`) runs without it, so `oif` rules do not see it
             let fl = Flow6 {
                 dst: d,
                 src: s,
-                oif: oif_idx,
+                oif: if iif_idx != 0 { 0 } else { oif_idx },
                 iif: iif_idx,
                 mark,
                 uid: uid.unwrap_or(if iif_idx != 0 { u32::MAX } else { 0 }),
