@@ -1934,7 +1934,8 @@ fn route_usage() -> String {
 
 /// The `ip route get` keyword `raw` stands for (itself when it is none): iproute_get's
 /// keywords, most by any prefix, in its order (`f` is `from`, `i` `iif`, `m` `mark`,
-/// `o` `oif`, `d` `dsfield`, `fib` `fibmatch`, `c` `connected`); `tos` and `dsfield`
+/// `o` `oif`, `d` `dsfield`, `dp` `dport`, `s` `sport`, `fib` `fibmatch`, `c`
+/// `connected`; only `as` and `dev` must be written out); `tos` and `dsfield`
 /// both give `tos`. (The CLI reads the command line again with it for the answer's
 /// text, so both readings take the same words as the same keywords.)
 pub fn get_keyword(raw: &str) -> &str {
@@ -1952,8 +1953,8 @@ pub fn get_keyword(raw: &str) -> &str {
         ("uid", false),
         ("fibmatch", false),
         ("as", true),
-        ("sport", true),
-        ("dport", true),
+        ("sport", false),
+        ("dport", false),
         ("ipproto", false),
     ]
     .iter()
@@ -2240,11 +2241,11 @@ fn route_get(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<GetAnswer> {
             if ipproto.is_some() && !matches!(proto, 6 | 17 | 58) {
                 return Err(unsupported_ip_proto());
             }
+            // inet6_rtm_getroute: RTA_OIF goes into the flow of an output lookup only;
+            // an input lookup (`iif`) runs without it, so `oif` rules do not see it
             let fl = Flow6 {
                 dst: d,
                 src: s,
-                // inet6_rtm_getroute sets the flow's output device only for an output
-                // lookup: with `iif` an `oif` is read and dropped (rules see none)
                 oif: if iif_idx != 0 { 0 } else { oif_idx },
                 iif: iif_idx,
                 mark,

@@ -497,66 +497,16 @@ pub fn dsfield_n2a(v: u8) -> String {
         .map_or_else(|| format!("0x{v:02x}"), |(_, s)| (*s).to_string())
 }
 
-/// IP protocol names as `inet_proto_a2n` accepts them.
+/// `inet_proto_a2n`: a decimal number up to 255 (`get_u8` in base 10), else a name or
+/// alias of the oracle machine's `/etc/protocols` (case-sensitive, as
+/// `getprotobyname` compares), its number cut to 8 bits as iproute2 sends it.
 pub fn ipproto_a2n(s: &str) -> Option<u8> {
-    Some(match s {
-        "ip" | "hopopt" => 0,
-        "icmp" => 1,
-        "igmp" => 2,
-        "tcp" => 6,
-        "egp" => 8,
-        "pup" => 12,
-        "udp" => 17,
-        "idp" => 22,
-        "tp" => 29,
-        "dccp" => 33,
-        "ipv6" => 41,
-        "ipv6-route" => 43,
-        "ipv6-frag" => 44,
-        "rsvp" => 46,
-        "gre" => 47,
-        "esp" => 50,
-        "ah" => 51,
-        "ipv6-icmp" => 58,
-        "ipv6-nonxt" => 59,
-        "ipv6-opts" => 60,
-        "mtp" => 92,
-        "encap" => 98,
-        "pim" => 103,
-        "comp" => 108,
-        "sctp" => 132,
-        "udplite" => 136,
-        "mpls" => 137,
-        "ethernet" => 143,
-        "raw" => 255,
-        "mptcp" => 262u16 as u8,
-        _ => {
-            let v = parse_u32(s)?;
-            return u8::try_from(v).ok();
-        }
-    })
+    crate::show::inet_proto_a2n(s)
 }
 
 /// `inet_proto_n2a`.
 pub fn ipproto_n2a(p: u8) -> String {
-    if numeric() {
-        return format!("ipproto-{p}");
-    }
-    match p {
-        1 => "icmp".into(),
-        2 => "igmp".into(),
-        6 => "tcp".into(),
-        17 => "udp".into(),
-        33 => "dccp".into(),
-        41 => "ipv6".into(),
-        47 => "gre".into(),
-        50 => "esp".into(),
-        51 => "ah".into(),
-        58 => "ipv6-icmp".into(),
-        132 => "sctp".into(),
-        136 => "udplite".into(),
-        n => format!("ipproto-{n}"),
-    }
+    crate::show::inet_proto_n2a(p)
 }
 
 /// `get_u32` with base 0 (decimal, `0x` hex, leading-0 octal). Like iproute2's

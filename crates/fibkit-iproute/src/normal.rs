@@ -147,6 +147,11 @@ pub fn fib4_line(ns: &Netns, r: &Route4, rtype: RouteType) -> String {
 /// Like [`fib4_line`], reporting `table` (a fibmatch answer names the table the lookup
 /// ran in: main for local routes while local and main are merged).
 pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> String {
+    fib4_words(ns, r, rtype, table).join(" ")
+}
+
+/// The words of [`fib4_line_in`], one per key the oracle reads.
+fn fib4_words(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> Vec<String> {
     // a route through a blackhole object is reported as a blackhole, whatever its type
     let rtype = if ns.nh_is_blackhole(r.info.nh_id) {
         RouteType::Blackhole
@@ -213,11 +218,16 @@ pub fn fib4_line_in(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> Str
             p.push(format!("nexthop({})", q.join(" ")));
         }
     }
-    p.join(" ")
+    p
 }
 
 /// An IPv6 FIB entry (with its ECMP siblings, first leg first) in the normalized form.
 pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
+    fib6_words(ns, legs).join(" ")
+}
+
+/// The words of [`fib6_line`], one per key the oracle reads.
+fn fib6_words(ns: &Netns, legs: &[&Route6]) -> Vec<String> {
     let r = legs[0];
     let mut p: Vec<String> = vec![rtntype_n2a(r.rtype as u8), dst6(r.dst)];
     let single = legs.len() == 1 && !ns.nh_is_group(r.nh_id);
@@ -277,11 +287,91 @@ pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
             p.push(format!("nexthop({})", q.join(" ")));
         }
     }
-    p.join(" ")
+    p
+}
+
+/// How the oracle reads a query's answer (`do_query`, `family_of`): as a FIB entry only
+/// when a word of the command line is `fibmatch` written out (an abbreviation asks for
+/// the entry, which the oracle then prints as an answer), and as IPv6 when the global
+/// options hold `-6` or `inet6` (before `-4` or `inet`, whatever their order), or,
+/// without either, when a word after them has a `:` (`oif d0:1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OracleView {
+    /// the words of a FIB entry (`kind == "fib"`)
+    pub fib: bool,
+    /// the IPv6 reading (`family == 6`)
+    pub v6: bool,
+}
+
+impl OracleView {
+    /// The view of `ip ARGS` (the arguments after `ip`).
+    pub fn of(args: &[String]) -> OracleView {
+        let mut i = 0;
+        let mut opts: Vec<&str> = Vec::new();
+        while i < args.len() && args[i].starts_with('-') {
+            opts.push(&args[i]);
+            if matches!(args[i].as_str(), "-f" | "-family") {
+                if let Some(v) = args.get(i + 1) {
+                    opts.push(v);
+                }
+                i += 1;
+            }
+            i += 1;
+        }
+        let has = |w: &str| opts.contains(&w);
+        let v6 = if has("-6") || has("inet6") {
+            true
+        } else if has("-4") || has("inet") {
+            false
+        } else {
+            args.iter().any(|a| !a.starts_with('-') && a.contains(':'))
+        };
+        OracleView {
+            fib: args.iter().any(|a| a == "fibmatch"),
+            v6,
+        }
+    }
+}
+
+/// The oracle's answer words of a FIB entry's: the entry's without its prefix, source
+/// prefix, TOS, protocol and scope, its preferred source after the device.
+fn fib_words_as_get(words: Vec<String>) -> String {
+    let key = |w: &str| w.split(' ').next().unwrap_or("").to_string();
+    let mut src = words.iter().find(|w| key(w) == "src").cloned();
+    let mut out: Vec<String> = Vec::new();
+    for (i, w) in words.into_iter().enumerate() {
+        let k = key(&w);
+        if i == 1
+            || matches!(
+                k.as_str(),
+                "from" | "tos" | "proto" | "scope" | "error" | "src"
+            )
+        {
+            continue;
+        }
+        if k == "table" {
+            out.extend(src.take());
+        }
+        out.push(w);
+    }
+    out.join(" ")
 }
 
 /// A normalized IPv4 `ip route get` answer.
 pub fn get4_line(ns: &Netns, r: &RouteAnswer4, fibmatch: bool) -> String {
+    get4_line_as(
+        ns,
+        r,
+        fibmatch,
+        OracleView {
+            fib: fibmatch,
+            v6: false,
+        },
+    )
+}
+
+/// [`get4_line`] as the oracle reads it in `view`.
+pub fn get4_line_as(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, view: OracleView) -> String {
     if fibmatch {
         if let Some((route, _)) = &r.fib {
             // the entry the answer took, with the TOS of the one the lookup matched
@@ -289,7 +379,12 @@ pub fn get4_line(ns: &Netns, r: &RouteAnswer4, fibmatch: bool) -> String {
                 tos: r.dscp,
                 ..route.clone()
             };
-            return fib4_line_in(ns, &shown, r.rtype, r.table);
+            let words = fib4_words(ns, &shown, r.rtype, r.table);
+            return if view.fib {
+                words.join(" ")
+            } else {
+                fib_words_as_get(words)
+            };
         }
     }
     let mut p: Vec<String> = vec![rtntype_n2a(r.rtype as u8)];
@@ -304,19 +399,50 @@ pub fn get4_line(ns: &Netns, r: &RouteAnswer4, fibmatch: bool) -> String {
     }
     p.push(format!("table {}", table_word(r.table)));
     p.extend(metrics_words(&r.metrics));
-    // the oracle drops `rt_offload_failed` (RTCF_MULTICAST read as an rtm flag)
+    // every answer carries RTM_F_CLONED (iproute2's `cache` key), which the oracle
+    // reports as `cached` when it reads the answer as IPv6; it drops
+    // `rt_offload_failed` (RTCF_MULTICAST read as an rtm flag) only when it reads it
+    // as IPv4
+    if view.v6 {
+        p.push("cached".into());
+    }
+    let mut flags = Vec::new();
     if r.notify {
-        p.push("flags notify".into());
+        flags.push("notify");
+    }
+    if view.v6 && r.rtype == RouteType::Multicast {
+        flags.push("rt_offload_failed");
+    }
+    if !flags.is_empty() {
+        p.push(format!("flags {}", flags.join(",")));
     }
     p.join(" ")
 }
 
 /// A normalized IPv6 `ip -6 route get` answer.
 pub fn get6_line(ns: &Netns, r: &RouteAnswer6, fibmatch: bool) -> String {
+    get6_line_as(
+        ns,
+        r,
+        fibmatch,
+        OracleView {
+            fib: fibmatch,
+            v6: true,
+        },
+    )
+}
+
+/// [`get6_line`] as the oracle reads it in `view`.
+pub fn get6_line_as(ns: &Netns, r: &RouteAnswer6, fibmatch: bool, view: OracleView) -> String {
     if fibmatch {
         let legs: Vec<&Route6> = r.fib.iter().collect();
         if !legs.is_empty() {
-            return fib6_line(ns, &legs);
+            let words = fib6_words(ns, &legs);
+            return if view.fib {
+                words.join(" ")
+            } else {
+                fib_words_as_get(words)
+            };
         }
     }
     let mut p: Vec<String> = vec![rtntype_n2a(r.rtype as u8)];

@@ -437,9 +437,10 @@ impl Runner {
                             raw = Some(again.map_or_else(String::new, |a| f(&self.ns, args, &a)));
                         }
                     }
+                    let view = normal::OracleView::of(args);
                     match *b {
-                        GetAnswer::V4(g, fm) => normal::get4_line(&self.ns, &g, fm),
-                        GetAnswer::V6(g, fm) => normal::get6_line(&self.ns, &g, fm),
+                        GetAnswer::V4(g, fm) => normal::get4_line_as(&self.ns, &g, fm, view),
+                        GetAnswer::V6(g, fm) => normal::get6_line_as(&self.ns, &g, fm, view),
                     }
                 }
                 Ok(Outcome::Ok(_)) => "empty".to_string(),

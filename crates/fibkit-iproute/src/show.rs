@@ -1546,7 +1546,7 @@ const PROTOCOLS: &[(u16, &str, &[&str])] = &[
     (108, "ipcomp", &["IPCOMP"]),
     (112, "vrrp", &["VRRP"]),
     (115, "l2tp", &["L2TP"]),
-    (124, "isis", &["IS-IS"]),
+    (124, "isis", &["ISIS"]),
     (132, "sctp", &["SCTP"]),
     (133, "fc", &["FC"]),
     (135, "mobility-header", &["Mobility-Header"]),
@@ -1579,7 +1579,7 @@ pub(crate) fn getprotobynumber(p: u8) -> Option<&'static str> {
 }
 
 /// `inet_proto_n2a`.
-fn inet_proto_n2a(p: u8) -> String {
+pub(crate) fn inet_proto_n2a(p: u8) -> String {
     if names::numeric() {
         return format!("ipproto-{p}");
     }
@@ -1587,7 +1587,7 @@ fn inet_proto_n2a(p: u8) -> String {
 }
 
 /// `inet_proto_a2n` (the number is truncated to 8 bits as iproute2 stores it).
-fn inet_proto_a2n(s: &str) -> Option<u8> {
+pub(crate) fn inet_proto_a2n(s: &str) -> Option<u8> {
     if let Some(v) = get_u8(s, 10) {
         return Some(v);
     }
