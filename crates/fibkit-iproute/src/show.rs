@@ -215,8 +215,15 @@ pub fn route_flush_dump(
 ) -> Result<FlushDump, ShowError> {
     let mut f = RouteFilter::parse(ns, opts, args)?;
     f.flush = true;
+    // without strict checking (a batch) the kernel ignores the request's table,
+    // protocol and device: the dump carries every table, which iproute2 then filters
+    let strict = crate::names::strict();
+    let mut dump_filter = f.clone();
+    if !strict {
+        dump_filter.tb = 0;
+    }
     // iproute_flush says "Flush terminated" where a listing says "Dump terminated"
-    let msgs = route_dump(ns, &f).map_err(|mut e| {
+    let msgs = route_dump(ns, &dump_filter).map_err(|mut e| {
         if let Some(head) = e.text.strip_suffix("Dump terminated\n") {
             e.text = format!("{head}Flush terminated\n");
         }
@@ -237,7 +244,7 @@ pub fn route_flush_dump(
         // RTA_OIF; the table is route_dump's) decides what the dump carries
         let proto_ok = !f.protocolmask || f.protocol == 0 || m.protocol == f.protocol;
         let dev_ok = !f.oifmask || msg_uses_dev(&m, f.oif);
-        let kernel_keeps = proto_ok && dev_ok;
+        let kernel_keeps = !strict || (proto_ok && dev_ok);
         let taken = f.accept(&m, &mut st);
         if kernel_keeps || taken {
             out.dumped.push(DumpedMsg {
