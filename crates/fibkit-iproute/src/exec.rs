@@ -787,11 +787,14 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
             }
             return Ok(Outcome::Ok(out));
         }
-        out.push_str(&d.printed);
         round += 1;
         let messages = d.routes.len();
         let before = routes(ns);
-        flush_round(ns, d.routes).map_err(|f| Failure {
+        // the socket has read nothing yet in the first round (see `flush_round`); a
+        // batch's socket has (a one-line batch of `ip` too: its refusal behind a dump
+        // of one part is seen after the dump)
+        let first_read = round == 1 && crate::names::strict();
+        flush_round(ns, d, first_read, &mut out).map_err(|f| Failure {
             stdout: out.clone(),
             ..f
         })?;
@@ -804,40 +807,150 @@ fn route_flush(ns: &mut Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
     }
 }
 
-/// One round of `route_flush`: the deletes of the routes one dump selected.
-fn flush_round(ns: &mut Netns, msgs: Vec<Vec<crate::show::Selected>>) -> Res<()> {
-    // Every message of the round is sent back as a delete, and the kernel answers each;
-    // iproute2 reports the first refusal after the batch and stops. A route through a
-    // nexthop object is dumped with its paths as well as its id, which the kernel
-    // refuses ("mutually exclusive"): the routes around it go, it stays. An IPv6
-    // multipath message is deleted leg by leg (`ip6_route_multipath_del`) with the
-    // message's protocol, the first leg's: a leg of another protocol is not found
-    // (ESRCH, the last leg's error being the message's) and stays
-    let mut failed: Option<Errno> = None;
-    for legs in msgs {
-        let head_proto = match legs.first() {
-            Some(crate::show::Selected::V6(r)) => r.proto,
-            _ => 0,
-        };
-        let mut last_err = None;
-        for r in legs {
-            if let Err(e) = flush_delete(ns, r, head_proto) {
-                last_err = Some(e.errno);
+/// One round of `route_flush`: the deletes of the routes one dump selected, sent as
+/// iproute2 sends them while it reads the dump (`-s -s` prints each route taken into
+/// `out`).
+///
+/// iproute2 copies each route it takes into a buffer of 3584 bytes and sends the
+/// buffer as one batch of deletes whenever the next route would not fit, and once more
+/// after the dump. The kernel answers only the deletes it refuses (no ACK asked), and
+/// iproute2 looks for a refusal by peeking at the first message its socket holds just
+/// after a batch (`rtnl_send_check`): the refusal is seen only when nothing of the
+/// dump is queued before it. A refusal seen while the dump is read stops the flush
+/// there ("Flush terminated": the routes not yet sent stay); one seen after the dump
+/// ends it after all were sent; one left behind a part of the dump is read by the dump
+/// loop as a message of another request and dropped, unseen.
+///
+/// The kernel queues a part of the dump when the dump starts and at every read of the
+/// socket while the dump runs (iproute2 reads each part twice: a peek for its length,
+/// then the read), the end of the dump (NLMSG_DONE) as a part of its own. A part holds
+/// as many messages as fit in its buffer (a dump of both families goes on from its
+/// IPv4 routes to its IPv6 ones in the same part): `NLMSG_GOODSIZE` (3776 bytes with
+/// 4 KiB pages) until the socket has been read with a large buffer (iproute2 reads
+/// with 32 KiB, so from the third part of the first round on), then 32 KiB less the
+/// buffer's overhead.
+fn flush_round(
+    ns: &mut Netns,
+    d: crate::show::FlushDump,
+    first_read: bool,
+    out: &mut String,
+) -> Res<()> {
+    use std::collections::VecDeque;
+    const FLUSH_BUF: usize = 3584;
+    const GOOD_SIZE: usize = 3776;
+    const BIG_SIZE: usize = 32768 - 320;
+    enum Item {
+        /// A part of the dump: a range of `d.dumped`.
+        Part(usize, usize),
+        Done,
+        Refusal(Errno),
+    }
+    let dumped = d.dumped;
+    let mut printed = d.printed.into_iter();
+    let mut routes = d.routes.into_iter();
+    let mut queue: VecDeque<Item> = VecDeque::new();
+    let mut next = 0usize;
+    let mut running = true;
+    let mut big = !first_read;
+    let mut make_part = |queue: &mut VecDeque<Item>, running: &mut bool, big: bool| {
+        if !*running {
+            return;
+        }
+        if next >= dumped.len() {
+            queue.push_back(Item::Done);
+            *running = false;
+            return;
+        }
+        let cap = if big { BIG_SIZE } else { GOOD_SIZE };
+        let start = next;
+        let mut used = 0;
+        while next < dumped.len() {
+            // a dump of both families fills its parts across them
+            let m = dumped[next];
+            if next > start && used + m.len > cap {
+                break;
+            }
+            used += m.len;
+            next += 1;
+        }
+        queue.push_back(Item::Part(start, next));
+    };
+    let refusal = |e: Errno, mid_dump: bool| Failure {
+        stdout: String::new(),
+        errno: Some(e),
+        stderr: format!(
+            "Failed to send flush request: {}\n{}",
+            e.strerror(),
+            if mid_dump { "Flush terminated\n" } else { "" }
+        ),
+        // iproute_flush's negative return
+        status: 2,
+        exits: false,
+    };
+    // the deletes of one batch; then the peek: a refusal at the head of the queue is
+    // seen (a peek that finds something is a read, which lets the dump go on)
+    let send = |ns: &mut Netns,
+                batch: &mut Vec<Vec<crate::show::Selected>>,
+                queue: &mut VecDeque<Item>|
+     -> Option<Errno> {
+        for legs in batch.drain(..) {
+            let head_proto = match legs.first() {
+                Some(crate::show::Selected::V6(r)) => r.proto,
+                _ => 0,
+            };
+            let mut last_err = None;
+            for r in legs {
+                if let Err(e) = flush_delete(ns, r, head_proto) {
+                    last_err = Some(e.errno);
+                }
+            }
+            if let Some(e) = last_err {
+                queue.push_back(Item::Refusal(e));
             }
         }
-        if let Some(e) = last_err {
-            failed.get_or_insert(e);
+        match queue.front() {
+            Some(Item::Refusal(e)) => Some(*e),
+            _ => None,
+        }
+    };
+    let mut batch: Vec<Vec<crate::show::Selected>> = Vec::new();
+    let mut used = 0usize;
+    make_part(&mut queue, &mut running, big);
+    loop {
+        // rtnl_recvmsg: the peek, then the read, each letting the dump go on
+        make_part(&mut queue, &mut running, big);
+        let item = queue.pop_front();
+        big = true;
+        make_part(&mut queue, &mut running, big);
+        match item {
+            None | Some(Item::Done) => break,
+            Some(Item::Refusal(_)) => {}
+            Some(Item::Part(a, b)) => {
+                for m in &dumped[a..b] {
+                    if !m.taken {
+                        continue;
+                    }
+                    if used + m.len > FLUSH_BUF {
+                        let seen = send(ns, &mut batch, &mut queue);
+                        if !queue.is_empty() {
+                            make_part(&mut queue, &mut running, big);
+                        }
+                        if let Some(e) = seen {
+                            return Err(refusal(e, true));
+                        }
+                        used = 0;
+                    }
+                    used += m.len;
+                    batch.extend(routes.next());
+                    if let Some(t) = printed.next() {
+                        out.push_str(&t);
+                    }
+                }
+            }
         }
     }
-    if let Some(e) = failed {
-        return Err(Failure {
-            stdout: String::new(),
-            errno: Some(e),
-            stderr: format!("Failed to send flush request: {}\n", e.strerror()),
-            // flush_update's `return -2`
-            status: 2,
-            exits: false,
-        });
+    if let Some(e) = send(ns, &mut batch, &mut queue) {
+        return Err(refusal(e, false));
     }
     Ok(())
 }

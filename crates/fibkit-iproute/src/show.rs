@@ -187,8 +187,22 @@ pub struct FlushDump {
     /// message the filter took (`filter.flushed` is their number: an IPv6 multipath
     /// route is one message, its legs in order).
     pub routes: Vec<Vec<Selected>>,
-    /// Those messages as `ip route show` prints them (`-s -s`), when asked for.
-    pub printed: String,
+    /// Those messages as `ip route show` prints them (`-s -s`), one text per message,
+    /// when asked for.
+    pub printed: Vec<String>,
+    /// Every message the kernel's dump holds (after its own filter: table, protocol,
+    /// output device), in order: its length in bytes and whether
+    /// iproute2's filter took it (the taken ones are `routes`, in order).
+    pub dumped: Vec<DumpedMsg>,
+}
+
+/// One message of a route dump as [`FlushDump`] describes it.
+#[derive(Clone, Copy, Debug)]
+pub struct DumpedMsg {
+    /// `nlmsg_len`, aligned.
+    pub len: usize,
+    /// iproute2's filter took it for the flush.
+    pub taken: bool,
 }
 
 /// One dump of `iproute_flush` (see [`route_select`]); `print`: the text `-s -s` prints
@@ -201,8 +215,15 @@ pub fn route_flush_dump(
 ) -> Result<FlushDump, ShowError> {
     let mut f = RouteFilter::parse(ns, opts, args)?;
     f.flush = true;
+    // without strict checking (a batch) the kernel ignores the request's table,
+    // protocol and device: the dump carries every table, which iproute2 then filters
+    let strict = crate::names::strict();
+    let mut dump_filter = f.clone();
+    if !strict {
+        dump_filter.tb = 0;
+    }
     // iproute_flush says "Flush terminated" where a listing says "Dump terminated"
-    let msgs = route_dump(ns, &f).map_err(|mut e| {
+    let msgs = route_dump(ns, &dump_filter).map_err(|mut e| {
         if let Some(head) = e.text.strip_suffix("Dump terminated\n") {
             e.text = format!("{head}Flush terminated\n");
         }
@@ -213,21 +234,163 @@ pub fn route_flush_dump(
         json: false,
         ..*opts
     };
-    let mut o = Out::new(&text_opts);
     let mut out = FlushDump {
         routes: Vec::new(),
-        printed: String::new(),
+        printed: Vec::new(),
+        dumped: Vec::new(),
     };
     for m in msgs {
-        if f.accept(&m, &mut st) {
+        // the kernel's own filter (ip_valid_fib_dump_req: the request's protocol and
+        // RTA_OIF; the table is route_dump's) decides what the dump carries
+        let proto_ok = !f.protocolmask || f.protocol == 0 || m.protocol == f.protocol;
+        let dev_ok = !f.oifmask || msg_uses_dev(&m, f.oif);
+        let kernel_keeps = !strict || (proto_ok && dev_ok);
+        let taken = f.accept(&m, &mut st);
+        if kernel_keeps || taken {
+            out.dumped.push(DumpedMsg {
+                len: nl_route_len(&m),
+                taken,
+            });
+        }
+        if taken {
             if print {
+                let mut o = Out::new(&text_opts);
                 print_route(&mut o, ns, &text_opts, &f, &m);
+                out.printed.push(o.finish());
             }
             out.routes.push(m.source.selected());
         }
     }
-    out.printed = o.finish();
     Ok(out)
+}
+
+/// Whether a dumped route goes through device `dev` (`fib_info_nh_uses_dev`,
+/// `fib6_info_uses_dev`: its own path or any of its paths).
+fn msg_uses_dev(m: &RtMsg<'_>, dev: u32) -> bool {
+    m.oif == Some(dev) || m.multipath.iter().any(|n| n.dev == dev)
+}
+
+/// The length of a netlink attribute holding `payload` bytes, padding included.
+fn nla(payload: usize) -> usize {
+    (4 + payload + 3) & !3
+}
+
+/// The bytes an encapsulation adds to a message or path: `RTA_ENCAP` with the
+/// encapsulation's own attributes (`lwtunnel_fill_encap`), and `RTA_ENCAP_TYPE`.
+fn nl_encap_len(e: &fibkit::encap::Encap) -> usize {
+    use fibkit::encap::Encap;
+    // an SRH: 8 bytes of header, 16 per segment, an HMAC TLV of 40 bytes
+    let srh = |segs: usize, hmac: bool| 8 + 16 * segs + if hmac { 40 } else { 0 };
+    let inner = match e {
+        // id (u64, no padding on this architecture), dst, src, ttl, tos, flags
+        Encap::Ip { .. } => nla(8) + nla(4) * 2 + nla(1) * 2 + nla(2),
+        Encap::Ip6 { .. } => nla(8) + nla(16) * 2 + nla(1) * 2 + nla(2),
+        // the mode (an int) before the SRH
+        Encap::Seg6 { segs, hmac, .. } => nla(4 + srh(segs.len(), *hmac != 0)),
+        Encap::Seg6Local {
+            table,
+            nh4,
+            nh6,
+            oif,
+            srh: h,
+            count,
+            flavors,
+            ..
+        } => {
+            let mut n = nla(4);
+            if let Some((segs, hmac)) = h {
+                n += nla(srh(segs.len(), *hmac != 0));
+            }
+            n += table.map_or(0, |_| nla(4));
+            n += nh4.map_or(0, |_| nla(4));
+            n += nh6.map_or(0, |_| nla(16));
+            n += oif.map_or(0, |_| nla(4));
+            if *count {
+                // packets, bytes, errors
+                n += nla(3 * nla(8));
+            }
+            if let Some((ops, _, _)) = flavors {
+                let csid = if ops & fibkit::encap::seg6_flavor::NEXT_CSID != 0 {
+                    2 * nla(1)
+                } else {
+                    0
+                };
+                n += nla(nla(4) + csid);
+            }
+            n
+        }
+        Encap::Unsupported { .. } | Encap::Refused { .. } => 0,
+    };
+    nla(inner) + nla(2)
+}
+
+/// The length of one route message as the kernel dumps it (`fib_dump_info`,
+/// `rt6_fill_node`): header, `rtmsg` and attributes, each padded to 4 bytes.
+fn nl_route_len(m: &RtMsg<'_>) -> usize {
+    let v6 = m.family == AF_INET6;
+    let alen = if v6 { 16 } else { 4 };
+    let gw_len = |gw: Option<Addr>, via6: Option<u128>| {
+        if via6.is_some() {
+            // RTA_VIA: the family, then the address
+            nla(2 + 16)
+        } else {
+            gw.map_or(0, |g| nla(if matches!(g, Addr::V6(_)) { 16 } else { 4 }))
+        }
+    };
+    let mut n = 16 + 12 + nla(4);
+    if m.dst_len > 0 {
+        n += nla(alen);
+    }
+    if m.src_len > 0 {
+        n += nla(alen);
+    }
+    if m.priority.is_some() {
+        n += nla(4);
+    }
+    if m.prefsrc.is_some() {
+        n += nla(alen);
+    }
+    if let Some(mx) = m.metrics {
+        let mut body = mx.vals.iter().filter(|(_, v)| *v != 0).count() * nla(4);
+        if mx.locks != 0 {
+            body += nla(4);
+        }
+        if let Some(c) = &mx.congctl {
+            body += nla(c.len() + 1);
+        }
+        if body > 0 {
+            n += nla(body);
+        }
+    }
+    if m.nhid.is_some() {
+        n += nla(4);
+    }
+    if m.multipath.is_empty() {
+        n += gw_len(m.gateway, m.via6);
+        if m.oif.is_some() {
+            n += nla(4);
+        }
+        if m.flow.is_some() {
+            n += nla(4);
+        }
+        n += m.encap.as_deref().map_or(0, nl_encap_len);
+    } else {
+        let mut body = 0;
+        for nh in &m.multipath {
+            // struct rtnexthop, then the path's attributes
+            body += 8 + gw_len(nh.gateway, nh.via6);
+            if nh.flow.is_some() {
+                body += nla(4);
+            }
+            body += nh.encap.as_deref().map_or(0, nl_encap_len);
+        }
+        n += nla(body);
+    }
+    if v6 {
+        // RTA_CACHEINFO (struct rta_cacheinfo) and RTA_PREF
+        n += nla(32) + nla(1);
+    }
+    n
 }
 
 /// The `fibmatch` answer of `ip route get`: the FIB entry that matched, printed as
