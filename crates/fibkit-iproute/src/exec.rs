@@ -6493,28 +6493,46 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         ))
     };
     if matches(cmd, "afstats") {
-        // the per-family statistics are MPLS's only, which this kernel has not: an
-        // empty listing (a missing device is reported, and the status is still 0)
-        return match rest {
-            [] => Ok(Outcome::Ok(String::new())),
-            [d, dev] if d == "dev" => {
-                if ll_index(ns, dev).is_none() {
-                    return Err(Failure {
-                        stdout: String::new(),
-                        errno: None,
-                        stderr: format!("Device \"{dev}\" does not exist.\n"),
-                        status: 0,
-                        exits: false,
-                    });
+        // iplink_afstats: `dev` (the whole word, once) and `help`, read to the end
+        // of the line; the per-family statistics are MPLS's only, which this kernel
+        // has not, so the dump prints nothing inside its JSON array
+        let mut dev: Option<&str> = None;
+        let mut k = 0;
+        while k < rest.len() {
+            let w = rest[k].as_str();
+            if w == "dev" {
+                let v = rest.get(k + 1).ok_or_else(|| probe_errno(incomplete()))?;
+                if dev.is_some() {
+                    return Err(probe_errno(Failure::parse(
+                        format!("Error: either \"dev\" is duplicate, or \"{v}\" is a garbage.\n"),
+                        255,
+                    )));
                 }
-                Ok(Outcome::Ok(String::new()))
+                dev = Some(v);
+                k += 1;
+            } else if matches(w, "help") {
+                return Err(probe_errno(Failure::parse(crate::show::USAGE_LINK, 255)));
+            } else {
+                return Err(unknown(w));
             }
-            [d] if d == "dev" => Err(probe_errno(incomplete())),
-            [w, ..] if matches(w, "help") => {
-                Err(probe_errno(Failure::parse(crate::show::USAGE_LINK, 255)))
-            }
-            [w, ..] => Err(unknown(w)),
+            k += 1;
+        }
+        // a missing device is reported, and the status is still 0
+        if let Some(d) = dev.filter(|d| ll_index(ns, d).is_none()) {
+            return Err(Failure {
+                stdout: String::new(),
+                errno: None,
+                stderr: format!("Device \"{d}\" does not exist.\n"),
+                status: 0,
+                exits: false,
+            });
+        }
+        let empty = match (opts.json, opts.pretty) {
+            (false, _) => "",
+            (true, false) => "[]\n",
+            (true, true) => "[ ]\n",
         };
+        return Ok(Outcome::Ok(empty.to_string()));
     }
     if matches(cmd, "xstats") {
         return link_xstats(ns, opts, rest).map_err(probe_errno);
