@@ -2386,7 +2386,14 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         } else {
             ns.rule_flush(v6, &sel).map_err(Failure::kernel)?;
         }
-        return Ok(Outcome::Ok(String::new()));
+        // iprule_list_flush_or_save runs the flush's dump inside a JSON array, as a
+        // listing's: nothing is printed into it
+        let empty = match (opts.json, opts.pretty) {
+            (false, _) => "",
+            (true, false) => "[]\n",
+            (true, true) => "[ ]\n",
+        };
+        return Ok(Outcome::Ok(empty.to_string()));
     }
     if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
         return show(ns, opts, rest, crate::show::rule_show);
