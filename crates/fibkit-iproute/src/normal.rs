@@ -282,6 +282,14 @@ pub fn fib6_line(ns: &Netns, legs: &[&Route6]) -> String {
 
 /// A normalized IPv4 `ip route get` answer.
 pub fn get4_line(ns: &Netns, r: &RouteAnswer4, fibmatch: bool) -> String {
+    get4_line_as(ns, r, fibmatch, false)
+}
+
+/// [`get4_line`] as the oracle writes it when it takes the query for an IPv6 one
+/// (`as_v6`: its `family_of` finds `-6` or `inet6` among the options, or, without a
+/// family option, a `:` in a word after them): the IPv4 answer's `cache` key then
+/// reads as an IPv6 exception route (`cached`), and `rt_offload_failed` stays.
+pub fn get4_line_as(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, as_v6: bool) -> String {
     if fibmatch {
         if let Some((route, _)) = &r.fib {
             // the entry the answer took, with the TOS of the one the lookup matched
@@ -304,9 +312,21 @@ pub fn get4_line(ns: &Netns, r: &RouteAnswer4, fibmatch: bool) -> String {
     }
     p.push(format!("table {}", table_word(r.table)));
     p.extend(metrics_words(&r.metrics));
-    // the oracle drops `rt_offload_failed` (RTCF_MULTICAST read as an rtm flag)
+    // (every IPv4 answer carries the cache flags, `"cache":[]` at least)
+    if as_v6 {
+        p.push("cached".into());
+    }
+    // the oracle drops `rt_offload_failed` (RTCF_MULTICAST read as an rtm flag) of
+    // what it takes for an IPv4 answer
+    let mut flags: Vec<&str> = Vec::new();
     if r.notify {
-        p.push("flags notify".into());
+        flags.push("notify");
+    }
+    if as_v6 && r.rtype == RouteType::Multicast {
+        flags.push("rt_offload_failed");
+    }
+    if !flags.is_empty() {
+        p.push(format!("flags {}", flags.join(",")));
     }
     p.join(" ")
 }

@@ -186,6 +186,69 @@ pub fn clean_msg(text: &str) -> String {
     lines.join(" / ").replace('"', "'")
 }
 
+/// A fibmatch answer as the oracle prints it: as an entry when the query spells the
+/// word `fibmatch` out, as a plain answer when it abbreviates it (`fib`, `fibm`: ip
+/// reads any prefix, the oracle looks for the whole word), which leaves out the
+/// entry's destination, source prefix, TOS, protocol and scope and names its
+/// preferred source before the table.
+fn oracle_get_kind(args: &[String], fibmatch: bool, line: String) -> String {
+    if !fibmatch || args.iter().any(|a| a == "fibmatch") {
+        return line;
+    }
+    let words: Vec<&str> = line.split(' ').collect();
+    // the entry's own words end where its nexthops start
+    let end = words
+        .iter()
+        .position(|w| w.starts_with("nexthop("))
+        .unwrap_or(words.len());
+    let (head, tail) = words.split_at(end);
+    let mut out: Vec<&str> = head.iter().take(1).copied().collect();
+    // (the entry names its preferred source after its scope)
+    let src = head
+        .windows(2)
+        .skip(2)
+        .find(|w| w[0] == "src")
+        .map(|w| w[1]);
+    let mut k = 2;
+    while k < head.len() {
+        match head[k] {
+            "from" | "tos" | "proto" | "scope" | "error" | "src" if k + 1 < head.len() => {
+                k += 1;
+            }
+            w => {
+                if let Some(s) = src.filter(|_| w == "table") {
+                    out.extend(["src", s]);
+                }
+                out.push(w);
+            }
+        }
+        k += 1;
+    }
+    out.extend(tail);
+    out.join(" ")
+}
+
+/// The oracle's `family_of` for a query, IPv6 or not: the options (before the object,
+/// `-f`/`-family` with its value) naming `-6` or `inet6`, else, with neither `-4` nor
+/// `inet` among them, a `:` in any word that does not start with `-`.
+fn oracle_takes_v6(args: &[String]) -> bool {
+    let mut i = 0;
+    while i < args.len() && args[i].starts_with('-') {
+        if args[i] == "-f" || args[i] == "-family" {
+            i += 1;
+        }
+        i += 1;
+    }
+    let opts = &args[..i.min(args.len())];
+    if opts.iter().any(|o| o == "-6" || o == "inet6") {
+        return true;
+    }
+    if opts.iter().any(|o| o == "-4" || o == "inet") {
+        return false;
+    }
+    args.iter().any(|a| !a.starts_with('-') && a.contains(':'))
+}
+
 fn is_route_get(args: &[String]) -> bool {
     let mut i = 0;
     while i < args.len() && args[i].starts_with('-') {
@@ -438,8 +501,14 @@ impl Runner {
                         }
                     }
                     match *b {
-                        GetAnswer::V4(g, fm) => normal::get4_line(&self.ns, &g, fm),
-                        GetAnswer::V6(g, fm) => normal::get6_line(&self.ns, &g, fm),
+                        GetAnswer::V4(g, fm) => oracle_get_kind(
+                            args,
+                            fm,
+                            normal::get4_line_as(&self.ns, &g, fm, oracle_takes_v6(args)),
+                        ),
+                        GetAnswer::V6(g, fm) => {
+                            oracle_get_kind(args, fm, normal::get6_line(&self.ns, &g, fm))
+                        }
                     }
                 }
                 Ok(Outcome::Ok(_)) => "empty".to_string(),
