@@ -129,29 +129,56 @@ fn scenario(args: &[String]) -> ExitCode {
 }
 
 fn ip_main(args: &[String]) -> ExitCode {
+    // ip's main reads the global options up to the object (or `--`), each by any
+    // prefix in its order (`-b` is `-batch`, `-f` `-family`, `-fo` `-force`); the
+    // engine reads them again for each command and reports their errors
     let mut force = false;
     let mut batch: Option<String> = None;
-    let mut rest: Vec<String> = Vec::new();
+    let mut opts: Vec<String> = Vec::new();
     let mut i = 0;
     while i < args.len() {
-        match args[i].as_str() {
-            "-force" => force = true,
-            "-batch" | "-b" => {
+        let w = args[i].as_str();
+        if w == "--" || !w.starts_with('-') || w.len() < 2 {
+            break;
+        }
+        let name = fibkit_iproute::exec::global_options(&args[i..=i])
+            .1
+            .first()
+            .copied();
+        match name {
+            Some("-force") => force = true,
+            Some("-batch") if i + 1 < args.len() => {
                 i += 1;
-                match args.get(i) {
-                    Some(f) => batch = Some(f.clone()),
-                    None => return usage(),
-                }
+                batch = Some(args[i].clone());
             }
-            _ => rest.push(args[i].clone()),
+            Some("-loops" | "-family" | "-rcvbuf" | "-netns") if i + 1 < args.len() => {
+                opts.push(args[i].clone());
+                i += 1;
+                opts.push(args[i].clone());
+            }
+            _ => opts.push(args[i].clone()),
         }
         i += 1;
     }
     let mut ns = fibkit::Netns::new();
     if let Some(file) = batch {
-        return run_batch(&mut ns, &file, &rest, force);
+        // (the words after the options, an object's included, are not read; an
+        // option's error still ends the batch before it starts)
+        match fibkit_iproute::exec::check_global_options(&opts) {
+            Ok(None) => {}
+            Ok(Some(version)) => {
+                out!("{version}");
+                return ExitCode::SUCCESS;
+            }
+            Err(f) => {
+                eprint!("{}", f.stderr);
+                return ExitCode::from(u8::try_from(f.status & 0xff).unwrap_or(1));
+            }
+        }
+        return run_batch(&mut ns, &file, &opts, force);
     }
-    ExitCode::from(one(&mut ns, &rest).0)
+    opts.extend(args[i..].iter().cloned());
+    ExitCode::from(one(&mut ns, &opts).0)
 }
 
 /// `ip -batch FILE` (`-` for stdin), read as iproute2's `do_batch` reads it (see
@@ -162,12 +189,16 @@ fn ip_main(args: &[String]) -> ExitCode {
 /// `-force` says, with that status and no such line.
 fn run_batch(ns: &mut fibkit::Netns, file: &str, rest: &[String], force: bool) -> ExitCode {
     let mut text = Vec::new();
-    let read = if file == "-" {
-        std::io::stdin().read_to_end(&mut text).map(|_| ())
+    // only opening the file can fail: a read error (a directory opens, then reading it
+    // is EISDIR) ends `getline` as the end of the file would, after what was read
+    let opened: std::io::Result<Box<dyn Read>> = if file == "-" {
+        Ok(Box::new(std::io::stdin()))
     } else {
-        std::fs::File::open(file).and_then(|mut f| f.read_to_end(&mut text).map(|_| ()))
+        std::fs::File::open(file).map(|f| Box::new(f) as Box<dyn Read>)
     };
-    if let Err(e) = read {
+    if let Err(e) = opened.map(|mut f| {
+        let _ = f.read_to_end(&mut text);
+    }) {
         // strerror's text, without Rust's "(os error N)"
         let msg = e.to_string();
         let msg = msg.split(" (os error").next().unwrap_or(&msg);
@@ -191,6 +222,11 @@ fn run_batch(ns: &mut fibkit::Netns, file: &str, rest: &[String], force: bool) -
         };
         fibkit_iproute::batch::drop_leading_ip(&mut words);
         let mut all = rest.to_vec();
+        // a batch line's first word is its object, never an option (`-4 route` is
+        // the object "-4"): the options end before it
+        if words.first().is_some_and(|w| w.starts_with('-')) {
+            all.push("--".to_string());
+        }
         all.extend(words);
         let (code, exits) = one(ns, &all);
         if exits {

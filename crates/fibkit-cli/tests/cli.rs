@@ -737,3 +737,69 @@ fn batch_files_read_and_end_like_ip_live() {
     assert_eq!(f.stderr, ip.stderr);
     assert_eq!(f.status.code(), ip.status.code());
 }
+
+/// The global options end `fib` where they end `ip` (iproute2 6.1, when the host has
+/// it), before any request: `--` ends them (the next word is the object), `-echo`
+/// only whole, `-he` is `-help`'s usage, a value missing after `-family`, `-loops`,
+/// `-rcvbuf` or `-batch` is usage too, `-f help` as well, `-rcvbuf` needs a number, a
+/// missing namespace name is printed `(null)`; the options before `-batch` are read
+/// before the file is opened; a batch line's first word is an object even when it
+/// starts with `-`. Nothing here reaches the kernel (`-V` ends `ip` on the spot).
+#[test]
+fn global_options_end_like_ip_live() {
+    let version = Command::new("ip").arg("-V").output();
+    if !version.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("iproute2-6.1.0")) {
+        println!("SKIPPED: needs iproute2 6.1's ip");
+        return;
+    }
+    let lines: &[&[&str]] = &[
+        &["-e", "-V"],
+        &["-ec", "-V"],
+        &["-echo", "-V"],
+        &["-he", "-V"],
+        &["-help", "route"],
+        &["-rcvbuf", "x", "-V"],
+        &["-rc", "-1", "-V"],
+        &["-rc", "0x10", "-V"],
+        &["-rcvbuf"],
+        &["-loops"],
+        &["-netns"],
+        &["-I", "-V"],
+        &["--V"],
+        &["--", "-V"],
+        &["-4", "--", "foo"],
+        &["-f"],
+        &["-f", "help"],
+        &["-family", "help", "route"],
+        &["-b"],
+        &["-f", "inet7", "-batch", "/nonexistent/batch"],
+        &["-batch", "/nonexistent/batch", "-f", "inet7"],
+        &["-batch", "/nonexistent/batch", "-V"],
+        &["-fo", "-V"],
+        &["--batch", "/nonexistent/batch"],
+        &["-batch", "/"],
+    ];
+    for line in lines {
+        let ip = Command::new("ip").args(*line).output().expect("ip runs");
+        let f = fib(line, "");
+        assert_eq!(
+            (f.stdout, f.stderr, f.status.code()),
+            (ip.stdout, ip.stderr, ip.status.code()),
+            "{line:?}"
+        );
+    }
+    for opts in [&[][..], &["-force"][..]] {
+        let text = "-4 route foo\n-V\nroute foo\n";
+        let mut args = opts.to_vec();
+        args.extend(["-batch", "-"]);
+        let ip = spawn_with_input(Command::new("ip").args(&args), text)
+            .wait_with_output()
+            .expect("ip finishes");
+        let f = fib(&args, text);
+        assert_eq!(
+            (f.stdout, f.stderr, f.status.code()),
+            (ip.stdout, ip.stderr, ip.status.code()),
+            "{args:?}"
+        );
+    }
+}

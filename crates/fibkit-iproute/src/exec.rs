@@ -354,11 +354,15 @@ pub fn global_options(argv: &[String]) -> (usize, Vec<&'static str>) {
     let mut i = 0;
     while i < argv.len() && argv[i].starts_with('-') && argv[i].len() > 1 {
         let w = argv[i].as_str();
+        if w == "--" {
+            i += 1;
+            break;
+        }
         let o = w
             .strip_prefix('-')
             .filter(|x| x.starts_with('-'))
             .unwrap_or(w);
-        let exact = ["-4", "-6", "-0", "-M", "-B"];
+        let exact = ["-4", "-6", "-0", "-M", "-B", "-echo"];
         let name = NAMES.iter().copied().find(|kw| {
             if exact.contains(kw) {
                 o == *kw
@@ -394,28 +398,79 @@ pub fn run_ip(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     })
 }
 
+/// The global options of an `ip` command line as ip's main reads them, before it
+/// opens a batch or runs the object: `Ok(None)` when they pass, `Ok(Some(text))` when
+/// `-V` ends `ip` there (status 0), or the failure that ends it (an unknown option, a
+/// missing or refused value, `-help`). For the front end, which reads a batch after
+/// them.
+pub fn check_global_options(argv: &[String]) -> Res<Option<String>> {
+    match read_options(argv)? {
+        Opening::Version(v) => Ok(Some(v)),
+        Opening::Options(..) => Ok(None),
+    }
+}
+
+/// What reading the global options gave.
+enum Opening {
+    /// The options, and the index of the object's word.
+    Options(Opts, usize),
+    /// `-V`: the version text ip prints before it exits.
+    Version(String),
+}
+
 fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     // each command takes its own (short) time, as in the kernel
     ns.tick();
+    let (opts, i) = match read_options(argv)? {
+        Opening::Options(o, i) => (o, i),
+        Opening::Version(v) => return Ok(Outcome::Ok(v)),
+    };
+    // iproute2's global: every name printed for this command (and by a front end
+    // printing its answer) follows it
+    crate::names::set_numeric(opts.numeric);
+    crate::names::set_alt(opts.alt);
+    if crate::names::strict() {
+        // a single command is a process of its own (a batch's lines share one)
+        crate::names::new_process();
+    }
+    let Some(obj) = argv.get(i) else {
+        return Err(Failure::parse(IP_USAGE, 255));
+    };
+    run_object(ns, &opts, obj, &argv[i + 1..])
+}
+
+fn read_options(argv: &[String]) -> Res<Opening> {
     let mut opts = Opts::default();
     let mut color: Option<(&str, &str)> = None;
     let mut i = 0;
     while i < argv.len() && argv[i].starts_with('-') && argv[i].len() > 1 {
         let given = argv[i].as_str();
+        // ip.c: a word `--` ends the options (the next word is the object)
+        if given == "--" {
+            i += 1;
+            break;
+        }
         // ip.c: `--opt` is `-opt`; most options by any prefix, tried in ip's order
         let o = given
             .strip_prefix('-')
             .filter(|x| x.starts_with('-'))
             .unwrap_or(given);
         let m = |kw: &str| o.len() > 1 && kw.starts_with(o);
+        // an option that takes a value and is the last word: ip's usage()
+        let value_missing = |i: usize| i + 1 >= argv.len();
         if m("-loops") {
-            i += 1;
-            if argv.get(i).is_none() {
-                return Err(incomplete());
+            if value_missing(i) {
+                return Err(Failure::parse(IP_USAGE, 255));
             }
+            i += 1;
         } else if m("-family") {
+            if value_missing(i) {
+                return Err(Failure::parse(IP_USAGE, 255));
+            }
             i += 1;
             match argv.get(i).map(String::as_str) {
+                // `-f help` is ip's usage(), before the family is read
+                Some("help") => return Err(Failure::parse(IP_USAGE, 255)),
                 Some("inet") => (opts.family, opts.alt) = (Some(Family::V4), None),
                 Some("inet6") => (opts.family, opts.alt) = (Some(Family::V6), None),
                 Some("link") => (opts.family, opts.alt) = (None, Some(AltFamily::Packet)),
@@ -449,32 +504,52 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
             opts.oneline = true;
         } else if m("-timestamp") || m("-tshort") {
         } else if m("-Version") {
-            return Ok(Outcome::Ok(
+            return Ok(Opening::Version(
                 "ip utility, iproute2-6.1.0, libbpf 1.1.2\n".to_string(),
             ));
-        } else if m("-force") || m("-batch") || m("-rcvbuf") {
-            // handled by the front end (fib -batch, -force) or without effect here
-            if m("-rcvbuf") {
-                i += 1;
+        } else if m("-force") {
+            // handled by the front end (fib -force)
+        } else if m("-batch") {
+            // handled by the front end (fib -batch FILE); the file name is its value
+            if value_missing(i) {
+                return Err(Failure::parse(IP_USAGE, 255));
             }
-        } else if let Some(c) = color_option(o) {
-            color = Some((c, given));
+            i += 1;
         } else if m("-brief") {
             opts.brief = true;
         } else if m("-json") {
             opts.json = true;
         } else if m("-pretty") {
             opts.pretty = true;
+        } else if m("-rcvbuf") {
+            // the socket's receive buffer: no effect on a model, but ip reads the size
+            // (`get_unsigned`) and refuses what is not one
+            if value_missing(i) {
+                return Err(Failure::parse(IP_USAGE, 255));
+            }
+            i += 1;
+            if parse_u32(&argv[i]).is_none() {
+                return Err(Failure::parse(
+                    format!("Invalid rcvbuf size '{}'\n", argv[i]),
+                    255,
+                ));
+            }
+        } else if let Some(c) = color_option(o) {
+            color = Some((c, given));
+        } else if m("-help") {
+            return Err(Failure::parse(IP_USAGE, 255));
         } else if m("-netns") {
-            // one modelled namespace: no other can be opened
-            let n = argv.get(i + 1).map_or("", String::as_str);
+            // one modelled namespace: no other can be opened (ip hands a missing name
+            // on as a null pointer, which its message prints as `(null)`)
+            let n = argv.get(i + 1).map_or("(null)", String::as_str);
             return Err(Failure::parse(
                 format!("Cannot open network namespace \"{n}\": No such file or directory\n"),
                 255,
             ));
         } else if m("-Numeric") {
             opts.numeric = true;
-        } else if m("-echo") {
+        } else if o == "-echo" {
+            // the one option ip compares whole (`-e` is unknown)
             opts.echo = true;
         } else if m("-all") {
         } else {
@@ -496,19 +571,13 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
             ));
         }
     }
-    // iproute2's global: every name printed for this command (and by a front end
-    // printing its answer) follows it
-    crate::names::set_numeric(opts.numeric);
-    crate::names::set_alt(opts.alt);
-    if crate::names::strict() {
-        // a single command is a process of its own (a batch's lines share one)
-        crate::names::new_process();
-    }
-    let Some(obj) = argv.get(i) else {
-        return Err(Failure::parse(IP_USAGE, 255));
-    };
-    let rest = &argv[i + 1..];
-    let o = obj.as_str();
+    Ok(Opening::Options(opts, i))
+}
+
+/// The object's command (`obj`: its word, `rest`: the words after it).
+fn run_object(ns: &mut Netns, opts: &Opts, obj: &str, rest: &[String]) -> Res<Outcome> {
+    let opts = *opts;
+    let o = obj;
     if matches(o, "route") || o == "r" || o == "ro" {
         return route_cmd(ns, &opts, rest);
     }
@@ -2433,7 +2502,14 @@ fn rule_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         } else {
             ns.rule_flush(v6, &sel).map_err(Failure::kernel)?;
         }
-        return Ok(Outcome::Ok(String::new()));
+        // iprule_list_flush_or_save runs the flush's dump inside a JSON array, as a
+        // listing's: nothing is printed into it
+        let empty = match (opts.json, opts.pretty) {
+            (false, _) => "",
+            (true, false) => "[]\n",
+            (true, true) => "[ ]\n",
+        };
+        return Ok(Outcome::Ok(empty.to_string()));
     }
     if matches(cmd, "list") || matches(cmd, "show") || matches(cmd, "lst") {
         return show(ns, opts, rest, crate::show::rule_show);
@@ -3508,17 +3584,32 @@ pub fn parse_warnings(argv: &[String]) -> String {
 
 /// [`parse_warnings`] with `resolve` naming the devices that exist.
 fn parse_warnings_in(resolve: &dyn Fn(&str) -> Option<u32>, argv: &[String]) -> String {
-    let mut i = 0;
+    let n = global_options(argv).0;
     let mut fam: Option<Family> = None;
-    while i < argv.len() && argv[i].starts_with('-') {
-        match argv[i].as_str() {
+    let mut k = 0;
+    while k < n {
+        let w = argv[k].as_str();
+        let o = w
+            .strip_prefix('-')
+            .filter(|x| x.starts_with('-'))
+            .unwrap_or(w);
+        match o {
             "-4" => fam = Some(Family::V4),
             "-6" => fam = Some(Family::V6),
+            "-0" | "-M" | "-B" => fam = None,
+            _ if o.len() > 1 && "-family".starts_with(o) => {
+                k += 1;
+                fam = match argv.get(k).map(String::as_str) {
+                    Some("inet") => Some(Family::V4),
+                    Some("inet6") => Some(Family::V6),
+                    _ => None,
+                };
+            }
             _ => {}
         }
-        i += 1;
+        k += 1;
     }
-    let words = &argv[i..];
+    let words = &argv[n..];
     let (Some(obj), Some(cmd)) = (words.first(), words.get(1)) else {
         return String::new();
     };
@@ -6546,28 +6637,46 @@ fn link_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         ))
     };
     if matches(cmd, "afstats") {
-        // the per-family statistics are MPLS's only, which this kernel has not: an
-        // empty listing (a missing device is reported, and the status is still 0)
-        return match rest {
-            [] => Ok(Outcome::Ok(String::new())),
-            [d, dev] if d == "dev" => {
-                if ll_index(ns, dev).is_none() {
-                    return Err(Failure {
-                        stdout: String::new(),
-                        errno: None,
-                        stderr: format!("Device \"{dev}\" does not exist.\n"),
-                        status: 0,
-                        exits: false,
-                    });
+        // iplink_afstats: `dev` (the whole word, once) and `help`, read to the end
+        // of the line; the per-family statistics are MPLS's only, which this kernel
+        // has not, so the dump prints nothing inside its JSON array
+        let mut dev: Option<&str> = None;
+        let mut k = 0;
+        while k < rest.len() {
+            let w = rest[k].as_str();
+            if w == "dev" {
+                let v = rest.get(k + 1).ok_or_else(|| probe_errno(incomplete()))?;
+                if dev.is_some() {
+                    return Err(probe_errno(Failure::parse(
+                        format!("Error: either \"dev\" is duplicate, or \"{v}\" is a garbage.\n"),
+                        255,
+                    )));
                 }
-                Ok(Outcome::Ok(String::new()))
+                dev = Some(v);
+                k += 1;
+            } else if matches(w, "help") {
+                return Err(probe_errno(Failure::parse(crate::show::USAGE_LINK, 255)));
+            } else {
+                return Err(unknown(w));
             }
-            [d] if d == "dev" => Err(probe_errno(incomplete())),
-            [w, ..] if matches(w, "help") => {
-                Err(probe_errno(Failure::parse(crate::show::USAGE_LINK, 255)))
-            }
-            [w, ..] => Err(unknown(w)),
+            k += 1;
+        }
+        // a missing device is reported, and the status is still 0
+        if let Some(d) = dev.filter(|d| ll_index(ns, d).is_none()) {
+            return Err(Failure {
+                stdout: String::new(),
+                errno: None,
+                stderr: format!("Device \"{d}\" does not exist.\n"),
+                status: 0,
+                exits: false,
+            });
+        }
+        let empty = match (opts.json, opts.pretty) {
+            (false, _) => "",
+            (true, false) => "[]\n",
+            (true, true) => "[ ]\n",
         };
+        return Ok(Outcome::Ok(empty.to_string()));
     }
     if matches(cmd, "xstats") {
         return link_xstats(ns, opts, rest).map_err(probe_errno);

@@ -758,8 +758,11 @@ fn value_blind(line: &str, key: &str) -> String {
     while let Some(i) = rest.find(key) {
         let (head, tail) = rest.split_at(i + key.len());
         out.push_str(head);
+        // (text, compact JSON, pretty JSON)
         let sep = if tail.starts_with(' ') {
             " "
+        } else if tail.starts_with("\": ") {
+            "\": "
         } else if tail.starts_with("\":") {
             "\":"
         } else {
@@ -833,6 +836,15 @@ pub fn compare(expected: &str, got: &str) -> Vec<(usize, String, String)> {
 #[cfg(test)]
 mod tests {
     use super::{compare, normalize_text_line, raw_timers_blind};
+
+    #[test]
+    fn resilient_times_are_blind_in_every_json_form() {
+        assert!(compare(
+            "x\n  | \"idle_time\": 2.3,\n  | [{\"idle_time\":1.5}]",
+            "x\n  | \"idle_time\": 0,\n  | [{\"idle_time\":0}]"
+        )
+        .is_empty());
+    }
 
     #[test]
     fn used_times_go_as_the_oracle_strips_them() {
