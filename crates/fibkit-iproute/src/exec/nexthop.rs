@@ -6,7 +6,7 @@ use fibkit::route::{scope, Gateway};
 use fibkit::{Errno, Netns};
 
 use super::{bad_addr, invarg, matches, Args, Failure, Opts, Outcome, Res};
-use crate::names::{parse_addr, parse_u32, proto_a2n, proto_n2a, scope_n2a, Addr};
+use crate::names::{parse_addr, parse_u32, proto_a2n, proto_n2a, scope_n2a, Addr, AltFamily};
 
 /// `ip nexthop ...` (the words after `nexthop`).
 pub(super) fn nexthop_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
@@ -122,6 +122,12 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
     };
     let mut id: Option<u32> = None;
     let mut attrs = false;
+    // the header's family when it is none of a nexthop's (`-0`, or a gateway's)
+    let mut other: Option<&str> = opts.alt.map(|f| match f {
+        AltFamily::Packet => "link",
+        AltFamily::Mpls => "mpls",
+        AltFamily::Bridge => "bridge",
+    });
     let mut it = Args::new(a);
     while let Some(k) = it.next() {
         match k {
@@ -133,7 +139,7 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
             "dev" => {
                 let v = it.val()?;
                 cfg.dev = super::ll_index(ns, v).ok_or_else(|| no_device(v))?;
-                if cfg.family.is_none() {
+                if cfg.family.is_none() && other.is_none() {
                     cfg.family = Some(Family::V4);
                 }
                 attrs = true;
@@ -141,11 +147,38 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
             "via" => {
                 let mut v = it.val()?;
                 let mut fam = cfg.family;
+                let mut gw_other = other;
                 let mut explicit = false;
-                if v == "inet" || v == "inet6" {
-                    fam = Some(if v == "inet" { Family::V4 } else { Family::V6 });
-                    explicit = true;
-                    v = it.val()?;
+                match v {
+                    "inet" | "inet6" => {
+                        fam = Some(if v == "inet" { Family::V4 } else { Family::V6 });
+                        gw_other = None;
+                        explicit = true;
+                        v = it.val()?;
+                    }
+                    // read_family's other words: the address is read in that family
+                    "link" | "mpls" | "bridge" => {
+                        gw_other = Some(v);
+                        v = it.val()?;
+                    }
+                    _ => {}
+                }
+                if let Some(word) = gw_other {
+                    super::via_other_family(word, v)?;
+                    if cfg.family.is_none() && other.is_none() {
+                        // the header takes the gateway's family, which no nexthop has
+                        other = Some(word);
+                    } else if other != Some(word) {
+                        // ll_addr_a2n cut the word at its first colon
+                        let shown = if word == "link" && !v.contains('.') {
+                            v.split(':').next().unwrap_or(v)
+                        } else {
+                            v
+                        };
+                        return Err(invarg("address family mismatch\n", shown));
+                    }
+                    attrs = true;
+                    continue;
                 }
                 // get_addr: `all` and `any` (and `default` of no family yet) are an
                 // address of no length and no family
@@ -164,6 +197,10 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                 };
                 cfg.gw_empty = false;
                 let af = addr.family();
+                if other.is_some() {
+                    // an explicit inet or inet6 beside a header of another family
+                    return Err(invarg("address family mismatch\n", v));
+                }
                 match cfg.family {
                     None => cfg.family = Some(af),
                     Some(f) if f != af && explicit => {
@@ -179,7 +216,7 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
             }
             "blackhole" => {
                 cfg.blackhole = true;
-                if cfg.family.is_none() {
+                if cfg.family.is_none() && other.is_none() {
                     cfg.family = Some(Family::V4);
                 }
                 attrs = true;
@@ -277,8 +314,9 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
         ns.nexthop_del(id).map_err(Failure::kernel)?;
         return Ok(Outcome::Ok(echo.flatten().unwrap_or_default()));
     }
-    if opts.alt.is_some() {
-        // rtm_to_nh_config: the AF_PACKET family of `-0` is none of a nexthop's
+    if other.is_some() {
+        // rtm_to_nh_config: the family of `-0` or of a gateway in another family
+        // (`via link|mpls|bridge`) is none of a nexthop's
         return done(Err(fibkit::Error::msg(
             Errno::EINVAL,
             "Invalid address family",
@@ -741,15 +779,12 @@ fn secs_g(ms: u64) -> String {
     t
 }
 
-/// The same time as `ip -j` shows it: a JSON number of seconds.
+/// The same time as `ip -j` shows it: a JSON number of seconds, a double that the
+/// JSON writer prints with `%g` (`1.71799e+07`).
 fn secs_json(ms: u64) -> serde_json::Value {
     let centis = ms / 10;
-    if centis % 100 == 0 {
-        (centis / 100).into()
-    } else {
-        serde_json::Number::from_f64(centis as f64 / 100.0)
-            .map_or(serde_json::Value::Null, serde_json::Value::Number)
-    }
+    serde_json::Number::from_f64(centis as f64 / 100.0)
+        .map_or(serde_json::Value::Null, serde_json::Value::Number)
 }
 
 /// `ip nexthop bucket ...` (`do_ipnh_bucket`).
