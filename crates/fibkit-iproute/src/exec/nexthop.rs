@@ -114,8 +114,72 @@ fn parse_group(g: &str) -> Res<Vec<(u32, u32)>> {
     Ok(out)
 }
 
+/// iproute2's request for `ipnh_modify`: a header and attributes in a buffer of 1048
+/// bytes. An attribute that does not fit is left out with a complaint on stderr
+/// (`addattr_l`), which only the group's refusal stops at (its caller checks).
+struct NhRequest {
+    len: usize,
+    complaints: String,
+}
+
+impl NhRequest {
+    const BOUND: usize = 1048;
+
+    fn new() -> NhRequest {
+        // NLMSG_LENGTH(sizeof(struct nhmsg))
+        NhRequest {
+            len: 24,
+            complaints: String::new(),
+        }
+    }
+
+    /// `addattr_l` of an attribute with `payload` bytes: whether it went in.
+    fn add(&mut self, payload: usize) -> bool {
+        let align = |x: usize| (x + 3) & !3;
+        let need = align(self.len) + align(4 + payload);
+        if need > Self::BOUND {
+            self.complaints.push_str(&format!(
+                "addattr_l ERROR: message exceeded bound of {}\n",
+                Self::BOUND
+            ));
+            return false;
+        }
+        self.len = need;
+        true
+    }
+}
+
+/// The payload of a gateway read in another family (`via link|mpls|bridge`): a link
+/// address's bytes, an MPLS stack's four per label, none for an address of no length.
+fn other_family_len(word: &str, v: &str) -> usize {
+    if matches!(v, "default" | "any" | "all") {
+        return 0;
+    }
+    match word {
+        "link" if v.contains('.') => 4,
+        "link" => v.split(':').count(),
+        "mpls" => 4 * v.split('/').count(),
+        _ => 0,
+    }
+}
+
 /// `ipnh_modify`: add, replace and delete share one parser.
 fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outcome> {
+    let mut req = NhRequest::new();
+    nh_modify_req(ns, opts, a, verb, &mut req).map_err(|mut f| {
+        // what addattr_l printed comes first
+        f.stderr.insert_str(0, &req.complaints);
+        f
+    })
+}
+
+fn nh_modify_req(
+    ns: &mut Netns,
+    opts: &Opts,
+    a: &[String],
+    verb: Verb,
+    req: &mut NhRequest,
+) -> Res<Outcome> {
     let mut cfg = NexthopCfg {
         family: opts.family,
         ..Default::default()
@@ -134,15 +198,20 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
             "id" => {
                 let v = it.val()?;
                 let x = get_unsigned(v).ok_or_else(|| invarg("invalid id value", v))?;
-                id = Some(x);
+                if req.add(4) {
+                    id = Some(x);
+                }
             }
             "dev" => {
                 let v = it.val()?;
-                cfg.dev = super::ll_index(ns, v).ok_or_else(|| no_device(v))?;
+                let dev = super::ll_index(ns, v).ok_or_else(|| no_device(v))?;
+                if req.add(4) {
+                    cfg.dev = dev;
+                    attrs = true;
+                }
                 if cfg.family.is_none() && other.is_none() {
                     cfg.family = Some(Family::V4);
                 }
-                attrs = true;
             }
             "via" => {
                 let mut v = it.val()?;
@@ -177,16 +246,18 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                         };
                         return Err(invarg("address family mismatch\n", shown));
                     }
-                    attrs = true;
+                    attrs |= req.add(other_family_len(word, v));
                     continue;
                 }
                 // get_addr: `all` and `any` (and `default` of no family yet) are an
                 // address of no length and no family
                 // (of two gateways the kernel reads the last)
                 if super::addr_of_no_length(v, fam) {
-                    cfg.gw_empty = true;
-                    cfg.gw = None;
-                    attrs = true;
+                    if req.add(0) {
+                        cfg.gw_empty = true;
+                        cfg.gw = None;
+                        attrs = true;
+                    }
                     continue;
                 }
                 // get_addr_1: `default` of a known family is its zero address
@@ -195,7 +266,6 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                     ("default", Some(Family::V6)) => Addr::V6(0),
                     _ => parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?,
                 };
-                cfg.gw_empty = false;
                 let af = addr.family();
                 if other.is_some() {
                     // an explicit inet or inet6 beside a header of another family
@@ -208,47 +278,62 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                     }
                     _ => {}
                 }
-                cfg.gw = Some(match addr {
-                    Addr::V4(x) => Gateway::V4(x),
-                    Addr::V6(x) => Gateway::V6(x),
-                });
-                attrs = true;
+                if req.add(if af == Family::V4 { 4 } else { 16 }) {
+                    cfg.gw_empty = false;
+                    cfg.gw = Some(match addr {
+                        Addr::V4(x) => Gateway::V4(x),
+                        Addr::V6(x) => Gateway::V6(x),
+                    });
+                    attrs = true;
+                }
             }
             "blackhole" => {
-                cfg.blackhole = true;
+                if req.add(0) {
+                    cfg.blackhole = true;
+                    attrs = true;
+                }
                 if cfg.family.is_none() && other.is_none() {
                     cfg.family = Some(Family::V4);
                 }
-                attrs = true;
             }
             "fdb" => {
-                cfg.fdb = true;
-                attrs = true;
+                if req.add(0) {
+                    cfg.fdb = true;
+                    attrs = true;
+                }
             }
             "onlink" => cfg.onlink = true,
             "group" => {
                 let v = it.val()?;
-                cfg.group = Some(parse_group(v)?);
+                let g = parse_group(v)?;
+                if !req.add(8 * g.len()) {
+                    // the caller's check names the word as the parse left it
+                    let shown = v.split(['/', ',']).next().unwrap_or(v);
+                    return Err(invarg("\"group\" value is invalid\n", shown));
+                }
+                cfg.group = Some(g);
                 attrs = true;
             }
             "type" => {
                 let v = it.val()?;
-                match v {
-                    // the last type counts (a second NHA_GROUP_TYPE)
-                    "mpath" => cfg.resilient = false,
+                // the last type that went in counts (a second NHA_GROUP_TYPE)
+                let resilient = match v {
+                    "mpath" => false,
                     "resilient" => {
-                        cfg.resilient = true;
                         // parse_nh_group_type_res nests NHA_RES_GROUP when a word
                         // follows
-                        cfg.res_group |= it.peek().is_some();
+                        if it.peek().is_some() && req.add(0) {
+                            cfg.res_group = true;
+                            attrs = true;
+                        }
                         while let Some(w) = it.peek() {
                             // buckets: get_u16; the timers: seconds, sent in
                             // hundredths, so below UINT32_MAX / 100
-                            let (msg, max) = match w {
-                                "buckets" => ("invalid buckets value", u32::from(u16::MAX)),
-                                "idle_timer" => ("invalid idle timer value", u32::MAX / 100 - 1),
+                            let (msg, max, size) = match w {
+                                "buckets" => ("invalid buckets value", u32::from(u16::MAX), 2),
+                                "idle_timer" => ("invalid idle timer value", u32::MAX / 100 - 1, 4),
                                 "unbalanced_timer" => {
-                                    ("invalid unbalanced timer value", u32::MAX / 100 - 1)
+                                    ("invalid unbalanced timer value", u32::MAX / 100 - 1, 4)
                                 }
                                 _ => break,
                             };
@@ -257,16 +342,23 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                             let v = get_unsigned(x)
                                 .filter(|&v| v <= max)
                                 .ok_or_else(|| invarg(msg, x))?;
+                            if !req.add(size) {
+                                continue;
+                            }
                             match w {
                                 "buckets" => cfg.buckets = Some(v as u16),
                                 "idle_timer" => cfg.idle_timer = Some(v),
                                 _ => cfg.unbalanced_timer = Some(v),
                             }
                         }
+                        true
                     }
                     _ => return Err(invarg("\"type\" value is invalid\n", v)),
+                };
+                if req.add(2) {
+                    cfg.resilient = resilient;
+                    attrs = true;
                 }
-                attrs = true;
             }
             "encap" => {
                 cfg.encap = Some(super::encap::parse_encap(ns, &mut it)?);
@@ -420,7 +512,8 @@ fn parse_select(ns: &Netns, a: &[String], get_style_id: bool) -> Res<Select> {
             s.proto = get_unsigned(v).ok_or_else(|| invarg("invalid protocol value", v))?;
         } else if matches(w, "fdb") {
             s.fdb = true;
-        } else if w == "help" {
+        } else if matches(w, "help") {
+            // (`matches`: any prefix of it, `h` too)
             return Err(usage());
         } else {
             return Err(invarg("", w));
