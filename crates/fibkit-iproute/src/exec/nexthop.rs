@@ -133,6 +133,19 @@ impl NhRequest {
         }
     }
 
+    /// `addraw_l` of `len` bytes of attributes, against its own bound of 1024.
+    fn add_raw(&mut self, len: usize) -> bool {
+        let align = |x: usize| (x + 3) & !3;
+        let need = align(self.len) + align(len);
+        if need > 1024 {
+            self.complaints
+                .push_str("addraw_l ERROR: message exceeded bound of 1024\n");
+            return false;
+        }
+        self.len = need;
+        true
+    }
+
     /// `addattr_l` of an attribute with `payload` bytes: whether it went in.
     fn add(&mut self, payload: usize) -> bool {
         let align = |x: usize| (x + 3) & !3;
@@ -161,6 +174,36 @@ fn other_family_len(word: &str, v: &str) -> usize {
         "mpls" => 4 * v.split('/').count(),
         _ => 0,
     }
+}
+
+/// The bytes an `encap ip|ip6 ...` adds to the request (`NHA_ENCAP` with the tunnel
+/// attributes the words gave, then `NHA_ENCAP_TYPE`); `None` for the other types.
+fn encap_payload(words: &[String]) -> Option<usize> {
+    let (kind, rest) = words.split_first()?;
+    let addr = match kind.as_str() {
+        "ip" => 4,
+        "ip6" => 16,
+        _ => return None,
+    };
+    let (mut size, mut flags) = (0, false);
+    let mut w = rest.iter();
+    while let Some(k) = w.next() {
+        size += match k.as_str() {
+            "id" => 12,
+            "dst" | "src" => 4 + addr,
+            "tos" | "ttl" | "tc" | "hoplimit" => 8,
+            "key" | "csum" | "seq" => {
+                flags = true;
+                continue;
+            }
+            _ => return None,
+        };
+        w.next();
+    }
+    if flags {
+        size += 8;
+    }
+    Some(4 + size + 8)
 }
 
 /// `ipnh_modify`: add, replace and delete share one parser.
@@ -361,8 +404,15 @@ fn nh_modify_req(
                 }
             }
             "encap" => {
-                cfg.encap = Some(super::encap::parse_encap(ns, &mut it)?);
-                attrs = true;
+                let from = it.i;
+                let e = super::encap::parse_encap(ns, &mut it)?;
+                // lwt_parse_encap builds the attributes aside; addraw_l copies them in
+                // against a bound of 1024
+                let size = encap_payload(&it.v[from..it.i]);
+                if size.is_none_or(|n| req.add_raw(n)) {
+                    cfg.encap = Some(e);
+                    attrs = true;
+                }
             }
             "help" => return Err(usage()),
             w if matches(w, "protocol") => {
