@@ -368,6 +368,9 @@ fn nh_modify_req(
                         if it.peek().is_some() && req.add(0) {
                             cfg.res_group = true;
                             attrs = true;
+                            // the kernel reads the last NHA_RES_GROUP alone
+                            (cfg.buckets, cfg.idle_timer, cfg.unbalanced_timer) =
+                                (None, None, None);
                         }
                         while let Some(w) = it.peek() {
                             // buckets: get_u16; the timers: seconds, sent in
