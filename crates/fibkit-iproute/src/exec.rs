@@ -257,10 +257,16 @@ fn bad_addr(s: &str, fam: Option<Family>) -> Failure {
 /// `__get_addr_1`): `default`, `any` and `all` are an address of no length but for
 /// MPLS; a link-layer address goes through `ll_addr_a2n`, an MPLS one through
 /// `mpls_pton`; anything else is refused as it is for a bridge.
-fn via_other_family(word: &str, v: &str) -> Res<()> {
+pub(super) fn via_other_family(word: &str, v: &str) -> Res<()> {
+    // ll_addr_a2n cuts the word in place at its first colon before reading it
+    let shown = if word == "link" && !v.contains('.') {
+        v.split(':').next().unwrap_or(v)
+    } else {
+        v
+    };
     let refused = |pre: String| {
         Failure::parse(
-            format!("{pre}Error: {word} address is expected rather than \"{v}\".\n"),
+            format!("{pre}Error: {word} address is expected rather than \"{shown}\".\n"),
             1,
         )
         .exiting(true)

@@ -1892,6 +1892,10 @@ impl Jw {
                 self.end_array();
             }
             serde_json::Value::String(x) => self.string(x),
+            // jsonw_float: a double is printed with `%g`
+            serde_json::Value::Number(n) if n.is_f64() => {
+                self.raw(&fmt_g(n.as_f64().unwrap_or_default()))
+            }
             other => self.raw(&other.to_string()),
         }
     }

@@ -25,6 +25,14 @@ use crate::nhres::{ResTable, DEFAULT_IDLE_TIMER_MS};
 use crate::prefix::Family;
 use crate::route::{nhflags, rtf, scope, table as tid, Gateway, Nh4, Nh6, Route6, RouteType};
 
+/// A resilient group's timer given in seconds (iproute2 sends hundredths), as the
+/// group keeps it: converted to ticks and stored in 32 bits (`nh_res_table`'s
+/// `idle_timer` and `unbalanced_timer`), so a value beyond 2^32 ticks wraps; in ms.
+fn res_timer_ms(secs: u32) -> u64 {
+    let ticks = crate::bridge::clock_to_jiffies(u64::from(secs) * 100) as u32;
+    u64::from(ticks) * (1000 / crate::bridge::HZ)
+}
+
 /// What an object is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NexthopKind {
@@ -429,9 +437,8 @@ impl Netns {
                     };
                     let mut t = ResTable::new(
                         n,
-                        cfg.idle_timer
-                            .map_or(DEFAULT_IDLE_TIMER_MS, |s| u64::from(s) * 1000),
-                        cfg.unbalanced_timer.map_or(0, |s| u64::from(s) * 1000),
+                        cfg.idle_timer.map_or(DEFAULT_IDLE_TIMER_MS, res_timer_ms),
+                        cfg.unbalanced_timer.map_or(0, res_timer_ms),
                     );
                     if let NexthopKind::Group { members } = &new.kind {
                         t.set_members(members, now_ms);
@@ -461,10 +468,10 @@ impl Netns {
                         ));
                     }
                     if let Some(s) = cfg.idle_timer {
-                        t.set_idle_timer_ms(u64::from(s) * 1000);
+                        t.set_idle_timer_ms(res_timer_ms(s));
                     }
                     if let Some(s) = cfg.unbalanced_timer {
-                        t.set_unbalanced_timer_ms(u64::from(s) * 1000);
+                        t.set_unbalanced_timer_ms(res_timer_ms(s));
                     }
                     t.set_members(members, now_ms);
                     new.res = Some(t);

@@ -6,7 +6,7 @@ use fibkit::route::{scope, Gateway};
 use fibkit::{Errno, Netns};
 
 use super::{bad_addr, invarg, matches, Args, Failure, Opts, Outcome, Res};
-use crate::names::{parse_addr, parse_u32, proto_a2n, proto_n2a, scope_n2a, Addr};
+use crate::names::{parse_addr, parse_u32, proto_a2n, proto_n2a, scope_n2a, Addr, AltFamily};
 
 /// `ip nexthop ...` (the words after `nexthop`).
 pub(super) fn nexthop_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
@@ -114,46 +114,193 @@ fn parse_group(g: &str) -> Res<Vec<(u32, u32)>> {
     Ok(out)
 }
 
+/// iproute2's request for `ipnh_modify`: a header and attributes in a buffer of 1048
+/// bytes. An attribute that does not fit is left out with a complaint on stderr
+/// (`addattr_l`), which only the group's refusal stops at (its caller checks).
+struct NhRequest {
+    len: usize,
+    complaints: String,
+}
+
+impl NhRequest {
+    const BOUND: usize = 1048;
+
+    fn new() -> NhRequest {
+        // NLMSG_LENGTH(sizeof(struct nhmsg))
+        NhRequest {
+            len: 24,
+            complaints: String::new(),
+        }
+    }
+
+    /// `addraw_l` of `len` bytes of attributes, against its own bound of 1024.
+    fn add_raw(&mut self, len: usize) -> bool {
+        let align = |x: usize| (x + 3) & !3;
+        let need = align(self.len) + align(len);
+        if need > 1024 {
+            self.complaints
+                .push_str("addraw_l ERROR: message exceeded bound of 1024\n");
+            return false;
+        }
+        self.len = need;
+        true
+    }
+
+    /// `addattr_l` of an attribute with `payload` bytes: whether it went in.
+    fn add(&mut self, payload: usize) -> bool {
+        let align = |x: usize| (x + 3) & !3;
+        let need = align(self.len) + align(4 + payload);
+        if need > Self::BOUND {
+            self.complaints.push_str(&format!(
+                "addattr_l ERROR: message exceeded bound of {}\n",
+                Self::BOUND
+            ));
+            return false;
+        }
+        self.len = need;
+        true
+    }
+}
+
+/// The payload of a gateway read in another family (`via link|mpls|bridge`): a link
+/// address's bytes, an MPLS stack's four per label, none for an address of no length.
+fn other_family_len(word: &str, v: &str) -> usize {
+    if matches!(v, "default" | "any" | "all") {
+        return 0;
+    }
+    match word {
+        "link" if v.contains('.') => 4,
+        "link" => v.split(':').count(),
+        "mpls" => 4 * v.split('/').count(),
+        _ => 0,
+    }
+}
+
+/// The bytes an `encap ip|ip6 ...` adds to the request (`NHA_ENCAP` with the tunnel
+/// attributes the words gave, then `NHA_ENCAP_TYPE`); `None` for the other types.
+fn encap_payload(words: &[String]) -> Option<usize> {
+    let (kind, rest) = words.split_first()?;
+    let addr = match kind.as_str() {
+        "ip" => 4,
+        "ip6" => 16,
+        _ => return None,
+    };
+    let (mut size, mut flags) = (0, false);
+    let mut w = rest.iter();
+    while let Some(k) = w.next() {
+        size += match k.as_str() {
+            "id" => 12,
+            "dst" | "src" => 4 + addr,
+            "tos" | "ttl" | "tc" | "hoplimit" => 8,
+            "key" | "csum" | "seq" => {
+                flags = true;
+                continue;
+            }
+            _ => return None,
+        };
+        w.next();
+    }
+    if flags {
+        size += 8;
+    }
+    Some(4 + size + 8)
+}
+
 /// `ipnh_modify`: add, replace and delete share one parser.
 fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outcome> {
+    let mut req = NhRequest::new();
+    nh_modify_req(ns, opts, a, verb, &mut req).map_err(|mut f| {
+        // what addattr_l printed comes first
+        f.stderr.insert_str(0, &req.complaints);
+        f
+    })
+}
+
+fn nh_modify_req(
+    ns: &mut Netns,
+    opts: &Opts,
+    a: &[String],
+    verb: Verb,
+    req: &mut NhRequest,
+) -> Res<Outcome> {
     let mut cfg = NexthopCfg {
         family: opts.family,
         ..Default::default()
     };
     let mut id: Option<u32> = None;
     let mut attrs = false;
+    // the header's family when it is none of a nexthop's (`-0`, or a gateway's)
+    let mut other: Option<&str> = opts.alt.map(|f| match f {
+        AltFamily::Packet => "link",
+        AltFamily::Mpls => "mpls",
+        AltFamily::Bridge => "bridge",
+    });
     let mut it = Args::new(a);
     while let Some(k) = it.next() {
         match k {
             "id" => {
                 let v = it.val()?;
                 let x = get_unsigned(v).ok_or_else(|| invarg("invalid id value", v))?;
-                id = Some(x);
+                if req.add(4) {
+                    id = Some(x);
+                }
             }
             "dev" => {
                 let v = it.val()?;
-                cfg.dev = super::ll_index(ns, v).ok_or_else(|| no_device(v))?;
-                if cfg.family.is_none() {
+                let dev = super::ll_index(ns, v).ok_or_else(|| no_device(v))?;
+                if req.add(4) {
+                    cfg.dev = dev;
+                    attrs = true;
+                }
+                if cfg.family.is_none() && other.is_none() {
                     cfg.family = Some(Family::V4);
                 }
-                attrs = true;
             }
             "via" => {
                 let mut v = it.val()?;
                 let mut fam = cfg.family;
+                let mut gw_other = other;
                 let mut explicit = false;
-                if v == "inet" || v == "inet6" {
-                    fam = Some(if v == "inet" { Family::V4 } else { Family::V6 });
-                    explicit = true;
-                    v = it.val()?;
+                match v {
+                    "inet" | "inet6" => {
+                        fam = Some(if v == "inet" { Family::V4 } else { Family::V6 });
+                        gw_other = None;
+                        explicit = true;
+                        v = it.val()?;
+                    }
+                    // read_family's other words: the address is read in that family
+                    "link" | "mpls" | "bridge" => {
+                        gw_other = Some(v);
+                        v = it.val()?;
+                    }
+                    _ => {}
+                }
+                if let Some(word) = gw_other {
+                    super::via_other_family(word, v)?;
+                    if cfg.family.is_none() && other.is_none() {
+                        // the header takes the gateway's family, which no nexthop has
+                        other = Some(word);
+                    } else if other != Some(word) {
+                        // ll_addr_a2n cut the word at its first colon
+                        let shown = if word == "link" && !v.contains('.') {
+                            v.split(':').next().unwrap_or(v)
+                        } else {
+                            v
+                        };
+                        return Err(invarg("address family mismatch\n", shown));
+                    }
+                    attrs |= req.add(other_family_len(word, v));
+                    continue;
                 }
                 // get_addr: `all` and `any` (and `default` of no family yet) are an
                 // address of no length and no family
                 // (of two gateways the kernel reads the last)
                 if super::addr_of_no_length(v, fam) {
-                    cfg.gw_empty = true;
-                    cfg.gw = None;
-                    attrs = true;
+                    if req.add(0) {
+                        cfg.gw_empty = true;
+                        cfg.gw = None;
+                        attrs = true;
+                    }
                     continue;
                 }
                 // get_addr_1: `default` of a known family is its zero address
@@ -162,8 +309,11 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                     ("default", Some(Family::V6)) => Addr::V6(0),
                     _ => parse_addr(v, fam).ok_or_else(|| bad_addr(v, fam))?,
                 };
-                cfg.gw_empty = false;
                 let af = addr.family();
+                if other.is_some() {
+                    // an explicit inet or inet6 beside a header of another family
+                    return Err(invarg("address family mismatch\n", v));
+                }
                 match cfg.family {
                     None => cfg.family = Some(af),
                     Some(f) if f != af && explicit => {
@@ -171,47 +321,65 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                     }
                     _ => {}
                 }
-                cfg.gw = Some(match addr {
-                    Addr::V4(x) => Gateway::V4(x),
-                    Addr::V6(x) => Gateway::V6(x),
-                });
-                attrs = true;
+                if req.add(if af == Family::V4 { 4 } else { 16 }) {
+                    cfg.gw_empty = false;
+                    cfg.gw = Some(match addr {
+                        Addr::V4(x) => Gateway::V4(x),
+                        Addr::V6(x) => Gateway::V6(x),
+                    });
+                    attrs = true;
+                }
             }
             "blackhole" => {
-                cfg.blackhole = true;
-                if cfg.family.is_none() {
+                if req.add(0) {
+                    cfg.blackhole = true;
+                    attrs = true;
+                }
+                if cfg.family.is_none() && other.is_none() {
                     cfg.family = Some(Family::V4);
                 }
-                attrs = true;
             }
             "fdb" => {
-                cfg.fdb = true;
-                attrs = true;
+                if req.add(0) {
+                    cfg.fdb = true;
+                    attrs = true;
+                }
             }
             "onlink" => cfg.onlink = true,
             "group" => {
                 let v = it.val()?;
-                cfg.group = Some(parse_group(v)?);
+                let g = parse_group(v)?;
+                if !req.add(8 * g.len()) {
+                    // the caller's check names the word as the parse left it
+                    let shown = v.split(['/', ',']).next().unwrap_or(v);
+                    return Err(invarg("\"group\" value is invalid\n", shown));
+                }
+                cfg.group = Some(g);
                 attrs = true;
             }
             "type" => {
                 let v = it.val()?;
-                match v {
-                    // the last type counts (a second NHA_GROUP_TYPE)
-                    "mpath" => cfg.resilient = false,
+                // the last type that went in counts (a second NHA_GROUP_TYPE)
+                let resilient = match v {
+                    "mpath" => false,
                     "resilient" => {
-                        cfg.resilient = true;
                         // parse_nh_group_type_res nests NHA_RES_GROUP when a word
                         // follows
-                        cfg.res_group |= it.peek().is_some();
+                        if it.peek().is_some() && req.add(0) {
+                            cfg.res_group = true;
+                            attrs = true;
+                            // the kernel reads the last NHA_RES_GROUP alone
+                            (cfg.buckets, cfg.idle_timer, cfg.unbalanced_timer) =
+                                (None, None, None);
+                        }
                         while let Some(w) = it.peek() {
                             // buckets: get_u16; the timers: seconds, sent in
                             // hundredths, so below UINT32_MAX / 100
-                            let (msg, max) = match w {
-                                "buckets" => ("invalid buckets value", u32::from(u16::MAX)),
-                                "idle_timer" => ("invalid idle timer value", u32::MAX / 100 - 1),
+                            let (msg, max, size) = match w {
+                                "buckets" => ("invalid buckets value", u32::from(u16::MAX), 2),
+                                "idle_timer" => ("invalid idle timer value", u32::MAX / 100 - 1, 4),
                                 "unbalanced_timer" => {
-                                    ("invalid unbalanced timer value", u32::MAX / 100 - 1)
+                                    ("invalid unbalanced timer value", u32::MAX / 100 - 1, 4)
                                 }
                                 _ => break,
                             };
@@ -220,20 +388,34 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
                             let v = get_unsigned(x)
                                 .filter(|&v| v <= max)
                                 .ok_or_else(|| invarg(msg, x))?;
+                            if !req.add(size) {
+                                continue;
+                            }
                             match w {
                                 "buckets" => cfg.buckets = Some(v as u16),
                                 "idle_timer" => cfg.idle_timer = Some(v),
                                 _ => cfg.unbalanced_timer = Some(v),
                             }
                         }
+                        true
                     }
                     _ => return Err(invarg("\"type\" value is invalid\n", v)),
+                };
+                if req.add(2) {
+                    cfg.resilient = resilient;
+                    attrs = true;
                 }
-                attrs = true;
             }
             "encap" => {
-                cfg.encap = Some(super::encap::parse_encap(ns, &mut it)?);
-                attrs = true;
+                let from = it.i;
+                let e = super::encap::parse_encap(ns, &mut it)?;
+                // lwt_parse_encap builds the attributes aside; addraw_l copies them in
+                // against a bound of 1024
+                let size = encap_payload(&it.v[from..it.i]);
+                if size.is_none_or(|n| req.add_raw(n)) {
+                    cfg.encap = Some(e);
+                    attrs = true;
+                }
             }
             "help" => return Err(usage()),
             w if matches(w, "protocol") => {
@@ -277,8 +459,9 @@ fn nh_modify(ns: &mut Netns, opts: &Opts, a: &[String], verb: Verb) -> Res<Outco
         ns.nexthop_del(id).map_err(Failure::kernel)?;
         return Ok(Outcome::Ok(echo.flatten().unwrap_or_default()));
     }
-    if opts.alt.is_some() {
-        // rtm_to_nh_config: the AF_PACKET family of `-0` is none of a nexthop's
+    if other.is_some() {
+        // rtm_to_nh_config: the family of `-0` or of a gateway in another family
+        // (`via link|mpls|bridge`) is none of a nexthop's
         return done(Err(fibkit::Error::msg(
             Errno::EINVAL,
             "Invalid address family",
@@ -382,7 +565,8 @@ fn parse_select(ns: &Netns, a: &[String], get_style_id: bool) -> Res<Select> {
             s.proto = get_unsigned(v).ok_or_else(|| invarg("invalid protocol value", v))?;
         } else if matches(w, "fdb") {
             s.fdb = true;
-        } else if w == "help" {
+        } else if matches(w, "help") {
+            // (`matches`: any prefix of it, `h` too)
             return Err(usage());
         } else {
             return Err(invarg("", w));
@@ -741,15 +925,12 @@ fn secs_g(ms: u64) -> String {
     t
 }
 
-/// The same time as `ip -j` shows it: a JSON number of seconds.
+/// The same time as `ip -j` shows it: a JSON number of seconds, a double that the
+/// JSON writer prints with `%g` (`1.71799e+07`).
 fn secs_json(ms: u64) -> serde_json::Value {
     let centis = ms / 10;
-    if centis % 100 == 0 {
-        (centis / 100).into()
-    } else {
-        serde_json::Number::from_f64(centis as f64 / 100.0)
-            .map_or(serde_json::Value::Null, serde_json::Value::Number)
-    }
+    serde_json::Number::from_f64(centis as f64 / 100.0)
+        .map_or(serde_json::Value::Null, serde_json::Value::Number)
 }
 
 /// `ip nexthop bucket ...` (`do_ipnh_bucket`).
