@@ -1731,14 +1731,14 @@ impl Netns {
                 })
                 .filter(|&(t, ..)| t <= now)
                 .min_by_key(|&(t, probing, k, _)| (t, !probing, k));
-            let Some((_, probing, (dev, addr), run)) = due else {
+            let Some((t, probing, (dev, addr), run)) = due else {
                 break;
             };
             if probing {
                 let next = run.probe + 1;
                 let probe = if next < run.at { next } else { 0 };
                 self.dad_due.insert((dev, addr), DadRun { probe, ..run });
-                if self.dad_probe(dev, addr) {
+                if self.dad_probe(dev, addr, t) {
                     any = true;
                 }
                 continue;
@@ -1804,8 +1804,8 @@ impl Netns {
     /// that holds `addr` otherwise, has it as an anycast address, or proxies it
     /// (forwarding and `proxy_ndp` on) answers with a Neighbour Advertisement to all
     /// nodes, which fails the sender's DAD (`ndisc_recv_na`) unless the sender is a
-    /// bridge port. Returns whether an address changed.
-    fn dad_probe(&mut self, dev: u32, addr: u128) -> bool {
+    /// bridge port. `t` is the probe's time. Returns whether an address changed.
+    fn dad_probe(&mut self, dev: u32, addr: u128, t: u64) -> bool {
         let Some(l) = self.links.get(&dev) else {
             return false;
         };
@@ -1840,7 +1840,7 @@ impl Netns {
                 // failed it, nor one waiting for its restart's random delay)
                 let running = self.dad_due.get(&(peer, addr)).is_some_and(|r| !r.begin);
                 if running {
-                    self.addrconf_dad_failure(peer, addr);
+                    self.addrconf_dad_failure(peer, addr, t);
                 }
                 return running;
             }
@@ -1867,7 +1867,7 @@ impl Netns {
         if sender_port {
             return false;
         }
-        self.addrconf_dad_failure(dev, addr);
+        self.addrconf_dad_failure(dev, addr, t);
         true
     }
 
@@ -1875,7 +1875,7 @@ impl Netns {
     /// address stays, `tentative` and `dadfailed` (an optimistic one loses its flag
     /// but keeps its host route), any other is deleted (`ipv6_del_addr`: a finite lifetime
     /// leaves the prefix route to expire; the autojoin socket keeps its group).
-    pub(crate) fn addrconf_dad_failure(&mut self, dev: u32, addr: u128) {
+    pub(crate) fn addrconf_dad_failure(&mut self, dev: u32, addr: u128, t: u64) {
         self.dad_due.remove(&(dev, addr));
         let Some(a) = self
             .addrs6
@@ -1885,6 +1885,7 @@ impl Netns {
             return;
         };
         let stable = a.flags & ifa::STABLE_PRIVACY != 0;
+        let failed = a.clone();
         if a.flags & ifa::PERMANENT != 0 {
             a.flags |= ifa::TENTATIVE | ifa::DADFAILED;
             a.flags &= !ifa::OPTIMISTIC;
@@ -1907,6 +1908,68 @@ impl Netns {
         {
             self.set_disable_ipv6(dev, true);
         }
+        if stable {
+            self.stable_privacy_retry6(dev, &failed, t);
+        }
+    }
+
+    /// A stable privacy address that failed DAD is followed by the next one of its
+    /// prefix (`addrconf_dad_failure`): the DAD attempt after the failed address's
+    /// (found again from the secret), up to `net.ipv6.idgen_retries`, with its flags and
+    /// lifetimes, whose DAD begins `net.ipv6.idgen_delay` seconds later (then the
+    /// random delay below a second); none when the device holds
+    /// `max_addresses` addresses or the new one already.
+    fn stable_privacy_retry6(&mut self, dev: u32, failed: &Addr6, t: u64) {
+        let Some(secret) = self.stable_secret6(dev) else {
+            return;
+        };
+        let read = |k: &str, d: i64| {
+            self.sysctl
+                .other
+                .get(k)
+                .and_then(|v| v.trim().parse::<i64>().ok())
+                .unwrap_or(d)
+        };
+        let max_retries = read("net.ipv6.idgen_retries", 3);
+        let delay = u64::try_from(read("net.ipv6.idgen_delay", 1)).unwrap_or(0);
+        let prefix = failed.addr & !u128::from(u64::MAX);
+        let tried = (0..=3u8)
+            .find(|&c| crate::stable::stable_address(prefix, secret, c) == Some(failed.addr))
+            .unwrap_or(0);
+        let retries = tried + 1;
+        if i64::from(retries) > max_retries {
+            return;
+        }
+        let Some(addr) = crate::stable::stable_address(prefix, secret, retries) else {
+            return;
+        };
+        let name = self
+            .links
+            .get(&dev)
+            .map(|l| l.name.clone())
+            .unwrap_or_default();
+        let max = read(&format!("net.ipv6.conf.{name}.max_addresses"), 16);
+        let count = i64::try_from(self.addrs6(dev).len()).unwrap_or(i64::MAX);
+        if (max > 0 && count >= max) || self.addrs6(dev).iter().any(|x| x.addr == addr) {
+            return;
+        }
+        let a = Addr6 {
+            addr,
+            flags: (failed.flags | ifa::TENTATIVE) & !ifa::DADFAILED,
+            predad: false,
+            ..failed.clone()
+        };
+        self.link_dev_addr6(dev, a);
+        let at = t + delay + 1;
+        self.dad_due.insert(
+            (dev, addr),
+            DadRun {
+                at,
+                begin: true,
+                probe: 0,
+            },
+        );
+        self.bump();
     }
 
     /// `ip -6 addr replace` / `ip -6 addr change` (`RTM_NEWADDR` with `NLM_F_REPLACE`):
