@@ -1799,8 +1799,9 @@ impl Netns {
     /// A Neighbour Solicitation of DAD for `addr` sent by `dev` (`ndisc_send_ns` from
     /// `addrconf_dad_work`): on a veth with carrier it reaches the peer, which takes it
     /// (`ndisc_recv_ns`) unless it is a bridge port (its bridge takes the frame) or
-    /// has no IPv6 on. A peer whose own `addr` is tentative or optimistic fails its
-    /// DAD (`addrconf_dad_failure`: both ran DAD, the solicitation came first); one
+    /// has no IPv6 on, and drops it for a multicast address. A peer whose own `addr` is
+    /// tentative or optimistic fails its DAD (`addrconf_dad_failure`: both ran DAD,
+    /// the solicitation came first); one
     /// that holds `addr` otherwise, has it as an anycast address, or proxies it
     /// (forwarding and `proxy_ndp` on) answers with a Neighbour Advertisement to all
     /// nodes, which fails the sender's DAD (`ndisc_recv_na`) unless the sender is a
@@ -1813,7 +1814,8 @@ impl Netns {
             return false;
         };
         let sender_port = l.master != 0;
-        if !l.up || !l.oper_up() || peer == 0 {
+        // (ndisc_recv_ns drops a solicitation for a multicast target)
+        if !l.up || !l.oper_up() || peer == 0 || v6::is_multicast(addr) {
             return false;
         }
         if !self
