@@ -4,6 +4,7 @@
 use crate::addr::{ifa, Addr6, Lifetime};
 use crate::error::{Errno, Error, Result};
 use crate::fib4::{NhCfg, NlFlags, RouteOp};
+use crate::link::LinkKind;
 use crate::netns::{DadRun, Netns, NudState};
 use crate::prefix::{v6, Prefix6};
 use crate::route::{
@@ -1589,7 +1590,14 @@ impl Netns {
                 x.flags |= ifa::TENTATIVE;
             }
             let at = self.now + 1;
-            self.dad_due.insert((dev, addr), DadRun { at, begin: true });
+            self.dad_due.insert(
+                (dev, addr),
+                DadRun {
+                    at,
+                    begin: true,
+                    probe: 0,
+                },
+            );
             return true;
         }
         if !self.dad_needed(dev, flags) {
@@ -1619,9 +1627,17 @@ impl Netns {
             .get(&dev)
             .is_some_and(|l| l.up && (l.oper_up() || self.v6_ready.contains(&dev)));
         if ready {
-            let at = self.now + 1 + self.dad_transmits6(dev);
-            self.dad_due
-                .insert((dev, addr), DadRun { at, begin: false });
+            let transmits = self.dad_transmits6(dev);
+            let at = self.now + 1 + transmits;
+            let probe = if transmits > 0 { self.now + 1 } else { 0 };
+            self.dad_due.insert(
+                (dev, addr),
+                DadRun {
+                    at,
+                    begin: false,
+                    probe,
+                },
+            );
             // an optimistic address is reachable while DAD runs (its host route goes
             // in now) and, under `use_optimistic`, announced at once
             if flags & ifa::OPTIMISTIC != 0 {
@@ -1696,14 +1712,37 @@ impl Netns {
         u64::try_from(n).unwrap_or(0).min(3600)
     }
 
-    /// The DAD work whose time has come (`addrconf_dad_work`), on devices that are up:
-    /// a run that ends DAD announces its address if still tentative; one that begins it
-    /// (a restart) probes a tentative address that still needs DAD, `dad_transmits`
-    /// seconds more, and announces any other at once (`addrconf_dad_begin`,
-    /// `addrconf_dad_completed`). Returns whether any address was announced.
+    /// The DAD work whose time has come (`addrconf_dad_work`), on devices that are up,
+    /// in the order of its times: each probe a run sends ([`Netns::dad_probe`]) may
+    /// fail its address or the peer's; a run that ends DAD announces its address if
+    /// still tentative; one that begins it (a restart) probes a tentative address that
+    /// still needs DAD, `dad_transmits` seconds more (its first probe at once), and
+    /// announces any other at once (`addrconf_dad_begin`, `addrconf_dad_completed`,
+    /// which take `dadfailed` away). Returns whether any address changed.
     pub(crate) fn addrconf_dad_work(&mut self, now: u64) -> bool {
         let mut any = false;
-        while let Some((&(dev, addr), &run)) = self.dad_due.iter().find(|(_, r)| r.at <= now) {
+        loop {
+            let due = self
+                .dad_due
+                .iter()
+                .map(|(&k, r)| {
+                    let probing = r.probe != 0 && r.probe < r.at;
+                    (if probing { r.probe } else { r.at }, probing, k, *r)
+                })
+                .filter(|&(t, ..)| t <= now)
+                .min_by_key(|&(t, probing, k, _)| (t, !probing, k));
+            let Some((t, probing, (dev, addr), run)) = due else {
+                break;
+            };
+            if probing {
+                let next = run.probe + 1;
+                let probe = if next < run.at { next } else { 0 };
+                self.dad_due.insert((dev, addr), DadRun { probe, ..run });
+                if self.dad_probe(dev, addr, t) {
+                    any = true;
+                }
+                continue;
+            }
             self.dad_due.remove(&(dev, addr));
             if !self.links.get(&dev).is_some_and(|l| l.up) {
                 continue;
@@ -1723,29 +1762,216 @@ impl Netns {
                 self.join_solict(dev, addr);
             }
             if run.begin && tentative && self.dad_needed(dev, a.flags) {
-                let at = run.at + self.dad_transmits6(dev);
-                self.dad_due
-                    .insert((dev, addr), DadRun { at, begin: false });
+                let transmits = self.dad_transmits6(dev);
+                let at = run.at + transmits;
+                let probe = if transmits > 0 { run.at } else { 0 };
+                self.dad_due.insert(
+                    (dev, addr),
+                    DadRun {
+                        at,
+                        begin: false,
+                        probe,
+                    },
+                );
                 continue;
             }
             if !run.begin && !tentative {
                 continue;
             }
             let mut a = a;
+            let done = ifa::TENTATIVE | ifa::OPTIMISTIC | ifa::DADFAILED;
             if tentative {
-                a.flags &= !(ifa::TENTATIVE | ifa::OPTIMISTIC);
+                a.flags &= !done;
                 if let Some(x) = self
                     .addrs6
                     .get_mut(&dev)
                     .and_then(|v| v.iter_mut().find(|x| x.addr == addr))
                 {
-                    x.flags &= !(ifa::TENTATIVE | ifa::OPTIMISTIC);
+                    x.flags &= !done;
                 }
             }
             self.ifa_notify_new6(dev, &a);
             any = true;
         }
         any
+    }
+
+    /// A Neighbour Solicitation of DAD for `addr` sent by `dev` (`ndisc_send_ns` from
+    /// `addrconf_dad_work`): on a veth with carrier it reaches the peer, which takes it
+    /// (`ndisc_recv_ns`) unless it is a bridge port (its bridge takes the frame) or
+    /// has no IPv6 on, and drops it for a multicast address. A peer whose own `addr` is
+    /// tentative or optimistic fails its DAD (`addrconf_dad_failure`: both ran DAD,
+    /// the solicitation came first); one
+    /// that holds `addr` otherwise, has it as an anycast address, or proxies it
+    /// (forwarding and `proxy_ndp` on) answers with a Neighbour Advertisement to all
+    /// nodes, which fails the sender's DAD (`ndisc_recv_na`) unless the sender is a
+    /// bridge port. `t` is the probe's time. Returns whether an address changed.
+    fn dad_probe(&mut self, dev: u32, addr: u128, t: u64) -> bool {
+        let Some(l) = self.links.get(&dev) else {
+            return false;
+        };
+        let LinkKind::Veth { peer } = l.kind else {
+            return false;
+        };
+        let sender_port = l.master != 0;
+        // (ndisc_recv_ns drops a solicitation for a multicast target)
+        if !l.up || !l.oper_up() || peer == 0 || v6::is_multicast(addr) {
+            return false;
+        }
+        if !self
+            .addrs6(dev)
+            .iter()
+            .any(|x| x.addr == addr && x.flags & ifa::TENTATIVE != 0)
+        {
+            return false;
+        }
+        let Some(p) = self.links.get(&peer) else {
+            return false;
+        };
+        if !p.up || p.master != 0 || self.ipv6_unusable(peer) {
+            return false;
+        }
+        let held = self
+            .addrs6(peer)
+            .iter()
+            .find(|x| x.addr == addr)
+            .map(|x| x.flags);
+        match held {
+            Some(f) if f & (ifa::TENTATIVE | ifa::OPTIMISTIC) != 0 => {
+                // addrconf_dad_end: only an address whose DAD runs (not one that
+                // failed it, nor one waiting for its restart's random delay)
+                let running = self.dad_due.get(&(peer, addr)).is_some_and(|r| !r.begin);
+                if running {
+                    self.addrconf_dad_failure(peer, addr, t);
+                }
+                return running;
+            }
+            Some(_) => {}
+            None => {
+                let anycast = self.anycast6.get(&peer).is_some_and(|v| v.contains(&addr));
+                let proxy_ndp = self.sysctl.v6_all.proxy_ndp != 0
+                    || self
+                        .sysctl
+                        .v6_dev
+                        .get(&peer)
+                        .is_some_and(|c| c.proxy_ndp != 0);
+                let proxied = self.dev_forwarding6(peer)
+                    && proxy_ndp
+                    && self
+                        .proxies
+                        .iter()
+                        .any(|x| x.v6 && x.dev == peer && x.addr == addr);
+                if !anycast && !proxied {
+                    return false;
+                }
+            }
+        }
+        if sender_port {
+            return false;
+        }
+        self.addrconf_dad_failure(dev, addr, t);
+        true
+    }
+
+    /// `addrconf_dad_failure` then `addrconf_dad_stop(ifp, 1)`: DAD stops; a permanent
+    /// address stays, `tentative` and `dadfailed` (an optimistic one loses its flag
+    /// but keeps its host route), any other is deleted (`ipv6_del_addr`: a finite lifetime
+    /// leaves the prefix route to expire; the autojoin socket keeps its group).
+    pub(crate) fn addrconf_dad_failure(&mut self, dev: u32, addr: u128, t: u64) {
+        self.dad_due.remove(&(dev, addr));
+        let Some(a) = self
+            .addrs6
+            .get_mut(&dev)
+            .and_then(|v| v.iter_mut().find(|x| x.addr == addr))
+        else {
+            return;
+        };
+        let stable = a.flags & ifa::STABLE_PRIVACY != 0;
+        let failed = a.clone();
+        if a.flags & ifa::PERMANENT != 0 {
+            a.flags |= ifa::TENTATIVE | ifa::DADFAILED;
+            a.flags &= !ifa::OPTIMISTIC;
+            self.bump();
+        } else {
+            let _ = self.addr6_del_as(dev, addr, None, false);
+        }
+        // addrconf_dad_work's abort under `accept_dad` above 1 (`all` or the device):
+        // the failed address was the device's EUI-64 link-local one, so IPv6 goes off
+        // on it (`disable_ipv6` set, `addrconf_ifdown`: no address kept)
+        let strict = |c: &crate::sysctl::DevConf6| c.accept_dad > 1;
+        let eui64 = self
+            .links
+            .get(&dev)
+            .map(|l| (0xfe80u128 << 112) | u128::from(l.eui64()));
+        if !stable
+            && eui64 == Some(addr)
+            && (strict(&self.sysctl.v6_all) || self.sysctl.v6_dev.get(&dev).is_some_and(strict))
+            && !self.ipv6_disabled(dev)
+        {
+            self.set_disable_ipv6(dev, true);
+        }
+        if stable {
+            self.stable_privacy_retry6(dev, &failed, t);
+        }
+    }
+
+    /// A stable privacy address that failed DAD is followed by the next one of its
+    /// prefix (`addrconf_dad_failure`): the DAD attempt after the failed address's
+    /// (found again from the secret), up to `net.ipv6.idgen_retries`, with its flags and
+    /// lifetimes, whose DAD begins `net.ipv6.idgen_delay` seconds later (then the
+    /// random delay below a second); none when the device holds
+    /// `max_addresses` addresses or the new one already.
+    fn stable_privacy_retry6(&mut self, dev: u32, failed: &Addr6, t: u64) {
+        let Some(secret) = self.stable_secret6(dev) else {
+            return;
+        };
+        let read = |k: &str, d: i64| {
+            self.sysctl
+                .other
+                .get(k)
+                .and_then(|v| v.trim().parse::<i64>().ok())
+                .unwrap_or(d)
+        };
+        let max_retries = read("net.ipv6.idgen_retries", 3);
+        let delay = u64::try_from(read("net.ipv6.idgen_delay", 1)).unwrap_or(0);
+        let prefix = failed.addr & !u128::from(u64::MAX);
+        let tried = (0..=3u8)
+            .find(|&c| crate::stable::stable_address(prefix, secret, c) == Some(failed.addr))
+            .unwrap_or(0);
+        let retries = tried + 1;
+        if i64::from(retries) > max_retries {
+            return;
+        }
+        let Some(addr) = crate::stable::stable_address(prefix, secret, retries) else {
+            return;
+        };
+        let name = self
+            .links
+            .get(&dev)
+            .map(|l| l.name.clone())
+            .unwrap_or_default();
+        let max = read(&format!("net.ipv6.conf.{name}.max_addresses"), 16);
+        let count = i64::try_from(self.addrs6(dev).len()).unwrap_or(i64::MAX);
+        if (max > 0 && count >= max) || self.addrs6(dev).iter().any(|x| x.addr == addr) {
+            return;
+        }
+        let a = Addr6 {
+            addr,
+            flags: (failed.flags | ifa::TENTATIVE) & !ifa::DADFAILED,
+            predad: false,
+            ..failed.clone()
+        };
+        self.link_dev_addr6(dev, a);
+        let at = t + delay + 1;
+        self.dad_due.insert(
+            (dev, addr),
+            DadRun {
+                at,
+                begin: true,
+                probe: 0,
+            },
+        );
+        self.bump();
     }
 
     /// `ip -6 addr replace` / `ip -6 addr change` (`RTM_NEWADDR` with `NLM_F_REPLACE`):
@@ -2137,7 +2363,14 @@ impl Netns {
         let at = self.now + 1;
         for &addr in which {
             if self.addrs6(dev).iter().any(|x| x.addr == addr) {
-                self.dad_due.insert((dev, addr), DadRun { at, begin: true });
+                self.dad_due.insert(
+                    (dev, addr),
+                    DadRun {
+                        at,
+                        begin: true,
+                        probe: 0,
+                    },
+                );
             }
         }
     }
@@ -2523,6 +2756,8 @@ impl Netns {
             .addrs6(dev)
             .iter()
             .filter(|a| a.flags & ifa::TENTATIVE != 0 && !a.predad)
+            // (a failed DAD is over: addrconf_dad_run passes such an address over)
+            .filter(|a| a.flags & ifa::DADFAILED == 0)
             .filter(|a| !self.dad_due.contains_key(&(dev, a.addr)))
             .map(|a| a.addr)
             .collect();
@@ -2535,7 +2770,7 @@ impl Netns {
                 else {
                     continue;
                 };
-                a.flags &= !ifa::TENTATIVE;
+                a.flags &= !(ifa::TENTATIVE | ifa::DADFAILED);
                 let a = a.clone();
                 self.ifa_notify_new6(dev, &a);
             }

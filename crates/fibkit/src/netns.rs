@@ -208,6 +208,10 @@ pub(crate) const NH6_CACHE_MAX: usize = 32;
 pub(crate) struct DadRun {
     pub(crate) at: u64,
     pub(crate) begin: bool,
+    /// When the next Neighbour Solicitation of a run that ends DAD goes out (0: none
+    /// left): a second apart from the first, each at the latest time the kernel could
+    /// send it ([`Netns::dad_probe`]).
+    pub(crate) probe: u64,
 }
 
 /// One Linux network namespace's routing state.
