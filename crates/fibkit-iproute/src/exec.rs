@@ -1016,49 +1016,148 @@ fn time_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<bool
     Ok(raw)
 }
 
+/// The number C's `strtod` reads at the start of `v` and how many bytes it took:
+/// leading blanks, a sign, then a decimal number (an exponent only with digits after
+/// it) or a hexadecimal one (`0x`, hex digits with an optional point, an optional
+/// binary exponent `p`); `None` when it reads nothing. (`inf`/`nan` are left out:
+/// `get_time_rtt` only reads a word holding a point, and nothing a word could hold
+/// after them is a unit.)
+fn strtod_prefix(v: &str) -> Option<(f64, usize)> {
+    let b = v.as_bytes();
+    let mut i = 0;
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+        i += 1;
+    }
+    let mut neg = false;
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        neg = b[i] == b'-';
+        i += 1;
+    }
+    let sign = |t: f64| if neg { -t } else { t };
+    // hexadecimal: "0x" must be followed by a digit, or a point and a digit
+    if i + 1 < b.len() && b[i] == b'0' && (b[i + 1] | 0x20) == b'x' {
+        let h = i + 2;
+        let int_digits = b[h..].iter().take_while(|c| c.is_ascii_hexdigit()).count();
+        let mut j = h + int_digits;
+        let mut frac_digits = 0;
+        if j < b.len() && b[j] == b'.' {
+            frac_digits = b[j + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_hexdigit())
+                .count();
+        }
+        if int_digits + frac_digits > 0 {
+            // the significand: 16 hex digits kept exactly, any later non-zero one
+            // as a sticky low bit, so the one rounding to f64 is the right one
+            let mut mant: u64 = 0;
+            let mut kept = 0u32;
+            let mut sticky = false;
+            let mut exp: i64 = 0;
+            let mut digit = |c: u8, frac: bool, exp: &mut i64| {
+                let d = u64::from((c as char).to_digit(16).unwrap_or(0));
+                if mant == 0 && d == 0 {
+                    if frac {
+                        *exp -= 4;
+                    }
+                    return;
+                }
+                if kept < 16 {
+                    mant = (mant << 4) | d;
+                    kept += 1;
+                    if frac {
+                        *exp -= 4;
+                    }
+                } else {
+                    sticky |= d != 0;
+                    if !frac {
+                        *exp += 4;
+                    }
+                }
+            };
+            for &c in &b[h..h + int_digits] {
+                digit(c, false, &mut exp);
+            }
+            if frac_digits > 0 || (j < b.len() && b[j] == b'.') {
+                for &c in &b[j + 1..j + 1 + frac_digits] {
+                    digit(c, true, &mut exp);
+                }
+                j += 1 + frac_digits;
+            }
+            if j < b.len() && (b[j] | 0x20) == b'p' {
+                let mut k = j + 1;
+                let mut eneg = false;
+                if k < b.len() && (b[k] == b'+' || b[k] == b'-') {
+                    eneg = b[k] == b'-';
+                    k += 1;
+                }
+                let ed = b[k..].iter().take_while(|c| c.is_ascii_digit()).count();
+                if ed > 0 {
+                    let mut e: i64 = 0;
+                    for &c in &b[k..k + ed] {
+                        e = (e * 10 + i64::from(c - b'0')).min(1 << 20);
+                    }
+                    exp += if eneg { -e } else { e };
+                    j = k + ed;
+                }
+            }
+            if sticky {
+                mant |= 1;
+            }
+            #[allow(clippy::cast_precision_loss)]
+            let m = mant as f64;
+            let t = if m == 0.0 {
+                0.0
+            } else {
+                // two steps keep the power of two itself finite
+                let e = exp.clamp(-4000, 4000);
+                let half = i32::try_from(e / 2).unwrap_or(0);
+                let rest = i32::try_from(e - e / 2).unwrap_or(0);
+                m * 2f64.powi(half) * 2f64.powi(rest)
+            };
+            return Some((sign(t), j));
+        }
+        // "0x" without digits: the "0" alone is the number
+        return Some((sign(0.0), i + 1));
+    }
+    let start = i;
+    let int_digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+    i += int_digits;
+    let mut frac_digits = 0;
+    if i < b.len() && b[i] == b'.' {
+        frac_digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if int_digits + frac_digits > 0 {
+            i += 1 + frac_digits;
+        }
+    }
+    if int_digits + frac_digits == 0 {
+        return None; // no digits: strtod consumed nothing
+    }
+    // an exponent counts only with digits after it
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        let mut j = i + 1;
+        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+            j += 1;
+        }
+        let ed = b[j..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if ed > 0 {
+            i = j + ed;
+        }
+    }
+    let t: f64 = v[start..i].parse().ok()?;
+    Some((sign(t), i))
+}
+
 /// iproute2's `get_time_rtt`: milliseconds from a number (`strtoul` base 0, or `strtod`
 /// when there is a dot) with an optional case-insensitive unit `s`/`sec`/`secs` (times
 /// 1000) or `ms`/`msec`/`msecs`; a fraction rounds up; converted to 32 bits as C's
 /// `(unsigned int)` of a double does on x86-64. `raw`: no unit was given.
 fn get_time_rtt(v: &str) -> Option<(u32, bool)> {
     let (t, rest) = if v.contains('.') {
-        let b = v.as_bytes();
-        let mut i = 0;
-        while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
-            i += 1;
-        }
-        let start = i;
-        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-            i += 1;
-        }
-        let int_digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
-        i += int_digits;
-        let mut frac_digits = 0;
-        if i < b.len() && b[i] == b'.' {
-            frac_digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
-            if int_digits + frac_digits > 0 {
-                i += 1 + frac_digits;
-            }
-        }
-        if int_digits + frac_digits == 0 {
-            return None; // no digits: strtod consumed nothing
-        }
-        // an exponent counts only with digits after it
-        if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-            let mut j = i + 1;
-            if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
-                j += 1;
-            }
-            let ed = b[j..].iter().take_while(|c| c.is_ascii_digit()).count();
-            if ed > 0 {
-                i = j + ed;
-            }
-        }
-        let t: f64 = v[start..i].parse().ok()?;
+        let (t, used) = strtod_prefix(v)?;
         if t < 0.0 || t.is_infinite() {
             return None;
         }
-        (t, &v[i..])
+        (t, &v[used..])
     } else {
         let (n, used, overflow) = crate::show::strtoul(v, 0);
         if used == 0 || overflow {
