@@ -1347,6 +1347,8 @@ struct RouteReq {
     dst: Option<Pfx>,
     src: Option<Pfx>,
     rtype: Option<RouteType>,
+    /// A type word iproute2 read as a number above `RTN_MAX` (`+12`): sent as it is.
+    bad_type: Option<u8>,
     table: Option<u32>,
     proto: Option<u8>,
     scope: Option<u8>,
@@ -1379,6 +1381,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         dst: None,
         src: None,
         rtype: None,
+        bad_type: None,
         table: None,
         proto: None,
         scope: None,
@@ -1636,8 +1639,18 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 }
                 // a type word (not one starting with a digit: that is a prefix)
                 if !v.starts_with(|c: char| c.is_ascii_digit()) {
-                    if let Some(t) = crate::names::rtntype_a2n(v).and_then(RouteType::from_u8) {
-                        r.rtype = Some(t);
+                    if let Some(n) = crate::names::rtntype_a2n(v) {
+                        match RouteType::from_u8(n) {
+                            Some(t) => {
+                                r.rtype = Some(t);
+                                r.bad_type = None;
+                            }
+                            // a number past the known types (`+12`) is sent as it is
+                            None => {
+                                r.rtype = None;
+                                r.bad_type = Some(n);
+                            }
+                        }
                         v = a.val()?;
                     }
                 }
@@ -1768,6 +1781,14 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
         }
         _ => {}
     }
+    // a type past RTN_MAX: rtm_to_fib_config refuses it after the dsfield, for every
+    // command (conformance scenario 751); IPv6 is below
+    if r.bad_type.is_some() && r.fam.unwrap_or(Family::V4) == Family::V4 {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::EINVAL,
+            "Invalid route type",
+        )));
+    }
     // rtm_to_fib_config reads an RTA_VIA in its attribute loop (fib_gw_from_via),
     // before it judges the request as a whole (IPv6: the engine, after the nexthop id)
     if r.fam.unwrap_or(Family::V4) == Family::V4 && r.nh.via_unsupported && !r.encap_before_via {
@@ -1816,11 +1837,21 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
         dst.addr = Addr::V6(0);
     }
     let delete = op == RouteOp::Delete;
-    let rtype = r.rtype.unwrap_or(if delete {
-        RouteType::Unspec
-    } else {
-        RouteType::Unicast
-    });
+    // IPv6: ip6_route_info_create refuses a type past RTN_MAX before it looks for the
+    // table (a delete never looks at the type); it makes a route of no type (`+0`) a
+    // unicast one (conformance scenario 751)
+    if fam == Family::V6 && r.bad_type.is_some() && !delete {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::EINVAL,
+            "Invalid route type",
+        )));
+    }
+    let rtype = match r.rtype {
+        Some(RouteType::Unspec) if fam == Family::V6 && !delete => RouteType::Unicast,
+        Some(t) => t,
+        None if delete || r.bad_type.is_some() => RouteType::Unspec,
+        None => RouteType::Unicast,
+    };
     let has_gw = r.nh.gw.is_some() || r.via_given;
     let has_nh = !r.multipath.is_empty();
     let scope = r.scope.unwrap_or(match rtype {

@@ -914,6 +914,10 @@ impl Netns {
             // (conformance scenario 419)
             return Ok(info);
         }
+        // of the types that are no error type, only these make a route
+        if cfg.rtype == RouteType::Unspec {
+            return Err(einval("Invalid route type"));
+        }
         if cfg.scope > scope::HOST {
             return Err(einval("Invalid scope"));
         }
@@ -1019,6 +1023,9 @@ impl Netns {
         let info = Self::fib4_info(cfg, nhs)?;
         if cfg.rtype.reject_error().is_some() {
             return Ok(info);
+        }
+        if cfg.rtype == RouteType::Unspec {
+            return Err(einval("Invalid route type"));
         }
         if cfg.scope > scope::HOST {
             return Err(einval("Invalid scope"));
