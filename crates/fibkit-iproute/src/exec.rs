@@ -1615,8 +1615,14 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             }
             "table" => {
                 let v = a.val()?;
-                r.table =
-                    Some(table_a2n(v).ok_or_else(|| invarg("\"table\" value is invalid\n", v))?);
+                let t = table_a2n(v).ok_or_else(|| invarg("\"table\" value is invalid\n", v))?;
+                // iproute2 puts a table below 256 in the header (`rtm_table`), a higher
+                // one in an RTA_TABLE attribute, which the kernel prefers to the
+                // header: once sent, a later small table does not undo it
+                // (conformance scenario 752)
+                if t >= 256 || !r.table.is_some_and(|old| old >= 256) {
+                    r.table = Some(t);
+                }
             }
             "pref" => {
                 let v = a.val()?;
@@ -3208,7 +3214,12 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
             "table" | "lookup" => {
                 let v = a.val()?;
                 let t = table_a2n(v).ok_or_else(|| invarg("invalid table ID\n", v))?;
-                s.table = Some(t);
+                // as for routes: a table from 256 on goes in FRA_TABLE, which the
+                // kernel prefers to the header's, so a later small one does not undo it
+                // (conformance scenario 752)
+                if t >= 256 || !s.table.is_some_and(|old| old >= 256) {
+                    s.table = Some(t);
+                }
                 tid = t;
                 table_ok = true;
             }
