@@ -975,7 +975,10 @@ impl Netns {
             priority: cfg.priority,
             prefsrc: cfg.prefsrc,
             rtype: cfg.rtype,
-            flags: 0,
+            // fib_create_info keeps the request's flags (`rtm_flags`: its `onlink`),
+            // which a multipath route's paths do not take but its dump shows and
+            // fib_find_info compares (conformance scenario 753)
+            flags: cfg.nh.flags & nhflags::ONLINK,
             metrics: crate::route::normalize_metrics(&cfg.metrics),
             nh_id: cfg.nh_id,
             nhs,
