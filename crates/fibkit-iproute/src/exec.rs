@@ -1620,7 +1620,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 // one in an RTA_TABLE attribute, which the kernel prefers to the
                 // header: once sent, a later small table does not undo it
                 // (conformance scenario 752)
-                if t >= 256 || !r.table.is_some_and(|old| old >= 256) {
+                if t >= 256 || r.table.is_none_or(|old| old < 256) {
                     r.table = Some(t);
                 }
             }
@@ -3217,7 +3217,7 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                 // as for routes: a table from 256 on goes in FRA_TABLE, which the
                 // kernel prefers to the header's, so a later small one does not undo it
                 // (conformance scenario 752)
-                if t >= 256 || !s.table.is_some_and(|old| old >= 256) {
+                if t >= 256 || s.table.is_none_or(|old| old < 256) {
                     s.table = Some(t);
                 }
                 tid = t;
