@@ -1204,49 +1204,148 @@ fn time_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<bool
     Ok(raw)
 }
 
+/// The number C's `strtod` reads at the start of `v` and how many bytes it took:
+/// leading blanks, a sign, then a decimal number (an exponent only with digits after
+/// it) or a hexadecimal one (`0x`, hex digits with an optional point, an optional
+/// binary exponent `p`); `None` when it reads nothing. (`inf`/`nan` are left out:
+/// `get_time_rtt` only reads a word holding a point, and nothing a word could hold
+/// after them is a unit.)
+fn strtod_prefix(v: &str) -> Option<(f64, usize)> {
+    let b = v.as_bytes();
+    let mut i = 0;
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+        i += 1;
+    }
+    let mut neg = false;
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        neg = b[i] == b'-';
+        i += 1;
+    }
+    let sign = |t: f64| if neg { -t } else { t };
+    // hexadecimal: "0x" must be followed by a digit, or a point and a digit
+    if i + 1 < b.len() && b[i] == b'0' && (b[i + 1] | 0x20) == b'x' {
+        let h = i + 2;
+        let int_digits = b[h..].iter().take_while(|c| c.is_ascii_hexdigit()).count();
+        let mut j = h + int_digits;
+        let mut frac_digits = 0;
+        if j < b.len() && b[j] == b'.' {
+            frac_digits = b[j + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_hexdigit())
+                .count();
+        }
+        if int_digits + frac_digits > 0 {
+            // the significand: 16 hex digits kept exactly, any later non-zero one
+            // as a sticky low bit, so the one rounding to f64 is the right one
+            let mut mant: u64 = 0;
+            let mut kept = 0u32;
+            let mut sticky = false;
+            let mut exp: i64 = 0;
+            let mut digit = |c: u8, frac: bool, exp: &mut i64| {
+                let d = u64::from((c as char).to_digit(16).unwrap_or(0));
+                if mant == 0 && d == 0 {
+                    if frac {
+                        *exp -= 4;
+                    }
+                    return;
+                }
+                if kept < 16 {
+                    mant = (mant << 4) | d;
+                    kept += 1;
+                    if frac {
+                        *exp -= 4;
+                    }
+                } else {
+                    sticky |= d != 0;
+                    if !frac {
+                        *exp += 4;
+                    }
+                }
+            };
+            for &c in &b[h..h + int_digits] {
+                digit(c, false, &mut exp);
+            }
+            if frac_digits > 0 || (j < b.len() && b[j] == b'.') {
+                for &c in &b[j + 1..j + 1 + frac_digits] {
+                    digit(c, true, &mut exp);
+                }
+                j += 1 + frac_digits;
+            }
+            if j < b.len() && (b[j] | 0x20) == b'p' {
+                let mut k = j + 1;
+                let mut eneg = false;
+                if k < b.len() && (b[k] == b'+' || b[k] == b'-') {
+                    eneg = b[k] == b'-';
+                    k += 1;
+                }
+                let ed = b[k..].iter().take_while(|c| c.is_ascii_digit()).count();
+                if ed > 0 {
+                    let mut e: i64 = 0;
+                    for &c in &b[k..k + ed] {
+                        e = (e * 10 + i64::from(c - b'0')).min(1 << 20);
+                    }
+                    exp += if eneg { -e } else { e };
+                    j = k + ed;
+                }
+            }
+            if sticky {
+                mant |= 1;
+            }
+            #[allow(clippy::cast_precision_loss)]
+            let m = mant as f64;
+            let t = if m == 0.0 {
+                0.0
+            } else {
+                // two steps keep the power of two itself finite
+                let e = exp.clamp(-4000, 4000);
+                let half = i32::try_from(e / 2).unwrap_or(0);
+                let rest = i32::try_from(e - e / 2).unwrap_or(0);
+                m * 2f64.powi(half) * 2f64.powi(rest)
+            };
+            return Some((sign(t), j));
+        }
+        // "0x" without digits: the "0" alone is the number
+        return Some((sign(0.0), i + 1));
+    }
+    let start = i;
+    let int_digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+    i += int_digits;
+    let mut frac_digits = 0;
+    if i < b.len() && b[i] == b'.' {
+        frac_digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if int_digits + frac_digits > 0 {
+            i += 1 + frac_digits;
+        }
+    }
+    if int_digits + frac_digits == 0 {
+        return None; // no digits: strtod consumed nothing
+    }
+    // an exponent counts only with digits after it
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        let mut j = i + 1;
+        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+            j += 1;
+        }
+        let ed = b[j..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if ed > 0 {
+            i = j + ed;
+        }
+    }
+    let t: f64 = v[start..i].parse().ok()?;
+    Some((sign(t), i))
+}
+
 /// iproute2's `get_time_rtt`: milliseconds from a number (`strtoul` base 0, or `strtod`
 /// when there is a dot) with an optional case-insensitive unit `s`/`sec`/`secs` (times
 /// 1000) or `ms`/`msec`/`msecs`; a fraction rounds up; converted to 32 bits as C's
 /// `(unsigned int)` of a double does on x86-64. `raw`: no unit was given.
 fn get_time_rtt(v: &str) -> Option<(u32, bool)> {
     let (t, rest) = if v.contains('.') {
-        let b = v.as_bytes();
-        let mut i = 0;
-        while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
-            i += 1;
-        }
-        let start = i;
-        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-            i += 1;
-        }
-        let int_digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
-        i += int_digits;
-        let mut frac_digits = 0;
-        if i < b.len() && b[i] == b'.' {
-            frac_digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
-            if int_digits + frac_digits > 0 {
-                i += 1 + frac_digits;
-            }
-        }
-        if int_digits + frac_digits == 0 {
-            return None; // no digits: strtod consumed nothing
-        }
-        // an exponent counts only with digits after it
-        if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-            let mut j = i + 1;
-            if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
-                j += 1;
-            }
-            let ed = b[j..].iter().take_while(|c| c.is_ascii_digit()).count();
-            if ed > 0 {
-                i = j + ed;
-            }
-        }
-        let t: f64 = v[start..i].parse().ok()?;
+        let (t, used) = strtod_prefix(v)?;
         if t < 0.0 || t.is_infinite() {
             return None;
         }
-        (t, &v[i..])
+        (t, &v[used..])
     } else {
         let (n, used, overflow) = crate::show::strtoul(v, 0);
         if used == 0 || overflow {
@@ -1436,6 +1535,8 @@ struct RouteReq {
     dst: Option<Pfx>,
     src: Option<Pfx>,
     rtype: Option<RouteType>,
+    /// A type word iproute2 read as a number above `RTN_MAX` (`+12`): sent as it is.
+    bad_type: Option<u8>,
     table: Option<u32>,
     proto: Option<u8>,
     scope: Option<u8>,
@@ -1468,6 +1569,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         dst: None,
         src: None,
         rtype: None,
+        bad_type: None,
         table: None,
         proto: None,
         scope: None,
@@ -1701,8 +1803,14 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             }
             "table" => {
                 let v = a.val()?;
-                r.table =
-                    Some(table_a2n(v).ok_or_else(|| invarg("\"table\" value is invalid\n", v))?);
+                let t = table_a2n(v).ok_or_else(|| invarg("\"table\" value is invalid\n", v))?;
+                // iproute2 puts a table below 256 in the header (`rtm_table`), a higher
+                // one in an RTA_TABLE attribute, which the kernel prefers to the
+                // header: once sent, a later small table does not undo it
+                // (conformance scenario 752)
+                if t >= 256 || r.table.is_none_or(|old| old < 256) {
+                    r.table = Some(t);
+                }
             }
             "pref" => {
                 let v = a.val()?;
@@ -1725,8 +1833,18 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 }
                 // a type word (not one starting with a digit: that is a prefix)
                 if !v.starts_with(|c: char| c.is_ascii_digit()) {
-                    if let Some(t) = crate::names::rtntype_a2n(v).and_then(RouteType::from_u8) {
-                        r.rtype = Some(t);
+                    if let Some(n) = crate::names::rtntype_a2n(v) {
+                        match RouteType::from_u8(n) {
+                            Some(t) => {
+                                r.rtype = Some(t);
+                                r.bad_type = None;
+                            }
+                            // a number past the known types (`+12`) is sent as it is
+                            None => {
+                                r.rtype = None;
+                                r.bad_type = Some(n);
+                            }
+                        }
                         v = a.val()?;
                     }
                 }
@@ -1857,6 +1975,14 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
         }
         _ => {}
     }
+    // a type past RTN_MAX: rtm_to_fib_config refuses it after the dsfield, for every
+    // command (conformance scenario 751); IPv6 is below
+    if r.bad_type.is_some() && r.fam.unwrap_or(Family::V4) == Family::V4 {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::EINVAL,
+            "Invalid route type",
+        )));
+    }
     // rtm_to_fib_config reads an RTA_VIA in its attribute loop (fib_gw_from_via),
     // before it judges the request as a whole (IPv6: the engine, after the nexthop id)
     if r.fam.unwrap_or(Family::V4) == Family::V4 && r.nh.via_unsupported && !r.encap_before_via {
@@ -1905,11 +2031,21 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
         dst.addr = Addr::V6(0);
     }
     let delete = op == RouteOp::Delete;
-    let rtype = r.rtype.unwrap_or(if delete {
-        RouteType::Unspec
-    } else {
-        RouteType::Unicast
-    });
+    // IPv6: ip6_route_info_create refuses a type past RTN_MAX before it looks for the
+    // table (a delete never looks at the type); it makes a route of no type (`+0`) a
+    // unicast one (conformance scenario 751)
+    if fam == Family::V6 && r.bad_type.is_some() && !delete {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::EINVAL,
+            "Invalid route type",
+        )));
+    }
+    let rtype = match r.rtype {
+        Some(RouteType::Unspec) if fam == Family::V6 && !delete => RouteType::Unicast,
+        Some(t) => t,
+        None if delete || r.bad_type.is_some() => RouteType::Unspec,
+        None => RouteType::Unicast,
+    };
     let has_gw = r.nh.gw.is_some() || r.via_given;
     let has_nh = !r.multipath.is_empty();
     let scope = r.scope.unwrap_or(match rtype {

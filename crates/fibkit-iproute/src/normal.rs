@@ -177,6 +177,11 @@ fn fib4_words(ns: &Netns, r: &Route4, rtype: RouteType, table: u32) -> Vec<Strin
     let paths = info.nh_id == 0 || ns.sysctl.nexthop_compat_mode();
     let single = info.nhs.len() == 1;
     let mut flags = info.flags & (nhflags::DEAD | nhflags::LINKDOWN);
+    // a route dumped without its one path's flags carries its own (`fib_flags`, a
+    // request's `onlink` among them; conformance scenario 753)
+    if !(single && paths) {
+        flags |= info.flags & nhflags::ONLINK;
+    }
     if single && paths {
         let nh = &info.nhs[0];
         if let Some(g) = &nh.gw {

@@ -914,6 +914,10 @@ impl Netns {
             // (conformance scenario 419)
             return Ok(info);
         }
+        // of the types that are no error type, only these make a route
+        if cfg.rtype == RouteType::Unspec {
+            return Err(einval("Invalid route type"));
+        }
         if cfg.scope > scope::HOST {
             return Err(einval("Invalid scope"));
         }
@@ -971,7 +975,10 @@ impl Netns {
             priority: cfg.priority,
             prefsrc: cfg.prefsrc,
             rtype: cfg.rtype,
-            flags: 0,
+            // fib_create_info keeps the request's flags (`rtm_flags`: its `onlink`),
+            // which a multipath route's paths do not take but its dump shows and
+            // fib_find_info compares (conformance scenario 753)
+            flags: cfg.nh.flags & nhflags::ONLINK,
             metrics: crate::route::normalize_metrics(&cfg.metrics),
             nh_id: cfg.nh_id,
             nhs,
@@ -1019,6 +1026,9 @@ impl Netns {
         let info = Self::fib4_info(cfg, nhs)?;
         if cfg.rtype.reject_error().is_some() {
             return Ok(info);
+        }
+        if cfg.rtype == RouteType::Unspec {
+            return Err(einval("Invalid route type"));
         }
         if cfg.scope > scope::HOST {
             return Err(einval("Invalid scope"));

@@ -716,6 +716,9 @@ impl Netns {
             if n.gw.is_none() {
                 n.gw = cfg.nh.gw;
             }
+            // and the request's `onlink` beside its own (the leg's config starts as a
+            // copy of the request's; conformance scenario 753)
+            n.flags |= cfg.nh.flags & nhflags::ONLINK;
             let rt = self.ip6_route_info_create(cfg, &n)?;
             // ip6_route_info_append: a leg repeating an earlier one of the request fails
             // before the next leg is validated (conformance scenario 146)

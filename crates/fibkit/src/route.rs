@@ -93,7 +93,9 @@ impl RouteType {
         match self {
             RouteType::Local => scope::HOST,
             RouteType::Broadcast | RouteType::Anycast => scope::LINK,
-            RouteType::Nat | RouteType::Xresolve => scope::NOWHERE,
+            // RTN_UNSPEC too: a request of no type needs scope nowhere to pass this
+            // check, and is then refused as of no valid type (conformance scenario 751)
+            RouteType::Unspec | RouteType::Nat | RouteType::Xresolve => scope::NOWHERE,
             _ => scope::UNIVERSE,
         }
     }
