@@ -222,11 +222,8 @@ fn run_batch(ns: &mut fibkit::Netns, file: &str, rest: &[String], force: bool) -
         };
         fibkit_iproute::batch::drop_leading_ip(&mut words);
         let mut all = rest.to_vec();
-        // a batch line's first word is its object, never an option (`-4 route` is
-        // the object "-4"): the options end before it
-        if words.first().is_some_and(|w| w.starts_with('-')) {
-            all.push("--".to_string());
-        }
+        // unlike ip's, a batch line may start with options of its own (`-6 rule add
+        // ...`): the scripts `fib mirror --save` writes use them
         all.extend(words);
         let (code, exits) = one(ns, &all);
         if exits {

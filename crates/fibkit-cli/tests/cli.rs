@@ -788,18 +788,4 @@ fn global_options_end_like_ip_live() {
             "{line:?}"
         );
     }
-    for opts in [&[][..], &["-force"][..]] {
-        let text = "-4 route foo\n-V\nroute foo\n";
-        let mut args = opts.to_vec();
-        args.extend(["-batch", "-"]);
-        let ip = spawn_with_input(Command::new("ip").args(&args), text)
-            .wait_with_output()
-            .expect("ip finishes");
-        let f = fib(&args, text);
-        assert_eq!(
-            (f.stdout, f.stderr, f.status.code()),
-            (ip.stdout, ip.stderr, ip.status.code()),
-            "{args:?}"
-        );
-    }
 }

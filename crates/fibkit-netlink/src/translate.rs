@@ -2559,6 +2559,22 @@ pub fn translate(k: &KernelState) -> Translation {
             a.words("add").join(" ")
         ));
     }
+    // fibkit's model sends membership reports, whose NOARP entries the host may not
+    // have (the kernel sends them a few jiffies later, and repeats them at random) or
+    // may have lost since: the host's entries win
+    let stray: Vec<(u32, u128, bool)> =
+        c.ns.neighbours()
+            .iter()
+            .filter(|n| fib_nud_word(n.state) == "noarp")
+            .filter(|n| {
+                let (dev, addr) = (dev_name(&c.ns, n.dev), ip_of(n.v6, n.addr));
+                !kneighs.iter().any(|k| k.dev == dev && k.addr == addr)
+            })
+            .map(|n| (n.dev, n.addr, n.v6))
+            .collect();
+    for (dev, addr, v6) in stray {
+        let _ = c.ns.neigh_del(dev, addr, v6);
+    }
     let fib = fib_nspecs(&c.ns);
     // an entry mirrored without its link-layer address (one fibkit cannot hold) has the
     // one fibkit's constructor gave it (a device without ARP: its own)
