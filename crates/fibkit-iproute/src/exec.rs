@@ -7916,6 +7916,8 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
         ["net", "ipv4", "ip_unprivileged_port_start"] => Some(SysctlValues::Range(0, 65535)),
         // a CPU mask in hexadecimal, read below
         ["net", "core", "rps_default_mask"] => None,
+        // a bitmap of the 256 ICMPv6 types (proc_do_large_bitmap), read below
+        ["net", "ipv6", "icmp", "ratemask"] => None,
         // the fragment queues' thresholds bound each other (proc_doulongvec_minmax
         // with extra1/extra2 pointing at the other one): recorded at their defaults
         ["net", fam @ ("ipv4" | "ipv6"), knob] if frag_thresh_key(fam, knob).is_some() => {
@@ -8200,6 +8202,12 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
             ns.sysctl
                 .other
                 .insert(key.to_string(), format!("{}\t{}", new[0], new[1]));
+        }
+        ["net", "ipv6", "icmp", "ratemask"] => {
+            if !large_bitmap_ok(val, 256) {
+                return Err(invalid());
+            }
+            ns.sysctl.other.insert(key.to_string(), val.to_string());
         }
         ["net", "ipv4", "ip_local_reserved_ports"] => {
             if !large_bitmap_ok(val, 65536) {

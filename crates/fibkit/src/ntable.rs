@@ -238,7 +238,16 @@ impl NeighParms {
         // proc_dointvec_jiffies (seconds), proc_dointvec_userhz_jiffies (USER_HZ:
         // clock_t_to_jiffies), proc_dointvec_ms_jiffies (milliseconds, rounded up)
         let secs = |v: i64| v.wrapping_mul(HZ) as i32;
-        let userhz = |v: i64| (v.wrapping_mul(HZ) / USER_HZ) as i32;
+        // clock_t_to_jiffies takes the value as unsigned: a negative one is past its
+        // ceiling and saturates (-1 jiffy whatever the number); the product wraps
+        let userhz = |v: i64| {
+            let x = v as u64;
+            if x >= u64::MAX / HZ as u64 * USER_HZ as u64 {
+                -1
+            } else {
+                (x.wrapping_mul(HZ as u64) / USER_HZ as u64) as i32
+            }
+        };
         let ms = |v: i64| {
             if v < 0 {
                 -((-v + JIFFY_MS - 1) / JIFFY_MS) as i32
