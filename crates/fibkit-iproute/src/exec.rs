@@ -1882,11 +1882,16 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 255,
             ));
         }
+        // parse_nexthops builds RTA_MULTIPATH in a buffer of 4096 bytes: each leg's
+        // header, then the attributes its words add, each checked against that
+        // bound as it goes in (an encapsulation or a non-IP gateway stops the count)
+        let mut mp_len = Some(4usize);
         loop {
             let mut nh = NhCfg {
                 weight: 1,
                 ..Default::default()
             };
+            mp_len = mp_len.map(|l| l + 8);
             // a leg's attributes are found with nla_find, which takes the first of a
             // kind: a second `realms` or `encap` of a leg is parsed and sent, but the
             // first counts (scenario 489)
@@ -1894,10 +1899,18 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             let mut first_encap = None;
             loop {
                 let word = a.peek();
+                let attr = mp_attr_size(&a.v[a.i.min(a.v.len())..]);
                 match parse_nh(
                     ns, &mut a, &mut r.fam, &mut nh, false, &mut None, &mut false,
                 ) {
                     Ok(true) => match word {
+                        _ if over_mp_bound(&mut mp_len, attr) => {
+                            return Err(Failure::parse(
+                                "rta_addattr_l: Error! max allowed bound 4096 exceeded\n\
+                                 Error: cannot parse nexthop\n",
+                                255,
+                            ));
+                        }
                         Some("encap") => match &first_encap {
                             Some(e) => nh.encap = Clone::clone(e),
                             None => first_encap = Some(nh.encap.clone()),
@@ -1941,6 +1954,49 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         }
     }
     Ok(r)
+}
+
+/// The bytes a multipath leg's next words add to RTA_MULTIPATH (`parse_one_nh`):
+/// `Some(0)` for words kept in the leg's header, `None` when not counted
+/// (an encapsulation, realms, a gateway of another family).
+fn mp_attr_size(rest: &[String]) -> Option<usize> {
+    let w = |i: usize| rest.get(i).map(String::as_str);
+    match w(0)? {
+        "via" => {
+            let (fam, addr) = match w(1)? {
+                "inet" => (Some(4), w(2)?),
+                "inet6" => (Some(16), w(2)?),
+                "link" | "mpls" | "bridge" => return None,
+                x => (None, x),
+            };
+            let len = fam.unwrap_or(if addr.contains(':') { 16 } else { 4 });
+            Some(4 + len)
+        }
+        // RTA_FLOW's own complaint is not modelled: stop counting
+        x if matches(x, "realms") => None,
+        "encap" => None,
+        _ => Some(0),
+    }
+}
+
+/// Adds an attribute of `attr` bytes to the RTA_MULTIPATH count; whether it went past
+/// iproute2's bound of 4096 (`rta_addattr_l`).
+fn over_mp_bound(len: &mut Option<usize>, attr: Option<usize>) -> bool {
+    match (*len, attr) {
+        (Some(l), Some(0)) => {
+            *len = Some(l);
+            false
+        }
+        (Some(l), Some(n)) if l + n > 4096 => true,
+        (Some(l), Some(n)) => {
+            *len = Some(l + n);
+            false
+        }
+        _ => {
+            *len = None;
+            false
+        }
+    }
 }
 
 /// A route change; returns what `-echo` prints (nothing without it).
