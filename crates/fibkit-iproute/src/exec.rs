@@ -5708,8 +5708,22 @@ fn link_add(ns: &mut Netns, rest: &[String], mode: AddMode, fam: Option<Family>)
                 // kind's own settings
                 main_policy(&at)?;
                 let name = at.name.as_deref().or(at.dev.as_deref()).unwrap_or("");
+                // vxlan_validate (the address, MTU and source port range) comes
+                // before the device lookup
+                let mac = at.bad_mac.as_deref().or(at.mac.as_ref().map(|m| &m[..]));
+                fibkit::vxlan::validate_change(mac, at.mtu, a.conf.srcport, true)
+                    .map_err(Failure::kernel)?;
                 if ns.link_add_exists(at.more.index, name) {
                     return Err(Failure::kernel(fibkit::Error::new(Errno::EEXIST)));
+                }
+                // vxlan_config_validate starts with GPE's flags: `external` needed,
+                // nothing beyond the addresses' family, the zero-checksum flags and
+                // `vnifilter` (learning is on unless `nolearning`)
+                if !fibkit::vxlan::gpe_flags_allowed(&a.conf) {
+                    return Err(Failure::kernel(fibkit::Error::msg(
+                        Errno::EINVAL,
+                        "VXLAN GPE does not support this combination of attributes",
+                    )));
                 }
                 return Err(unmodelled_link_setting("vxlan", "gpe"));
             }

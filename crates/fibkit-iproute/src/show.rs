@@ -6199,30 +6199,31 @@ fn ipaddr_list(
         });
     }
     let inet6 = f.ifindex == 0 && preferred == AF_INET6 && !do_link;
-    let mut links: Vec<&Link> = if f.ifindex != 0 {
-        ns.link(f.ifindex).into_iter().collect()
-    } else {
-        // link_master_filtered (-1: `nomaster`) and link_kind_filtered, which only a
-        // dump request of no family carries (rtnl_linkdump_req_filter_fn sends the
-        // filters for AF_UNSPEC and AF_PACKET, which `ip link` uses, alone)
-        let kernel_filters = do_link || preferred == AF_UNSPEC || preferred == AF_PACKET;
-        ns.links()
-            .filter(|l| match f.master {
-                _ if !kernel_filters => true,
-                0 => true,
-                -1 => l.master == 0,
-                m => i64::from(l.master) == m,
-            })
-            .filter(|l| match f.kind.as_deref() {
-                Some(k @ ("veth" | "ifb" | "bridge" | "macvlan" | "macvtap" | "vxlan"))
-                    if kernel_filters =>
-                {
-                    link_kind(l) == Some(k)
-                }
-                _ => true,
-            })
-            .collect()
-    };
+    let mut links: Vec<&Link> =
+        if f.ifindex != 0 {
+            ns.link(f.ifindex).into_iter().collect()
+        } else {
+            // link_master_filtered (-1: `nomaster`) and link_kind_filtered, which only a
+            // dump request of no family carries (rtnl_linkdump_req_filter_fn sends the
+            // filters for AF_UNSPEC and AF_PACKET, which `ip link` uses, alone)
+            let kernel_filters = do_link || preferred == AF_UNSPEC || preferred == AF_PACKET;
+            ns.links()
+                .filter(|l| match f.master {
+                    _ if !kernel_filters => true,
+                    0 => true,
+                    -1 => l.master == 0,
+                    m => i64::from(l.master) == m,
+                })
+                .filter(|l| match f.kind.as_deref() {
+                    // the kinds this kernel has link ops for (`tun` too, whose ops only
+                    // refuse a creation); another kind is filtered by iproute2 alone
+                    Some(
+                        k @ ("veth" | "ifb" | "bridge" | "macvlan" | "macvtap" | "vxlan" | "tun"),
+                    ) if kernel_filters => link_kind(l) == Some(k),
+                    _ => true,
+                })
+                .collect()
+        };
     // `label` leaves out the link lines; with `-0` nothing else is printed
     let mut no_link = f.label.is_some();
     let mut addrs = Vec::new();

@@ -191,6 +191,23 @@ impl Vxlan {
     }
 }
 
+/// Whether settings `c` pass `vxlan_config_validate`'s check of a GPE device: it must
+/// be `external`, and may hold no flag but the family's, the zero-checksum ones,
+/// `vnifilter` and GPE's own (so `nolearning` is needed, and `proxy`, `rsc`, `l2miss`,
+/// `l3miss`, `ttl inherit`, `remcsumtx`, `remcsumrx` and `gbp` are refused).
+pub fn gpe_flags_allowed(c: &Vxlan) -> bool {
+    c.external
+        && !(c.learning
+            || c.proxy
+            || c.rsc
+            || c.l2miss
+            || c.l3miss
+            || c.ttl_inherit
+            || c.remcsum_tx
+            || c.remcsum_rx
+            || c.gbp)
+}
+
 /// `vxlan_validate`, before anything else: the address (a unicast Ethernet one), the
 /// MTU (68 to 65535), the source port range (not reversed).
 pub(crate) fn validate(c: &Vxlan, mac: Option<[u8; 6]>, mtu: Option<u32>) -> Result<()> {
