@@ -1596,6 +1596,7 @@ fn state_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     if matches(cmd, "add") || matches(cmd, "update") {
         state_modify(ns, opts, rest)
     } else if matches(cmd, "allocspi") {
+        state_allocspi_check(ns, opts, rest)?;
         // the kernel makes a larval state with a random SPI, which no model can
         // reproduce
         Err(Failure::parse(
@@ -1643,6 +1644,96 @@ fn state_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             format!("Command \"{cmd}\" is unknown, try \"ip xfrm state help\".\n"),
             255,
         ))
+    }
+}
+
+/// `xfrm_state_allocspi`'s parsing and checks, then the kernel's `verify_spi_info`
+/// (only AH, ESP and IPcomp, whose SPI is 16 bits). What passes both makes a larval
+/// state, which fibkit does not model.
+fn state_allocspi_check(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<()> {
+    let mut cx = Ctx {
+        ns,
+        fam: opt_family(opts),
+        filter: Filter::default(),
+    };
+    let mut c = Cur::new(a);
+    let mut t = Template::default();
+    let mut idp = false;
+    let (mut min, mut max) = (None::<u32>, None::<u32>);
+    while c.more() {
+        let w = c.w();
+        match w {
+            "mode" => {
+                mode_parse(c.next()?)?;
+            }
+            "mark" => {
+                mark_parse(&mut c)?;
+            }
+            "reqid" => {
+                let v = c.next()?;
+                get_u32(v, 0).ok_or_else(|| invarg("REQID value is invalid", v))?;
+            }
+            "seq" => {
+                let v = c.next()?;
+                get_u32(v, 0).ok_or_else(|| invarg("SEQ value is invalid", v))?;
+            }
+            "min" | "max" => {
+                let slot = if w == "min" { &mut min } else { &mut max };
+                if slot.is_some() {
+                    return Err(duparg(w, w));
+                }
+                let v = c.next()?;
+                *slot = Some(
+                    get_u32(v, 0)
+                        .ok_or_else(|| invarg(&format!("value after \"{w}\" is invalid"), v))?,
+                );
+            }
+            _ => {
+                if idp {
+                    return Err(invarg("unknown", w));
+                }
+                idp = true;
+                t.family = cx.fam;
+                cx.id(&mut c, &mut t, false)?;
+                if t.spi != 0 {
+                    return Err(exit1("\"spi\" is invalid\n".into()));
+                }
+                if cx.fam == 0 {
+                    cx.fam = t.family;
+                }
+            }
+        }
+        c.i += 1;
+    }
+    if !idp {
+        return Err(exit1("Not enough information: ID is required\n".into()));
+    }
+    let (_, hi) = match (min, max) {
+        (Some(lo), Some(hi)) => {
+            if lo > hi {
+                return Err(exit1(
+                    "value after \"min\" is larger than value after \"max\"\n".into(),
+                ));
+            }
+            (lo, hi)
+        }
+        (Some(_), None) => return Err(exit1("\"max\" is missing\n".into())),
+        (None, Some(_)) => return Err(exit1("\"min\" is missing\n".into())),
+        (None, None) if t.proto == IPPROTO_COMP => (0x100, 0xffff),
+        (None, None) => (0x100, 0x0fff_ffff),
+    };
+    let refuse = |msg: &str| Failure {
+        stdout: String::new(),
+        errno: Some(Errno::EINVAL),
+        stderr: format!("Error: {msg}.\n"),
+        status: 2,
+        exits: true,
+    };
+    match t.proto {
+        IPPROTO_ESP | IPPROTO_AH => Ok(()),
+        IPPROTO_COMP if hi >= 0x10000 => Err(refuse("IPCOMP SPI must be <= 65535")),
+        IPPROTO_COMP => Ok(()),
+        _ => Err(refuse("Invalid protocol, must be one of AH, ESP, IPCOMP")),
     }
 }
 
@@ -1777,6 +1868,7 @@ fn state_modify(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
     let mut smode = 0u8;
     let mut flags = 0u8;
     let mut replay_window = 0u32;
+    let (mut tfcpad, mut sel_fam) = (false, 0u16);
     let (mut idp, mut coap, mut sctxp) = (false, false, false);
     let (mut ealg, mut aalg, mut aead, mut calg) = (false, false, false, false);
     while c.more() {
@@ -1801,6 +1893,10 @@ fn state_modify(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                     .ok_or_else(|| invarg(&format!("value after \"{w}\" is invalid"), v))?;
                 if w == "replay-window" {
                     replay_window = n;
+                }
+                // iproute2 sends no TFC padding attribute for a zero length
+                if w == "tfcpad" {
+                    tfcpad = n != 0;
                 }
             }
             "flag" => {
@@ -1830,6 +1926,7 @@ fn state_modify(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
                 let mut s = Selector::default();
                 cx.selector(&mut c, &mut s)?;
                 cx.fam = s.family;
+                sel_fam = s.family;
             }
             "limit" => {
                 c.next()?;
@@ -1866,6 +1963,24 @@ fn state_modify(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             "ctx" => {
                 once(&mut sctxp, "ctx", w)?;
                 c.next()?;
+            }
+            "offload" => {
+                // iproute2 6.1: an optional `dev NAME`, then `dir in|out` is required
+                let mut v = c.next()?;
+                if v == "dev" {
+                    let d = c.next()?;
+                    if ll_index(cx.ns, d).is_none() {
+                        return Err(invarg("value after \"offload dev\" is invalid", d));
+                    }
+                    v = c.next()?;
+                }
+                if v != "dir" {
+                    return Err(invarg("value after \"offload dir\" is invalid", v));
+                }
+                let d = c.next()?;
+                if !matches!(d, "in" | "out") {
+                    return Err(invarg("DIR value is invalid", d));
+                }
             }
             "output-mark" => {
                 let v = c.next()?;
@@ -2025,6 +2140,58 @@ fn state_modify(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
         return Err(exit1(format!(
             "\"coa\" is invalid with XFRM-PROTO value \"{pn}\"\n"
         )));
+    }
+    // The kernel's own checks before the type lookup: `verify_newsa_info` (a TFC
+    // padding length only on an ESP tunnel, the modes it accepts), then
+    // `__xfrm_init_state` (a selector's family needs that family's mode table, and only
+    // the tunnel-like modes may carry another family than the state's).
+    let refuse = |errno: Errno, msg: &str| Failure {
+        stdout: String::new(),
+        errno: Some(errno),
+        stderr: format!("Error: {msg}.\n"),
+        status: 2,
+        exits: true,
+    };
+    if tfcpad {
+        match proto {
+            IPPROTO_AH => {
+                return Err(refuse(
+                    Errno::EINVAL,
+                    "Invalid attributes for AH: AEAD, CRYPT, COMP, TFCPAD",
+                ))
+            }
+            IPPROTO_COMP => {
+                return Err(refuse(
+                    Errno::EINVAL,
+                    "Invalid attributes for COMP: AEAD, AUTH, AUTH_TRUNC, CRYPT, TFCPAD",
+                ))
+            }
+            IPPROTO_ESP if smode != xfrm::mode::TUNNEL => {
+                return Err(refuse(
+                    Errno::EINVAL,
+                    "TFC padding can only be used in tunnel mode",
+                ))
+            }
+            _ => {}
+        }
+    }
+    if !matches!(
+        smode,
+        xfrm::mode::TRANSPORT | xfrm::mode::TUNNEL | xfrm::mode::RO | xfrm::mode::BEET
+    ) {
+        return Err(refuse(Errno::EINVAL, "Unsupported mode"));
+    }
+    let fam = if t.family == 0 { AF_INET } else { t.family };
+    if sel_fam != 0 {
+        if smode == xfrm::mode::RO && sel_fam != AF_INET6 {
+            return Err(refuse(Errno::EPROTONOSUPPORT, "Requested mode not found"));
+        }
+        if smode == xfrm::mode::TRANSPORT && sel_fam != fam {
+            return Err(refuse(
+                Errno::EPROTONOSUPPORT,
+                "Only tunnel modes can accommodate a change of family",
+            ));
+        }
     }
     // This kernel has no xfrm type for any protocol: `__xfrm_init_state` fails with
     // EPROTONOSUPPORT
