@@ -6680,12 +6680,33 @@ fn link_delete(ns: &mut Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
     };
     let d = d.to_string();
     let d = d.as_str();
-    ll_index(ns, d).ok_or_else(|| nodev(d))?;
+    let found = ll_index(ns, d).ok_or_else(|| nodev(d))?;
     // the kind's parser reads the rest of the line (the kernel ignores what it makes)
     match kind {
+        // no words: no parser runs
+        Some(_) if it.peek().is_none() => {}
         None => {}
         Some(k @ ("veth" | "vxcan")) => {
             veth_change_opt(ns, &mut it, k)?;
+        }
+        Some("bridge") => {
+            bridge_parse_opt(&mut it)?;
+        }
+        Some("bridge_slave") => {
+            bridge_slave_parse_opt(ns, &mut it)?;
+        }
+        Some(k @ ("macvlan" | "macvtap")) => {
+            macvlan_parse_opt(&mut it, k, &mut String::new())?;
+        }
+        Some("vxlan") => {
+            let resolve = |d: &str| ll_index(ns, d);
+            vxlan_parse_opt(&resolve, &mut it, true)?;
+        }
+        Some("vlan") => {
+            linkmore::vlan_parse_opt(&mut it)?;
+        }
+        Some(k @ ("ipvlan" | "ipvtap")) => {
+            linkmore::ipvlan_parse_opt(&mut it, k)?;
         }
         Some(k) if linkmore::KINDS_WITHOUT_OPTIONS.contains(&k) => {}
         Some(k) if !linkmore::iproute2_kind(k) => {
@@ -6693,11 +6714,25 @@ fn link_delete(ns: &mut Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
                 return Err(linkmore::garbage(w));
             }
         }
-        Some(k) => {
-            if let Some(r) = kindopts::parse_opt(ns, k, &mut it, true) {
+        // a tunnel's parser first asks for the device's own tunnel settings: a device
+        // with no kind data ends it (only these are modelled, as for `ip link set`)
+        Some(k) if kindopts::is_tunnel(k) => match ns.link(found).map(|l| &l.kind) {
+            Some(
+                LinkKind::Loopback | LinkKind::Dummy | LinkKind::Veth { .. } | LinkKind::Tun { .. },
+            ) => {
+                return Err(Failure::parse("Failed to get existing tunnel info.\n", 1));
+            }
+            _ => return Err(unmodelled_link_setting("type", k)),
+        },
+        Some(k) => match kindopts::parse_opt(ns, k, &mut it, true) {
+            Some(r) => {
                 r?;
             }
-        }
+            None => {
+                return Err(linkmore::kind_help_asked(k, &it.v[it.i..])
+                    .unwrap_or_else(|| unmodelled_link_setting("type", k)));
+            }
+        },
     }
     let idx = ll_index(ns, d).ok_or_else(|| nodev(d))?;
     if idx > i32::MAX as u32 {
