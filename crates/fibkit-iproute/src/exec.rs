@@ -6700,32 +6700,110 @@ fn macvlan_parse_opt(it: &mut Args<'_>, kind: &str, warn: &mut String) -> Res<Ma
     })
 }
 
-/// `ip link delete`.
+/// `ip link delete`: `iplink_modify` with RTM_DELLINK, so the whole line goes through
+/// `iplink_parse` as for a change (every attribute read and checked, then dropped by
+/// `rtnl_dellink`, which looks at the device's index alone): the address length
+/// check, no `index`, a group without a device deleting the group (garbage after it
+/// refused), a device required and looked up; then the kind's own words.
 fn link_delete(ns: &mut Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
     let mut it = Args::new(rest);
-    let mut dev = None;
-    if rest.len() == 2 && rest[0] == "group" {
-        return link_delete_group(ns, &rest[1]);
-    }
-    while let Some(k) = it.next() {
-        if k == "dev" {
-            let v = it.val()?;
-            check_altifname(v)?;
-            dev = Some(v);
-        } else if k != "type" {
-            link_word_help(k)?;
-            check_altifname(k)?;
-            dev = Some(k);
-        } else {
-            it.val()?;
+    let mut at = LinkAttrs::default();
+    let kind = link_add_attrs(ns, &mut it, &mut at)?;
+    // `name` alone names the device too
+    let dev = at.dev.clone().or_else(|| at.name.clone());
+    if let (Some(l), Some(b)) = (
+        dev.as_deref()
+            .and_then(|d| ll_index(ns, d))
+            .and_then(|i| ns.link(i)),
+        &at.bad_mac,
+    ) {
+        if !l.is_tun() {
+            return Err(Failure::parse(
+                format!("Invalid address length {} - must be 6 bytes\n", b.len()),
+                1,
+            ));
         }
     }
-    let Some(d) = dev else {
+    if at.more.index.is_some() {
+        return Err(Failure::parse(
+            "index can be used only when creating devices or when moving device to another netns.\n",
+            255,
+        ));
+    }
+    if let (None, Some(g)) = (&dev, at.group) {
+        // iplink_parse drops the kind: words after it are garbage (`help` too)
+        if kind.is_some() {
+            if let Some(w) = it.next() {
+                return Err(Failure::parse(
+                    format!("Garbage instead of arguments \"{w} ...\". Try \"ip link help\".\n"),
+                    255,
+                ));
+            }
+        }
+        return link_delete_group(ns, g);
+    }
+    let Some(d) = dev.as_deref() else {
         return Err(Failure::parse(
             "Not enough information: \"dev\" argument is required.\n",
             255,
         ));
     };
+    let d = d.to_string();
+    let d = d.as_str();
+    let found = ll_index(ns, d).ok_or_else(|| nodev(d))?;
+    // the kind's parser reads the rest of the line (the kernel ignores what it makes)
+    match kind {
+        // no words: no parser runs
+        Some(_) if it.peek().is_none() => {}
+        None => {}
+        Some(k @ ("veth" | "vxcan")) => {
+            veth_change_opt(ns, &mut it, k)?;
+        }
+        Some("bridge") => {
+            bridge_parse_opt(&mut it)?;
+        }
+        Some("bridge_slave") => {
+            bridge_slave_parse_opt(ns, &mut it)?;
+        }
+        Some(k @ ("macvlan" | "macvtap")) => {
+            macvlan_parse_opt(&mut it, k, &mut String::new())?;
+        }
+        Some("vxlan") => {
+            let resolve = |d: &str| ll_index(ns, d);
+            vxlan_parse_opt(&resolve, &mut it, true)?;
+        }
+        Some("vlan") => {
+            linkmore::vlan_parse_opt(&mut it)?;
+        }
+        Some(k @ ("ipvlan" | "ipvtap")) => {
+            linkmore::ipvlan_parse_opt(&mut it, k)?;
+        }
+        Some(k) if linkmore::KINDS_WITHOUT_OPTIONS.contains(&k) => {}
+        Some(k) if !linkmore::iproute2_kind(k) => {
+            if let Some(w) = it.next() {
+                return Err(linkmore::garbage(w));
+            }
+        }
+        // a tunnel's parser first asks for the device's own tunnel settings: a device
+        // with no kind data ends it (only these are modelled, as for `ip link set`)
+        Some(k) if kindopts::is_tunnel(k) => match ns.link(found).map(|l| &l.kind) {
+            Some(
+                LinkKind::Loopback | LinkKind::Dummy | LinkKind::Veth { .. } | LinkKind::Tun { .. },
+            ) => {
+                return Err(Failure::parse("Failed to get existing tunnel info.\n", 1));
+            }
+            _ => return Err(unmodelled_link_setting("type", k)),
+        },
+        Some(k) => match kindopts::parse_opt(ns, k, &mut it, true) {
+            Some(r) => {
+                r?;
+            }
+            None => {
+                return Err(linkmore::kind_help_asked(k, &it.v[it.i..])
+                    .unwrap_or_else(|| unmodelled_link_setting("type", k)));
+            }
+        },
+    }
     let idx = ll_index(ns, d).ok_or_else(|| nodev(d))?;
     if idx > i32::MAX as u32 {
         // rtnl_dellink takes no negative index (nor a name or group instead)
@@ -6747,10 +6825,7 @@ fn link_delete(ns: &mut Netns, opts: &Opts, rest: &[String]) -> Res<Outcome> {
 /// `ip link delete group GROUP` (`rtnl_group_dellink`): every device of the group,
 /// none in group 0 (EPERM); ENODEV when the group is empty, EOPNOTSUPP when one of
 /// them has no link operations (the loopback) and nothing goes.
-fn link_delete_group(ns: &mut Netns, g: &str) -> Res<Outcome> {
-    let group = crate::show::group_a2n(g)
-        .map(|g| g as u32)
-        .ok_or_else(|| invarg("Invalid \"group\" value\n", g))?;
+fn link_delete_group(ns: &mut Netns, group: u32) -> Res<Outcome> {
     if group == 0 {
         return Err(Failure::kernel(fibkit::Error::new(Errno::EPERM)));
     }
