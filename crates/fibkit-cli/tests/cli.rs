@@ -743,8 +743,8 @@ fn batch_files_read_and_end_like_ip_live() {
 /// only whole, `-he` is `-help`'s usage, a value missing after `-family`, `-loops`,
 /// `-rcvbuf` or `-batch` is usage too, `-f help` as well, `-rcvbuf` needs a number, a
 /// missing namespace name is printed `(null)`; the options before `-batch` are read
-/// before the file is opened; a batch line's first word is an object even when it
-/// starts with `-`. Nothing here reaches the kernel (`-V` ends `ip` on the spot).
+/// before the file is opened. Nothing here reaches the kernel (`-V` ends `ip` on the
+/// spot).
 #[test]
 fn global_options_end_like_ip_live() {
     let version = Command::new("ip").arg("-V").output();

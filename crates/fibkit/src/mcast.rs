@@ -548,13 +548,7 @@ impl Netns {
     /// A forced protocol version: `conf.all` first, then the device's (IGMP reads
     /// either, MLD `all ?: dev`).
     fn mc_forced(&self, fam: &str, dev: u32, key: &str) -> (i64, i64) {
-        let read = |k: String| {
-            self.sysctl
-                .other
-                .get(&k)
-                .and_then(|v| crate::sysctl::parse_long(v))
-                .unwrap_or(0)
-        };
+        let read = |k: String| self.sysctl.other_long(&k).unwrap_or(0);
         let all = read(format!("net.{fam}.conf.all.{key}"));
         let d = self
             .links
@@ -575,9 +569,7 @@ impl Netns {
         }
         let llm = self
             .sysctl
-            .other
-            .get("net.ipv4.igmp_link_local_mcast_reports")
-            .and_then(|v| crate::sysctl::parse_long(v))
+            .other_long("net.ipv4.igmp_link_local_mcast_reports")
             .is_none_or(|v| v != 0);
         if crate::prefix::v4::is_local_multicast(group) && !llm {
             return false;

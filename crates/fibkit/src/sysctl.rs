@@ -200,10 +200,14 @@ impl Sysctls {
     /// nexthop object carries the object's paths too, not only its id (both families'
     /// dumps read the IPv4 setting).
     pub fn nexthop_compat_mode(&self) -> bool {
-        self.other
-            .get("net.ipv4.nexthop_compat_mode")
-            .and_then(|v| parse_long(v))
+        self.other_long("net.ipv4.nexthop_compat_mode")
             .is_none_or(|v| v != 0)
+    }
+
+    /// A key kept among [`Sysctls::other`], read as the kernel reads a number (`None`:
+    /// never written).
+    pub(crate) fn other_long(&self, key: &str) -> Option<i64> {
+        self.other.get(key).and_then(|v| parse_long(v))
     }
 
     /// The IPv6 configuration a new device's `inet6_dev` starts with (`ipv6_add_dev`):
