@@ -235,6 +235,10 @@ pub mod iff {
 pub struct Link {
     /// Interface index (`lo` is 1).
     pub index: u32,
+    /// Place in the namespace's device list (`dev_base_head`): the kernel lists its
+    /// devices in the order they were registered, whatever their index (a veth's
+    /// peer before the device itself), and walks that list (`for_each_netdev`).
+    pub registered: u64,
     /// Interface name.
     pub name: String,
     /// Device kind.

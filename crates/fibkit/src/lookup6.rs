@@ -123,10 +123,13 @@ impl Netns {
                     .v6_dev
                     .get(&dst_dev)
                     .is_some_and(|c| c.use_oif_addrs_only != 0));
+        // otherwise every device's addresses, walking the device list
+        // (for_each_netdev_rcu): in registration order, which decides between
+        // addresses that score the same
         let devs: Vec<u32> = if only_dev {
             vec![dst_dev]
         } else {
-            self.links.keys().copied().collect()
+            self.links_in_list_order()
         };
         let mut best: Option<(u128, [i32; 11])> = None;
         for d in devs {

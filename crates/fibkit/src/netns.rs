@@ -303,6 +303,8 @@ pub struct Netns {
     pub(crate) nh_last_id: u32,
     pub(crate) sibling_seq: u64,
     pub(crate) table_seq: u64,
+    /// Counts devices registered ([`Link::registered`]).
+    pub(crate) link_reg_seq: u64,
     /// Current time in seconds (passed in by the caller; used for `expires`).
     pub(crate) now: u64,
     /// When the IPv6 routes' garbage collector runs next (`ip6_fib_timer`, engine
@@ -610,6 +612,7 @@ impl Netns {
             nh_last_id: 0,
             sibling_seq: 0,
             table_seq: 0,
+            link_reg_seq: 0,
             now: 0,
             // far from 0, so that a time restored as "so long ago" stays on the clock
             ms_clock: 1 << 40,
@@ -655,6 +658,7 @@ impl Netns {
             1,
             Link {
                 index: 1,
+                registered: 0,
                 name: "lo".into(),
                 kind: LinkKind::Loopback,
                 mac: [0; 6],
@@ -1050,6 +1054,18 @@ impl Netns {
         self.links.get(&index)
     }
 
+    /// The devices' indexes in the kernel's device list order (`for_each_netdev`:
+    /// registration order, not index order; see [`Link::registered`]).
+    pub fn links_in_list_order(&self) -> Vec<u32> {
+        let mut v: Vec<(u64, u32)> = self
+            .links
+            .values()
+            .map(|l| (l.registered, l.index))
+            .collect();
+        v.sort_unstable();
+        v.into_iter().map(|(_, i)| i).collect()
+    }
+
     /// A link index by name: a device's name or one of its alternative names, as the
     /// kernel's lookups by name (`netdev_name_node_lookup`) find either.
     pub fn link_index(&self, name: &str) -> Option<u32> {
@@ -1278,10 +1294,12 @@ impl Netns {
         index: Option<u32>,
     ) -> u32 {
         let index = self.alloc_ifindex(index);
+        self.link_reg_seq += 1;
         self.links.insert(
             index,
             Link {
                 index,
+                registered: self.link_reg_seq,
                 name: name.to_string(),
                 kind: kind.clone(),
                 mac,
