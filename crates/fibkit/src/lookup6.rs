@@ -176,7 +176,9 @@ impl Netns {
                                 .get(&d)
                                 .is_some_and(|c| c.use_tempaddr >= 2),
                     ),
-                    1,
+                    // rule 7.5 (ipv6_addr_orchid): an ORCHID address (2001:10::/28)
+                    // for an ORCHID destination, any other for any other
+                    i32::from(is_orchid(a.addr) == is_orchid(daddr)),
                     matchlen,
                     // optimistic addresses still rank below the others
                     i32::from(!optimistic),
@@ -397,6 +399,12 @@ impl Netns {
         }?;
         self.route6_result(&res, fl.dst, false, want_src, keep_reject)
     }
+}
+
+/// `ipv6_addr_orchid`: whether the address is an ORCHID (RFC 4843, 2001:10::/28),
+/// which source address selection pairs with ORCHID destinations only.
+fn is_orchid(a: u128) -> bool {
+    a >> 100 == 0x2001_0010 >> 4
 }
 
 /// The error a route of a reject type answers with (`ip6_rt_type_to_error`).
