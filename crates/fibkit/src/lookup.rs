@@ -285,8 +285,11 @@ impl Netns {
         if addr != 0 {
             return addr;
         }
-        for l in self.links.values() {
-            for a in self.addrs4(l.index) {
+        // then the first primary address of a wide enough scope (not link) on any
+        // device, walking the device list (for_each_netdev_rcu): in registration
+        // order, lo first, whatever index each device was given
+        for d in self.links_in_list_order() {
+            for a in self.addrs4(d) {
                 if a.secondary() {
                     continue;
                 }
