@@ -554,7 +554,10 @@ impl Link {
                     *count = count.saturating_add(1);
                     new |= bit;
                 } else {
-                    *count = count.saturating_sub(1);
+                    // the kernel's count is an unsigned int: a step down wraps
+                    // (`__dev_set_promiscuity`, `__dev_set_allmulti`), while a step up
+                    // to zero is refused and leaves it (the error is dropped here)
+                    *count = count.wrapping_sub(1);
                     new &= !bit;
                 }
             }
