@@ -128,6 +128,18 @@ impl LinkKind {
         }
     }
 
+    /// The TSO size limit a new device of the kind has before it is registered:
+    /// `alloc_netdev_mqs` gives every device `GSO_LEGACY_MAX_SIZE` (64 KiB), which the
+    /// setups of ifb (the dummy here), veth and the loopback raise to
+    /// `GSO_MAX_SIZE`; a macvlan or VXLAN device takes its lower device's only at its
+    /// `ndo_init`/`newlink`, a bridge its ports' as they join.
+    pub fn setup_tso_max_size(&self) -> u32 {
+        match self {
+            LinkKind::Loopback | LinkKind::Dummy | LinkKind::Veth { .. } => TSO_MAX_SIZE,
+            _ => 65536,
+        }
+    }
+
     /// The device's MTU floor (`min_mtu`): `ether_setup`'s 68, none for ifb and the
     /// loopback.
     pub fn min_mtu(&self) -> u32 {
