@@ -361,6 +361,10 @@ pub struct Oper {
     pub dormant: bool,
     /// See [`Oper::dormant`].
     pub testing: bool,
+    /// Whether a link watch has run on the device: until one does, a device that was
+    /// registered with carrier keeps `IF_OPER_UNKNOWN` (`linkwatch_init_dev` leaves
+    /// it), whatever its carrier and link mode.
+    pub watched: bool,
 }
 
 /// Device settings that no route depends on, kept so that `ip -d link` shows them and
@@ -472,18 +476,22 @@ impl Link {
     }
 
     /// `default_operstate`: what the link watch makes of the device's carrier and
-    /// dormant/testing bits. A device that never has a carrier event (loopback, dummy,
-    /// VXLAN) is never watched: `UNKNOWN`.
+    /// dormant/testing bits. A device that never has a carrier event (loopback, dummy)
+    /// is never watched: `UNKNOWN`; nor is a VXLAN device until protodown changes its
+    /// carrier (then down without carrier, its `iflink` being itself, else up).
     fn watched_oper(&self) -> u8 {
         match self.kind {
-            LinkKind::Loopback | LinkKind::Dummy | LinkKind::Vxlan(_) => oper::UNKNOWN,
+            LinkKind::Loopback | LinkKind::Dummy => oper::UNKNOWN,
+            LinkKind::Vxlan(_) if !self.oper.watched => oper::UNKNOWN,
             _ if self.oper.testing => oper::TESTING,
             // a device stacked on another (`iflink` not itself) is lower-layer-down
             // without carrier; one whose `iflink` is itself, down
             LinkKind::Veth { .. } | LinkKind::Macvlan { .. } if !self.carrier => {
                 oper::LOWERLAYERDOWN
             }
-            LinkKind::Bridge | LinkKind::Tun { .. } if !self.carrier => oper::DOWN,
+            LinkKind::Bridge | LinkKind::Tun { .. } | LinkKind::Vxlan(_) if !self.carrier => {
+                oper::DOWN
+            }
             _ if self.oper.dormant => oper::DORMANT,
             _ => oper::UP,
         }
@@ -516,6 +524,7 @@ impl Link {
 
     /// A link watch run (`linkwatch_do_dev`): the state is the policy's again.
     pub fn link_watch(&mut self) {
+        self.oper.watched = true;
         self.oper.gen = self.oper.gen.wrapping_add(1);
         self.oper.watch_mode = self.oper.link_mode;
     }
