@@ -33,6 +33,7 @@ pub enum Errno {
     ELOOP,
     /// Too many links (a stack of devices deeper than `MAX_NEST_DEV`).
     EMLINK,
+    EOVERFLOW,
     /// Protocol not supported (an xfrm state of a type the kernel has no module for).
     EPROTONOSUPPORT,
     ENOTTY,
@@ -70,6 +71,7 @@ impl Errno {
             Errno::ENOTCONN => "ENOTCONN",
             Errno::ELOOP => "ELOOP",
             Errno::EMLINK => "EMLINK",
+            Errno::EOVERFLOW => "EOVERFLOW",
             Errno::EPROTONOSUPPORT => "EPROTONOSUPPORT",
             Errno::ENOTTY => "ENOTTY",
             Errno::ENOMEM => "ENOMEM",
@@ -104,6 +106,7 @@ impl Errno {
             Errno::ENOTCONN => "Transport endpoint is not connected",
             Errno::ELOOP => "Too many levels of symbolic links",
             Errno::EMLINK => "Too many links",
+            Errno::EOVERFLOW => "Value too large for defined data type",
             Errno::EPROTONOSUPPORT => "Protocol not supported",
             Errno::ENOTTY => "Inappropriate ioctl for device",
             Errno::ENOMEM => "Cannot allocate memory",

@@ -128,6 +128,18 @@ impl LinkKind {
         }
     }
 
+    /// The TSO size limit a new device of the kind has before it is registered:
+    /// `alloc_netdev_mqs` gives every device `GSO_LEGACY_MAX_SIZE` (64 KiB), which the
+    /// setups of ifb (the dummy here), veth and the loopback raise to
+    /// `GSO_MAX_SIZE`; a macvlan or VXLAN device takes its lower device's only at its
+    /// `ndo_init`/`newlink`, a bridge its ports' as they join.
+    pub fn setup_tso_max_size(&self) -> u32 {
+        match self {
+            LinkKind::Loopback | LinkKind::Dummy | LinkKind::Veth { .. } => TSO_MAX_SIZE,
+            _ => 65536,
+        }
+    }
+
     /// The device's MTU floor (`min_mtu`): `ether_setup`'s 68, none for ifb and the
     /// loopback.
     pub fn min_mtu(&self) -> u32 {
@@ -353,6 +365,10 @@ pub struct Oper {
     pub dormant: bool,
     /// See [`Oper::dormant`].
     pub testing: bool,
+    /// Whether a link watch has run on the device: until one does, a device that was
+    /// registered with carrier keeps `IF_OPER_UNKNOWN` (`linkwatch_init_dev` leaves
+    /// it), whatever its carrier and link mode.
+    pub watched: bool,
 }
 
 /// Device settings that no route depends on, kept so that `ip -d link` shows them and
@@ -464,18 +480,22 @@ impl Link {
     }
 
     /// `default_operstate`: what the link watch makes of the device's carrier and
-    /// dormant/testing bits. A device that never has a carrier event (loopback, dummy,
-    /// VXLAN) is never watched: `UNKNOWN`.
+    /// dormant/testing bits. A device that never has a carrier event (loopback, dummy)
+    /// is never watched: `UNKNOWN`; nor is a VXLAN device until protodown changes its
+    /// carrier (then down without carrier, its `iflink` being itself, else up).
     fn watched_oper(&self) -> u8 {
         match self.kind {
-            LinkKind::Loopback | LinkKind::Dummy | LinkKind::Vxlan(_) => oper::UNKNOWN,
+            LinkKind::Loopback | LinkKind::Dummy => oper::UNKNOWN,
+            LinkKind::Vxlan(_) if !self.oper.watched => oper::UNKNOWN,
             _ if self.oper.testing => oper::TESTING,
             // a device stacked on another (`iflink` not itself) is lower-layer-down
             // without carrier; one whose `iflink` is itself, down
             LinkKind::Veth { .. } | LinkKind::Macvlan { .. } if !self.carrier => {
                 oper::LOWERLAYERDOWN
             }
-            LinkKind::Bridge | LinkKind::Tun { .. } if !self.carrier => oper::DOWN,
+            LinkKind::Bridge | LinkKind::Tun { .. } | LinkKind::Vxlan(_) if !self.carrier => {
+                oper::DOWN
+            }
             _ if self.oper.dormant => oper::DORMANT,
             _ => oper::UP,
         }
@@ -508,6 +528,7 @@ impl Link {
 
     /// A link watch run (`linkwatch_do_dev`): the state is the policy's again.
     pub fn link_watch(&mut self) {
+        self.oper.watched = true;
         self.oper.gen = self.oper.gen.wrapping_add(1);
         self.oper.watch_mode = self.oper.link_mode;
     }
@@ -558,7 +579,10 @@ impl Link {
                     *count = count.saturating_add(1);
                     new |= bit;
                 } else {
-                    *count = count.saturating_sub(1);
+                    // the kernel's count is an unsigned int: a step down wraps
+                    // (`__dev_set_promiscuity`, `__dev_set_allmulti`), while a step up
+                    // to zero is refused and leaves it (the error is dropped here)
+                    *count = count.wrapping_sub(1);
                     new &= !bit;
                 }
             }

@@ -314,6 +314,16 @@ impl Netns {
             return Ok(());
         };
         if mode == macvlan_mode::PASSTHRU {
+            // the lower device's promiscuity is taken (unless nopromisc), which
+            // `__dev_set_promiscuity` refuses when the count would wrap to zero
+            if !self.macvlan_nopromisc(idx)
+                && self
+                    .links
+                    .get(&lower)
+                    .is_some_and(|l| l.promiscuity == u32::MAX)
+            {
+                return Err(Error::new(Errno::EOVERFLOW));
+            }
             return Ok(());
         }
         let mac = self.links[&idx].mac;
@@ -426,7 +436,7 @@ impl Netns {
         if mode == macvlan_mode::PASSTHRU {
             if !self.macvlan_nopromisc(idx) {
                 if let Some(l) = self.links.get_mut(&lower) {
-                    l.promiscuity = l.promiscuity.saturating_sub(1);
+                    l.promiscuity = l.promiscuity.wrapping_sub(1);
                 }
             }
         } else {
@@ -526,7 +536,7 @@ impl Netns {
     /// `ip link set DEV type macvlan ...` (`macvlan_changelink`; `tap`: `type
     /// macvtap`): the device must be of that kind (EOPNOTSUPP); passthru can be neither set nor cleared (EINVAL);
     /// turning `nopromisc` on or off on a passthru port moves its lower device's
-    /// promiscuity, open or not. Leaving source mode empties the source addresses; a
+    /// promiscuity, open or not (wrapping below zero; EOVERFLOW back up to it). Leaving source mode empties the source addresses; a
     /// change to them (`sources`) needs source mode once the mode is set (EINVAL, the
     /// mode, flags and queue length staying changed, as in the kernel).
     pub fn macvlan_changelink(
@@ -565,11 +575,17 @@ impl Netns {
             let passthru = self.macvlan_ports.get(&lower).is_some_and(|p| p.passthru);
             if passthru && (f ^ cur_flags) & 1 != 0 {
                 if let Some(l) = self.links.get_mut(&lower) {
-                    l.promiscuity = if f & 1 != 0 {
-                        l.promiscuity.saturating_sub(1)
+                    // dev_set_promiscuity(lower, -1 or 1), whether the macvlan is open
+                    // or not: the unsigned count wraps below zero, and a step up that
+                    // would bring it back to zero is refused (EOVERFLOW) before
+                    // anything of the change is kept
+                    if f & 1 != 0 {
+                        l.promiscuity = l.promiscuity.wrapping_sub(1);
+                    } else if l.promiscuity == u32::MAX {
+                        return Err(Error::new(Errno::EOVERFLOW));
                     } else {
-                        l.promiscuity.saturating_add(1)
-                    };
+                        l.promiscuity += 1;
+                    }
                 }
             }
         }

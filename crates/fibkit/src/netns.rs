@@ -1452,12 +1452,22 @@ impl Netns {
             };
             return Err(Error::new(e));
         }
-        // rtnl_newlink_create's validate_linkmsg: the GSO and GRO limits (no device
-        // yet: GSO_MAX_SIZE)
-        let (gso, segs, gro) = req.gso;
-        crate::linkstate::check_gso(crate::link::GRO_MAX_SIZE, gso, segs, gro)?;
         // rtnl_create_link: the queue counts, after the kind's validation
         check_queues(req.queues)?;
+        // then validate_linkmsg on the device just allocated, before its MTU is looked
+        // at: a broadcast address shorter than the device's is EINVAL (a tun has none;
+        // a veth peer's is checked when the peer is made), the GSO limits are those its
+        // kind's setup gave it (64 KiB for a macvlan, VXLAN device or bridge, whatever
+        // their lower devices or ports allow later), and an IFLA_AF_SPEC is refused
+        // (inet6_validate_link_af: no IPv6 state yet)
+        if !matches!(kind, LinkKind::Tun { .. }) && short_broadcast(&req.broadcast) {
+            return Err(Error::new(Errno::EINVAL));
+        }
+        let (gso, segs, gro) = req.gso;
+        crate::linkstate::check_gso(kind.setup_tso_max_size(), gso, segs, gro)?;
+        if req.af_spec {
+            return Err(Error::new(Errno::EAFNOSUPPORT));
+        }
         // rtnl_create_link's dev_validate_mtu: the value is an `int`
         if (mtu as i32) < 0 {
             return Err(Error::msg(Errno::EINVAL, "mtu less than device minimum"));
@@ -1471,14 +1481,6 @@ impl Netns {
         // (its lower device's ceiling comes later)
         if matches!(kind, LinkKind::Macvlan { .. }) && req.mtu.is_some() {
             mtu_in_range(68, 65535, mtu)?;
-        }
-        // rtnl_create_link: a broadcast address shorter than the device's is EINVAL (a
-        // tun has none; a veth peer's is checked when the peer is made)
-        if !matches!(kind, LinkKind::Tun { .. }) && short_broadcast(&req.broadcast) {
-            return Err(Error::new(Errno::EINVAL));
-        }
-        if req.af_spec {
-            return Err(Error::new(Errno::EAFNOSUPPORT));
         }
         let idx = self.link_add_kind(req, kind, mac, mtu)?;
         let peer = match &self.links[&idx].kind {
