@@ -433,7 +433,16 @@ pub fn compile_rules(rules: &[Rule], v6: bool) -> Vec<CompiledRule> {
                 sport_hi,
                 dport_lo,
                 dport_hi,
-                action: r.action,
+                action: match r.action {
+                    // fib_rule_get_table: an l3mdev rule looks up `arg->table`, which
+                    // only a flow through an L3 master device sets; a flow that reaches
+                    // the action otherwise (a `not l3mdev` rule) has table 0 there, and
+                    // fib_get_table / fib6_get_table read table 0 as main
+                    RuleAction::Lookup(_) if r.l3mdev => {
+                        RuleAction::Lookup(crate::route::table::MAIN)
+                    }
+                    a => a,
+                },
                 goto_index,
                 suppress_prefixlen: r.suppress_prefixlen,
                 suppress_ifgroup: r.suppress_ifgroup,
