@@ -147,6 +147,13 @@ impl Rule {
         }
     }
 
+    /// `fib_rule_requires_fldissect`: the rule selects on the protocol or a port and
+    /// its input device is not lo (index 1; none, a detached name or another device
+    /// all count), so input routes must dissect their packet for it.
+    pub fn requires_fldissect(&self) -> bool {
+        self.iif_index != 1 && (self.ipproto != 0 || self.sport.is_some() || self.dport.is_some())
+    }
+
     /// A default rule as the kernel installs it (`proto kernel`).
     pub fn kernel_default(pref: u32, table: u32) -> Rule {
         let mut r = Rule::lookup(pref, table);
