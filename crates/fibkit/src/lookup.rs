@@ -987,6 +987,18 @@ impl Netns {
         }
     }
 
+    /// `fib4_rules_early_flow_dissect`: an input route dissects its packet for the
+    /// rules only while a rule needs it (the count `fldissect4`); otherwise
+    /// `ip_route_input_slow` (and `__fib_validate_source`) look up with protocol and
+    /// ports 0, whatever the query gave. The multipath hash dissects the packet itself.
+    pub(crate) fn input_dissect4(&self, fl: &mut Flow4) {
+        if self.fldissect4 == 0 {
+            fl.proto = 0;
+            fl.sport = 0;
+            fl.dport = 0;
+        }
+    }
+
     /// IPv4 input route: `ip route get DST from S iif D`.
     pub fn route_input4<'a>(&'a self, flow: &Flow4) -> Result<RouteGet4<'a>, Errno> {
         let dev = flow.iif;
@@ -1002,6 +1014,8 @@ impl Netns {
         fl.uid = 0;
         fl.scope = scope::UNIVERSE;
         Self::input_ports4(&mut fl);
+        let hash_fl = fl;
+        self.input_dissect4(&mut fl);
         let localnet = self.route_localnet(dev);
         if v4::is_multicast(saddr) || v4::is_lbcast(saddr) {
             return Err(Errno::EINVAL);
@@ -1133,7 +1147,7 @@ impl Netns {
         }
         let mut res = res;
         if res.route.info.nhs.len() > 1 {
-            let h = crate::ecmp::multipath_hash4(self, &fl);
+            let h = crate::ecmp::multipath_hash4(self, &hash_fl);
             // ip_mkroute_input passes no flow to fib_select_multipath: no leg is
             // preferred for its source address (scenario 496)
             let unsourced = Flow4 { src: 0, ..fl };

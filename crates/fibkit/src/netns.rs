@@ -286,6 +286,11 @@ pub struct Netns {
     pub(crate) prog6: Vec<crate::rule::CompiledRule>,
     pub(crate) custom_rules4: bool,
     pub(crate) custom_rules6: bool,
+    /// `net->ipv4.fib_rules_require_fldissect`: counts the IPv4 rules added with a
+    /// protocol or port selector and an input device other than lo
+    /// (`fib4_rule_configure`), less those deleted that fit that test then; while 0, an
+    /// input route hands `fib_lookup` and `fib_validate_source` no protocol or ports.
+    pub(crate) fldissect4: u32,
     /// A `local` route was added by a user (`fib_has_custom_local_routes`).
     pub(crate) custom_local_routes4: bool,
     /// An IPv4 route or rule with realms was ever added: [`Netns::tclassid_users4`]
@@ -602,6 +607,7 @@ impl Netns {
             prog6: Vec::new(),
             custom_rules4: false,
             custom_rules6: false,
+            fldissect4: 0,
             custom_local_routes4: false,
             realms4_seen: false,
             tclassid4: false,

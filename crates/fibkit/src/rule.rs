@@ -147,6 +147,13 @@ impl Rule {
         }
     }
 
+    /// `fib_rule_requires_fldissect`: the rule selects on the protocol or a port and
+    /// its input device is not lo (index 1; none, a detached name or another device
+    /// all count), so input routes must dissect their packet for it.
+    pub fn requires_fldissect(&self) -> bool {
+        self.iif_index != 1 && (self.ipproto != 0 || self.sport.is_some() || self.dport.is_some())
+    }
+
     /// A default rule as the kernel installs it (`proto kernel`).
     pub fn kernel_default(pref: u32, table: u32) -> Rule {
         let mut r = Rule::lookup(pref, table);
@@ -433,7 +440,16 @@ pub fn compile_rules(rules: &[Rule], v6: bool) -> Vec<CompiledRule> {
                 sport_hi,
                 dport_lo,
                 dport_hi,
-                action: r.action,
+                action: match r.action {
+                    // fib_rule_get_table: an l3mdev rule looks up `arg->table`, which
+                    // only a flow through an L3 master device sets; a flow that reaches
+                    // the action otherwise (a `not l3mdev` rule) has table 0 there, and
+                    // fib_get_table / fib6_get_table read table 0 as main
+                    RuleAction::Lookup(_) if r.l3mdev => {
+                        RuleAction::Lookup(crate::route::table::MAIN)
+                    }
+                    a => a,
+                },
                 goto_index,
                 suppress_prefixlen: r.suppress_prefixlen,
                 suppress_ifgroup: r.suppress_ifgroup,

@@ -51,6 +51,10 @@ impl Netns {
             // fib4_rule_configure counts the rules with a class id
             self.realms4_seen = true;
         }
+        if !v6 && rule.requires_fldissect() {
+            // fib4_rule_configure, with the input device the rule has now
+            self.fldissect4 += 1;
+        }
         let rules = if v6 {
             self.custom_rules6 = true;
             &mut self.rules6
@@ -307,6 +311,9 @@ impl Netns {
         let Some(i) = Self::rule_find(rules, spec, false, v6) else {
             return Err(Error::new(Errno::ENOENT));
         };
+        if !v6 {
+            self.fldissect4_forget(&self.rules4[i].clone());
+        }
         let rules = if v6 {
             &mut self.rules6
         } else {
@@ -323,6 +330,15 @@ impl Netns {
         }
         self.bump();
         Ok(())
+    }
+
+    /// `fib4_rule_delete`: the count of rules needing flow dissection drops (never
+    /// below 0) when the deleted rule needs it with the input device it has now, which
+    /// may not be the one it was counted with.
+    fn fldissect4_forget(&mut self, r: &Rule) {
+        if self.fldissect4 > 0 && r.requires_fldissect() {
+            self.fldissect4 -= 1;
+        }
     }
 
     /// `fib_unmerge`, on the first IPv4 rule change: the local table's entries move out
@@ -342,6 +358,15 @@ impl Netns {
     /// family's list (iproute2 picks them from one dump and deletes each; positions
     /// out of range are ignored). Every IPv4 delete flushes the route cache.
     pub fn rule_flush(&mut self, v6: bool, positions: &[usize]) -> Result<()> {
+        if !v6 {
+            let gone: Vec<Rule> = positions
+                .iter()
+                .filter_map(|&p| self.rules4.get(p).cloned())
+                .collect();
+            for r in &gone {
+                self.fldissect4_forget(r);
+            }
+        }
         let rules = if v6 {
             &mut self.rules6
         } else {

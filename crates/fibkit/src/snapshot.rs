@@ -935,6 +935,7 @@ impl Snapshot {
             ..*fl
         };
         Netns::input_ports4(&mut fib_flow);
+        self.ns.input_dissect4(&mut fib_flow);
         if !f.no_rule_selects(&fib_flow) {
             return None;
         }
