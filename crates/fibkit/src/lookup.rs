@@ -867,6 +867,12 @@ impl Netns {
             }
         }
         // __fib_validate_source
+        // the packet's protocol and ports (swapped) only when a rule needs them
+        let (proto, sport, dport) = if self.rules_require_fldissect4() {
+            (fl_in.proto, fl_in.dport, fl_in.sport)
+        } else {
+            (0, 0, 0)
+        };
         let mut fl = Flow4 {
             dst: src,
             src: dst,
@@ -879,9 +885,9 @@ impl Netns {
                 0
             },
             tos: fl_in.tos,
-            proto: fl_in.proto,
-            sport: fl_in.dport,
-            dport: fl_in.sport,
+            proto,
+            sport,
+            dport,
             uid: 0,
             scope: scope::UNIVERSE,
         };
@@ -984,6 +990,20 @@ impl Netns {
         }
     }
 
+    /// `fib4_rules_early_flow_dissect`: IPv4 input lookups (`ip_route_input_slow`) and
+    /// the route back to the source (`__fib_validate_source`) read the packet's
+    /// protocol and ports only while `fib_rules_require_fldissect` counts a rule that
+    /// needs them (otherwise both lookups run with protocol and ports 0). The count
+    /// (`fib4_rule_configure`/`fib4_rule_delete`, `fib_rule_requires_fldissect`) takes
+    /// the rules with `ipproto` or a set port range (both ends non-zero), except those
+    /// bound to `iif lo` (ifindex 1): those look the ports up for output routes only.
+    pub(crate) fn rules_require_fldissect4(&self) -> bool {
+        let set = |p: Option<crate::rule::Range>| p.is_some_and(|p| p.start != 0 && p.end != 0);
+        self.rules4
+            .iter()
+            .any(|r| r.iif_index != 1 && (r.ipproto != 0 || set(r.sport) || set(r.dport)))
+    }
+
     /// IPv4 input route: `ip route get DST from S iif D`.
     pub fn route_input4<'a>(&'a self, flow: &Flow4) -> Result<RouteGet4<'a>, Errno> {
         let dev = flow.iif;
@@ -999,6 +1019,11 @@ impl Netns {
         fl.uid = 0;
         fl.scope = scope::UNIVERSE;
         Self::input_ports4(&mut fl);
+        // the flow the rules see: no protocol or ports unless a rule needs them
+        let mut rl = fl;
+        if !self.rules_require_fldissect4() {
+            (rl.proto, rl.sport, rl.dport) = (0, 0, 0);
+        }
         let localnet = self.route_localnet(dev);
         if v4::is_multicast(saddr) || v4::is_lbcast(saddr) {
             return Err(Errno::EINVAL);
@@ -1082,7 +1107,7 @@ impl Netns {
             return Err(Errno::EINVAL);
         }
         let no_route = |err: Errno| -> Result<RouteGet4<'_>, Errno> { Err(err) };
-        let res = match self.fib4_lookup(&fl, false) {
+        let res = match self.fib4_lookup(&rl, false) {
             Ok(r) => r,
             Err(e) => {
                 if !self.forwarding4(dev) {
