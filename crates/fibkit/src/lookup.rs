@@ -998,15 +998,11 @@ impl Netns {
     /// `fib4_rules_early_flow_dissect`: IPv4 input lookups (`ip_route_input_slow`) and
     /// the route back to the source (`__fib_validate_source`) read the packet's
     /// protocol and ports only while `fib_rules_require_fldissect` counts a rule that
-    /// needs them (otherwise both lookups run with protocol and ports 0). The count
-    /// (`fib4_rule_configure`/`fib4_rule_delete`, `fib_rule_requires_fldissect`) takes
-    /// the rules with `ipproto` or a set port range (both ends non-zero), except those
-    /// bound to `iif lo` (ifindex 1): those look the ports up for output routes only.
+    /// needs them ([`crate::rule::Rule::requires_fldissect`], which leaves out rules
+    /// bound to `iif lo`: those see the ports on output routes only); otherwise both
+    /// lookups run with protocol and ports 0 (conformance scenarios 810, 813).
     pub(crate) fn rules_require_fldissect4(&self) -> bool {
-        let set = |p: Option<crate::rule::Range>| p.is_some_and(|p| p.start != 0 && p.end != 0);
-        self.rules4
-            .iter()
-            .any(|r| r.iif_index != 1 && (r.ipproto != 0 || set(r.sport) || set(r.dport)))
+        self.fldissect4 > 0
     }
 
     /// IPv4 input route: `ip route get DST from S iif D`.

@@ -286,6 +286,11 @@ pub struct Netns {
     pub(crate) prog6: Vec<crate::rule::CompiledRule>,
     pub(crate) custom_rules4: bool,
     pub(crate) custom_rules6: bool,
+    /// `fib_rules_require_fldissect`: the IPv4 rules counted when added as needing
+    /// the packet's protocol and ports ([`crate::rule::Rule::requires_fldissect`]),
+    /// uncounted when deleted while still needing them (a counter, not a property
+    /// of the rules present: a rule's `iif` may name lo only after a rename).
+    pub(crate) fldissect4: u32,
     /// A `local` route was added by a user (`fib_has_custom_local_routes`).
     pub(crate) custom_local_routes4: bool,
     /// An IPv4 route or rule with realms was ever added: [`Netns::tclassid_users4`]
@@ -600,6 +605,7 @@ impl Netns {
             prog6: Vec::new(),
             custom_rules4: false,
             custom_rules6: false,
+            fldissect4: 0,
             custom_local_routes4: false,
             realms4_seen: false,
             tclassid4: false,

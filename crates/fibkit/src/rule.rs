@@ -116,6 +116,14 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// `fib_rule_requires_fldissect`: a rule with `ipproto` or a set port range
+    /// (both ends non-zero) needs the packet dissected, unless it is bound to
+    /// `iif lo` (ifindex 1, by whatever name lo has now).
+    pub fn requires_fldissect(&self) -> bool {
+        let set = |p: Option<Range>| p.is_some_and(|p| p.start != 0 && p.end != 0);
+        self.iif_index != 1 && (self.ipproto != 0 || set(self.sport) || set(self.dport))
+    }
+
     /// A rule that looks up `table` for every flow.
     pub fn lookup(pref: u32, table: u32) -> Rule {
         Rule {

@@ -51,6 +51,10 @@ impl Netns {
             // fib4_rule_configure counts the rules with a class id
             self.realms4_seen = true;
         }
+        if !v6 && rule.requires_fldissect() {
+            // fib4_rule_configure: fib_rules_require_fldissect++
+            self.fldissect4 = self.fldissect4.saturating_add(1);
+        }
         let rules = if v6 {
             self.custom_rules6 = true;
             &mut self.rules6
@@ -311,6 +315,7 @@ impl Netns {
             &mut self.rules6
         } else {
             self.fib_unmerge4();
+            Self::fldissect4_uncount(&mut self.fldissect4, &self.rules4[i]);
             &mut self.rules4
         };
         rules.remove(i);
@@ -323,6 +328,14 @@ impl Netns {
         }
         self.bump();
         Ok(())
+    }
+
+    /// `fib4_rule_delete`: the count of rules needing the packet's protocol and ports
+    /// drops for a deleted rule that needs them now (and never below 0).
+    fn fldissect4_uncount(count: &mut u32, rule: &Rule) {
+        if *count > 0 && rule.requires_fldissect() {
+            *count -= 1;
+        }
     }
 
     /// `fib_unmerge`, on the first IPv4 rule change: the local table's entries move out
@@ -342,6 +355,13 @@ impl Netns {
     /// family's list (iproute2 picks them from one dump and deletes each; positions
     /// out of range are ignored). Every IPv4 delete flushes the route cache.
     pub fn rule_flush(&mut self, v6: bool, positions: &[usize]) -> Result<()> {
+        if !v6 {
+            for (i, r) in self.rules4.iter().enumerate() {
+                if positions.contains(&i) {
+                    Self::fldissect4_uncount(&mut self.fldissect4, r);
+                }
+            }
+        }
         let rules = if v6 {
             &mut self.rules6
         } else {
