@@ -8097,8 +8097,9 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
         ["net", "ipv4", "ip_forward"] | ["net", "ipv4", "conf", "all", "forwarding"] => {
             // devinet_sysctl_forward: all's value reaches default and every device
             // only when it changes (IPv6's all.forwarding pushes it every time;
-            // conformance scenario 309)
-            let v = u32::from(num(val)? != 0);
+            // conformance scenario 309); "changes" compares the ints as written, so
+            // 1 then 2 is a change (conformance scenario 812)
+            let v = num(val)? as u32;
             let s = &mut ns.sysctl;
             if s.v4_all.forwarding != v {
                 s.v4_all.forwarding = v;
@@ -8157,11 +8158,9 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
                 }
                 return Ok(());
             };
-            *field = if *knob == "forwarding" {
-                u32::from(v != 0)
-            } else {
-                v
-            };
+            // a device's `forwarding` keeps the int as written too (only its truth is
+            // read: IN_DEV_FORWARD)
+            *field = v;
             if let Some(bit) = bit {
                 // devinet_conf_proc: the knob is now this configuration's own, and a
                 // value written to `default` reaches every device that has not had

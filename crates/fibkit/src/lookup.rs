@@ -783,9 +783,14 @@ impl Netns {
         })
     }
 
-    pub(crate) fn rpfilter(&self, dev: u32) -> u32 {
+    /// `IN_DEV_RPFILTER` (`IN_DEV_MAXCONF`): the larger of `all`'s and the device's
+    /// `rp_filter`, compared as the `int`s `devinet_conf_proc` stores (any value is
+    /// taken: a negative one loses to the other's 0 or 1, and is neither 0 nor 1
+    /// itself, so it checks the route back as loosely as 2 does).
+    pub(crate) fn rpfilter(&self, dev: u32) -> i32 {
         let d = self.sysctl.v4_dev.get(&dev).map_or(0, |c| c.rp_filter);
-        self.sysctl.v4_all.rp_filter.max(d)
+        // the knobs keep the written int's bits
+        (self.sysctl.v4_all.rp_filter as i32).max(d as i32)
     }
 
     pub(crate) fn accept_local(&self, dev: u32) -> bool {
@@ -889,7 +894,7 @@ impl Netns {
             scope: scope::UNIVERSE,
         };
         let no_addr = self.addrs4(dev).is_empty();
-        let last_resort = |r: u32| {
+        let last_resort = |r: i32| {
             if r != 0 {
                 Err(Errno::EINVAL)
             } else {

@@ -151,7 +151,9 @@ impl Rule {
     /// its input device is not lo (index 1; none, a detached name or another device
     /// all count), so input routes must dissect their packet for it.
     pub fn requires_fldissect(&self) -> bool {
-        self.iif_index != 1 && (self.ipproto != 0 || self.sport.is_some() || self.dport.is_some())
+        // fib_rule_port_range_set: a range counts only with both ends non-zero
+        let set = |p: Option<Range>| p.is_some_and(|p| p.start != 0 && p.end != 0);
+        self.iif_index != 1 && (self.ipproto != 0 || set(self.sport) || set(self.dport))
     }
 
     /// A default rule as the kernel installs it (`proto kernel`).

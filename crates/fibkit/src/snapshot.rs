@@ -736,8 +736,8 @@ struct InDev4 {
     exists: bool,
     /// `forwarding`.
     forwarding: bool,
-    /// `max(all.rp_filter, rp_filter)`.
-    rp_filter: u32,
+    /// `max(all.rp_filter, rp_filter)`, as `int`s.
+    rp_filter: i32,
     /// `all.accept_local || accept_local`.
     accept_local: bool,
     /// It has IPv4 addresses.
