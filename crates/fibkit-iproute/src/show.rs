@@ -1430,6 +1430,13 @@ impl Addr {
             Addr::V6(a) => ntop6(a),
         }
     }
+    /// `format_host`: with `-r`, the name the hosts database gives the address.
+    fn host(self) -> String {
+        match self {
+            Addr::V4(a) => crate::names::host4(a),
+            Addr::V6(a) => crate::names::host6(a),
+        }
+    }
 }
 
 fn ntop4(a: u32) -> String {
@@ -2354,14 +2361,14 @@ pub fn maddr_show(ns: &Netns, opts: &ShowOpts, dev: Option<&str>) -> String {
                 rows.extend(
                     mc.v4
                         .iter()
-                        .map(|g| (Some("inet"), ntop4(g.addr), g.users, false)),
+                        .map(|g| (Some("inet"), crate::names::host4(g.addr), g.users, false)),
                 );
             }
             if af == AF_UNSPEC || af == AF_INET6 {
                 rows.extend(
                     mc.v6
                         .iter()
-                        .map(|g| (Some("inet6"), ntop6(g.addr), g.users, false)),
+                        .map(|g| (Some("inet6"), crate::names::host6(g.addr), g.users, false)),
                 );
             }
             (l.index, l.name.as_str(), rows)
@@ -3292,7 +3299,7 @@ fn print_rta_flow(o: &mut Out, flow: u32) {
 
 /// `print_rta_gateway()`.
 fn print_rta_gateway(o: &mut Out, gw: Addr) {
-    let g = gw.text();
+    let g = gw.host();
     if o.json() {
         o.js("gateway", &g);
     } else {
@@ -3302,7 +3309,7 @@ fn print_rta_gateway(o: &mut Out, gw: Addr) {
 
 /// `print_rta_via()` (an IPv6 gateway of an IPv4 route).
 fn print_rta_via(o: &mut Out, v: u128) {
-    let h = ntop6(v);
+    let h = crate::names::host6(v);
     if o.json() {
         o.obj_open(Some("via"));
         o.js("family", "inet6");
@@ -3342,7 +3349,8 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
     }
     let b1 = match m.dst {
         Some(d) if i32::from(m.dst_len) != host_len => format!("{}/{}", d.text(), m.dst_len),
-        Some(d) => d.text(),
+        // a host route's destination goes through format_host, a prefix's does not
+        Some(d) => d.host(),
         None if m.dst_len != 0 => format!("0/{} ", m.dst_len),
         None => "default".into(),
     };
@@ -3351,7 +3359,7 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
         let b = if i32::from(m.src_len) != host_len {
             format!("{}/{}", s.text(), m.src_len)
         } else {
-            s.text()
+            s.host()
         };
         o.s(Some("from"), &format!("from {b} "), &b);
     } else if m.src_len != 0 {
@@ -4702,7 +4710,8 @@ fn print_neigh(
         }
     });
     o.obj_open(None);
-    let t = dst.text();
+    // the destination goes through format_host (a name with -r), in -br's column too
+    let t = dst.host();
     if brief {
         // `-br`: address and device in columns, then the link-layer address (NUD_VALID)
         o.s(Some("dst"), &format!("{t:<39} "), &t);
@@ -6013,11 +6022,12 @@ fn print_addrinfo(o: &mut Out, ns: &Netns, f: &AddrFilter, a: &AddrMsg) {
         let fam = if a.family == AF_INET { "inet" } else { "inet6" };
         o.s(Some("family"), &format!("    {fam} "), fam);
     }
-    let local = a.local.text();
+    // print_addrinfo: the local, peer and broadcast addresses go through format_host
+    let local = a.local.host();
     o.s(Some("local"), &local, &local);
     if let Some(p) = a.peer {
         o.fp(" peer ");
-        let t = p.text();
+        let t = p.host();
         o.s(Some("address"), &t, &t);
     }
     o.n(
@@ -6034,7 +6044,7 @@ fn print_addrinfo(o: &mut Out, ns: &Netns, f: &AddrFilter, a: &AddrMsg) {
     }
     if let Some(b) = a.broadcast {
         o.fp("brd ");
-        let t = b.text();
+        let t = b.host();
         o.s(Some("broadcast"), &format!("{t} "), &t);
     }
     let sc = rtscope_n2a(a.scope);
