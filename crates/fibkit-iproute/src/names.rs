@@ -641,6 +641,14 @@ pub fn host4(a: u32) -> String {
     fmt4(a)
 }
 
+/// iproute2's `format_host` of an address of either family (see [`host4`]).
+pub fn host_ip(a: std::net::IpAddr) -> String {
+    match a {
+        std::net::IpAddr::V4(v) => host4(u32::from(v)),
+        std::net::IpAddr::V6(v) => host6(u128::from(v)),
+    }
+}
+
 /// iproute2's `format_host` of an IPv6 address (see [`host4`]).
 pub fn host6(a: u128) -> String {
     if RESOLVE.with(std::cell::Cell::get) {

@@ -4281,9 +4281,10 @@ fn print_fdb(
         std::net::IpAddr::V6(a) => Addr::V6(u128::from(a)),
     });
     let m = mac_text(&r.mac);
+    // print_neigh prints a bridge entry's destination through format_host too
     if opts.brief {
         if let Some(d) = dst {
-            let t = d.text();
+            let t = d.host();
             o.s(Some("dst"), &format!("{t:<39} "), &t);
         }
         if filter_index == 0 {
@@ -4296,7 +4297,7 @@ fn print_fdb(
         return;
     }
     if let Some(d) = dst {
-        let t = d.text();
+        let t = d.host();
         o.s(Some("dst"), &format!("{t} "), &t);
     }
     if filter_index == 0 {
@@ -5117,7 +5118,8 @@ fn print_vxlan(o: &mut Out, ns: &Netns, c: &fibkit::vxlan::Vxlan) {
             (false, true) => "remote6",
         };
         let word = if a.is_multicast() { "group" } else { "remote" };
-        let t = a.to_string();
+        // format_host: a name with -r, else inet_ntop's text
+        let t = crate::names::host_ip(a);
         o.s(Some(key), &format!("{word} {t} "), &t);
     }
     if let Some(a) = c.local.filter(|a| !a.is_unspecified()) {
@@ -5126,7 +5128,7 @@ fn print_vxlan(o: &mut Out, ns: &Netns, c: &fibkit::vxlan::Vxlan) {
         } else {
             "local"
         };
-        let t = a.to_string();
+        let t = crate::names::host_ip(a);
         o.s(Some(key), &format!("local {t} "), &t);
     }
     if c.lower != 0 {
