@@ -2139,9 +2139,10 @@ pub fn mptcp_endpoints_show(ns: &Netns, opts: &ShowOpts, only: Option<u8>) -> St
             continue;
         }
         o.obj_open(None);
+        // print_mptcp_addrinfo: format_host (a name with -r)
         let a = match e.addr {
-            MpAddr::V4(x) => ntop4(x),
-            MpAddr::V6(x) => ntop6(x),
+            MpAddr::V4(x) => crate::names::host4(x),
+            MpAddr::V6(x) => crate::names::host6(x),
         };
         o.s(Some("address"), &format!("{a} "), &a);
         if e.port != 0 {
