@@ -5,7 +5,9 @@ use fibkit::lookup6::RouteAnswer6;
 use fibkit::route::{Gateway, Metrics, RouteType};
 use fibkit::Netns;
 use fibkit_iproute::exec::{encap_json_members, encap_text};
-use fibkit_iproute::names::{fmt4, fmt6, proto_n2a, rtntype_n2a, scope_n2a, table_n2a};
+use fibkit_iproute::names::{
+    fmt4, fmt6, host4, host6, proto_n2a, rtntype_n2a, scope_n2a, table_n2a,
+};
 use fibkit_iproute::show::{
     fibmatch_text, json_list_spliced, json_text, metrics_json as show_metrics_json, metrics_text,
     rtrealm_n2a, FibEntry, ShowOpts,
@@ -68,6 +70,8 @@ fn answer_json(
 
 /// An IPv4 answer, printed as `ip` prints it with `opts` (`-j`, and `-d`, which
 /// prints the route type and table always).
+/// The destination, source and gateway go through `format_host` (with `-r` a name from
+/// the hosts database), the preferred source through `rt_addr_n2a` (a number always).
 pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> String {
     let (json_out, details) = (opts.json, opts.details);
     if fibmatch {
@@ -122,19 +126,22 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
         if r.rtype != RouteType::Unicast || details {
             o.insert("type".into(), json!(rtntype_n2a(r.rtype as u8)));
         }
-        o.insert("dst".into(), json!(fmt4(r.requested_dst)));
+        o.insert("dst".into(), json!(host4(r.requested_dst)));
         if r.requested_src != 0 {
-            o.insert("from".into(), json!(fmt4(r.requested_src)));
+            o.insert("from".into(), json!(host4(r.requested_src)));
         }
         if tos != 0 {
             o.insert("tos".into(), json!(format!("0x{tos:02x}")));
         }
         match &r.gateway {
             Some(Gateway::V4(g)) => {
-                o.insert("gateway".into(), json!(fmt4(*g)));
+                o.insert("gateway".into(), json!(host4(*g)));
             }
             Some(Gateway::V6(g)) => {
-                o.insert("via".into(), json!({ "family": "inet6", "host": fmt6(*g) }));
+                o.insert(
+                    "via".into(),
+                    json!({ "family": "inet6", "host": host6(*g) }),
+                );
             }
             None => {}
         }
@@ -188,9 +195,9 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
     if r.rtype != RouteType::Unicast || details {
         p.push(rtntype_n2a(r.rtype as u8));
     }
-    p.push(fmt4(r.requested_dst));
+    p.push(host4(r.requested_dst));
     if r.requested_src != 0 {
-        p.push(format!("from {}", fmt4(r.requested_src)));
+        p.push(format!("from {}", host4(r.requested_src)));
     }
     if let Some(e) = encap {
         // ` encap ... ` (iproute2 prints it with a blank before and after)
@@ -200,8 +207,8 @@ pub fn get4(ns: &Netns, r: &RouteAnswer4, fibmatch: bool, opts: &ShowOpts) -> St
         p.push(format!("tos 0x{tos:02x}"));
     }
     match &r.gateway {
-        Some(Gateway::V4(g)) => p.push(format!("via {}", fmt4(*g))),
-        Some(Gateway::V6(g)) => p.push(format!("via inet6 {}", fmt6(*g))),
+        Some(Gateway::V4(g)) => p.push(format!("via {}", host4(*g))),
+        Some(Gateway::V6(g)) => p.push(format!("via inet6 {}", host6(*g))),
         None => {}
     }
     p.push(format!("dev {}", ns.link_name(r.dev)));
@@ -277,10 +284,10 @@ pub fn get6(
         if r.rtype != RouteType::Unicast || details {
             o.insert("type".into(), json!(rtntype_n2a(r.rtype as u8)));
         }
-        o.insert("dst".into(), json!(fmt6(dst)));
-        o.insert("from".into(), json!(fmt6(src)));
+        o.insert("dst".into(), json!(host6(dst)));
+        o.insert("from".into(), json!(host6(src)));
         if let Some(g) = r.gateway {
-            o.insert("gateway".into(), json!(fmt6(g)));
+            o.insert("gateway".into(), json!(host6(g)));
         }
         o.insert("dev".into(), json!(ns.link_name(r.dev)));
         if r.table != 254 || details {
@@ -323,13 +330,13 @@ pub fn get6(
     if r.rtype != RouteType::Unicast || details {
         p.push(rtntype_n2a(r.rtype as u8));
     }
-    p.push(fmt6(dst));
-    p.push(format!("from {}", fmt6(src)));
+    p.push(host6(dst));
+    p.push(format!("from {}", host6(src)));
     if let Some(e) = route.and_then(|x| x.nh.encap.as_deref()) {
         p.push(encap_text(ns, e).trim_end().to_string());
     }
     if let Some(g) = r.gateway {
-        p.push(format!("via {}", fmt6(g)));
+        p.push(format!("via {}", host6(g)));
     }
     p.push(format!("dev {}", ns.link_name(r.dev)));
     if r.table != 254 || details {

@@ -49,6 +49,8 @@ pub struct Opts {
     pub brief: bool,
     /// `-N`.
     pub numeric: bool,
+    /// `-r`: addresses printed by `format_host` are looked up in the hosts database.
+    pub resolve: bool,
     /// `-s` given this many times (only flushes print anything more).
     pub stats: u32,
     /// `-0` / `-M` / `-B` / `-f link|mpls|bridge`: the preferred family is none of
@@ -434,6 +436,7 @@ fn run_ip_line(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     // iproute2's global: every name printed for this command (and by a front end
     // printing its answer) follows it
     crate::names::set_numeric(opts.numeric);
+    crate::names::set_resolve(opts.resolve);
     crate::names::set_alt(opts.alt);
     if crate::names::strict() {
         // a single command is a process of its own (a batch's lines share one)
@@ -506,6 +509,7 @@ fn read_options(argv: &[String]) -> Res<Opening> {
         } else if m("-details") {
             opts.details = true;
         } else if m("-resolve") {
+            opts.resolve = true;
         } else if m("-oneline") {
             opts.oneline = true;
         } else if m("-timestamp") || m("-tshort") {

@@ -123,6 +123,8 @@ pub fn table_a2n(s: &str) -> Option<u32> {
 thread_local! {
     /// iproute2's global `numeric` (`-N`): the `*_n2a` functions print numbers.
     static NUMERIC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// iproute2's global `resolve_hosts` (`-r`): `format_host` prints host names.
+    static RESOLVE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// iproute2's global `preferred_family` when it is none of inet/inet6 (`-0`, `-M`,
     /// `-B`, `-f link|mpls|bridge`): 0 none, else [`AltFamily::code`].
     static ALT: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
@@ -279,6 +281,12 @@ pub fn mpls_labels(s: &str) -> Option<usize> {
 /// command's options, and a front end printing an answer after it sees the same).
 pub fn set_numeric(on: bool) {
     NUMERIC.with(|n| n.set(on));
+}
+
+/// Set `-r` (`-resolve`) for the commands and printing that follow on this thread, as
+/// [`set_numeric`] does `-N`.
+pub fn set_resolve(on: bool) {
+    RESOLVE.with(|n| n.set(on));
 }
 
 /// Ask the kernel with strict dump checking (a single command, the default) or without
@@ -593,4 +601,60 @@ pub fn fmt6(a: u128) -> String {
 /// Format an IPv4 address.
 pub fn fmt4(a: u32) -> String {
     Ipv4Addr::from(a).to_string()
+}
+
+/// The name `gethostbyaddr` finds for an address in the hosts database
+/// (`/etc/hosts`, glibc's `files` source): the canonical name, the first one after the
+/// address, of the first line holding the address in the same family. iproute2's
+/// `resolve_address` asks for an IPv4-mapped IPv6 address as the IPv4 address it
+/// maps. The `dns` source is not modelled: the scenario's namespace reaches no name
+/// server, so the lookup fails and the number is printed.
+fn hosts_name(a: std::net::IpAddr) -> Option<String> {
+    let a = match a {
+        std::net::IpAddr::V6(v) => v
+            .to_ipv4_mapped()
+            .map_or(std::net::IpAddr::V6(v), std::net::IpAddr::V4),
+        v4 => v4,
+    };
+    let text = std::fs::read_to_string("/etc/hosts").ok()?;
+    text.lines().find_map(|l| {
+        let l = l.split('#').next().unwrap_or_default();
+        let mut f = l.split_whitespace();
+        let addr = f.next()?;
+        let name = f.next()?;
+        let same = match a {
+            std::net::IpAddr::V4(v) => addr.parse::<Ipv4Addr>().ok() == Some(v),
+            std::net::IpAddr::V6(v) => addr.parse::<Ipv6Addr>().ok() == Some(v),
+        };
+        same.then(|| name.to_string())
+    })
+}
+
+/// iproute2's `format_host` of an IPv4 address: with `-r` the host name the hosts
+/// database gives it, else (or when it has none) the number.
+pub fn host4(a: u32) -> String {
+    if RESOLVE.with(std::cell::Cell::get) {
+        if let Some(n) = hosts_name(std::net::IpAddr::V4(Ipv4Addr::from(a))) {
+            return n;
+        }
+    }
+    fmt4(a)
+}
+
+/// iproute2's `format_host` of an address of either family (see [`host4`]).
+pub fn host_ip(a: std::net::IpAddr) -> String {
+    match a {
+        std::net::IpAddr::V4(v) => host4(u32::from(v)),
+        std::net::IpAddr::V6(v) => host6(u128::from(v)),
+    }
+}
+
+/// iproute2's `format_host` of an IPv6 address (see [`host4`]).
+pub fn host6(a: u128) -> String {
+    if RESOLVE.with(std::cell::Cell::get) {
+        if let Some(n) = hosts_name(std::net::IpAddr::V6(Ipv6Addr::from(a))) {
+            return n;
+        }
+    }
+    fmt6(a)
 }

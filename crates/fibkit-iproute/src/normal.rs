@@ -6,7 +6,7 @@ use fibkit::lookup6::RouteAnswer6;
 use fibkit::route::{nhflags, rtax, Gateway, Metrics, Route4, Route6, RouteType};
 use fibkit::Netns;
 
-use crate::names::{fmt4, fmt6, proto_n2a, rtntype_n2a, scope_n2a, table_n2a};
+use crate::names::{fmt4, fmt6, host4, host6, proto_n2a, rtntype_n2a, scope_n2a, table_n2a};
 
 fn table_word(t: u32) -> String {
     if t == 0 {
@@ -18,10 +18,10 @@ fn table_word(t: u32) -> String {
 
 fn gw_word(g: &Gateway, route_v6: bool) -> String {
     match (g, route_v6) {
-        (Gateway::V4(a), false) => format!("via {}", fmt4(*a)),
-        (Gateway::V6(a), true) => format!("via {}", fmt6(*a)),
-        (Gateway::V6(a), false) => format!("via inet6 {}", fmt6(*a)),
-        (Gateway::V4(a), true) => format!("via inet {}", fmt4(*a)),
+        (Gateway::V4(a), false) => format!("via {}", host4(*a)),
+        (Gateway::V6(a), true) => format!("via {}", host6(*a)),
+        (Gateway::V6(a), false) => format!("via inet6 {}", host6(*a)),
+        (Gateway::V4(a), true) => format!("via inet {}", host4(*a)),
     }
 }
 
@@ -100,7 +100,8 @@ fn dst4(r: &Route4) -> String {
     if r.dst.len == 0 {
         "default".into()
     } else if r.dst.len == 32 {
-        fmt4(r.dst.addr)
+        // a host route's destination goes through format_host (a name with -r)
+        host4(r.dst.addr)
     } else {
         format!("{}/{}", fmt4(r.dst.addr), r.dst.len)
     }
@@ -110,7 +111,7 @@ fn dst6(p: fibkit::prefix::Prefix6) -> String {
     if p.len == 0 {
         "default".into()
     } else if p.len == 128 {
-        fmt6(p.addr)
+        host6(p.addr)
     } else {
         format!("{}/{}", fmt6(p.addr), p.len)
     }
@@ -252,7 +253,7 @@ fn fib6_words(ns: &Netns, legs: &[&Route6]) -> Vec<String> {
     let mut flags = 0;
     if single && paths {
         if let Some(g) = r.nh.gw {
-            p.push(format!("via {}", fmt6(g)));
+            p.push(format!("via {}", host6(g)));
         }
         if r.nh.dev != 0 {
             p.push(format!("dev {}", ns.link_name(r.nh.dev)));
@@ -281,7 +282,7 @@ fn fib6_words(ns: &Netns, legs: &[&Route6]) -> Vec<String> {
         for l in legs {
             let mut q = Vec::new();
             if let Some(g) = l.nh.gw {
-                q.push(format!("via {}", fmt6(g)));
+                q.push(format!("via {}", host6(g)));
             }
             q.push(format!("dev {}", ns.link_name(l.nh.dev)));
             q.push(format!("weight {}", l.nh.weight));
@@ -452,7 +453,7 @@ pub fn get6_line_as(ns: &Netns, r: &RouteAnswer6, fibmatch: bool, view: OracleVi
     }
     let mut p: Vec<String> = vec![rtntype_n2a(r.rtype as u8)];
     if let Some(g) = r.gateway {
-        p.push(format!("via {}", fmt6(g)));
+        p.push(format!("via {}", host6(g)));
     }
     p.push(format!("dev {}", ns.link_name(r.dev)));
     if let Some(s) = r.prefsrc {

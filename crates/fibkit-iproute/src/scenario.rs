@@ -581,8 +581,9 @@ impl Runner {
 
     /// The oracle's `dump`.
     pub fn dump(&mut self, what: &[String]) {
-        // the oracle's dump runs its own `ip` commands, without an earlier one's -N
+        // the oracle's dump runs its own `ip` commands, without an earlier one's -N or -r
         crate::names::set_numeric(false);
+        crate::names::set_resolve(false);
         self.out.push("DUMP begin".into());
         let has = |w: &str| what.iter().any(|x| x == w);
         let so = crate::show::ShowOpts::default();

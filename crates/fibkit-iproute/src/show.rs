@@ -1430,6 +1430,13 @@ impl Addr {
             Addr::V6(a) => ntop6(a),
         }
     }
+    /// `format_host`: with `-r`, the name the hosts database gives the address.
+    fn host(self) -> String {
+        match self {
+            Addr::V4(a) => crate::names::host4(a),
+            Addr::V6(a) => crate::names::host6(a),
+        }
+    }
 }
 
 fn ntop4(a: u32) -> String {
@@ -2132,9 +2139,10 @@ pub fn mptcp_endpoints_show(ns: &Netns, opts: &ShowOpts, only: Option<u8>) -> St
             continue;
         }
         o.obj_open(None);
+        // print_mptcp_addrinfo: format_host (a name with -r)
         let a = match e.addr {
-            MpAddr::V4(x) => ntop4(x),
-            MpAddr::V6(x) => ntop6(x),
+            MpAddr::V4(x) => crate::names::host4(x),
+            MpAddr::V6(x) => crate::names::host6(x),
         };
         o.s(Some("address"), &format!("{a} "), &a);
         if e.port != 0 {
@@ -2354,14 +2362,14 @@ pub fn maddr_show(ns: &Netns, opts: &ShowOpts, dev: Option<&str>) -> String {
                 rows.extend(
                     mc.v4
                         .iter()
-                        .map(|g| (Some("inet"), ntop4(g.addr), g.users, false)),
+                        .map(|g| (Some("inet"), crate::names::host4(g.addr), g.users, false)),
                 );
             }
             if af == AF_UNSPEC || af == AF_INET6 {
                 rows.extend(
                     mc.v6
                         .iter()
-                        .map(|g| (Some("inet6"), ntop6(g.addr), g.users, false)),
+                        .map(|g| (Some("inet6"), crate::names::host6(g.addr), g.users, false)),
                 );
             }
             (l.index, l.name.as_str(), rows)
@@ -3292,7 +3300,7 @@ fn print_rta_flow(o: &mut Out, flow: u32) {
 
 /// `print_rta_gateway()`.
 fn print_rta_gateway(o: &mut Out, gw: Addr) {
-    let g = gw.text();
+    let g = gw.host();
     if o.json() {
         o.js("gateway", &g);
     } else {
@@ -3302,7 +3310,7 @@ fn print_rta_gateway(o: &mut Out, gw: Addr) {
 
 /// `print_rta_via()` (an IPv6 gateway of an IPv4 route).
 fn print_rta_via(o: &mut Out, v: u128) {
-    let h = ntop6(v);
+    let h = crate::names::host6(v);
     if o.json() {
         o.obj_open(Some("via"));
         o.js("family", "inet6");
@@ -3342,7 +3350,8 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
     }
     let b1 = match m.dst {
         Some(d) if i32::from(m.dst_len) != host_len => format!("{}/{}", d.text(), m.dst_len),
-        Some(d) => d.text(),
+        // a host route's destination goes through format_host, a prefix's does not
+        Some(d) => d.host(),
         None if m.dst_len != 0 => format!("0/{} ", m.dst_len),
         None => "default".into(),
     };
@@ -3351,7 +3360,7 @@ fn print_route(o: &mut Out, ns: &Netns, opts: &ShowOpts, f: &RouteFilter, m: &Rt
         let b = if i32::from(m.src_len) != host_len {
             format!("{}/{}", s.text(), m.src_len)
         } else {
-            s.text()
+            s.host()
         };
         o.s(Some("from"), &format!("from {b} "), &b);
     } else if m.src_len != 0 {
@@ -4273,9 +4282,10 @@ fn print_fdb(
         std::net::IpAddr::V6(a) => Addr::V6(u128::from(a)),
     });
     let m = mac_text(&r.mac);
+    // print_neigh prints a bridge entry's destination through format_host too
     if opts.brief {
         if let Some(d) = dst {
-            let t = d.text();
+            let t = d.host();
             o.s(Some("dst"), &format!("{t:<39} "), &t);
         }
         if filter_index == 0 {
@@ -4288,7 +4298,7 @@ fn print_fdb(
         return;
     }
     if let Some(d) = dst {
-        let t = d.text();
+        let t = d.host();
         o.s(Some("dst"), &format!("{t} "), &t);
     }
     if filter_index == 0 {
@@ -4702,7 +4712,8 @@ fn print_neigh(
         }
     });
     o.obj_open(None);
-    let t = dst.text();
+    // the destination goes through format_host (a name with -r), in -br's column too
+    let t = dst.host();
     if brief {
         // `-br`: address and device in columns, then the link-layer address (NUD_VALID)
         o.s(Some("dst"), &format!("{t:<39} "), &t);
@@ -5108,7 +5119,8 @@ fn print_vxlan(o: &mut Out, ns: &Netns, c: &fibkit::vxlan::Vxlan) {
             (false, true) => "remote6",
         };
         let word = if a.is_multicast() { "group" } else { "remote" };
-        let t = a.to_string();
+        // format_host: a name with -r, else inet_ntop's text
+        let t = crate::names::host_ip(a);
         o.s(Some(key), &format!("{word} {t} "), &t);
     }
     if let Some(a) = c.local.filter(|a| !a.is_unspecified()) {
@@ -5117,7 +5129,7 @@ fn print_vxlan(o: &mut Out, ns: &Netns, c: &fibkit::vxlan::Vxlan) {
         } else {
             "local"
         };
-        let t = a.to_string();
+        let t = crate::names::host_ip(a);
         o.s(Some(key), &format!("local {t} "), &t);
     }
     if c.lower != 0 {
@@ -6013,11 +6025,12 @@ fn print_addrinfo(o: &mut Out, ns: &Netns, f: &AddrFilter, a: &AddrMsg) {
         let fam = if a.family == AF_INET { "inet" } else { "inet6" };
         o.s(Some("family"), &format!("    {fam} "), fam);
     }
-    let local = a.local.text();
+    // print_addrinfo: the local, peer and broadcast addresses go through format_host
+    let local = a.local.host();
     o.s(Some("local"), &local, &local);
     if let Some(p) = a.peer {
         o.fp(" peer ");
-        let t = p.text();
+        let t = p.host();
         o.s(Some("address"), &t, &t);
     }
     o.n(
@@ -6034,7 +6047,7 @@ fn print_addrinfo(o: &mut Out, ns: &Netns, f: &AddrFilter, a: &AddrMsg) {
     }
     if let Some(b) = a.broadcast {
         o.fp("brd ");
-        let t = b.text();
+        let t = b.host();
         o.s(Some("broadcast"), &format!("{t} "), &t);
     }
     let sc = rtscope_n2a(a.scope);

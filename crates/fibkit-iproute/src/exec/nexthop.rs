@@ -619,9 +619,10 @@ fn device_selected(
 }
 
 fn gw_text(g: Gateway) -> String {
+    // print_rta_gateway: format_host (a name with -r)
     match g {
-        Gateway::V4(a) => std::net::Ipv4Addr::from(a).to_string(),
-        Gateway::V6(a) => crate::show::ntop6(a),
+        Gateway::V4(a) => crate::names::host4(a),
+        Gateway::V6(a) => crate::names::host6(a),
     }
 }
 

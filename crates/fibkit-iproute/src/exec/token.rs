@@ -75,7 +75,8 @@ fn list(ns: &Netns, opts: &Opts, args: &[String]) -> Res<Outcome> {
             continue;
         }
         if let Some(t) = ns.token(l.index) {
-            let text = crate::show::ntop6(u128::from(t));
+            // print_token: format_host (a name with -r)
+            let text = crate::names::host6(u128::from(t));
             rows.push((text, l.name.clone()));
         }
     }
