@@ -5001,6 +5001,8 @@ fn link_set(ns: &mut Netns, rest: &[String]) -> Res<Outcome> {
         }
         return Err(f);
     }
+    // the kind's data policy, then its own validate
+    bridge_data_policy(bridge.as_ref())?;
     // the kind's own validate (rtnl_newlink runs it first, whatever the device):
     // br_validate, veth_validate, ifb_validate and macvlan_validate refuse an address
     // that is not 6 bytes long (EINVAL: only a tun's, whose length iproute2 does not
@@ -5634,6 +5636,22 @@ fn policy(name: &str, more: &linkmore::LinkMore) -> Res<()> {
 
 /// [`policy`] for the attributes of `ip link add` before its kind (the device's name,
 /// as `name` or `dev`).
+/// `rtnl_newlink` parses a kind's IFLA_INFO_DATA against the kind's policy before its
+/// validate: `br_policy` gives IFLA_BR_GROUP_ADDR (NLA_BINARY) at most ETH_ALEN bytes,
+/// so a longer group address refuses the whole request before anything is applied (a
+/// shorter one passes here and is br_changelink's EINVAL).
+fn bridge_data_policy(c: Option<&fibkit::bridge::BridgeChange>) -> Res<()> {
+    if c.and_then(|c| c.group_addr.as_ref())
+        .is_some_and(|a| a.len() > 6)
+    {
+        return Err(Failure::kernel(fibkit::Error::msg(
+            Errno::ERANGE,
+            "Attribute failed policy validation",
+        )));
+    }
+    Ok(())
+}
+
 fn main_policy(at: &LinkAttrs) -> Res<()> {
     let name = at.name.as_deref().or(at.dev.as_deref()).unwrap_or("");
     policy(name, &at.more)
@@ -5818,6 +5836,7 @@ fn link_add(ns: &mut Netns, rest: &[String], mode: AddMode, fam: Option<Family>)
     // rtnl_newlink's attribute policy, before the kind's validate (a veth peer's is
     // checked by Netns::link_add after it)
     main_policy(&at)?;
+    bridge_data_policy(bridge.as_ref())?;
     // the kind's validate (ifb_validate, veth_validate, br_validate, macvlan_validate,
     // vxlan_validate): an address of any length but six bytes (tun_validate refuses
     // every request first)

@@ -48,13 +48,19 @@
 //!   only under spanning tree). Turning spanning tree off stops none of these timers; a
 //!   port's goes when it is disabled, the topology change when the bridge stops. The
 //!   timers' values (`ip -d link`'s `*_timer`, which the kernel counts down in real
-//!   time) are shown as 0.00, and the hello and garbage collection timers do not run.
+//!   time) are shown as 0.00, and the garbage collection timer does not run.
+//! - **BPDUs in a loop.** The hello timer runs under kernel spanning tree while the
+//!   bridge is up; each time, every designated port sends a configuration BPDU, which
+//!   only a port at the other end of a veth pair in the same bridge hears (a loop; a
+//!   peer in another bridge, which would take part in electing a root, is not
+//!   modelled). The port with the larger port id records the smaller one as its
+//!   designated port and blocks until its message age timer runs out.
 //! - **Spanning tree counters** (`stp_xstats`, `ip stats ... xstats_slave bridge stp`):
 //!   a port's transitions to blocking and to forwarding are counted as `br_set_state`
 //!   counts them, only under kernel spanning tree: blocking when it joins the bridge
 //!   (`new_nbp`'s `br_init_port`) and each time it is enabled (`br_stp_enable_port`),
-//!   forwarding when its forward delay timer ends its learning. No BPDU is sent (the
-//!   hello timer does not run) or received, so those counters stay 0.
+//!   forwarding when its forward delay timer ends its learning. The BPDU counters
+//!   stay 0 (the BPDUs sent and heard are not counted).
 
 use crate::error::{Errno, Error, Result};
 use crate::link::LinkKind;
@@ -444,6 +450,10 @@ pub struct BridgeConf {
     pub topology_change_detected: bool,
     /// When the topology change timer runs out (on [`Netns::now_ms`]'s clock).
     tc_due: Option<u64>,
+    /// When the hello timer runs out (on [`Netns::now_ms`]'s clock): it runs under
+    /// kernel spanning tree while the bridge is up (`br_stp_enable_bridge`,
+    /// `br_stp_start`), every hello time.
+    hello_due: Option<u64>,
     /// The ageing time the user set (`bridge_ageing_time`); [`BridgeConf::ageing_time`]
     /// is the one in force, twice the forward delay during a topology change under
     /// kernel spanning tree (`__br_set_topology_change`).
@@ -485,6 +495,7 @@ impl Default for BridgeConf {
             topology_change: false,
             topology_change_detected: false,
             tc_due: None,
+            hello_due: None,
             addr_random: false,
             bridge_ageing_time: 300 * HZ,
         }
@@ -558,6 +569,9 @@ impl BridgeConf {
         self.topology_change = on;
     }
 }
+
+/// An hour in milliseconds.
+const HOUR_MS: u64 = 3_600_000;
 
 /// Milliseconds per tick at [`HZ`].
 const TICK_MS: u64 = 1000 / HZ;
@@ -645,6 +659,12 @@ pub struct BridgePort {
     /// When its forward delay timer runs out (on [`Netns::now_ms`]'s clock): a
     /// listening port then learns, a learning one forwards.
     pub fd_due: Option<u64>,
+    /// When its message age timer runs out (on [`Netns::now_ms`]'s clock): it runs
+    /// while the port holds the information of a better designated port than its own,
+    /// recorded from a configuration BPDU (`br_record_config_information`), which
+    /// makes it neither root nor designated (blocking); when it runs out the port
+    /// becomes designated again (`br_message_age_timer_expired`).
+    pub msg_age_due: Option<u64>,
     /// `stp_xstats.transition_blk`: the times it was set blocking under kernel spanning
     /// tree (`br_set_state`: when it joins the bridge, `new_nbp`'s `br_init_port`, and
     /// each time it is enabled, `br_stp_enable_port`), as `ip stats` shows them.
@@ -784,11 +804,15 @@ impl Netns {
     }
 
     /// `br_become_designated_port` of port `idx` of `br`.
+    /// A port that becomes designated no longer holds another port's information:
+    /// its message age timer goes (`br_port_state_selection` deletes it for a
+    /// designated port, `br_stp_disable_port` for a disabled one).
     fn port_become_designated(&mut self, br: u32, idx: u32) {
         let prio = self.bridge_conf(br).priority;
         if let Some(p) = self.br_ports.get_mut(&idx) {
             p.designated_prio = prio;
             p.designated_port = p.port_id();
+            p.msg_age_due = None;
         }
     }
 
@@ -818,11 +842,25 @@ impl Netns {
     /// forwards at once without spanning tree (or forward delay) and listens under
     /// kernel spanning tree; either way its forward delay timer starts when there is a
     /// forward delay (a forwarding port's runs out doing nothing).
+    ///
+    /// A port holding a better designated port's information (see
+    /// [`BridgePort::msg_age_due`]) is neither: `br_make_blocking` blocks it, which
+    /// detects a topology change if it was learning or forwarding.
     fn bridge_port_selection(&mut self, br: u32) {
         let c = self.bridge_conf(br);
         let now = self.ms_clock;
+        let mut change = false;
         for idx in self.bridge_ports(br) {
             if let Some(p) = self.br_ports.get_mut(&idx) {
+                if p.state != port_state::DISABLED && p.msg_age_due.is_some() {
+                    if p.state != port_state::BLOCKING {
+                        change |= matches!(p.state, port_state::LEARNING | port_state::FORWARDING);
+                        p.state = port_state::BLOCKING;
+                        p.fd_due = None;
+                        p.transition_blk += u64::from(c.stp);
+                    }
+                    continue;
+                }
                 if p.state == port_state::BLOCKING {
                     p.state = if !c.stp || c.forward_delay == 0 {
                         // (its topology change detection is kernel spanning tree's;
@@ -835,6 +873,9 @@ impl Netns {
                     p.fd_due = (c.forward_delay != 0).then(|| now + c.forward_delay * TICK_MS);
                 }
             }
+        }
+        if change {
+            self.bridge_topology_change(br, now);
         }
     }
 
@@ -859,32 +900,182 @@ impl Netns {
     pub(crate) fn bridge_run_timers(&mut self) {
         let now = self.ms_clock;
         loop {
-            let port = self
-                .br_ports
-                .iter()
-                .filter_map(|(&i, p)| p.fd_due.map(|d| (d, i)))
-                .filter(|&(d, _)| d <= now)
+            // (due, kind, device): kind 0 a port's forward delay timer, 1 a port's
+            // message age timer, 2 a bridge's topology change timer, 3 its hello timer
+            let ports = self.br_ports.iter().flat_map(|(&i, p)| {
+                [
+                    p.fd_due.map(|d| (d, 0u8, i)),
+                    p.msg_age_due.map(|d| (d, 1, i)),
+                ]
+            });
+            let bridges = self.bridges.iter().flat_map(|(&b, c)| {
+                [
+                    c.tc_due.map(|d| (d, 2u8, b)),
+                    c.hello_due.map(|d| (d, 3, b)),
+                ]
+            });
+            let next = ports
+                .chain(bridges)
+                .flatten()
+                .filter(|&(d, _, _)| d <= now)
                 .min();
-            let tc = self
-                .bridges
-                .iter()
-                .filter_map(|(&b, c)| c.tc_due.map(|d| (d, b)))
-                .filter(|&(d, _)| d <= now)
-                .min();
-            match (port, tc) {
-                (Some((d, idx)), t) if t.is_none_or(|(td, _)| d <= td) => {
-                    self.bridge_forward_delay_expired(idx, d)
-                }
-                (_, Some((_, br))) => {
+            match next {
+                Some((d, 0, idx)) => self.bridge_forward_delay_expired(idx, d),
+                Some((d, 1, idx)) => self.bridge_message_age_expired(idx, d),
+                Some((_, 2, br)) => {
                     let c = self.bridges.entry(br).or_default();
                     c.tc_due = None;
                     c.topology_change_detected = false;
                     c.set_topology_change(false);
                     self.bump();
                 }
-                _ => return,
+                Some((d, _, br)) => self.bridge_hello_expired(br, d),
+                None => return,
             }
         }
+    }
+
+    /// Whether port `idx` of `br` is designated (`br_is_designated_port`): it holds its
+    /// own port id and the bridge's id as the designated ones.
+    fn port_is_designated(&self, br: u32, idx: u32) -> bool {
+        let prio = self.bridge_conf(br).priority;
+        self.br_ports.get(&idx).is_some_and(|p| {
+            p.msg_age_due.is_none() && p.designated_prio == prio && p.designated_port == p.port_id()
+        })
+    }
+
+    /// The bridge port at the other end of port `idx`'s wire, which a BPDU sent there
+    /// reaches: a veth's peer, when it is a port of the same bridge `br` (a loop). A
+    /// peer in another bridge is not modelled (its BPDUs would take part in electing
+    /// a root between the two bridges).
+    fn port_wire_peer(&self, br: u32, idx: u32) -> Option<u32> {
+        let LinkKind::Veth { peer } = self.links.get(&idx)?.kind else {
+            return None;
+        };
+        (self.links.get(&peer)?.master == br && self.br_ports.contains_key(&peer)).then_some(peer)
+    }
+
+    /// Bridge `br`'s hello timer, due at `at` (ms), runs out
+    /// (`br_hello_timer_expired`): while the bridge is up every designated port that
+    /// is not disabled sends a configuration BPDU (`br_config_bpdu_generation`), and
+    /// under kernel spanning tree the timer starts again. The BPDUs are received after
+    /// all were sent.
+    fn bridge_hello_expired(&mut self, br: u32, at: u64) {
+        let up = self.links.get(&br).is_some_and(|l| l.up);
+        let now = self.ms_clock;
+        let c = self.bridges.entry(br).or_default();
+        let every = (c.hello_time * TICK_MS).max(1);
+        let mut next = at + every;
+        if now.saturating_sub(next) > HOUR_MS {
+            // a clock moved on by hours at once: the hellos in between are all alike,
+            // so only the last one before now is run
+            next = now - (now - at) % every;
+        }
+        c.hello_due = (up && c.stp).then_some(next);
+        if !up {
+            return;
+        }
+        let sent: Vec<(u32, u16)> = self
+            .bridge_ports(br)
+            .into_iter()
+            .filter(|&i| {
+                self.br_ports
+                    .get(&i)
+                    .is_some_and(|p| p.state != port_state::DISABLED)
+                    && self.port_is_designated(br, i)
+            })
+            .filter_map(|i| {
+                Some((
+                    self.port_wire_peer(br, i)?,
+                    self.br_ports.get(&i)?.port_id(),
+                ))
+            })
+            .collect();
+        for (to, port_id) in sent {
+            self.bridge_received_config_bpdu(br, to, port_id, at, 0);
+        }
+    }
+
+    /// `br_received_config_bpdu` on port `idx` of `br` at `at` (ms): a configuration
+    /// BPDU sent by port `port_id` of the same bridge, so with this bridge as the root
+    /// at a cost of 0 and as the designated bridge. Under kernel spanning tree only
+    /// (without it `br_handle_frame` forwards BPDUs), on a port that is not disabled.
+    /// When it supersedes the port's information (`br_supersedes_port_info`: a root id
+    /// of a smaller priority than the one held, or the same and a port id not above
+    /// the designated port held) the port records it and starts its message age timer
+    /// (`br_record_config_information`), then the configuration and the port states
+    /// are chosen again (`br_configuration_update`, `br_port_state_selection`), which
+    /// blocks it; otherwise a designated port answers with its own BPDU (`br_reply`;
+    /// its hold timer may delay that by up to a second, not modelled).
+    fn bridge_received_config_bpdu(&mut self, br: u32, idx: u32, port_id: u16, at: u64, depth: u8) {
+        let c = self.bridge_conf(br);
+        let Some(p) = self.br_ports.get(&idx) else {
+            return;
+        };
+        if !c.stp || p.state == port_state::DISABLED || depth > 1 {
+            return;
+        }
+        let supersedes = match c.priority.cmp(&p.designated_prio) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => port_id <= p.designated_port,
+        };
+        if supersedes {
+            if let Some(p) = self.br_ports.get_mut(&idx) {
+                p.designated_prio = c.priority;
+                p.designated_port = port_id;
+                p.msg_age_due = Some(at + c.max_age * TICK_MS);
+            }
+            self.bridge_configuration_update(br);
+            self.bridge_carrier_changed(br);
+            self.bump();
+        } else if self.port_is_designated(br, idx) {
+            let own = self.br_ports.get(&idx).map_or(0, |p| p.port_id());
+            if let Some(to) = self.port_wire_peer(br, idx) {
+                self.bridge_received_config_bpdu(br, to, own, at, depth + 1);
+            }
+        }
+    }
+
+    /// `br_configuration_update`'s designated port selection: a port that is not
+    /// disabled and holds another port's information becomes designated again when
+    /// that information is of an older root (another bridge priority) or of a
+    /// designated port above its own (`br_should_become_designated_port`). The port
+    /// states follow (see [`Netns::bridge_port_selection`]).
+    fn bridge_configuration_update(&mut self, br: u32) {
+        let prio = self.bridge_conf(br).priority;
+        for idx in self.bridge_ports(br) {
+            let Some(p) = self.br_ports.get(&idx) else {
+                continue;
+            };
+            if p.state != port_state::DISABLED
+                && p.msg_age_due.is_some()
+                && (p.designated_prio != prio || p.port_id() < p.designated_port)
+            {
+                self.port_become_designated(br, idx);
+            }
+        }
+    }
+
+    /// Port `idx`'s message age timer, due at `at` (ms), runs out
+    /// (`br_message_age_timer_expired`, with or without spanning tree): the
+    /// information it held is lost, it becomes designated and the port states are
+    /// chosen again (a blocking port listens, or forwards at once without spanning
+    /// tree).
+    fn bridge_message_age_expired(&mut self, idx: u32, at: u64) {
+        let _ = at;
+        let br = self.links.get(&idx).map_or(0, |l| l.master);
+        let Some(p) = self.br_ports.get_mut(&idx) else {
+            return;
+        };
+        p.msg_age_due = None;
+        if p.state == port_state::DISABLED {
+            return;
+        }
+        self.port_become_designated(br, idx);
+        self.bridge_configuration_update(br);
+        self.bridge_carrier_changed(br);
+        self.bump();
     }
 
     /// Port `idx`'s forward delay timer, due at `at` (ms), runs out.
@@ -934,8 +1125,12 @@ impl Netns {
         let up = self.links.get(&br).is_some_and(|b| b.up);
         let was_open = self.bridges.get(&br).is_some_and(|c| c.open);
         if up != was_open {
+            let now = self.ms_clock;
             let c = self.bridges.entry(br).or_default();
             c.open = up;
+            // br_stp_enable_bridge starts the hello timer under kernel spanning tree,
+            // br_stp_disable_bridge stops it
+            c.hello_due = (up && c.stp).then(|| now + c.hello_time * TICK_MS);
             if !up {
                 // br_stp_disable_bridge: the topology change ends with its timer
                 c.set_topology_change(false);
@@ -990,6 +1185,7 @@ impl Netns {
             designated_prio: self.bridge_conf(br).priority,
             designated_port: 0,
             fd_due: None,
+            msg_age_due: None,
             // new_nbp's br_init_port sets it blocking (counted under kernel spanning
             // tree) before it is disabled
             transition_blk: u64::from(self.bridge_conf(br).stp),
@@ -1057,14 +1253,21 @@ impl Netns {
             conf.bridge_ageing_time = conf.ageing_time;
         }
         if let Some(v) = c.stp_state {
+            let now = self.ms_clock;
             let conf = self.bridges.entry(br).or_default();
             if v != 0 && !conf.stp {
                 // br_stp_start: kernel spanning tree, its forward delay within 2-30 s
                 conf.forward_delay = conf.forward_delay.clamp(2 * HZ, 30 * HZ);
                 conf.stp = true;
+                // (and starts the hello timer of a bridge that is up)
+                if conf.open {
+                    conf.hello_due = Some(now + conf.hello_time * TICK_MS);
+                }
                 self.bridge_port_selection(br);
             } else if v == 0 {
-                // br_stp_stop: listening ports go on when their timer fires
+                // br_stp_stop: listening ports go on when their timer fires, and so
+                // do the hello timer (once more, its BPDUs no longer heard) and a
+                // port's message age timer
                 conf.stp = false;
             }
         }
