@@ -2142,7 +2142,10 @@ impl Netns {
 
     /// `ip -6 addr del`.
     pub fn addr6_del(&mut self, dev: u32, addr: u128, plen: Option<u8>) -> Result<()> {
-        self.addr6_del_as(dev, addr, plen, true)
+        self.addr6_del_as(dev, addr, plen, true)?;
+        // inet6_addr_del ends with addrconf_verify_rtnl
+        self.addrconf_verify6(self.ms_clock);
+        Ok(())
     }
 
     /// [`Netns::addr6_del`]; a request (`leave_group`, not an expiry) deleting a
