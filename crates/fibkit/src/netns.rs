@@ -884,6 +884,14 @@ impl Netns {
         self.addr6_run_due();
     }
 
+    /// Whole seconds since the IPv6 address `addr` of `dev` had its lifetimes set, on
+    /// the millisecond clock (`(jiffies - ifp->tstamp) / HZ`, what `inet6_fill_ifaddr`
+    /// subtracts from them); `None` for an address without a recorded time.
+    pub fn addr6_age_s(&self, dev: u32, addr: u128) -> Option<u64> {
+        let set = self.addr6_set_ms.get(&(dev, addr))?;
+        Some(self.ms_clock.saturating_sub(*set) / 1000)
+    }
+
     /// Runs the IPv6 lifetime checks ([`Netns::addrconf_verify6`]) that came due on
     /// the millisecond clock, each at the time it was due.
     pub(crate) fn addr6_run_due(&mut self) {
