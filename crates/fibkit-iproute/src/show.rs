@@ -5483,7 +5483,14 @@ fn addr_dump(ns: &Netns, family: u8) -> Vec<AddrMsg> {
                     broadcast: None,
                     label: None,
                     metric: (a.metric != 0).then_some(a.metric),
-                    life: reported_life(&a.life, true, ns.now()),
+                    // the seconds since its lifetimes were set, on the millisecond
+                    // clock when known (fractional sleeps)
+                    life: reported_life(
+                        &a.life,
+                        true,
+                        ns.addr6_age_s(l.index, a.addr)
+                            .map_or(ns.now(), |age| a.life.tstamp + age),
+                    ),
                 });
             }
         }

@@ -1529,6 +1529,7 @@ impl Netns {
         // inet6_addr_add: a finite valid lifetime makes the address non-permanent and
         // its prefix route expiring; a preferred lifetime of 0 makes it deprecated
         a.life.tstamp = self.now;
+        self.addr6_set_ms.insert((dev, a.addr), self.ms_clock);
         let expires = addr6_lifetime_flags(&mut a.flags, a.life);
         self.link_dev_addr6(dev, a.clone());
         // addrconf_dad_begin (run at once, the device up or not) joins the address's
@@ -1543,6 +1544,8 @@ impl Netns {
             self.ifa_notify_new6(dev, &a);
         }
         self.bump();
+        // inet6_addr_add ends with addrconf_verify_rtnl
+        self.addrconf_verify6(self.ms_clock);
         Ok(())
     }
 
@@ -2037,6 +2040,7 @@ impl Netns {
             new.peer = new_peer;
         }
         self.addrs6.get_mut(&dev).expect("exists")[i] = new.clone();
+        self.addr6_set_ms.insert((dev, new.addr), self.ms_clock);
         let p = Prefix6::new(new.addr, new.plen);
         if flags & ifa::NOPREFIXROUTE == 0 {
             let prio = if new.metric == 0 {
@@ -2085,6 +2089,8 @@ impl Netns {
             }
         }
         self.bump();
+        // inet6_addr_modify ends with addrconf_verify_rtnl
+        self.addrconf_verify6(self.ms_clock);
         Ok(())
     }
 
@@ -2136,7 +2142,10 @@ impl Netns {
 
     /// `ip -6 addr del`.
     pub fn addr6_del(&mut self, dev: u32, addr: u128, plen: Option<u8>) -> Result<()> {
-        self.addr6_del_as(dev, addr, plen, true)
+        self.addr6_del_as(dev, addr, plen, true)?;
+        // inet6_addr_del ends with addrconf_verify_rtnl
+        self.addrconf_verify6(self.ms_clock);
+        Ok(())
     }
 
     /// [`Netns::addr6_del`]; a request (`leave_group`, not an expiry) deleting a
@@ -2171,6 +2180,7 @@ impl Netns {
         };
         let a = list[i].clone();
         self.addrs6.get_mut(&dev).expect("exists").remove(i);
+        self.addr6_set_ms.remove(&(dev, addr));
         // ipv6_del_addr: its DAD work is cancelled
         self.dad_due.remove(&(dev, addr));
         // ipv6_del_addr: only a permanent address with a prefix route of its own looks

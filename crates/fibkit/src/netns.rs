@@ -327,6 +327,12 @@ pub struct Netns {
     pub(crate) ms_clock: u64,
     /// The earliest check due in a resilient group (`u64::MAX`: none).
     pub(crate) res_next_due: u64,
+    /// When the IPv6 addresses' lifetime check runs next (`addr_chk_work`, on the
+    /// millisecond clock; `None`: never armed): see [`Netns::addrconf_verify6`].
+    pub(crate) addr6_chk_due: Option<u64>,
+    /// When each IPv6 address's lifetimes were last set (`ifp->tstamp`), on the
+    /// millisecond clock, by (device, address).
+    pub(crate) addr6_set_ms: HashMap<(u32, u128), u64>,
     /// Each neighbour entry's times and probe count (see [`NeighStamps`]), by
     /// (device, address, v6): set when the entry is made.
     pub(crate) neigh_stamps: HashMap<(u32, u128, bool), NeighStamps>,
@@ -631,6 +637,8 @@ impl Netns {
             dad_due: BTreeMap::new(),
             dad_restart_pending: None,
             res_next_due: u64::MAX,
+            addr6_chk_due: None,
+            addr6_set_ms: HashMap::new(),
             nh_dev_seq: 0,
             addr4_seq: 0,
             generation: 0,
@@ -722,6 +730,7 @@ impl Netns {
         if self.ms_clock >= self.res_next_due {
             self.res_run_due();
         }
+        self.addr6_run_due();
         self.neigh_run_timers();
         self.bridge_run_timers();
     }
@@ -854,15 +863,14 @@ impl Netns {
         self.age_addresses(now);
     }
 
-    /// `check_lifetime` (IPv4) and `addrconf_verify` (IPv6) at `now`: an address whose
-    /// valid lifetime has run out is deleted as `ip addr del` would (an IPv6 one with a
-    /// finite lifetime leaves its prefix route to expire), one whose preferred lifetime
-    /// has turns deprecated. The kernel runs them from timers rounded up to whole
-    /// seconds, so it may act up to about a second later than this.
+    /// `check_lifetime` (IPv4) at `now`: an address whose valid lifetime has run out
+    /// is deleted as `ip addr del` would, one whose preferred lifetime has turns
+    /// deprecated. The kernel runs it from a timer rounded up to whole seconds, so it
+    /// may act up to about a second later than this. Then the IPv6 check, on its own
+    /// schedule ([`Netns::addrconf_verify6`]).
     fn age_addresses(&mut self, now: u64) {
         use crate::addr::ifa;
         let mut gone4 = Vec::new();
-        let mut gone6 = Vec::new();
         let mut deprecated = false;
         for (&dev, list) in self.addrs4.iter_mut() {
             // check_lifetime passes permanent addresses over, a finite preferred
@@ -876,27 +884,90 @@ impl Netns {
                 }
             }
         }
-        for (&dev, list) in self.addrs6.iter_mut() {
-            for a in list.iter_mut() {
-                if a.flags & ifa::PERMANENT == 0 && a.life.expired(now) {
-                    gone6.push((dev, a.addr, a.plen));
-                } else if a.life.deprecated(now) && a.flags & ifa::DEPRECATED == 0 {
-                    a.flags |= ifa::DEPRECATED;
-                    deprecated = true;
-                }
-            }
-        }
         gone4.sort_unstable();
-        gone6.sort_unstable();
         for (dev, local, plen, address) in gone4 {
             let _ = self.addr4_del_as(dev, Some(local), Some(plen), Some(address), None, false);
         }
-        for (dev, addr, plen) in gone6 {
+        if deprecated {
+            self.bump();
+        }
+        self.addr6_run_due();
+    }
+
+    /// Whole seconds since the IPv6 address `addr` of `dev` had its lifetimes set, on
+    /// the millisecond clock (`(jiffies - ifp->tstamp) / HZ`, what `inet6_fill_ifaddr`
+    /// subtracts from them); `None` for an address without a recorded time.
+    pub fn addr6_age_s(&self, dev: u32, addr: u128) -> Option<u64> {
+        let set = self.addr6_set_ms.get(&(dev, addr))?;
+        Some(self.ms_clock.saturating_sub(*set) / 1000)
+    }
+
+    /// Runs the IPv6 lifetime checks ([`Netns::addrconf_verify6`]) that came due on
+    /// the millisecond clock, each at the time it was due.
+    pub(crate) fn addr6_run_due(&mut self) {
+        while let Some(due) = self.addr6_chk_due.filter(|&d| d <= self.ms_clock) {
+            self.addrconf_verify6(due);
+        }
+    }
+
+    /// `addrconf_verify_rtnl` at `at` (ms clock): an address whose valid lifetime has
+    /// run out is deleted as `ip -6 addr del` would (leaving its prefix route to
+    /// expire), one whose preferred lifetime has turns deprecated, each by its age in
+    /// whole seconds (with `ADDRCONF_TIMER_FUZZ_MINUS`, 20 ms, of slack). The check
+    /// runs again at the next lifetime end it saw, but never sooner than a second
+    /// (`ADDRCONF_TIMER_FUZZ_MAX`) after this run: since `ip -6 addr add` and `change`
+    /// run it too, a lifetime ending less than a second after one of them (or after
+    /// another address's) is acted on only a second after it. (The kernel may also
+    /// round a due time up to a whole second of its own clock when that adds less
+    /// than `ADDRCONF_TIMER_FUZZ`, 250 ms; not modelled.)
+    pub(crate) fn addrconf_verify6(&mut self, at: u64) {
+        use crate::addr::{ifa, Lifetime};
+        const INF: u32 = Lifetime::INFINITE;
+        // with nothing to wait for the check comes back every ADDR_CHECK_FREQUENCY
+        let mut next = at + 120_000;
+        let mut gone = Vec::new();
+        let mut deprecated = false;
+        let (now_s, ms) = (self.now, self.ms_clock);
+        for (&dev, list) in self.addrs6.iter_mut() {
+            for a in list.iter_mut() {
+                let life = a.life;
+                if a.flags & ifa::PERMANENT != 0 && life.preferred == INF {
+                    continue;
+                }
+                // an address without a recorded time: its seconds-clock stamp
+                let set = self
+                    .addr6_set_ms
+                    .get(&(dev, a.addr))
+                    .copied()
+                    .unwrap_or_else(|| {
+                        ms.saturating_sub(now_s.saturating_sub(life.tstamp).saturating_mul(1000))
+                    });
+                let age = (at.saturating_sub(set) + 20) / 1000;
+                if life.valid != INF && age >= u64::from(life.valid) {
+                    gone.push((dev, a.addr, a.plen));
+                } else if life.preferred == INF {
+                    continue;
+                } else if age >= u64::from(life.preferred) {
+                    if a.flags & ifa::DEPRECATED == 0 {
+                        a.flags |= ifa::DEPRECATED;
+                        deprecated = true;
+                    }
+                    if life.valid != INF {
+                        next = next.min(set + u64::from(life.valid) * 1000);
+                    }
+                } else {
+                    next = next.min(set + u64::from(life.preferred) * 1000);
+                }
+            }
+        }
+        gone.sort_unstable();
+        for (dev, addr, plen) in gone {
             let _ = self.addr6_del_as(dev, addr, Some(plen), false);
         }
         if deprecated {
             self.bump();
         }
+        self.addr6_chk_due = Some(next.max(at + 1000));
     }
 
     /// Call after changing [`Netns::sysctl`] fields directly: advances the generation
