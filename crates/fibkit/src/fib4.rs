@@ -249,6 +249,10 @@ fn same_but_state(a: &Fib4Info, b: &Fib4Info) -> bool {
 pub(crate) struct InfoPool4 {
     infos: Vec<(u64, u32, Arc<Fib4Info>)>,
     next: usize,
+    /// The infos device events left with state bits ([`INFO4_STATE_FLAGS`]), kept
+    /// while a route may hold them (never evicted: a new route equal to one of them
+    /// but for those bits must find it however many infos were made since).
+    stateful: Vec<(u64, u32, Arc<Fib4Info>)>,
 }
 
 impl InfoPool4 {
@@ -292,7 +296,8 @@ impl InfoPool4 {
     ) -> (Arc<Fib4Info>, bool) {
         let fp = info4_fingerprint(&info);
         // (the pool holds one reference, and a route another)
-        if let Some((_, _, c)) = self.infos.iter().find(|(f, t, c)| {
+        self.stateful.retain(|(_, _, c)| Arc::strong_count(c) > 1);
+        if let Some((_, _, c)) = self.stateful.iter().chain(&self.infos).find(|(f, t, c)| {
             *f == fp
                 && *t == table
                 && Arc::strong_count(c) > 1
@@ -314,7 +319,13 @@ impl InfoPool4 {
     /// where `fib_find_info` finds them for the next new route.
     pub(crate) fn adopt(&mut self, fresh: InfoPool4) {
         for (fp, table, info) in fresh.infos {
-            if !self.infos.iter().any(|(_, _, c)| Arc::ptr_eq(c, &info)) {
+            let stateful = info.flags & INFO4_STATE_FLAGS != 0
+                || info.nhs.iter().any(|n| n.flags & INFO4_STATE_FLAGS != 0);
+            if stateful {
+                if !self.stateful.iter().any(|(_, _, c)| Arc::ptr_eq(c, &info)) {
+                    self.stateful.push((fp, table, info));
+                }
+            } else if !self.infos.iter().any(|(_, _, c)| Arc::ptr_eq(c, &info)) {
                 self.remember(fp, table, &info);
             }
         }
