@@ -213,6 +213,34 @@ impl Netns {
     }
 }
 
+/// The flags `fib_find_info` and `nh_comp` leave out of their comparison
+/// (`RTNH_COMPARE_MASK`: dead, linkdown, offload; fibkit keeps no trap bit), with
+/// fibkit's own [`nhflags::SKIP`], which follows from them.
+const INFO4_STATE_FLAGS: u32 = nhflags::DEAD | nhflags::LINKDOWN | nhflags::OFFLOAD | nhflags::SKIP;
+
+/// Whether two infos are one for `fib_find_info`: equal but for their state flags.
+fn same_but_state(a: &Fib4Info, b: &Fib4Info) -> bool {
+    let m = !INFO4_STATE_FLAGS;
+    a.proto == b.proto
+        && a.scope == b.scope
+        && a.priority == b.priority
+        && a.prefsrc == b.prefsrc
+        && a.rtype == b.rtype
+        && (a.flags ^ b.flags) & m == 0
+        && a.metrics == b.metrics
+        && a.nh_id == b.nh_id
+        && a.nhs.len() == b.nhs.len()
+        && a.nhs.iter().zip(&b.nhs).all(|(x, y)| {
+            x.gw == y.gw
+                && x.dev == y.dev
+                && x.weight == y.weight
+                && (x.flags ^ y.flags) & m == 0
+                && x.scope == y.scope
+                && x.realm == y.realm
+                && x.encap == y.encap
+        })
+}
+
 /// Route infos remembered for sharing: equal infos of one table get one allocation
 /// (the kernel's `fib_find_info`, which compares `fib_tb_id` too: the nexthops'
 /// remembered source addresses are per table). Holds the last [`INFO4_CACHE_MAX`]
@@ -221,6 +249,10 @@ impl Netns {
 pub(crate) struct InfoPool4 {
     infos: Vec<(u64, u32, Arc<Fib4Info>)>,
     next: usize,
+    /// The infos device events left with state bits ([`INFO4_STATE_FLAGS`]), kept
+    /// while a route may hold them (never evicted: a new route equal to one of them
+    /// but for those bits must find it however many infos were made since).
+    stateful: Vec<(u64, u32, Arc<Fib4Info>)>,
 }
 
 impl InfoPool4 {
@@ -242,34 +274,61 @@ impl InfoPool4 {
     }
 
     /// `info` (of a route of `table`) in an allocation of its own, or an equal one
-    /// remembered; says whether it is a new one. A multipath info equal to one in use
-    /// but for the paths their rebalances passed over ([`nhflags::SKIP`]) is that one,
-    /// with its choice of paths: `fib_find_info` runs after `fib_rebalance` and keeps
-    /// the info it finds (conformance scenario 391).
-    fn share(&mut self, info: Fib4Info, table: u32) -> (Arc<Fib4Info>, bool) {
+    /// remembered; says whether it is a new one.
+    ///
+    /// `fib_find_info` looks among the live infos and compares their flags and their
+    /// paths' flags without the state bits (`RTNH_COMPARE_MASK`: dead, linkdown,
+    /// offload, trap), so a new route equal to a route in use but for those bits takes
+    /// that route's info, state and all: a path that went dead when its device lost
+    /// its last IPv4 address (`fib_disable_ip` forces it dead while the device stays
+    /// up) is dead in the new route too (conformance scenario 850), and a multipath
+    /// info keeps the choice of paths of its last `fib_rebalance` ([`nhflags::SKIP`];
+    /// `fib_find_info` runs after the new info's rebalance; conformance scenario 391).
+    ///
+    /// `in_use` tells whether a route holds an info: asked only of one that differs
+    /// from `info` in those bits, which must be live to be found (an equal one is as
+    /// good as a new one either way).
+    fn share(
+        &mut self,
+        info: Fib4Info,
+        table: u32,
+        in_use: impl Fn(&Arc<Fib4Info>) -> bool,
+    ) -> (Arc<Fib4Info>, bool) {
         let fp = info4_fingerprint(&info);
-        if let Some(c) = self.find(fp, table, &info) {
+        // (the pool holds one reference, and a route another)
+        self.stateful.retain(|(_, _, c)| Arc::strong_count(c) > 1);
+        if let Some((_, _, c)) = self.stateful.iter().chain(&self.infos).find(|(f, t, c)| {
+            *f == fp
+                && *t == table
+                && Arc::strong_count(c) > 1
+                && same_but_state(c, &info)
+                && (**c == info || in_use(c))
+        }) {
             return (Arc::clone(c), false);
         }
-        if info.nhs.len() > 1 {
-            let unskipped = |i: &Fib4Info| {
-                let mut i = i.clone();
-                for nh in i.nhs.iter_mut() {
-                    nh.flags &= !nhflags::SKIP;
-                }
-                i
-            };
-            let want = unskipped(&info);
-            // in use: a route holds it besides this pool
-            if let Some((_, _, c)) = self.infos.iter().find(|(f, t, c)| {
-                *f == fp && *t == table && Arc::strong_count(c) > 1 && unskipped(c) == want
-            }) {
-                return (Arc::clone(c), false);
-            }
+        if let Some(c) = self.find(fp, table, &info) {
+            return (Arc::clone(c), false);
         }
         let a = Arc::new(info);
         self.remember(fp, table, &a);
         (a, true)
+    }
+
+    /// Remember the infos a device event made (`fresh`, the pool its routes were
+    /// shared again through): the kernel changes its infos in place, so they stay
+    /// where `fib_find_info` finds them for the next new route.
+    pub(crate) fn adopt(&mut self, fresh: InfoPool4) {
+        for (fp, table, info) in fresh.infos {
+            let stateful = info.flags & INFO4_STATE_FLAGS != 0
+                || info.nhs.iter().any(|n| n.flags & INFO4_STATE_FLAGS != 0);
+            if stateful {
+                if !self.stateful.iter().any(|(_, _, c)| Arc::ptr_eq(c, &info)) {
+                    self.stateful.push((fp, table, info));
+                }
+            } else if !self.infos.iter().any(|(_, _, c)| Arc::ptr_eq(c, &info)) {
+                self.remember(fp, table, &info);
+            }
+        }
     }
 
     /// After a device event changed a route's info (its own copy, `Arc::make_mut`):
@@ -1271,7 +1330,13 @@ impl Netns {
             Some(live) => (live, false),
             None => {
                 self.fib_info_hash_grow_check();
-                let (info, made) = self.info4_pool.share(info, cfg.table);
+                let tables = &self.tables4;
+                let (info, made) = self.info4_pool.share(info, cfg.table, |c| {
+                    tables
+                        .values()
+                        .flat_map(|t| t.iter())
+                        .any(|r| r.table == cfg.table && Arc::ptr_eq(&r.info, c))
+                });
                 // a new info, or a remembered one no route held: one more lives
                 if made || Arc::strong_count(&info) <= 2 {
                     self.nh_infos4.live_bound += 1;
@@ -2067,6 +2132,7 @@ impl Netns {
                 list.retain(|r| r.info.flags & nhflags::DEAD == 0);
             });
         }
+        self.info4_pool.adopt(fresh);
     }
 
     fn fib_sync_down_change(&mut self, dev: u32) {
@@ -2100,6 +2166,7 @@ impl Netns {
                 }
             });
         }
+        self.info4_pool.adopt(fresh);
     }
 
     /// `fib_sync_up`.
@@ -2151,6 +2218,7 @@ impl Netns {
                 }
             });
         }
+        self.info4_pool.adopt(fresh);
     }
 
     /// Whether device `dev` has IPv4 state (an `in_device`): every device has, but one
