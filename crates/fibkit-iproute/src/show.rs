@@ -490,9 +490,9 @@ fn echo_route_text(ns: &Netns, opts: &ShowOpts, m: &RtMsg<'_>) -> String {
     o.finish()
 }
 
-/// An IPv6 route notification; `fresh`: its first leg was made by the change, so no
-/// time has passed for its expiry (the full seconds, not one less as in a listing).
-fn echo6_text(ns: &Netns, opts: &ShowOpts, legs: &[&Route6], deleted: bool, fresh: bool) -> String {
+/// An IPv6 route notification (a route made by the change lists its full `expires`:
+/// the notification goes out in the jiffy of the request).
+fn echo6_text(ns: &Netns, opts: &ShowOpts, legs: &[&Route6], deleted: bool) -> String {
     rt6_msg(ns, legs)
         .map(|mut m| {
             m.deleted = deleted;
@@ -501,26 +501,24 @@ fn echo6_text(ns: &Netns, opts: &ShowOpts, legs: &[&Route6], deleted: bool, fres
             if deleted {
                 m.expires = None;
             }
-            if fresh {
-                m.expires = m.expires.map(|e| if e >= 0 { e + 1 } else { e });
-            }
             echo_route_text(ns, opts, &m)
         })
         .unwrap_or_default()
 }
 
 /// What `ip -echo -6 route` prints for a multipath add that failed after inserting
-/// some legs: the notification of `legs` (see `Netns::take_mpath_partial_echo`).
+/// some legs: the notification of `legs` (see `Netns::take_mpath_partial_echo`);
+/// `before` (the routes before the add) is not needed: every leg lists the time it
+/// has left.
 pub fn route6_partial_echo(
     ns: &Netns,
     opts: &ShowOpts,
     before: &EchoBefore,
     legs: &[Route6],
 ) -> String {
-    let old: Vec<u64> = before.v6.iter().flatten().map(|r| r.serial.0).collect();
+    let _ = before;
     let refs: Vec<&Route6> = legs.iter().collect();
-    let fresh = legs.first().is_some_and(|r| !old.contains(&r.serial.0));
-    echo6_text(ns, opts, &refs, false, fresh)
+    echo6_text(ns, opts, &refs, false)
 }
 
 /// The routes of `t` before a change, for [`route_echo_after`].
@@ -596,7 +594,7 @@ pub fn route_echo_after(
                     .flatten()
                     .find(|r| gone(r) && r.nh.gw == Some(gw))
                 {
-                    return echo6_text(ns, opts, &[r], true, false);
+                    return echo6_text(ns, opts, &[r], true);
                 }
             }
             for legs in &before.v6 {
@@ -606,7 +604,7 @@ pub fn route_echo_after(
                     continue;
                 }
                 if gone.len() == 1 && legs.len() > 1 {
-                    return echo6_text(ns, opts, &gone, true, false);
+                    return echo6_text(ns, opts, &gone, true);
                 }
                 let all: Vec<&Route6> = legs.iter().collect();
                 let k = all
@@ -614,7 +612,7 @@ pub fn route_echo_after(
                     .position(|r| req.dev != 0 && r.nh.dev == req.dev)
                     .unwrap_or(0);
                 let ring: Vec<&Route6> = all[k..].iter().chain(&all[..k]).copied().collect();
-                return echo6_text(ns, opts, &ring, true, false);
+                return echo6_text(ns, opts, &ring, true);
             }
             return String::new();
         }
@@ -629,11 +627,10 @@ pub fn route_echo_after(
                 continue;
             }
             if req.append_paths {
-                let fresh = v.first().is_some_and(|r| !old.contains(&r.serial.0));
-                return echo6_text(ns, opts, v, false, fresh);
+                return echo6_text(ns, opts, v, false);
             }
             let legs: Vec<&Route6> = new.into_iter().chain(kept).collect();
-            return echo6_text(ns, opts, &legs, false, true);
+            return echo6_text(ns, opts, &legs, false);
         }
         return String::new();
     }
@@ -2623,7 +2620,7 @@ const EXPIRES_MAX_S: i64 = i32::MAX as i64 / 100;
 /// `rt6_fill_node()` for a route and its siblings (`legs[0]` is the dumped entry).
 fn rt6_msg<'a>(ns: &Netns, legs: &[&'a Route6]) -> Option<RtMsg<'a>> {
     let r = *legs.first()?;
-    let now = i64::try_from(ns.now()).unwrap_or(i64::MAX);
+    let now_ms = i64::try_from(ns.now_ms()).unwrap_or(i64::MAX);
     let mut m = RtMsg {
         family: AF_INET6,
         dst_len: r.dst.len,
@@ -2651,9 +2648,9 @@ fn rt6_msg<'a>(ns: &Netns, legs: &[&'a Route6]) -> Option<RtMsg<'a>> {
         // shows the seconds since, negative (iproute2 divides toward zero)
         // (rtnl_put_cacheinfo caps the hundredths at INT_MAX: 21474836 s, 248 days)
         expires: r.expires.map(|e| {
-            let left = i64::try_from(e).unwrap_or(i64::MAX).saturating_sub(now);
-            let left = if left > 0 { left - 1 } else { left };
-            left.clamp(-EXPIRES_MAX_S, EXPIRES_MAX_S)
+            let left = i64::try_from(e).unwrap_or(i64::MAX).saturating_sub(now_ms);
+            // seconds toward zero, both ways
+            (left / 1000).clamp(-EXPIRES_MAX_S, EXPIRES_MAX_S)
         }),
         pref: Some(pref_value(r.pref)),
         iif: None,

@@ -294,7 +294,11 @@ impl Netns {
             prefsrc: None,
             flags,
             metrics: crate::route::normalize_metrics(&cfg.metrics),
-            expires: cfg.expires.map(|e| self.now + e),
+            // fib6_set_expires(rt, jiffies + clock_t_to_jiffies(expires)): on the millisecond
+            // clock, from the moment of the request
+            expires: cfg
+                .expires
+                .map(|e| self.ms_clock.saturating_add(e.saturating_mul(1000))),
             nh,
             nh_id: cfg.nh_id,
             sibling_group: 0,
@@ -831,7 +835,7 @@ impl Netns {
         // fib6_start_gc: an expiring route arms the garbage collector's timer, unless
         // it is armed already
         if r.is_ok() && expiring && self.gc6_due.is_none() {
-            self.gc6_due = Some(self.now + self.gc6_interval());
+            self.gc6_due = Some(self.ms_clock + self.gc6_interval().saturating_mul(1000));
         }
         if let Err(e) = &r {
             // the add reached the destination's node (fib6_add_1 cleared the leaf of
@@ -1201,7 +1205,7 @@ impl Netns {
         );
     }
 
-    /// Sets (`Some`, absolute engine seconds) or clears the expiry of the route
+    /// Sets (`Some`, absolute time on the millisecond clock) or clears the expiry of the route
     /// [`Netns::addrconf_get_prefix_route`] finds (`fib6_set_expires` /
     /// `fib6_clean_expires`); with `only_if_none`, a route that expires already keeps
     /// its time (`cleanup_prefix_route`).
@@ -2100,7 +2104,7 @@ impl Netns {
     /// prefix, it expires with the last of them; with none, it goes.
     fn check_cleanup_prefix_route(&self, dev: u32, a: &Addr6) -> Cleanup {
         let mut action = Cleanup::Del;
-        let mut until = self.now;
+        let mut until = self.ms_clock;
         for x in self.addrs6(dev) {
             if x.addr == a.addr
                 || x.plen != a.plen
@@ -2111,7 +2115,16 @@ impl Netns {
             if x.flags & (ifa::PERMANENT | ifa::NOPREFIXROUTE) != 0 {
                 return Cleanup::Nop;
             }
-            until = until.max(x.life.tstamp + u64::from(x.life.valid));
+            // ifa->tstamp + ifa->valid_lft * HZ: from the moment its lifetimes were set
+            let set = self
+                .addr6_set_ms
+                .get(&(dev, x.addr))
+                .copied()
+                .unwrap_or_else(|| {
+                    let ago = self.now.saturating_sub(x.life.tstamp);
+                    self.ms_clock.saturating_sub(ago.saturating_mul(1000))
+                });
+            until = until.max(set.saturating_add(u64::from(x.life.valid).saturating_mul(1000)));
             action = Cleanup::Expire(until);
         }
         action
@@ -3053,7 +3066,7 @@ impl Netns {
     }
 
     fn route_expired(&self, r: &Route6) -> bool {
-        r.expires.is_some_and(|e| e <= self.now)
+        r.expires.is_some_and(|e| e <= self.ms_clock)
     }
 
     /// `rt6_select` over one node's list: the best entry, or `None`.
@@ -3583,7 +3596,7 @@ enum Cleanup {
     Nop,
     /// Deleted.
     Del,
-    /// Kept, expiring at this time (engine seconds) unless it expires already.
+    /// Kept, expiring at this time (millisecond clock) unless it expires already.
     Expire(u64),
 }
 

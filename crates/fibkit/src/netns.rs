@@ -313,7 +313,7 @@ pub struct Netns {
     /// Current time in seconds (passed in by the caller; used for `expires`).
     pub(crate) now: u64,
     /// When the IPv6 routes' garbage collector runs next (`ip6_fib_timer`, engine
-    /// seconds; `None`: not armed).
+    /// millisecond clock; `None`: not armed).
     pub(crate) gc6_due: Option<u64>,
     /// The IPv6 addresses' pending DAD work (`ifp->dad_work`), by (device, address):
     /// see [`DadRun`].
@@ -751,23 +751,27 @@ impl Netns {
     /// Advance the engine's clock (seconds); routes whose `expires` passed disappear,
     /// and resilient nexthop groups move the buckets whose time came.
     pub fn set_now(&mut self, now: u64) {
+        let before_ms = self.ms_clock;
         if now > self.now {
             self.ms_clock = self
                 .ms_clock
                 .saturating_add((now - self.now).saturating_mul(1000));
         }
         self.advance_to(now);
+        self.fib6_expire_between(before_ms);
     }
 
     /// A scenario's `sleep` of `ms` milliseconds: the millisecond clock (neighbour
     /// timers, resilient groups) takes all of it, the seconds clock (expiries,
     /// lifetimes, DAD) the whole seconds the sleeps have added up to.
     pub fn sleep_ms(&mut self, ms: u64) {
+        let before_ms = self.ms_clock;
         self.ms_clock = self.ms_clock.saturating_add(ms);
         self.sleep_rem_ms += ms;
         let whole = self.sleep_rem_ms / 1000;
         self.sleep_rem_ms %= 1000;
         self.advance_to(self.now + whole);
+        self.fib6_expire_between(before_ms);
     }
 }
 
@@ -817,23 +821,24 @@ impl Netns {
     /// collector's timer is armed again a period from now while routes still expire
     /// (stopped otherwise).
     pub fn fib6_run_gc_now(&mut self) {
-        let now = self.now;
+        let now = self.ms_clock;
         let mut expiring = self.expiring6();
         if self.fib6_gc_at(now, &mut expiring) {
             self.bump();
         }
-        self.gc6_due = (!expiring.is_empty()).then_some(now + self.gc6_interval().max(1));
+        self.gc6_due =
+            (!expiring.is_empty()).then_some(now + self.gc6_interval().max(1).saturating_mul(1000));
     }
 
-    /// [`Netns::set_now`] once the millisecond clock has moved.
-    fn advance_to(&mut self, now: u64) {
-        let before = self.now;
-        self.now = now;
-        self.res_run_due();
-        // the routes that expire, found once (few: a table is mostly routes without)
+    /// The IPv6 routes' expiry on the millisecond clock (`rt->expires` is in jiffies),
+    /// once it has moved on from `before`: a route whose time passed since is passed
+    /// over by lookups from now on (its destination's compiled answers are redone), and
+    /// the garbage collector's timer runs each time it was due (`fib6_run_gc`), which
+    /// removes the expired routes (the dumps list them until then) and rearms while
+    /// routes still expire.
+    fn fib6_expire_between(&mut self, before: u64) {
+        let now = self.ms_clock;
         let mut expiring = self.expiring6();
-        // those whose time passed since: lookups pass them over from now on, so their
-        // destinations' compiled answers are redone
         let mut changed = false;
         for &(id, dst, src, e) in &expiring {
             if e > before && e <= now {
@@ -843,15 +848,25 @@ impl Netns {
                 changed = true;
             }
         }
-        // fib6_run_gc from its timer: the dumps list an expired route until the
-        // collector runs, which removes it; it rearms while routes still expire
         while let Some(due) = self.gc6_due.filter(|&d| d <= now) {
             if self.fib6_gc_at(due, &mut expiring) {
                 changed = true;
             }
             // (a run at least a second after the last, as round_jiffies would keep it)
-            self.gc6_due = (!expiring.is_empty()).then_some(due + self.gc6_interval().max(1));
+            self.gc6_due = (!expiring.is_empty())
+                .then_some(due + self.gc6_interval().max(1).saturating_mul(1000));
         }
+        if changed {
+            self.bump();
+        }
+    }
+
+    /// [`Netns::set_now`] once the millisecond clock has moved.
+    fn advance_to(&mut self, now: u64) {
+        self.now = now;
+        self.res_run_due();
+        // (the IPv6 routes' expiry runs on the millisecond clock: fib6_expire_between)
+        let mut changed = false;
         if self.addrconf_dad_work(now) {
             changed = true;
         }

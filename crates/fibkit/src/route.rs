@@ -662,7 +662,7 @@ pub struct Route6 {
     pub flags: u32,
     /// Metrics.
     pub metrics: Metrics,
-    /// Expiry time (absolute seconds on the engine's clock), if any.
+    /// Expiry time (absolute, on the engine's millisecond clock), if any.
     pub expires: Option<u64>,
     /// The nexthop.
     pub nh: Nh6,
