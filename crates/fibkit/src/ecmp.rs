@@ -65,19 +65,21 @@ pub fn select_multipath4(ns: &Netns, res: &mut FibResult4<'_>, hash: u32, fl: &F
         res.nh_sel = crate::nexthop::select_hthr(&weights, &good, hash);
         return;
     }
-    // the paths the last fib_rebalance() passed over (dead, or without carrier where
-    // that was ignored then: nhflags::SKIP); fib_multipath_use_neigh: a leg whose
-    // link-scope gateway has an invalid neighbour entry is passed over too
-    // (fib_good_nh)
+    // the upper bounds are the ones the last fib_rebalance() set: it passed over
+    // the dead paths and those without carrier where that was ignored then
+    // (nhflags::SKIP). fib_multipath_use_neigh does not rebalance: the walk only
+    // steps over a leg whose link-scope gateway has an invalid neighbour entry
+    // (fib_good_nh), so its share falls to the next usable leg, not to all of them
     let use_neigh = ns.sysctl.fib_multipath_use_neigh != 0;
-    let alive: Vec<bool> = nhs
-        .iter()
-        .map(|n| {
-            n.flags & nhflags::SKIP == 0
-                && !(use_neigh && n.scope == crate::route::scope::LINK && !ns.nh_good4(n))
-        })
-        .collect();
-    let bounds = crate::flowhash::upper_bounds(&weights, &alive);
+    let alive: Vec<bool> = nhs.iter().map(|n| n.flags & nhflags::SKIP == 0).collect();
+    let mut bounds = crate::flowhash::upper_bounds(&weights, &alive);
+    if use_neigh {
+        for (b, n) in bounds.iter_mut().zip(nhs.iter()) {
+            if n.scope == crate::route::scope::LINK && !ns.nh_good4(n) {
+                *b = -1;
+            }
+        }
+    }
     let saddr_match: Vec<bool> = nhs
         .iter()
         .map(|nh| {
