@@ -4,7 +4,7 @@ use crate::fib4::FibResult4;
 use crate::fib6::Flow6;
 use crate::lookup::Flow4;
 use crate::netns::Netns;
-use crate::route::{nhflags, Gateway};
+use crate::route::nhflags;
 
 /// IPv4 multipath hash of a flow (`fib_multipath_hash`), as compared with upper bounds.
 pub fn multipath_hash4(ns: &Netns, fl: &Flow4) -> u32 {
@@ -80,18 +80,13 @@ pub fn select_multipath4(ns: &Netns, res: &mut FibResult4<'_>, hash: u32, fl: &F
             }
         }
     }
+    // the source each leg remembers (nh_saddr), as it is: fib_select_multipath does
+    // not check nh_saddr_genid, so after an address event a leg still offers the
+    // address chosen before it until a lookup without a source picks that leg and
+    // fib_result_prefsrc chooses again
     let saddr_match: Vec<bool> = nhs
         .iter()
-        .map(|nh| {
-            if fl.src == 0 {
-                return false;
-            }
-            let gw = match nh.gw {
-                Some(Gateway::V4(g)) => g,
-                _ => 0,
-            };
-            ns.inet_select_addr(nh.dev, gw, res.route.info.scope) == fl.src
-        })
+        .map(|nh| fl.src != 0 && nh.saddr.last() == fl.src)
         .collect();
     if let Some(i) = crate::flowhash::select_leg_saddr(&bounds, hash, &saddr_match) {
         res.nh_sel = i;
