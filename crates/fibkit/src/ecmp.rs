@@ -4,7 +4,7 @@ use crate::fib4::FibResult4;
 use crate::fib6::Flow6;
 use crate::lookup::Flow4;
 use crate::netns::Netns;
-use crate::route::{nhflags, Gateway};
+use crate::route::nhflags;
 
 /// IPv4 multipath hash of a flow (`fib_multipath_hash`), as compared with upper bounds.
 pub fn multipath_hash4(ns: &Netns, fl: &Flow4) -> u32 {
@@ -65,31 +65,28 @@ pub fn select_multipath4(ns: &Netns, res: &mut FibResult4<'_>, hash: u32, fl: &F
         res.nh_sel = crate::nexthop::select_hthr(&weights, &good, hash);
         return;
     }
-    // the paths the last fib_rebalance() passed over (dead, or without carrier where
-    // that was ignored then: nhflags::SKIP); fib_multipath_use_neigh: a leg whose
-    // link-scope gateway has an invalid neighbour entry is passed over too
-    // (fib_good_nh)
+    // the upper bounds are the ones the last fib_rebalance() set: it passed over
+    // the dead paths and those without carrier where that was ignored then
+    // (nhflags::SKIP). fib_multipath_use_neigh does not rebalance: the walk only
+    // steps over a leg whose link-scope gateway has an invalid neighbour entry
+    // (fib_good_nh), so its share falls to the next usable leg, not to all of them
     let use_neigh = ns.sysctl.fib_multipath_use_neigh != 0;
-    let alive: Vec<bool> = nhs
-        .iter()
-        .map(|n| {
-            n.flags & nhflags::SKIP == 0
-                && !(use_neigh && n.scope == crate::route::scope::LINK && !ns.nh_good4(n))
-        })
-        .collect();
-    let bounds = crate::flowhash::upper_bounds(&weights, &alive);
+    let alive: Vec<bool> = nhs.iter().map(|n| n.flags & nhflags::SKIP == 0).collect();
+    let mut bounds = crate::flowhash::upper_bounds(&weights, &alive);
+    if use_neigh {
+        for (b, n) in bounds.iter_mut().zip(nhs.iter()) {
+            if n.scope == crate::route::scope::LINK && !ns.nh_good4(n) {
+                *b = -1;
+            }
+        }
+    }
+    // the source each leg remembers (nh_saddr), as it is: fib_select_multipath does
+    // not check nh_saddr_genid, so after an address event a leg still offers the
+    // address chosen before it until a lookup without a source picks that leg and
+    // fib_result_prefsrc chooses again
     let saddr_match: Vec<bool> = nhs
         .iter()
-        .map(|nh| {
-            if fl.src == 0 {
-                return false;
-            }
-            let gw = match nh.gw {
-                Some(Gateway::V4(g)) => g,
-                _ => 0,
-            };
-            ns.inet_select_addr(nh.dev, gw, res.route.info.scope) == fl.src
-        })
+        .map(|nh| fl.src != 0 && nh.saddr.last() == fl.src)
         .collect();
     if let Some(i) = crate::flowhash::select_leg_saddr(&bounds, hash, &saddr_match) {
         res.nh_sel = i;

@@ -356,6 +356,13 @@ impl SaddrCache {
         ((w >> 32) as u32 == genid).then_some(w as u32)
     }
 
+    /// The remembered address whatever generation it was chosen at (0: never chosen):
+    /// what `fib_select_multipath` compares with the flow's source, reading `nh_saddr`
+    /// without looking at `nh_saddr_genid`.
+    pub fn last(&self) -> u32 {
+        self.word.load(std::sync::atomic::Ordering::Relaxed) as u32
+    }
+
     /// Remember `saddr`, chosen at generation `genid`.
     pub fn set(&self, saddr: u32, genid: u32) {
         let w = (u64::from(genid) << 32) | u64::from(saddr);
