@@ -5634,8 +5634,6 @@ fn policy(name: &str, more: &linkmore::LinkMore) -> Res<()> {
     fibkit::linkstate::check_ifla_policy(name, more.gso_max_size).map_err(Failure::kernel)
 }
 
-/// [`policy`] for the attributes of `ip link add` before its kind (the device's name,
-/// as `name` or `dev`).
 /// `rtnl_newlink` parses a kind's IFLA_INFO_DATA against the kind's policy before its
 /// validate: `br_policy` gives IFLA_BR_GROUP_ADDR (NLA_BINARY) at most ETH_ALEN bytes,
 /// so a longer group address refuses the whole request before anything is applied (a
@@ -5652,6 +5650,8 @@ fn bridge_data_policy(c: Option<&fibkit::bridge::BridgeChange>) -> Res<()> {
     Ok(())
 }
 
+/// [`policy`] for the attributes of `ip link add` before its kind (the device's name,
+/// as `name` or `dev`).
 fn main_policy(at: &LinkAttrs) -> Res<()> {
     let name = at.name.as_deref().or(at.dev.as_deref()).unwrap_or("");
     policy(name, &at.more)

@@ -2116,14 +2116,7 @@ impl Netns {
                 return Cleanup::Nop;
             }
             // ifa->tstamp + ifa->valid_lft * HZ: from the moment its lifetimes were set
-            let set = self
-                .addr6_set_ms
-                .get(&(dev, x.addr))
-                .copied()
-                .unwrap_or_else(|| {
-                    let ago = self.now.saturating_sub(x.life.tstamp);
-                    self.ms_clock.saturating_sub(ago.saturating_mul(1000))
-                });
+            let set = self.addr6_set_at(dev, x.addr, x.life.tstamp);
             until = until.max(set.saturating_add(u64::from(x.life.valid).saturating_mul(1000)));
             action = Cleanup::Expire(until);
         }

@@ -917,6 +917,19 @@ impl Netns {
         Some(self.ms_clock.saturating_sub(*set) / 1000)
     }
 
+    /// When the IPv6 address `addr` of `dev` had its lifetimes set, on the millisecond
+    /// clock (see [`addr6_set_time`]).
+    pub(crate) fn addr6_set_at(&self, dev: u32, addr: u128, tstamp: u64) -> u64 {
+        addr6_set_time(
+            &self.addr6_set_ms,
+            self.now,
+            self.ms_clock,
+            dev,
+            addr,
+            tstamp,
+        )
+    }
+
     /// Runs the IPv6 lifetime checks ([`Netns::addrconf_verify6`]) that came due on
     /// the millisecond clock, each at the time it was due.
     pub(crate) fn addr6_run_due(&mut self) {
@@ -949,14 +962,7 @@ impl Netns {
                 if a.flags & ifa::PERMANENT != 0 && life.preferred == INF {
                     continue;
                 }
-                // an address without a recorded time: its seconds-clock stamp
-                let set = self
-                    .addr6_set_ms
-                    .get(&(dev, a.addr))
-                    .copied()
-                    .unwrap_or_else(|| {
-                        ms.saturating_sub(now_s.saturating_sub(life.tstamp).saturating_mul(1000))
-                    });
+                let set = addr6_set_time(&self.addr6_set_ms, now_s, ms, dev, a.addr, life.tstamp);
                 let age = (at.saturating_sub(set) + 20) / 1000;
                 if life.valid != INF && age >= u64::from(life.valid) {
                     gone.push((dev, a.addr, a.plen));
@@ -3709,4 +3715,23 @@ pub(crate) fn resolve_gotos(rules: &mut [Rule]) {
             r.goto_resolved = prefs.contains(&t);
         }
     }
+}
+
+/// When the IPv6 address `addr` of `dev` had its lifetimes set (`ifp->tstamp`), on the
+/// millisecond clock: the time recorded by `ip -6 addr add`/`change`, or, for an
+/// address without one, its seconds-clock stamp `tstamp` counted back from now (`now_s`
+/// seconds, `ms` on the millisecond clock). A free function so that it can be asked
+/// while the addresses are borrowed for a change.
+fn addr6_set_time(
+    set_ms: &HashMap<(u32, u128), u64>,
+    now_s: u64,
+    ms: u64,
+    dev: u32,
+    addr: u128,
+    tstamp: u64,
+) -> u64 {
+    set_ms
+        .get(&(dev, addr))
+        .copied()
+        .unwrap_or_else(|| ms.saturating_sub(now_s.saturating_sub(tstamp).saturating_mul(1000)))
 }
