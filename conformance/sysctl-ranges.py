@@ -93,7 +93,11 @@ def child():
         if any(ok(v) != (lo <= v <= hi) for v in sorted(probes)):
             out.append(f"{line} irregular")
             continue
-        out.append(f"{line} {lo} {hi}")
+        # `-0`: the signed handlers read 0, the unsigned ones (`proc_douintvec_minmax`,
+        # `proc_dou8vec_minmax`, `proc_doulongvec_minmax`) refuse any minus sign; told
+        # apart only where 0 is taken
+        sign = " unsigned" if lo <= 0 <= hi and not ok("-0") else ""
+        out.append(f"{line} {lo} {hi}{sign}")
     print("\n".join(out))
 
 
@@ -109,7 +113,7 @@ try:
 finally:
     subprocess.run(["ip", "netns", "del", NS])
 print(f"# Values the sysctl files take (kernel {platform.release()}; recorded by conformance/sysctl-ranges.py):")
-print("# NAME MIN MAX (a write outside is EINVAL), `text` (not a number), `vector` (several")
-print("# numbers), `refused` (no value tried was taken), `irregular` (values taken are not one")
-print("# interval).")
+print("# NAME MIN MAX (a write outside is EINVAL; then `unsigned` if `-0` is refused though 0")
+print("# is taken), `text` (not a number), `vector` (several numbers), `refused` (no value")
+print("# tried was taken), `irregular` (values taken are not one interval).")
 print(r.stdout, end="")

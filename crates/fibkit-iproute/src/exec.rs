@@ -7730,154 +7730,42 @@ fn ms_jiffies(v: i128, positive: bool) -> Option<u64> {
 /// number; `None` for the others (text, several numbers, not recorded). A file whose
 /// values are not one interval keeps milliseconds as jiffies (all of them do here).
 fn sysctl_range(parts: &[&str]) -> Option<SysctlValues> {
+    let (name, mut w) = sysctl_recorded(parts)?;
+    match w.next()? {
+        "irregular" => Some(SysctlValues::MsJiffies {
+            positive: name.ends_with("interval_probe_time_ms"),
+        }),
+        lo => Some(SysctlValues::Range(
+            lo.parse().ok()?,
+            w.next()?.parse().ok()?,
+        )),
+    }
+}
+
+/// The line `conformance/sysctl-ranges.py` recorded for the file `parts` names
+/// (`parts[0]` is `net`): the name as recorded (`net/` left off, a device's directory
+/// as `*`) and the words after it.
+fn sysctl_recorded(parts: &[&str]) -> Option<(String, std::str::SplitAsciiWhitespace<'static>)> {
     let mut name: Vec<&str> = parts.get(1..)?.to_vec();
     if name.len() == 4 && matches!(name[1], "conf" | "neigh") {
         name[2] = "*";
     }
     let want = name.join("/");
-    SYSCTL_RANGES.lines().find_map(|l| {
-        let mut w = l.split(' ');
-        if l.starts_with('#') || w.next()? != want {
-            return None;
-        }
-        match w.next()? {
-            "irregular" => Some(SysctlValues::MsJiffies {
-                positive: want.ends_with("interval_probe_time_ms"),
-            }),
-            lo => Some(SysctlValues::Range(
-                lo.parse().ok()?,
-                w.next()?.parse().ok()?,
-            )),
-        }
-    })
+    let words = SYSCTL_RANGES.lines().find_map(|l| {
+        let mut w = l.split_ascii_whitespace();
+        (!l.starts_with('#') && w.next()? == want).then_some(w)
+    })?;
+    Some((want, words))
 }
 
-/// The numeric sysctl files (`net/` left off, a device's directory as `*`) whose
-/// handler reads an unsigned number: `proc_douintvec_minmax`, `proc_dou8vec_minmax`
-/// and `proc_doulongvec_minmax` (`__do_proc_douintvec`, `__do_proc_doulongvec_minmax`)
-/// refuse a written `-` sign with EINVAL before looking at the number, so `-0`, which
-/// the signed `proc_dointvec*` handlers take as 0, is refused even where 0 is in
-/// bounds. Recorded from the kernel by writing `-0` to every file whose values
-/// include 0.
-const UNSIGNED_SYSCTLS: &[&str] = &[
-    "core/tstamp_allow_data",
-    "core/txrehash",
-    "core/xfrm_aevent_etime",
-    "core/xfrm_aevent_rseqth",
-    "ipv4/fib_multipath_hash_policy",
-    "ipv4/fib_multipath_hash_seed",
-    "ipv4/fib_multipath_use_neigh",
-    "ipv4/fib_notify_on_flag_change",
-    "ipv4/fwmark_reflect",
-    "ipv4/icmp_echo_enable_probe",
-    "ipv4/icmp_echo_ignore_all",
-    "ipv4/icmp_echo_ignore_broadcasts",
-    "ipv4/icmp_errors_use_inbound_ifaddr",
-    "ipv4/icmp_ignore_bogus_error_responses",
-    "ipv4/igmp_link_local_mcast_reports",
-    "ipv4/ip_autobind_reuse",
-    "ipv4/ip_dynaddr",
-    "ipv4/ip_early_demux",
-    "ipv4/ip_forward_update_priority",
-    "ipv4/ip_forward_use_pmtu",
-    "ipv4/ip_no_pmtu_disc",
-    "ipv4/ip_nonlocal_bind",
-    "ipv4/ipfrag_low_thresh",
-    "ipv4/nexthop_compat_mode",
-    "ipv4/raw_l3mdev_accept",
-    "ipv4/tcp_abort_on_overflow",
-    "ipv4/tcp_app_win",
-    "ipv4/tcp_autocorking",
-    "ipv4/tcp_backlog_ack_defer",
-    "ipv4/tcp_child_ehash_entries",
-    "ipv4/tcp_comp_sack_delay_ns",
-    "ipv4/tcp_comp_sack_nr",
-    "ipv4/tcp_comp_sack_slack_ns",
-    "ipv4/tcp_dsack",
-    "ipv4/tcp_early_demux",
-    "ipv4/tcp_early_retrans",
-    "ipv4/tcp_ecn",
-    "ipv4/tcp_ecn_fallback",
-    "ipv4/tcp_ecn_option",
-    "ipv4/tcp_ecn_option_beacon",
-    "ipv4/tcp_fack",
-    "ipv4/tcp_frto",
-    "ipv4/tcp_fwmark_accept",
-    "ipv4/tcp_keepalive_probes",
-    "ipv4/tcp_l3mdev_accept",
-    "ipv4/tcp_migrate_req",
-    "ipv4/tcp_moderate_rcvbuf",
-    "ipv4/tcp_mtu_probing",
-    "ipv4/tcp_no_metrics_save",
-    "ipv4/tcp_no_ssthresh_metrics_save",
-    "ipv4/tcp_notsent_lowat",
-    "ipv4/tcp_orphan_retries",
-    "ipv4/tcp_plb_enabled",
-    "ipv4/tcp_plb_idle_rehash_rounds",
-    "ipv4/tcp_plb_rehash_rounds",
-    "ipv4/tcp_plb_suspend_rto_sec",
-    "ipv4/tcp_probe_interval",
-    "ipv4/tcp_recovery",
-    "ipv4/tcp_reflect_tos",
-    "ipv4/tcp_retrans_collapse",
-    "ipv4/tcp_retries1",
-    "ipv4/tcp_retries2",
-    "ipv4/tcp_rfc1337",
-    "ipv4/tcp_sack",
-    "ipv4/tcp_shrink_window",
-    "ipv4/tcp_slow_start_after_idle",
-    "ipv4/tcp_stdurg",
-    "ipv4/tcp_syn_linear_timeouts",
-    "ipv4/tcp_synack_retries",
-    "ipv4/tcp_syncookies",
-    "ipv4/tcp_thin_linear_timeouts",
-    "ipv4/tcp_timestamps",
-    "ipv4/tcp_tso_rtt_log",
-    "ipv4/tcp_tso_win_divisor",
-    "ipv4/tcp_tw_reuse",
-    "ipv4/tcp_window_scaling",
-    "ipv4/tcp_workaround_signed_windows",
-    "ipv4/udp_child_hash_entries",
-    "ipv4/udp_early_demux",
-    "ipv4/udp_l3mdev_accept",
-    "ipv6/anycast_src_echo_reply",
-    "ipv6/auto_flowlabels",
-    "ipv6/bindv6only",
-    "ipv6/conf/*/addr_gen_mode",
-    "ipv6/conf/*/force_forwarding",
-    "ipv6/conf/*/ioam6_enabled",
-    "ipv6/conf/*/ioam6_id",
-    "ipv6/conf/*/ioam6_id_wide",
-    "ipv6/conf/*/ndisc_evict_nocarrier",
-    "ipv6/conf/*/ra_honor_pio_life",
-    "ipv6/conf/*/ra_honor_pio_pflag",
-    "ipv6/fib_multipath_hash_policy",
-    "ipv6/fib_notify_on_flag_change",
-    "ipv6/flowlabel_consistency",
-    "ipv6/flowlabel_state_ranges",
-    "ipv6/fwmark_reflect",
-    "ipv6/icmp/echo_ignore_all",
-    "ipv6/icmp/echo_ignore_anycast",
-    "ipv6/icmp/echo_ignore_multicast",
-    "ipv6/icmp/error_anycast_as_unicast",
-    "ipv6/ioam6_id",
-    "ipv6/ioam6_id_wide",
-    "ipv6/ip6frag_low_thresh",
-    "ipv6/ip_nonlocal_bind",
-    "ipv6/route/skip_notify_on_dev_down",
-];
-
 /// Whether the numeric sysctl file `parts` names (`parts[0]` is `net`) reads an
-/// unsigned number (see [`UNSIGNED_SYSCTLS`]).
+/// unsigned number, as recorded (`unsigned` after its bounds): `proc_douintvec_minmax`,
+/// `proc_dou8vec_minmax` and `proc_doulongvec_minmax` (`__do_proc_douintvec`,
+/// `__do_proc_doulongvec_minmax`) refuse a written `-` sign with EINVAL before looking
+/// at the number, so `-0`, which the signed `proc_dointvec*` handlers take as 0, is
+/// refused even where 0 is in bounds.
 fn sysctl_unsigned(parts: &[&str]) -> bool {
-    let Some(rest) = parts.get(1..) else {
-        return false;
-    };
-    let mut name: Vec<&str> = rest.to_vec();
-    if name.len() == 4 && matches!(name[1], "conf" | "neigh") {
-        name[2] = "*";
-    }
-    UNSIGNED_SYSCTLS.contains(&name.join("/").as_str())
+    sysctl_recorded(parts).is_some_and(|(_, mut w)| w.nth(2) == Some("unsigned"))
 }
 
 /// The number a sysctl handler reads from what is written (`proc_get_long`): spaces,
@@ -8227,7 +8115,7 @@ fn set_sysctl(ns: &mut Netns, assignment: &str) -> Result<(), String> {
         }
         _ => sysctl_range(&parts),
     };
-    // an unsigned handler refuses any minus sign, `-0` too (UNSIGNED_SYSCTLS)
+    // an unsigned handler refuses any minus sign, `-0` too (sysctl_unsigned)
     if matches!(range, Some(SysctlValues::Range(..)))
         && sysctl_unsigned(&parts)
         && val
