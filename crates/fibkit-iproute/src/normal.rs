@@ -238,8 +238,11 @@ fn fib6_words(ns: &Netns, legs: &[&Route6]) -> Vec<String> {
     let mut p: Vec<String> = vec![rtntype_n2a(r.rtype as u8), dst6(r.dst)];
     let single = legs.len() == 1 && !ns.nh_is_group(r.nh_id);
     let encap_tos = oracle_encap_keys(r.nh.encap.as_deref().filter(|_| single), &mut p[1]);
-    if r.src.len != 0 {
-        p.push(format!("from {}", dst6(r.src)));
+    // iproute2 prints a source prefix of length 128 as a bare address, so `from ::/128`
+    // reads "::" in its JSON, which the oracle takes for no source at all.
+    let from = dst6(r.src);
+    if r.src.len != 0 && from != "::" {
+        p.push(format!("from {from}"));
     }
     if let Some(t) = encap_tos {
         p.push(format!("tos {t}"));
