@@ -1635,6 +1635,7 @@ impl Netns {
         }
         if a.broadcast != 0 && a.broadcast != u32::MAX {
             self.fib_magic(true, RouteType::Broadcast, a.broadcast, 32, &prim, dev, 0);
+            self.arp_invalidate(dev, a.broadcast);
         }
         let mask = a.mask();
         let prefix = a.address & mask;
@@ -1657,8 +1658,26 @@ impl Netns {
                     dev,
                     0,
                 );
+                self.arp_invalidate(dev, prefix | !mask);
             }
         }
+    }
+
+    /// `arp_invalidate(dev, ip, false)`, which `fib_add_ifaddr` calls for each broadcast
+    /// address it gives a route (the explicit one and the subnet's): the device's ARP
+    /// entry for that address goes unless its state is valid (`NUD_VALID`: permanent,
+    /// noarp, reachable, stale, delay, probe stay; incomplete, failed and none go,
+    /// `neigh_remove_one`), so no unresolved entry shadows the broadcast route.
+    fn arp_invalidate(&mut self, dev: u32, ip: u32) {
+        let key = (dev, u128::from(ip), false);
+        let Some(i) = self.neigh.iter().position(|n| (n.dev, n.addr, n.v6) == key) else {
+            return;
+        };
+        if self.neigh[i].state.valid() {
+            return;
+        }
+        self.neigh.remove(i);
+        self.neigh_timers.remove(&key);
     }
 
     /// `fib_del_ifaddr` for an address already removed from the device's list
