@@ -181,7 +181,8 @@ impl Netns {
             rule.realms = 0;
         }
         // rule_exists (NLM_F_EXCL)
-        if rules.iter().any(|r| r.blocks_add_of(&rule)) {
+        let realms = spec.realms.filter(|_| !v6 && !mc);
+        if rules.iter().any(|r| r.blocks_add_of(&rule, realms)) {
             return Err(Error::new(Errno::EEXIST));
         }
         Ok(rule)
