@@ -168,9 +168,11 @@ impl Rule {
     /// goto's target), table, priority, interface names, suppressors, mark and mask,
     /// tun_id, l3mdev, uid range, ipproto, protocol and port ranges, but the family's
     /// selectors only where `new` has them: its `from`/`to` prefix when it has one, its
-    /// tos when non-zero, its realms when given (`fib4_rule_compare`,
-    /// `fib6_rule_compare`); `not` is not compared at all (conformance scenario 219).
-    pub fn blocks_add_of(&self, new: &Rule) -> bool {
+    /// tos when non-zero, its realms when the request carried `FRA_FLOW` at all
+    /// (`realms`: `fib4_rule_compare` tests the attribute, so `realms 0` differs from a
+    /// rule's realms 2; IPv6 has none, `fib6_rule_compare`); `not` is not compared at
+    /// all (conformance scenarios 219, 951).
+    pub fn blocks_add_of(&self, new: &Rule, realms: Option<u32>) -> bool {
         let prefix_ok = |mine: &Option<RulePrefix>, theirs: &Option<RulePrefix>| match theirs {
             Some(p) if !p.is_empty() => mine == theirs,
             _ => true,
@@ -198,7 +200,7 @@ impl Rule {
             && prefix_ok(&self.src, &new.src)
             && prefix_ok(&self.dst, &new.dst)
             && (new.tos == 0 || self.tos == new.tos)
-            && (new.realms == 0 || self.realms == new.realms)
+            && realms.is_none_or(|f| self.realms == f)
     }
 }
 

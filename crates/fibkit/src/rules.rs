@@ -181,7 +181,8 @@ impl Netns {
             rule.realms = 0;
         }
         // rule_exists (NLM_F_EXCL)
-        if rules.iter().any(|r| r.blocks_add_of(&rule)) {
+        let realms = spec.realms.filter(|_| !v6 && !mc);
+        if rules.iter().any(|r| r.blocks_add_of(&rule, realms)) {
             return Err(Error::new(Errno::EEXIST));
         }
         Ok(rule)
@@ -354,35 +355,38 @@ impl Netns {
         self.custom_rules4 = true;
     }
 
-    /// `ip [-6] rule flush [SELECTOR]`: delete the rules at the given positions of the
-    /// family's list (iproute2 picks them from one dump and deletes each; positions
-    /// out of range are ignored). Every IPv4 delete flushes the route cache.
+    /// `ip [-6] rule flush [SELECTOR]`: iproute2 picks the rules at `positions` of
+    /// the family's list from one dump and sends each dumped message back as a delete
+    /// (`flush_rule`). The kernel reads it as any delete (`rule_find`), whose partial
+    /// compare takes the first rule carrying what the message names: an earlier rule
+    /// of the same priority with more selectors (a mark, a TOS) and no `not` is
+    /// deleted in place of the one listed. Every IPv4 delete flushes the route cache.
     pub fn rule_flush(&mut self, v6: bool, positions: &[usize]) -> Result<()> {
-        if !v6 {
-            let gone: Vec<Rule> = positions
-                .iter()
-                .filter_map(|&p| self.rules4.get(p).cloned())
-                .collect();
-            for r in &gone {
-                self.fldissect4_forget(r);
+        let rules = if v6 { &self.rules6 } else { &self.rules4 };
+        let msgs = dumped_deletes(rules, positions, v6);
+        for spec in &msgs {
+            let rules = if v6 { &self.rules6 } else { &self.rules4 };
+            // a rule's own message always finds it or a rule before it, so a
+            // one-part dump never meets ENOENT
+            let Some(i) = Self::rule_find(rules, spec, false, v6) else {
+                return Err(Error::new(Errno::ENOENT));
+            };
+            if !v6 {
+                self.fldissect4_forget(&self.rules4[i].clone());
+                self.fib_unmerge4();
+                self.rt_cache_flush4();
+            } else {
+                self.fib6_sernum_bump();
             }
+            let rules = if v6 {
+                &mut self.rules6
+            } else {
+                &mut self.rules4
+            };
+            rules.remove(i);
+            self.rules_resolve(v6);
+            self.bump();
         }
-        let rules = if v6 {
-            &mut self.rules6
-        } else {
-            &mut self.rules4
-        };
-        if !remove_positions(rules, positions) {
-            return Ok(());
-        }
-        if v6 {
-            self.fib6_sernum_bump();
-        } else {
-            self.fib_unmerge4();
-            self.rt_cache_flush4();
-        }
-        self.rules_resolve(v6);
-        self.bump();
         Ok(())
     }
 
@@ -419,14 +423,62 @@ impl Netns {
         Ok(())
     }
 
-    /// `ip [-6] mrule flush`: as [`Netns::rule_flush`], on the multicast rules.
+    /// `ip [-6] mrule flush`: as [`Netns::rule_flush`], on the multicast rules (whose
+    /// family compare finds every rule equal in its selectors).
     pub fn mrule_flush(&mut self, v6: bool, positions: &[usize]) -> Result<()> {
-        let rules = self.mrules_mut(v6);
-        if remove_positions(rules, positions) {
+        let msgs = dumped_deletes(self.mrules(v6), positions, v6);
+        for spec in &msgs {
+            let Some(i) = Self::rule_find(self.mrules(v6), spec, true, v6) else {
+                return Err(Error::new(Errno::ENOENT));
+            };
+            let rules = self.mrules_mut(v6);
+            rules.remove(i);
             crate::netns::resolve_gotos(rules);
             self.bump();
         }
         Ok(())
+    }
+}
+
+/// The delete requests `flush_rule` sends: the dump messages of the rules at
+/// `positions` (out of range ones ignored), read back as a delete is.
+fn dumped_deletes(rules: &[Rule], positions: &[usize], v6: bool) -> Vec<RuleSpec> {
+    rules
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| positions.contains(i))
+        .map(|(_, r)| dump_message(r, v6))
+        .collect()
+}
+
+/// What `fib_nl_fill_rule` (with the family's `fill`) puts in a rule's dump message,
+/// as a request: the header's action, flags, protocol and prefix lengths, the table
+/// and suppress_prefixlength always (-1 when unset), the rest only when set (a mark's
+/// mask whenever the mark or the mask is).
+fn dump_message(r: &Rule, v6: bool) -> RuleSpec {
+    RuleSpec {
+        pref: (r.pref != 0).then_some(r.pref),
+        src: r.src,
+        dst: r.dst,
+        iif: r.iif.clone(),
+        oif: r.oif.clone(),
+        tos: Some(r.tos),
+        mark: (r.mark != 0).then_some(r.mark),
+        mask: (r.mark != 0 || r.mark_mask != 0).then_some(r.mark_mask),
+        uid: r.uid,
+        ipproto: Some(r.ipproto),
+        sport: r.sport,
+        dport: r.dport,
+        invert: r.invert,
+        action: Some(r.action),
+        table: Some(r.table),
+        suppress_prefixlen: Some(r.suppress_prefixlen),
+        suppress_ifgroup: (r.suppress_ifgroup != -1).then_some(r.suppress_ifgroup),
+        protocol: Some(r.protocol),
+        goto: None,
+        l3mdev: r.l3mdev,
+        realms: (!v6 && r.realms != 0).then_some(r.realms),
+        tun_id: (r.tun_id != 0).then_some(r.tun_id),
     }
 }
 
@@ -437,15 +489,4 @@ fn insert_by_pref(rules: &mut Vec<Rule>, rule: Rule) {
         .position(|r| r.pref > rule.pref)
         .unwrap_or(rules.len());
     rules.insert(pos, rule);
-}
-
-/// Removes the rules at `positions` (out of range ones ignored); whether any went.
-fn remove_positions(rules: &mut Vec<Rule>, positions: &[usize]) -> bool {
-    let before = rules.len();
-    let mut i = 0;
-    rules.retain(|_| {
-        i += 1;
-        !positions.contains(&(i - 1))
-    });
-    rules.len() != before
 }
