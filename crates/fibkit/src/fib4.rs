@@ -726,6 +726,12 @@ impl Netns {
                 if let Some(e) = r.rtype.reject_error() {
                     return Err(e);
                 }
+                // then fib_table_lookup's nexthop_is_blackhole: a route of any other
+                // type through a blackhole object (or a group of just one) fails as a
+                // blackhole route does
+                if r.info.nh_id != 0 && self.nh_is_blackhole(r.info.nh_id) {
+                    return Err(Errno::EINVAL);
+                }
                 for (i, nh) in r.info.nhs.iter().enumerate() {
                     if nh.flags & nhflags::DEAD != 0 {
                         continue;
@@ -1361,12 +1367,8 @@ impl Netns {
             }
         }
         let p = Prefix4::new(cfg.dst, cfg.dst_len);
-        // a unicast route through a blackhole object is a blackhole while it is one
-        let rtype = if info.nh_id != 0 {
-            crate::nexthop::effective_type4(info.rtype, self.nh_is_blackhole(info.nh_id))
-        } else {
-            cfg.rtype
-        };
+        // the alias keeps the request's type (fa_type), through a blackhole object too
+        let rtype = cfg.rtype;
         let new = Route4 {
             dst: p,
             tos: cfg.tos,

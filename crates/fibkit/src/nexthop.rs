@@ -883,14 +883,14 @@ impl Netns {
                     }
                     match paths4(objs, r.info.nh_id) {
                         None => gone = true,
-                        Some((nhs, blackhole)) => {
+                        // the route keeps its own type (fa_type) whatever the object
+                        // becomes: a blackhole object makes its lookups fail (see
+                        // fib4_table_lookup_at) and its dumps say blackhole
+                        Some((nhs, _)) => {
                             if r.info.nhs != nhs {
                                 Arc::make_mut(&mut r.info).nhs = nhs;
                                 pool.reshare(&mut r.info, r.table);
                             }
-                            // the info keeps the route's own type; a unicast route
-                            // through a blackhole object is a blackhole while it is one
-                            r.rtype = effective_type4(r.info.rtype, blackhole);
                         }
                     }
                 }
@@ -1035,16 +1035,6 @@ impl Netns {
             NexthopKind::Single { dev, .. } => dev,
             _ => LO,
         })
-    }
-}
-
-/// The type an IPv4 route of type `own` has through an object (`blackhole`: a
-/// blackhole object, or a group of just one).
-pub(crate) fn effective_type4(own: RouteType, blackhole: bool) -> RouteType {
-    if blackhole && own == RouteType::Unicast {
-        RouteType::Blackhole
-    } else {
-        own
     }
 }
 

@@ -1811,8 +1811,10 @@ impl Netns {
         if v4::is_loopback(prefsrc) && nh.dev != 1 && !localnet() {
             return Answer4::Error(Errno::EINVAL);
         }
+        // __mkroute_output: only the limited broadcast (a special address, never
+        // compiled here) drops the FIB entry; a broadcast route keeps its own, so one
+        // through a nexthop object with a gateway goes through that gateway
         let use_fi = match r.rtype {
-            RouteType::Broadcast => false,
             RouteType::Multicast => res.prefix.len >= 4,
             _ => true,
         };

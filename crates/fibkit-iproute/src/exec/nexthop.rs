@@ -603,9 +603,13 @@ fn device_selected(
     if o.is_group() || family.is_some_and(|f| o.family() != Some(f)) {
         return false;
     }
+    // the object's nhc_dev: a blackhole's is the loopback (nexthop_create gives it
+    // the namespace's loopback device), an fdb one has none
     let own = match o.kind {
+        NexthopKind::Single { dev: 0, .. } => None,
         NexthopKind::Single { dev, .. } => Some(dev),
-        _ => None,
+        NexthopKind::Blackhole { .. } => Some(LOOPBACK_IFINDEX),
+        NexthopKind::Group { .. } => None,
     };
     if dev.is_some_and(|d| own != Some(d)) {
         return false;
@@ -617,6 +621,9 @@ fn device_selected(
             .is_some_and(|l| l.master != 0 && l.master == m),
     }
 }
+
+/// The loopback's ifindex (it is made first in every namespace).
+const LOOPBACK_IFINDEX: u32 = 1;
 
 fn gw_text(g: Gateway) -> String {
     // print_rta_gateway: format_host (a name with -r)
