@@ -1702,24 +1702,25 @@ impl Netns {
         Ok(flags)
     }
 
-    /// `dad_transmits` of a device as last written for it (or for `default`; 1 when
-    /// never written): the probes DAD sends, a second apart (`retrans_time`), after its
-    /// random first delay under a second. fibkit keeps it among the sysctls it does
-    /// not model otherwise.
+    /// `dad_transmits` of a device: its own value, which it took from `default` when
+    /// it got its IPv6 state (`ipv6_add_dev` copies `devconf_dflt`; fibkit copies the
+    /// `default` settings it keeps by name then, [`Netns::sysctl_dev_from_default`]),
+    /// so a later write to `default` does not reach it; 1 when never written. The
+    /// probes DAD sends, a second apart (`retrans_time`), after its random first delay
+    /// under a second: `addrconf_dad_kick` stores the int in the address's `__u8`
+    /// `dad_probes`, so only its low eight bits count (256 is no probe, -255 one).
     fn dad_transmits6(&self, dev: u32) -> u64 {
         let Some(name) = self.links.get(&dev).map(|l| l.name.clone()) else {
             return 1;
         };
-        let read = |k: &str| {
-            self.sysctl
-                .other
-                .get(k)
-                .and_then(|v| v.trim().parse::<i64>().ok())
-        };
-        let n = read(&format!("net.ipv6.conf.{name}.dad_transmits"))
-            .or_else(|| read("net.ipv6.conf.default.dad_transmits"))
+        let n = self
+            .sysctl
+            .other
+            .get(&format!("net.ipv6.conf.{name}.dad_transmits"))
+            .and_then(|v| v.trim().parse::<i64>().ok())
             .unwrap_or(1);
-        u64::try_from(n).unwrap_or(0).min(3600)
+        // the value's low byte, as the kernel's truncating assignment keeps it
+        u64::try_from(n.rem_euclid(256)).unwrap_or(0)
     }
 
     /// The DAD work whose time has come (`addrconf_dad_work`), on devices that are up,
@@ -1930,7 +1931,8 @@ impl Netns {
     /// (found again from the secret), up to `net.ipv6.idgen_retries`, with its flags and
     /// lifetimes, whose DAD begins `net.ipv6.idgen_delay` seconds later (then the
     /// random delay below a second); none when the device holds
-    /// `max_addresses` addresses or the new one already.
+    /// `max_addresses` addresses (any number when it is negative) or the new one
+    /// already.
     fn stable_privacy_retry6(&mut self, dev: u32, failed: &Addr6, t: u64) {
         let Some(secret) = self.stable_secret6(dev) else {
             return;
@@ -1960,9 +1962,11 @@ impl Netns {
             .get(&dev)
             .map(|l| l.name.clone())
             .unwrap_or_default();
+        // `idev->cnf.max_addresses && ipv6_count_addresses(idev) >= max_addresses`,
+        // ints: only 0 is no limit, and a negative limit refuses every retry
         let max = read(&format!("net.ipv6.conf.{name}.max_addresses"), 16);
         let count = i64::try_from(self.addrs6(dev).len()).unwrap_or(i64::MAX);
-        if (max > 0 && count >= max) || self.addrs6(dev).iter().any(|x| x.addr == addr) {
+        if (max != 0 && count >= max) || self.addrs6(dev).iter().any(|x| x.addr == addr) {
             return;
         }
         let a = Addr6 {
