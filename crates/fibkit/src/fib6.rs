@@ -1569,7 +1569,8 @@ impl Netns {
     /// the address is tentative (no host route, not a source, no anycast) until the
     /// probe's time has passed: a random delay below `rtr_solicit_delay` (1 s), then
     /// `dad_transmits` (1) probes `retrans_time` (1 s) apart, so one to two seconds
-    /// by default; fibkit takes the upper bound, `1 + dad_transmits` seconds
+    /// by default; fibkit takes the upper bound, the delay's ([`Netns::dad_delay6`])
+    /// plus `dad_transmits` seconds
     /// ([`Netns::set_now`]). On a device that is down it stays
     /// tentative until the device comes up. An `optimistic` address (under
     /// `optimistic_dad`) on a ready device gets its host route at once, and is
@@ -1599,7 +1600,7 @@ impl Netns {
             {
                 x.flags |= ifa::TENTATIVE;
             }
-            let at = self.now + 1;
+            let at = self.now + self.dad_delay6(dev);
             self.dad_due.insert(
                 (dev, addr),
                 DadRun {
@@ -1638,8 +1639,15 @@ impl Netns {
             .is_some_and(|l| l.up && (l.oper_up() || self.v6_ready.contains(&dev)));
         if ready {
             let transmits = self.dad_transmits6(dev);
-            let at = self.now + 1 + transmits;
-            let probe = if transmits > 0 { self.now + 1 } else { 0 };
+            let delay = self.dad_delay6(dev);
+            let at = self.now + delay + transmits;
+            // (0 is "no probe left": a first probe due at the clock's start goes with
+            // the next second's)
+            let probe = if transmits > 0 {
+                (self.now + delay).max(1)
+            } else {
+                0
+            };
             self.dad_due.insert(
                 (dev, addr),
                 DadRun {
@@ -1702,24 +1710,51 @@ impl Netns {
         Ok(flags)
     }
 
-    /// `dad_transmits` of a device as last written for it (or for `default`; 1 when
-    /// never written): the probes DAD sends, a second apart (`retrans_time`), after its
-    /// random first delay under a second. fibkit keeps it among the sysctls it does
-    /// not model otherwise.
+    /// `dad_transmits` of a device: its own value, which it took from `default` when
+    /// it got its IPv6 state (`ipv6_add_dev` copies `devconf_dflt`; fibkit copies the
+    /// `default` settings it keeps by name then, [`Netns::sysctl_dev_from_default`]),
+    /// so a later write to `default` does not reach it; 1 when never written. The
+    /// probes DAD sends, a second apart (`retrans_time`), after its random first delay
+    /// under a second: `addrconf_dad_kick` stores the int in the address's `__u8`
+    /// `dad_probes`, so only its low eight bits count (256 is no probe, -255 one).
     fn dad_transmits6(&self, dev: u32) -> u64 {
         let Some(name) = self.links.get(&dev).map(|l| l.name.clone()) else {
             return 1;
         };
-        let read = |k: &str| {
-            self.sysctl
-                .other
-                .get(k)
-                .and_then(|v| v.trim().parse::<i64>().ok())
-        };
-        let n = read(&format!("net.ipv6.conf.{name}.dad_transmits"))
-            .or_else(|| read("net.ipv6.conf.default.dad_transmits"))
+        let n = self
+            .sysctl
+            .other
+            .get(&format!("net.ipv6.conf.{name}.dad_transmits"))
+            .and_then(|v| v.trim().parse::<i64>().ok())
             .unwrap_or(1);
-        u64::try_from(n).unwrap_or(0).min(3600)
+        // the value's low byte, as the kernel's truncating assignment keeps it
+        u64::try_from(n.rem_euclid(256)).unwrap_or(0)
+    }
+
+    /// The longest random delay before a device's DAD work begins, in seconds:
+    /// `addrconf_dad_kick` waits `get_random_u32_below(rtr_solicit_delay ?: 1)`
+    /// jiffies, `rtr_solicit_delay` being the device's `router_solicitation_delay`
+    /// (1 s unless written; copied from `default` with its IPv6 state). 0 is no delay
+    /// at all; fibkit takes the upper bound of the others, and a second for a
+    /// negative value (a random delay of up to about 49 days). Without a delay, the
+    /// fraction of a second the scenario's sleeps have added beyond fibkit's seconds
+    /// clock counts as one more, so DAD does not end before the kernel's.
+    fn dad_delay6(&self, dev: u32) -> u64 {
+        let Some(name) = self.links.get(&dev).map(|l| l.name.clone()) else {
+            return 1;
+        };
+        let delay = self
+            .sysctl
+            .other
+            .get(&format!("net.ipv6.conf.{name}.router_solicitation_delay"))
+            .and_then(|v| v.trim().parse::<i64>().ok())
+            .and_then(|v| u64::try_from(v).ok())
+            .unwrap_or(1);
+        if delay == 0 && self.sleep_rem_ms > 0 {
+            1
+        } else {
+            delay
+        }
     }
 
     /// The DAD work whose time has come (`addrconf_dad_work`), on devices that are up,
@@ -1930,7 +1965,8 @@ impl Netns {
     /// (found again from the secret), up to `net.ipv6.idgen_retries`, with its flags and
     /// lifetimes, whose DAD begins `net.ipv6.idgen_delay` seconds later (then the
     /// random delay below a second); none when the device holds
-    /// `max_addresses` addresses or the new one already.
+    /// `max_addresses` addresses (any number when it is negative) or the new one
+    /// already.
     fn stable_privacy_retry6(&mut self, dev: u32, failed: &Addr6, t: u64) {
         let Some(secret) = self.stable_secret6(dev) else {
             return;
@@ -1960,9 +1996,11 @@ impl Netns {
             .get(&dev)
             .map(|l| l.name.clone())
             .unwrap_or_default();
+        // `idev->cnf.max_addresses && ipv6_count_addresses(idev) >= max_addresses`,
+        // ints: only 0 is no limit, and a negative limit refuses every retry
         let max = read(&format!("net.ipv6.conf.{name}.max_addresses"), 16);
         let count = i64::try_from(self.addrs6(dev).len()).unwrap_or(i64::MAX);
-        if (max > 0 && count >= max) || self.addrs6(dev).iter().any(|x| x.addr == addr) {
+        if (max != 0 && count >= max) || self.addrs6(dev).iter().any(|x| x.addr == addr) {
             return;
         }
         let a = Addr6 {
@@ -1972,7 +2010,7 @@ impl Netns {
             ..failed.clone()
         };
         self.link_dev_addr6(dev, a);
-        let at = t + delay + 1;
+        let at = t + delay + self.dad_delay6(dev);
         self.dad_due.insert(
             (dev, addr),
             DadRun {
@@ -2379,7 +2417,7 @@ impl Netns {
         if !ready {
             return;
         }
-        let at = self.now + 1;
+        let at = self.now + self.dad_delay6(dev);
         for &addr in which {
             if self.addrs6(dev).iter().any(|x| x.addr == addr) {
                 self.dad_due.insert(
