@@ -2769,7 +2769,7 @@ impl Netns {
     /// `ndisc_constructor`): multicast addresses take their mapped address, then a
     /// device without ARP (`NOARP`: ifb and `arp off`; loopback) answers for every
     /// address with its own (NUD_NOARP), and IPv4 broadcast addresses take the
-    /// broadcast address; others start empty.
+    /// device's broadcast address; others start empty.
     fn neigh_initial(&self, dev: u32, addr: u128, v6: bool) -> Option<[u8; 6]> {
         // multicast first, then the device's NOARP or LOOPBACK, then broadcast
         let l = self.links.get(&dev)?;
@@ -2792,8 +2792,10 @@ impl Netns {
         if l.noarp() {
             return Some(l.mac);
         }
+        // a broadcast address takes the device's broadcast address (`dev->broadcast`,
+        // which `ip link set DEV broadcast LLADDR` changes), not all ones
         if t == crate::route::RouteType::Broadcast {
-            return Some([0xff; 6]);
+            return Some(l.broadcast);
         }
         None
     }
