@@ -4223,24 +4223,35 @@ fn nud_bits(s: NudState) -> u32 {
     }
 }
 
-/// `nud_state_a2n()`.
+/// `nud_state_a2n()` of ipneigh.c: `permanent`, `reachable` and `failed` are read
+/// by any prefix (`matches`), the other names only as written (`strcmp`), so `d`,
+/// `s`, `i` or `n` are bad states; a number (`get_unsigned`, base 0) must be a
+/// single NUD bit below 0x100 (or 0, NUD_NONE), so `3` is bad too.
 fn nud_state_a2n(s: &str) -> Option<u32> {
-    for (kw, v) in [
-        ("permanent", 0x80),
-        ("reachable", 0x02),
-        ("noarp", 0x40),
-        ("none", 0x00),
-        ("stale", 0x04),
-        ("incomplete", 0x01),
-        ("delay", 0x08),
-        ("probe", 0x10),
-        ("failed", 0x20),
-    ] {
-        if matches(s, kw) {
-            return Some(v);
-        }
+    if matches(s, "permanent") {
+        return Some(0x80);
     }
-    strtoul_max(s, 0, 0xff).map(|v| v as u32)
+    if matches(s, "reachable") {
+        return Some(0x02);
+    }
+    let exact = match s {
+        "noarp" => Some(0x40),
+        "none" => Some(0x00),
+        "stale" => Some(0x04),
+        "incomplete" => Some(0x01),
+        "delay" => Some(0x08),
+        "probe" => Some(0x10),
+        _ => None,
+    };
+    if exact.is_some() {
+        return exact;
+    }
+    if matches(s, "failed") {
+        return Some(0x20);
+    }
+    strtoul_max(s, 0, 0xff)
+        .map(|v| v as u32)
+        .filter(|v| v & v.wrapping_sub(1) == 0)
 }
 
 /// `do_show_or_flush()` of ipneigh.c, listing.

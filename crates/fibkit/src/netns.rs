@@ -2285,9 +2285,15 @@ impl Netns {
         // at or above it a fresh one is made, configured at once when the link is ready
         // (conformance scenario 220). A loopback keeps its IPv6 state but goes through
         // a link down's (addrconf_ifdown without unregistering): ::1 and the routes on
-        // it go, until the next link up (conformance scenario 411)
+        // it go, until the next link up (conformance scenario 411), and so do its
+        // neighbour discovery entries and IPv6 proxy entries (rt6_disable_ip's
+        // neigh_ifdown, scenario 932): the leave reports of the proxies' groups are
+        // cancelled with the rest by ipv6_mc_down, later in addrconf_ifdown
         if mtu < IPV6_MIN_MTU {
             if lo && self.has_idev6(index) {
+                self.mld_held = Some(Vec::new());
+                self.neigh_ifdown(index, Some(true));
+                self.mld_held = None;
                 self.ipv6_netdev_down(index, false);
             } else if self.has_idev6(index) {
                 self.ipv6_idev_destroy(index);
@@ -2769,12 +2775,18 @@ impl Netns {
     /// `ndisc_constructor`): multicast addresses take their mapped address, then a
     /// device without ARP (`NOARP`: ifb and `arp off`; loopback) answers for every
     /// address with its own (NUD_NOARP), and IPv4 broadcast addresses take the
-    /// broadcast address; others start empty.
+    /// device's broadcast address; others start empty.
     fn neigh_initial(&self, dev: u32, addr: u128, v6: bool) -> Option<[u8; 6]> {
         // multicast first, then the device's NOARP or LOOPBACK, then broadcast
         let l = self.links.get(&dev)?;
         if v6 {
             if crate::prefix::v6::is_multicast(addr) {
+                // ndisc_mc_map maps a group only on an Ethernet-like device: any
+                // other type (the loopback's ARPHRD_LOOPBACK) takes the device's
+                // broadcast address (scenario 933)
+                if l.is_loopback() {
+                    return Some(l.broadcast);
+                }
                 let b = (addr as u32).to_be_bytes();
                 return Some([0x33, 0x33, b[0], b[1], b[2], b[3]]);
             }
@@ -2792,8 +2804,10 @@ impl Netns {
         if l.noarp() {
             return Some(l.mac);
         }
+        // a broadcast address takes the device's broadcast address (`dev->broadcast`,
+        // which `ip link set DEV broadcast LLADDR` changes), not all ones
         if t == crate::route::RouteType::Broadcast {
-            return Some([0xff; 6]);
+            return Some(l.broadcast);
         }
         None
     }
@@ -3418,12 +3432,7 @@ impl Netns {
         if self.neigh.iter().any(|e| (e.dev, e.addr, e.v6) == key) {
             return;
         }
-        let lladdr = if lo && v6 {
-            Some([0; 6])
-        } else {
-            self.neigh_initial(dev, addr, v6)
-        };
-        let Some(lladdr) = lladdr else {
+        let Some(lladdr) = self.neigh_initial(dev, addr, v6) else {
             return;
         };
         self.neigh_stamps_new(key);
