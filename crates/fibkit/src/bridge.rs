@@ -63,7 +63,7 @@
 //!   stay 0 (the BPDUs sent and heard are not counted).
 
 use crate::error::{Errno, Error, Result};
-use crate::link::LinkKind;
+use crate::link::{dev_count_step, LinkKind};
 use crate::netns::Netns;
 use std::collections::BTreeSet;
 
@@ -211,8 +211,8 @@ impl Netns {
         let l = self.links.get_mut(&idx).expect("exists");
         // new_nbp / br_manage_promisc (no VLAN filtering: every port is promiscuous)
         // and dev_set_allmulti
-        l.promiscuity = l.promiscuity.saturating_add(1);
-        l.allmulti = l.allmulti.saturating_add(1);
+        dev_count_step(&mut l.promiscuity, true);
+        dev_count_step(&mut l.allmulti, true);
         // a macvlan port passes its new states on to its lower device
         self.macvlan_rx_flags(idx, rx_was);
         // a port that is up with carrier forwards at once (no spanning tree)
@@ -310,8 +310,10 @@ impl Netns {
         let features_were = self.bridge_features(br);
         let l = self.links.get_mut(&idx).expect("exists");
         l.master = 0;
-        l.promiscuity = l.promiscuity.saturating_sub(1);
-        l.allmulti = l.allmulti.saturating_sub(1);
+        // del_nbp: dev_set_promiscuity/dev_set_allmulti(dev, -1), unsigned counts
+        // that wrap below zero
+        dev_count_step(&mut l.promiscuity, false);
+        dev_count_step(&mut l.allmulti, false);
         self.bridge_forget_port(idx);
         self.fdb_port_removed(br, idx);
         self.bridge_recalculate_id(br);
