@@ -187,9 +187,17 @@ impl Netns {
                 "Can not enslave a bridge to a bridge",
             ));
         }
-        // netdev_rx_handler_register: a port's handler is its bridge's, a macvlan
-        // lower device's its port's
-        if l.master != 0 || self.is_macvlan_port(idx) {
+        // a device with a master already (netdev_master_upper_dev_get)
+        if l.master != 0 {
+            return Err(Error::new(Errno::EBUSY));
+        }
+        // dev_set_allmulti(dev, 1) before the receive handler: a count that wrapped
+        // below zero cannot come back up to it (EOVERFLOW)
+        if l.allmulti == u32::MAX {
+            return Err(Error::new(Errno::EOVERFLOW));
+        }
+        // netdev_rx_handler_register: a macvlan lower device's handler is its port's
+        if self.is_macvlan_port(idx) {
             return Err(Error::new(Errno::EBUSY));
         }
         // netdev_master_upper_dev_link: no loop (a device stacked on the bridge, a

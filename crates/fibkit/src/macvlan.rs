@@ -330,6 +330,16 @@ impl Netns {
         if self.macvlan_addr_busy(lower, mac, idx) {
             return Err(Error::new(Errno::EADDRINUSE));
         }
+        // then its all-multicast and promiscuous states go to the lower device
+        // (dev_set_allmulti, dev_set_promiscuity), and a step that would bring the
+        // lower device's count back to zero (it wrapped below zero before) fails the
+        // open with EOVERFLOW, everything of it undone
+        let (promisc, allmulti) = self.rx_flags(idx);
+        if let Some(l) = self.links.get(&lower) {
+            if (allmulti && l.allmulti == u32::MAX) || (promisc && l.promiscuity == u32::MAX) {
+                return Err(Error::new(Errno::EOVERFLOW));
+            }
+        }
         Ok(())
     }
 
