@@ -63,7 +63,7 @@
 //!   stay 0 (the BPDUs sent and heard are not counted).
 
 use crate::error::{Errno, Error, Result};
-use crate::link::LinkKind;
+use crate::link::{dev_count_step, LinkKind};
 use crate::netns::Netns;
 use std::collections::BTreeSet;
 
@@ -187,9 +187,17 @@ impl Netns {
                 "Can not enslave a bridge to a bridge",
             ));
         }
-        // netdev_rx_handler_register: a port's handler is its bridge's, a macvlan
-        // lower device's its port's
-        if l.master != 0 || self.is_macvlan_port(idx) {
+        // a device with a master already (netdev_master_upper_dev_get)
+        if l.master != 0 {
+            return Err(Error::new(Errno::EBUSY));
+        }
+        // dev_set_allmulti(dev, 1) before the receive handler: a count that wrapped
+        // below zero cannot come back up to it (EOVERFLOW)
+        if l.allmulti == u32::MAX {
+            return Err(Error::new(Errno::EOVERFLOW));
+        }
+        // netdev_rx_handler_register: a macvlan lower device's handler is its port's
+        if self.is_macvlan_port(idx) {
             return Err(Error::new(Errno::EBUSY));
         }
         // netdev_master_upper_dev_link: no loop (a device stacked on the bridge, a
@@ -209,10 +217,16 @@ impl Netns {
         }
         self.bridge_set_gso_limits(br);
         let l = self.links.get_mut(&idx).expect("exists");
-        // new_nbp / br_manage_promisc (no VLAN filtering: every port is promiscuous)
-        // and dev_set_allmulti
-        l.promiscuity = l.promiscuity.saturating_add(1);
-        l.allmulti = l.allmulti.saturating_add(1);
+        // new_nbp / br_manage_promisc (no VLAN filtering: every port is promiscuous):
+        // br_port_set_promisc marks the port BR_PROMISC only when the device's step
+        // succeeds (a count at its top refuses it, the error dropped); and
+        // dev_set_allmulti
+        let promisc = l.promiscuity != u32::MAX;
+        dev_count_step(&mut l.promiscuity, true);
+        dev_count_step(&mut l.allmulti, true);
+        if let Some(p) = self.br_ports.get_mut(&idx) {
+            p.promisc = promisc;
+        }
         // a macvlan port passes its new states on to its lower device
         self.macvlan_rx_flags(idx, rx_was);
         // a port that is up with carrier forwards at once (no spanning tree)
@@ -310,8 +324,13 @@ impl Netns {
         let features_were = self.bridge_features(br);
         let l = self.links.get_mut(&idx).expect("exists");
         l.master = 0;
-        l.promiscuity = l.promiscuity.saturating_sub(1);
-        l.allmulti = l.allmulti.saturating_sub(1);
+        // del_nbp (nbp_delete_promisc): dev_set_allmulti(dev, -1), and
+        // dev_set_promiscuity(dev, -1) only for a BR_PROMISC port; unsigned counts
+        // that wrap below zero
+        if self.br_ports.get(&idx).is_none_or(|p| p.promisc) {
+            dev_count_step(&mut l.promiscuity, false);
+        }
+        dev_count_step(&mut l.allmulti, false);
         self.bridge_forget_port(idx);
         self.fdb_port_removed(br, idx);
         self.bridge_recalculate_id(br);
@@ -648,6 +667,9 @@ pub struct BridgePort {
     pub group_fwd_mask: u16,
     /// `backup_port`'s ifindex (0: none).
     pub backup: u32,
+    /// `BR_PROMISC`: the port took a promiscuity step on its device
+    /// (`br_port_set_promisc`; refused while the device's count is at its top).
+    pub promisc: bool,
     /// The priority part of the designated root and bridge ids it holds: the bridge's
     /// own, as of the last time the port was made designated (a disabled port keeps an
     /// old one across a change of the bridge priority). Their address part is always
@@ -1182,6 +1204,7 @@ impl Netns {
             mcast_router: 1,
             group_fwd_mask: 0,
             backup: 0,
+            promisc: false,
             designated_prio: self.bridge_conf(br).priority,
             designated_port: 0,
             fd_due: None,

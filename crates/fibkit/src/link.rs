@@ -57,6 +57,18 @@ pub enum LinkKind {
     Vxlan(Box<crate::vxlan::Vxlan>),
 }
 
+/// `__dev_set_promiscuity` / `__dev_set_allmulti` by one step on a device's count:
+/// the count is an unsigned int, so a step down from zero wraps (the kernel only
+/// guards the way up: a step that would bring the count back to zero is refused
+/// with EOVERFLOW and leaves it as it was).
+pub fn dev_count_step(count: &mut u32, up: bool) {
+    *count = if up {
+        count.checked_add(1).unwrap_or(*count)
+    } else {
+        count.wrapping_sub(1)
+    };
+}
+
 /// `is_valid_ether_addr`: a unicast Ethernet address other than 00:00:00:00:00:00 (what
 /// the kernel takes for a device's address, or a macvlan's source address; anything
 /// else is EADDRNOTAVAIL).

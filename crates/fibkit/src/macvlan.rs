@@ -28,7 +28,7 @@
 //!   ([`Netns::macvlan_sources`]); leaving source mode empties the list.
 
 use crate::error::{Errno, Error, Result};
-use crate::link::{macvlan_mode, LinkKind};
+use crate::link::{dev_count_step, macvlan_mode, LinkKind};
 use crate::netns::Netns;
 
 /// The state of a lower device that carries macvlans (`struct macvlan_port`).
@@ -330,6 +330,16 @@ impl Netns {
         if self.macvlan_addr_busy(lower, mac, idx) {
             return Err(Error::new(Errno::EADDRINUSE));
         }
+        // then its all-multicast and promiscuous states go to the lower device
+        // (dev_set_allmulti, dev_set_promiscuity), and a step that would bring the
+        // lower device's count back to zero (it wrapped below zero before) fails the
+        // open with EOVERFLOW, everything of it undone
+        let (promisc, allmulti) = self.rx_flags(idx);
+        if let Some(l) = self.links.get(&lower) {
+            if (allmulti && l.allmulti == u32::MAX) || (promisc && l.promiscuity == u32::MAX) {
+                return Err(Error::new(Errno::EOVERFLOW));
+            }
+        }
         Ok(())
     }
 
@@ -390,18 +400,15 @@ impl Netns {
         let Some(l) = self.links.get_mut(&lower) else {
             return;
         };
-        let step = |c: &mut u32, on: bool| {
-            *c = if on {
-                c.saturating_add(1)
-            } else {
-                c.saturating_sub(1)
-            };
-        };
+        // dev_set_allmulti/dev_set_promiscuity(lower, 1 or -1): a passthru macvlan's
+        // open and stop pass nothing on, so a state it loses while open (leaving a
+        // bridge it joined while closed) takes the lower device's count below zero,
+        // where it wraps
         if now.1 != was.1 {
-            step(&mut l.allmulti, now.1);
+            dev_count_step(&mut l.allmulti, now.1);
         }
         if now.0 != was.0 && mode != macvlan_mode::PASSTHRU {
-            step(&mut l.promiscuity, now.0);
+            dev_count_step(&mut l.promiscuity, now.0);
         }
     }
 
@@ -412,11 +419,7 @@ impl Netns {
         if let Some(l) = self.links.get_mut(&lower) {
             for (c, on) in [(&mut l.allmulti, a), (&mut l.promiscuity, p)] {
                 if on {
-                    *c = if open {
-                        c.saturating_add(1)
-                    } else {
-                        c.saturating_sub(1)
-                    };
+                    dev_count_step(c, open);
                 }
             }
         }
@@ -472,11 +475,7 @@ impl Netns {
         let l = self.links.get_mut(&dev).expect("exists");
         if want != l.uc_promisc {
             l.uc_promisc = want;
-            l.promiscuity = if want {
-                l.promiscuity.saturating_add(1)
-            } else {
-                l.promiscuity.saturating_sub(1)
-            };
+            dev_count_step(&mut l.promiscuity, want);
         }
     }
 
