@@ -299,8 +299,16 @@ impl Netns {
     /// (`me` 0) or device `me` would have: the IPv6 address scopes, the flow label
     /// (IPv6 devices only), the lower device (it exists; not one whose IPv6 is
     /// disabled for an IPv6 device; needed by a multicast remote and link-local
-    /// addresses), then the VNI. Whether the addresses are link-local.
+    /// addresses), then the VNI (a GPE device's flags before all). Whether the
+    /// addresses are link-local.
     fn vxlan_config_validate(&self, c: &Vxlan, me: u32) -> Result<bool> {
+        // first a GPE device's flags (a change too: `learning` on one is refused)
+        if c.gpe && !gpe_flags_allowed(c) {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "VXLAN GPE does not support this combination of attributes",
+            ));
+        }
         let linklocal = c.linklocal()?;
         if c.label != 0 && !c.ipv6() {
             return Err(Error::msg(
@@ -490,6 +498,7 @@ impl Netns {
             remote: change.remote.or(cur.remote),
             local: change.local.or(cur.local),
             label: change.label.unwrap_or(cur.label),
+            learning: change.learning.unwrap_or(cur.learning),
             lower,
             ..cur.clone()
         };
