@@ -5747,9 +5747,10 @@ fn link_add(ns: &mut Netns, rest: &[String], mode: AddMode, fam: Option<Family>)
                         "VXLAN GPE does not support this combination of attributes",
                     )));
                 }
-                return Err(unmodelled_link_setting("vxlan", "gpe"));
             }
             let mut conf = a.conf;
+            // a GPE device is a layer-3 one (vxlan_raw_setup: ARPHRD_NONE, no address)
+            conf.gpe = a.gpe;
             // without an address, `-4`/`-6` sends an unspecified group of the family,
             // which makes an IPv6 device of `-6`
             if conf.remote.is_none() && conf.local.is_none() {
@@ -6249,13 +6250,12 @@ struct VxlanArgs {
     port_set: bool,
     /// Where the first refused setting comes in `vxlan_nl2conf`'s order.
     refused_at: Option<u8>,
-    /// `gpe`: a layer-3 device, whose link-local address the kernel draws at random
-    /// (not modelled: refused once the kernel would make the device).
+    /// `gpe`: a layer-3 device (whose IPv6 link-local address the kernel draws at
+    /// random, as a tun's: addrconf_dev_config's random mode for ARPHRD_NONE).
     gpe: bool,
 }
 
-/// `vxlan_parse_opt` (iproute2 6.1): every setting (`gpe` read, for the caller to
-/// refuse where the kernel would make such a device). `set_op`: an `ip link set` (no VNI needed); what a change cannot carry is kept as
+/// `vxlan_parse_opt` (iproute2 6.1): every setting (`gpe` apart, for the caller). `set_op`: an `ip link set` (no VNI needed); what a change cannot carry is kept as
 /// the kernel's refusal, in `vxlan_nl2conf`'s order.
 fn vxlan_parse_opt(
     resolve: &dyn Fn(&str) -> Option<u32>,

@@ -545,10 +545,7 @@ impl Runner {
             .filter(|l| !self.known_links.contains(&l.name))
             .map(|l| {
                 use fibkit::link::LinkKind;
-                let ether = !matches!(
-                    l.kind,
-                    LinkKind::Loopback | LinkKind::Tun { tap: false, .. }
-                );
+                let ether = !matches!(l.kind, LinkKind::Loopback) && !l.is_tun();
                 (l.name.clone(), l.mac, l.up, l.index, ether)
             })
             .collect();

@@ -5224,6 +5224,7 @@ fn print_vxlan(o: &mut Out, ns: &Netns, c: &fibkit::vxlan::Vxlan) {
         (c.remcsum_tx, "remcsum_tx", "remcsumtx"),
         (c.remcsum_rx, "remcsum_rx", "remcsumrx"),
         (c.gbp, "gbp", "gbp"),
+        (c.gpe, "gpe", "gpe"),
     ] {
         if on {
             o.bool_true(key, &format!("{word} "));
@@ -5676,13 +5677,13 @@ fn print_linkinfo(
     }
     let (ll_type, bcast) = match l.kind {
         LinkKind::Loopback => ("loopback", l.broadcast),
-        LinkKind::Tun { tap: false, .. } => ("none", [0u8; 6]),
+        _ if l.is_tun() => ("none", [0u8; 6]),
         _ => ("ether", l.broadcast),
     };
     // ll_type_n2a with -N: the ARPHRD number in brackets
     let ll_numeric = match l.kind {
         LinkKind::Loopback => "[772]",
-        LinkKind::Tun { tap: false, .. } => "[65534]",
+        _ if l.is_tun() => "[65534]",
         _ => "[1]",
     };
     let ll_type = if names::numeric() {

@@ -177,8 +177,9 @@ impl Netns {
     /// `br_add_if`.
     fn bridge_add_port(&mut self, br: u32, idx: u32) -> Result<()> {
         let l = self.links.get(&idx).ok_or(Error::new(Errno::ENODEV))?;
-        // not the loopback nor a non-Ethernet device (a tun, ARPHRD_NONE)
-        if l.is_loopback() || matches!(l.kind, LinkKind::Tun { tap: false, .. }) {
+        // not the loopback nor a non-Ethernet device (a tun or VXLAN GPE device,
+        // ARPHRD_NONE)
+        if l.is_loopback() || l.is_tun() {
             return Err(Error::new(Errno::EINVAL));
         }
         if l.kind == LinkKind::Bridge {

@@ -130,13 +130,15 @@ impl LinkKind {
         match self {
             LinkKind::Loopback => iff::LOOPBACK,
             LinkKind::Dummy => iff::BROADCAST | iff::NOARP,
+            // tun_net_init: a tun is point-to-point without ARP, and so is a VXLAN GPE
+            // device (vxlan_raw_setup)
+            LinkKind::Tun { tap: false, .. } => iff::POINTOPOINT | iff::MULTICAST | iff::NOARP,
+            LinkKind::Vxlan(c) if c.gpe => iff::POINTOPOINT | iff::MULTICAST | iff::NOARP,
             LinkKind::Veth { .. }
             | LinkKind::Bridge
             | LinkKind::Tun { tap: true, .. }
             | LinkKind::Macvlan { .. }
             | LinkKind::Vxlan(_) => iff::BROADCAST | iff::MULTICAST,
-            // tun_net_init: a tun is point-to-point without ARP
-            LinkKind::Tun { tap: false, .. } => iff::POINTOPOINT | iff::MULTICAST | iff::NOARP,
         }
     }
 
@@ -480,9 +482,14 @@ impl Link {
             )
     }
 
-    /// Whether this is a tun device (`ARPHRD_NONE`: no link-layer address).
+    /// Whether this is a device of `ARPHRD_NONE` (no link-layer address): a tun, or a
+    /// VXLAN GPE device (`vxlan_raw_setup`).
     pub fn is_tun(&self) -> bool {
-        matches!(self.kind, LinkKind::Tun { tap: false, .. })
+        match &self.kind {
+            LinkKind::Tun { tap: false, .. } => true,
+            LinkKind::Vxlan(c) => c.gpe,
+            _ => false,
+        }
     }
 
     /// `addrconf_link_ready`'s test: up, with carrier, and operationally up

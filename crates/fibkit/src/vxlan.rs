@@ -4,7 +4,7 @@
 //! remote address or multicast group.
 //!
 //! - The VNI must be free for the destination port among devices of the same kind
-//!   (the same receive flags: `external`, `gbp`, `udp6zerocsumrx`, `remcsumrx`,
+//!   (the same receive flags: `external`, `gbp`, `gpe`, `udp6zerocsumrx`, `remcsumrx`,
 //!   `vnifilter`; IPv4 or IPv6): EEXIST, "A VXLAN device with the specified VNI
 //!   already exists". A `vnifilter` device holds no VNI of its own.
 //! - Opening a device opens its port's socket of its family (both for `external`), or
@@ -77,6 +77,9 @@ pub struct Vxlan {
     pub remcsum_rx: bool,
     /// `gbp` (group policy extension).
     pub gbp: bool,
+    /// `gpe` (generic protocol extension): a layer-3 device (`vxlan_raw_setup`:
+    /// `ARPHRD_NONE`, no link-layer address, `POINTOPOINT`, `NOARP`, `MULTICAST`).
+    pub gpe: bool,
     /// `vnifilter` (an `external` device that filters by VNI: `bridge vni`, which
     /// fibkit does not model, so its filter is empty).
     pub vnifilter: bool,
@@ -110,18 +113,20 @@ impl Default for Vxlan {
             remcsum_tx: false,
             remcsum_rx: false,
             gbp: false,
+            gpe: false,
             vnifilter: false,
         }
     }
 }
 
 impl Vxlan {
-    /// `VXLAN_F_RCV_FLAGS`: what a receiving socket is kept for (`gbp`,
+    /// `VXLAN_F_RCV_FLAGS`: what a receiving socket is kept for (`gbp`, `gpe`,
     /// `udp6zerocsumrx`, `remcsumrx`, `external`, `vnifilter`); devices share a
     /// socket of their port only with the same ones.
-    pub fn rcv_flags(&self) -> [bool; 5] {
+    pub fn rcv_flags(&self) -> [bool; 6] {
         [
             self.gbp,
+            self.gpe,
             self.zero_csum6_rx,
             self.remcsum_rx,
             self.external,
@@ -178,11 +183,10 @@ impl Vxlan {
 
     /// The encapsulation's size (`vxlan_headroom`).
     pub fn headroom(&self) -> u32 {
-        if self.ipv6() {
-            70
-        } else {
-            50
-        }
+        // vxlan_headroom: the outer IP, UDP and VXLAN headers, and the inner Ethernet
+        // header but for a GPE device (which carries layer-3 packets)
+        let eth = if self.gpe { 0 } else { 14 };
+        eth + if self.ipv6() { 56 } else { 36 }
     }
 
     /// The multicast group, when the remote address is one.
@@ -265,8 +269,10 @@ impl Netns {
     /// as the kernel keeps them (defaults filled in) and the MTU.
     pub(crate) fn vxlan_prepare(&self, conf: &Vxlan, mtu: Option<u32>) -> Result<(Vxlan, u32)> {
         let mut c = conf.clone();
+        // vxlan_config_validate: IANA's VXLAN-GPE port for a GPE device, the module's
+        // default (8472) for another
         if c.dstport == 0 {
-            c.dstport = 8472;
+            c.dstport = if c.gpe { 4790 } else { 8472 };
         }
         if c.ageing == 0 {
             c.ageing = 300;
@@ -293,8 +299,16 @@ impl Netns {
     /// (`me` 0) or device `me` would have: the IPv6 address scopes, the flow label
     /// (IPv6 devices only), the lower device (it exists; not one whose IPv6 is
     /// disabled for an IPv6 device; needed by a multicast remote and link-local
-    /// addresses), then the VNI. Whether the addresses are link-local.
+    /// addresses), then the VNI (a GPE device's flags before all). Whether the
+    /// addresses are link-local.
     fn vxlan_config_validate(&self, c: &Vxlan, me: u32) -> Result<bool> {
+        // first a GPE device's flags (a change too: `learning` on one is refused)
+        if c.gpe && !gpe_flags_allowed(c) {
+            return Err(Error::msg(
+                Errno::EINVAL,
+                "VXLAN GPE does not support this combination of attributes",
+            ));
+        }
         let linklocal = c.linklocal()?;
         if c.label != 0 && !c.ipv6() {
             return Err(Error::msg(
@@ -484,6 +498,7 @@ impl Netns {
             remote: change.remote.or(cur.remote),
             local: change.local.or(cur.local),
             label: change.label.unwrap_or(cur.label),
+            learning: change.learning.unwrap_or(cur.learning),
             lower,
             ..cur.clone()
         };
