@@ -5476,7 +5476,10 @@ fn addr_dump(ns: &Netns, family: u8) -> Vec<AddrMsg> {
                     flags: permanent_flag(a.flags, &a.life),
                     scope: a.scope,
                     local: Addr::V6(a.addr),
-                    peer: a.peer.map(Addr::V6),
+                    // inet6_fill_ifaddr: IFA_LOCAL plus the peer as IFA_ADDRESS only when
+                    // the peer is not `::`; a peer given as `::` is stored, but dumped as
+                    // an address without one
+                    peer: a.peer.filter(|&p| p != 0).map(Addr::V6),
                     broadcast: None,
                     label: None,
                     metric: (a.metric != 0).then_some(a.metric),
