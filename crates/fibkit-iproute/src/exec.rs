@@ -3720,7 +3720,7 @@ fn addr_cmd(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             for a in found {
                 let _ = match a {
                     crate::show::FlushAddr::V4(dev, local, plen, addr) => {
-                        ns.addr4_del(dev, Some(local), Some(plen), Some(addr), None)
+                        ns.addr4_del(dev, Some(local), Some(plen), addr, None)
                     }
                     crate::show::FlushAddr::V6(dev, addr, plen) => {
                         ns.addr6_del(dev, addr, Some(plen))

@@ -5427,6 +5427,8 @@ struct AddrMsg {
     local: Addr,
     /// `IFA_ADDRESS` when it differs from the local address (a peer).
     peer: Option<Addr>,
+    /// No `IFA_ADDRESS` at all (an IPv4 address whose `ifa_address` is 0.0.0.0).
+    no_address: bool,
     broadcast: Option<Addr>,
     label: Option<String>,
     metric: Option<u32>,
@@ -5468,7 +5470,10 @@ fn addr_dump(ns: &Netns, family: u8) -> Vec<AddrMsg> {
                     flags: permanent_flag(a.flags, &a.life),
                     scope: a.scope,
                     local: Addr::V4(a.local),
-                    peer: (a.address != a.local).then_some(Addr::V4(a.address)),
+                    // inet_fill_ifaddr puts IFA_ADDRESS only when it is not 0.0.0.0: a
+                    // `peer 0.0.0.0` is stored but dumped as an address without a peer
+                    peer: (a.address != a.local && a.address != 0).then_some(Addr::V4(a.address)),
+                    no_address: a.address == 0,
                     broadcast: (a.broadcast != 0).then_some(Addr::V4(a.broadcast)),
                     // inet_fill_ifaddr: no IFA_LABEL for an empty label (`label ""`)
                     label: (!a.label.is_empty()).then(|| a.label.clone()),
@@ -5488,7 +5493,11 @@ fn addr_dump(ns: &Netns, family: u8) -> Vec<AddrMsg> {
                     flags: permanent_flag(a.flags, &a.life),
                     scope: a.scope,
                     local: Addr::V6(a.addr),
-                    peer: a.peer.map(Addr::V6),
+                    // inet6_fill_ifaddr: IFA_LOCAL plus the peer as IFA_ADDRESS only when
+                    // the peer is not `::`; a peer given as `::` is stored, but dumped as
+                    // an address without one
+                    peer: a.peer.filter(|&p| p != 0).map(Addr::V6),
+                    no_address: false,
                     broadcast: None,
                     label: None,
                     metric: (a.metric != 0).then_some(a.metric),
@@ -6527,8 +6536,9 @@ fn addr_filter_args<'a>(
 /// back as `RTM_DELADDR`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FlushAddr {
-    /// An IPv4 address: device, local, prefix length, address (the peer, or the local).
-    V4(u32, u32, u8, u32),
+    /// An IPv4 address: device, local, prefix length, address (the peer, or the local;
+    /// none when the dump had no `IFA_ADDRESS`, which iproute2 then does not send back).
+    V4(u32, u32, u8, Option<u32>),
     /// An IPv6 address: device, address, prefix length.
     V6(u32, u128, u8),
 }
@@ -6589,8 +6599,9 @@ pub fn addr_flush_dump(
         out.push(match (a.local, a.peer) {
             (Addr::V4(l), peer) => {
                 let addr = match peer {
-                    Some(Addr::V4(p)) => p,
-                    _ => l,
+                    _ if a.no_address => None,
+                    Some(Addr::V4(p)) => Some(p),
+                    _ => Some(l),
                 };
                 FlushAddr::V4(a.index, l, a.prefixlen, addr)
             }
