@@ -188,8 +188,12 @@ impl Netns {
             ));
         }
         // netdev_rx_handler_register: a port's handler is its bridge's, a macvlan
-        // lower device's its port's
-        if l.master != 0 || self.is_macvlan_port(idx) {
+        // lower device's its port's, and a macvtap has its own from the start
+        // (macvtap_newlink registers tap_handle_frame on the macvtap itself)
+        if l.master != 0
+            || self.is_macvlan_port(idx)
+            || matches!(l.kind, LinkKind::Macvlan { tap: true, .. })
+        {
             return Err(Error::new(Errno::EBUSY));
         }
         // netdev_master_upper_dev_link: no loop (a device stacked on the bridge, a
