@@ -197,8 +197,10 @@ impl Netns {
         if l.allmulti == u32::MAX {
             return Err(Error::new(Errno::EOVERFLOW));
         }
-        // netdev_rx_handler_register: a macvlan lower device's handler is its port's
-        if self.is_macvlan_port(idx) {
+        // netdev_rx_handler_register: a macvlan lower device's handler is its port's,
+        // and a macvtap has its own from the start (macvtap_newlink registers
+        // tap_handle_frame on the macvtap itself)
+        if self.is_macvlan_port(idx) || matches!(l.kind, LinkKind::Macvlan { tap: true, .. }) {
             return Err(Error::new(Errno::EBUSY));
         }
         // netdev_master_upper_dev_link: no loop (a device stacked on the bridge, a
