@@ -323,7 +323,7 @@ fn parse_vxlan(data: &crate::nl::Attr<'_>) -> KVxlan {
             23 => v.gbp = true,
             25 => v.external = on,
             26 => v.label = u32::from_be(d.u32().unwrap_or(0)),
-            27 => u.push("gpe"),
+            27 => v.gpe = true,
             28 => v.ttl_inherit = on,
             29 => v.df = d.u8().unwrap_or(0),
             30 => v.vnifilter = on,

@@ -1817,6 +1817,7 @@ pub fn translate(k: &KernelState) -> Translation {
                     (v.remcsum_tx, "remcsumtx"),
                     (v.remcsum_rx, "remcsumrx"),
                     (v.gbp, "gbp"),
+                    (v.gpe, "gpe"),
                     (v.vnifilter, "vnifilter"),
                 ] {
                     if on {
