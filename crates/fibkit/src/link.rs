@@ -594,14 +594,11 @@ impl Link {
             (iff::ALLMULTI, &mut self.allmulti),
         ] {
             if (want ^ old) & bit != 0 {
+                // the error of a refused step up is dropped here
+                dev_count_step(count, want & bit != 0);
                 if want & bit != 0 {
-                    *count = count.saturating_add(1);
                     new |= bit;
                 } else {
-                    // the kernel's count is an unsigned int: a step down wraps
-                    // (`__dev_set_promiscuity`, `__dev_set_allmulti`), while a step up
-                    // to zero is refused and leaves it (the error is dropped here)
-                    *count = count.wrapping_sub(1);
                     new &= !bit;
                 }
             }

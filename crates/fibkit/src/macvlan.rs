@@ -365,7 +365,7 @@ impl Netns {
         if mode == macvlan_mode::PASSTHRU {
             if !self.macvlan_nopromisc(idx) {
                 if let Some(l) = self.links.get_mut(&lower) {
-                    l.promiscuity = l.promiscuity.saturating_add(1);
+                    dev_count_step(&mut l.promiscuity, true);
                 }
             }
         } else {
@@ -439,7 +439,7 @@ impl Netns {
         if mode == macvlan_mode::PASSTHRU {
             if !self.macvlan_nopromisc(idx) {
                 if let Some(l) = self.links.get_mut(&lower) {
-                    l.promiscuity = l.promiscuity.wrapping_sub(1);
+                    dev_count_step(&mut l.promiscuity, false);
                 }
             }
         } else {
@@ -578,13 +578,10 @@ impl Netns {
                     // or not: the unsigned count wraps below zero, and a step up that
                     // would bring it back to zero is refused (EOVERFLOW) before
                     // anything of the change is kept
-                    if f & 1 != 0 {
-                        l.promiscuity = l.promiscuity.wrapping_sub(1);
-                    } else if l.promiscuity == u32::MAX {
+                    if f & 1 == 0 && l.promiscuity == u32::MAX {
                         return Err(Error::new(Errno::EOVERFLOW));
-                    } else {
-                        l.promiscuity += 1;
                     }
+                    dev_count_step(&mut l.promiscuity, f & 1 == 0);
                 }
             }
         }
