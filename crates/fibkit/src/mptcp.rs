@@ -91,6 +91,10 @@ pub struct Endpoint {
     pub flags: u32,
     /// The device index given with it (0: none); the kernel keeps it as given.
     pub ifindex: u32,
+    /// Whether the listening socket of an IPv6 endpoint with a port is IPv6-only:
+    /// `net.ipv6.bindv6only` when [`Netns::mptcp_add`] made it (what a request
+    /// carries is not read).
+    pub v6only: bool,
 }
 
 /// A network namespace's path manager state (`struct pm_nl_pernet`).
@@ -118,51 +122,98 @@ impl Default for Mptcp {
     }
 }
 
-/// A listening socket's bound address as the bind conflict check sees it: the IPv6
-/// address of an IPv6 socket (`None` for an IPv4 one) and the IPv4 receive address
-/// (an IPv6 socket bound to a non-mapped address has 127.0.0.6, `LOOPBACK4_IPV6`).
+/// A listening socket as the bind conflict check sees it: the IPv6 address of an
+/// IPv6 socket (`None` for an IPv4 one), its IPv4 receive address (the IPv4 address,
+/// the one an IPv4-mapped address stands for, else 0; the kernel gives an IPv6 socket
+/// bound to any other address `LOOPBACK4_IPV6`, which no check below reaches) and
+/// whether it is IPv6-only (`net.ipv6.bindv6only` when it was made).
 #[derive(Clone, Copy)]
 struct Bound {
     v6: Option<u128>,
     v4: u32,
+    v6only: bool,
 }
 
-const LOOPBACK4_IPV6: u32 = 0x7f00_0006;
-
 impl Bound {
-    fn of(a: MpAddr) -> Bound {
+    fn of(a: MpAddr, v6only: bool) -> Bound {
         match a {
-            MpAddr::V4(x) => Bound { v6: None, v4: x },
-            MpAddr::V6(x) => {
-                let v4 = if x >> 32 == 0xffff {
-                    x as u32
-                } else if x == 0 {
-                    0
-                } else {
-                    LOOPBACK4_IPV6
-                };
-                Bound { v6: Some(x), v4 }
-            }
+            MpAddr::V4(x) => Bound {
+                v6: None,
+                v4: x,
+                v6only: false,
+            },
+            MpAddr::V6(x) => Bound {
+                v6: Some(x),
+                v4: if x >> 32 == 0xffff { x as u32 } else { 0 },
+                v6only,
+            },
         }
     }
 
-    fn v6_type(a: Option<u128>) -> u32 {
-        a.map_or(v6::MAPPED, v6::addr_type)
+    /// The address type of the socket's bind bucket (`inet_bind2_bucket_init`): an
+    /// IPv4 socket's is its address mapped.
+    fn bucket_type(self) -> u32 {
+        self.v6.map_or(v6::MAPPED, v6::addr_type)
     }
 
-    /// `inet_rcv_saddr_equal(self, old, match_wildcard = true)`, neither socket
-    /// IPv6-only: whether binding `self` to a port `old` holds fails.
+    /// The bucket's IPv6 address: an IPv4 socket's address mapped.
+    fn bucket_addr(self) -> u128 {
+        self.v6.unwrap_or(0xffff_0000_0000 | u128::from(self.v4))
+    }
+
+    /// `inet_use_bhash2_on_bind` is false: the IPv4 or IPv6 wildcard, or the mapped
+    /// IPv4 wildcard.
+    fn wildcard(self) -> bool {
+        match self.v6 {
+            None => self.v4 == 0,
+            Some(x) => x == 0 || (x >> 32 == 0xffff && self.v4 == 0),
+        }
+    }
+
+    /// `inet_csk_bind_conflict` for binding `self` to a port `old` holds (no reuse
+    /// options). A wildcard bind walks every owner of the port with
+    /// `inet_rcv_saddr_equal(.., match_wildcard = true)`. Any other is checked against
+    /// the wildcard buckets (`inet_bhash2_addr_any_conflict`) and its own address's
+    /// bucket only (`inet_bind2_bucket_match`), where an IPv4 socket is keyed by its
+    /// address mapped; an IPv4 bind, or an IPv4-mapped one, passes over IPv6-only
+    /// owners (they take no IPv4 traffic).
     fn clashes(self, old: Bound) -> bool {
-        let v4_equal = |a: u32, b: u32| a == b || a == 0 || b == 0;
-        let Some(a6) = self.v6 else {
-            return v4_equal(self.v4, old.v4);
-        };
-        let t1 = v6::addr_type(a6);
-        let t2 = Self::v6_type(old.v6);
-        if t1 & v6::MAPPED != 0 && t2 & v6::MAPPED != 0 {
-            return v4_equal(self.v4, old.v4);
+        if self.wildcard() {
+            let Some(a6) = self.v6 else {
+                // ipv4_rcv_saddr_equal with this side's wildcard
+                return !old.v6only;
+            };
+            return self.v6_rcv_saddr_equal(a6, old);
         }
-        if t1 == v6::ANY || t2 == v6::ANY {
+        if self.v6.is_none_or(|x| x >> 32 == 0xffff) && old.v6only {
+            return false;
+        }
+        let t = old.bucket_type();
+        // inet_bind2_bucket_match_addr_any: the IPv6 wildcard's bucket for anyone, the
+        // IPv4 one for an IPv4 or mapped bind
+        let any = t == v6::ANY
+            || (t == v6::MAPPED && old.v4 == 0 && self.v6.is_none_or(|x| x >> 32 == 0xffff));
+        let same = match self.v6 {
+            Some(a6) => old.bucket_addr() == a6,
+            None => t == v6::MAPPED && old.v4 == self.v4,
+        };
+        any || same
+    }
+
+    /// `ipv6_rcv_saddr_equal` (both wildcards matched) for an IPv6 bind.
+    fn v6_rcv_saddr_equal(self, a6: u128, old: Bound) -> bool {
+        let t1 = v6::addr_type(a6);
+        let t2 = old.bucket_type();
+        if t1 == v6::MAPPED && t2 == v6::MAPPED {
+            return !old.v6only && (self.v4 == old.v4 || self.v4 == 0 || old.v4 == 0);
+        }
+        if t1 == v6::ANY && t2 == v6::ANY {
+            return true;
+        }
+        if t2 == v6::ANY && !(old.v6only && t1 == v6::MAPPED) {
+            return true;
+        }
+        if t1 == v6::ANY && !(self.v6only && t2 == v6::MAPPED) {
             return true;
         }
         old.v6 == Some(a6)
@@ -222,7 +273,7 @@ impl Netns {
     /// while a local table exists; IPv6: no non-tentative address of any device; a
     /// mapped address is IPv4's case); a port an endpoint's socket holds for a
     /// clashing address is EADDRINUSE.
-    fn mptcp_listen(&self, addr: MpAddr, port: u16) -> Result<()> {
+    fn mptcp_listen(&self, addr: MpAddr, port: u16, v6only: bool) -> Result<()> {
         use crate::addr::ifa;
         use crate::route::RouteType;
         const EINVAL: Error = Error::msg(Errno::EINVAL, "create listen socket error: -22");
@@ -246,6 +297,10 @@ impl Netns {
             MpAddr::V6(a) => {
                 let t = v6::addr_type(a);
                 if t & v6::MAPPED != 0 {
+                    // __inet6_bind: a mapped address on an IPv6-only socket
+                    if v6only {
+                        return Err(EINVAL);
+                    }
                     if !v4_ok(a as u32) {
                         return Err(EADDRNOTAVAIL);
                     }
@@ -268,13 +323,13 @@ impl Netns {
                 }
             }
         }
-        let new = Bound::of(addr);
+        let new = Bound::of(addr, v6only);
         let taken = self
             .mptcp
             .list
             .iter()
             .filter(|e| e.port == port)
-            .any(|e| new.clashes(Bound::of(e.addr)));
+            .any(|e| new.clashes(Bound::of(e.addr, e.v6only)));
         if taken {
             return Err(EADDRINUSE);
         }
@@ -304,8 +359,15 @@ impl Netns {
         }
         // in restore mode (a mirror rebuilding the kernel's endpoints) the socket is
         // taken to be bound as the kernel has it: the address may have gone since
+        // the socket is IPv6-only as inet6_create makes it: bindv6only's value now
+        let v6only = req.port != 0
+            && matches!(req.addr, MpAddr::V6(_))
+            && self
+                .sysctl
+                .other_long("net.ipv6.bindv6only")
+                .is_some_and(|v| v != 0);
         if req.port != 0 && !self.restore_mode {
-            self.mptcp_listen(req.addr, req.port)?;
+            self.mptcp_listen(req.addr, req.port, v6only)?;
         }
         let pm = &mut self.mptcp;
         if pm.next_id == MAX_ID {
@@ -363,6 +425,7 @@ impl Netns {
             id: id as u8,
             flags: req.flags,
             ifindex: req.ifindex,
+            v6only,
         };
         if port == 0 {
             pm.list.push(e);
@@ -441,6 +504,7 @@ mod tests {
             id,
             flags,
             ifindex: 0,
+            v6only: false,
         }
     }
 

@@ -217,6 +217,7 @@ fn endpoint(ns: &mut Netns, opts: &Opts, a: &[String]) -> Res<Outcome> {
             id: r.id.unwrap_or(0),
             flags: r.flags,
             ifindex: r.ifindex,
+            v6only: false,
         }));
     }
     if matches(w, "change") {
