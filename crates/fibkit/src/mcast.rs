@@ -618,6 +618,17 @@ impl Netns {
         }
         let (all, d) = self.mc_forced("ipv6", dev, "force_mld_version");
         let v1 = if all != 0 { all == 1 } else { d == 1 };
+        // add_grec: an MLDv2 record is not built for a device whose MTU is below
+        // IPv6's minimum (only a loopback keeps its IPv6 state so; conformance
+        // scenario 1061)
+        if !v1
+            && self
+                .links
+                .get(&dev)
+                .is_some_and(|l| l.mtu < crate::netns::IPV6_MIN_MTU)
+        {
+            return false;
+        }
         let to = match (v1, join) {
             (false, _) => MLD2_ALL_MCR,
             (true, true) => group,

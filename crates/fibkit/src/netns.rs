@@ -2066,10 +2066,20 @@ impl Netns {
             // routes through them
             self.nh_flush_dev(index);
             self.ipv4_netdev_down(index, false);
+            let was_ready = self.v6_ready.contains(&index);
             self.ipv6_netdev_down(index, false);
             // neigh_ifdown (ARP and ND): every entry of the device goes, permanent ones
-            // too (conformance scenario 183), and its proxy entries
+            // too (conformance scenario 183), and its proxy entries. ndisc's notifier
+            // runs it before addrconf_ifdown, so the leave reports of the proxies'
+            // groups are cancelled by ipv6_mc_down with the rest on a device that was
+            // ready, and sent by the kernel's work after the flush otherwise
+            // (conformance scenario 1060)
+            self.mld_held = Some(Vec::new());
             self.neigh_ifdown(index, None);
+            let held = self.mld_held.take().unwrap_or_default();
+            if !was_ready {
+                self.mld_late.extend(held);
+            }
             // the leave reports of a device that was not ready go out after it
             for (d, to) in std::mem::take(&mut self.mld_late) {
                 self.neigh_mc_entry(d, to, true);
