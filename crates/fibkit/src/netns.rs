@@ -732,6 +732,13 @@ impl Netns {
             self.res_run_due();
         }
         self.addr6_run_due();
+        // DAD work queued without a delay (no `router_solicitation_delay`, no probe
+        // to send) runs at once on the kernel's workqueue, before the next command
+        if self.dad_due.values().any(|r| r.at <= self.ms_clock)
+            && self.addrconf_dad_work(self.ms_clock)
+        {
+            self.bump();
+        }
         self.neigh_run_timers();
         self.bridge_run_timers();
     }
