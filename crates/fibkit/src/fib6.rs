@@ -1567,11 +1567,12 @@ impl Netns {
 
     /// Starts DAD for the address `addr` of `dev` when it needs it ([`Netns::dad_needed`]):
     /// the address is tentative (no host route, not a source, no anycast) until the
-    /// probe's time has passed: a random delay below `rtr_solicit_delay` (1 s), then
-    /// `dad_transmits` (1) probes `retrans_time` (1 s) apart, so one to two seconds
-    /// by default; fibkit takes the upper bound, the delay's ([`Netns::dad_delay6`])
-    /// plus `dad_transmits` seconds
-    /// ([`Netns::set_now`]). On a device that is down it stays
+    /// probe's time has passed: a random delay below `rtr_solicit_delay` (1 s; none
+    /// for an optimistic address), then `dad_transmits` (1) probes `retrans_time`
+    /// (1 s) apart, so one to two seconds by default; fibkit takes the upper bound,
+    /// the delay's ([`Netns::dad_delay6_ms`]) plus the probes'
+    /// ([`Netns::dad_retrans_ms`]), on the millisecond clock the scenario's sleeps
+    /// move ([`Netns::sleep_ms`]). On a device that is down it stays
     /// tentative until the device comes up. An `optimistic` address (under
     /// `optimistic_dad`) on a ready device gets its host route at once, and is
     /// announced at once under `use_optimistic`; without DAD the flag goes. Returns
@@ -1600,13 +1601,13 @@ impl Netns {
             {
                 x.flags |= ifa::TENTATIVE;
             }
-            let at = self.now + self.dad_delay6(dev);
+            let at = self.ms_clock + self.dad_delay6_ms(dev, flags);
             self.dad_due.insert(
                 (dev, addr),
                 DadRun {
                     at,
                     begin: true,
-                    probe: 0,
+                    left: 0,
                 },
             );
             return true;
@@ -1638,22 +1639,16 @@ impl Netns {
             .get(&dev)
             .is_some_and(|l| l.up && (l.oper_up() || self.v6_ready.contains(&dev)));
         if ready {
-            let transmits = self.dad_transmits6(dev);
-            let delay = self.dad_delay6(dev);
-            let at = self.now + delay + transmits;
-            // (0 is "no probe left": a first probe due at the clock's start goes with
-            // the next second's)
-            let probe = if transmits > 0 {
-                (self.now + delay).max(1)
-            } else {
-                0
-            };
+            // addrconf_dad_kick: the first work after the random delay, then one
+            // probe per run while `dad_probes` are left
+            let left = self.dad_transmits6(dev);
+            let at = self.ms_clock + self.dad_delay6_ms(dev, flags);
             self.dad_due.insert(
                 (dev, addr),
                 DadRun {
                     at,
                     begin: false,
-                    probe,
+                    left,
                 },
             );
             // an optimistic address is reachable while DAD runs (its host route goes
@@ -1714,8 +1709,7 @@ impl Netns {
     /// it got its IPv6 state (`ipv6_add_dev` copies `devconf_dflt`; fibkit copies the
     /// `default` settings it keeps by name then, [`Netns::sysctl_dev_from_default`]),
     /// so a later write to `default` does not reach it; 1 when never written. The
-    /// probes DAD sends, a second apart (`retrans_time`), after its random first delay
-    /// under a second: `addrconf_dad_kick` stores the int in the address's `__u8`
+    /// probes DAD sends, `retrans_time` apart, after its random first delay: `addrconf_dad_kick` stores the int in the address's `__u8`
     /// `dad_probes`, so only its low eight bits count (256 is no probe, -255 one).
     fn dad_transmits6(&self, dev: u32) -> u64 {
         let Some(name) = self.links.get(&dev).map(|l| l.name.clone()) else {
@@ -1731,30 +1725,38 @@ impl Netns {
         u64::try_from(n.rem_euclid(256)).unwrap_or(0)
     }
 
-    /// The longest random delay before a device's DAD work begins, in seconds:
-    /// `addrconf_dad_kick` waits `get_random_u32_below(rtr_solicit_delay ?: 1)`
-    /// jiffies, `rtr_solicit_delay` being the device's `router_solicitation_delay`
-    /// (1 s unless written; copied from `default` with its IPv6 state). 0 is no delay
-    /// at all; fibkit takes the upper bound of the others, and a second for a
-    /// negative value (a random delay of up to about 49 days). Without a delay, the
-    /// fraction of a second the scenario's sleeps have added beyond fibkit's seconds
-    /// clock counts as one more, so DAD does not end before the kernel's.
-    fn dad_delay6(&self, dev: u32) -> u64 {
+    /// The longest random delay before DAD work of an address with `flags` on a
+    /// device begins, in ms: `addrconf_dad_kick` waits
+    /// `get_random_u32_below(rtr_solicit_delay ?: 1)` jiffies, `rtr_solicit_delay`
+    /// being the device's `router_solicitation_delay` (1 s unless written; copied from
+    /// `default` with its IPv6 state), and none for an optimistic address. 0 is no
+    /// delay at all; fibkit takes the upper bound of the others, and a second for a
+    /// negative value (a random delay of up to about 49 days).
+    fn dad_delay6_ms(&self, dev: u32, flags: u32) -> u64 {
+        if flags & ifa::OPTIMISTIC != 0 {
+            return 0;
+        }
         let Some(name) = self.links.get(&dev).map(|l| l.name.clone()) else {
-            return 1;
+            return 1000;
         };
-        let delay = self
-            .sysctl
+        self.sysctl
             .other
             .get(&format!("net.ipv6.conf.{name}.router_solicitation_delay"))
             .and_then(|v| v.trim().parse::<i64>().ok())
             .and_then(|v| u64::try_from(v).ok())
-            .unwrap_or(1);
-        if delay == 0 && self.sleep_rem_ms > 0 {
-            1
-        } else {
-            delay
-        }
+            .unwrap_or(1)
+            .saturating_mul(1000)
+    }
+
+    /// The time between two DAD probes of `dev`, in ms: `addrconf_dad_work` re-arms
+    /// itself `max(NEIGH_VAR(nd_parms, RETRANS_TIME), HZ/100)` jiffies later, the
+    /// device's own neighbour parameter (`retrans_time_ms`, taken from `default`'s
+    /// when the device got its IPv6 state), 1 s unless written.
+    fn dad_retrans_ms(&self, dev: u32) -> u64 {
+        let jiffies = self
+            .neigh_parms(dev, true)
+            .map_or(250, crate::ntable::NeighParms::retrans_jiffies);
+        jiffies.max(2) * 4
     }
 
     /// The DAD work whose time has come (`addrconf_dad_work`), on devices that are up,
@@ -1770,19 +1772,17 @@ impl Netns {
             let due = self
                 .dad_due
                 .iter()
-                .map(|(&k, r)| {
-                    let probing = r.probe != 0 && r.probe < r.at;
-                    (if probing { r.probe } else { r.at }, probing, k, *r)
-                })
+                .map(|(&k, r)| (r.at, r.left > 0, k, *r))
                 .filter(|&(t, ..)| t <= now)
                 .min_by_key(|&(t, probing, k, _)| (t, !probing, k));
             let Some((t, probing, (dev, addr), run)) = due else {
                 break;
             };
             if probing {
-                let next = run.probe + 1;
-                let probe = if next < run.at { next } else { 0 };
-                self.dad_due.insert((dev, addr), DadRun { probe, ..run });
+                // one probe, the work again `retrans_time` later
+                let at = t + self.dad_retrans_ms(dev);
+                let left = run.left - 1;
+                self.dad_due.insert((dev, addr), DadRun { at, left, ..run });
                 if self.dad_probe(dev, addr, t) {
                     any = true;
                 }
@@ -1807,15 +1807,13 @@ impl Netns {
                 self.join_solict(dev, addr);
             }
             if run.begin && tentative && self.dad_needed(dev, a.flags) {
-                let transmits = self.dad_transmits6(dev);
-                let at = run.at + transmits;
-                let probe = if transmits > 0 { run.at } else { 0 };
+                let left = self.dad_transmits6(dev);
                 self.dad_due.insert(
                     (dev, addr),
                     DadRun {
-                        at,
+                        at: run.at,
                         begin: false,
-                        probe,
+                        left,
                     },
                 );
                 continue;
@@ -2009,14 +2007,16 @@ impl Netns {
             predad: false,
             ..failed.clone()
         };
+        let a_flags = a.flags;
         self.link_dev_addr6(dev, a);
-        let at = t + delay + self.dad_delay6(dev);
+        // (`t` and the run on the millisecond clock; idgen_delay is in seconds)
+        let at = t + delay.saturating_mul(1000) + self.dad_delay6_ms(dev, a_flags);
         self.dad_due.insert(
             (dev, addr),
             DadRun {
                 at,
                 begin: true,
-                probe: 0,
+                left: 0,
             },
         );
         self.bump();
@@ -2405,7 +2405,7 @@ impl Netns {
 
     /// `addrconf_dad_run(idev, restart)` for the addresses `which` of `dev` (up, with
     /// carrier and IPv6 on): each one's DAD work begins again after a random delay
-    /// below `rtr_solicit_delay`, a second at most on fibkit's clock
+    /// below `rtr_solicit_delay`, its upper bound on fibkit's millisecond clock
     /// ([`Netns::addrconf_dad_work`]). An address not tentative is announced again
     /// then: its host route comes back if it was deleted and, under forwarding, it
     /// joins its subnet-router anycast once more, a second reference that forwarding's
@@ -2417,15 +2417,20 @@ impl Netns {
         if !ready {
             return;
         }
-        let at = self.now + self.dad_delay6(dev);
         for &addr in which {
-            if self.addrs6(dev).iter().any(|x| x.addr == addr) {
+            if let Some(flags) = self
+                .addrs6(dev)
+                .iter()
+                .find(|x| x.addr == addr)
+                .map(|x| x.flags)
+            {
+                let at = self.ms_clock + self.dad_delay6_ms(dev, flags);
                 self.dad_due.insert(
                     (dev, addr),
                     DadRun {
                         at,
                         begin: true,
-                        probe: 0,
+                        left: 0,
                     },
                 );
             }

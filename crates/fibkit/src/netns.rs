@@ -200,18 +200,19 @@ pub(crate) type Nh6Key = (u128, u32, u32, u32);
 /// Most IPv6 gateway validations remembered at once.
 pub(crate) const NH6_CACHE_MAX: usize = 32;
 
-/// An IPv6 address's pending DAD work: when it runs (engine seconds), and whether it
-/// begins DAD (`INET6_IFADDR_STATE_PREDAD`, after a restart: `addrconf_dad_begin`
-/// probes a tentative address that still needs it and completes any other at once)
-/// or ends it (the probes are sent: the address is announced).
+/// An IPv6 address's pending DAD work: when it runs (on the millisecond clock), and
+/// whether it begins DAD (`INET6_IFADDR_STATE_PREDAD`, after a restart:
+/// `addrconf_dad_begin` probes a tentative address that still needs it and completes
+/// any other at once) or goes on with it (`addrconf_dad_work`: a Neighbour
+/// Solicitation while probes are left, each re-arming the work `retrans_time` later;
+/// with none left the address is announced).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct DadRun {
     pub(crate) at: u64,
     pub(crate) begin: bool,
-    /// When the next Neighbour Solicitation of a run that ends DAD goes out (0: none
-    /// left): a second apart from the first, each at the latest time the kernel could
-    /// send it ([`Netns::dad_probe`]).
-    pub(crate) probe: u64,
+    /// The Neighbour Solicitations still to send (`ifp->dad_probes`), the next at
+    /// `at`, each at the latest time the kernel could send it ([`Netns::dad_probe`]).
+    pub(crate) left: u64,
 }
 
 /// One Linux network namespace's routing state.
@@ -731,6 +732,13 @@ impl Netns {
             self.res_run_due();
         }
         self.addr6_run_due();
+        // DAD work queued without a delay (no `router_solicitation_delay`, no probe
+        // to send) runs at once on the kernel's workqueue, before the next command
+        if self.dad_due.values().any(|r| r.at <= self.ms_clock)
+            && self.addrconf_dad_work(self.ms_clock)
+        {
+            self.bump();
+        }
         self.neigh_run_timers();
         self.bridge_run_timers();
     }
@@ -762,8 +770,8 @@ impl Netns {
     }
 
     /// A scenario's `sleep` of `ms` milliseconds: the millisecond clock (neighbour
-    /// timers, resilient groups) takes all of it, the seconds clock (expiries,
-    /// lifetimes, DAD) the whole seconds the sleeps have added up to.
+    /// timers, resilient groups, route expiry, IPv6 lifetimes, DAD) takes all of it,
+    /// the seconds clock the whole seconds the sleeps have added up to.
     pub fn sleep_ms(&mut self, ms: u64) {
         let before_ms = self.ms_clock;
         self.ms_clock = self.ms_clock.saturating_add(ms);
@@ -867,7 +875,7 @@ impl Netns {
         self.res_run_due();
         // (the IPv6 routes' expiry runs on the millisecond clock: fib6_expire_between)
         let mut changed = false;
-        if self.addrconf_dad_work(now) {
+        if self.addrconf_dad_work(self.ms_clock) {
             changed = true;
         }
         self.neigh_run_timers();
