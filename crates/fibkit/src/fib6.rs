@@ -1709,8 +1709,9 @@ impl Netns {
     /// it got its IPv6 state (`ipv6_add_dev` copies `devconf_dflt`; fibkit copies the
     /// `default` settings it keeps by name then, [`Netns::sysctl_dev_from_default`]),
     /// so a later write to `default` does not reach it; 1 when never written. The
-    /// probes DAD sends, `retrans_time` apart, after its random first delay: `addrconf_dad_kick` stores the int in the address's `__u8`
-    /// `dad_probes`, so only its low eight bits count (256 is no probe, -255 one).
+    /// probes DAD sends, `retrans_time` apart, after its random first delay:
+    /// `addrconf_dad_kick` stores the int in the address's `__u8` `dad_probes`, so
+    /// only its low eight bits count (256 is no probe, -255 one).
     fn dad_transmits6(&self, dev: u32) -> u64 {
         let Some(name) = self.links.get(&dev).map(|l| l.name.clone()) else {
             return 1;
@@ -1756,7 +1757,8 @@ impl Netns {
         let jiffies = self
             .neigh_parms(dev, true)
             .map_or(250, crate::ntable::NeighParms::retrans_jiffies);
-        jiffies.max(2) * 4
+        let hz = crate::bridge::HZ;
+        jiffies.max(hz / 100) * (1000 / hz)
     }
 
     /// The DAD work whose time has come (`addrconf_dad_work`), on devices that are up,
