@@ -636,7 +636,13 @@ impl Netns {
             _ => return false,
         };
         if let Some(held) = self.mld_held.as_mut() {
-            held.push((dev, to));
+            // only MLDv2 reports wait for the kernel's work (mld_ifc_work); an MLDv1
+            // one (igmp6_send from igmp6_leave_group) goes at once, inside the
+            // NETDEV_DOWN notifiers of a device no longer up, and leaves no neighbour
+            // entry once they are over (conformance scenario 1075)
+            if !v1 {
+                held.push((dev, to));
+            }
         } else {
             self.neigh_mc_entry(dev, to, true);
         }
