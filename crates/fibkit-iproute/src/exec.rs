@@ -5725,29 +5725,6 @@ fn link_add(ns: &mut Netns, rest: &[String], mode: AddMode, fam: Option<Family>)
                     .map_err(Failure::kernel)?;
             }
             let a = vxlan_parse_opt(&resolve, &mut it, false)?;
-            if a.gpe {
-                // rtnl_newlink: the attribute policy, a device that exists, then the
-                // kind's own settings
-                main_policy(&at)?;
-                let name = at.name.as_deref().or(at.dev.as_deref()).unwrap_or("");
-                // vxlan_validate (the address, MTU and source port range) comes
-                // before the device lookup
-                let mac = at.bad_mac.as_deref().or(at.mac.as_ref().map(|m| &m[..]));
-                fibkit::vxlan::validate_change(mac, at.mtu, a.conf.srcport, true)
-                    .map_err(Failure::kernel)?;
-                if ns.link_add_exists(at.more.index, name) {
-                    return Err(Failure::kernel(fibkit::Error::new(Errno::EEXIST)));
-                }
-                // vxlan_config_validate starts with GPE's flags: `external` needed,
-                // nothing beyond the addresses' family, the zero-checksum flags and
-                // `vnifilter` (learning is on unless `nolearning`)
-                if !fibkit::vxlan::gpe_flags_allowed(&a.conf) {
-                    return Err(Failure::kernel(fibkit::Error::msg(
-                        Errno::EINVAL,
-                        "VXLAN GPE does not support this combination of attributes",
-                    )));
-                }
-            }
             let mut conf = a.conf;
             // a GPE device is a layer-3 one (vxlan_raw_setup: ARPHRD_NONE, no address)
             conf.gpe = a.gpe;
@@ -6255,7 +6232,8 @@ struct VxlanArgs {
     gpe: bool,
 }
 
-/// `vxlan_parse_opt` (iproute2 6.1): every setting (`gpe` apart, for the caller). `set_op`: an `ip link set` (no VNI needed); what a change cannot carry is kept as
+/// `vxlan_parse_opt` (iproute2 6.1): every setting (`gpe` apart, for the caller).
+/// `set_op`: an `ip link set` (no VNI needed); what a change cannot carry is kept as
 /// the kernel's refusal, in `vxlan_nl2conf`'s order.
 fn vxlan_parse_opt(
     resolve: &dyn Fn(&str) -> Option<u32>,

@@ -357,8 +357,6 @@ impl Netns {
                 "flags mustn't have both signal and fullmesh",
             ));
         }
-        // in restore mode (a mirror rebuilding the kernel's endpoints) the socket is
-        // taken to be bound as the kernel has it: the address may have gone since
         // the socket is IPv6-only as inet6_create makes it: bindv6only's value now
         let v6only = req.port != 0
             && matches!(req.addr, MpAddr::V6(_))
@@ -366,6 +364,8 @@ impl Netns {
                 .sysctl
                 .other_long("net.ipv6.bindv6only")
                 .is_some_and(|v| v != 0);
+        // in restore mode (a mirror rebuilding the kernel's endpoints) the socket is
+        // taken to be bound as the kernel has it: the address may have gone since
         if req.port != 0 && !self.restore_mode {
             self.mptcp_listen(req.addr, req.port, v6only)?;
         }
