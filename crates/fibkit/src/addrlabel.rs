@@ -3,7 +3,7 @@
 
 use crate::error::{Errno, Error, Result};
 use crate::netns::Netns;
-use crate::prefix::Prefix6;
+use crate::prefix::{v6, Prefix6};
 
 /// One entry of the label table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,6 +14,30 @@ pub struct AddrLabel {
     pub ifindex: u32,
     /// The label.
     pub label: u32,
+    /// The address type the entry is limited to (0: any): an IPv4-mapped, IPv4-compatible
+    /// or loopback type, as [`addrtype_of`] derives it from the prefix given.
+    pub addrtype: u32,
+}
+
+/// The type bits an entry may be limited to (`ipv6_addr_label` masks an address's type
+/// down to them).
+const TYPE_BITS: u32 = v6::MAPPED | v6::COMPATV4 | v6::LOOPBACK;
+
+/// `ip6addrlbl_alloc`: the address type an entry is limited to, taken from the prefix's
+/// address as the request gave it (before its host bits are cleared): an IPv4-mapped
+/// address of a /96 (longer is refused), an IPv4-compatible one of a /96, the loopback
+/// address of a /128; any other entry matches addresses of any type. So an entry
+/// `::1.2.3.4/96` (shown as `::/96`) does not cover `::` or `::1`, while `::/96` does.
+/// `None`: an IPv4-mapped prefix longer than /96 (EINVAL).
+pub(crate) fn addrtype_of(addr: u128, len: u8) -> Option<u32> {
+    let t = v6::addr_type(addr) & TYPE_BITS;
+    Some(match t {
+        v6::MAPPED if len > 96 => return None,
+        v6::MAPPED if len < 96 => 0,
+        v6::COMPATV4 if len != 96 => 0,
+        v6::LOOPBACK if len != 128 => 0,
+        _ => t,
+    })
 }
 
 /// The label of an address no entry matches (`IPV6_ADDR_LABEL_DEFAULT`).
@@ -59,6 +83,7 @@ pub(crate) fn default_table() -> Vec<AddrLabel> {
             prefix: Prefix6::new(addr, len),
             ifindex: 0,
             label,
+            addrtype: addrtype_of(addr, len).unwrap_or(0),
         };
         // the defaults are distinct
         let _ = insert(&mut t, new);
@@ -73,29 +98,37 @@ impl Netns {
     }
 
     /// `ipv6_addr_label`: the label of `addr` for device `ifindex`, from the first
-    /// entry that matches.
+    /// entry that matches (`__ip6addrlbl_match`: its device, if any, its address type,
+    /// if any, and its prefix).
     pub(crate) fn addr_label(&self, addr: u128, ifindex: u32) -> u32 {
+        let t = v6::addr_type(addr) & TYPE_BITS;
         self.addrlabels
             .iter()
-            .find(|p| (p.ifindex == 0 || p.ifindex == ifindex) && p.prefix.contains(addr))
+            .find(|p| {
+                (p.ifindex == 0 || p.ifindex == ifindex)
+                    && (p.addrtype == 0 || p.addrtype == t)
+                    && p.prefix.contains(addr)
+            })
             .map_or(LABEL_DEFAULT, |p| p.label)
     }
 
-    /// `ip addrlabel add prefix P [dev D] label L`: EINVAL for an IPv4-mapped prefix
+    /// `ip addrlabel add prefix P [dev D] label L` (`prefix` as the request gave it, host
+    /// bits kept: they decide the address type the entry is limited to, [`addrtype_of`]):
+    /// EINVAL for an IPv4-mapped prefix
     /// longer than /96 (`ip6addrlbl_alloc`), a device that does not exist or the
     /// default label; EEXIST for an entry of the same prefix and device.
     pub fn addrlabel_add(&mut self, prefix: Prefix6, ifindex: u32, label: u32) -> Result<()> {
-        let mapped = Prefix6::new(0xffffu128 << 32, 96);
-        if label == LABEL_DEFAULT
-            || (ifindex != 0 && self.link(ifindex).is_none())
-            || (prefix.len > 96 && mapped.contains(prefix.addr))
-        {
+        if label == LABEL_DEFAULT || (ifindex != 0 && self.link(ifindex).is_none()) {
             return Err(Error::new(Errno::EINVAL));
         }
+        let Some(addrtype) = addrtype_of(prefix.addr, prefix.len) else {
+            return Err(Error::new(Errno::EINVAL));
+        };
         let new = AddrLabel {
             prefix: Prefix6::new(prefix.addr, prefix.len),
             ifindex,
             label,
+            addrtype,
         };
         insert(&mut self.addrlabels, new)?;
         self.bump();
