@@ -3608,12 +3608,9 @@ fn parse_rule(opts: &Opts, args: &[String], add: bool) -> Res<RuleSpec> {
                 if t == 0 && !add {
                     s.action = None;
                 }
-                if t == 2 {
-                    return Err(Failure::kernel(fibkit::Error::msg(
-                        Errno::EINVAL,
-                        "Missing goto target for action goto",
-                    )));
-                }
+                // type 2 (`local`) is FR_ACT_GOTO: the kernel asks for a target
+                // (`FRA_GOTO`) only once the whole request is read, so an earlier or a
+                // later `goto N` gives it one (`fib_nl2rule`)
             }
         }
     }

@@ -101,7 +101,11 @@ impl Netns {
             (Some(_), a) if !matches!(a, Some(RuleAction::Goto(_))) => {
                 return Err(einval("Unexpected goto"));
             }
-            (Some(t), _) | (None, Some(RuleAction::Goto(t))) => Some(t),
+            (Some(t), _) => Some(t),
+            // an action of FR_ACT_GOTO (`type local`) sent without `FRA_GOTO`
+            (None, Some(RuleAction::Goto(_))) => {
+                return Err(einval("Missing goto target for action goto"));
+            }
             _ => None,
         };
         if spec.l3mdev && spec.table.is_some_and(|t| t != 0) {
@@ -475,7 +479,11 @@ fn dump_message(r: &Rule, v6: bool) -> RuleSpec {
         suppress_prefixlen: Some(r.suppress_prefixlen),
         suppress_ifgroup: (r.suppress_ifgroup != -1).then_some(r.suppress_ifgroup),
         protocol: Some(r.protocol),
-        goto: None,
+        // fib_nl_fill_rule puts FRA_GOTO whenever the rule has a target
+        goto: match r.action {
+            RuleAction::Goto(t) if t != 0 => Some(t),
+            _ => None,
+        },
         l3mdev: r.l3mdev,
         realms: (!v6 && r.realms != 0).then_some(r.realms),
         tun_id: (r.tun_id != 0).then_some(r.tun_id),
