@@ -4472,11 +4472,18 @@ fn veth_parse_opt<'a>(ns: &Netns, it: &mut Args<'a>, peer: &mut LinkAttrs, kind:
         return Ok(());
     };
     veth_peer_words(ns, w, it, peer, kind, true)?;
+    // the end of the peer's iplink_parse (a creation's): `name` and `dev` agree, and a
+    // `link` names a device (looked up, then sent in the peer's message, which the
+    // kernel ignores); both before anything reaches the kernel
+    name_and_dev(peer)?;
+    if let Some(d) = &peer.link {
+        ll_index(ns, d).ok_or_else(|| nodev(d))?;
+    }
     // (the peer's address, as the kernel's veth_validate of the peer sees it)
     if peer.bad_mac.is_some() {
         return Err(Failure::errno(Errno::EINVAL));
     }
-    name_and_dev(peer)
+    Ok(())
 }
 
 /// iplink_parse at creation: a group with no device names the group's devices, which a

@@ -1544,10 +1544,9 @@ impl Netns {
             Some(m) => m,
             None => Self::index_mac(self.next_ifindex(&kind, req.index)),
         };
-        let bad_name = |n: &str| !n.is_empty() && !Self::dev_valid_name(n);
-        if bad_name(&req.name) || req.peer.as_deref().is_some_and(bad_name) {
-            return Err(Error::new(Errno::EINVAL));
-        }
+        // (a name dev_valid_name refuses, `.`, `..` or one with `:`, is no error yet:
+        // register_netdevice's dev_get_valid_name refuses it, after the lookup below
+        // and the kind's own checks, and a veth's peer registers first)
         // rtnl_newlink: a device of the index asked for, or else of the name, exists
         // (NLM_F_EXCL), or is EOPNOTSUPP (NLM_F_REPLACE: rtnl_changelink)
         if self.link_add_exists(req.index, &req.name) {

@@ -338,6 +338,19 @@ fn parse_vf(ns: &Netns, vf: i32, it: &mut Args<'_>, dev: &str) -> Res<Errno> {
     if new_rate_api {
         let (Some(lo), Some(hi)) = (tmin, tmax) else {
             // the missing one is read from the device's VF list first
+            // (ipaddr_get_vf_rate), which starts by looking the device up: one that
+            // does not exist (as yet: a device or veth peer being made) ends ip there
+            // (exit 1). A device without VFs (any here: virtual devices have no
+            // parent, so no IFLA_VFINFO_LIST) leaves 6.1's rates uninitialised.
+            if super::ll_index(ns, dev).is_none() {
+                return Err(Failure {
+                    stdout: String::new(),
+                    errno: Some(crate::show::lookup_errno(dev)),
+                    stderr: format!("Device {dev} does not exist\n"),
+                    status: 1,
+                    exits: true,
+                });
+            }
             return Err(super::unmodelled_link_setting(
                 "vf",
                 "min_tx_rate|max_tx_rate",
