@@ -690,6 +690,11 @@ pub struct BridgePort {
     /// makes it neither root nor designated (blocking); when it runs out the port
     /// becomes designated again (`br_message_age_timer_expired`).
     pub msg_age_due: Option<u64>,
+    /// BPDU guard disabled it (`br_stp_rcv` on a `guard` port): it stays disabled
+    /// until an event of its own enables it again, its `NETDEV_UP` or `NETDEV_CHANGE`
+    /// (`br_port_carrier_check`) or the bridge's opening (`br_stp_enable_bridge`),
+    /// not at every look at the ports' states.
+    pub guard_held: bool,
     /// `stp_xstats.transition_blk`: the times it was set blocking under kernel spanning
     /// tree (`br_set_state`: when it joins the bridge, `new_nbp`'s `br_init_port`, and
     /// each time it is enabled, `br_stp_enable_port`), as `ip stats` shows them.
@@ -812,6 +817,11 @@ impl Netns {
         let Some(br) = self.links.get(&port).map(|l| l.master) else {
             return;
         };
+        // br_port_carrier_check enables a disabled port that is operationally up,
+        // one BPDU guard disabled too
+        if let Some(p) = self.br_ports.get_mut(&port) {
+            p.guard_held = false;
+        }
         // the path cost is taken again from the port's speed (unless set by hand),
         // whether or not the bridge is up; only here, at the port's own NETDEV_CHANGE
         if br != 0
@@ -1040,6 +1050,19 @@ impl Netns {
         if !c.stp || p.state == port_state::DISABLED || depth > 1 {
             return;
         }
+        if p.flags & port_flag::GUARD != 0 {
+            // br_stp_rcv: a BPDU on a port with BPDU guard disables it
+            // (br_stp_disable_port: designated again, its timers stopped, the
+            // configuration and the port states chosen again) before it is looked at
+            self.port_disable(br, idx);
+            if let Some(p) = self.br_ports.get_mut(&idx) {
+                p.guard_held = true;
+            }
+            self.bridge_configuration_update(br);
+            self.bridge_carrier_changed(br);
+            self.bump();
+            return;
+        }
         let supersedes = match c.priority.cmp(&p.designated_prio) {
             std::cmp::Ordering::Less => true,
             std::cmp::Ordering::Greater => false,
@@ -1168,6 +1191,13 @@ impl Netns {
                 continue;
             };
             let oper = self.port_oper_up(idx);
+            if !oper || (up && !was_open) {
+                // a port that goes down, or the bridge's opening, ends BPDU guard's hold
+                if let Some(p) = self.br_ports.get_mut(&idx) {
+                    p.guard_held = false;
+                }
+            }
+            let held = self.br_ports.get(&idx).is_some_and(|p| p.guard_held);
             if up && !was_open {
                 if oper {
                     self.port_enable(br, idx);
@@ -1177,7 +1207,7 @@ impl Netns {
                     self.port_disable(br, idx);
                 }
             } else if up {
-                if oper && state == port_state::DISABLED {
+                if oper && state == port_state::DISABLED && !held {
                     self.port_enable(br, idx);
                 } else if !oper && state != port_state::DISABLED {
                     self.port_disable(br, idx);
@@ -1212,6 +1242,7 @@ impl Netns {
             designated_port: 0,
             fd_due: None,
             msg_age_due: None,
+            guard_held: false,
             // new_nbp's br_init_port sets it blocking (counted under kernel spanning
             // tree) before it is disabled
             transition_blk: u64::from(self.bridge_conf(br).stp),
