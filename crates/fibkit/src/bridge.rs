@@ -695,6 +695,12 @@ pub struct BridgePort {
     /// (`br_port_carrier_check`) or the bridge's opening (`br_stp_enable_bridge`),
     /// not at every look at the ports' states.
     pub guard_held: bool,
+    /// `stp_xstats.tx_bpdu`: the configuration BPDUs it sent under kernel spanning
+    /// tree (at each hello while designated, and in reply, `br_send_config_bpdu`).
+    pub tx_bpdu: u64,
+    /// `stp_xstats.rx_bpdu`: the configuration BPDUs it heard
+    /// (`br_received_config_bpdu`).
+    pub rx_bpdu: u64,
     /// `stp_xstats.transition_blk`: the times it was set blocking under kernel spanning
     /// tree (`br_set_state`: when it joins the bridge, `new_nbp`'s `br_init_port`, and
     /// each time it is enabled, `br_stp_enable_port`), as `ip stats` shows them.
@@ -1010,7 +1016,7 @@ impl Netns {
         if !up {
             return;
         }
-        let sent: Vec<(u32, u16)> = self
+        let senders: Vec<u32> = self
             .bridge_ports(br)
             .into_iter()
             .filter(|&i| {
@@ -1019,6 +1025,19 @@ impl Netns {
                     .is_some_and(|p| p.state != port_state::DISABLED)
                     && self.port_is_designated(br, i)
             })
+            .collect();
+        // br_send_config_bpdu counts each one sent under kernel spanning tree, whether
+        // or not a bridge port hears it (the hold timer a send starts has run out by
+        // the next hello: it is a second, rounded, and a hello time is at least one)
+        if self.bridge_conf(br).stp {
+            for i in &senders {
+                if let Some(p) = self.br_ports.get_mut(i) {
+                    p.tx_bpdu += 1;
+                }
+            }
+        }
+        let sent: Vec<(u32, u16)> = senders
+            .into_iter()
             .filter_map(|i| {
                 Some((
                     self.port_wire_peer(br, i)?,
@@ -1041,7 +1060,7 @@ impl Netns {
     /// (`br_record_config_information`), then the configuration and the port states
     /// are chosen again (`br_configuration_update`, `br_port_state_selection`), which
     /// blocks it; otherwise a designated port answers with its own BPDU (`br_reply`;
-    /// its hold timer may delay that by up to a second, not modelled).
+    /// its hold timer may delay that by up to a second and a half, not modelled).
     fn bridge_received_config_bpdu(&mut self, br: u32, idx: u32, port_id: u16, at: u64, depth: u8) {
         let c = self.bridge_conf(br);
         let Some(p) = self.br_ports.get(&idx) else {
@@ -1068,6 +1087,10 @@ impl Netns {
             std::cmp::Ordering::Greater => false,
             std::cmp::Ordering::Equal => port_id <= p.designated_port,
         };
+        // br_received_config_bpdu counts it (one BPDU guard dropped is not)
+        if let Some(p) = self.br_ports.get_mut(&idx) {
+            p.rx_bpdu += 1;
+        }
         if supersedes {
             if let Some(p) = self.br_ports.get_mut(&idx) {
                 p.designated_prio = c.priority;
@@ -1079,6 +1102,11 @@ impl Netns {
             self.bump();
         } else if self.port_is_designated(br, idx) {
             let own = self.br_ports.get(&idx).map_or(0, |p| p.port_id());
+            // br_reply: sent (and counted) at once, or when the hold timer of the
+            // port's own hello runs out (config_pending)
+            if let Some(p) = self.br_ports.get_mut(&idx) {
+                p.tx_bpdu += 1;
+            }
             if let Some(to) = self.port_wire_peer(br, idx) {
                 self.bridge_received_config_bpdu(br, to, own, at, depth + 1);
             }
@@ -1243,6 +1271,8 @@ impl Netns {
             fd_due: None,
             msg_age_due: None,
             guard_held: false,
+            tx_bpdu: 0,
+            rx_bpdu: 0,
             // new_nbp's br_init_port sets it blocking (counted under kernel spanning
             // tree) before it is disabled
             transition_blk: u64::from(self.bridge_conf(br).stp),
