@@ -666,6 +666,14 @@ pub struct BridgePort {
     pub flags: u32,
     /// `mcast_router` (0-3).
     pub mcast_router: u8,
+    /// It is on the bridge's multicast router lists (`br_multicast_add_router`): a
+    /// permanent router port, or a temporary one (3) marked while the bridge ran and
+    /// the port was not disabled (`br_multicast_mark_router`).
+    pub mcast_rtr_listed: bool,
+    /// When its router timers run out (on [`Netns::now_ms`]'s clock): a querier
+    /// interval after `mcast_router 3` was set (or set again) while the port was
+    /// enabled in a running bridge; see [`Netns::bridge_mcast_router_expired`].
+    pub mcast_rtr_due: Option<u64>,
     /// `group_fwd_mask`.
     pub group_fwd_mask: u16,
     /// `backup_port`'s ifindex (0: none).
@@ -869,12 +877,40 @@ impl Netns {
         }
     }
 
-    /// `br_stp_disable_port`.
+    /// `br_stp_disable_port`, with `br_multicast_disable_port`: the port leaves the
+    /// multicast router lists and its router timers stop; a temporary router port
+    /// that was on them becomes one learnt from queries (`br_multicast_rport_del_notify`).
     fn port_disable(&mut self, br: u32, idx: u32) {
         self.port_become_designated(br, idx);
         if let Some(p) = self.br_ports.get_mut(&idx) {
             p.state = port_state::DISABLED;
             p.fd_due = None;
+            if p.mcast_rtr_listed && p.mcast_router == 3 {
+                p.mcast_router = 1;
+            }
+            p.mcast_rtr_listed = false;
+            p.mcast_rtr_due = None;
+        }
+    }
+
+    /// Port `idx`'s multicast router timers (IPv4 and IPv6, armed together) run out
+    /// (`br_multicast_router_expired`): a temporary router port leaves the router
+    /// lists and, when it was on them, becomes one learnt from queries (1); a
+    /// disabled or permanent router port's timer does nothing.
+    fn bridge_mcast_router_expired(&mut self, idx: u32) {
+        let Some(p) = self.br_ports.get_mut(&idx) else {
+            return;
+        };
+        p.mcast_rtr_due = None;
+        if matches!(p.mcast_router, 0 | 2) {
+            return;
+        }
+        if p.mcast_rtr_listed {
+            p.mcast_rtr_listed = false;
+            if p.mcast_router == 3 {
+                p.mcast_router = 1;
+            }
+            self.bump();
         }
     }
 
@@ -942,11 +978,13 @@ impl Netns {
         let now = self.ms_clock;
         loop {
             // (due, kind, device): kind 0 a port's forward delay timer, 1 a port's
-            // message age timer, 2 a bridge's topology change timer, 3 its hello timer
+            // message age timer, 2 a bridge's topology change timer, 3 its hello
+            // timer, 4 a port's multicast router timer
             let ports = self.br_ports.iter().flat_map(|(&i, p)| {
                 [
                     p.fd_due.map(|d| (d, 0u8, i)),
                     p.msg_age_due.map(|d| (d, 1, i)),
+                    p.mcast_rtr_due.map(|d| (d, 4, i)),
                 ]
             });
             let bridges = self.bridges.iter().flat_map(|(&b, c)| {
@@ -963,6 +1001,7 @@ impl Netns {
             match next {
                 Some((d, 0, idx)) => self.bridge_forward_delay_expired(idx, d),
                 Some((d, 1, idx)) => self.bridge_message_age_expired(idx, d),
+                Some((_, 4, idx)) => self.bridge_mcast_router_expired(idx),
                 Some((_, 2, br)) => {
                     let c = self.bridges.entry(br).or_default();
                     c.tc_due = None;
@@ -1263,6 +1302,8 @@ impl Netns {
             state: port_state::DISABLED,
             flags: port_flag::DEFAULT,
             mcast_router: 1,
+            mcast_rtr_listed: false,
+            mcast_rtr_due: None,
             group_fwd_mask: 0,
             backup: 0,
             promisc: false,
@@ -1534,13 +1575,43 @@ impl Netns {
             self.br_ports.get_mut(&idx).expect("a port").state = s;
             self.bridge_port_selection(br);
         }
-        let p = self.br_ports.get_mut(&idx).expect("a port");
         if let Some(v) = c.mcast_router {
+            // br_multicast_set_port_router
             if v > 3 {
                 return Err(inval());
             }
-            p.mcast_router = v;
+            let running = self.links.get(&br).is_some_and(|l| l.up);
+            let querier = self.bridge_conf(br).mcast_intervals[2];
+            let due = self.ms_clock + querier * TICK_MS;
+            let p = self.br_ports.get_mut(&idx).expect("a port");
+            if p.mcast_router == v {
+                // the same temporary type again re-arms its timers, marked or not
+                if v == 3 {
+                    p.mcast_rtr_due = Some(due);
+                }
+            } else {
+                p.mcast_router = v;
+                match v {
+                    // off, or learnt from queries: off the router lists (timers left
+                    // running, to no effect)
+                    0 | 1 => p.mcast_rtr_listed = false,
+                    // permanent: on them, no timer
+                    2 => {
+                        p.mcast_rtr_listed = true;
+                        p.mcast_rtr_due = None;
+                    }
+                    // temporary: br_multicast_mark_router, only while the bridge runs
+                    // and the port is not disabled (br_multicast_ctx_should_use)
+                    _ => {
+                        if running && p.state != port_state::DISABLED {
+                            p.mcast_rtr_listed = true;
+                            p.mcast_rtr_due = Some(due);
+                        }
+                    }
+                }
+            }
         }
+        let p = self.br_ports.get_mut(&idx).expect("a port");
         if let Some(m) = c.group_fwd_mask {
             // BR_GROUPFWD_MACPAUSE
             if m & 0x2 != 0 {
