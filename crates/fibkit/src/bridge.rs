@@ -666,6 +666,14 @@ pub struct BridgePort {
     pub flags: u32,
     /// `mcast_router` (0-3).
     pub mcast_router: u8,
+    /// It is on the bridge's multicast router lists (`br_multicast_add_router`): a
+    /// permanent router port, or a temporary one (3) marked while the bridge ran and
+    /// the port was not disabled (`br_multicast_mark_router`).
+    pub mcast_rtr_listed: bool,
+    /// When its router timers run out (on [`Netns::now_ms`]'s clock): a querier
+    /// interval after `mcast_router 3` was set (or set again) while the port was
+    /// enabled in a running bridge; see [`Netns::bridge_mcast_router_expired`].
+    pub mcast_rtr_due: Option<u64>,
     /// `group_fwd_mask`.
     pub group_fwd_mask: u16,
     /// `backup_port`'s ifindex (0: none).
@@ -690,6 +698,17 @@ pub struct BridgePort {
     /// makes it neither root nor designated (blocking); when it runs out the port
     /// becomes designated again (`br_message_age_timer_expired`).
     pub msg_age_due: Option<u64>,
+    /// BPDU guard disabled it (`br_stp_rcv` on a `guard` port): it stays disabled
+    /// until an event of its own enables it again, its `NETDEV_UP` or `NETDEV_CHANGE`
+    /// (`br_port_carrier_check`) or the bridge's opening (`br_stp_enable_bridge`),
+    /// not at every look at the ports' states.
+    pub guard_held: bool,
+    /// `stp_xstats.tx_bpdu`: the configuration BPDUs it sent under kernel spanning
+    /// tree (at each hello while designated, and in reply, `br_send_config_bpdu`).
+    pub tx_bpdu: u64,
+    /// `stp_xstats.rx_bpdu`: the configuration BPDUs it heard
+    /// (`br_received_config_bpdu`).
+    pub rx_bpdu: u64,
     /// `stp_xstats.transition_blk`: the times it was set blocking under kernel spanning
     /// tree (`br_set_state`: when it joins the bridge, `new_nbp`'s `br_init_port`, and
     /// each time it is enabled, `br_stp_enable_port`), as `ip stats` shows them.
@@ -812,6 +831,11 @@ impl Netns {
         let Some(br) = self.links.get(&port).map(|l| l.master) else {
             return;
         };
+        // br_port_carrier_check enables a disabled port that is operationally up,
+        // one BPDU guard disabled too
+        if let Some(p) = self.br_ports.get_mut(&port) {
+            p.guard_held = false;
+        }
         // the path cost is taken again from the port's speed (unless set by hand),
         // whether or not the bridge is up; only here, at the port's own NETDEV_CHANGE
         if br != 0
@@ -853,12 +877,40 @@ impl Netns {
         }
     }
 
-    /// `br_stp_disable_port`.
+    /// `br_stp_disable_port`, with `br_multicast_disable_port`: the port leaves the
+    /// multicast router lists and its router timers stop; a temporary router port
+    /// that was on them becomes one learnt from queries (`br_multicast_rport_del_notify`).
     fn port_disable(&mut self, br: u32, idx: u32) {
         self.port_become_designated(br, idx);
         if let Some(p) = self.br_ports.get_mut(&idx) {
             p.state = port_state::DISABLED;
             p.fd_due = None;
+            if p.mcast_rtr_listed && p.mcast_router == 3 {
+                p.mcast_router = 1;
+            }
+            p.mcast_rtr_listed = false;
+            p.mcast_rtr_due = None;
+        }
+    }
+
+    /// Port `idx`'s multicast router timers (IPv4 and IPv6, armed together) run out
+    /// (`br_multicast_router_expired`): a temporary router port leaves the router
+    /// lists and, when it was on them, becomes one learnt from queries (1); a
+    /// disabled or permanent router port's timer does nothing.
+    fn bridge_mcast_router_expired(&mut self, idx: u32) {
+        let Some(p) = self.br_ports.get_mut(&idx) else {
+            return;
+        };
+        p.mcast_rtr_due = None;
+        if matches!(p.mcast_router, 0 | 2) {
+            return;
+        }
+        if p.mcast_rtr_listed {
+            p.mcast_rtr_listed = false;
+            if p.mcast_router == 3 {
+                p.mcast_router = 1;
+            }
+            self.bump();
         }
     }
 
@@ -926,11 +978,13 @@ impl Netns {
         let now = self.ms_clock;
         loop {
             // (due, kind, device): kind 0 a port's forward delay timer, 1 a port's
-            // message age timer, 2 a bridge's topology change timer, 3 its hello timer
+            // message age timer, 2 a bridge's topology change timer, 3 its hello
+            // timer, 4 a port's multicast router timer
             let ports = self.br_ports.iter().flat_map(|(&i, p)| {
                 [
                     p.fd_due.map(|d| (d, 0u8, i)),
                     p.msg_age_due.map(|d| (d, 1, i)),
+                    p.mcast_rtr_due.map(|d| (d, 4, i)),
                 ]
             });
             let bridges = self.bridges.iter().flat_map(|(&b, c)| {
@@ -947,6 +1001,7 @@ impl Netns {
             match next {
                 Some((d, 0, idx)) => self.bridge_forward_delay_expired(idx, d),
                 Some((d, 1, idx)) => self.bridge_message_age_expired(idx, d),
+                Some((_, 4, idx)) => self.bridge_mcast_router_expired(idx),
                 Some((_, 2, br)) => {
                     let c = self.bridges.entry(br).or_default();
                     c.tc_due = None;
@@ -1000,7 +1055,7 @@ impl Netns {
         if !up {
             return;
         }
-        let sent: Vec<(u32, u16)> = self
+        let senders: Vec<u32> = self
             .bridge_ports(br)
             .into_iter()
             .filter(|&i| {
@@ -1009,6 +1064,19 @@ impl Netns {
                     .is_some_and(|p| p.state != port_state::DISABLED)
                     && self.port_is_designated(br, i)
             })
+            .collect();
+        // br_send_config_bpdu counts each one sent under kernel spanning tree, whether
+        // or not a bridge port hears it (the hold timer a send starts has run out by
+        // the next hello: it is a second, rounded, and a hello time is at least one)
+        if self.bridge_conf(br).stp {
+            for i in &senders {
+                if let Some(p) = self.br_ports.get_mut(i) {
+                    p.tx_bpdu += 1;
+                }
+            }
+        }
+        let sent: Vec<(u32, u16)> = senders
+            .into_iter()
             .filter_map(|i| {
                 Some((
                     self.port_wire_peer(br, i)?,
@@ -1031,7 +1099,7 @@ impl Netns {
     /// (`br_record_config_information`), then the configuration and the port states
     /// are chosen again (`br_configuration_update`, `br_port_state_selection`), which
     /// blocks it; otherwise a designated port answers with its own BPDU (`br_reply`;
-    /// its hold timer may delay that by up to a second, not modelled).
+    /// its hold timer may delay that by up to a second and a half, not modelled).
     fn bridge_received_config_bpdu(&mut self, br: u32, idx: u32, port_id: u16, at: u64, depth: u8) {
         let c = self.bridge_conf(br);
         let Some(p) = self.br_ports.get(&idx) else {
@@ -1040,11 +1108,28 @@ impl Netns {
         if !c.stp || p.state == port_state::DISABLED || depth > 1 {
             return;
         }
+        if p.flags & port_flag::GUARD != 0 {
+            // br_stp_rcv: a BPDU on a port with BPDU guard disables it
+            // (br_stp_disable_port: designated again, its timers stopped, the
+            // configuration and the port states chosen again) before it is looked at
+            self.port_disable(br, idx);
+            if let Some(p) = self.br_ports.get_mut(&idx) {
+                p.guard_held = true;
+            }
+            self.bridge_configuration_update(br);
+            self.bridge_carrier_changed(br);
+            self.bump();
+            return;
+        }
         let supersedes = match c.priority.cmp(&p.designated_prio) {
             std::cmp::Ordering::Less => true,
             std::cmp::Ordering::Greater => false,
             std::cmp::Ordering::Equal => port_id <= p.designated_port,
         };
+        // br_received_config_bpdu counts it (one BPDU guard dropped is not)
+        if let Some(p) = self.br_ports.get_mut(&idx) {
+            p.rx_bpdu += 1;
+        }
         if supersedes {
             if let Some(p) = self.br_ports.get_mut(&idx) {
                 p.designated_prio = c.priority;
@@ -1056,6 +1141,11 @@ impl Netns {
             self.bump();
         } else if self.port_is_designated(br, idx) {
             let own = self.br_ports.get(&idx).map_or(0, |p| p.port_id());
+            // br_reply: sent (and counted) at once, or when the hold timer of the
+            // port's own hello runs out (config_pending)
+            if let Some(p) = self.br_ports.get_mut(&idx) {
+                p.tx_bpdu += 1;
+            }
             if let Some(to) = self.port_wire_peer(br, idx) {
                 self.bridge_received_config_bpdu(br, to, own, at, depth + 1);
             }
@@ -1168,6 +1258,13 @@ impl Netns {
                 continue;
             };
             let oper = self.port_oper_up(idx);
+            if !oper || (up && !was_open) {
+                // a port that goes down, or the bridge's opening, ends BPDU guard's hold
+                if let Some(p) = self.br_ports.get_mut(&idx) {
+                    p.guard_held = false;
+                }
+            }
+            let held = self.br_ports.get(&idx).is_some_and(|p| p.guard_held);
             if up && !was_open {
                 if oper {
                     self.port_enable(br, idx);
@@ -1177,7 +1274,7 @@ impl Netns {
                     self.port_disable(br, idx);
                 }
             } else if up {
-                if oper && state == port_state::DISABLED {
+                if oper && state == port_state::DISABLED && !held {
                     self.port_enable(br, idx);
                 } else if !oper && state != port_state::DISABLED {
                     self.port_disable(br, idx);
@@ -1205,6 +1302,8 @@ impl Netns {
             state: port_state::DISABLED,
             flags: port_flag::DEFAULT,
             mcast_router: 1,
+            mcast_rtr_listed: false,
+            mcast_rtr_due: None,
             group_fwd_mask: 0,
             backup: 0,
             promisc: false,
@@ -1212,6 +1311,9 @@ impl Netns {
             designated_port: 0,
             fd_due: None,
             msg_age_due: None,
+            guard_held: false,
+            tx_bpdu: 0,
+            rx_bpdu: 0,
             // new_nbp's br_init_port sets it blocking (counted under kernel spanning
             // tree) before it is disabled
             transition_blk: u64::from(self.bridge_conf(br).stp),
@@ -1473,13 +1575,43 @@ impl Netns {
             self.br_ports.get_mut(&idx).expect("a port").state = s;
             self.bridge_port_selection(br);
         }
-        let p = self.br_ports.get_mut(&idx).expect("a port");
         if let Some(v) = c.mcast_router {
+            // br_multicast_set_port_router
             if v > 3 {
                 return Err(inval());
             }
-            p.mcast_router = v;
+            let running = self.links.get(&br).is_some_and(|l| l.up);
+            let querier = self.bridge_conf(br).mcast_intervals[2];
+            let due = self.ms_clock + querier * TICK_MS;
+            let p = self.br_ports.get_mut(&idx).expect("a port");
+            if p.mcast_router == v {
+                // the same temporary type again re-arms its timers, marked or not
+                if v == 3 {
+                    p.mcast_rtr_due = Some(due);
+                }
+            } else {
+                p.mcast_router = v;
+                match v {
+                    // off, or learnt from queries: off the router lists (timers left
+                    // running, to no effect)
+                    0 | 1 => p.mcast_rtr_listed = false,
+                    // permanent: on them, no timer
+                    2 => {
+                        p.mcast_rtr_listed = true;
+                        p.mcast_rtr_due = None;
+                    }
+                    // temporary: br_multicast_mark_router, only while the bridge runs
+                    // and the port is not disabled (br_multicast_ctx_should_use)
+                    _ => {
+                        if running && p.state != port_state::DISABLED {
+                            p.mcast_rtr_listed = true;
+                            p.mcast_rtr_due = Some(due);
+                        }
+                    }
+                }
+            }
         }
+        let p = self.br_ports.get_mut(&idx).expect("a port");
         if let Some(m) = c.group_fwd_mask {
             // BR_GROUPFWD_MACPAUSE
             if m & 0x2 != 0 {

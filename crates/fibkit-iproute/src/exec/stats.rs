@@ -20,8 +20,10 @@
 //!   kernel's device that is up counts its IPv6 neighbour discovery and multicast
 //!   listener reports, and a bridge with `mcast_stats_enabled 1` counts them in its
 //!   IGMP/MLD statistics). The spanning tree transitions of a port are counted as the
-//!   kernel counts them ([`fibkit::bridge::BridgePort::transition_blk`]); BPDUs are
-//!   neither sent (the hello timer does not run) nor received, so their counters stay 0.
+//!   kernel counts them ([`fibkit::bridge::BridgePort::transition_blk`]), and so are
+//!   the configuration BPDUs its hello timer and replies send and its ports hear
+//!   ([`fibkit::bridge::BridgePort::tx_bpdu`]); no topology change notification is
+//!   sent or heard (a bridge is its own root here).
 //!   The L3 offload statistics are never in use (no hardware): `used off`, all 0.
 //! - **`ip link xstats`.** The older command prints the same bridge blocks under the
 //!   device's name alone (iplink_bridge.c's `bridge_print_xstats`):
@@ -577,12 +579,14 @@ const MCAST_TEXT: &str = "                    IGMP queries:
                     MLD parse errors: 0
 ";
 
-/// `bridge_print_stats_stp` of a port: BPDUs and topology change notifications are
-/// neither sent nor received (0), its transitions as counted.
+/// `bridge_print_stats_stp` of a port: its configuration BPDUs and transitions as
+/// counted; topology change notifications are neither sent nor received (0: the bridge
+/// is its own root).
 fn stp_text(p: &BridgePort) -> String {
     let (blk, fwd) = (p.transition_blk, p.transition_fwd);
+    let (rx, tx) = (p.rx_bpdu, p.tx_bpdu);
     format!(
-        "                    STP BPDU:  RX: 0 TX: 0
+        "                    STP BPDU:  RX: {rx} TX: {tx}
                     STP TCN:   RX: 0 TX: 0
                     STP Transitions: Blocked: {blk} Forwarding: {fwd}
 "
@@ -591,8 +595,8 @@ fn stp_text(p: &BridgePort) -> String {
 
 fn stp_json(p: &BridgePort) -> Value {
     json!({
-        "rx_bpdu": 0,
-        "tx_bpdu": 0,
+        "rx_bpdu": p.rx_bpdu,
+        "tx_bpdu": p.tx_bpdu,
         "rx_tcn": 0,
         "tx_tcn": 0,
         "transition_blk": p.transition_blk,
