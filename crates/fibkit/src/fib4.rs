@@ -2044,7 +2044,12 @@ impl Netns {
         // the secondary to promote, the last address before it that stays where it is,
         // and the last primary (of a scope at least a1's) to put the promoted one after
         let (mut promoted, mut prev_prom, mut last_prim) = (None, None, None);
-        if !a1.secondary() {
+        // a dying device's primary goes alone (`if (in_dev->dead) goto no_promotions`):
+        // its secondaries stay listed, and each, deleted in turn after it, finds no
+        // primary of its subnet in `fib_del_ifaddr` and returns before touching a
+        // route, so the routes elsewhere naming a secondary as their source are not
+        // flushed (the device's own routes go with its last address)
+        if !a1.secondary() && !dying {
             for (j, x) in list.iter().enumerate().skip(i + 1) {
                 if !x.secondary() && a1.scope <= x.scope {
                     last_prim = Some(j);

@@ -116,9 +116,13 @@ pub mod v4 {
     pub fn is_lbcast(a: u32) -> bool {
         a == u32::MAX
     }
-    /// 0.0.0.0/8
+    /// The zero address only: the kernel's `ipv4_is_zeronet` has meant 0.0.0.0 alone
+    /// since 0.0.0.0/8 became a valid unicast range ("Allow 0.0.0.0/8 as a valid
+    /// address range", 5.3), so an address such as 0.1.2.3 gets its prefix and
+    /// broadcast routes (`fib_add_ifaddr`) and is a valid preferred source
+    /// (`__inet_dev_addr_type` looks it up like any other).
     pub fn is_zeronet(a: u32) -> bool {
-        a & 0xff00_0000 == 0
+        a == 0
     }
     /// 127.0.0.0/8
     pub fn is_loopback(a: u32) -> bool {
