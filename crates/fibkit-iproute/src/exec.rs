@@ -5227,7 +5227,7 @@ fn link_set_rest(
     }
     // likewise the link watch after the request sees the link mode it sets (a `mode
     // dormant` veth brought up by it is dormant, never ready for IPv6), unless the
-    // request fails before IFLA_LINKMODE (`carrier` always does here; a refused master
+    // request fails before IFLA_LINKMODE (`carrier` always does on a veth; a refused master
     // or queue length puts the old mode back)
     let mut mode_before = None;
     let mut mode_changed = false;
@@ -5262,14 +5262,27 @@ fn link_set_rest(
             return Err(Failure::kernel(e));
         }
     }
-    if carrier.is_some() {
-        // dev_change_carrier: no kind fibkit models has ndo_change_carrier (its dummy
-        // is the oracle's ifb; a tun's carrier is its file's); do_setlink's error path
-        // still ends with netdev_state_change after a group or an alias
-        if group.is_some() || alias.is_some() {
-            ns.netdev_state_change(idx).map_err(Failure::kernel)?;
+    if let Some(on) = carrier {
+        // dev_change_carrier: of the kinds fibkit models only the tun driver (tun and
+        // tap) has ndo_change_carrier (its dummy is the oracle's ifb). tun_net_change_carrier
+        // turns the carrier on only for a device with a queue attached, which a device
+        // living on without its file (`persist`) never has: EPERM; `off` is
+        // netif_carrier_off on a carrier that is already off, so nothing changes and the
+        // request goes on. The others refuse (EOPNOTSUPP). do_setlink's error path still
+        // ends with netdev_state_change after a group or an alias
+        let tun = ns
+            .link(idx)
+            .is_some_and(|l| matches!(l.kind, fibkit::link::LinkKind::Tun { .. }));
+        if !tun || on {
+            if group.is_some() || alias.is_some() {
+                ns.netdev_state_change(idx).map_err(Failure::kernel)?;
+            }
+            return Err(Failure::errno(if tun {
+                Errno::EPERM
+            } else {
+                Errno::EOPNOTSUPP
+            }));
         }
-        return Err(Failure::errno(Errno::EOPNOTSUPP));
     }
     // do_setlink ends with netdev_state_change once a setting that notifies was
     // written (a group, an alias, a new link mode, IFLA_AF_SPEC, protodown, XDP),
