@@ -4337,10 +4337,9 @@ fn print_fdb(
 /// One proxy entry as `ip neigh get proxy ADDR dev DEV` prints it (text, the device
 /// named), if there is one.
 pub fn proxy_line(ns: &Netns, dev: u32, addr: u128, v6: bool) -> Option<String> {
-    let p = ns
-        .proxies()
-        .into_iter()
-        .find(|p| p.dev == dev && p.addr == addr && p.v6 == v6)?;
+    // neigh_get answers with pneigh_lookup's entry: one made without a device
+    // answers for any device
+    let p = ns.pneigh_lookup(dev, addr, v6)?;
     let mut o = Out::new(&ShowOpts::default());
     o.begin();
     print_neigh(

@@ -1902,10 +1902,7 @@ impl Netns {
                         .is_some_and(|c| c.proxy_ndp != 0);
                 let proxied = self.dev_forwarding6(peer)
                     && proxy_ndp
-                    && self
-                        .proxies
-                        .iter()
-                        .any(|x| x.v6 && x.dev == peer && x.addr == addr);
+                    && self.pneigh_lookup(peer, addr, true).is_some();
                 if !anycast && !proxied {
                     return false;
                 }

@@ -3534,11 +3534,10 @@ impl Netns {
             return Err(Error::msg(Errno::EINVAL, "Invalid NTF_* flag combination"));
         }
         let idev6 = self.has_idev6(dev);
-        match self
-            .proxies
-            .iter_mut()
-            .find(|p| p.dev == dev && p.addr == addr && p.v6 == v6)
-        {
+        // pneigh_create looks the key up first: an entry made without a device is
+        // found (and updated) by a request for any device, and nothing new is made
+        let seq = self.pneigh_lookup(dev, addr, v6).map(|p| p.seq);
+        match self.proxies.iter_mut().find(|p| seq == Some(p.seq)) {
             Some(p) => {
                 p.flags = flags;
                 if protocol != 0 {
@@ -3569,7 +3568,19 @@ impl Netns {
         Ok(())
     }
 
-    /// `ip neigh del proxy ADDR dev DEV` (`pneigh_delete`): ENOENT when missing.
+    /// `pneigh_lookup`: the first entry of the key's hash bucket (the newest, as
+    /// entries go to the bucket's head) whose device is `dev` or none: an entry made
+    /// without a device stands for every device. A lookup for no device (0) finds
+    /// only such entries.
+    pub fn pneigh_lookup(&self, dev: u32, addr: u128, v6: bool) -> Option<&ProxyNeighbour> {
+        self.proxies
+            .iter()
+            .filter(|p| p.addr == addr && p.v6 == v6 && (p.dev == dev || p.dev == 0))
+            .max_by_key(|p| p.seq)
+    }
+
+    /// `ip neigh del proxy ADDR dev DEV` (`pneigh_delete`): ENOENT when missing; unlike
+    /// a lookup, it wants the device to be the entry's own.
     pub fn pneigh_del(&mut self, dev: u32, addr: u128, v6: bool) -> Result<()> {
         // neigh_delete looks the request's index up first (an `ifN` form may name none)
         if dev != 0 && !self.links.contains_key(&dev) {
