@@ -452,6 +452,12 @@ impl Netns {
             Some(old) => {
                 let old = old.clone();
                 self.nexthop_check_replace(&old, &new)?;
+                // replace_nexthop_grp swaps only the member arrays (`nh_grp`) between
+                // the old and the new object: the group keeps its own `protocol`
+                // (replace_nexthop_single copies the new one, with the flags)
+                if old.is_group() {
+                    new.proto = old.proto;
+                }
                 if let (Some(mut t), NexthopKind::Group { members }) = (old.res, &new.kind) {
                     // replace_nexthop_grp: the group keeps its table
                     if !cfg.resilient {
