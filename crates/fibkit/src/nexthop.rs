@@ -531,6 +531,11 @@ impl Netns {
     /// `rtm_to_nh_config_rtnl`): a group's members, a device's state.
     fn nh_check_namespace(&self, cfg: &NexthopCfg) -> Result<()> {
         if let Some(group) = &cfg.group {
+            // nh_check_attr_fdb_group: an fdb group's members are checked one by one
+            // in the group's order, each for being an fdb nexthop and then for the
+            // family of the first one, so a second family is refused before a later
+            // member that is no fdb nexthop at all
+            let mut fdb_family: Option<Option<Family>> = None;
             for &(m, _) in group {
                 let Some(o) = self.nexthops.get(&m) else {
                     return Err(einval("Invalid nexthop id"));
@@ -550,22 +555,22 @@ impl Netns {
                     }
                     _ => {}
                 }
-                if cfg.fdb && !o.fdb {
-                    return Err(einval("FDB nexthop group can only have fdb nexthops"));
+                if cfg.fdb {
+                    if !o.fdb {
+                        return Err(einval("FDB nexthop group can only have fdb nexthops"));
+                    }
+                    match fdb_family {
+                        None => fdb_family = Some(o.family()),
+                        Some(f) if f != o.family() => {
+                            return Err(einval(
+                                "FDB nexthop group cannot have mixed family nexthops",
+                            ))
+                        }
+                        Some(_) => {}
+                    }
                 }
                 if !cfg.fdb && o.fdb {
                     return Err(einval("Non FDB nexthop group cannot have fdb nexthops"));
-                }
-            }
-            if cfg.fdb {
-                let fams: Vec<Option<Family>> = group
-                    .iter()
-                    .map(|(m, _)| self.nexthops.get(m).and_then(Nexthop::family))
-                    .collect();
-                if fams.windows(2).any(|w| w[0] != w[1]) {
-                    return Err(einval(
-                        "FDB nexthop group cannot have mixed family nexthops",
-                    ));
                 }
             }
         } else if cfg.dev != 0 {
