@@ -82,7 +82,10 @@ pub struct Nexthop {
     pub res: Option<ResTable>,
     /// When the object was made or last replaced (a count): the kernel's list of a
     /// device's objects holds the newest first, and a device going away deletes them
-    /// in that order.
+    /// in that order. For a group, also when it last lost a member: each member's
+    /// list of its groups (`grp_list`) holds the group made, replaced or shrunk last
+    /// first (`list_add` in nexthop_create_group and remove_nh_grp_entry), which is
+    /// the order a member's replacement checks them and its deletion shrinks them.
     pub dev_seq: u64,
     /// The source address an IPv4 object remembers (`nh_saddr` of its `fib_nh`; a
     /// replacement starts without one).
@@ -268,6 +271,18 @@ pub(crate) fn paths4(
                 encap: encap.clone(),
                 saddr: Default::default(),
             },
+            // a blackhole's path is the loopback; an IPv6 one keeps `onlink`
+            // (fib_nexthop_info prints the flags of its fib6_nh)
+            NexthopKind::Blackhole { onlink, .. } => Nh4 {
+                gw: None,
+                dev: LO,
+                weight,
+                flags: if *onlink { nhflags::ONLINK } else { 0 },
+                scope: scope::HOST,
+                realm: 0,
+                encap: None,
+                saddr: Default::default(),
+            },
             _ => Nh4 {
                 gw: None,
                 dev: LO,
@@ -347,13 +362,14 @@ pub(crate) fn paths6(objs: &BTreeMap<u32, Nexthop>, id: u32) -> Result<Option<(V
                 flags: if *onlink { nhflags::ONLINK } else { 0 },
                 encap: encap.clone(),
             }),
-            _ => {
+            other => {
                 blackhole = true;
+                let onlink = matches!(other, NexthopKind::Blackhole { onlink: true, .. });
                 out.push(Nh6 {
                     gw: None,
                     dev: LO,
                     weight: w,
-                    flags: 0,
+                    flags: if onlink { nhflags::ONLINK } else { 0 },
                     encap: None,
                 });
             }
@@ -452,6 +468,12 @@ impl Netns {
             Some(old) => {
                 let old = old.clone();
                 self.nexthop_check_replace(&old, &new)?;
+                // replace_nexthop_grp swaps only the member arrays (`nh_grp`) between
+                // the old and the new object: the group keeps its own `protocol`
+                // (replace_nexthop_single copies the new one, with the flags)
+                if old.is_group() {
+                    new.proto = old.proto;
+                }
                 if let (Some(mut t), NexthopKind::Group { members }) = (old.res, &new.kind) {
                     // replace_nexthop_grp: the group keeps its table
                     if !cfg.resilient {
@@ -525,6 +547,11 @@ impl Netns {
     /// `rtm_to_nh_config_rtnl`): a group's members, a device's state.
     fn nh_check_namespace(&self, cfg: &NexthopCfg) -> Result<()> {
         if let Some(group) = &cfg.group {
+            // nh_check_attr_fdb_group: an fdb group's members are checked one by one
+            // in the group's order, each for being an fdb nexthop and then for the
+            // family of the first one, so a second family is refused before a later
+            // member that is no fdb nexthop at all
+            let mut fdb_family: Option<Option<Family>> = None;
             for &(m, _) in group {
                 let Some(o) = self.nexthops.get(&m) else {
                     return Err(einval("Invalid nexthop id"));
@@ -544,22 +571,22 @@ impl Netns {
                     }
                     _ => {}
                 }
-                if cfg.fdb && !o.fdb {
-                    return Err(einval("FDB nexthop group can only have fdb nexthops"));
+                if cfg.fdb {
+                    if !o.fdb {
+                        return Err(einval("FDB nexthop group can only have fdb nexthops"));
+                    }
+                    match fdb_family {
+                        None => fdb_family = Some(o.family()),
+                        Some(f) if f != o.family() => {
+                            return Err(einval(
+                                "FDB nexthop group cannot have mixed family nexthops",
+                            ))
+                        }
+                        Some(_) => {}
+                    }
                 }
                 if !cfg.fdb && o.fdb {
                     return Err(einval("Non FDB nexthop group cannot have fdb nexthops"));
-                }
-            }
-            if cfg.fdb {
-                let fams: Vec<Option<Family>> = group
-                    .iter()
-                    .map(|(m, _)| self.nexthops.get(m).and_then(Nexthop::family))
-                    .collect();
-                if fams.windows(2).any(|w| w[0] != w[1]) {
-                    return Err(einval(
-                        "FDB nexthop group cannot have mixed family nexthops",
-                    ));
                 }
             }
         } else if cfg.dev != 0 {
@@ -739,12 +766,12 @@ impl Netns {
         self.nh_check_routes_of(&trial, old.id, new.id)?;
         // each group holding it: a blackhole may not join several paths, and the
         // group's routes are checked against the new object itself
+        // (in the member's grp_list order: the group made, replaced or shrunk last
+        // first)
         let groups: Vec<&Nexthop> = self
-            .nexthops
-            .values()
-            .filter(|o| {
-                matches!(&o.kind, NexthopKind::Group { members } if members.iter().any(|(m, _)| *m == new.id))
-            })
+            .groups_holding(new.id)
+            .into_iter()
+            .filter_map(|g| self.nexthops.get(&g))
             .collect();
         for g in &groups {
             if let NexthopKind::Group { members } = &g.kind {
@@ -827,13 +854,19 @@ impl Netns {
         }
         let mut emptied = Vec::new();
         let now_ms = self.now_ms();
-        for g in self.nexthops.values_mut() {
+        // remove_nexthop_from_groups walks the member's grp_list, newest group first;
+        // each group that keeps other members moves to the head of their lists
+        for gid in self.groups_holding(id) {
+            let Some(g) = self.nexthops.get_mut(&gid) else {
+                continue;
+            };
             if let NexthopKind::Group { members } = &mut g.kind {
-                let before = members.len();
                 members.retain(|(m, _)| *m != id);
-                if members.is_empty() && before > 0 {
+                if members.is_empty() {
                     emptied.push(g.id);
-                } else if members.len() != before {
+                } else {
+                    self.nh_dev_seq += 1;
+                    g.dev_seq = self.nh_dev_seq;
                     // remove_nh_grp_entry: a resilient group's buckets of the member
                     // move at once
                     if let Some(t) = &mut g.res {
@@ -845,6 +878,21 @@ impl Netns {
         for g in emptied {
             self.nexthops.remove(&g);
         }
+    }
+
+    /// The groups holding object `id`, in the order of its `grp_list`: the group
+    /// made, replaced or shrunk last first.
+    fn groups_holding(&self, id: u32) -> Vec<u32> {
+        let mut gs: Vec<(u64, u32)> = self
+            .nexthops
+            .values()
+            .filter(|o| {
+                matches!(&o.kind, NexthopKind::Group { members } if members.iter().any(|(m, _)| *m == id))
+            })
+            .map(|o| (o.dev_seq, o.id))
+            .collect();
+        gs.sort_unstable_by(|a, b| b.cmp(a));
+        gs.into_iter().map(|(_, g)| g).collect()
     }
 
     /// `nexthop_flush_dev`: a device going down, losing its carrier or going away
@@ -1098,13 +1146,21 @@ pub(crate) fn fib_check_nexthop(objs: &BTreeMap<u32, Nexthop>, id: u32, rscope: 
         }
         _ => Some(o),
     };
-    if let Some(NexthopKind::Single { gw, onlink, .. }) = first.map(|f| &f.kind) {
-        if rscope == scope::HOST && gw.is_some() {
-            return Err(einval("Route with host scope can not have a gateway"));
+    match first.map(|f| &f.kind) {
+        Some(NexthopKind::Single { gw, onlink, .. }) => {
+            if rscope == scope::HOST && gw.is_some() {
+                return Err(einval("Route with host scope can not have a gateway"));
+            }
+            if *onlink && rscope >= scope::LINK {
+                return Err(einval("Scope mismatch with nexthop"));
+            }
         }
-        if *onlink && rscope >= scope::LINK {
+        // nexthop_check_scope reads the flags of any object: an IPv6 blackhole keeps
+        // `onlink` in its fib6_nh, which refuses routes of link or host scope too
+        Some(NexthopKind::Blackhole { onlink: true, .. }) if rscope >= scope::LINK => {
             return Err(einval("Scope mismatch with nexthop"));
         }
+        _ => {}
     }
     Ok(())
 }
