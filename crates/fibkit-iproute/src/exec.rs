@@ -394,11 +394,12 @@ pub fn run_ip(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     // the warnings iproute2 printed while reading the line come before a failure's
     // own text (a success leaves them to the caller: `parse_warnings`)
     crate::names::ifn_probed();
+    crate::names::take_parse_stderr();
     run_ip_line(ns, argv).map_err(|mut f| {
         if crate::names::ifn_probed() && f.errno.is_none() {
             f.errno = Some(Errno::ENODEV);
         }
-        let w = parse_warnings_in(&|d| ll_index(ns, d), argv);
+        let w = crate::names::take_parse_stderr() + &parse_warnings_in(&|d| ll_index(ns, d), argv);
         if !w.is_empty() {
             f.stderr = w + &f.stderr;
         }
@@ -1179,6 +1180,29 @@ fn route_keyword(k: &str) -> &str {
     k
 }
 
+/// The `RTAX_*` attribute a metric keyword of `iproute_modify` (as [`route_keyword`]
+/// names it) adds to RTA_METRICS, for the ones carrying a number.
+fn route_metric_id(k: &str) -> Option<u8> {
+    Some(match k {
+        "mtu" => rtax::MTU,
+        "hoplimit" => rtax::HOPLIMIT,
+        "advmss" => rtax::ADVMSS,
+        "reordering" => rtax::REORDERING,
+        "window" => rtax::WINDOW,
+        "cwnd" => rtax::CWND,
+        "initcwnd" => rtax::INITCWND,
+        "initrwnd" => rtax::INITRWND,
+        "ssthresh" => rtax::SSTHRESH,
+        "rtt" => rtax::RTT,
+        "rttvar" => rtax::RTTVAR,
+        "rto_min" => rtax::RTO_MIN,
+        "features" => rtax::FEATURES,
+        "quickack" => rtax::QUICKACK,
+        "fastopen_no_cookie" => rtax::FASTOPEN_NO_COOKIE,
+        _ => return None,
+    })
+}
+
 fn metric_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<()> {
     let mut v = a.val()?;
     if v == "lock" {
@@ -1595,6 +1619,9 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
     let mut a = Args::new(args);
     let mut late_dev = None;
     let mut nexthops = false;
+    // the size of `mxbuf` and how much of it RTA_METRICS holds (its own header first)
+    const MXBUF: usize = 256;
+    let mut mx_len = 4usize;
     while let Some(k) = a.peek() {
         if k == "via" {
             if r.via_given {
@@ -1650,6 +1677,26 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         a.next();
         let raw = k;
         let k = route_keyword(raw);
+        // iproute2 adds one more attribute to RTA_METRICS for each metric word, so a
+        // metric given again is sent twice: the kernel keeps the last value on an add,
+        // but a delete compares each (`fib_metrics_match`)
+        let overridden = route_metric_id(k).and_then(|id| r.metrics.get(id).map(|v| (id, v)));
+        // iproute2 builds RTA_METRICS in a buffer of 256 bytes (`mxbuf`): an attribute
+        // that does not fit is left out with a message on stderr (`rta_addattr32`,
+        // `rta_addattr_l` for the name of `congctl`, which goes without its NUL) and
+        // the line goes on; a `lock` word has set its bit already
+        let mx_attr = if route_metric_id(k).is_some() {
+            Some((8, "rta_addattr32"))
+        } else if k == "congctl" {
+            let name = match a.peek() {
+                Some("lock") => args.get(a.i + 1).map(String::as_str),
+                w => w,
+            };
+            name.map(|n| ((4 + n.len() + 3) & !3, "rta_addattr_l"))
+        } else {
+            None
+        };
+        let before = mx_attr.map(|_| r.metrics.clone());
         match k {
             "src" => {
                 let v = a.val()?;
@@ -1763,13 +1810,17 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 }
                 // each `congctl` is one more RTAX_CC_ALGO in the request, and the
                 // kernel checks every one (`ip_metrics_convert`): an unknown name
-                // given first stays to be refused
-                if r.metrics
-                    .congctl
-                    .as_deref()
-                    .is_none_or(fibkit::route::congctl_known)
-                {
-                    r.metrics.congctl = Some(v.to_string());
+                // given first stays to be refused; the other names are kept for a
+                // delete, which compares each (`fib_metrics_match`)
+                match r.metrics.congctl.take() {
+                    Some(old) if !fibkit::route::congctl_known(&old) => {
+                        r.metrics.congctl = Some(old);
+                        r.metrics.repeated_cc.push(v.to_string());
+                    }
+                    old => {
+                        r.metrics.repeated_cc.extend(old);
+                        r.metrics.congctl = Some(v.to_string());
+                    }
                 }
             }
             "realms" | "realm" => {
@@ -1872,12 +1923,36 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 r.dst = Some(p);
             }
         }
+        let mut sent = true;
+        if let (Some((size, func)), Some(before)) = (mx_attr, before) {
+            if mx_len + size > MXBUF {
+                let locks = r.metrics.locks;
+                r.metrics = before;
+                r.metrics.locks = locks;
+                crate::names::note_parse_stderr(&format!(
+                    "{func}: Error! max allowed bound {MXBUF} exceeded\n"
+                ));
+                sent = false;
+            } else {
+                mx_len += size;
+            }
+        }
+        if let (Some(p), true) = (overridden, sent) {
+            r.metrics.repeated.push(p);
+        }
     }
     if r.dst.is_none() {
         return Err(Failure::parse(route_usage(), 255));
     }
     if let Some(d) = late_dev {
         r.nh.dev = ifindex(ns, d)?;
+    }
+    // the lock mask goes last into the metrics buffer, once the device is known
+    if r.metrics.locks != 0 && mx_len + 8 > MXBUF {
+        r.metrics.locks = 0;
+        crate::names::note_parse_stderr(&format!(
+            "rta_addattr32: Error! max allowed bound {MXBUF} exceeded\n"
+        ));
     }
     if nexthops {
         if a.peek().is_none() {
@@ -3780,8 +3855,9 @@ const ADDR_FLAG_WORDS: [(&str, u32, bool, bool); 13] = [
 /// the address flags it will not send (read-only ones, IPv6-only ones before the family
 /// is known to be IPv6) and a rule's deprecated `nat`. Empty for other commands.
 pub fn parse_warnings(argv: &[String]) -> String {
-    // after a success every device the line named exists
-    parse_warnings_in(&|_| Some(1), argv)
+    // after a success every device the line named exists; what the request's
+    // building printed (see `names::note_parse_stderr`) came first
+    crate::names::take_parse_stderr() + &parse_warnings_in(&|_| Some(1), argv)
 }
 
 /// [`parse_warnings`] with `resolve` naming the devices that exist.
