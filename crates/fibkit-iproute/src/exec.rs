@@ -1622,6 +1622,11 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
     // the size of `mxbuf` and how much of it RTA_METRICS holds (its own header first)
     const MXBUF: usize = 256;
     let mut mx_len = 4usize;
+    // the request's length as iproute_modify fills it (its header and `rtmsg`, then
+    // each attribute a word adds), for the bound parse_nexthops checks; `None` once
+    // a word adds what is not counted (an encapsulation)
+    let mut msg_len = Some(28usize);
+    let mut dev_given = false;
     while let Some(k) = a.peek() {
         if k == "via" {
             if r.via_given {
@@ -1654,6 +1659,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 }
             }
         }
+        let nh_start = a.i;
         if parse_nh(
             ns,
             &mut a,
@@ -1663,6 +1669,17 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             &mut late_dev,
             &mut r.zero_len,
         )? {
+            match k {
+                "via" | "as" => {
+                    msg_len = msg_len.and_then(|l| {
+                        let size = route_addr_attr_size(&args[nh_start + 1..a.i], r.fam)?;
+                        Some(l + size)
+                    });
+                }
+                "dev" | "oif" => dev_given = true,
+                "onlink" => {}
+                _ => msg_len = None,
+            }
             // rtm_to_fib_config checks each RTA_ENCAP_TYPE as it reads it: an
             // unsupported one refuses an IPv4 request even when another follows
             // (rtm_to_fib6_config reads the last only)
@@ -1923,6 +1940,24 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 r.dst = Some(p);
             }
         }
+        // the attribute the word added to the request (a metric goes into mxbuf)
+        let attr = match k {
+            // RTA_PREFSRC goes in whatever its length (`any`/`all`: none; `default`:
+            // the family's); RTA_SRC only with one
+            "src" => match args[a.i - 1].as_str() {
+                "any" | "all" => 4,
+                w => prefix_attr_size(w, r.fam).max(4),
+            },
+            "from" => prefix_attr_size(&args[a.i - 1], r.fam),
+            "expires" | "metric" | "priority" | "preference" | "realms" | "realm" | "nhid"
+            | "pref" | "ttl-propagate" => 8,
+            "table" if table_a2n(&args[a.i - 1]).is_some_and(|t| t >= 256) => 8,
+            "tos" | "dsfield" | "scope" | "protocol" | "proto" | "table" => 0,
+            _ if mx_attr.is_some() => 0,
+            // the destination (after `to` and a type), when it has a length
+            _ => prefix_attr_size(&args[a.i - 1], r.fam),
+        };
+        msg_len = msg_len.map(|l| l + attr);
         let mut sent = true;
         if let (Some((size, func)), Some(before)) = (mx_attr, before) {
             if mx_len + size > MXBUF {
@@ -1953,6 +1988,14 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         crate::names::note_parse_stderr(&format!(
             "rta_addattr32: Error! max allowed bound {MXBUF} exceeded\n"
         ));
+    }
+    // then RTA_OIF and RTA_METRICS go into the request
+    if dev_given {
+        msg_len = msg_len.map(|l| l + 8);
+    }
+    if mx_len > 4 {
+        let lock = if r.metrics.locks != 0 { 8 } else { 0 };
+        msg_len = msg_len.map(|l| l + mx_len + lock);
     }
     if nexthops {
         if a.peek().is_none() {
@@ -2031,8 +2074,66 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 None => break,
             }
         }
+        // parse_nexthops adds RTA_MULTIPATH to the request with a bound of 4096 for
+        // the whole message (`addattr_l`): past it, iproute_modify gives up (a
+        // return, not an exit)
+        if let (Some(l), Some(mp)) = (msg_len, mp_len) {
+            if l + mp > 4096 {
+                return Err(
+                    Failure::parse("addattr_l ERROR: message exceeded bound of 4096\n", 1)
+                        .exiting(false),
+                );
+            }
+        }
     }
     Ok(r)
+}
+
+/// The size an address word of `iproute_modify` adds to the request: `words` are what
+/// `via` or `as` read (an optional family word, then the address), in a route of
+/// family `fam`; a gateway of the route's family is RTA_GATEWAY, another is RTA_VIA
+/// (with its own family field). `None` when not counted.
+fn route_addr_attr_size(words: &[String], fam: Option<Family>) -> Option<usize> {
+    let (explicit, addr) = match words {
+        [f, a] if f == "inet" || f == "inet6" || f == "to" => (Some(f.as_str()), a.as_str()),
+        [a] => (None, a.as_str()),
+        _ => return None,
+    };
+    let v6 = match (explicit, addr) {
+        (Some("inet"), _) => false,
+        (Some("inet6"), _) => true,
+        (_, "default") => fam == Some(Family::V6),
+        _ => addr.contains(':'),
+    };
+    // `any`/`all`, and `default` of no family yet, have no length: the attribute is
+    // its header
+    if matches!(addr, "any" | "all") || (addr == "default" && explicit.is_none() && fam.is_none()) {
+        return Some(4);
+    }
+    let len = if v6 { 16 } else { 4 };
+    let other = matches!(
+        (fam, v6),
+        (Some(Family::V4), true) | (Some(Family::V6), false)
+    );
+    Some(if other {
+        (4 + 2 + len + 3) & !3
+    } else {
+        4 + len
+    })
+}
+
+/// The size a prefix word adds to the request (RTA_DST, RTA_SRC), in a request of
+/// family `fam` so far: its address bytes after the attribute header; nothing for
+/// `any`/`all`, nor for `default` before the family is known (`get_addr_1` gives it
+/// the family's length, 0 for AF_UNSPEC), which iproute_modify does not send.
+fn prefix_attr_size(word: &str, fam: Option<Family>) -> usize {
+    match (word, fam) {
+        ("any" | "all", _) | ("default", None) => 0,
+        ("default", Some(Family::V4)) => 8,
+        ("default", Some(Family::V6)) => 20,
+        (w, _) if w.contains(':') => 20,
+        _ => 8,
+    }
 }
 
 /// The bytes a multipath leg's next words add to RTA_MULTIPATH (`parse_one_nh`):
