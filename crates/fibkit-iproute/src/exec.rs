@@ -1660,6 +1660,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             }
         }
         let nh_start = a.i;
+        let encap_before = r.nh.encap.clone();
         if parse_nh(
             ns,
             &mut a,
@@ -1678,6 +1679,34 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 }
                 "dev" | "oif" => dev_given = true,
                 "onlink" => {}
+                // lwt_parse_encap builds the encapsulation aside and iproute_modify
+                // copies it in with `addraw_l` and a bound of 1024 for the whole
+                // message so far: past it, the copy is left out with a message and
+                // the route goes without it
+                // the SRH goes into lwt_parse_encap's own buffer of 1024 bytes (after its
+                // header and RTA_ENCAP's): one that does not fit is refused with a
+                // message, and iproute_modify reads on from the word after `encap`
+                "encap"
+                    if encap_attr_size(&args[nh_start..a.i])
+                        .is_some_and(|size| size - 8 + 4 > 1024) =>
+                {
+                    crate::names::note_parse_stderr(
+                        "rta_addattr_l: Error! max allowed bound 1024 exceeded\n",
+                    );
+                    r.nh.encap = encap_before;
+                    a.i = nh_start + 1;
+                    continue;
+                }
+                "encap" => match (msg_len, encap_attr_size(&args[nh_start..a.i])) {
+                    (Some(l), Some(size)) if l + size > 1024 => {
+                        crate::names::note_parse_stderr(
+                            "addraw_l ERROR: message exceeded bound of 1024\n",
+                        );
+                        r.nh.encap = encap_before;
+                    }
+                    (Some(l), Some(size)) => msg_len = Some(l + size),
+                    _ => msg_len = None,
+                },
                 _ => msg_len = None,
             }
             // rtm_to_fib_config checks each RTA_ENCAP_TYPE as it reads it: an
@@ -2120,6 +2149,23 @@ fn route_addr_attr_size(words: &[String], fam: Option<Family>) -> Option<usize> 
     } else {
         4 + len
     })
+}
+
+/// The bytes an `encap` of a route adds to the request (RTA_ENCAP with its nested
+/// attributes, then RTA_ENCAP_TYPE), for the forms counted: a seg6 encapsulation in
+/// `encap` mode without HMAC, whose SRH is 8 bytes and 16 a segment after the
+/// tunnel's 4-byte mode (`parse_encap_seg6`). `None` for the others.
+fn encap_attr_size(words: &[String]) -> Option<usize> {
+    match words {
+        [e, t, m, mode, s, list]
+            if e == "encap" && t == "seg6" && m == "mode" && mode == "encap" && s == "segs" =>
+        {
+            let n = list.split(',').count();
+            // RTA_ENCAP (4) holding SEG6_IPTUNNEL_SRH (4 + 4 + SRH), RTA_ENCAP_TYPE (8)
+            Some(4 + 4 + 4 + 8 + 16 * n + 8)
+        }
+        _ => None,
+    }
 }
 
 /// The size a prefix word adds to the request (RTA_DST, RTA_SRC), in a request of
