@@ -2050,7 +2050,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             let mut first_encap = None;
             loop {
                 let word = a.peek();
-                let attr = mp_attr_size(&a.v[a.i.min(a.v.len())..]);
+                let attr = mp_attr_size(&a.v[a.i.min(a.v.len())..], r.fam);
                 match parse_nh(
                     ns, &mut a, &mut r.fam, &mut nh, false, &mut None, &mut false,
                 ) {
@@ -2185,7 +2185,7 @@ fn prefix_attr_size(word: &str, fam: Option<Family>) -> usize {
 /// The bytes a multipath leg's next words add to RTA_MULTIPATH (`parse_one_nh`):
 /// `Some(0)` for words kept in the leg's header, `None` when not counted
 /// (an encapsulation, realms, a gateway of another family).
-fn mp_attr_size(rest: &[String]) -> Option<usize> {
+fn mp_attr_size(rest: &[String], route_fam: Option<Family>) -> Option<usize> {
     let w = |i: usize| rest.get(i).map(String::as_str);
     match w(0)? {
         "via" => {
@@ -2196,7 +2196,17 @@ fn mp_attr_size(rest: &[String]) -> Option<usize> {
                 x => (None, x),
             };
             let len = fam.unwrap_or(if addr.contains(':') { 16 } else { 4 });
-            Some(4 + len)
+            // a gateway of the route's family is RTA_GATEWAY; another is RTA_VIA, with
+            // its 2-byte family first (`parse_one_nh`)
+            let other = matches!(
+                (route_fam, len),
+                (Some(Family::V4), 16) | (Some(Family::V6), 4)
+            );
+            Some(if other {
+                (4 + 2 + len + 3) & !3
+            } else {
+                4 + len
+            })
         }
         // RTA_FLOW's own complaint is not modelled: stop counting
         x if matches(x, "realms") => None,
