@@ -394,11 +394,12 @@ pub fn run_ip(ns: &mut Netns, argv: &[String]) -> Res<Outcome> {
     // the warnings iproute2 printed while reading the line come before a failure's
     // own text (a success leaves them to the caller: `parse_warnings`)
     crate::names::ifn_probed();
+    crate::names::take_parse_stderr();
     run_ip_line(ns, argv).map_err(|mut f| {
         if crate::names::ifn_probed() && f.errno.is_none() {
             f.errno = Some(Errno::ENODEV);
         }
-        let w = parse_warnings_in(&|d| ll_index(ns, d), argv);
+        let w = crate::names::take_parse_stderr() + &parse_warnings_in(&|d| ll_index(ns, d), argv);
         if !w.is_empty() {
             f.stderr = w + &f.stderr;
         }
@@ -1179,6 +1180,29 @@ fn route_keyword(k: &str) -> &str {
     k
 }
 
+/// The `RTAX_*` attribute a metric keyword of `iproute_modify` (as [`route_keyword`]
+/// names it) adds to RTA_METRICS, for the ones carrying a number.
+fn route_metric_id(k: &str) -> Option<u8> {
+    Some(match k {
+        "mtu" => rtax::MTU,
+        "hoplimit" => rtax::HOPLIMIT,
+        "advmss" => rtax::ADVMSS,
+        "reordering" => rtax::REORDERING,
+        "window" => rtax::WINDOW,
+        "cwnd" => rtax::CWND,
+        "initcwnd" => rtax::INITCWND,
+        "initrwnd" => rtax::INITRWND,
+        "ssthresh" => rtax::SSTHRESH,
+        "rtt" => rtax::RTT,
+        "rttvar" => rtax::RTTVAR,
+        "rto_min" => rtax::RTO_MIN,
+        "features" => rtax::FEATURES,
+        "quickack" => rtax::QUICKACK,
+        "fastopen_no_cookie" => rtax::FASTOPEN_NO_COOKIE,
+        _ => return None,
+    })
+}
+
 fn metric_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<()> {
     let mut v = a.val()?;
     if v == "lock" {
@@ -1595,6 +1619,14 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
     let mut a = Args::new(args);
     let mut late_dev = None;
     let mut nexthops = false;
+    // the size of `mxbuf` and how much of it RTA_METRICS holds (its own header first)
+    const MXBUF: usize = 256;
+    let mut mx_len = 4usize;
+    // the request's length as iproute_modify fills it (its header and `rtmsg`, then
+    // each attribute a word adds), for the bound parse_nexthops checks; `None` once
+    // a word adds what is not counted (an encapsulation)
+    let mut msg_len = Some(28usize);
+    let mut dev_given = false;
     while let Some(k) = a.peek() {
         if k == "via" {
             if r.via_given {
@@ -1627,6 +1659,8 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 }
             }
         }
+        let nh_start = a.i;
+        let encap_before = r.nh.encap.clone();
         if parse_nh(
             ns,
             &mut a,
@@ -1636,6 +1670,45 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             &mut late_dev,
             &mut r.zero_len,
         )? {
+            match k {
+                "via" | "as" => {
+                    msg_len = msg_len.and_then(|l| {
+                        let size = route_addr_attr_size(&args[nh_start + 1..a.i], r.fam)?;
+                        Some(l + size)
+                    });
+                }
+                "dev" | "oif" => dev_given = true,
+                "onlink" => {}
+                // lwt_parse_encap builds the encapsulation aside and iproute_modify
+                // copies it in with `addraw_l` and a bound of 1024 for the whole
+                // message so far: past it, the copy is left out with a message and
+                // the route goes without it
+                // the SRH goes into lwt_parse_encap's own buffer of 1024 bytes (after its
+                // header and RTA_ENCAP's): one that does not fit is refused with a
+                // message, and iproute_modify reads on from the word after `encap`
+                "encap"
+                    if encap_attr_size(&args[nh_start..a.i])
+                        .is_some_and(|size| size - 8 + 4 > 1024) =>
+                {
+                    crate::names::note_parse_stderr(
+                        "rta_addattr_l: Error! max allowed bound 1024 exceeded\n",
+                    );
+                    r.nh.encap = encap_before;
+                    a.i = nh_start + 1;
+                    continue;
+                }
+                "encap" => match (msg_len, encap_attr_size(&args[nh_start..a.i])) {
+                    (Some(l), Some(size)) if l + size > 1024 => {
+                        crate::names::note_parse_stderr(
+                            "addraw_l ERROR: message exceeded bound of 1024\n",
+                        );
+                        r.nh.encap = encap_before;
+                    }
+                    (Some(l), Some(size)) => msg_len = Some(l + size),
+                    _ => msg_len = None,
+                },
+                _ => msg_len = None,
+            }
             // rtm_to_fib_config checks each RTA_ENCAP_TYPE as it reads it: an
             // unsupported one refuses an IPv4 request even when another follows
             // (rtm_to_fib6_config reads the last only)
@@ -1650,6 +1723,26 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
         a.next();
         let raw = k;
         let k = route_keyword(raw);
+        // iproute2 adds one more attribute to RTA_METRICS for each metric word, so a
+        // metric given again is sent twice: the kernel keeps the last value on an add,
+        // but a delete compares each (`fib_metrics_match`)
+        let overridden = route_metric_id(k).and_then(|id| r.metrics.get(id).map(|v| (id, v)));
+        // iproute2 builds RTA_METRICS in a buffer of 256 bytes (`mxbuf`): an attribute
+        // that does not fit is left out with a message on stderr (`rta_addattr32`,
+        // `rta_addattr_l` for the name of `congctl`, which goes without its NUL) and
+        // the line goes on; a `lock` word has set its bit already
+        let mx_attr = if route_metric_id(k).is_some() {
+            Some((8, "rta_addattr32"))
+        } else if k == "congctl" {
+            let name = match a.peek() {
+                Some("lock") => args.get(a.i + 1).map(String::as_str),
+                w => w,
+            };
+            name.map(|n| ((4 + n.len() + 3) & !3, "rta_addattr_l"))
+        } else {
+            None
+        };
+        let before = mx_attr.map(|_| r.metrics.clone());
         match k {
             "src" => {
                 let v = a.val()?;
@@ -1763,13 +1856,17 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 }
                 // each `congctl` is one more RTAX_CC_ALGO in the request, and the
                 // kernel checks every one (`ip_metrics_convert`): an unknown name
-                // given first stays to be refused
-                if r.metrics
-                    .congctl
-                    .as_deref()
-                    .is_none_or(fibkit::route::congctl_known)
-                {
-                    r.metrics.congctl = Some(v.to_string());
+                // given first stays to be refused; the other names are kept for a
+                // delete, which compares each (`fib_metrics_match`)
+                match r.metrics.congctl.take() {
+                    Some(old) if !fibkit::route::congctl_known(&old) => {
+                        r.metrics.congctl = Some(old);
+                        r.metrics.repeated_cc.push(v.to_string());
+                    }
+                    old => {
+                        r.metrics.repeated_cc.extend(old);
+                        r.metrics.congctl = Some(v.to_string());
+                    }
                 }
             }
             "realms" | "realm" => {
@@ -1872,12 +1969,62 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 r.dst = Some(p);
             }
         }
+        // the attribute the word added to the request (a metric goes into mxbuf)
+        let attr = match k {
+            // RTA_PREFSRC goes in whatever its length (`any`/`all`: none; `default`:
+            // the family's); RTA_SRC only with one
+            "src" => match args[a.i - 1].as_str() {
+                "any" | "all" => 4,
+                w => prefix_attr_size(w, r.fam).max(4),
+            },
+            "from" => prefix_attr_size(&args[a.i - 1], r.fam),
+            "expires" | "metric" | "priority" | "preference" | "realms" | "realm" | "nhid"
+            | "pref" | "ttl-propagate" => 8,
+            "table" if table_a2n(&args[a.i - 1]).is_some_and(|t| t >= 256) => 8,
+            "tos" | "dsfield" | "scope" | "protocol" | "proto" | "table" => 0,
+            _ if mx_attr.is_some() => 0,
+            // the destination (after `to` and a type), when it has a length
+            _ => prefix_attr_size(&args[a.i - 1], r.fam),
+        };
+        msg_len = msg_len.map(|l| l + attr);
+        let mut sent = true;
+        if let (Some((size, func)), Some(before)) = (mx_attr, before) {
+            if mx_len + size > MXBUF {
+                let locks = r.metrics.locks;
+                r.metrics = before;
+                r.metrics.locks = locks;
+                crate::names::note_parse_stderr(&format!(
+                    "{func}: Error! max allowed bound {MXBUF} exceeded\n"
+                ));
+                sent = false;
+            } else {
+                mx_len += size;
+            }
+        }
+        if let (Some(p), true) = (overridden, sent) {
+            r.metrics.repeated.push(p);
+        }
     }
     if r.dst.is_none() {
         return Err(Failure::parse(route_usage(), 255));
     }
     if let Some(d) = late_dev {
         r.nh.dev = ifindex(ns, d)?;
+    }
+    // the lock mask goes last into the metrics buffer, once the device is known
+    if r.metrics.locks != 0 && mx_len + 8 > MXBUF {
+        r.metrics.locks = 0;
+        crate::names::note_parse_stderr(&format!(
+            "rta_addattr32: Error! max allowed bound {MXBUF} exceeded\n"
+        ));
+    }
+    // then RTA_OIF and RTA_METRICS go into the request
+    if dev_given {
+        msg_len = msg_len.map(|l| l + 8);
+    }
+    if mx_len > 4 {
+        let lock = if r.metrics.locks != 0 { 8 } else { 0 };
+        msg_len = msg_len.map(|l| l + mx_len + lock);
     }
     if nexthops {
         if a.peek().is_none() {
@@ -1903,7 +2050,7 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
             let mut first_encap = None;
             loop {
                 let word = a.peek();
-                let attr = mp_attr_size(&a.v[a.i.min(a.v.len())..]);
+                let attr = mp_attr_size(&a.v[a.i.min(a.v.len())..], r.fam);
                 match parse_nh(
                     ns, &mut a, &mut r.fam, &mut nh, false, &mut None, &mut false,
                 ) {
@@ -1956,14 +2103,89 @@ fn parse_route_req(ns: &Netns, opts: &Opts, args: &[String]) -> Res<RouteReq> {
                 None => break,
             }
         }
+        // parse_nexthops adds RTA_MULTIPATH to the request with a bound of 4096 for
+        // the whole message (`addattr_l`): past it, iproute_modify gives up (a
+        // return, not an exit)
+        if let (Some(l), Some(mp)) = (msg_len, mp_len) {
+            if l + mp > 4096 {
+                return Err(
+                    Failure::parse("addattr_l ERROR: message exceeded bound of 4096\n", 1)
+                        .exiting(false),
+                );
+            }
+        }
     }
     Ok(r)
+}
+
+/// The size an address word of `iproute_modify` adds to the request: `words` are what
+/// `via` or `as` read (an optional family word, then the address), in a route of
+/// family `fam`; a gateway of the route's family is RTA_GATEWAY, another is RTA_VIA
+/// (with its own family field). `None` when not counted.
+fn route_addr_attr_size(words: &[String], fam: Option<Family>) -> Option<usize> {
+    let (explicit, addr) = match words {
+        [f, a] if f == "inet" || f == "inet6" || f == "to" => (Some(f.as_str()), a.as_str()),
+        [a] => (None, a.as_str()),
+        _ => return None,
+    };
+    let v6 = match (explicit, addr) {
+        (Some("inet"), _) => false,
+        (Some("inet6"), _) => true,
+        (_, "default") => fam == Some(Family::V6),
+        _ => addr.contains(':'),
+    };
+    // `any`/`all`, and `default` of no family yet, have no length: the attribute is
+    // its header
+    if matches!(addr, "any" | "all") || (addr == "default" && explicit.is_none() && fam.is_none()) {
+        return Some(4);
+    }
+    let len = if v6 { 16 } else { 4 };
+    let other = matches!(
+        (fam, v6),
+        (Some(Family::V4), true) | (Some(Family::V6), false)
+    );
+    Some(if other {
+        (4 + 2 + len + 3) & !3
+    } else {
+        4 + len
+    })
+}
+
+/// The bytes an `encap` of a route adds to the request (RTA_ENCAP with its nested
+/// attributes, then RTA_ENCAP_TYPE), for the forms counted: a seg6 encapsulation in
+/// `encap` mode without HMAC, whose SRH is 8 bytes and 16 a segment after the
+/// tunnel's 4-byte mode (`parse_encap_seg6`). `None` for the others.
+fn encap_attr_size(words: &[String]) -> Option<usize> {
+    match words {
+        [e, t, m, mode, s, list]
+            if e == "encap" && t == "seg6" && m == "mode" && mode == "encap" && s == "segs" =>
+        {
+            let n = list.split(',').count();
+            // RTA_ENCAP (4) holding SEG6_IPTUNNEL_SRH (4 + 4 + SRH), RTA_ENCAP_TYPE (8)
+            Some(4 + 4 + 4 + 8 + 16 * n + 8)
+        }
+        _ => None,
+    }
+}
+
+/// The size a prefix word adds to the request (RTA_DST, RTA_SRC), in a request of
+/// family `fam` so far: its address bytes after the attribute header; nothing for
+/// `any`/`all`, nor for `default` before the family is known (`get_addr_1` gives it
+/// the family's length, 0 for AF_UNSPEC), which iproute_modify does not send.
+fn prefix_attr_size(word: &str, fam: Option<Family>) -> usize {
+    match (word, fam) {
+        ("any" | "all", _) | ("default", None) => 0,
+        ("default", Some(Family::V4)) => 8,
+        ("default", Some(Family::V6)) => 20,
+        (w, _) if w.contains(':') => 20,
+        _ => 8,
+    }
 }
 
 /// The bytes a multipath leg's next words add to RTA_MULTIPATH (`parse_one_nh`):
 /// `Some(0)` for words kept in the leg's header, `None` when not counted
 /// (an encapsulation, realms, a gateway of another family).
-fn mp_attr_size(rest: &[String]) -> Option<usize> {
+fn mp_attr_size(rest: &[String], route_fam: Option<Family>) -> Option<usize> {
     let w = |i: usize| rest.get(i).map(String::as_str);
     match w(0)? {
         "via" => {
@@ -1974,7 +2196,17 @@ fn mp_attr_size(rest: &[String]) -> Option<usize> {
                 x => (None, x),
             };
             let len = fam.unwrap_or(if addr.contains(':') { 16 } else { 4 });
-            Some(4 + len)
+            // a gateway of the route's family is RTA_GATEWAY; another is RTA_VIA, with
+            // its 2-byte family first (`parse_one_nh`)
+            let other = matches!(
+                (route_fam, len),
+                (Some(Family::V4), 16) | (Some(Family::V6), 4)
+            );
+            Some(if other {
+                (4 + 2 + len + 3) & !3
+            } else {
+                4 + len
+            })
         }
         // RTA_FLOW's own complaint is not modelled: stop counting
         x if matches(x, "realms") => None,
@@ -3777,8 +4009,9 @@ const ADDR_FLAG_WORDS: [(&str, u32, bool, bool); 13] = [
 /// the address flags it will not send (read-only ones, IPv6-only ones before the family
 /// is known to be IPv6) and a rule's deprecated `nat`. Empty for other commands.
 pub fn parse_warnings(argv: &[String]) -> String {
-    // after a success every device the line named exists
-    parse_warnings_in(&|_| Some(1), argv)
+    // after a success every device the line named exists; what the request's
+    // building printed (see `names::note_parse_stderr`) came first
+    crate::names::take_parse_stderr() + &parse_warnings_in(&|_| Some(1), argv)
 }
 
 /// [`parse_warnings`] with `resolve` naming the devices that exist.

@@ -142,6 +142,19 @@ thread_local! {
     /// Whether this `ip` process printed `print_neigh`'s warning that the kernel did
     /// not filter a dump by master device (a static of iproute2's: once per process).
     static MASTER_WARNED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// What iproute2 printed on stderr while it built the request of the command
+    /// being run and then went on (a route metric past the bound of its buffer).
+    static PARSE_STDERR: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// iproute2 printed `text` on stderr while building the request and went on.
+pub(crate) fn note_parse_stderr(text: &str) {
+    PARSE_STDERR.with(|s| s.borrow_mut().push_str(text));
+}
+
+/// What [`note_parse_stderr`] collected since the last call (which forgets it).
+pub(crate) fn take_parse_stderr() -> String {
+    PARSE_STDERR.with(|s| std::mem::take(&mut *s.borrow_mut()))
 }
 
 /// Whether `print_neigh`'s master-filter warning is due now: true the first time in an

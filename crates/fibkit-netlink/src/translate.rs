@@ -2811,6 +2811,7 @@ fn restore_legs6(c: &mut Ctx, k: &KernelState, names: &HashMap<u32, String>) {
                 vals,
                 locks: a.locks,
                 congctl: a.congctl.clone(),
+                ..Metrics::default()
             };
             let (dst, src) = (
                 Prefix6::new(kr.dst.0, kr.dst.1),
@@ -2926,6 +2927,7 @@ pub fn run_pathattrs(ns: &mut Netns, line: &str) -> Result<(), String> {
             vals,
             locks: num(locks, "locks")?,
             congctl: (*congctl != "-").then(|| congctl.to_string()),
+            ..Metrics::default()
         },
     )
     .map_err(|e| format!("pathattrs {line}: {e}"))

@@ -189,6 +189,13 @@ pub struct Metrics {
     pub locks: u32,
     /// Congestion control algorithm name (`congctl`).
     pub congctl: Option<String>,
+    /// A request's metric attributes that an attribute of the same type after them
+    /// overrides (`ip_metrics_convert` keeps the last value of each type), which a
+    /// delete still compares one by one (`fib_metrics_match` walks every attribute
+    /// of RTA_METRICS). Always empty in a route (`normalize_metrics`).
+    pub repeated: Vec<(u8, u32)>,
+    /// The same for `RTAX_CC_ALGO`: the names of the request's other `congctl`s.
+    pub repeated_cc: Vec<String>,
 }
 
 /// RTAX ids.
@@ -257,6 +264,8 @@ pub static NO_METRICS: Metrics = Metrics {
     vals: Vec::new(),
     locks: 0,
     congctl: None,
+    repeated: Vec::new(),
+    repeated_cc: Vec::new(),
 };
 
 impl Metrics {
@@ -277,15 +286,17 @@ impl Metrics {
     }
 
     /// `fib_metrics_match`: whether a route with these metrics is what a delete
-    /// request naming `req` asks for. Only the metrics the request carries are
-    /// compared (each with the route's, 0 when it has none; the lock mask when the
-    /// request has one; the features without the kernel's own `ECN_CA` bit).
+    /// request naming `req` asks for. Every metric attribute the request carries is
+    /// compared, repeated ones too, each with the route's value (0 when it has none):
+    /// the lock mask when the request has one, the features without the kernel's own
+    /// `ECN_CA` bit, and a `congctl` by its key (`tcp_ca_get_key_by_name`), which is 0
+    /// for a name the kernel does not know, as it is for a route without `congctl`.
     pub fn matches_request(&self, req: &Metrics) -> bool {
         const ECN_CA: u32 = 1 << 31;
         if req.locks != 0 && req.locks != self.locks {
             return false;
         }
-        let vals_ok = req.vals.iter().all(|&(id, v)| {
+        let vals_ok = req.vals.iter().chain(&req.repeated).all(|&(id, v)| {
             let mine = self.get(id).unwrap_or(0);
             let mine = if id == rtax::FEATURES {
                 mine & !ECN_CA
@@ -297,8 +308,12 @@ impl Metrics {
         vals_ok
             && req
                 .congctl
-                .as_ref()
-                .is_none_or(|c| self.congctl.as_ref() == Some(c))
+                .iter()
+                .chain(&req.repeated_cc)
+                .all(|c| match congctl_key(c) {
+                    Some(k) => self.congctl.as_deref().and_then(congctl_key) == Some(k),
+                    None => self.congctl.is_none(),
+                })
     }
 }
 
@@ -717,6 +732,8 @@ impl Eq for RouteSerial {}
 /// advertised MSS at 65495.
 pub fn normalize_metrics(m: &Metrics) -> Metrics {
     let mut out = m.clone();
+    out.repeated.clear();
+    out.repeated_cc.clear();
     out.vals.retain(|(_, v)| *v != 0);
     for (k, v) in out.vals.iter_mut() {
         if *k == rtax::MTU && *v > 65520 {
@@ -736,11 +753,18 @@ pub const TCP_CONGESTION_ALGORITHMS: [&str; 3] = ["reno", "cubic", "bbr"];
 /// Whether the modelled kernel knows the congestion control algorithm `name`
 /// (`tcp_ca_get_key_by_name` on the name cut to `TCP_CA_NAME_MAX - 1` bytes).
 pub fn congctl_known(name: &str) -> bool {
+    congctl_key(name).is_some()
+}
+
+/// `tcp_ca_get_key_by_name`: the registered algorithm `name` stands for (the name cut
+/// to `TCP_CA_NAME_MAX - 1` bytes), `None` for `TCP_CA_UNSPEC`.
+pub fn congctl_key(name: &str) -> Option<&'static str> {
     let b = name.as_bytes();
     let name = &b[..b.len().min(15)];
     TCP_CONGESTION_ALGORITHMS
         .iter()
-        .any(|a| a.as_bytes() == name)
+        .copied()
+        .find(|a| a.as_bytes() == name)
 }
 
 /// The refusals of `ip_metrics_convert`: an algorithm the kernel does not know
