@@ -544,7 +544,8 @@ mod tests {
             .mptcp_add(&ep(MpAddr::V6(0), 0, flag::SIGNAL, 1000))
             .unwrap_err();
         assert_eq!(e.errno, Errno::EADDRINUSE);
-        ns.mptcp_add(&ep(MpAddr::V4(5), 0, flag::SIGNAL, 1001))
+        // a local address of its own (127.0.0.5, lo's /8) does not clash
+        ns.mptcp_add(&ep(MpAddr::V4(0x7f00_0005), 0, flag::SIGNAL, 1001))
             .unwrap();
         // a global IPv6 address the namespace lacks
         let e = ns
