@@ -2182,6 +2182,8 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
             let req = crate::show::EchoRequest {
                 delete,
                 dev: cfg.nh.dev,
+                proto: cfg.proto,
+                metric: cfg.priority,
                 append_paths: false,
                 del_paths: Vec::new(),
             };
@@ -2256,6 +2258,8 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
             let req = crate::show::EchoRequest {
                 delete,
                 dev: cfg.nh.dev,
+                proto: cfg.proto,
+                metric: cfg.metric,
                 append_paths: op == RouteOp::Append && !cfg.multipath.is_empty(),
                 del_paths,
             };
