@@ -463,7 +463,16 @@ fn echo_msgs<'a>(ns: &'a Netns, t: &EchoTarget) -> Vec<RtMsg<'a>> {
     // table 0 is main (fib_new_table, fib6_new_table)
     let table = if t.table == 0 { 254 } else { t.table };
     if t.v6 {
-        dump_v6_table(ns, table, &mut out);
+        // every entry of the node, not the dump's view: a notification is built from
+        // the route changed (rt6_fill_node), also one the dump passes over between
+        // two legs of a sibling group (fib6_dump_messages)
+        if let Some(t6) = ns.table6(table) {
+            let mut order = fib6_walk_order(t6);
+            order.retain(|r| r.dst.addr == dst && r.dst.len == t.dst_len);
+            for legs in fib6_notify_messages(&order) {
+                out.extend(rt6_msg(ns, &legs));
+            }
+        }
     } else {
         dump_v4_table(ns, table, &mut out);
     }
@@ -475,6 +484,27 @@ fn echo_msgs<'a>(ns: &'a Netns, t: &EchoTarget) -> Vec<RtMsg<'a>> {
             .first()
             .is_some_and(|r| r.dst.addr == dst && r.dst.len == t.dst_len),
     });
+    out
+}
+
+/// The IPv6 routes as notifications carry them: each entry of `order` (walk order) a
+/// message of its own, a sibling group one message with its legs in order at the place
+/// of its first leg; unlike a dump, entries between two legs of a group are kept.
+fn fib6_notify_messages<'a>(order: &[&'a Route6]) -> Vec<Vec<&'a Route6>> {
+    let mut out = Vec::new();
+    for (i, &r) in order.iter().enumerate() {
+        if r.sibling_group == 0 {
+            out.push(vec![r]);
+            continue;
+        }
+        let same =
+            |x: &Route6| x.dst == r.dst && x.src == r.src && x.sibling_group == r.sibling_group;
+        // a later leg of a group already taken
+        if order[..i].iter().any(|x| same(x)) {
+            continue;
+        }
+        out.push(order[i..].iter().copied().filter(|x| same(x)).collect());
+    }
     out
 }
 
