@@ -640,7 +640,13 @@ pub fn route_echo_after(
                     return echo6_text(ns, opts, &gone, true);
                 }
                 let all: Vec<&Route6> = legs.iter().collect();
-                let k = all.iter().position(|r| asked(r, req.dev)).unwrap_or(0);
+                // a route through a nexthop object is taken whatever device was named
+                // and notified with its group's members in the group's order
+                let k = if all.iter().any(|r| r.nh_id != 0) {
+                    0
+                } else {
+                    all.iter().position(|r| asked(r, req.dev)).unwrap_or(0)
+                };
                 let ring: Vec<&Route6> = all[k..].iter().chain(&all[..k]).copied().collect();
                 return echo6_text(ns, opts, &ring, true);
             }
