@@ -613,10 +613,11 @@ pub fn route_echo_after(
             .collect();
         // what ip6_route_del's walk compares before it takes a route: the metric and
         // protocol asked for (0: any), then the device
+        // (a route through a nexthop object is taken without the device)
         let asked = |r: &Route6, dev: u32| {
             (req.metric == 0 || r.metric == req.metric)
                 && (req.proto == 0 || r.proto == req.proto)
-                && (dev == 0 || r.nh.dev == dev)
+                && (r.nh_id != 0 || dev == 0 || r.nh.dev == dev)
         };
         if req.delete {
             // a deletion path by path: the first notification is of the first path
@@ -624,9 +625,20 @@ pub fn route_echo_after(
             // the whole sibling group: a path without a gateway takes the first leg it
             // matches)
             for &(dev, gw) in &req.del_paths {
-                if let Some(r) = before.v6.iter().flatten().find(|r| {
-                    !now.contains(&r.serial.0) && asked(r, dev) && (gw.is_none() || r.nh.gw == gw)
-                }) {
+                for legs in &before.v6 {
+                    let Some(r) = legs.iter().find(|r| {
+                        !now.contains(&r.serial.0)
+                            && asked(r, dev)
+                            && (r.nh_id != 0 || gw.is_none() || r.nh.gw == gw)
+                    }) else {
+                        continue;
+                    };
+                    // a route through a nexthop object goes whole, its group's
+                    // members listed
+                    if r.nh_id != 0 {
+                        let all: Vec<&Route6> = legs.iter().collect();
+                        return echo6_text(ns, opts, &all, true);
+                    }
                     return echo6_text(ns, opts, &[r], true);
                 }
             }
