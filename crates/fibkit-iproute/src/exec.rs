@@ -2414,6 +2414,8 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
             let req = crate::show::EchoRequest {
                 delete,
                 dev: cfg.nh.dev,
+                proto: cfg.proto,
+                metric: cfg.priority,
                 append_paths: false,
                 del_paths: Vec::new(),
             };
@@ -2488,6 +2490,8 @@ fn route_modify(ns: &mut Netns, opts: &Opts, op: RouteOp, args: &[String]) -> Re
             let req = crate::show::EchoRequest {
                 delete,
                 dev: cfg.nh.dev,
+                proto: cfg.proto,
+                metric: cfg.metric,
                 append_paths: op == RouteOp::Append && !cfg.multipath.is_empty(),
                 del_paths,
             };

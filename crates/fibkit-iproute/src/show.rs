@@ -463,7 +463,16 @@ fn echo_msgs<'a>(ns: &'a Netns, t: &EchoTarget) -> Vec<RtMsg<'a>> {
     // table 0 is main (fib_new_table, fib6_new_table)
     let table = if t.table == 0 { 254 } else { t.table };
     if t.v6 {
-        dump_v6_table(ns, table, &mut out);
+        // every entry of the node, not the dump's view: a notification is built from
+        // the route changed (rt6_fill_node), also one the dump passes over between
+        // two legs of a sibling group (fib6_dump_messages)
+        if let Some(t6) = ns.table6(table) {
+            let mut order = fib6_walk_order(t6);
+            order.retain(|r| r.dst.addr == dst && r.dst.len == t.dst_len);
+            for legs in fib6_notify_messages(&order) {
+                out.extend(rt6_msg(ns, &legs));
+            }
+        }
     } else {
         dump_v4_table(ns, table, &mut out);
     }
@@ -475,6 +484,27 @@ fn echo_msgs<'a>(ns: &'a Netns, t: &EchoTarget) -> Vec<RtMsg<'a>> {
             .first()
             .is_some_and(|r| r.dst.addr == dst && r.dst.len == t.dst_len),
     });
+    out
+}
+
+/// The IPv6 routes as notifications carry them: each entry of `order` (walk order) a
+/// message of its own, a sibling group one message with its legs in order at the place
+/// of its first leg; unlike a dump, entries between two legs of a group are kept.
+fn fib6_notify_messages<'a>(order: &[&'a Route6]) -> Vec<Vec<&'a Route6>> {
+    let mut out = Vec::new();
+    for (i, &r) in order.iter().enumerate() {
+        if r.sibling_group == 0 {
+            out.push(vec![r]);
+            continue;
+        }
+        let same =
+            |x: &Route6| x.dst == r.dst && x.src == r.src && x.sibling_group == r.sibling_group;
+        // a later leg of a group already taken
+        if order[..i].iter().any(|x| same(x)) {
+            continue;
+        }
+        out.push(order[i..].iter().copied().filter(|x| same(x)).collect());
+    }
     out
 }
 
@@ -540,6 +570,10 @@ pub struct EchoRequest {
     pub delete: bool,
     /// The device a deletion named (0: none).
     pub dev: u32,
+    /// The protocol a deletion named (0: none).
+    pub proto: u8,
+    /// The metric a deletion named (0: none).
+    pub metric: u32,
     /// An IPv6 `append` of several paths (`nexthop ... nexthop ...`).
     pub append_paths: bool,
     /// The paths an IPv6 deletion names (`nexthop ... nexthop ...`), in order: device
@@ -553,9 +587,11 @@ pub struct EchoRequest {
 /// an equal route sends none).
 ///
 /// - A deletion echoes what it removed (`Deleted ...`): an IPv4 alias; one leg of an
-///   IPv6 route when it named a gateway; else the whole IPv6 route, from the first leg
-///   on the device it named (`__ip6_del_rt_siblings()` notifies from the leg it
-///   matched and walks the sibling ring from there).
+///   IPv6 route when it named a gateway or came as paths (`ip6_route_multipath_del`
+///   asks `ip6_route_del` without `fc_delete_all_nh`, so each path takes one leg); else
+///   the whole IPv6 route, from the first leg `ip6_route_del`'s walk matched (device,
+///   protocol and metric as named): `__ip6_del_rt_siblings()` notifies from that leg,
+///   with its attributes, and walks the sibling ring from there.
 /// - Any other change echoes what it made: an IPv4 alias alone; an IPv6 route from its
 ///   first new leg (the new legs, then the siblings they joined), except an `append` of
 ///   several paths, which `ip6_route_mpath_notify()` reports from the route's first leg.
@@ -575,25 +611,34 @@ pub fn route_echo_after(
                 MsgSource::V4(_) => Vec::new(),
             })
             .collect();
+        // what ip6_route_del's walk compares before it takes a route: the metric and
+        // protocol asked for (0: any), then the device
+        // (a route through a nexthop object is taken without the device)
+        let asked = |r: &Route6, dev: u32| {
+            (req.metric == 0 || r.metric == req.metric)
+                && (req.proto == 0 || r.proto == req.proto)
+                && (r.nh_id != 0 || dev == 0 || r.nh.dev == dev)
+        };
         if req.delete {
             // a deletion path by path: the first notification is of the first path
-            // that went, a single leg when the path named a gateway (a path without one
-            // takes its sibling group, notified as a whole below)
+            // that went, always a single leg (ip6_route_multipath_del does not ask for
+            // the whole sibling group: a path without a gateway takes the first leg it
+            // matches)
             for &(dev, gw) in &req.del_paths {
-                let gone =
-                    |r: &&Route6| !now.contains(&r.serial.0) && (dev == 0 || r.nh.dev == dev);
-                let Some(gw) = gw else {
-                    if before.v6.iter().flatten().any(|r| gone(&r)) {
-                        break;
+                for legs in &before.v6 {
+                    let Some(r) = legs.iter().find(|r| {
+                        !now.contains(&r.serial.0)
+                            && asked(r, dev)
+                            && (r.nh_id != 0 || gw.is_none() || r.nh.gw == gw)
+                    }) else {
+                        continue;
+                    };
+                    // a route through a nexthop object goes whole, its group's
+                    // members listed
+                    if r.nh_id != 0 {
+                        let all: Vec<&Route6> = legs.iter().collect();
+                        return echo6_text(ns, opts, &all, true);
                     }
-                    continue;
-                };
-                if let Some(r) = before
-                    .v6
-                    .iter()
-                    .flatten()
-                    .find(|r| gone(r) && r.nh.gw == Some(gw))
-                {
                     return echo6_text(ns, opts, &[r], true);
                 }
             }
@@ -607,10 +652,13 @@ pub fn route_echo_after(
                     return echo6_text(ns, opts, &gone, true);
                 }
                 let all: Vec<&Route6> = legs.iter().collect();
-                let k = all
-                    .iter()
-                    .position(|r| req.dev != 0 && r.nh.dev == req.dev)
-                    .unwrap_or(0);
+                // a route through a nexthop object is taken whatever device was named
+                // and notified with its group's members in the group's order
+                let k = if all.iter().any(|r| r.nh_id != 0) {
+                    0
+                } else {
+                    all.iter().position(|r| asked(r, req.dev)).unwrap_or(0)
+                };
                 let ring: Vec<&Route6> = all[k..].iter().chain(&all[..k]).copied().collect();
                 return echo6_text(ns, opts, &ring, true);
             }
