@@ -15,7 +15,9 @@
 //!   it does not follow the lower device's later changes. Without one it is 1500 unless
 //!   given.
 //! - An open device with a multicast group joins the group on its lower device (the
-//!   device's IPv4 or IPv6 group list), and leaves it when it closes.
+//!   device's IPv4 or IPv6 group list) through its port's socket, once per socket
+//!   (at most `net.ipv4.igmp_max_memberships` IPv4 groups a socket: ENOBUFS), and
+//!   leaves it when it closes and no other open device on the socket uses it.
 //! - Deleting the lower device deletes its VXLAN devices.
 
 use std::net::IpAddr;
@@ -418,14 +420,36 @@ impl Netns {
         else {
             return Ok(());
         };
+        // vxlan_igmp_join joins on the shared socket: a group the socket already has
+        // on that device is not joined again (EADDRINUSE, taken as success), so the
+        // device's group count does not grow
+        let joined = self.vxlan_socket_groups(idx);
         match g {
             IpAddr::V4(a) => {
+                // ip_mc_join_group: the device first, then the socket's own list
                 if !self.has_idev4(lower) {
                     return Err(Error::new(Errno::ENODEV));
+                }
+                if joined.contains(&(g, lower)) {
+                    return Ok(());
+                }
+                // ... which holds at most net.ipv4.igmp_max_memberships groups
+                // (20 by default; ENOBUFS when full)
+                let max = self
+                    .sysctl
+                    .other_long("net.ipv4.igmp_max_memberships")
+                    .unwrap_or(20);
+                let count = joined.iter().filter(|(x, _)| x.is_ipv4()).count();
+                if i64::try_from(count).unwrap_or(i64::MAX) >= max {
+                    return Err(Error::new(Errno::ENOBUFS));
                 }
                 self.mc4_inc(lower, u32::from(a));
             }
             IpAddr::V6(a) => {
+                // ipv6_sock_mc_join: the socket's list first, then the device
+                if joined.contains(&(g, lower)) {
+                    return Ok(());
+                }
                 if !self.has_idev6(lower) {
                     return Err(Error::new(Errno::ENODEV));
                 }
@@ -443,11 +467,48 @@ impl Netns {
         else {
             return;
         };
+        // vxlan_multicast_leave: not while another open device on the same socket
+        // still uses the group on that device (vxlan_group_used)
+        if self.vxlan_socket_groups(idx).contains(&(g, lower)) {
+            return;
+        }
         match g {
             IpAddr::V4(a) if self.has_idev4(lower) => self.mc4_dec(lower, u32::from(a)),
             IpAddr::V6(a) if self.has_idev6(lower) => self.mc6_dec(lower, u128::from(a)),
             _ => {}
         }
+    }
+
+    /// The groups (with their lower devices) that the other open VXLAN devices
+    /// sharing device `idx`'s socket of its group's family have joined on it: an
+    /// open device's socket is the one of its port and family (devices of the port
+    /// with other receive flags cannot be open together), and it holds each group
+    /// on each device once.
+    fn vxlan_socket_groups(&self, idx: u32) -> Vec<(IpAddr, u32)> {
+        let Some((port, v6)) = self
+            .vxlan_of(idx)
+            .and_then(|c| c.group().map(|g| (c.dstport, g.is_ipv6())))
+        else {
+            return Vec::new();
+        };
+        let mut out: Vec<(IpAddr, u32)> = Vec::new();
+        for l in self.links.values() {
+            let LinkKind::Vxlan(o) = &l.kind else {
+                continue;
+            };
+            if l.index == idx || !l.up || o.dstport != port {
+                continue;
+            }
+            if !o.socket_families().contains(&v6) {
+                continue;
+            }
+            if let Some(g) = o.group().filter(|g| g.is_ipv6() == v6) {
+                if !out.contains(&(g, o.lower)) {
+                    out.push((g, o.lower));
+                }
+            }
+        }
+        out
     }
 
     /// The VXLAN devices on lower device `lower`.
