@@ -1221,10 +1221,7 @@ impl Netns {
             .get_mut(&tid::MAIN)
             .and_then(|tb| tb.get_mut(p, Prefix6::default()))
         {
-            if let Some(r) = l
-                .iter_mut()
-                .find(|r| r.nh.dev == dev && r.nh.gw.is_none() && r.flags & rtf::DEFAULT == 0)
-            {
+            if let Some(r) = l.iter_mut().find(|r| is_addrconf_prefix_route(r, dev)) {
                 if only_if_none && r.flags & rtf::EXPIRES != 0 {
                     return;
                 }
@@ -1428,12 +1425,14 @@ impl Netns {
             self.leave_anycast(dev, a);
         }
         // ... and RTM_DELADDR deletes the first main-table route at the peer's /128
-        // through the device (gateway or not)
+        // through the device (gateway or not: addrconf_get_prefix_route without no_gw
+        // or RTF_DEFAULT refused), passing over any route through a nexthop object
+        // as that lookup always does
         if let Some(p) = a.peer.filter(|&p| p != 0) {
             let pfx = Prefix6::new(p, 128);
             if let Some(tb) = self.tables6.get_mut(&tid::MAIN) {
                 if let Some(l) = tb.get_mut(pfx, Prefix6::default()) {
-                    if let Some(j) = l.iter().position(|r| r.nh.dev == dev) {
+                    if let Some(j) = l.iter().position(|r| r.nh_id == 0 && r.nh.dev == dev) {
                         l.remove(j);
                     }
                 }
@@ -2165,7 +2164,7 @@ impl Netns {
     fn addrconf_get_prefix_route(&self, p: Prefix6, dev: u32) -> Option<u32> {
         let l = self.tables6.get(&tid::MAIN)?.get(p, Prefix6::default())?;
         l.iter()
-            .find(|r| r.nh.dev == dev && r.nh.gw.is_none() && r.flags & rtf::DEFAULT == 0)
+            .find(|r| is_addrconf_prefix_route(r, dev))
             .map(|r| r.metric)
     }
 
@@ -2173,9 +2172,7 @@ impl Netns {
     fn del_prefix_route(&mut self, p: Prefix6, dev: u32) {
         if let Some(tb) = self.tables6.get_mut(&tid::MAIN) {
             if let Some(l) = tb.get_mut(p, Prefix6::default()) {
-                if let Some(j) = l.iter().position(|r| {
-                    r.nh.dev == dev && r.nh.gw.is_none() && r.flags & rtf::DEFAULT == 0
-                }) {
+                if let Some(j) = l.iter().position(|r| is_addrconf_prefix_route(r, dev)) {
                     l.remove(j);
                 }
             }
@@ -3633,6 +3630,16 @@ enum Cleanup {
     Del,
     /// Kept, expiring at this time (millisecond clock) unless it expires already.
     Expire(u64),
+}
+
+/// The test `addrconf_get_prefix_route` puts each route at the prefix through, for
+/// `RT6_TABLE_PREFIX` with no flags asked for and `RTF_DEFAULT` refused, `no_gw` set:
+/// a route through a nexthop object is never an address's prefix route ("prefix routes
+/// only use builtin fib6_nh"), even one whose nexthop is on `dev` without a gateway, so
+/// a change of an address's metric, `noprefixroute` or its deletion leaves it alone
+/// and acts on the address's own route behind it.
+fn is_addrconf_prefix_route(r: &Route6, dev: u32) -> bool {
+    r.nh_id == 0 && r.nh.dev == dev && r.nh.gw.is_none() && r.flags & rtf::DEFAULT == 0
 }
 
 /// `inet6_addr_add`/`inet6_addr_modify` on the request's flags (see
