@@ -914,6 +914,14 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
                         ("lblen", "locator-block length", &mut lblen),
                         ("nflen", "locator-node function length", &mut nflen),
                     ] {
+                        // seg6local_parse_flavors steps forward unchecked
+                        // (NEXT_ARG_FWD) and compares the next word: after the
+                        // flavors, or after `lblen N`, with no word left, `strcmp` is
+                        // handed the NULL that ends argv and `ip` dies of SIGSEGV
+                        // (once `nflen N` is read, it steps back before comparing)
+                        if a.peek().is_none() {
+                            return Err(Failure::segv());
+                        }
                         if a.peek() == Some(key) {
                             a.next();
                             let x = a.val()?;
