@@ -936,8 +936,9 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
             _ => {}
         }
     }
+    // parse_encap_seg6local, having read no `action`, says so and exit(-1)s
     let Some(action) = action else {
-        return Err(invarg("\"action\" value is invalid\n", ""));
+        return Err(Failure::parse("Missing action type\n", 255));
     };
     // an SRH to insert (all but End.B6.Encaps) ends with the final destination's slot
     let srh = srh.map(|(segs, hmac)| (srh_segments(segs, action != "End.B6.Encaps"), hmac));
