@@ -115,6 +115,17 @@ impl Failure {
             exits: status == 255,
         }
     }
+    /// `ip` killed by SIGSEGV: it read past the end of its arguments (a NULL `*argv`
+    /// handed to `strcmp`); nothing printed, the shell's status is the signal's.
+    fn segv() -> Failure {
+        Failure {
+            stdout: String::new(),
+            errno: None,
+            stderr: String::new(),
+            status: -11,
+            exits: true,
+        }
+    }
 }
 
 /// The answer of one command.

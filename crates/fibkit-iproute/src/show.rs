@@ -283,8 +283,13 @@ fn nl_encap_len(e: &fibkit::encap::Encap) -> usize {
     let srh = |segs: usize, hmac: bool| 8 + 16 * segs + if hmac { 40 } else { 0 };
     let inner = match e {
         // id (u64, no padding on this architecture), dst, src, ttl, tos, flags
-        Encap::Ip { .. } => nla(8) + nla(4) * 2 + nla(1) * 2 + nla(2),
-        Encap::Ip6 { .. } => nla(8) + nla(16) * 2 + nla(1) * 2 + nla(2),
+        // (a VXLAN option: LWTUNNEL_IP_OPTS holding LWTUNNEL_IP_OPTS_VXLAN holding a u32)
+        Encap::Ip { vxlan_gbp, .. } => {
+            nla(8) + nla(4) * 2 + nla(1) * 2 + nla(2) + vxlan_gbp.map_or(0, |_| nla(nla(nla(4))))
+        }
+        Encap::Ip6 { vxlan_gbp, .. } => {
+            nla(8) + nla(16) * 2 + nla(1) * 2 + nla(2) + vxlan_gbp.map_or(0, |_| nla(nla(nla(4))))
+        }
         // the mode (an int) before the SRH
         Encap::Seg6 { segs, hmac, .. } => nla(4 + srh(segs.len(), *hmac != 0)),
         Encap::Seg6Local {

@@ -1299,6 +1299,7 @@ pub fn decode_encap(ty: u16, data: &[u8]) -> Option<std::sync::Arc<fibkit::encap
                     ttl,
                     tos,
                     flags,
+                    vxlan_gbp: None,
                 }
             } else {
                 Encap::Ip6 {
@@ -1308,6 +1309,7 @@ pub fn decode_encap(ty: u16, data: &[u8]) -> Option<std::sync::Arc<fibkit::encap
                     hoplimit: ttl,
                     tc: tos,
                     flags,
+                    vxlan_gbp: None,
                 }
             }
         }

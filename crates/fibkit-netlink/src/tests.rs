@@ -849,6 +849,7 @@ fn encapsulations_decode() {
             ttl: 5,
             tos: 0x10,
             flags: TUNNEL_KEY,
+            vxlan_gbp: None,
         }
     );
     // encap seg6, mode encap (1), two segments and an HMAC TLV (key id 3)

@@ -478,6 +478,7 @@ fn encap_words(e: &fibkit::encap::Encap, dev: &str) -> Vec<String> {
             ttl,
             tos,
             flags,
+            vxlan_gbp,
         } => {
             for (k, v) in [
                 ("id", id.to_string()),
@@ -491,6 +492,10 @@ fn encap_words(e: &fibkit::encap::Encap, dev: &str) -> Vec<String> {
                 o.push(v);
             }
             flag_words(&mut o, *flags);
+            if let Some(g) = vxlan_gbp {
+                o.push(w("vxlan_opts"));
+                o.push(g.to_string());
+            }
         }
         Encap::Ip6 {
             id,
@@ -499,6 +504,7 @@ fn encap_words(e: &fibkit::encap::Encap, dev: &str) -> Vec<String> {
             hoplimit,
             tc,
             flags,
+            vxlan_gbp,
         } => {
             for (k, v) in [
                 ("id", id.to_string()),
@@ -511,6 +517,10 @@ fn encap_words(e: &fibkit::encap::Encap, dev: &str) -> Vec<String> {
                 o.push(v);
             }
             flag_words(&mut o, *flags);
+            if let Some(g) = vxlan_gbp {
+                o.push(w("vxlan_opts"));
+                o.push(g.to_string());
+            }
         }
         Encap::Seg6Local {
             action,

@@ -107,6 +107,10 @@ impl Seg6Mode {
     }
 }
 
+/// `VXLAN_GBP_MASK`: the group policy bits a VXLAN option keeps (don't learn, policy
+/// applied, the 16-bit group id).
+pub const VXLAN_GBP_MASK: u32 = 0x0040_0000 | 0x0008_0000 | 0xffff;
+
 /// One encapsulation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Encap {
@@ -124,6 +128,9 @@ pub enum Encap {
         tos: u8,
         /// `TUNNEL_*` flags (`key`, `csum`, `seq`).
         flags: u16,
+        /// `vxlan_opts GBP`: the VXLAN group policy option (`ip_tun_parse_opts_vxlan`
+        /// keeps only the bits of `VXLAN_GBP_MASK`).
+        vxlan_gbp: Option<u32>,
     },
     /// `encap ip6`.
     Ip6 {
@@ -139,6 +146,8 @@ pub enum Encap {
         tc: u8,
         /// `TUNNEL_*` flags.
         flags: u16,
+        /// `vxlan_opts GBP`, as for `Ip`.
+        vxlan_gbp: Option<u32>,
     },
     /// `encap seg6local`: an SRv6 behaviour bound to the route's prefix (a SID), with
     /// the attributes the behaviour keeps (the kernel drops the others).

@@ -487,6 +487,7 @@ fn parse_ip(a: &mut Args<'_>, v6: bool) -> Res<Arc<Encap>> {
     let (mut id, mut src, mut dst, mut ttl, mut tos, mut flags) =
         (0u64, 0u128, 0u128, 0u8, 0u8, 0u16);
     let mut seen: Vec<&str> = Vec::new();
+    let mut vxlan_gbp = None;
     let (ttl_word, tos_word) = if v6 {
         ("hoplimit", "tc")
     } else {
@@ -496,6 +497,21 @@ fn parse_ip(a: &mut Args<'_>, v6: bool) -> Res<Arc<Encap>> {
         let key = match k {
             "id" | "dst" | "src" | "key" | "csum" | "seq" => k,
             _ if k == ttl_word || k == tos_word => k,
+            // the tunnel options: one of geneve, vxlan, erspan (counted as `opts`
+            // before their value is read)
+            "vxlan_opts" => {
+                a.next();
+                if seen.contains(&"opts") {
+                    return Err(duparg("opts", k));
+                }
+                seen.push("opts");
+                let v = a.val()?;
+                let g =
+                    parse_u32(v).ok_or_else(|| invarg("\"vxlan_opts\" value is invalid\n", v))?;
+                // ip_tun_parse_opts_vxlan keeps the group policy id and the D and A bits
+                vxlan_gbp = Some(g & fibkit::encap::VXLAN_GBP_MASK);
+                continue;
+            }
             _ => break,
         };
         a.next();
@@ -547,6 +563,7 @@ fn parse_ip(a: &mut Args<'_>, v6: bool) -> Res<Arc<Encap>> {
             hoplimit: ttl,
             tc: tos,
             flags,
+            vxlan_gbp,
         }
     } else {
         Encap::Ip {
@@ -556,6 +573,7 @@ fn parse_ip(a: &mut Args<'_>, v6: bool) -> Res<Arc<Encap>> {
             ttl,
             tos,
             flags,
+            vxlan_gbp,
         }
     }))
 }
@@ -647,6 +665,16 @@ pub(crate) fn encap_fields(ns: &fibkit::Netns, e: &Encap) -> Vec<Field> {
             }
         }
     };
+    // lwtunnel_print_opts: a new line, then the options (a JSON array of objects)
+    let vxlan = |f: &mut Vec<Field>, gbp: Option<u32>| {
+        if let Some(g) = gbp {
+            f.push(field(
+                "vxlan_opts",
+                format!("\n\tvxlan_opts {g} "),
+                serde_json::json!([{ "gbp": g }]),
+            ));
+        }
+    };
     match e {
         Encap::Ip {
             id,
@@ -655,6 +683,7 @@ pub(crate) fn encap_fields(ns: &fibkit::Netns, e: &Encap) -> Vec<Field> {
             ttl,
             tos,
             flags: fl,
+            vxlan_gbp,
         } => {
             f.push(field("id", format!("id {id} "), (*id).into()));
             f.push(field(
@@ -670,6 +699,7 @@ pub(crate) fn encap_fields(ns: &fibkit::Netns, e: &Encap) -> Vec<Field> {
             f.push(field("ttl", format!("ttl {ttl} "), (*ttl).into()));
             f.push(field("tos", format!("tos {tos} "), (*tos).into()));
             flags(&mut f, *fl);
+            vxlan(&mut f, *vxlan_gbp);
         }
         Encap::Ip6 {
             id,
@@ -678,6 +708,7 @@ pub(crate) fn encap_fields(ns: &fibkit::Netns, e: &Encap) -> Vec<Field> {
             hoplimit,
             tc,
             flags: fl,
+            vxlan_gbp,
         } => {
             f.push(field("id", format!("id {id} "), (*id).into()));
             f.push(field(
@@ -697,6 +728,7 @@ pub(crate) fn encap_fields(ns: &fibkit::Netns, e: &Encap) -> Vec<Field> {
             ));
             f.push(field("tc", format!("tc {tc} "), (*tc).into()));
             flags(&mut f, *fl);
+            vxlan(&mut f, *vxlan_gbp);
         }
         Encap::Seg6Local {
             action,
@@ -914,6 +946,14 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
                         ("lblen", "locator-block length", &mut lblen),
                         ("nflen", "locator-node function length", &mut nflen),
                     ] {
+                        // seg6local_parse_flavors steps forward unchecked
+                        // (NEXT_ARG_FWD) and compares the next word: after the
+                        // flavors, or after `lblen N`, with no word left, `strcmp` is
+                        // handed the NULL that ends argv and `ip` dies of SIGSEGV
+                        // (once `nflen N` is read, it steps back before comparing)
+                        if a.peek().is_none() {
+                            return Err(Failure::segv());
+                        }
                         if a.peek() == Some(key) {
                             a.next();
                             let x = a.val()?;
@@ -928,8 +968,9 @@ fn parse_seg6local(ns: &fibkit::Netns, a: &mut Args<'_>) -> Res<Arc<Encap>> {
             _ => {}
         }
     }
+    // parse_encap_seg6local, having read no `action`, says so and exit(-1)s
     let Some(action) = action else {
-        return Err(invarg("\"action\" value is invalid\n", ""));
+        return Err(Failure::parse("Missing action type\n", 255));
     };
     // an SRH to insert (all but End.B6.Encaps) ends with the final destination's slot
     let srh = srh.map(|(segs, hmac)| (srh_segments(segs, action != "End.B6.Encaps"), hmac));
