@@ -31,16 +31,20 @@ fn fib(args: &[&str], stdin: &str) -> Output {
         .expect("fib finishes")
 }
 
-/// Whether the live tests can run: root, with `ip netns` working.
+/// Whether the live tests can run: root, with `ip netns` working and the kernel's
+/// rtnetlink answering.
 fn can_make_namespaces() -> bool {
     let root = Command::new("id")
         .arg("-u")
         .output()
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    root && Command::new("ip")
-        .args(["netns", "list"])
-        .output()
-        .is_ok_and(|o| o.status.success())
+    let ok = root
+        && Command::new("ip")
+            .args(["netns", "list"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+    // a kernel whose rtnetlink hangs would leave `ip netns add` asleep for good
+    ok && fibkit_iproute::scenario::kernel_netlink_answers(std::time::Duration::from_secs(10))
 }
 
 /// A private namespace `name` with its loopback up (for the live comparisons).

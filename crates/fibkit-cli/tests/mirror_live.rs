@@ -87,6 +87,9 @@ fn live() -> Result<(), String> {
             ip.trim()
         ));
     }
+    if !fibkit_iproute::scenario::kernel_netlink_answers(std::time::Duration::from_secs(10)) {
+        return Err("the kernel's rtnetlink does not answer (`ip link show lo` hung)".into());
+    }
     Ok(())
 }
 

@@ -35,6 +35,9 @@ fn live_oracle() -> Result<(PathBuf, String), &'static str> {
     {
         return Err("`ip netns` is not available");
     }
+    if !fibkit_iproute::scenario::kernel_netlink_answers(std::time::Duration::from_secs(10)) {
+        return Err("the kernel's rtnetlink does not answer (`ip link show lo` hung)");
+    }
     let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
     Ok((oracle, release.trim().to_string()))
 }
