@@ -831,6 +831,34 @@ pub fn compare(expected: &str, got: &str) -> Vec<(usize, String, String)> {
     diffs
 }
 
+/// Whether the running kernel's rtnetlink answers at all: `ip -o link show lo` must
+/// finish within `wait`. A kernel whose routing lock is held by a task that died (an
+/// oops in a netlink handler) leaves every later `ip` command, and `ip netns add`,
+/// asleep for good; the live tests ask this first and skip with a message rather than
+/// hang. The probe's `ip` is left behind if it never finishes (it cannot be killed).
+pub fn kernel_netlink_answers(wait: std::time::Duration) -> bool {
+    use std::process::{Command, Stdio};
+    let Ok(mut child) = Command::new("ip")
+        .args(["-o", "link", "show", "lo"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        return false;
+    };
+    let start = std::time::Instant::now();
+    while start.elapsed() < wait {
+        match child.try_wait() {
+            Ok(Some(status)) => return status.success(),
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(20)),
+            Err(_) => return false,
+        }
+    }
+    let _ = child.kill();
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::{compare, normalize_text_line, raw_timers_blind};
@@ -882,32 +910,4 @@ mod tests {
         let got = format!("# fibkit y\n{b}\nQUERY q => unicast expires 6\n");
         assert_eq!(compare(&exp, &got).len(), 1);
     }
-}
-
-/// Whether the running kernel's rtnetlink answers at all: `ip -o link show lo` must
-/// finish within `wait`. A kernel whose routing lock is held by a task that died (an
-/// oops in a netlink handler) leaves every later `ip` command, and `ip netns add`,
-/// asleep for good; the live tests ask this first and skip with a message rather than
-/// hang. The probe's `ip` is left behind if it never finishes (it cannot be killed).
-pub fn kernel_netlink_answers(wait: std::time::Duration) -> bool {
-    use std::process::{Command, Stdio};
-    let Ok(mut child) = Command::new("ip")
-        .args(["-o", "link", "show", "lo"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-    else {
-        return false;
-    };
-    let start = std::time::Instant::now();
-    while start.elapsed() < wait {
-        match child.try_wait() {
-            Ok(Some(status)) => return status.success(),
-            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(20)),
-            Err(_) => return false,
-        }
-    }
-    let _ = child.kill();
-    false
 }
