@@ -1194,24 +1194,8 @@ fn route_keyword(k: &str) -> &str {
 /// The `RTAX_*` attribute a metric keyword of `iproute_modify` (as [`route_keyword`]
 /// names it) adds to RTA_METRICS, for the ones carrying a number.
 fn route_metric_id(k: &str) -> Option<u8> {
-    Some(match k {
-        "mtu" => rtax::MTU,
-        "hoplimit" => rtax::HOPLIMIT,
-        "advmss" => rtax::ADVMSS,
-        "reordering" => rtax::REORDERING,
-        "window" => rtax::WINDOW,
-        "cwnd" => rtax::CWND,
-        "initcwnd" => rtax::INITCWND,
-        "initrwnd" => rtax::INITRWND,
-        "ssthresh" => rtax::SSTHRESH,
-        "rtt" => rtax::RTT,
-        "rttvar" => rtax::RTTVAR,
-        "rto_min" => rtax::RTO_MIN,
-        "features" => rtax::FEATURES,
-        "quickack" => rtax::QUICKACK,
-        "fastopen_no_cookie" => rtax::FASTOPEN_NO_COOKIE,
-        _ => return None,
-    })
+    // the numeric metrics: every id `rtax::name` names but the lock mask and congctl
+    (rtax::MTU..=rtax::FASTOPEN_NO_COOKIE).find(|&id| id != rtax::CC_ALGO && rtax::name(id) == k)
 }
 
 fn metric_value(a: &mut Args<'_>, name: &str, m: &mut Metrics, id: u8) -> Res<()> {
@@ -2150,16 +2134,16 @@ fn route_addr_attr_size(words: &[String], fam: Option<Family>) -> Option<usize> 
     if matches!(addr, "any" | "all") || (addr == "default" && explicit.is_none() && fam.is_none()) {
         return Some(4);
     }
-    let len = if v6 { 16 } else { 4 };
-    let other = matches!(
-        (fam, v6),
-        (Some(Family::V4), true) | (Some(Family::V6), false)
-    );
-    Some(if other {
-        (4 + 2 + len + 3) & !3
-    } else {
-        4 + len
-    })
+    Some(gateway_attr_size(if v6 { 16 } else { 4 }, fam))
+}
+
+/// The bytes a gateway of `len` address bytes adds to a route of family `fam`:
+/// RTA_GATEWAY, or RTA_VIA (a 2-byte family first, padded) for the other family.
+fn gateway_attr_size(len: usize, fam: Option<Family>) -> usize {
+    match (fam, len) {
+        (Some(Family::V4), 16) | (Some(Family::V6), 4) => (4 + 2 + len + 3) & !3,
+        _ => 4 + len,
+    }
 }
 
 /// The bytes an `encap` of a route adds to the request (RTA_ENCAP with its nested
@@ -2209,15 +2193,7 @@ fn mp_attr_size(rest: &[String], route_fam: Option<Family>) -> Option<usize> {
             let len = fam.unwrap_or(if addr.contains(':') { 16 } else { 4 });
             // a gateway of the route's family is RTA_GATEWAY; another is RTA_VIA, with
             // its 2-byte family first (`parse_one_nh`)
-            let other = matches!(
-                (route_fam, len),
-                (Some(Family::V4), 16) | (Some(Family::V6), 4)
-            );
-            Some(if other {
-                (4 + 2 + len + 3) & !3
-            } else {
-                4 + len
-            })
+            Some(gateway_attr_size(len, route_fam))
         }
         // RTA_FLOW's own complaint is not modelled: stop counting
         x if matches(x, "realms") => None,
